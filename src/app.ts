@@ -1,0 +1,26 @@
+import type { Config } from './config';
+import type { DatabaseHandle, Db } from './db/client';
+import type { Logger } from './logger';
+import { Catalogue } from './modules/songs/songs.catalogue';
+import { AuthService } from './modules/auth/auth.service';
+
+/**
+ * Process-wide singletons: configuration, the database client, the in-memory catalogue and
+ * other services that live as long as the server. Per-request state lives in the GraphQL context.
+ */
+export interface App {
+  config: Config;
+  log: Logger;
+  database: DatabaseHandle;
+  db: Db;
+  catalogue: Catalogue;
+  auth: AuthService;
+}
+
+export async function createApp(config: Config, database: DatabaseHandle, log: Logger): Promise<App> {
+  const db = database.prisma;
+  const catalogue = new Catalogue(db);
+  await catalogue.load();
+  const auth = await AuthService.create(config, db);
+  return { config, log, database, db, catalogue, auth };
+}

@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import type { Config } from '../config';
+import { openDatabase, type DatabaseHandle } from '../db/client';
+import { applyMigrations, createMigration, pendingSchemaSql } from '../db/migrate';
+import { emitSchemaFile, getSchema, printSdl, SCHEMA_FILE } from '../graphql/schema';
+import { importDefinitionsCommand } from './definitions';
+
+export interface Command {
+  name: string;
+  usage: string;
+  summary: string;
+  run(args: string[], config: Config): Promise<number>;
+}
+
+export class UsageError extends Error {
+  name = 'UsageError';
+}
+
+/** Opens the configured database for a command (PGlite: takes the data-dir lock). */
+export async function withDatabase<T>(config: Config, purpose: string, fn: (db: DatabaseHandle) => Promise<T>): Promise<T> {
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, purpose: `cli: ${purpose}` });
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+export const COMMANDS: Command[] = [
+  {
+    name: 'db migrate',
+    usage: 'db migrate',
+    summary: 'Apply the committed migrations (also done at server start)',
+    run: (_a, config) =>
+      withDatabase(config, 'db migrate', async (db) => {
+        const applied = await applyMigrations(db.adapterFactory);
+        console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
+        return 0;
+      }),
+  },
+  {
+    name: 'db diff',
+    usage: 'db diff <name>',
+    summary: 'Write prisma/migrations/<timestamp>_<name>/migration.sql from the schema change',
+    run: async ([name]) => {
+      if (!name) throw new UsageError('usage: npm run db:diff -- <name>');
+      // Diffing needs no real database: an in-memory PGlite serves as the shadow.
+      const db = await openDatabase({ dataDir: 'memory://' });
+      try {
+        const dir = await createMigration(db.adapterFactory, name);
+        console.log(dir ? `Wrote ${dir}/migration.sql` : 'No schema change: nothing to write.');
+        return 0;
+      } finally {
+        await db.close();
+      }
+    },
+  },
+  {
+    name: 'db check',
+    usage: 'db check',
+    summary: 'Fail when prisma/schema.prisma and the committed migrations differ',
+    run: async () => {
+      const db = await openDatabase({ dataDir: 'memory://' });
+      try {
+        const sql = await pendingSchemaSql(db.adapterFactory);
+        if (sql) {
+          console.error(`Schema and migrations differ; run npm run db:diff -- <name>:\n${sql}`);
+          return 1;
+        }
+        console.log('Migrations match the schema.');
+        return 0;
+      } finally {
+        await db.close();
+      }
+    },
+  },
+  {
+    name: 'schema emit',
+    usage: 'schema emit',
+    summary: 'Write schema.graphql (the committed contract) from the code-first schema',
+    run: async () => {
+      await emitSchemaFile();
+      console.log(`Wrote ${SCHEMA_FILE}`);
+      return 0;
+    },
+  },
+  {
+    name: 'schema check',
+    usage: 'schema check',
+    summary: 'Fail when schema.graphql is stale',
+    run: async () => {
+      const sdl = printSdl(await getSchema());
+      const onDisk = fs.existsSync(SCHEMA_FILE) ? fs.readFileSync(SCHEMA_FILE, 'utf8') : '';
+      if (sdl !== onDisk) {
+        console.error('schema.graphql is stale: run npm run schema:emit');
+        return 1;
+      }
+      console.log('schema.graphql is up to date.');
+      return 0;
+    },
+  },
+  {
+    name: 'definitions import',
+    usage: 'definitions import <file|url>',
+    summary: 'Import a published BPI definitions file (path or http(s) URL)',
+    run: (args, config) => importDefinitionsCommand(args, config),
+  },
+];

@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = (def: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((v) => (v === undefined ? def : v === 'true' || v === '1' || v === 'yes'));
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgresql:// URL (unset it to use the embedded PGlite)')
+    .optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().min(1).default('./data'),
+  SEED_DEMO: bool(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GRAPHQL_INTROSPECTION: bool(true),
+  GRAPHQL_EXPLORER: bool(true),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86400).default(3600),
+  AUTH_ISSUER: z.string().url().optional(),
+  AUTH_JWKS_URL: z.string().url().optional(),
+  AUTH_AUDIENCE: z.string().min(1).optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL').optional(),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment once; a bad value stops start-up with a clear message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  const external = [c.AUTH_ISSUER, c.AUTH_JWKS_URL, c.AUTH_AUDIENCE].filter(Boolean).length;
+  if (external !== 0 && external !== 3) {
+    throw new ConfigError('Invalid configuration:\n  AUTH_ISSUER, AUTH_JWKS_URL and AUTH_AUDIENCE must be set together');
+  }
+  return {
+    env: c.NODE_ENV,
+    port: c.PORT,
+    host: c.HOST,
+    databaseUrl: c.DATABASE_URL,
+    databasePoolMax: c.DATABASE_POOL_MAX,
+    dataDir: path.resolve(c.DATA_DIR),
+    seedDemo: c.SEED_DEMO,
+    logLevel: c.LOG_LEVEL,
+    introspection: c.GRAPHQL_INTROSPECTION,
+    explorer: c.GRAPHQL_EXPLORER,
+    bodyLimit: c.BODY_LIMIT_BYTES,
+    jwtSecret: c.JWT_SECRET,
+    accessTokenTtl: c.ACCESS_TOKEN_TTL_SECONDS,
+    externalAuth: c.AUTH_ISSUER
+      ? { issuer: c.AUTH_ISSUER, jwksUrl: c.AUTH_JWKS_URL!, audience: c.AUTH_AUDIENCE! }
+      : undefined,
+    publicUrl: c.PUBLIC_URL,
+    redisUrl: c.REDIS_URL,
+  };
+}

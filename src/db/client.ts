@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaClient } from '../generated/prisma/client';
+import { acquireDataDirLock } from './lock';
+
+export type Db = PrismaClient;
+
+export interface DatabaseHandle {
+  kind: 'pglite' | 'postgres';
+  prisma: PrismaClient;
+  /** The adapter factory, also used by the migration engine. */
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** Human-readable location (data dir or URL without password). */
+  where: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgresql:// URL; when absent PGlite is used. */
+  url?: string;
+  /** PGlite data dir; 'memory://' for an in-memory database. */
+  dataDir?: string;
+  /** PGlite only: start from a dumped data dir (tests clone a migrated template). */
+  loadDataDir?: Blob;
+  poolMax?: number;
+  /** Count/observe every SQL statement (tests, benchmarks). */
+  onQuery?: (e: { query: string; durationMs: number }) => void;
+  /** Who holds the PGlite lock (shown to a second process). */
+  purpose?: string;
+}
+
+/** The one factory for database clients: PGlite when no URL is given, PostgreSQL otherwise. */
+export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandle> {
+  let adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  let kind: DatabaseHandle['kind'];
+  let where: string;
+  let closeDriver: () => Promise<void>;
+  if (opts.url) {
+    kind = 'postgres';
+    const u = new URL(opts.url);
+    u.password = '';
+    where = u.toString();
+    adapterFactory = new PrismaPg({ connectionString: opts.url, max: opts.poolMax ?? 10 });
+    closeDriver = async () => {};
+  } else {
+    kind = 'pglite';
+    const dataDir = opts.dataDir ?? 'memory://';
+    const inMemory = dataDir.startsWith('memory://');
+    let release = () => {};
+    if (!inMemory) release = acquireDataDirLock(path.resolve(dataDir), opts.purpose ?? `pid ${process.pid}`);
+    const pg = new PGlite({
+      dataDir: inMemory ? undefined : path.join(path.resolve(dataDir), 'pglite'),
+      loadDataDir: opts.loadDataDir,
+    });
+    try {
+      await pg.waitReady;
+    } catch (err) {
+      release();
+      throw err;
+    }
+    where = inMemory ? 'memory' : path.resolve(dataDir);
+    adapterFactory = new PrismaPGlite(pg);
+    closeDriver = async () => {
+      await pg.close();
+      release();
+    };
+  }
+  const prisma = new PrismaClient({
+    adapter: adapterFactory,
+    log: opts.onQuery ? [{ emit: 'event', level: 'query' }] : [],
+  });
+  if (opts.onQuery) {
+    const cb = opts.onQuery;
+    (prisma as unknown as { $on(ev: 'query', f: (e: { query: string; duration: number }) => void): void }).$on(
+      'query',
+      (e) => cb({ query: e.query, durationMs: e.duration }),
+    );
+  }
+  return {
+    kind,
+    prisma,
+    adapterFactory,
+    where,
+    async close() {
+      await prisma.$disconnect();
+      await closeDriver();
+    },
+  };
+}

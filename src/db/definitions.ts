@@ -1,0 +1,156 @@
+import type { Db } from './client';
+import type { Chart, ChartDefinition } from '../generated/prisma/client';
+import { normalizeDefinitions, type NormalizedDefinition } from '../domain/definitions';
+
+export interface DefinitionsImportReport {
+  version: string;
+  added: number;
+  changed: number;
+  unchanged: number;
+  removed: number;
+  /** charts with a current definition that this file does not list (left as they are) */
+  absent: number;
+  duplicates: number;
+  problems: { index: number; title?: string; reason: string }[];
+  songsCreated: number;
+  chartsCreated: number;
+}
+
+const chartKey = (songId: number, playStyle: string, difficulty: string) => `${songId}\u0000${playStyle}\u0000${difficulty}`;
+
+const sameDefinition = (d: ChartDefinition, e: NormalizedDefinition) =>
+  d.wr === e.wr && d.kaidenAvg === e.kaidenAvg && (d.coef ?? null) === e.coef && d.notes === e.notes;
+
+/**
+ * Imports a published definitions document in one transaction: upserts songs and charts,
+ * records each changed definition as a new history row tagged with the release version (the
+ * previous row stops being current), marks removed charts. Importing the same file twice
+ * changes nothing.
+ */
+export async function importDefinitions(
+  db: Db,
+  doc: unknown,
+  onProgress?: (done: number, total: number) => void,
+): Promise<DefinitionsImportReport> {
+  const norm = normalizeDefinitions(doc);
+  const report: DefinitionsImportReport = {
+    version: norm.version,
+    added: 0,
+    changed: 0,
+    unchanged: 0,
+    removed: 0,
+    absent: 0,
+    duplicates: norm.duplicates,
+    problems: norm.problems,
+    songsCreated: 0,
+    chartsCreated: 0,
+  };
+  await db.$transaction(
+    async (tx) => {
+      const known = await tx.definitionsRelease.findUnique({ where: { version: norm.version } });
+      if (!known) await tx.definitionsRelease.create({ data: { version: norm.version, requireVersion: norm.requireVersion } });
+      // songs
+      const titles = [...new Set(norm.entries.map((e) => e.title))];
+      const existingSongs = await tx.song.findMany({ where: { title: { in: titles } }, select: { id: true, title: true } });
+      const songIds = new Map(existingSongs.map((s) => [s.title, s.id]));
+      const newTitles = titles.filter((t) => !songIds.has(t));
+      if (newTitles.length) {
+        await tx.song.createMany({ data: newTitles.map((title) => ({ title })) });
+        const created = await tx.song.findMany({ where: { title: { in: newTitles } }, select: { id: true, title: true } });
+        for (const s of created) songIds.set(s.title, s.id);
+        report.songsCreated = newTitles.length;
+      }
+      // charts
+      const charts = await tx.chart.findMany({ where: { songId: { in: [...songIds.values()] } } });
+      const chartByKey = new Map<string, Chart>(charts.map((c) => [chartKey(c.songId, c.playStyle, c.difficulty), c]));
+      const missing = norm.entries.filter((e) => !chartByKey.has(chartKey(songIds.get(e.title)!, e.playStyle, e.difficulty)));
+      if (missing.length) {
+        await tx.chart.createMany({
+          data: missing.map((e) => ({
+            songId: songIds.get(e.title)!,
+            playStyle: e.playStyle,
+            difficulty: e.difficulty,
+            level: e.level,
+            notes: e.notes,
+            bpm: e.bpm,
+            textage: e.textage,
+            releasedVersion: e.releasedVersion,
+            removedInVersion: e.removedInVersion,
+          })),
+        });
+        report.chartsCreated = missing.length;
+        const again = await tx.chart.findMany({ where: { songId: { in: [...new Set(missing.map((e) => songIds.get(e.title)!))] } } });
+        for (const c of again) chartByKey.set(chartKey(c.songId, c.playStyle, c.difficulty), c);
+      }
+      // current definitions
+      const chartIds = norm.entries.map((e) => chartByKey.get(chartKey(songIds.get(e.title)!, e.playStyle, e.difficulty))!.id);
+      const current = await tx.chartDefinition.findMany({ where: { isCurrent: true } });
+      const currentByChart = new Map(current.map((d) => [d.chartId, d]));
+      const inThisFile = await tx.chartDefinition.findMany({ where: { definitionsVersion: norm.version, chartId: { in: chartIds } } });
+      const thisFileByChart = new Map(inThisFile.map((d) => [d.chartId, d]));
+      const toCreate: { chartId: number; e: NormalizedDefinition }[] = [];
+      const retire: number[] = [];
+      let done = 0;
+      for (const [i, e] of norm.entries.entries()) {
+        const chart = chartByKey.get(chartKey(songIds.get(e.title)!, e.playStyle, e.difficulty))!;
+        const chartId = chartIds[i];
+        const cur = currentByChart.get(chartId);
+        if (!cur) {
+          report.added++;
+          toCreate.push({ chartId, e });
+        } else if (sameDefinition(cur, e)) {
+          report.unchanged++;
+        } else {
+          report.changed++;
+          retire.push(cur.id);
+          toCreate.push({ chartId, e });
+        }
+        const chartChanged =
+          chart.level !== e.level || chart.notes !== e.notes || chart.bpm !== e.bpm || chart.textage !== e.textage ||
+          (e.releasedVersion !== null && chart.releasedVersion !== e.releasedVersion) ||
+          (e.removedInVersion !== null && chart.removedInVersion !== e.removedInVersion);
+        if (e.removedInVersion !== null && chart.removedInVersion === null) report.removed++;
+        if (chartChanged) {
+          await tx.chart.update({
+            where: { id: chart.id },
+            data: {
+              level: e.level,
+              notes: e.notes,
+              bpm: e.bpm,
+              textage: e.textage,
+              ...(e.releasedVersion !== null ? { releasedVersion: e.releasedVersion } : {}),
+              ...(e.removedInVersion !== null ? { removedInVersion: e.removedInVersion } : {}),
+            },
+          });
+        }
+        if (++done % 200 === 0) onProgress?.(done, norm.entries.length);
+      }
+      if (retire.length) await tx.chartDefinition.updateMany({ where: { id: { in: retire } }, data: { isCurrent: false } });
+      // A re-import of the same release with new values replaces that release's row.
+      const replace = toCreate.filter((c) => thisFileByChart.has(c.chartId)).map((c) => thisFileByChart.get(c.chartId)!.id);
+      if (replace.length) await tx.chartDefinition.deleteMany({ where: { id: { in: replace } } });
+      if (toCreate.length) {
+        await tx.chartDefinition.createMany({
+          data: toCreate.map(({ chartId, e }) => ({
+            chartId,
+            definitionsVersion: norm.version,
+            wr: e.wr,
+            kaidenAvg: e.kaidenAvg,
+            coef: e.coef,
+            notes: e.notes,
+            isCurrent: true,
+          })),
+        });
+      }
+      const listed = new Set(chartIds);
+      report.absent = current.filter((d) => !listed.has(d.chartId)).length;
+      if (!known || report.added + report.changed + report.removed > 0) await tx.definitionsRelease.update({
+        where: { version: norm.version },
+        data: { added: report.added, changed: report.changed, unchanged: report.unchanged, removed: report.removed, importedAt: new Date() },
+      });
+      onProgress?.(norm.entries.length, norm.entries.length);
+    },
+    { timeout: 120_000, maxWait: 10_000 },
+  );
+  return report;
+}

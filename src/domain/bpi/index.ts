@@ -1,0 +1,117 @@
+/**
+ * BPI (Beat Power Indicator), the reference system's V1 definition, exactly as
+ * ../shared/spec/bpi.md: kaiden average → 0, world record → 100, floor -15.
+ */
+export const DEFAULT_COEF = 1.175;
+export const BPI_FLOOR = -15;
+
+export interface ChartDef {
+  notes: number;
+  /** kaiden average EX score; null/undefined/≤0 = unknown */
+  kaidenAvg: number | null | undefined;
+  /** world-record EX score; null/undefined/≤0 = unknown */
+  wr: number | null | undefined;
+  coef?: number | null;
+}
+
+export const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+export function effectiveCoef(coef: number | null | undefined): number {
+  return coef === null || coef === undefined || !Number.isFinite(coef) || coef <= 0 ? DEFAULT_COEF : coef;
+}
+
+/** The "pika-great function" of an EX score s on a chart with max EX m. */
+export function pgf(s: number, m: number): number {
+  if (s === m) return m * 0.8;
+  return 1 + (s / m - 0.5) / (1 - s / m);
+}
+
+const known = (x: number | null | undefined): x is number => typeof x === 'number' && Number.isFinite(x) && x > 0;
+
+export class ExScoreOverMaxError extends Error {
+  constructor(readonly max: number) {
+    super(`exScore exceeds maximum (${max})`);
+  }
+}
+
+/**
+ * Single-chart BPI of EX score s, rounded to 2 decimals and floored at -15.
+ * Throws ExScoreOverMaxError when s > 2·notes; returns null when the result is NaN.
+ */
+export function calcBpi(s: number, def: ChartDef): number | null {
+  const m = def.notes * 2;
+  if (def.notes > 0 && s > m) throw new ExScoreOverMaxError(m);
+  if (!(def.notes > 0) || !known(def.kaidenAvg) || !known(def.wr) || s < 0) return BPI_FLOOR;
+  const k = def.kaidenAvg;
+  const z = def.wr;
+  const p = effectiveCoef(def.coef);
+  const pk = pgf(k, m);
+  const S = pgf(s, m) / pk;
+  const Z = pgf(z, m) / pk;
+  const lnZ = Math.log(Z);
+  if (Math.abs(lnZ) < 1e-5) return 0;
+  const raw = s >= k ? 100 * Math.pow(Math.log(S) / lnZ, p) : -100 * Math.pow(-Math.log(S) / lnZ, p);
+  if (Number.isNaN(raw)) return null;
+  return Math.max(BPI_FLOOR, round2(raw));
+}
+
+/** Like calcBpi but answers null instead of throwing for an over-max score (stored values). */
+export function safeBpi(s: number, def: ChartDef): number | null {
+  try {
+    return calcBpi(s, def);
+  } catch (err) {
+    if (err instanceof ExScoreOverMaxError) return null;
+    throw err;
+  }
+}
+
+/** EX score needed for target BPI t: ceiled unless raw is asked for; clamped to [0, 2·notes]. */
+export function exScoreForBpi(t: number, def: ChartDef, raw = false): number | null {
+  const m = def.notes * 2;
+  if (!(def.notes > 0) || !known(def.kaidenAvg) || !known(def.wr)) return null;
+  const p = effectiveCoef(def.coef);
+  const pk = pgf(def.kaidenAvg, m);
+  const lnZ = Math.log(pgf(def.wr, m) / pk);
+  const inner = Math.sign(t) * Math.pow(Math.abs(t) / 100, 1 / p) * lnZ;
+  const S = pk * Math.exp(inner);
+  let score = (m * (S - 0.5)) / S;
+  score = Math.min(m, Math.max(0, score));
+  return raw ? score : Math.ceil(score);
+}
+
+/**
+ * Total BPI over N charts: the player's best single BPIs (missing charts filled with -15),
+ * signed power mean with K = max(1, log2 N), rounded to 2 decimals. N = 0 → -15.
+ */
+export function totalBpi(bpis: readonly number[], n: number): number {
+  if (n <= 0) return BPI_FLOOR;
+  const K = Math.max(1, Math.log2(n));
+  const values = [...bpis].sort((a, b) => b - a).slice(0, n);
+  let sum = 0;
+  for (const b of values) sum += (Math.sign(b) * Math.pow(Math.abs(b), K)) / n;
+  const missing = n - values.length;
+  if (missing > 0) sum += (missing * -Math.pow(15, K)) / n;
+  return Math.sign(sum) * round2(Math.pow(Math.abs(sum), 1 / K));
+}
+
+/** Estimated rank among all players from a total BPI. */
+export function estimateRankFromTotal(total: number): number {
+  return Math.ceil(Math.pow(2699, (100 - total) / 100));
+}
+
+/** Estimated rank on one chart from a single-chart BPI. */
+export function estimateRankFromSingle(bpi: number): number {
+  return Math.max(1, Math.ceil(Math.pow(2616, (100 - bpi) / 100)));
+}
+
+export type DjLevel = 'AAA' | 'AA' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
+const DJ_BORDERS: [DjLevel, number][] = [
+  ['AAA', 8 / 9], ['AA', 7 / 9], ['A', 6 / 9], ['B', 5 / 9], ['C', 4 / 9], ['D', 3 / 9], ['E', 2 / 9],
+];
+
+/** DJ LEVEL from the EX score rate s / (2·notes). */
+export function djLevel(s: number, notes: number): DjLevel {
+  const r = notes > 0 ? s / (notes * 2) : 0;
+  for (const [label, border] of DJ_BORDERS) if (r >= border) return label;
+  return 'F';
+}

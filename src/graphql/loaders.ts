@@ -1,0 +1,13 @@
+import type { Db } from '../db/client';
+import { createSongLoaders } from '../modules/songs/songs.loaders';
+import { createUserLoaders } from '../modules/users/users.loaders';
+
+/** The one loader factory: every area contributes its loaders; a fresh set per request. */
+export function createLoaders(db: Db) {
+  return {
+    ...createUserLoaders(db),
+    ...createSongLoaders(db),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

@@ -1,0 +1,99 @@
+import type { MiddlewareFn } from 'type-graphql';
+import { forbidden, notFound, unauthenticated } from '../errors';
+import type { Context } from './context';
+
+/**
+ * The one table of authorization rules. Every root operation (GraphQL Query/Mutation/
+ * Subscription field, REST route) names its rule here; an operation missing from the table is
+ * refused (fail closed). Resolvers never hand-roll access checks.
+ *
+ *  PUBLIC         anyone
+ *  AUTHENTICATED  any signed-in caller
+ *  OWNER          the target user is the caller
+ *  VISIBLE        the target user is public, or is the caller, or the caller is an approved
+ *                 follower of the (private) target
+ *  ADMIN          administrators
+ */
+export type RuleName = 'PUBLIC' | 'AUTHENTICATED' | 'OWNER' | 'VISIBLE' | 'ADMIN';
+
+export interface RuleEntry {
+  rule: RuleName;
+  /** Where the target user id comes from (OWNER / VISIBLE). */
+  target?: (args: Record<string, any>) => string | undefined;
+  /** OAuth scope needed by third-party apps (default: read for queries, write for mutations). */
+  scope?: 'read' | 'write';
+}
+
+const byUserId = (args: Record<string, any>) => args.userId as string | undefined;
+
+export const RULES: Record<string, RuleEntry> = {
+  // songs / catalogue
+  'Query.songs': { rule: 'PUBLIC' },
+  'Query.song': { rule: 'PUBLIC' },
+  'Query.chart': { rule: 'PUBLIC' },
+  'Query.serverInfo': { rule: 'PUBLIC' },
+  // REST compatibility routes (named like the GraphQL operation they call)
+};
+
+/** Adds rules (areas register theirs at import time, keeping the table in one place at run time). */
+export function defineRules(entries: Record<string, RuleEntry>): void {
+  for (const [k, v] of Object.entries(entries)) {
+    if (RULES[k]) throw new Error(`duplicate rule for ${k}`);
+    RULES[k] = v;
+  }
+}
+
+/** Can the caller see this user's data? (public, self, or approved follower) */
+export async function canView(ctx: Context, targetUserId: string): Promise<boolean> {
+  const user = await ctx.loaders.userById.load(targetUserId);
+  if (!user) throw notFound('User not found');
+  if (user.isPublic) return true;
+  if (!ctx.viewer) return false;
+  if (ctx.viewer.id === targetUserId || ctx.viewer.isAdmin) return true;
+  const follow = await ctx.loaders.approvedFollow.load(`${ctx.viewer.id}:${targetUserId}`);
+  return follow;
+}
+
+/** Enforces one rule for one operation. Throws UNAUTHENTICATED / FORBIDDEN / NOT_FOUND. */
+export async function enforce(ctx: Context, operation: string, args: Record<string, any>, kind: 'read' | 'write'): Promise<void> {
+  const entry = RULES[operation];
+  if (!entry) throw forbidden(`No authorization rule for ${operation}`);
+  const scope = entry.scope ?? kind;
+  if (ctx.viewer?.scopes && !ctx.viewer.scopes.includes(scope)) {
+    throw forbidden(`This token lacks the '${scope}' scope`);
+  }
+  switch (entry.rule) {
+    case 'PUBLIC':
+      return;
+    case 'AUTHENTICATED':
+      if (!ctx.viewer) throw unauthenticated();
+      return;
+    case 'ADMIN':
+      if (!ctx.viewer) throw unauthenticated();
+      if (!ctx.viewer.isAdmin) throw forbidden('Administrators only');
+      return;
+    case 'OWNER': {
+      if (!ctx.viewer) throw unauthenticated();
+      const target = (entry.target ?? byUserId)(args);
+      if (target !== ctx.viewer.id) throw forbidden('Only the owner may do this');
+      return;
+    }
+    case 'VISIBLE': {
+      const target = (entry.target ?? byUserId)(args);
+      if (!target) return;
+      if (!(await canView(ctx, target))) throw forbidden('This profile is set as a private.');
+      return;
+    }
+  }
+}
+
+const ROOTS: Record<string, 'read' | 'write'> = { Query: 'read', Mutation: 'write', Subscription: 'read' };
+
+/** type-graphql global middleware: applies the table to every root field. */
+export const RuleMiddleware: MiddlewareFn<Context> = async ({ info, args, context }, next) => {
+  const kind = ROOTS[info.parentType.name];
+  if (kind && !info.fieldName.startsWith('__')) {
+    await enforce(context, `${info.parentType.name}.${info.fieldName}`, args, kind);
+  }
+  return next();
+};

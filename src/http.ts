@@ -1,0 +1,93 @@
+import 'reflect-metadata';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
+import type { App } from './app';
+import { createContext, type Context } from './graphql/context';
+import { makeFormatError } from './graphql/errors';
+import { EXPLORER_CSP, explorerPage } from './graphql/explorer';
+import { getSchema } from './graphql/schema';
+import { registerRest } from './rest';
+import { restError } from './rest/errors';
+
+export interface HttpServer {
+  fastify: FastifyInstance;
+  apollo: ApolloServer<Context>;
+}
+
+/** Fastify + Apollo Server 5: GraphQL at /graphql, the explorer, health checks and REST routes. */
+export async function createHttpServer(app: App): Promise<HttpServer> {
+  const fastify = Fastify({ logger: false, bodyLimit: app.config.bodyLimit, trustProxy: false });
+  const schema = await getSchema();
+  const apollo = new ApolloServer<Context>({
+    schema,
+    introspection: app.config.introspection,
+    formatError: makeFormatError(app.log),
+    includeStacktraceInErrorResponses: false,
+    plugins: [fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled()],
+  });
+  await apollo.start();
+
+  fastify.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send({ message: `Request body too large (limit ${app.config.bodyLimit} bytes)` });
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.code(err.statusCode).send({ message: err.message });
+    }
+    const { status, body } = restError(err, app.log);
+    return reply.code(status).send(body);
+  });
+  fastify.setNotFoundHandler((_req, reply) => reply.code(404).send({ message: 'Not found' }));
+
+  const graphqlHandler = fastifyApolloHandler(apollo, {
+    context: async (req) => createContext(app, await app.auth.resolveViewer(req.headers.authorization), req.ip),
+  });
+  const graphqlWithAuthErrors: typeof graphqlHandler = async function (req, reply) {
+    try {
+      return await graphqlHandler.call(this, req, reply);
+    } catch (err) {
+      // A bad bearer token fails before execution: answer 401 in GraphQL's error shape.
+      const e = restError(err, app.log);
+      const code = (err as { code?: string }).code ?? 'INTERNAL_SERVER_ERROR';
+      return reply
+        .code(e.status)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(JSON.stringify({ errors: [{ message: e.body.message, extensions: { code } }] }));
+    }
+  };
+
+  fastify.route({
+    method: ['GET', 'POST', 'OPTIONS'],
+    url: '/graphql',
+    handler: async function (req, reply) {
+      const wantsHtml = req.method === 'GET' && (req.headers.accept ?? '').includes('text/html') && !(req.query as Record<string, unknown>)?.query;
+      if (wantsHtml) {
+        if (!app.config.explorer) return reply.code(404).send({ message: 'The explorer is disabled' });
+        const page = explorerPage('/graphql');
+        const gzip = (req.headers['accept-encoding'] ?? '').includes('gzip');
+        reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', EXPLORER_CSP);
+        if (gzip) reply.header('content-encoding', 'gzip');
+        return reply.send(gzip ? page.gzip : page.html);
+      }
+      return graphqlWithAuthErrors.call(this, req as never, reply as never);
+    },
+  });
+
+  fastify.get('/healthz', async () => ({ status: 'ok' }));
+  fastify.get('/readyz', async (_req, reply) => {
+    try {
+      await Promise.race([
+        app.db.$queryRaw`SELECT 1`,
+        new Promise((_, rej) => setTimeout(() => rej(new Error('timeout')), 2000).unref()),
+      ]);
+      return { status: 'ready', database: app.database.kind };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', message: 'Database unreachable' });
+    }
+  });
+
+  registerRest(fastify, app);
+  return { fastify, apollo };
+}

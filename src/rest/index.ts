@@ -1,0 +1,41 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../app';
+import { createContext, type Context } from '../graphql/context';
+import { restError } from './errors';
+
+export type RestHandler = (ctx: Context, req: FastifyRequest) => Promise<unknown>;
+
+/** Viewer from the request's bearer token (same resolution as GraphQL). */
+export async function restContext(app: App, req: FastifyRequest): Promise<Context> {
+  const viewer = await app.auth.resolveViewer(req.headers.authorization);
+  return createContext(app, viewer, req.ip);
+}
+
+/**
+ * Registers one compatibility route: GET only (other methods → 405 with Allow), context built
+ * as for GraphQL, errors through the one REST error mapping. Handlers call resolver methods.
+ */
+export function getRoute(fastify: FastifyInstance, app: App, url: string, handler: RestHandler): void {
+  fastify.route({
+    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url,
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        return reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' });
+      }
+      try {
+        const ctx = await restContext(app, req);
+        const result = await handler(ctx, req);
+        return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(result));
+      } catch (err) {
+        const { status, body, headers } = restError(err, app.log);
+        return reply.code(status).headers(headers ?? {}).send(body);
+      }
+    },
+  });
+}
+
+/** The four compatibility routes live under /api/v1 (added by their areas). */
+export function registerRest(_fastify: FastifyInstance, _app: App): void {
+  // Routes are registered here as their areas land.
+}
