@@ -10,6 +10,8 @@ import { EXPLORER_CSP, explorerPage } from './graphql/explorer';
 import { getSchema } from './graphql/schema';
 import { registerRest } from './rest';
 import { restError } from './rest/errors';
+import { GraphQLError } from 'graphql';
+import { HTTP_STATUS, toAppError } from './errors';
 
 export interface HttpServer {
   fastify: FastifyInstance;
@@ -42,21 +44,16 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   fastify.setNotFoundHandler((_req, reply) => reply.code(404).send({ message: 'Not found' }));
 
   const graphqlHandler = fastifyApolloHandler(apollo, {
-    context: async (req) => createContext(app, await app.auth.resolveViewer(req.headers.authorization), req.ip),
+    context: async (req) => {
+      try {
+        return createContext(app, await app.auth.resolveViewer(req.headers.authorization), req.ip);
+      } catch (err) {
+        // A bad bearer token fails before execution: HTTP 401 with the error's code.
+        const e = toAppError(err);
+        throw new GraphQLError(e.message, { extensions: { code: e.code, http: { status: HTTP_STATUS[e.code] } } });
+      }
+    },
   });
-  const graphqlWithAuthErrors: typeof graphqlHandler = async function (req, reply) {
-    try {
-      return await graphqlHandler.call(this, req, reply);
-    } catch (err) {
-      // A bad bearer token fails before execution: answer 401 in GraphQL's error shape.
-      const e = restError(err, app.log);
-      const code = (err as { code?: string }).code ?? 'INTERNAL_SERVER_ERROR';
-      return reply
-        .code(e.status)
-        .header('content-type', 'application/json; charset=utf-8')
-        .send(JSON.stringify({ errors: [{ message: e.body.message, extensions: { code } }] }));
-    }
-  };
 
   fastify.route({
     method: ['GET', 'POST', 'OPTIONS'],
@@ -71,7 +68,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
         if (gzip) reply.header('content-encoding', 'gzip');
         return reply.send(gzip ? page.gzip : page.html);
       }
-      return graphqlWithAuthErrors.call(this, req as never, reply as never);
+      return graphqlHandler.call(this, req as never, reply as never);
     },
   });
 

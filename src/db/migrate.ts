@@ -40,10 +40,26 @@ async function withEngine<T>(adapterFactory: SqlMigrationAwareDriverAdapterFacto
   const { SchemaEngine } = await loadEngineClass();
   const schema = fs.readFileSync(SCHEMA_PATH, 'utf8');
   const logs: string[] = [];
+  // Track the connections the engine opens so they are closed afterwards (the engine does not).
+  const opened: { dispose(): Promise<void> }[] = [];
+  const tracked: SqlMigrationAwareDriverAdapterFactory = {
+    provider: adapterFactory.provider,
+    adapterName: adapterFactory.adapterName,
+    connect: async () => {
+      const a = await adapterFactory.connect();
+      opened.push(a);
+      return a;
+    },
+    connectToShadowDb: async () => {
+      const a = await adapterFactory.connectToShadowDb();
+      opened.push(a);
+      return a;
+    },
+  };
   const engine = await SchemaEngine.new(
     { datamodels: [[SCHEMA_PATH, schema]] },
     (msg: string) => logs.push(msg),
-    bindMigrationAwareSqlAdapterFactory(adapterFactory),
+    bindMigrationAwareSqlAdapterFactory(tracked),
   );
   try {
     return await fn(engine);
@@ -52,6 +68,7 @@ async function withEngine<T>(adapterFactory: SqlMigrationAwareDriverAdapterFacto
     throw new Error(`schema engine: ${e.message ?? String(err)}${logs.length ? `\n${logs.slice(-5).join('\n')}` : ''}`);
   } finally {
     engine.free();
+    await Promise.allSettled(opened.map((a) => a.dispose()));
   }
 }
 

@@ -1,0 +1,27 @@
+/** @type {import('jest').Config} */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.(t|j|mj)s$': swc },
+  // jose is ESM-only: let swc turn it into CommonJS for jest's sandbox.
+  transformIgnorePatterns: ['/node_modules/(?!(jose)/)'],
+  setupFiles: ['<rootDir>/test/helpers/setup-env.ts'],
+  globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+  testTimeout: 60000,
+  maxWorkers: 2,
+  forceExit: true,
+};

@@ -1,0 +1,103 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { createApp, type App } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { seedDemoCatalogue } from '../../src/db/seed';
+import { createHttpServer } from '../../src/http';
+import { createLogger } from '../../src/logger';
+import type { DatabaseHandle } from '../../src/db/client';
+import { openTestDatabase } from './db';
+
+export interface TestServer {
+  app: App;
+  db: DatabaseHandle;
+  fastify: FastifyInstance;
+  url: string;
+  /** Counts SQL statements (Prisma query events) since the last reset. */
+  sql: { count: number; statements: string[]; reset(): void };
+  gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ status: number; body: { data?: T; errors?: any[] } }>;
+  get(pathAndQuery: string, token?: string): Promise<{ status: number; body: any; headers: Headers }>;
+  tokenFor(userId: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(os.tmpdir(), 'bpigraph-test-data'),
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: TEST_JWT_SECRET,
+    ...overrides,
+  });
+}
+
+/** The real server (Fastify + Apollo + REST) on a fresh test database, listening on a free port. */
+export async function startTestServer(opts: { seedDemo?: boolean; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const sql = {
+    count: 0,
+    statements: [] as string[],
+    reset() {
+      this.count = 0;
+      this.statements = [];
+    },
+  };
+  const db = await openTestDatabase({
+    onQuery: (e) => {
+      sql.count++;
+      sql.statements.push(e.query);
+    },
+  });
+  if (opts.seedDemo ?? true) await seedDemoCatalogue(db.prisma);
+  const config = testConfig(opts.env);
+  const app = await createApp(config, db, createLogger('silent'));
+  const { fastify } = await createHttpServer(app);
+  await fastify.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(fastify.server.address() as { port: number }).port}`;
+  const auth = (token?: string): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
+  return {
+    app,
+    db,
+    fastify,
+    url,
+    sql,
+    async gql(query, variables, token) {
+      const res = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth(token) },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    async get(p, token) {
+      const res = await fetch(`${url}${p}`, { headers: auth(token) });
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        /* not JSON */
+      }
+      return { status: res.status, body, headers: res.headers };
+    },
+    async tokenFor(userId) {
+      return (await app.auth.issueAccessToken(userId)).token;
+    },
+    async close() {
+      await fastify.close();
+      await db.close();
+    },
+  };
+}
+
+/** Fails with the whole response body when a GraphQL response carries errors. */
+export function expectNoErrors<T>(res: { status: number; body: { data?: T; errors?: any[] } }): T {
+  if (res.body.errors?.length || res.status !== 200) {
+    throw new Error(`GraphQL request failed (HTTP ${res.status}):\n${JSON.stringify(res.body, null, 2)}`);
+  }
+  return res.body.data as T;
+}

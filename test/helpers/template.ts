@@ -1,0 +1,16 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/** Where global setup leaves the migrated template for test files. */
+export const templateDump = () => path.join(os.tmpdir(), `bpigraph-test-template-${process.env.BPIGRAPH_TEST_RUN ?? "local"}.tar`);
+
+export function templateDbName(): string {
+  return `bpigraph_tpl_${process.env.BPIGRAPH_TEST_RUN}`;
+}
+
+/** The admin URL (same server, maintenance database) for CREATE/DROP DATABASE. */
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}

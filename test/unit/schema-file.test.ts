@@ -1,0 +1,9 @@
+import fs from 'node:fs';
+import { getSchema, printSdl, SCHEMA_FILE } from '../../src/graphql/schema';
+
+describe('schema.graphql (the committed contract)', () => {
+  it('matches the code-first schema — run `npm run schema:emit` when this fails', async () => {
+    const sdl = printSdl(await getSchema());
+    expect(fs.readFileSync(SCHEMA_FILE, 'utf8')).toBe(sdl);
+  });
+});
