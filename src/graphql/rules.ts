@@ -32,6 +32,8 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.song': { rule: 'PUBLIC' },
   'Query.chart': { rule: 'PUBLIC' },
   'Query.serverInfo': { rule: 'PUBLIC' },
+  // users / profile
+  'Query.user': { rule: 'VISIBLE', target: (a) => a.id },
   // REST compatibility routes (named like the GraphQL operation they call)
 };
 

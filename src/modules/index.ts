@@ -1,4 +1,9 @@
 /** Every resolver of every area; the schema is built from this list. */
 import { ChartsResolver, SongsResolver } from './songs/songs.resolver';
+import { UsersResolver } from './users/users.resolver';
 
-export const resolvers = [SongsResolver, ChartsResolver] as const;
+export const resolvers = [
+  SongsResolver,
+  ChartsResolver,
+  UsersResolver,
+] as const;

@@ -6,7 +6,7 @@ registerEnumType(PlayStyle, { name: 'PlayStyle', description: 'SP (single play) 
 registerEnumType(Difficulty, { name: 'Difficulty' });
 registerEnumType(RadarCategory, { name: 'RadarCategory', description: 'Radar category a chart belongs to' });
 
-@ObjectType({ description: 'A BPI definition of a chart, as published in one definitions release' })
+@ObjectType('ChartDefinition', { description: 'A BPI definition of a chart, as published in one definitions release' })
 export class ChartDefinitionType {
   @Field(() => String) definitionsVersion!: string;
   @Field(() => Int, { nullable: true, description: 'World-record EX score (null: unknown)' }) wr!: number | null;
