@@ -3,6 +3,7 @@ import type { DatabaseHandle, Db } from './db/client';
 import type { Logger } from './logger';
 import { Catalogue } from './modules/songs/songs.catalogue';
 import { AuthService } from './modules/auth/auth.service';
+import { EventBus } from './events';
 
 /**
  * Process-wide singletons: configuration, the database client, the in-memory catalogue and
@@ -15,6 +16,8 @@ export interface App {
   db: Db;
   catalogue: Catalogue;
   auth: AuthService;
+  /** Domain events after commits (src/events.ts). */
+  events: EventBus;
 }
 
 export async function createApp(config: Config, database: DatabaseHandle, log: Logger): Promise<App> {
@@ -22,5 +25,6 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
   const catalogue = new Catalogue(db);
   await catalogue.load();
   const auth = await AuthService.create(config, db);
-  return { config, log, database, db, catalogue, auth };
+  const events = new EventBus((err, event) => log.error({ err, event }, 'event listener failed'));
+  return { config, log, database, db, catalogue, auth, events };
 }

@@ -1,0 +1,39 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * In-process domain events, emitted AFTER the write committed. Areas react to each other's writes
+ * through these instead of calling into each other (scores → social notifications, definitions →
+ * recompute jobs). Listeners must not throw; errors are logged by the emitter's owner.
+ */
+export interface DomainEvents {
+  /** One import batch committed (chartIds: charts whose best changed). */
+  'scores.imported': { userId: string; version: string; batchId: string; chartIds: number[] };
+  /** A batch was deleted. */
+  'scores.batchDeleted': { userId: string; version: string; batchId: string };
+  /** A definitions release was imported (something changed). */
+  'definitions.imported': { version: string; changedChartIds: number[] };
+  /** A follow was created (public follow or approved request). */
+  'social.followed': { followerId: string; followingId: string; approved: boolean };
+}
+
+export class EventBus {
+  private readonly emitter = new EventEmitter();
+  constructor(private readonly onError: (err: unknown, event: string) => void = () => {}) {
+    this.emitter.setMaxListeners(50);
+  }
+
+  on<K extends keyof DomainEvents>(event: K, listener: (payload: DomainEvents[K]) => void | Promise<void>): void {
+    this.emitter.on(event, (payload: DomainEvents[K]) => {
+      try {
+        const r = listener(payload);
+        if (r && typeof (r as Promise<void>).catch === 'function') (r as Promise<void>).catch((err) => this.onError(err, event));
+      } catch (err) {
+        this.onError(err, event);
+      }
+    });
+  }
+
+  emit<K extends keyof DomainEvents>(event: K, payload: DomainEvents[K]): void {
+    this.emitter.emit(event, payload);
+  }
+}
