@@ -8,12 +8,14 @@ export interface DefinitionsImportReport {
   changed: number;
   unchanged: number;
   removed: number;
-  /** charts with a current definition that this file does not list (left as they are) */
+  /** charts with a current definition that this file no longer lists: their definition is retired */
   absent: number;
   duplicates: number;
   problems: { index: number; title?: string; reason: string }[];
   songsCreated: number;
   chartsCreated: number;
+  /** charts whose current definition was added, changed or retired */
+  changedChartIds: number[];
 }
 
 const chartKey = (songId: number, playStyle: string, difficulty: string) => `${songId}\u0000${playStyle}\u0000${difficulty}`;
@@ -44,6 +46,7 @@ export async function importDefinitions(
     problems: norm.problems,
     songsCreated: 0,
     chartsCreated: 0,
+    changedChartIds: [],
   };
   await db.$transaction(
     async (tx) => {
@@ -63,6 +66,7 @@ export async function importDefinitions(
       // charts
       const charts = await tx.chart.findMany({ where: { songId: { in: [...songIds.values()] } } });
       const chartByKey = new Map<string, Chart>(charts.map((c) => [chartKey(c.songId, c.playStyle, c.difficulty), c]));
+      const createdKeys = new Set<string>();
       const missing = norm.entries.filter((e) => !chartByKey.has(chartKey(songIds.get(e.title)!, e.playStyle, e.difficulty)));
       if (missing.length) {
         await tx.chart.createMany({
@@ -79,6 +83,7 @@ export async function importDefinitions(
           })),
         });
         report.chartsCreated = missing.length;
+        for (const e of missing) createdKeys.add(chartKey(songIds.get(e.title)!, e.playStyle, e.difficulty));
         const again = await tx.chart.findMany({ where: { songId: { in: [...new Set(missing.map((e) => songIds.get(e.title)!))] } } });
         for (const c of again) chartByKey.set(chartKey(c.songId, c.playStyle, c.difficulty), c);
       }
@@ -109,7 +114,8 @@ export async function importDefinitions(
           chart.level !== e.level || chart.notes !== e.notes || chart.bpm !== e.bpm || chart.textage !== e.textage ||
           (e.releasedVersion !== null && chart.releasedVersion !== e.releasedVersion) ||
           (e.removedInVersion !== null && chart.removedInVersion !== e.removedInVersion);
-        if (e.removedInVersion !== null && chart.removedInVersion === null) report.removed++;
+        const isNew = createdKeys.has(chartKey(chart.songId, chart.playStyle, chart.difficulty));
+        if (e.removedInVersion !== null && (isNew || chart.removedInVersion === null)) report.removed++;
         if (chartChanged) {
           await tx.chart.update({
             where: { id: chart.id },
@@ -142,9 +148,13 @@ export async function importDefinitions(
           })),
         });
       }
+      // Charts the release no longer lists stop being BPI targets (history is kept).
       const listed = new Set(chartIds);
-      report.absent = current.filter((d) => !listed.has(d.chartId)).length;
-      if (!known || report.added + report.changed + report.removed > 0) await tx.definitionsRelease.update({
+      const gone = current.filter((d) => !listed.has(d.chartId));
+      report.absent = gone.length;
+      if (gone.length) await tx.chartDefinition.updateMany({ where: { id: { in: gone.map((d) => d.id) } }, data: { isCurrent: false } });
+      report.changedChartIds = [...toCreate.map((c) => c.chartId), ...gone.map((d) => d.chartId)];
+      if (!known || report.added + report.changed + report.removed + report.absent > 0) await tx.definitionsRelease.update({
         where: { version: norm.version },
         data: { added: report.added, changed: report.changed, unchanged: report.unchanged, removed: report.removed, importedAt: new Date() },
       });

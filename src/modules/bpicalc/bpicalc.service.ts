@@ -1,0 +1,75 @@
+import type { App } from '../../app';
+import { BPI_DIFFICULTIES, GAME_VERSIONS, isGameVersion, LATEST_VERSION, PlayStyle, versionIndex, type Difficulty } from '../../domain/constants';
+import { calcBpi, estimateRankFromTotal, ExScoreOverMaxError } from '../../domain/bpi';
+import { AppError, badInput, notFound, type ErrorIssue } from '../../errors';
+import type { CatalogueChart } from '../songs/songs.catalogue';
+
+export interface BpiCalcInput {
+  title: string;
+  difficulty: Difficulty;
+  exScore: number;
+  version?: string | null;
+  includeRank?: boolean | null;
+}
+
+const isAvailable = (c: CatalogueChart) => {
+  if (!c.removedInVersion) return true;
+  const at = versionIndex(c.removedInVersion);
+  return at >= 0 && at > versionIndex(LATEST_VERSION);
+};
+
+/**
+ * The single-song BPI calculator. Chart lookup and definitions come from the in-memory catalogue
+ * and arena averages from their in-memory cache; only includeRank reads the database.
+ */
+export class BpiCalcService {
+  constructor(private readonly app: App) {}
+
+  validate(input: BpiCalcInput): void {
+    const issues: ErrorIssue[] = [];
+    if (typeof input.title !== 'string' || input.title.length === 0) issues.push({ code: 'too_small', path: ['title'], message: 'title is required' });
+    if (!(BPI_DIFFICULTIES as readonly string[]).includes(input.difficulty)) {
+      issues.push({ code: 'invalid_value', path: ['difficulty'], message: 'difficulty must be one of HYPER, ANOTHER, LEGGENDARIA' });
+    }
+    if (!Number.isInteger(input.exScore) || input.exScore < 0) issues.push({ code: 'too_small', path: ['exScore'], message: 'exScore must be an integer ≥ 0' });
+    if (input.version != null && !isGameVersion(input.version)) {
+      issues.push({ code: 'invalid_value', path: ['version'], message: `version must be one of ${GAME_VERSIONS.join(', ')}` });
+    }
+    if (issues.length) throw new AppError('BAD_USER_INPUT', 'Invalid parameters', { issues });
+  }
+
+  async calc(input: BpiCalcInput) {
+    this.validate(input);
+    const version = input.version ?? LATEST_VERSION;
+    const chart = this.app.catalogue.find(input.title, PlayStyle.SP, input.difficulty);
+    if (!chart || !isAvailable(chart)) throw notFound('Song not found');
+    let bpi: number | null;
+    try {
+      bpi = chart.definition ? calcBpi(input.exScore, chart.definition) : input.exScore > chart.notes * 2 ? null : -15;
+    } catch (err) {
+      if (err instanceof ExScoreOverMaxError) throw badInput(err.message);
+      throw err;
+    }
+    if (bpi === null && input.exScore > chart.notes * 2) throw badInput(`exScore exceeds maximum (${chart.notes * 2})`);
+    let bpimRank: number | null = null;
+    let bpimTotal: number | null = null;
+    if (input.includeRank) {
+      const [row] = await this.app.db.$queryRawUnsafe<{ total: number; higher: number }[]>(
+        `SELECT COUNT(*)::int AS total, (COUNT(*) FILTER (WHERE "exScore" > $3))::int AS higher
+           FROM "BestScore" WHERE "chartId" = $1 AND version = $2`,
+        chart.id,
+        version,
+        input.exScore,
+      );
+      bpimTotal = row.total;
+      bpimRank = row.higher + 1;
+    }
+    const arenaAverages = [11, 12].includes(chart.level) ? await this.app.arenaAverages.forChart(chart.id, version) : null;
+    return {
+      song: { title: chart.title, difficulty: chart.difficulty, difficultyLevel: chart.level, notes: chart.notes },
+      bpi,
+      rank: { estimatedRank: bpi === null ? null : estimateRankFromTotal(bpi), bpimRank, bpimTotal },
+      metadata: { version, arenaAverages: arenaAverages && arenaAverages.length ? arenaAverages : null },
+    };
+  }
+}

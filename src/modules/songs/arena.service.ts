@@ -1,0 +1,184 @@
+import type { Db } from '../../db/client';
+import type { ArenaAverage } from '../../generated/prisma/client';
+import { A_CLASSES, ARENA_ORDER, type ArenaClass, isGameVersion, LATEST_VERSION } from '../../domain/constants';
+import { normalizeArenaRanking } from '../../domain/arena';
+import { round2, safeBpi } from '../../domain/bpi';
+import { badInput } from '../../errors';
+import type { Catalogue } from './songs.catalogue';
+
+export interface ArenaImportReport {
+  snapshotId: number;
+  version: string;
+  players: number;
+  matchedUsers: number;
+  skipped: { index: number; reason: string }[];
+}
+
+/**
+ * Imports one snapshot of the official arena ranking: stores it, and updates the arena status
+ * (class, rank, area, grades, best class) of the users whose game id appears in it.
+ */
+export async function importOfficialArena(db: Db, doc: unknown, version: string, fetchedAt = new Date()): Promise<ArenaImportReport> {
+  if (!isGameVersion(version)) throw badInput(`Unknown game version ${version}`);
+  const { players, skipped } = normalizeArenaRanking(doc);
+  return db.$transaction(
+    async (tx) => {
+      const snapshot = await tx.arenaSnapshot.create({ data: { version, fetchedAt, entryCount: players.length } });
+      await tx.arenaEntry.createMany({ data: players.map((p) => ({ snapshotId: snapshot.id, ...p })) });
+      const users = await tx.user.findMany({
+        where: { gameId: { in: players.map((p) => p.gameId) } },
+        select: { id: true, gameId: true, statuses: { where: { version } } },
+      });
+      const byGameId = new Map(players.map((p) => [p.gameId, p]));
+      for (const u of users) {
+        const p = byGameId.get(u.gameId!)!;
+        const prev = u.statuses[0];
+        const better = !prev?.bestArenaClass || ARENA_ORDER.indexOf(p.arenaClass) < ARENA_ORDER.indexOf(prev.bestArenaClass);
+        const data = {
+          arenaClass: p.arenaClass,
+          arenaRank: p.rank,
+          area: p.area,
+          gradeSp: p.gradeSp,
+          gradeDp: p.gradeDp,
+          ...(better ? { bestArenaClass: p.arenaClass, bestArenaClassAt: fetchedAt } : {}),
+        };
+        await tx.playerVersionStatus.upsert({
+          where: { userId_version: { userId: u.id, version } },
+          create: { userId: u.id, version, ...data },
+          update: data,
+        });
+      }
+      return { snapshotId: snapshot.id, version, players: players.length, matchedUsers: users.length, skipped };
+    },
+    { timeout: 60_000 },
+  );
+}
+
+/** Distribution of the latest snapshot of a version. */
+export async function officialArenaDistribution(db: Db, version: string) {
+  const snapshot = await db.arenaSnapshot.findFirst({ where: { version }, orderBy: { fetchedAt: 'desc' } });
+  if (!snapshot) return null;
+  const groups = await db.arenaEntry.groupBy({ by: ['arenaClass'], where: { snapshotId: snapshot.id }, _count: { _all: true } });
+  const counts = new Map(groups.map((g) => [g.arenaClass, g._count._all]));
+  const ids = await db.arenaEntry.findMany({ where: { snapshotId: snapshot.id }, select: { gameId: true } });
+  const totalMatched = await db.user.count({ where: { gameId: { in: ids.map((i) => i.gameId) } } });
+  return {
+    version,
+    fetchedAt: snapshot.fetchedAt,
+    totalPlayers: snapshot.entryCount,
+    totalMatched,
+    distribution: ARENA_ORDER.map((arenaClass) => ({ arenaClass, count: counts.get(arenaClass) ?? 0 })),
+  };
+}
+
+/**
+ * Recomputes the cached arena-class averages (A1–A5) of level 11/12 charts for one version, in
+ * the database: each player's current best on the chart, grouped by the player's arena class.
+ * With chartIds only those charts are recomputed.
+ */
+export async function recomputeArenaAverages(db: Db, catalogue: Catalogue, version: string, chartIds?: number[]): Promise<number> {
+  const only = chartIds ? chartIds.filter((id) => [11, 12].includes(catalogue.chart(id)?.level ?? 0)) : undefined;
+  if (only && only.length === 0) return 0;
+  const rows = await db.$queryRawUnsafe<{ chartId: number; arenaClass: ArenaClass; avg: number; cnt: number }[]>(
+    `SELECT b."chartId" AS "chartId", s."arenaClass"::text AS "arenaClass", AVG(b."exScore")::float8 AS avg, COUNT(*)::int AS cnt
+       FROM "BestScore" b
+       JOIN "PlayerVersionStatus" s ON s."userId" = b."userId" AND s.version = b.version
+       JOIN "Chart" c ON c.id = b."chartId"
+      WHERE b.version = $1 AND s."arenaClass"::text IN ('A1','A2','A3','A4','A5') AND c.level IN (11, 12)
+        ${only ? 'AND b."chartId" = ANY($2::int[])' : ''}
+      GROUP BY b."chartId", s."arenaClass"`,
+    ...(only ? [version, only] : [version]),
+  );
+  const data = rows.flatMap((r) => {
+    const chart = catalogue.chart(r.chartId);
+    if (!chart) return [];
+    const def = chart.definition;
+    const avgBpi = def ? safeBpi(Math.round(r.avg), { ...def }) : null;
+    return [{
+      chartId: r.chartId,
+      version,
+      arenaClass: r.arenaClass,
+      avgExScore: round2(r.avg),
+      count: r.cnt,
+      avgBpi: avgBpi === null ? null : round2(avgBpi),
+    }];
+  });
+  await db.$transaction(async (tx) => {
+    await tx.arenaAverage.deleteMany({ where: { version, ...(only ? { chartId: { in: only } } : {}) } });
+    if (data.length) await tx.arenaAverage.createMany({ data });
+  });
+  return data.length;
+}
+
+export interface ArenaAverageView {
+  arenaClass: ArenaClass;
+  avgExScore: number;
+  /** % of the max EX score, 2 decimals */
+  rate: number;
+  count: number;
+  avgBpi: number | null;
+}
+
+/**
+ * In-memory view of the cached averages, loaded per version on first use and dropped when a
+ * recompute writes new values — the calculator does not query the database for them.
+ */
+export class ArenaAverageCache {
+  private readonly versions = new Map<string, Promise<Map<number, ArenaAverage[]>>>();
+  constructor(private readonly db: Db, private readonly catalogue: Catalogue) {}
+
+  invalidate(version?: string): void {
+    if (version) this.versions.delete(version);
+    else this.versions.clear();
+  }
+
+  async forChart(chartId: number, version: string = LATEST_VERSION): Promise<ArenaAverageView[] | null> {
+    let loading = this.versions.get(version);
+    if (!loading) {
+      loading = this.db.arenaAverage.findMany({ where: { version } }).then((rows) => {
+        const m = new Map<number, ArenaAverage[]>();
+        for (const r of rows) m.set(r.chartId, [...(m.get(r.chartId) ?? []), r]);
+        return m;
+      });
+      loading.catch(() => this.versions.delete(version));
+      this.versions.set(version, loading);
+    }
+    const rows = (await loading).get(chartId);
+    const chart = this.catalogue.chart(chartId);
+    if (!rows || !chart) return null;
+    const max = chart.notes * 2;
+    return A_CLASSES.flatMap((cls) => {
+      const r = rows.find((x) => x.arenaClass === cls);
+      return r ? [{ arenaClass: cls, avgExScore: r.avgExScore, rate: round2((r.avgExScore / max) * 100), count: r.count, avgBpi: r.avgBpi }] : [];
+    });
+  }
+}
+
+/**
+ * Wires the arena averages into the app: a recompute step (after definitions updates), and an
+ * incremental recompute of the charts an import changed when the importer has an arena class.
+ */
+export function registerArenaAverages(app: {
+  db: Db;
+  catalogue: Catalogue;
+  arenaAverages: ArenaAverageCache;
+  recompute: { addStep(s: { name: string; order: number; run(v: string, p: (d: number, t: number) => void): Promise<void> }): void };
+  events: { on(e: 'scores.imported', l: (p: { userId: string; version: string; chartIds: number[] }) => Promise<void>): void };
+}): void {
+  app.recompute.addStep({
+    name: 'arena averages',
+    order: 50,
+    run: async (version, progress) => {
+      progress(0, 1);
+      await recomputeArenaAverages(app.db, app.catalogue, version);
+      app.arenaAverages.invalidate(version);
+      progress(1, 1);
+    },
+  });
+  app.events.on('scores.imported', async ({ userId, version, chartIds }) => {
+    const status = await app.db.playerVersionStatus.findUnique({ where: { userId_version: { userId, version } }, select: { arenaClass: true } });
+    if (!status?.arenaClass || !A_CLASSES.includes(status.arenaClass) || chartIds.length === 0) return;
+    await recomputeArenaAverages(app.db, app.catalogue, version, chartIds);
+    app.arenaAverages.invalidate(version);
+  });
+}

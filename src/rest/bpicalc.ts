@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { App } from '../app';
+import { AppError } from '../errors';
+import { GAME_VERSIONS } from '../domain/constants';
+import { BpiCalcResolver } from '../modules/bpicalc/bpicalc.resolver';
+import type { ArenaAverageEntry } from '../modules/bpicalc/bpicalc.types';
+import { getRoute } from './index';
+
+const Query = z.object({
+  title: z.string({ error: 'title is required' }).min(1, 'title is required'),
+  difficulty: z.enum(['HYPER', 'ANOTHER', 'LEGGENDARIA'], { error: 'difficulty must be one of HYPER, ANOTHER, LEGGENDARIA' }),
+  exScore: z.coerce.number({ error: 'exScore must be an integer ≥ 0' }).int('exScore must be an integer ≥ 0').min(0, 'exScore must be an integer ≥ 0'),
+  version: z.enum(GAME_VERSIONS, { error: `version must be one of ${GAME_VERSIONS.join(', ')}` }).optional(),
+  includeRank: z.string().optional(),
+});
+
+const resolver = new BpiCalcResolver();
+
+/** Reference shape: arenaAverages keyed by class; avgBpi omitted where there is none. */
+function arenaObject(list: ArenaAverageEntry[] | null) {
+  if (!list) return null;
+  const out: Record<string, { avgExScore: number; rate: number; count: number; avgBpi?: number }> = {};
+  for (const e of list) {
+    out[e.arenaClass] = { avgExScore: e.avgExScore, rate: e.rate, count: e.count, ...(e.avgBpi === null ? {} : { avgBpi: e.avgBpi }) };
+  }
+  return out;
+}
+
+/** GET /api/v1/bpi/calc — the single-song calculator (calls the GraphQL resolver method). */
+export function registerBpiCalc(fastify: FastifyInstance, app: App): void {
+  getRoute(fastify, app, '/api/v1/bpi/calc', async (ctx, req) => {
+    const parsed = Query.safeParse(req.query ?? {});
+    if (!parsed.success) {
+      throw new AppError('BAD_USER_INPUT', 'Invalid parameters', {
+        issues: parsed.error.issues.map((i) => ({ code: i.code, path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message })),
+      });
+    }
+    const q = parsed.data;
+    const r = await resolver.bpiCalc(
+      { title: q.title, difficulty: q.difficulty, exScore: q.exScore, version: q.version ?? null, includeRank: q.includeRank === 'true' },
+      ctx,
+    );
+    return {
+      song: r.song,
+      bpi: r.bpi,
+      rank: r.rank,
+      metadata: { version: r.metadata.version, arenaAverages: arenaObject(r.metadata.arenaAverages) },
+    };
+  });
+}
