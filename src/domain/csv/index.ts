@@ -1,0 +1,6 @@
+export * from './types';
+export * from './text';
+export * from './lamps';
+export * from './corrections';
+export * from './detect';
+export * from './parsers';

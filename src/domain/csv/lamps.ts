@@ -1,0 +1,36 @@
+import { ClearLamp, lampFromLabel } from '../constants';
+
+/**
+ * Lamp spellings of the exports. `null` = the chart was not played (skipped, not an error);
+ * undefined = unknown spelling (reported). Reflux's spelled-out FAILED is accepted (the
+ * reference dropped it, domain-scores.md §8.12).
+ */
+const TOOL_LAMPS: Record<string, ClearLamp | null> = {
+  FC: ClearLamp.FULLCOMBO_CLEAR,
+  'F-COMBO': ClearLamp.FULLCOMBO_CLEAR,
+  EXH: ClearLamp.EX_HARD_CLEAR,
+  EX: ClearLamp.EX_HARD_CLEAR,
+  'EXH-CLEAR': ClearLamp.EX_HARD_CLEAR,
+  HC: ClearLamp.HARD_CLEAR,
+  'H-CLEAR': ClearLamp.HARD_CLEAR,
+  NC: ClearLamp.CLEAR,
+  CLEAR: ClearLamp.CLEAR,
+  EC: ClearLamp.EASY_CLEAR,
+  'E-CLEAR': ClearLamp.EASY_CLEAR,
+  AC: ClearLamp.ASSIST_CLEAR,
+  'A-CLEAR': ClearLamp.ASSIST_CLEAR,
+  F: ClearLamp.FAILED,
+  FAILED: ClearLamp.FAILED,
+  NP: null,
+  'NO PLAY': null,
+  '': null,
+};
+
+/** Lamp of a cell in any export (official wire strings or tool abbreviations). */
+export function parseLamp(cell: string | undefined): ClearLamp | null | undefined {
+  const v = (cell ?? '').trim().toUpperCase();
+  if (v in TOOL_LAMPS) return TOOL_LAMPS[v];
+  const official = lampFromLabel(v);
+  if (official === ClearLamp.NO_PLAY) return null;
+  return official;
+}

@@ -1,0 +1,286 @@
+/**
+ * Score import: one import = one ImportBatch written in ONE transaction (plays, bests, totals),
+ * or nothing at all. Rows are matched to charts by exact title + difficulty (after title
+ * corrections) through the in-memory catalogue; unmatched and invalid rows are reported. Only
+ * plays that improve the player's best on some field (EX, lamp, misses) are stored; a re-import
+ * of the same data writes nothing and says so. Bulk statements only: a fixed number of round
+ * trips whatever the row count.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/client';
+import { safeBpi } from '../../domain/bpi';
+import { ClearLamp, Difficulty, isGameVersion, PlayStyle } from '../../domain/constants';
+import { correctTitle, jstToUtc, NO_CORRECTIONS, normalizeWallClock, type ParseIssue, type TitleCorrections } from '../../domain/csv';
+import { applyPlay, improvements, type Best } from '../../domain/scores';
+import { badInput } from '../../errors';
+import type { EventBus } from '../../events';
+import type { ImportSource } from '../../generated/prisma/enums';
+import type { CatalogueChart } from '../songs/songs.catalogue';
+import { computeTotal, storeTotals, totalSetIds, type ChartLookup } from './totals.service';
+
+export const MAX_IMPORT_ROWS = 10_000;
+
+export interface ImportRow {
+  /** source line (0 when the rows did not come from a file) */
+  line: number;
+  title: string;
+  difficulty: Difficulty;
+  exScore: number;
+  clearLamp: ClearLamp | null;
+  missCount: number | null;
+  /** JST wall clock ("YYYY-MM-DD HH:mm[:ss]"); null = import time */
+  lastPlayed: string | null;
+}
+
+export interface ImportProblem {
+  line: number;
+  title?: string;
+  difficulty?: string;
+  column?: string;
+  reason: string;
+  severity: 'error' | 'warning';
+}
+
+export interface ImportReport {
+  /** null when nothing was written (already up to date) */
+  batchId: string | null;
+  upToDate: boolean;
+  message: string;
+  format: string;
+  rowCount: number;
+  /** plays stored (improved some field), all charts */
+  updatedCount: number;
+  /** plays stored on charts with a BPI definition */
+  bpiUpdatedCount: number;
+  previousTotalBpi: number;
+  newTotalBpi: number;
+  notFound: { line: number; title: string; difficulty: string }[];
+  problems: ImportProblem[];
+  /** charts without a play in the export (NO PLAY, zero score) */
+  skipped: number;
+  chartIds: number[];
+}
+
+export interface ImportInput {
+  userId: string;
+  version: string;
+  source: ImportSource;
+  format?: string;
+  rows: ImportRow[];
+  /** problems found while parsing (reported with the result) */
+  parseIssues?: ParseIssue[];
+  skipped?: number;
+  corrections?: TitleCorrections;
+  now?: Date;
+  onProgress?: (done: number, total: number) => void;
+  /** Test hook: runs inside the transaction after the plays are inserted (throwing aborts the import). */
+  afterPlaysInserted?: () => Promise<void> | void;
+}
+
+export interface ImportDeps {
+  db: Db;
+  catalogue: ChartLookup & { find(title: string, playStyle: PlayStyle, difficulty: Difficulty): CatalogueChart | undefined };
+  events?: EventBus;
+}
+
+interface Candidate {
+  row: ImportRow;
+  chart: CatalogueChart;
+  playedAt: Date;
+  bpi: number | null;
+  tempId: number;
+}
+
+export function assertVersion(version: string): void {
+  if (!isGameVersion(version)) {
+    throw badInput(`Unknown game version ${JSON.stringify(version)}`, [{ code: 'invalid_enum_value', path: ['version'], message: 'Unknown game version' }]);
+  }
+}
+
+export async function importScores(deps: ImportDeps, input: ImportInput): Promise<ImportReport> {
+  const { db, catalogue } = deps;
+  assertVersion(input.version);
+  if (input.rows.length > MAX_IMPORT_ROWS) {
+    throw badInput(`At most ${MAX_IMPORT_ROWS} rows per import (got ${input.rows.length})`, [
+      { code: 'too_big', path: ['rows'], message: `At most ${MAX_IMPORT_ROWS} rows` },
+    ]);
+  }
+  const now = input.now ?? new Date();
+  const corrections = input.corrections ?? NO_CORRECTIONS;
+  const progress = input.onProgress ?? (() => {});
+  const total = input.rows.length;
+  const problems: ImportProblem[] = (input.parseIssues ?? []).map((i) => ({ ...i }));
+  const notFound: ImportReport['notFound'] = [];
+
+  // 1. match rows to charts (in memory)
+  const matched: { row: ImportRow; chart: CatalogueChart; playedAt: Date; bpi: number | null }[] = [];
+  for (const row of input.rows) {
+    const chart = catalogue.find(row.title, PlayStyle.SP, row.difficulty) ?? catalogue.find(correctTitle(row.title, corrections), PlayStyle.SP, row.difficulty);
+    if (!chart) {
+      notFound.push({ line: row.line, title: row.title, difficulty: row.difficulty });
+      continue;
+    }
+    const bad = (reason: string, column?: string) => problems.push({ line: row.line, title: row.title, difficulty: row.difficulty, column, reason, severity: 'error' });
+    if (!Number.isInteger(row.exScore) || row.exScore < 0) {
+      bad('exScore must be a non-negative integer', 'exScore');
+      continue;
+    }
+    if (row.exScore > chart.notes * 2) {
+      bad(`exScore ${row.exScore} exceeds the chart's maximum ${chart.notes * 2}`, 'exScore');
+      continue;
+    }
+    if (row.missCount !== null && (!Number.isInteger(row.missCount) || row.missCount < 0)) {
+      bad('missCount must be a non-negative integer', 'missCount');
+      continue;
+    }
+    let playedAt = now;
+    if (row.lastPlayed) {
+      const norm = normalizeWallClock(row.lastPlayed);
+      if (norm) playedAt = jstToUtc(norm);
+      else problems.push({ line: row.line, title: row.title, difficulty: row.difficulty, column: 'lastPlayed', reason: 'not a date-time; the import time is used', severity: 'warning' });
+    }
+    const bpi = chart.definition ? safeBpi(row.exScore, chart.definition) : null;
+    matched.push({ row, chart, playedAt, bpi });
+  }
+  progress(Math.floor(total / 4), total);
+
+  const report = (over: Partial<ImportReport>): ImportReport => ({
+    batchId: null,
+    upToDate: true,
+    message: 'Already up to date: no score improved',
+    format: input.format ?? input.source,
+    rowCount: input.rows.length,
+    updatedCount: 0,
+    bpiUpdatedCount: 0,
+    previousTotalBpi: -15,
+    newTotalBpi: -15,
+    notFound,
+    problems,
+    skipped: input.skipped ?? 0,
+    chartIds: [],
+    ...over,
+  });
+
+  const result = await db.$transaction(
+    async (tx) => {
+      // 2. the player's current bests and total in this version
+      const [bestRows, status] = await Promise.all([
+        tx.bestScore.findMany({ where: { userId: input.userId, version: input.version } }),
+        tx.playerVersionStatus.findUnique({ where: { userId_version: { userId: input.userId, version: input.version } }, select: { totalBpi: true } }),
+      ]);
+      const previousTotalBpi = status?.totalBpi ?? -15;
+      const bests = new Map<number, Best & { bpi: number | null }>(bestRows.map((b) => [b.chartId, { ...b }]));
+
+      // 3. improvements, in file order (two rows of one chart: each compared with the running best)
+      const candidates: Candidate[] = [];
+      for (const m of matched) {
+        const best = bests.get(m.chart.id);
+        const play = { exScore: m.row.exScore, clearLamp: m.row.clearLamp, missCount: m.row.missCount };
+        if (m.row.exScore <= 0 || !improvements(play, best).any) continue;
+        const tempId = -(candidates.length + 1);
+        candidates.push({ ...m, tempId });
+        const next = applyPlay(best, { ...play, id: tempId, playedAt: m.playedAt });
+        bests.set(m.chart.id, { ...next, bpi: next.exScoreId === tempId ? m.bpi : best!.bpi });
+      }
+      if (candidates.length === 0) return report({ previousTotalBpi, newTotalBpi: previousTotalBpi });
+
+      const changedCharts = [...new Set(candidates.map((c) => c.chart.id))];
+      const setIds = totalSetIds(catalogue, input.version);
+      const bpiMap = new Map<number, number | null>();
+      for (const [chartId, b] of bests) bpiMap.set(chartId, b.bpi);
+      const totals = computeTotal(catalogue, input.version, bpiMap, setIds);
+      const batchId = randomUUID();
+      const bpiUpdatedCount = candidates.filter((c) => c.chart.definition).length;
+
+      // 4. writes: batch, plays (one statement), bests (one upsert), total
+      await tx.importBatch.create({
+        data: {
+          id: batchId,
+          userId: input.userId,
+          version: input.version,
+          source: input.source,
+          rowCount: input.rows.length,
+          updatedCount: candidates.length,
+          bpiUpdatedCount,
+          previousTotalBpi,
+          totalBpi: totals.totalBpi,
+          createdAt: now,
+        },
+      });
+      progress(Math.floor(total / 2), total);
+      const plays = candidates.map((c, i) => ({
+        ord: i,
+        chartId: c.chart.id,
+        exScore: c.row.exScore,
+        clearLamp: c.row.clearLamp,
+        missCount: c.row.missCount,
+        bpi: c.bpi,
+        definitionId: c.chart.definition?.id ?? null,
+        playedAt: c.playedAt.toISOString(),
+      }));
+      const inserted = await tx.$queryRawUnsafe<{ id: number }[]>(
+        `INSERT INTO "Score" ("userId", "chartId", "version", "batchId", "exScore", "clearLamp", "missCount", "bpi", "definitionId", "playedAt", "createdAt")
+         SELECT $2, x."chartId", $3, $4, x."exScore", x."clearLamp"::"ClearLamp", x."missCount", x."bpi", x."definitionId", x."playedAt"::timestamp(3), $5::timestamp(3)
+           FROM jsonb_to_recordset($1::jsonb) AS x("ord" int, "chartId" int, "exScore" int, "clearLamp" text, "missCount" int, "bpi" double precision, "definitionId" int, "playedAt" text)
+          ORDER BY x."ord"
+         RETURNING "id"`,
+        JSON.stringify(plays),
+        input.userId,
+        input.version,
+        batchId,
+        now.toISOString(),
+      );
+      if (inserted.length !== candidates.length) throw new Error(`inserted ${inserted.length} plays, expected ${candidates.length}`);
+      const ids = inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
+      const realId = (id: number | null) => (id !== null && id < 0 ? ids[-id - 1] : id);
+      await input.afterPlaysInserted?.();
+      progress(Math.floor((total * 3) / 4), total);
+
+      const upserts = changedCharts.map((chartId) => {
+        const b = bests.get(chartId)!;
+        return {
+          chartId,
+          exScore: b.exScore,
+          exScoreId: realId(b.exScoreId),
+          bpi: b.bpi,
+          clearLamp: b.clearLamp,
+          clearLampId: realId(b.clearLampId),
+          missCount: b.missCount,
+          missCountId: realId(b.missCountId),
+          playedAt: b.playedAt.toISOString(),
+        };
+      });
+      await tx.$executeRawUnsafe(
+        `INSERT INTO "BestScore" ("userId", "version", "chartId", "exScore", "exScoreId", "bpi", "clearLamp", "clearLampId", "missCount", "missCountId", "playedAt", "updatedAt")
+         SELECT $2, $3, x."chartId", x."exScore", x."exScoreId", x."bpi", x."clearLamp"::"ClearLamp", x."clearLampId", x."missCount", x."missCountId", x."playedAt"::timestamp(3), $4::timestamp(3)
+           FROM jsonb_to_recordset($1::jsonb) AS x("chartId" int, "exScore" int, "exScoreId" int, "bpi" double precision, "clearLamp" text, "clearLampId" int, "missCount" int, "missCountId" int, "playedAt" text)
+         ON CONFLICT ("userId", "version", "chartId") DO UPDATE SET
+           "exScore" = EXCLUDED."exScore", "exScoreId" = EXCLUDED."exScoreId", "bpi" = EXCLUDED."bpi",
+           "clearLamp" = EXCLUDED."clearLamp", "clearLampId" = EXCLUDED."clearLampId",
+           "missCount" = EXCLUDED."missCount", "missCountId" = EXCLUDED."missCountId",
+           "playedAt" = EXCLUDED."playedAt", "updatedAt" = EXCLUDED."updatedAt"`,
+        JSON.stringify(upserts),
+        input.userId,
+        input.version,
+        now.toISOString(),
+      );
+      await storeTotals(tx, input.version, new Map([[input.userId, totals]]));
+      return report({
+        batchId,
+        upToDate: false,
+        message: `Imported ${candidates.length} improved plays`,
+        updatedCount: candidates.length,
+        bpiUpdatedCount,
+        previousTotalBpi,
+        newTotalBpi: totals.totalBpi,
+        chartIds: changedCharts,
+      });
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
+  progress(total, total);
+  if (result.batchId) {
+    deps.events?.emit('scores.imported', { userId: input.userId, version: input.version, batchId: result.batchId, chartIds: result.chartIds });
+  }
+  return result;
+}

@@ -1,0 +1,141 @@
+/**
+ * Total BPI per player and game version — the ONE implementation. The chart set N is defined in
+ * src/domain/totals.ts (SP level 12 with a current definition, available in the version); the
+ * formula is totalBpi in src/domain/bpi. Import, batch deletion, migration and the definitions
+ * job all go through here.
+ */
+import type { Prisma } from '../../generated/prisma/client';
+import type { Db } from '../../db/client';
+import { safeBpi } from '../../domain/bpi';
+import { inTotalSet, totalOverSet } from '../../domain/totals';
+import type { CatalogueChart } from '../songs/songs.catalogue';
+
+/** A Prisma client or an interactive transaction client. */
+export type DbLike = Prisma.TransactionClient;
+
+/** What the totals need from the in-memory catalogue. */
+export interface ChartLookup {
+  chart(id: number): CatalogueChart | undefined;
+  charts(): IterableIterator<CatalogueChart>;
+}
+
+export interface PlayerTotal {
+  totalBpi: number;
+  playedCount: number;
+}
+
+/** Ids of the charts in the total set of a version (see src/domain/totals.ts). */
+export function totalSetIds(catalogue: ChartLookup, version: string): Set<number> {
+  const ids = new Set<number>();
+  for (const c of catalogue.charts()) if (inTotalSet(c, version)) ids.add(c.id);
+  return ids;
+}
+
+/** Total of one player from chartId → best BPI (the player's BestScore.bpi values). */
+export function computeTotal(catalogue: ChartLookup, version: string, bestBpi: ReadonlyMap<number, number | null>, setIds = totalSetIds(catalogue, version)): PlayerTotal {
+  return totalOverSet(setIds, bestBpi);
+}
+
+/** Stores the current totals (PlayerVersionStatus.totalBpi/playedCount) of several players at once. */
+export async function storeTotals(db: DbLike, version: string, totals: ReadonlyMap<string, PlayerTotal>): Promise<void> {
+  if (totals.size === 0) return;
+  const rows = [...totals].map(([userId, t]) => ({ userId, totalBpi: t.totalBpi, playedCount: t.playedCount }));
+  await db.$executeRawUnsafe(
+    `INSERT INTO "PlayerVersionStatus" ("userId", "version", "totalBpi", "playedCount", "updatedAt")
+     SELECT x."userId", $2, x."totalBpi", x."playedCount", now()
+       FROM jsonb_to_recordset($1::jsonb) AS x("userId" text, "totalBpi" double precision, "playedCount" int)
+     ON CONFLICT ("userId", "version") DO UPDATE
+       SET "totalBpi" = EXCLUDED."totalBpi", "playedCount" = EXCLUDED."playedCount", "updatedAt" = now()`,
+    JSON.stringify(rows),
+    version,
+  );
+}
+
+/** Recomputes and stores the current total BPI of these players in one version from BestScore. */
+export async function recomputeForUsers(db: DbLike, catalogue: ChartLookup, userIds: readonly string[], version: string): Promise<Map<string, PlayerTotal>> {
+  const out = new Map<string, PlayerTotal>();
+  if (userIds.length === 0) return out;
+  const setIds = totalSetIds(catalogue, version);
+  const bests = await db.bestScore.findMany({
+    where: { userId: { in: [...userIds] }, version, chartId: { in: [...setIds] } },
+    select: { userId: true, chartId: true, bpi: true },
+  });
+  const byUser = new Map<string, Map<number, number | null>>(userIds.map((u) => [u, new Map()]));
+  for (const b of bests) byUser.get(b.userId)!.set(b.chartId, b.bpi);
+  for (const [u, m] of byUser) out.set(u, computeTotal(catalogue, version, m, setIds));
+  await storeTotals(db, version, out);
+  return out;
+}
+
+/**
+ * Re-derives BestScore.bpi of these players from the CURRENT definitions (after a definitions
+ * update). Score.bpi stays as stored (the BPI at the time of the play). Returns rows changed.
+ */
+export async function rederiveBestBpi(db: DbLike, catalogue: ChartLookup, userIds: readonly string[], version: string): Promise<number> {
+  if (userIds.length === 0) return 0;
+  const bests = await db.bestScore.findMany({
+    where: { userId: { in: [...userIds] }, version },
+    select: { userId: true, chartId: true, exScore: true, bpi: true },
+  });
+  const changed: { userId: string; chartId: number; bpi: number | null }[] = [];
+  for (const b of bests) {
+    const def = catalogue.chart(b.chartId)?.definition;
+    const bpi = def ? safeBpi(b.exScore, def) : null;
+    if (bpi !== b.bpi) changed.push({ userId: b.userId, chartId: b.chartId, bpi });
+  }
+  if (changed.length) {
+    await db.$executeRawUnsafe(
+      `UPDATE "BestScore" b SET "bpi" = x."bpi", "updatedAt" = now()
+         FROM jsonb_to_recordset($1::jsonb) AS x("userId" text, "chartId" int, "bpi" double precision)
+        WHERE b."userId" = x."userId" AND b."chartId" = x."chartId" AND b."version" = $2`,
+      JSON.stringify(changed),
+      version,
+    );
+  }
+  return changed.length;
+}
+
+export const RECOMPUTE_BATCH_USERS = 200;
+
+/**
+ * Every player of a version: re-derive BestScore.bpi from the current definitions, then store the
+ * totals. Streams players in batches of RECOMPUTE_BATCH_USERS (never all scores at once); each
+ * batch commits on its own.
+ */
+export async function recomputeAll(
+  db: Db,
+  catalogue: ChartLookup,
+  version: string,
+  onProgress?: (done: number, total: number) => void,
+): Promise<{ users: number; bpiChanged: number }> {
+  const [{ n }] = await db.$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(*)::int AS n FROM (SELECT "userId" FROM "BestScore" WHERE "version" = $1
+       UNION SELECT "userId" FROM "PlayerVersionStatus" WHERE "version" = $1) u`,
+    version,
+  );
+  let after = '';
+  let done = 0;
+  let bpiChanged = 0;
+  for (;;) {
+    const rows = await db.$queryRawUnsafe<{ userId: string }[]>(
+      `SELECT "userId" FROM (SELECT "userId" FROM "BestScore" WHERE "version" = $1
+         UNION SELECT "userId" FROM "PlayerVersionStatus" WHERE "version" = $1) u
+        WHERE "userId" > $2 ORDER BY "userId" LIMIT ${RECOMPUTE_BATCH_USERS}`,
+      version,
+      after,
+    );
+    if (rows.length === 0) break;
+    const ids = rows.map((r) => r.userId);
+    await db.$transaction(
+      async (tx) => {
+        bpiChanged += await rederiveBestBpi(tx, catalogue, ids, version);
+        await recomputeForUsers(tx, catalogue, ids, version);
+      },
+      { timeout: 60_000 },
+    );
+    done += ids.length;
+    after = ids[ids.length - 1];
+    onProgress?.(done, n);
+  }
+  return { users: done, bpiChanged };
+}
