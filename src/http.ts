@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { App } from './app';
-import { createContext, type Context } from './graphql/context';
+import { contextForRequest, type Context } from './graphql/context';
 import { makeFormatError } from './graphql/errors';
 import { EXPLORER_CSP, explorerPage } from './graphql/explorer';
 import { getSchema } from './graphql/schema';
+import { attachSubscriptions } from './graphql/subscriptions';
 import { registerRest } from './rest';
 import { restError } from './rest/errors';
 import { GraphQLError } from 'graphql';
@@ -27,9 +28,14 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     introspection: app.config.introspection,
     formatError: makeFormatError(app.log),
     includeStacktraceInErrorResponses: false,
-    plugins: [fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled()],
+    plugins: [fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled()],
   });
   await apollo.start();
+
+  // GraphQL subscriptions (graphql-ws) on the same server and path; closed before the server stops.
+  const subscriptions = attachSubscriptions(fastify.server, schema, app);
+  fastify.addHook('preClose', async () => subscriptions.close());
+  fastify.addHook('onClose', async () => app.pubsub.close());
 
   fastify.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -46,7 +52,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   const graphqlHandler = fastifyApolloHandler(apollo, {
     context: async (req) => {
       try {
-        return createContext(app, await app.auth.resolveViewer(req.headers.authorization), req.ip);
+        return await contextForRequest(app, req);
       } catch (err) {
         // A bad bearer token fails before execution: HTTP 401 with the error's code.
         const e = toAppError(err);
