@@ -4,6 +4,7 @@ import type { Logger } from './logger';
 import { Catalogue } from './modules/songs/songs.catalogue';
 import { AuthService } from './modules/auth/auth.service';
 import { EventBus } from './events';
+import { createRateLimiter, type RateLimiter } from './ratelimit';
 
 /**
  * Process-wide singletons: configuration, the database client, the in-memory catalogue and
@@ -16,6 +17,8 @@ export interface App {
   db: Db;
   catalogue: Catalogue;
   auth: AuthService;
+  /** Fixed-window rate limits (in memory, or shared through Redis with REDIS_URL): src/ratelimit.ts. */
+  rateLimiter: RateLimiter;
   /** Domain events after commits (src/events.ts). */
   events: EventBus;
 }
@@ -25,6 +28,7 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
   const catalogue = new Catalogue(db);
   await catalogue.load();
   const auth = await AuthService.create(config, db);
+  const rateLimiter = createRateLimiter(config, log);
   const events = new EventBus((err, event) => log.error({ err, event }, 'event listener failed'));
-  return { config, log, database, db, catalogue, auth, events };
+  return { config, log, database, db, catalogue, auth, rateLimiter, events };
 }

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { applyMigrations, createMigration, pendingSchemaSql } from '../db/migrate';
 import { emitSchemaFile, getSchema, printSdl, SCHEMA_FILE } from '../graphql/schema';
+import { createUserCommand, tokenCommand } from './users';
 import { importDefinitionsCommand } from './definitions';
 
 export interface Command {
@@ -98,6 +99,18 @@ export const COMMANDS: Command[] = [
       console.log('schema.graphql is up to date.');
       return 0;
     },
+  },
+  {
+    name: 'users create',
+    usage: 'users create --name <name>',
+    summary: 'Create a local user; prints its id and an API key (shown once)',
+    run: (args, config) => createUserCommand(args, config),
+  },
+  {
+    name: 'token',
+    usage: 'token <userId>',
+    summary: 'Print an access token (Bearer) for a user',
+    run: (args, config) => tokenCommand(args, config),
   },
   {
     name: 'definitions import',

@@ -22,6 +22,11 @@ export interface RuleEntry {
   target?: (args: Record<string, any>) => string | undefined;
   /** OAuth scope needed by third-party apps (default: read for queries, write for mutations). */
   scope?: 'read' | 'write';
+  /**
+   * Only the user themself (own JWT or external ID token), never a third-party app holding an
+   * OAuth token, whatever its scopes: credential management and consent.
+   */
+  firstParty?: boolean;
 }
 
 const byUserId = (args: Record<string, any>) => args.userId as string | undefined;
@@ -34,6 +39,17 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.serverInfo': { rule: 'PUBLIC' },
   // users / profile
   'Query.user': { rule: 'VISIBLE', target: (a) => a.id },
+  // auth: identity and the caller's own credentials (src/modules/auth)
+  'Query.me': { rule: 'AUTHENTICATED' },
+  'Mutation.exchangeApiKey': { rule: 'PUBLIC' },
+  'Query.apiKeyStatus': { rule: 'AUTHENTICATED', firstParty: true },
+  'Mutation.issueApiKey': { rule: 'AUTHENTICATED', firstParty: true },
+  'Query.oauthClient': { rule: 'AUTHENTICATED', firstParty: true },
+  'Mutation.issueOAuthClient': { rule: 'AUTHENTICATED', firstParty: true },
+  'Mutation.deleteOAuthClient': { rule: 'AUTHENTICATED', firstParty: true },
+  // OAuth authorization server endpoints that need a user (src/rest/oauth.ts)
+  'OAuth.authorize': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
+  'OAuth.consent': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
   // REST compatibility routes (named like the GraphQL operation they call)
 };
 
@@ -61,6 +77,9 @@ export async function enforce(ctx: Context, operation: string, args: Record<stri
   const entry = RULES[operation];
   if (!entry) throw forbidden(`No authorization rule for ${operation}`);
   const scope = entry.scope ?? kind;
+  if (ctx.viewer?.scopes && entry.firstParty) {
+    throw forbidden('Third-party application tokens cannot do this: use your own access token');
+  }
   if (ctx.viewer?.scopes && !ctx.viewer.scopes.includes(scope)) {
     throw forbidden(`This token lacks the '${scope}' scope`);
   }

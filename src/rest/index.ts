@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
-import { createContext, type Context } from '../graphql/context';
+import { contextForRequest, type Context } from '../graphql/context';
 import { restError } from './errors';
+import { registerOAuth } from './oauth';
+import { registerTokenRoute } from './token';
 
 export type RestHandler = (ctx: Context, req: FastifyRequest) => Promise<unknown>;
 
 /** Viewer from the request's bearer token (same resolution as GraphQL). */
 export async function restContext(app: App, req: FastifyRequest): Promise<Context> {
-  const viewer = await app.auth.resolveViewer(req.headers.authorization);
-  return createContext(app, viewer, req.ip);
+  return contextForRequest(app, req);
 }
 
 /**
@@ -36,6 +37,7 @@ export function getRoute(fastify: FastifyInstance, app: App, url: string, handle
 }
 
 /** The four compatibility routes live under /api/v1 (added by their areas). */
-export function registerRest(_fastify: FastifyInstance, _app: App): void {
-  // Routes are registered here as their areas land.
+export function registerRest(fastify: FastifyInstance, app: App): void {
+  registerTokenRoute(fastify, app);
+  registerOAuth(fastify, app);
 }

@@ -1,14 +1,45 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import {
+  SignJWT,
+  createRemoteJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  jwtVerify,
+  errors as joseErrors,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { unauthenticated } from '../../errors';
-import type { Viewer } from '../../graphql/context';
+import { AppError, unauthenticated } from '../../errors';
+import type { ExternalIdentityRef, Viewer } from '../../graphql/context';
+import { hashSecret } from './secrets';
 
 export const TOKEN_ISSUER = 'bpigraph';
 export const TOKEN_AUDIENCE = 'bpigraph-api';
+
+/** Prefixes of our opaque credentials (recognisable in logs and secret scanners). */
+export const CREDENTIAL_PREFIX = {
+  apiKey: 'bpk',
+  clientSecret: 'bpcs',
+  code: 'bpac',
+  accessToken: 'bpat',
+  refreshToken: 'bprt',
+} as const;
+
+export type Scope = 'read' | 'write';
+export const ALL_SCOPES: readonly Scope[] = ['read', 'write'];
+
+/** 'read write' → ['read','write'] (unknown scope names dropped). */
+export function parseScopes(scope: string | undefined | null): Scope[] {
+  const set = new Set((scope ?? '').split(/\s+/).filter((s): s is Scope => s === 'read' || s === 'write'));
+  return ALL_SCOPES.filter((s) => set.has(s));
+}
+
+/** Asymmetric algorithms accepted from an external OpenID Connect provider. */
+const EXTERNAL_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 /** Our own signing key: JWT_SECRET, else a key generated once into DATA_DIR (in memory without one). */
 function loadSecret(config: Config, persist: boolean): Uint8Array {
@@ -17,18 +48,58 @@ function loadSecret(config: Config, persist: boolean): Uint8Array {
   const file = path.join(config.dataDir, 'jwt-secret');
   if (!fs.existsSync(file)) {
     fs.mkdirSync(config.dataDir, { recursive: true });
-    fs.writeFileSync(file, crypto.randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    try {
+      fs.writeFileSync(file, crypto.randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another process won the race
+    }
   }
   return new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
 }
 
-/** Identity: issues and verifies access tokens and turns a request's credentials into a Viewer. */
+/** Why a JWT failed, in words a client developer can act on. */
+function jwtProblem(err: unknown, what: string): AppError {
+  if (err instanceof joseErrors.JWTExpired) return unauthenticated(`${what} expired`);
+  if (err instanceof joseErrors.JWTClaimValidationFailed) {
+    if (err.claim === 'aud') return unauthenticated(`${what} has the wrong audience`);
+    if (err.claim === 'iss') return unauthenticated(`${what} has the wrong issuer`);
+    if (err.claim === 'nbf') return unauthenticated(`${what} is not valid yet`);
+    return unauthenticated(`Invalid ${what.toLowerCase()}: ${err.message}`);
+  }
+  if (err instanceof joseErrors.JWKSTimeout || !(err instanceof joseErrors.JOSEError)) {
+    // The identity provider's key set could not be fetched: our problem, not the caller's.
+    return new AppError('SERVICE_UNAVAILABLE', 'The identity provider could not be reached; try again later');
+  }
+  if (err instanceof joseErrors.JWKSNoMatchingKey) return unauthenticated(`${what} is signed with an unknown key`);
+  return unauthenticated(`Invalid ${what.toLowerCase()}`);
+}
+
+export interface Authentication {
+  viewer: Viewer | null;
+  /** An external identity with no local account yet (see Context.identity). */
+  identity?: ExternalIdentityRef;
+}
+
+/**
+ * Identity: issues and verifies access tokens and turns a request's credentials into a Viewer.
+ * Accepted bearer tokens:
+ *  - our HS256 JWT access tokens (iss bpigraph, aud bpigraph-api; full access unless a scope claim);
+ *  - opaque OAuth access tokens (bpat_…) issued by our authorization server, scoped read/write;
+ *  - with AUTH_ISSUER/AUTH_JWKS_URL/AUTH_AUDIENCE: the provider's OIDC ID tokens, verified
+ *    against its JWKS and mapped to a local user through ExternalIdentity (issuer, subject).
+ */
 export class AuthService {
+  private readonly jwks?: JWTVerifyGetKey;
+
   private constructor(
     private readonly config: Config,
     private readonly db: Db,
     private readonly secret: Uint8Array,
-  ) {}
+  ) {
+    if (config.externalAuth) {
+      this.jwks = createRemoteJWKSet(new URL(config.externalAuth.jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 });
+    }
+  }
 
   static async create(config: Config, db: Db, opts: { persistSecret?: boolean } = {}): Promise<AuthService> {
     return new AuthService(config, db, loadSecret(config, opts.persistSecret ?? true));
@@ -37,35 +108,102 @@ export class AuthService {
   async issueAccessToken(userId: string, opts: { ttlSeconds?: number; scopes?: string[] } = {}) {
     const expiresIn = opts.ttlSeconds ?? this.config.accessTokenTtl;
     const jwt = new SignJWT(opts.scopes ? { scope: opts.scopes.join(' ') } : {})
-      .setProtectedHeader({ alg: 'HS256' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(userId)
       .setIssuer(TOKEN_ISSUER)
       .setAudience(TOKEN_AUDIENCE)
       .setIssuedAt()
+      .setJti(crypto.randomUUID())
       .setExpirationTime(Math.floor(Date.now() / 1000) + expiresIn);
     return { token: await jwt.sign(this.secret), expiresIn };
   }
 
+  /** Short-lived signed value bound to a purpose (audience), e.g. the consent form's ticket. */
+  async signTicket(purpose: string, claims: Record<string, unknown>, ttlSeconds: number): Promise<string> {
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(`${TOKEN_AUDIENCE}:${purpose}`)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+      .sign(this.secret);
+  }
+
+  async verifyTicket(purpose: string, ticket: string): Promise<JWTPayload> {
+    try {
+      const { payload } = await jwtVerify(ticket, this.secret, { issuer: TOKEN_ISSUER, audience: `${TOKEN_AUDIENCE}:${purpose}`, algorithms: ['HS256'] });
+      return payload;
+    } catch (err) {
+      throw jwtProblem(err, 'Consent ticket');
+    }
+  }
+
   /** The viewer for an Authorization header value; null when absent. Bad tokens → UNAUTHENTICATED. */
   async resolveViewer(authorization: string | undefined): Promise<Viewer | null> {
-    if (!authorization) return null;
+    return (await this.authenticate(authorization)).viewer;
+  }
+
+  /** Viewer (and, for an external identity without a local user, that identity) of a request. */
+  async authenticate(authorization: string | undefined): Promise<Authentication> {
+    if (!authorization) return { viewer: null };
     const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!m) throw unauthenticated('Malformed Authorization header: expected "Bearer <token>"');
     const token = m[1];
-    let sub: string | undefined;
-    let scope: string | undefined;
+    if (token.startsWith(`${CREDENTIAL_PREFIX.accessToken}_`)) return { viewer: await this.oauthViewer(token) };
+    if (token.split('.').length !== 3) throw unauthenticated('Invalid access token');
+    let alg: string | undefined;
+    let iss: string | undefined;
     try {
-      const { payload } = await jwtVerify(token, this.secret, { issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, algorithms: ['HS256'] });
-      sub = payload.sub;
-      scope = typeof payload.scope === 'string' ? payload.scope : undefined;
-    } catch (err) {
-      if (err instanceof joseErrors.JWTExpired) throw unauthenticated('Access token expired');
+      alg = decodeProtectedHeader(token).alg;
+      iss = decodeJwt(token).iss;
+    } catch {
       throw unauthenticated('Invalid access token');
     }
-    if (!sub) throw unauthenticated('Invalid access token');
-    const user = await this.db.user.findUnique({ where: { id: sub }, select: { id: true, isAdmin: true } });
+    const ext = this.config.externalAuth;
+    if (ext && this.jwks && alg !== 'HS256' && iss !== TOKEN_ISSUER) return this.externalViewer(token);
+    return { viewer: await this.ownViewer(token) };
+  }
+
+  private async ownViewer(token: string): Promise<Viewer> {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.secret, { issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, algorithms: ['HS256'] }));
+    } catch (err) {
+      throw jwtProblem(err, 'Access token');
+    }
+    if (!payload.sub) throw unauthenticated('Invalid access token');
+    const user = await this.db.user.findUnique({ where: { id: payload.sub }, select: { id: true, isAdmin: true } });
     if (!user) throw unauthenticated('The user of this token no longer exists');
-    const scopes = scope ? (scope.split(' ').filter((s) => s === 'read' || s === 'write') as ('read' | 'write')[]) : undefined;
+    const scopes = typeof payload.scope === 'string' ? parseScopes(payload.scope) : undefined;
     return { id: user.id, isAdmin: user.isAdmin, scopes };
+  }
+
+  private async oauthViewer(token: string): Promise<Viewer> {
+    const row = await this.db.oAuthToken.findUnique({
+      where: { tokenHash: hashSecret(token) },
+      select: { kind: true, scope: true, expiresAt: true, revokedAt: true, user: { select: { id: true, isAdmin: true } } },
+    });
+    if (!row || row.kind !== 'ACCESS') throw unauthenticated('Invalid access token');
+    if (row.revokedAt) throw unauthenticated('Access token revoked');
+    if (row.expiresAt.getTime() <= Date.now()) throw unauthenticated('Access token expired');
+    // Third-party apps act only within their granted scopes, and never as administrators.
+    return { id: row.user.id, isAdmin: false, scopes: parseScopes(row.scope) };
+  }
+
+  private async externalViewer(token: string): Promise<Authentication> {
+    const ext = this.config.externalAuth!;
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.jwks!, { issuer: ext.issuer, audience: ext.audience, algorithms: EXTERNAL_ALGS }));
+    } catch (err) {
+      throw jwtProblem(err, 'ID token');
+    }
+    if (!payload.sub || !payload.iss) throw unauthenticated('Invalid ID token: no subject');
+    const link = await this.db.externalIdentity.findUnique({
+      where: { issuer_subject: { issuer: payload.iss, subject: payload.sub } },
+      select: { user: { select: { id: true, isAdmin: true } } },
+    });
+    if (!link) return { viewer: null, identity: { issuer: payload.iss, subject: payload.sub } };
+    return { viewer: { id: link.user.id, isAdmin: link.user.isAdmin } };
   }
 }

@@ -1,0 +1,43 @@
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+
+@ObjectType({ description: 'An access token obtained with an API key' })
+export class AccessTokenPayload {
+  @Field(() => String, { description: 'Bearer token for the Authorization header' }) token!: string;
+  @Field(() => Int, { description: 'Seconds until the token expires' }) expiresIn!: number;
+}
+
+@ObjectType({ description: 'Whether the caller has an API key (never the key itself)' })
+export class ApiKeyStatus {
+  @Field(() => Boolean) exists!: boolean;
+  @Field(() => Date, { nullable: true, description: 'When the current key was issued' }) createdAt!: Date | null;
+  @Field(() => String, { nullable: true, description: 'Last four characters, e.g. "****abcd"' }) hint!: string | null;
+  @Field(() => Date, { nullable: true, description: 'Last exchange of the key for a token' }) lastUsedAt!: Date | null;
+}
+
+@ObjectType({ description: 'A newly issued API key: shown only in this response' })
+export class IssueApiKeyPayload {
+  @Field(() => String, { description: 'The key; store it now, it cannot be shown again' }) apiKey!: string;
+  @Field(() => String) hint!: string;
+  @Field(() => Date) createdAt!: Date;
+}
+
+@ObjectType({ description: "The caller's confidential OAuth client (never the secret)" })
+export class OAuthClientStatus {
+  @Field(() => Boolean) exists!: boolean;
+  @Field(() => ID, { nullable: true }) clientId!: string | null;
+  @Field(() => [String], { nullable: true }) redirectUris!: string[] | null;
+  @Field(() => Date, { nullable: true }) createdAt!: Date | null;
+}
+
+@ObjectType({ description: 'A newly issued confidential OAuth client: the secret is shown only here' })
+export class IssueOAuthClientPayload {
+  @Field(() => ID) clientId!: string;
+  @Field(() => String, { description: 'The client secret; store it now, it cannot be shown again' }) clientSecret!: string;
+  @Field(() => [String]) redirectUris!: string[];
+  @Field(() => Date) createdAt!: Date;
+}
+
+@ObjectType()
+export class DeleteOAuthClientPayload {
+  @Field(() => Boolean, { description: 'False when there was no client to delete' }) deleted!: boolean;
+}

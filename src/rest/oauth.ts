@@ -1,0 +1,221 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../app';
+import { AppError, HTTP_STATUS, toAppError } from '../errors';
+import { contextForRequest, type Context } from '../graphql/context';
+import { enforce } from '../graphql/rules';
+import { RATE_LIMITS } from '../ratelimit';
+import {
+  CONSENT_TICKET_TTL_SECONDS,
+  OAuthError,
+  OAuthService,
+  withQuery,
+  type AuthorizationRequest,
+} from '../modules/auth/oauth.service';
+
+/**
+ * OAuth 2.0 authorization server endpoints (logic in src/modules/auth/oauth.service.ts):
+ *  GET  /.well-known/oauth-authorization-server   RFC 8414 metadata (also /api/oauth/authorization-server-metadata)
+ *  GET  /.well-known/oauth-protected-resource     RFC 9728 metadata of /graphql
+ *  POST /api/oauth/register                       RFC 7591 dynamic registration (public clients; 20/min/IP)
+ *  GET  /api/oauth/client?client_id=              client name + redirect hosts for a consent screen (60/min/IP)
+ *  GET  /api/oauth/authorize                      consent page for the signed-in user (Bearer token)
+ *  POST /api/oauth/authorize/consent              the decision → redirect URL with code (or access_denied)
+ *  POST /api/oauth/token                          authorization_code + PKCE, refresh_token (30/min/IP)
+ * Errors are RFC 6749 bodies `{ error, error_description }`. JSON and form-urlencoded bodies.
+ */
+
+type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+};
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5}button{font-size:1rem;padding:.5rem 1.2rem;margin-right:.5rem}code{background:#eee;padding:0 .2rem}</style>
+</head><body>${body}</body></html>`;
+}
+
+/** Maps any failure of an OAuth endpoint to an RFC 6749 error body. */
+function oauthFailure(err: unknown, app: App): { status: number; body: Record<string, string>; headers: Record<string, string> } {
+  if (err instanceof OAuthError) {
+    const headers: Record<string, string> = {};
+    if (err.status === 401) headers['www-authenticate'] = 'Basic realm="bpigraph oauth"';
+    return { status: err.status, body: err.body(), headers };
+  }
+  const e = toAppError(err);
+  if (!(err instanceof AppError) && e.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err }, 'unhandled error in OAuth endpoint');
+  const headers: Record<string, string> = {};
+  if (e.details?.retryAfter !== undefined) headers['retry-after'] = String(e.details.retryAfter);
+  const error =
+    {
+      UNAUTHENTICATED: 'login_required',
+      FORBIDDEN: 'access_denied',
+      BAD_USER_INPUT: 'invalid_request',
+      NOT_FOUND: 'invalid_request',
+      RATE_LIMITED: 'too_many_requests',
+      SERVICE_UNAVAILABLE: 'temporarily_unavailable',
+    }[e.code as string] ?? 'server_error';
+  const description = e.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : e.message;
+  if (e.code === 'UNAUTHENTICATED') headers['www-authenticate'] = 'Bearer';
+  return { status: HTTP_STATUS[e.code], body: { error, error_description: description }, headers };
+}
+
+export function registerOAuth(fastify: FastifyInstance, app: App): void {
+  const oauth = new OAuthService(app.db);
+  const base = (req: FastifyRequest) => (app.config.publicUrl ?? `${req.protocol}://${req.headers.host ?? `${app.config.host}:${app.config.port}`}`).replace(/\/+$/, '');
+  const ip = (req: FastifyRequest) => req.ip || 'unknown';
+  const params = (req: FastifyRequest): Record<string, unknown> => ({ ...((req.query as object) ?? {}), ...((req.body as object) ?? {}) });
+
+  fastify.register(async (scope) => {
+    // RFC 6749 requires application/x-www-form-urlencoded at the token endpoint.
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
+    /** One route: allowed methods, else 405 `{error}` with Allow; failures as RFC 6749 bodies. */
+    const route = (methods: ('GET' | 'POST')[], urls: string[], handler: Handler) => {
+      for (const url of urls) {
+        scope.route({
+          method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+          url,
+          handler: async (req, reply) => {
+            const allowed = methods.includes(req.method as 'GET') || (req.method === 'HEAD' && methods.includes('GET'));
+            if (!allowed) return reply.code(405).header('allow', methods.join(', ')).send({ error: 'invalid_request', error_description: 'Method not allowed' });
+            try {
+              return await handler(req, reply);
+            } catch (err) {
+              const { status, body, headers } = oauthFailure(err, app);
+              return reply.code(status).headers({ ...headers, 'cache-control': 'no-store' }).send(body);
+            }
+          },
+        });
+      }
+    };
+
+    route(['GET'], ['/.well-known/oauth-authorization-server', '/api/oauth/authorization-server-metadata'], async (req) => oauth.metadata(base(req)));
+    route(['GET'], ['/.well-known/oauth-protected-resource', '/api/oauth/protected-resource-metadata'], async (req) =>
+      oauth.protectedResourceMetadata(base(req)),
+    );
+
+    route(['POST'], ['/api/oauth/register'], async (req, reply) => {
+      await app.rateLimiter.consume(RATE_LIMITS.oauthRegister, ip(req));
+      const body = req.body;
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'A JSON object body is required');
+      return reply.code(201).header('cache-control', 'no-store').send(await oauth.register(body as Record<string, unknown>));
+    });
+
+    route(['GET'], ['/api/oauth/client'], async (req) => {
+      await app.rateLimiter.consume(RATE_LIMITS.oauthClient, ip(req));
+      return oauth.clientInfo((req.query as Record<string, string | undefined>).client_id);
+    });
+
+    route(['GET'], ['/api/oauth/authorize'], async (req, reply) => {
+      let request: AuthorizationRequest;
+      try {
+        request = await oauth.validateAuthorization(params(req));
+      } catch (err) {
+        const e = err as OAuthError & { redirectable?: boolean; redirectUri?: string; state?: string };
+        if (e instanceof OAuthError && e.redirectable && e.redirectUri) {
+          return reply.redirect(withQuery(e.redirectUri, { error: e.error, error_description: e.description, state: e.state }), 302);
+        }
+        if (e instanceof OAuthError) {
+          // Never redirect to an unverified URI: tell the user instead.
+          return reply.code(400).headers(PAGE_HEADERS).send(page('Invalid request', `<h1>Invalid authorization request</h1><p>${escapeHtml(e.description)}</p>`));
+        }
+        throw err;
+      }
+      let ctx: Context;
+      try {
+        ctx = await contextForRequest(app, req);
+        await enforce(ctx, 'OAuth.authorize', {}, 'read');
+      } catch (err) {
+        const e = toAppError(err);
+        return reply
+          .code(HTTP_STATUS[e.code])
+          .headers({ ...PAGE_HEADERS, ...(e.code === 'UNAUTHENTICATED' ? { 'www-authenticate': 'Bearer' } : {}) })
+          .send(page('Sign in required', `<h1>Sign in required</h1><p>${escapeHtml(e.message)}.</p><p>Open this page with your access token (<code>Authorization: Bearer …</code>).</p>`));
+      }
+      const user = await ctx.loaders.userById.load(ctx.viewer!.id);
+      const ticket = await app.auth.signTicket(
+        'consent',
+        { sub: ctx.viewer!.id, cid: request.clientId, ruri: request.redirectUri, cc: request.codeChallenge, scp: request.scopes.join(' '), st: request.state ?? null },
+        CONSENT_TICKET_TTL_SECONDS,
+      );
+      const hidden = (approve: boolean) =>
+        [
+          ['client_id', request.clientId],
+          ['redirect_uri', request.redirectUri],
+          ['code_challenge', request.codeChallenge],
+          ['code_challenge_method', 'S256'],
+          ['scope', request.scopes.join(' ')],
+          ['state', request.state ?? ''],
+          ['consent_ticket', ticket],
+          ['approve', String(approve)],
+        ]
+          .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)
+          .join('');
+      const what = request.scopes.includes('write') ? 'read and change your data (scores, profile, social)' : 'read your data';
+      const host = new URL(request.redirectUri).host;
+      return reply
+        .code(200)
+        .headers(PAGE_HEADERS)
+        .send(
+          page(
+            'Authorize application',
+            `<h1>Authorize ${escapeHtml(request.clientName ?? 'an unnamed application')}</h1>
+<p>Signed in as <strong>${escapeHtml(user?.name ?? ctx.viewer!.id)}</strong>.</p>
+<p>The application at <code>${escapeHtml(host)}</code> asks to <strong>${escapeHtml(what)}</strong> (scope: <code>${escapeHtml(request.scopes.join(' '))}</code>).</p>
+<form method="post" action="/api/oauth/authorize/consent" style="display:inline">${hidden(true)}<button type="submit">Allow</button></form>
+<form method="post" action="/api/oauth/authorize/consent" style="display:inline">${hidden(false)}<button type="submit">Deny</button></form>`,
+          ),
+        );
+    });
+
+    route(['POST'], ['/api/oauth/authorize/consent'], async (req, reply) => {
+      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+      const request = await oauth.validateAuthorization({ ...body, response_type: 'code' }).catch((err) => {
+        if (err instanceof OAuthError) throw new OAuthError(err.error, err.description, 400);
+        throw err;
+      });
+      const approveRaw = body.approve;
+      if (approveRaw === undefined) throw new OAuthError('invalid_request', 'approve (true or false) is required');
+      const approve = approveRaw === true || approveRaw === 'true';
+      let userId: string;
+      if (typeof body.consent_ticket === 'string' && !req.headers.authorization) {
+        // The consent page's own form: the ticket binds user, client, redirect, challenge, scope and state.
+        const t = await app.auth.verifyTicket('consent', body.consent_ticket);
+        const same =
+          t.cid === request.clientId && t.ruri === request.redirectUri && t.cc === request.codeChallenge && t.scp === request.scopes.join(' ') && (t.st ?? undefined) === request.state;
+        if (!same || typeof t.sub !== 'string') throw new OAuthError('invalid_request', 'The consent ticket does not match this request');
+        userId = t.sub;
+      } else {
+        const ctx = await contextForRequest(app, req);
+        await enforce(ctx, 'OAuth.consent', {}, 'read');
+        userId = ctx.viewer!.id;
+      }
+      const redirectUrl = await oauth.decide(userId, request, approve);
+      const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+      if (isForm) return reply.redirect(redirectUrl, 303);
+      return reply.code(200).header('cache-control', 'no-store').send({ redirectUrl });
+    });
+
+    route(['POST'], ['/api/oauth/token'], async (req, reply) => {
+      await app.rateLimiter.consume(RATE_LIMITS.oauthToken, ip(req));
+      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+      const result = await oauth.token(body, req.headers.authorization);
+      return reply.code(200).headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(result);
+    });
+
+    scope.addHook('onClose', async () => {
+      await app.rateLimiter.close();
+    });
+  });
+}
