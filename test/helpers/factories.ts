@@ -21,3 +21,10 @@ export async function follows(db: Db, follower: User, following: User, opts: { a
     data: { followerId: follower.id, followingId: following.id, approvedAt: opts.approved ? new Date() : null },
   });
 }
+
+/** Songs area: a BestScore row only (rankings, popularity, profile song lists read nothing else). */
+export async function aSongBestScore(db: Db, user: User, chartId: number, exScore: number, opts: { version?: string; bpi?: number | null } = {}) {
+  return db.bestScore.create({
+    data: { userId: user.id, version: opts.version ?? '33', chartId, exScore, exScoreId: 0, bpi: opts.bpi ?? null, playedAt: new Date() },
+  });
+}
