@@ -14,6 +14,8 @@ export interface DomainEvents {
   'definitions.imported': { version: string; changedChartIds: number[] };
   /** A follow was created (public follow or approved request). */
   'social.followed': { followerId: string; followingId: string; approved: boolean };
+  /** An account was deleted with all its data (bestCharts: charts it had bests on, per version, for cached aggregates). */
+  'users.deleted': { userId: string; bestCharts: { version: string; chartIds: number[] }[] };
 }
 
 export class EventBus {

@@ -5,6 +5,7 @@ import { applyMigrations, createMigration, pendingSchemaSql } from '../db/migrat
 import { emitSchemaFile, getSchema, printSdl, SCHEMA_FILE } from '../graphql/schema';
 import { createUserCommand, tokenCommand } from './users';
 import { importDefinitionsCommand } from './definitions';
+import { importRadarCategoriesCommand } from './radar';
 
 export interface Command {
   name: string;
@@ -117,5 +118,11 @@ export const COMMANDS: Command[] = [
     usage: 'definitions import <file|url>',
     summary: 'Import a published BPI definitions file (path or http(s) URL)',
     run: (args, config) => importDefinitionsCommand(args, config),
+  },
+  {
+    name: 'charts import-categories',
+    usage: 'charts import-categories <file|url>',
+    summary: 'Import radar categories [{title, difficulty, top}] into the SP charts',
+    run: (args, config) => importRadarCategoriesCommand(args, config),
   },
 ];

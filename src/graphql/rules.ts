@@ -19,7 +19,7 @@ export type RuleName = 'PUBLIC' | 'AUTHENTICATED' | 'OWNER' | 'VISIBLE' | 'ADMIN
 export interface RuleEntry {
   rule: RuleName;
   /** Where the target user id comes from (OWNER / VISIBLE). */
-  target?: (args: Record<string, any>) => string | undefined;
+  target?: (args: Record<string, any>, ctx: Context) => string | undefined | Promise<string | undefined>;
   /** OAuth scope needed by third-party apps (default: read for queries, write for mutations). */
   scope?: 'read' | 'write';
   /**
@@ -37,27 +37,20 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.song': { rule: 'PUBLIC' },
   'Query.chart': { rule: 'PUBLIC' },
   'Query.serverInfo': { rule: 'PUBLIC' },
-  // songs: notes, fingering patterns, rankings (src/modules/songs/notes|patterns|rankings.*)
-  'Query.songNotes': { rule: 'PUBLIC' },
-  'Query.recentSongNotes': { rule: 'PUBLIC' },
-  'Mutation.postSongNote': { rule: 'AUTHENTICATED' },
-  'Mutation.editSongNote': { rule: 'AUTHENTICATED' }, // + author only (service: FORBIDDEN)
-  'Mutation.deleteSongNote': { rule: 'AUTHENTICATED' }, // + author only (service: FORBIDDEN)
-  'Mutation.upvoteSongNote': { rule: 'AUTHENTICATED' },
-  'Mutation.cancelSongNoteUpvote': { rule: 'AUTHENTICATED' },
-  'Query.fingeringPatterns': { rule: 'PUBLIC' },
-  'Query.searchFingeringPattern': { rule: 'PUBLIC' },
-  'Mutation.voteFingeringPattern': { rule: 'AUTHENTICATED' },
-  'Mutation.cancelFingeringPatternVote': { rule: 'AUTHENTICATED' },
-  'Query.songRanking': { rule: 'PUBLIC' },
-  'Query.similarSongs': { rule: 'PUBLIC' },
-  'Query.popularCharts': { rule: 'PUBLIC' },
-  'Query.userSongs': { rule: 'VISIBLE' },
-  'Query.userSongRanking': { rule: 'VISIBLE' },
-  'Query.userSimilarSongs': { rule: 'VISIBLE' },
-  'Mutation.importChartAttributes': { rule: 'ADMIN' },
   // users / profile
   'Query.user': { rule: 'VISIBLE', target: (a) => a.id },
+  // unknown name → no target → passes, and the resolver answers null
+  'Query.userByName': {
+    rule: 'VISIBLE',
+    target: async (a, ctx) => (await ctx.loaders.userByNameKey.load(String(a.name).toLowerCase()))?.id,
+  },
+  'Query.nameAvailability': { rule: 'PUBLIC' },
+  // PUBLIC in the table: the caller is an external identity without a local user (ctx.identity),
+  // which no rule names; the service requires that identity (UNAUTHENTICATED otherwise).
+  'Mutation.createProfile': { rule: 'PUBLIC' },
+  'Mutation.updateProfile': { rule: 'AUTHENTICATED' },
+  'Mutation.deleteAccount': { rule: 'AUTHENTICATED', firstParty: true },
+  'Mutation.importRadarCategories': { rule: 'ADMIN' },
   // auth: identity and the caller's own credentials (src/modules/auth)
   'Query.me': { rule: 'AUTHENTICATED' },
   'Mutation.exchangeApiKey': { rule: 'PUBLIC' },
@@ -114,12 +107,12 @@ export async function enforce(ctx: Context, operation: string, args: Record<stri
       return;
     case 'OWNER': {
       if (!ctx.viewer) throw unauthenticated();
-      const target = (entry.target ?? byUserId)(args);
+      const target = await (entry.target ?? byUserId)(args, ctx);
       if (target !== ctx.viewer.id) throw forbidden('Only the owner may do this');
       return;
     }
     case 'VISIBLE': {
-      const target = (entry.target ?? byUserId)(args);
+      const target = await (entry.target ?? byUserId)(args, ctx);
       if (!target) return;
       if (!(await canView(ctx, target))) throw forbidden('This profile is set as a private.');
       return;

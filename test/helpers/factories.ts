@@ -22,9 +22,24 @@ export async function follows(db: Db, follower: User, following: User, opts: { a
   });
 }
 
-/** Songs area: a BestScore row only (rankings, popularity, profile song lists read nothing else). */
-export async function aSongBestScore(db: Db, user: User, chartId: number, exScore: number, opts: { version?: string; bpi?: number | null } = {}) {
+/** Profile area: a PlayerVersionStatus row (per-version total BPI and arena status). */
+export async function aVersionStatus(
+  db: Db,
+  user: User,
+  version: string,
+  data: Partial<{ totalBpi: number; arenaClass: 'A1' | 'A2' | 'A3' | 'A4' | 'A5' | 'B1' | 'B2' | 'B3' | 'B4' | 'B5'; arenaRank: number; area: string; gradeSp: string; gradeDp: string; bestArenaClass: 'A1' | 'A2' | 'A3' | 'A4' | 'A5'; bestArenaClassAt: Date }> = {},
+) {
+  return db.playerVersionStatus.create({ data: { userId: user.id, version, ...data } });
+}
+
+/** Profile area: one play and the BestScore row it makes (bypasses the import pipeline). */
+export async function aBestScoreRow(db: Db, user: User, chartId: number, exScore: number, opts: { version?: string; bpi?: number | null } = {}) {
+  const version = opts.version ?? '33';
+  const batch = await db.importBatch.create({ data: { userId: user.id, version, source: 'ROWS', rowCount: 1 } });
+  const score = await db.score.create({
+    data: { userId: user.id, chartId, version, batchId: batch.id, exScore, bpi: opts.bpi ?? null, playedAt: new Date() },
+  });
   return db.bestScore.create({
-    data: { userId: user.id, version: opts.version ?? '33', chartId, exScore, exScoreId: 0, bpi: opts.bpi ?? null, playedAt: new Date() },
+    data: { userId: user.id, version, chartId, exScore, exScoreId: score.id, bpi: opts.bpi ?? null, playedAt: score.playedAt },
   });
 }
