@@ -21,7 +21,7 @@ export async function createUserCommand(args: string[], config: Config): Promise
     const clash = await db.prisma.user.findUnique({ where: { nameKey: name.toLowerCase() }, select: { id: true } });
     if (clash) throw new UsageError(`The name "${name}" is already taken (user ${clash.id})`);
     const user = await db.prisma.user.create({ data: { name, nameKey: name.toLowerCase() } });
-    const { key } = await new CredentialsService(db.prisma).issueApiKey(user.id);
+    const { apiKey: key } = await new CredentialsService(db.prisma).issueApiKey(user.id);
     console.log(`user id: ${user.id}`);
     console.log(`API key: ${key}`);
     console.log('The API key is shown only now. Exchange it for an access token: POST /api/v1/token with header X-API-Key.');

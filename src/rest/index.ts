@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
 import { contextForRequest, type Context } from '../graphql/context';
 import { restError } from './errors';
+import { registerOAuth } from './oauth';
+import { registerTokenRoute } from './token';
 import { registerProfile } from './profile';
 import { registerOAuth } from './oauth';
 import { registerTokenRoute } from './token';

@@ -38,7 +38,7 @@ export class CredentialsService {
     const key = newSecret(CREDENTIAL_PREFIX.apiKey);
     const data = { keyHash: hashSecret(key), hint: hintOf(key), createdAt: new Date(), lastUsedAt: null };
     const row = await this.db.apiKey.upsert({ where: { userId }, create: { userId, ...data }, update: data });
-    return { key, createdAt: row.createdAt, hint: `****${row.hint}` };
+    return { apiKey: key, createdAt: row.createdAt, hint: `****${row.hint}` };
   }
 
   /** X-API-Key → access token (rate-limited per client IP). */
