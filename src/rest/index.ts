@@ -5,8 +5,6 @@ import { restError } from './errors';
 import { registerOAuth } from './oauth';
 import { registerTokenRoute } from './token';
 import { registerProfile } from './profile';
-import { registerOAuth } from './oauth';
-import { registerTokenRoute } from './token';
 
 export type RestHandler = (ctx: Context, req: FastifyRequest) => Promise<unknown>;
 
