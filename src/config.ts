@@ -22,6 +22,11 @@ const EnvSchema = z.object({
   GRAPHQL_INTROSPECTION: bool(true),
   GRAPHQL_EXPLORER: bool(true),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(100).default(12),
+  GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(10).default(5000),
+  GRAPHQL_EXPENSIVE_COMPLEXITY: z.coerce.number().int().min(1).default(500),
+  RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number().int().min(0).default(300),
+  RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: z.coerce.number().int().min(0).default(300),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86400).default(3600),
   AUTH_ISSUER: z.string().url().optional(),
@@ -29,6 +34,7 @@ const EnvSchema = z.object({
   AUTH_AUDIENCE: z.string().min(1).optional(),
   PUBLIC_URL: z.string().url().optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL').optional(),
+  TITLE_CORRECTIONS_FILE: z.string().min(1).optional(),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -60,6 +66,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     introspection: c.GRAPHQL_INTROSPECTION,
     explorer: c.GRAPHQL_EXPLORER,
     bodyLimit: c.BODY_LIMIT_BYTES,
+    graphqlMaxDepth: c.GRAPHQL_MAX_DEPTH,
+    graphqlMaxComplexity: c.GRAPHQL_MAX_COMPLEXITY,
+    graphqlExpensiveComplexity: c.GRAPHQL_EXPENSIVE_COMPLEXITY,
+    rateLimitWritesPerMinute: c.RATE_LIMIT_WRITES_PER_MINUTE,
+    rateLimitExpensiveReadsPerMinute: c.RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE,
     jwtSecret: c.JWT_SECRET,
     accessTokenTtl: c.ACCESS_TOKEN_TTL_SECONDS,
     externalAuth: c.AUTH_ISSUER
@@ -67,5 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       : undefined,
     publicUrl: c.PUBLIC_URL,
     redisUrl: c.REDIS_URL,
+    /** JSON {"export title": "catalogue title"} used when matching imported scores (none when unset). */
+    titleCorrectionsFile: c.TITLE_CORRECTIONS_FILE ? path.resolve(c.TITLE_CORRECTIONS_FILE) : undefined,
   };
 }

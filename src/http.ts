@@ -10,6 +10,7 @@ import { EXPLORER_CSP, explorerPage } from './graphql/explorer';
 import { getSchema } from './graphql/schema';
 import { attachSubscriptions } from './graphql/subscriptions';
 import { registerRest } from './rest';
+import { limitsPlugin, registerRestRateLimits } from './graphql/limits';
 import { restError } from './rest/errors';
 import { GraphQLError } from 'graphql';
 import { HTTP_STATUS, toAppError } from './errors';
@@ -28,7 +29,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     introspection: app.config.introspection,
     formatError: makeFormatError(app.log),
     includeStacktraceInErrorResponses: false,
-    plugins: [fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled()],
+    plugins: [fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limitsPlugin(app)],
   });
   await apollo.start();
 
@@ -91,6 +92,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     }
   });
 
+  registerRestRateLimits(fastify, app);
   registerRest(fastify, app);
   return { fastify, apollo };
 }

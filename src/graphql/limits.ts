@@ -1,0 +1,184 @@
+/**
+ * Abuse limits of the GraphQL endpoint, as one Apollo plugin (src/http.ts):
+ * - query depth (GRAPHQL_MAX_DEPTH) and complexity (GRAPHQL_MAX_COMPLEXITY): refused before
+ *   execution with BAD_USER_INPUT naming the limit and the measured value;
+ * - rate limits (app.rateLimiter, src/ratelimit.ts) on every mutation and on expensive reads
+ *   (complexity ≥ GRAPHQL_EXPENSIVE_COMPLEXITY), keyed per client IP and per viewer: RATE_LIMITED
+ *   with extensions.retryAfter (HTTP 429 + Retry-After).
+ * The REST compatibility routes get the same read limit through `registerRestRateLimits`.
+ * Introspection fields (`__schema`, `__type`) are not counted: GRAPHQL_INTROSPECTION governs them.
+ */
+import type { ApolloServerPlugin, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  GraphQLError,
+  Kind,
+  getNamedType,
+  isObjectType,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { fieldExtensionsEstimator, getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import type { App } from '../app';
+import { AppError, badInput, HTTP_STATUS } from '../errors';
+import type { RateLimitPolicy } from '../ratelimit';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './connection';
+import type { Context } from './context';
+
+export interface LimitsConfig {
+  maxDepth: number;
+  maxComplexity: number;
+  /** Reads at or above this complexity count against the expensive-read rate limit. */
+  expensiveComplexity: number;
+  /** Requests per minute; 0 disables the limit. */
+  writesPerMinute: number;
+  expensiveReadsPerMinute: number;
+}
+
+export function limitsFromConfig(c: App['config']): LimitsConfig {
+  return {
+    maxDepth: c.graphqlMaxDepth,
+    maxComplexity: c.graphqlMaxComplexity,
+    expensiveComplexity: c.graphqlExpensiveComplexity,
+    writesPerMinute: c.rateLimitWritesPerMinute,
+    expensiveReadsPerMinute: c.rateLimitExpensiveReadsPerMinute,
+  };
+}
+
+/** Depth of the deepest field path of an operation (root fields are depth 1), fragments expanded. */
+export function operationDepth(operation: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>): number {
+  const walk = (set: SelectionSetNode | undefined, depth: number, seen: Set<string>): number => {
+    if (!set) return depth;
+    let max = depth;
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) {
+        if (sel.name.value.startsWith('__')) continue;
+        max = Math.max(max, walk(sel.selectionSet, depth + 1, seen));
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        max = Math.max(max, walk(sel.selectionSet, depth, seen));
+      } else {
+        const name = sel.name.value;
+        const frag = fragments[name];
+        // A fragment cycle is a validation error already; never loop on it here.
+        if (!frag || seen.has(name)) continue;
+        max = Math.max(max, walk(frag.selectionSet, depth, new Set(seen).add(name)));
+      }
+    }
+    return max;
+  };
+  return walk(operation.selectionSet, 0, new Set());
+}
+
+/**
+ * Cost of one field: 1 plus its children; a connection multiplies its children by the page
+ * size asked for (`first`, default DEFAULT_PAGE_SIZE, capped at MAX_PAGE_SIZE: pageSize() refuses
+ * larger ones anyway). Introspection fields cost nothing.
+ */
+const connectionEstimator: ComplexityEstimator = ({ field, args, childComplexity }) => {
+  if (field.name.startsWith('__')) return 0;
+  const named = getNamedType(field.type);
+  if (isObjectType(named) && named.name.endsWith('Connection') && named.getFields().edges) {
+    const first = typeof args.first === 'number' && args.first > 0 ? Math.min(args.first, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
+    return 1 + childComplexity * first;
+  }
+  return 1 + childComplexity;
+};
+
+export function queryComplexity(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string): number {
+  return getComplexity({
+    schema,
+    query: document,
+    variables: variables ?? {},
+    operationName,
+    estimators: [fieldExtensionsEstimator(), connectionEstimator],
+  });
+}
+
+function limitError(limit: 'depth' | 'complexity', max: number, actual: number): GraphQLError {
+  const env = limit === 'depth' ? 'GRAPHQL_MAX_DEPTH' : 'GRAPHQL_MAX_COMPLEXITY';
+  const message = `Query ${limit} ${actual} exceeds the maximum of ${max} (${env})`;
+  const err = badInput(message, [{ code: `max_${limit}`, path: [], message }]);
+  return new GraphQLError(message, { originalError: err, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+}
+
+function toGraphQLError(err: AppError): GraphQLError {
+  const headers = new Map<string, string>();
+  if (err.details?.retryAfter !== undefined) headers.set('retry-after', String(err.details.retryAfter));
+  return new GraphQLError(err.message, {
+    originalError: err,
+    // Apollo merges extensions.http (status + a header Map) into the HTTP response.
+    extensions: { code: err.code, http: { status: HTTP_STATUS[err.code], headers } } as Record<string, unknown>,
+  });
+}
+
+const WRITE_POLICY = (max: number): RateLimitPolicy => ({ name: 'graphql-write', max, windowSeconds: 60 });
+const READ_POLICY = (max: number): RateLimitPolicy => ({ name: 'expensive-read', max, windowSeconds: 60 });
+const REST_READ_POLICY = (max: number): RateLimitPolicy => ({ name: 'rest-expensive-read', max, windowSeconds: 60 });
+
+/** Counts one hit per client IP and one per viewer (when signed in); throws RATE_LIMITED past either. */
+async function consumeBoth(app: App, policy: RateLimitPolicy, ip: string, viewerId: string | undefined): Promise<void> {
+  await app.rateLimiter.consume(policy, `ip:${ip}`);
+  if (viewerId) await app.rateLimiter.consume(policy, `user:${viewerId}`);
+}
+
+export function limitsPlugin(app: App, limits: LimitsConfig = limitsFromConfig(app.config)): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation(rc: GraphQLRequestContextDidResolveOperation<Context>) {
+          const operation = rc.operation;
+          if (!operation) return;
+          const fragments: Record<string, FragmentDefinitionNode> = {};
+          for (const def of rc.document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+          const depth = operationDepth(operation, fragments);
+          if (depth > limits.maxDepth) throw limitError('depth', limits.maxDepth, depth);
+          let complexity: number;
+          try {
+            complexity = queryComplexity(rc.schema, rc.document, rc.request.variables, rc.operationName ?? undefined);
+          } catch (err) {
+            // Bad variable values surface in execution as BAD_USER_INPUT; never fail on the estimate.
+            if (err instanceof GraphQLError) complexity = 0;
+            else throw err;
+          }
+          if (complexity > limits.maxComplexity) throw limitError('complexity', limits.maxComplexity, complexity);
+
+          const ctx = rc.contextValue;
+          try {
+            if (operation.operation === 'mutation' && limits.writesPerMinute > 0) {
+              await consumeBoth(app, WRITE_POLICY(limits.writesPerMinute), ctx.ip, ctx.viewer?.id);
+            } else if (operation.operation === 'query' && complexity >= limits.expensiveComplexity && limits.expensiveReadsPerMinute > 0) {
+              await consumeBoth(app, READ_POLICY(limits.expensiveReadsPerMinute), ctx.ip, ctx.viewer?.id);
+            }
+          } catch (err) {
+            if (err instanceof AppError) throw toGraphQLError(err);
+            throw err;
+          }
+        },
+      };
+    },
+  };
+}
+
+/** REST paths whose handlers are expensive reads (per-user aggregates, lists). */
+const EXPENSIVE_REST = [/^\/api\/v1\/users\/[^/]+\/(profile|stats\/recommended)$/, /^\/api\/v1\/songs\/notes\/recent$/];
+
+/** The expensive-read limit on the REST compatibility routes: 429 + Retry-After + {message}. */
+export function registerRestRateLimits(fastify: FastifyInstance, app: App, limits: LimitsConfig = limitsFromConfig(app.config)): void {
+  if (limits.expensiveReadsPerMinute <= 0) return;
+  fastify.addHook('onRequest', async (req: FastifyRequest, reply) => {
+    const path = req.url.split('?')[0];
+    if (!EXPENSIVE_REST.some((re) => re.test(path))) return;
+    try {
+      await app.rateLimiter.consume(REST_READ_POLICY(limits.expensiveReadsPerMinute), `ip:${req.ip}`);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return reply
+        .code(HTTP_STATUS[err.code])
+        .header('retry-after', String(err.details?.retryAfter ?? 60))
+        .send({ message: err.message });
+    }
+  });
+}
