@@ -4,6 +4,8 @@ import type { Logger } from './logger';
 import { Catalogue } from './modules/songs/songs.catalogue';
 import { AuthService } from './modules/auth/auth.service';
 import { EventBus } from './events';
+import { createAppPubSub, type AppPubSub } from './graphql/pubsub';
+import { registerSocialListeners } from './modules/social/social.events';
 import { createRateLimiter, type RateLimiter } from './ratelimit';
 
 /**
@@ -21,6 +23,8 @@ export interface App {
   rateLimiter: RateLimiter;
   /** Domain events after commits (src/events.ts). */
   events: EventBus;
+  /** Pub/sub of GraphQL subscriptions (in-process, or Redis with REDIS_URL); closed with the HTTP server. */
+  pubsub: AppPubSub;
 }
 
 export async function createApp(config: Config, database: DatabaseHandle, log: Logger): Promise<App> {
@@ -30,5 +34,8 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
   const auth = await AuthService.create(config, db);
   const rateLimiter = createRateLimiter(config, log);
   const events = new EventBus((err, event) => log.error({ err, event }, 'event listener failed'));
-  return { config, log, database, db, catalogue, auth, rateLimiter, events };
+  const pubsub = createAppPubSub({ redisUrl: config.redisUrl, log });
+  const app: App = { config, log, database, db, catalogue, auth, rateLimiter, events, pubsub };
+  registerSocialListeners(app);
+  return app;
 }

@@ -62,6 +62,35 @@ export const RULES: Record<string, RuleEntry> = {
   // OAuth authorization server endpoints that need a user (src/rest/oauth.ts)
   'OAuth.authorize': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
   'OAuth.consent': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
+  // social (src/modules/social): follows, requests, invitations, lists, notifications, timeline.
+  // The follower side acts for the caller (AUTHENTICATED; the state machine refuses what is illegal);
+  // everything about one's own followers, lists, inbox and feed is OWNER (args.userId = the caller).
+  'Mutation.follow': { rule: 'AUTHENTICATED' },
+  'Mutation.unfollow': { rule: 'AUTHENTICATED' },
+  'Mutation.sendFollowRequest': { rule: 'AUTHENTICATED' },
+  'Mutation.withdrawFollowRequest': { rule: 'AUTHENTICATED' },
+  'Query.outgoingFollowRequests': { rule: 'OWNER' },
+  'Query.incomingFollowRequests': { rule: 'OWNER' },
+  'Mutation.approveFollowRequest': { rule: 'OWNER' },
+  'Mutation.rejectFollowRequest': { rule: 'OWNER' },
+  'Mutation.approveFollower': { rule: 'OWNER' },
+  'Mutation.removeFollower': { rule: 'OWNER' },
+  'Query.followInvite': { rule: 'OWNER' },
+  'Mutation.issueFollowInvite': { rule: 'OWNER' },
+  'Query.resolveFollowInvite': { rule: 'PUBLIC' }, // holding the token reveals its owner (by design)
+  'Query.followLists': { rule: 'OWNER' },
+  'Query.followingWithLists': { rule: 'OWNER' },
+  'Mutation.createFollowList': { rule: 'OWNER' },
+  'Mutation.updateFollowList': { rule: 'OWNER' },
+  'Mutation.deleteFollowList': { rule: 'OWNER' },
+  'Mutation.addFollowListMember': { rule: 'OWNER' },
+  'Mutation.removeFollowListMember': { rule: 'OWNER' },
+  'Query.notifications': { rule: 'OWNER' },
+  'Query.unreadNotificationCount': { rule: 'OWNER' },
+  'Mutation.markNotificationsRead': { rule: 'OWNER' },
+  'Query.timeline': { rule: 'OWNER' },
+  'Subscription.notificationAdded': { rule: 'AUTHENTICATED' },
+  'Subscription.timelineEntryAdded': { rule: 'AUTHENTICATED' },
   // REST compatibility routes (named like the GraphQL operation they call)
 };
 

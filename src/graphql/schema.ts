@@ -5,6 +5,7 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchema } from 'type-graphql';
 import { resolvers } from '../modules';
 import { RuleMiddleware } from './rules';
+import { schemaPubSub } from './pubsub';
 
 let built: Promise<GraphQLSchema> | undefined;
 
@@ -13,6 +14,7 @@ export function getSchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
     resolvers: [...resolvers] as [Function, ...Function[]],
     globalMiddlewares: [RuleMiddleware],
+    pubSub: schemaPubSub,
     validate: false,
   });
   return built;

@@ -3,9 +3,23 @@ import { ChartsResolver, SongsResolver } from './songs/songs.resolver';
 import { UsersResolver } from './users/users.resolver';
 import { AuthResolver } from './auth/auth.resolver';
 
+import { FollowInviteResolver, FollowsResolver, OutgoingFollowRequestResolver, PendingFollowerResolver } from './social/follows.resolver';
+import { FollowedUserWithListsResolver, FollowListsResolver } from './social/lists.resolver';
+import { NotificationsResolver } from './social/notifications.resolver';
+import { TimelineResolver } from './social/timeline.resolver';
+
 export const resolvers = [
   SongsResolver,
   ChartsResolver,
   UsersResolver,
   AuthResolver,
+  // social (src/modules/social)
+  FollowsResolver,
+  PendingFollowerResolver,
+  OutgoingFollowRequestResolver,
+  FollowInviteResolver,
+  FollowListsResolver,
+  FollowedUserWithListsResolver,
+  NotificationsResolver,
+  TimelineResolver,
 ] as const;

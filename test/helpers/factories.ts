@@ -43,3 +43,36 @@ export async function aBestScoreRow(db: Db, user: User, chartId: number, exScore
     data: { userId: user.id, version, chartId, exScore, exScoreId: score.id, bpi: opts.bpi ?? null, playedAt: score.playedAt },
   });
 }
+
+/**
+ * Social area: one import batch of plays for a user, appending Score rows and raising BestScore
+ * the way an import does (no BPI). Returns the batch id and the charts whose best changed.
+ */
+export async function aScoreImport(
+  db: Db,
+  user: User,
+  plays: { chartId: number; exScore: number; playedAt?: Date }[],
+  opts: { version?: string } = {},
+) {
+  const version = opts.version ?? '33';
+  const batch = await db.importBatch.create({ data: { userId: user.id, version, source: 'ROWS', rowCount: plays.length } });
+  const changed: number[] = [];
+  const scores = [];
+  for (const p of plays) {
+    const playedAt = p.playedAt ?? new Date();
+    const score = await db.score.create({ data: { userId: user.id, chartId: p.chartId, version, batchId: batch.id, exScore: p.exScore, playedAt } });
+    scores.push(score);
+    const best = await db.bestScore.findUnique({ where: { userId_version_chartId: { userId: user.id, version, chartId: p.chartId } } });
+    if (!best) {
+      await db.bestScore.create({ data: { userId: user.id, version, chartId: p.chartId, exScore: p.exScore, exScoreId: score.id, playedAt } });
+      changed.push(p.chartId);
+    } else if (p.exScore > best.exScore) {
+      await db.bestScore.update({
+        where: { userId_version_chartId: { userId: user.id, version, chartId: p.chartId } },
+        data: { exScore: p.exScore, exScoreId: score.id, playedAt },
+      });
+      changed.push(p.chartId);
+    }
+  }
+  return { batchId: batch.id, version, chartIds: [...new Set(changed)], scores };
+}

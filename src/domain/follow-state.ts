@@ -1,0 +1,159 @@
+/**
+ * The follow relationship of one ordered pair (F = would-be follower, T = target), as an explicit
+ * state machine. Pure: the social service loads a snapshot, asks `transition()` what to do and
+ * applies the returned effects in one transaction.
+ *
+ * Observable parts of a pair (prisma: Follow, Follow.approvedAt, FollowRequest):
+ *   follow      a Follow row F→T exists
+ *   approved    that row has approvedAt (the access grant to a private T)
+ *   requested   a pending FollowRequest F→T exists
+ *
+ * States:
+ *   none               no follow, no pending request
+ *   requested          no follow, a pending request (private T; or left over after T went public)
+ *   following          follow without approval while T is public (access because T is public)
+ *   approved-follower  follow with approval (access even while T is private)
+ *   legacy-follower    follow without approval while T is private (followed while T was public,
+ *                      or T went private): NO access; may also hold a pending request
+ *
+ * Differences from the reference system (deliberate, see domain-social.md §3.2 and §6):
+ *   - the approval lives on the Follow row, so unfollow / force-removal revoke it (no residual
+ *     approval that silently re-grants access later);
+ *   - a legacy follower can unfollow;
+ *   - approving twice, withdrawing nothing, unfollowing nothing are errors, not silent no-ops.
+ */
+import { badInput, conflict, forbidden, notFound, type AppError } from '../errors';
+
+export type FollowState = 'none' | 'requested' | 'following' | 'approved-follower' | 'legacy-follower';
+
+export interface FollowSnapshot {
+  /** F = T */
+  isSelf: boolean;
+  targetIsPublic: boolean;
+  follow: { approvedAt: Date | null } | null;
+  hasPendingRequest: boolean;
+}
+
+export function followState(s: FollowSnapshot): FollowState {
+  if (!s.follow) return s.hasPendingRequest ? 'requested' : 'none';
+  if (s.follow.approvedAt) return 'approved-follower';
+  return s.targetIsPublic ? 'following' : 'legacy-follower';
+}
+
+/** Can F read T's data? (public target, or approved follower; self is handled by the caller) */
+export function hasAccess(s: FollowSnapshot): boolean {
+  return s.isSelf || s.targetIsPublic || followState(s) === 'approved-follower';
+}
+
+export type FollowAction =
+  /** F follows T directly (public targets only). */
+  | 'FOLLOW'
+  /** F unfollows T. */
+  | 'UNFOLLOW'
+  /** F uses T's invitation token. */
+  | 'REQUEST'
+  /** F withdraws the pending request. */
+  | 'WITHDRAW'
+  /** T approves F's pending request. */
+  | 'APPROVE_REQUEST'
+  /** T rejects F's pending request (silent). */
+  | 'REJECT_REQUEST'
+  /** T retroactively approves an existing follower without approval (legacy). */
+  | 'APPROVE_FOLLOWER'
+  /** T removes follower F. */
+  | 'REMOVE_FOLLOWER';
+
+export type FollowEffect =
+  | 'CREATE_FOLLOW' // Follow row, approvedAt null
+  | 'CREATE_APPROVED_FOLLOW' // Follow row with approvedAt (upsert: approves an existing row)
+  | 'SET_APPROVED' // set approvedAt on the existing row
+  | 'DELETE_FOLLOW' // delete the Follow row (and with it the approval)
+  | 'REMOVE_FROM_LISTS' // remove T from F's follow lists
+  | 'CREATE_REQUEST'
+  | 'DELETE_REQUEST'
+  | 'NOTIFY_NEW_FOLLOWER' // T gets NEW_FOLLOWER (actor F)
+  | 'NOTIFY_FOLLOW_REQUEST' // T gets FOLLOW_REQUEST (actor F)
+  | 'NOTIFY_FOLLOW_APPROVED' // F gets FOLLOW_APPROVED (actor T)
+  | 'EMIT_FOLLOWED'; // domain event social.followed after commit
+
+export interface Transition {
+  from: FollowState;
+  to: FollowState;
+  /** Whether the target still has a pending request after the transition. */
+  pendingRequest: boolean;
+  effects: FollowEffect[];
+  /** True when nothing changes (idempotent repeat of REQUEST). */
+  noop: boolean;
+}
+
+const PRIVATE_MESSAGE = 'This profile is private: open their invitation link and send a follow request';
+
+/**
+ * The one table of legal transitions. Throws a domain error (BAD_USER_INPUT / CONFLICT /
+ * FORBIDDEN / NOT_FOUND) for an illegal one.
+ */
+export function transition(s: FollowSnapshot, action: FollowAction): Transition {
+  const from = followState(s);
+  const done = (to: FollowState, effects: FollowEffect[], pendingRequest = false): Transition => ({
+    from,
+    to,
+    effects,
+    pendingRequest,
+    noop: effects.length === 0,
+  });
+  const fail = (e: AppError): never => {
+    throw e;
+  };
+  if (s.isSelf) fail(badInput('You cannot follow yourself'));
+
+  switch (action) {
+    case 'FOLLOW':
+      if (from === 'following' || from === 'approved-follower' || from === 'legacy-follower') return fail(conflict('Already following'));
+      if (!s.targetIsPublic) return fail(forbidden(PRIVATE_MESSAGE));
+      // none | requested (a request left from a private period): the follow supersedes it
+      return done('following', [...(s.hasPendingRequest ? (['DELETE_REQUEST'] as const) : []), 'CREATE_FOLLOW', 'NOTIFY_NEW_FOLLOWER', 'EMIT_FOLLOWED']);
+
+    case 'UNFOLLOW':
+      if (!s.follow) return fail(conflict('Not following this user'));
+      return done(s.hasPendingRequest ? 'requested' : 'none', ['DELETE_FOLLOW', 'REMOVE_FROM_LISTS'], s.hasPendingRequest);
+
+    case 'REQUEST':
+      if (s.targetIsPublic) {
+        // An invitation to a public player is a follow; repeated use is safe.
+        if (s.follow) return done(from, [], s.hasPendingRequest);
+        return done('following', [...(s.hasPendingRequest ? (['DELETE_REQUEST'] as const) : []), 'CREATE_FOLLOW', 'NOTIFY_NEW_FOLLOWER', 'EMIT_FOLLOWED']);
+      }
+      if (from === 'approved-follower') return done(from, []);
+      // none → requested; legacy-follower keeps its follow and gains a request; repeats keep the first request
+      if (s.hasPendingRequest) return done(from, [], true);
+      return done(from === 'legacy-follower' ? 'legacy-follower' : 'requested', ['CREATE_REQUEST', 'NOTIFY_FOLLOW_REQUEST'], true);
+
+    case 'WITHDRAW':
+      if (!s.hasPendingRequest) return fail(conflict('No pending follow request to withdraw'));
+      return done(s.follow ? from : 'none', ['DELETE_REQUEST']);
+
+    case 'APPROVE_REQUEST':
+      if (!s.hasPendingRequest) return fail(notFound('Request not found'));
+      return done('approved-follower', [
+        'DELETE_REQUEST',
+        'CREATE_APPROVED_FOLLOW',
+        'NOTIFY_FOLLOW_APPROVED',
+        ...(s.follow ? [] : (['EMIT_FOLLOWED'] as const)),
+      ]);
+
+    case 'REJECT_REQUEST':
+      if (!s.hasPendingRequest) return fail(notFound('Request not found'));
+      // silent; an existing (legacy) follow is untouched
+      return done(s.follow ? from : 'none', ['DELETE_REQUEST']);
+
+    case 'APPROVE_FOLLOWER':
+      if (!s.follow) return fail(notFound('Follower not found'));
+      if (s.follow.approvedAt) return fail(conflict('This follower is already approved'));
+      return done('approved-follower', [...(s.hasPendingRequest ? (['DELETE_REQUEST'] as const) : []), 'SET_APPROVED', 'NOTIFY_FOLLOW_APPROVED']);
+
+    case 'REMOVE_FOLLOWER':
+      if (!s.follow) return fail(notFound('Follower not found'));
+      // not a block: a pending request stays, F may ask again through the invitation
+      return done(s.hasPendingRequest ? 'requested' : 'none', ['DELETE_FOLLOW', 'REMOVE_FROM_LISTS'], s.hasPendingRequest);
+  }
+}

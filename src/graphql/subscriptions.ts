@@ -1,0 +1,126 @@
+import type { Server } from 'node:http';
+import { GraphQLError, Kind, getOperationAST, parse, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { getArgumentValues } from 'graphql/execution/values';
+import { WebSocketServer } from 'ws';
+import type { App } from '../app';
+import { HTTP_STATUS, toAppError, unauthenticated } from '../errors';
+import { createContext, type Context, type Viewer } from './context';
+import { createLoaders } from './loaders';
+import { enforce } from './rules';
+
+// 'graphql-ws/use/ws' is an `exports` subpath, which TypeScript's node10 resolution cannot see:
+// load it at run time, type it from its declaration file.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/dist/use/ws');
+
+/**
+ * GraphQL subscriptions over WebSocket (graphql-ws protocol) on the HTTP server's /graphql path.
+ * The connection authenticates once with `connectionParams: { authorization: 'Bearer …' }`
+ * (the same tokens as HTTP); a bad token closes it (4403). Every subscription is checked against
+ * the rule table (src/graphql/rules.ts) before it starts.
+ */
+export interface SubscriptionServer {
+  close(): Promise<void>;
+}
+
+type Extra = { viewer?: Viewer | null };
+
+function authHeader(params: Record<string, unknown> | undefined): string | undefined {
+  if (!params) return undefined;
+  const v = params.authorization ?? params.Authorization;
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Enforces the rule of every root field of a subscription operation. */
+async function enforceRules(schema: GraphQLSchema, ctx: Context, op: OperationDefinitionNode, variables: Record<string, unknown>) {
+  const root = schema.getSubscriptionType();
+  if (!root) return;
+  for (const sel of op.selectionSet.selections) {
+    if (sel.kind !== Kind.FIELD || sel.name.value.startsWith('__')) continue;
+    const def = root.getFields()[sel.name.value];
+    if (!def) continue; // validation reports it
+    const args = getArgumentValues(def, sel, variables);
+    await enforce(ctx, `Subscription.${sel.name.value}`, args, 'read');
+  }
+}
+
+export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: App): SubscriptionServer {
+  const wss = new WebSocketServer({ server, path: '/graphql' });
+  const disposable = useServer<Record<string, unknown>, Extra>(
+    {
+      schema,
+      onConnect: async (c) => {
+        try {
+          (c.extra as Extra).viewer = await app.auth.resolveViewer(authHeader(c.connectionParams));
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      context: (c) => {
+        const ctx = createContext(app, (c.extra as Extra).viewer ?? null, c.extra.request.socket.remoteAddress ?? '');
+        return ctx as unknown as Record<string, unknown>;
+      },
+      onSubscribe: async (c, _id, payload) => {
+        try {
+          const doc = parse(payload.query);
+          const op = getOperationAST(doc, payload.operationName);
+          if (op?.operation !== 'subscription') return;
+          const ctx = createContext(app, (c.extra as Extra).viewer ?? null, c.extra.request.socket.remoteAddress ?? '');
+          await enforceRules(schema, ctx, op, (payload.variables ?? {}) as Record<string, unknown>);
+        } catch (err) {
+          if (err instanceof GraphQLError) return [err];
+          const e = toAppError(err);
+          return [new GraphQLError(e.message, { extensions: { code: e.code, http: { status: HTTP_STATUS[e.code] } } })];
+        }
+      },
+    },
+    wss,
+  );
+  return {
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      await disposable.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * A subscription's context lives as long as the subscription: give each event fresh loaders so
+ * that nothing cached (users, follows, access grants) outlives a change.
+ */
+export function renewLoaders(ctx: Context): void {
+  Object.defineProperty(ctx, 'loaders', { value: createLoaders(ctx.db), writable: true, configurable: true, enumerable: true });
+}
+
+/**
+ * Maps a pub/sub iterator through `load` (fresh loaders per event), skipping events that load to
+ * null (not visible to the subscriber); `return()` reaches the source at once on unsubscribe.
+ */
+export function mapSubscription<T, R>(ctx: Context, source: AsyncIterator<T>, load: (value: T) => Promise<R | null>): AsyncIterableIterator<R> {
+  if (!ctx.viewer) throw unauthenticated();
+  const it: AsyncIterableIterator<R> = {
+    [Symbol.asyncIterator]() {
+      return it;
+    },
+    async next() {
+      for (;;) {
+        const r = await source.next();
+        if (r.done) return { done: true, value: undefined };
+        renewLoaders(ctx);
+        const v = await load(r.value);
+        if (v !== null && v !== undefined) return { done: false, value: v };
+      }
+    },
+    async return() {
+      await source.return?.();
+      return { done: true, value: undefined };
+    },
+    async throw(err?: unknown) {
+      await source.return?.();
+      throw err;
+    },
+  };
+  return it;
+}

@@ -1,0 +1,269 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { App } from '../../app';
+import { followState, transition, type FollowAction, type FollowSnapshot, type FollowState, type Transition } from '../../domain/follow-state';
+import { badInput, notFound } from '../../errors';
+import type { Prisma } from '../../generated/prisma/client';
+import { offsetFromCursor, offsetPage, pageSize, type Page } from '../../graphql/connection';
+import { publishNotifications } from './notifications.service';
+
+type Tx = Prisma.TransactionClient;
+
+export interface FollowResult {
+  followerId: string;
+  followingId: string;
+  state: FollowState;
+  pendingRequest: boolean;
+}
+
+export interface PendingFollowerRow {
+  kind: 'REQUEST' | 'LEGACY';
+  requestId: number | null;
+  requesterId: string;
+  createdAt: Date;
+}
+
+/** SHA-256 of an invitation token: the only form stored. */
+export const hashInviteToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+const TOKEN_RE = /^[0-9a-f]{32}$/;
+
+/**
+ * Follows, follow requests, invitations: loads the pair's snapshot, asks the state machine
+ * (src/domain/follow-state.ts) and applies its effects in one transaction; notifications are
+ * published and 'social.followed' emitted after the commit.
+ */
+export class FollowsService {
+  constructor(private readonly app: App) {}
+
+  private get db() {
+    return this.app.db;
+  }
+
+  /** The pair's snapshot inside a transaction; NOT_FOUND when either user does not exist. */
+  private async snapshot(tx: Tx, followerId: string, targetId: string): Promise<FollowSnapshot> {
+    const [target, follower, follow, request] = await Promise.all([
+      tx.user.findUnique({ where: { id: targetId }, select: { isPublic: true } }),
+      tx.user.findUnique({ where: { id: followerId }, select: { id: true } }),
+      tx.follow.findUnique({ where: { followerId_followingId: { followerId, followingId: targetId } }, select: { approvedAt: true } }),
+      tx.followRequest.findUnique({ where: { requesterId_targetId: { requesterId: followerId, targetId } }, select: { id: true } }),
+    ]);
+    if (!target || !follower) throw notFound('User not found');
+    return { isSelf: followerId === targetId, targetIsPublic: target.isPublic, follow, hasPendingRequest: !!request };
+  }
+
+  /** The relationship of follower → target (no access implications beyond the state). */
+  async state(followerId: string, targetId: string): Promise<FollowState> {
+    return followState(await this.snapshot(this.db as unknown as Tx, followerId, targetId));
+  }
+
+  /** Runs one action for the pair in one transaction, then publishes / emits. */
+  private async act(
+    followerId: string,
+    targetId: string,
+    action: FollowAction,
+    guard?: (tx: Tx) => Promise<void>,
+  ): Promise<FollowResult & { transition: Transition }> {
+    const { t, notificationIds } = await this.db.$transaction(async (tx) => {
+      if (guard) await guard(tx);
+      const snap = await this.snapshot(tx, followerId, targetId);
+      const t = transition(snap, action);
+      const notificationIds = await this.apply(tx, followerId, targetId, t, action);
+      return { t, notificationIds };
+    });
+    publishNotifications(this.app, notificationIds);
+    if (t.effects.includes('EMIT_FOLLOWED')) {
+      this.app.events.emit('social.followed', { followerId, followingId: targetId, approved: t.to === 'approved-follower' });
+    }
+    return { followerId, followingId: targetId, state: t.to, pendingRequest: t.pendingRequest, transition: t };
+  }
+
+  private async apply(tx: Tx, followerId: string, followingId: string, t: Transition, action: FollowAction) {
+    const pair = { followerId_followingId: { followerId, followingId } };
+    const notifications: { recipientId: string; actorId: string; type: 'NEW_FOLLOWER' | 'FOLLOW_REQUEST' | 'FOLLOW_APPROVED' }[] = [];
+    const now = new Date();
+    for (const e of t.effects) {
+      switch (e) {
+        case 'DELETE_REQUEST': {
+          const { count } = await tx.followRequest.deleteMany({ where: { requesterId: followerId, targetId: followingId } });
+          // consumed by a concurrent action: the approve / reject did not happen
+          if (count === 0 && (action === 'APPROVE_REQUEST' || action === 'REJECT_REQUEST' || action === 'WITHDRAW')) {
+            throw notFound('Request not found');
+          }
+          break;
+        }
+        case 'CREATE_REQUEST':
+          await tx.followRequest.create({ data: { requesterId: followerId, targetId: followingId } });
+          break;
+        case 'CREATE_FOLLOW':
+          await tx.follow.create({ data: { followerId, followingId } });
+          break;
+        case 'CREATE_APPROVED_FOLLOW':
+          await tx.follow.upsert({ where: pair, create: { followerId, followingId, approvedAt: now }, update: { approvedAt: now } });
+          break;
+        case 'SET_APPROVED':
+          await tx.follow.update({ where: pair, data: { approvedAt: now } });
+          break;
+        case 'DELETE_FOLLOW':
+          await tx.follow.delete({ where: pair });
+          break;
+        case 'REMOVE_FROM_LISTS':
+          await tx.followListMember.deleteMany({ where: { userId: followingId, list: { ownerId: followerId } } });
+          break;
+        case 'NOTIFY_NEW_FOLLOWER':
+          notifications.push({ recipientId: followingId, actorId: followerId, type: 'NEW_FOLLOWER' });
+          break;
+        case 'NOTIFY_FOLLOW_REQUEST':
+          notifications.push({ recipientId: followingId, actorId: followerId, type: 'FOLLOW_REQUEST' });
+          break;
+        case 'NOTIFY_FOLLOW_APPROVED':
+          notifications.push({ recipientId: followerId, actorId: followingId, type: 'FOLLOW_APPROVED' });
+          break;
+        case 'EMIT_FOLLOWED':
+          break;
+      }
+    }
+    if (!notifications.length) return [];
+    const rows = await tx.notification.createManyAndReturn({ data: notifications, select: { id: true, recipientId: true } });
+    return rows;
+  }
+
+  // ---- follower side -------------------------------------------------------------------------
+
+  follow(viewerId: string, targetId: string) {
+    return this.act(viewerId, targetId, 'FOLLOW');
+  }
+
+  unfollow(viewerId: string, targetId: string) {
+    return this.act(viewerId, targetId, 'UNFOLLOW');
+  }
+
+  /** Uses an invitation token: a follow (public inviter) or a pending request (private inviter). */
+  async sendRequest(viewerId: string, token: string) {
+    const inviterId = await this.inviterOf(token);
+    const r = await this.act(viewerId, inviterId, 'REQUEST');
+    const status = r.state === 'following' || r.state === 'approved-follower' ? 'FOLLOWED' : 'REQUESTED';
+    return { ...r, status: status as 'FOLLOWED' | 'REQUESTED', targetId: inviterId };
+  }
+
+  withdrawRequest(viewerId: string, targetId: string) {
+    return this.act(viewerId, targetId, 'WITHDRAW');
+  }
+
+  async outgoingRequests(viewerId: string, first?: number | null, after?: string | null): Promise<Page<{ id: number; targetId: string; createdAt: Date }>> {
+    const size = pageSize(first);
+    const offset = offsetFromCursor(after);
+    const where = { requesterId: viewerId };
+    const [rows, total] = await Promise.all([
+      this.db.followRequest.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: size + 1 }),
+      this.db.followRequest.count({ where }),
+    ]);
+    return offsetPage(rows.map((r) => ({ id: r.id, targetId: r.targetId, createdAt: r.createdAt })), offset, size, total);
+  }
+
+  // ---- owner side ----------------------------------------------------------------------------
+
+  private async requestOf(ownerId: string, requestId: number) {
+    const req = await this.db.followRequest.findFirst({ where: { id: requestId, targetId: ownerId }, select: { requesterId: true } });
+    if (!req) throw notFound('Request not found');
+    return req.requesterId;
+  }
+
+  async approveRequest(ownerId: string, requestId: number) {
+    return this.act(await this.requestOf(ownerId, requestId), ownerId, 'APPROVE_REQUEST');
+  }
+
+  async rejectRequest(ownerId: string, requestId: number) {
+    return this.act(await this.requestOf(ownerId, requestId), ownerId, 'REJECT_REQUEST');
+  }
+
+  approveFollower(ownerId: string, followerId: string) {
+    return this.act(followerId, ownerId, 'APPROVE_FOLLOWER');
+  }
+
+  removeFollower(ownerId: string, followerId: string) {
+    return this.act(followerId, ownerId, 'REMOVE_FOLLOWER');
+  }
+
+  /**
+   * Requests addressed to the owner, oldest first, then (only while the owner is private)
+   * followers without approval ("legacy"); a legacy follower with a request appears once, as REQUEST.
+   */
+  async pendingFollowers(ownerId: string, first?: number | null, after?: string | null): Promise<Page<PendingFollowerRow>> {
+    const size = pageSize(first);
+    const offset = offsetFromCursor(after);
+    const owner = await this.db.user.findUnique({ where: { id: ownerId }, select: { isPublic: true } });
+    if (!owner) throw notFound('User not found');
+    const legacyWhere = { followingId: ownerId, approvedAt: null, follower: { sentRequests: { none: { targetId: ownerId } } } };
+    const [requestCount, legacyCount] = await Promise.all([
+      this.db.followRequest.count({ where: { targetId: ownerId } }),
+      owner.isPublic ? 0 : this.db.follow.count({ where: legacyWhere }),
+    ]);
+    const rows: PendingFollowerRow[] = [];
+    if (offset < requestCount) {
+      const reqs = await this.db.followRequest.findMany({
+        where: { targetId: ownerId },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        skip: offset,
+        take: size + 1,
+      });
+      rows.push(...reqs.map((r) => ({ kind: 'REQUEST' as const, requestId: r.id, requesterId: r.requesterId, createdAt: r.createdAt })));
+    }
+    if (rows.length <= size && legacyCount > 0) {
+      const legacy = await this.db.follow.findMany({
+        where: legacyWhere,
+        orderBy: [{ createdAt: 'asc' }, { followerId: 'asc' }],
+        skip: Math.max(0, offset - requestCount),
+        take: size + 1 - rows.length,
+      });
+      rows.push(...legacy.map((f) => ({ kind: 'LEGACY' as const, requestId: null, requesterId: f.followerId, createdAt: f.createdAt })));
+    }
+    return offsetPage(rows, offset, size, requestCount + legacyCount);
+  }
+
+  // ---- invitations ---------------------------------------------------------------------------
+
+  async inviteStatus(ownerId: string) {
+    const row = await this.db.followInviteToken.findUnique({ where: { userId: ownerId }, select: { createdAt: true } });
+    return { exists: !!row, createdAt: row?.createdAt ?? null };
+  }
+
+  /** Issues a new token (the previous one stops working at once); the plaintext is returned only here. */
+  async issueInvite(ownerId: string) {
+    const token = randomUUID().replace(/-/g, '');
+    const tokenHash = hashInviteToken(token);
+    const createdAt = new Date();
+    await this.db.followInviteToken.upsert({
+      where: { userId: ownerId },
+      create: { userId: ownerId, tokenHash, createdAt },
+      update: { tokenHash, createdAt },
+    });
+    return { token, createdAt };
+  }
+
+  private async inviterOf(token: string): Promise<string> {
+    const t = token.trim().toLowerCase();
+    if (!TOKEN_RE.test(t)) throw badInput('Invalid invite token', [{ code: 'invalid_string', path: ['token'], message: 'Invalid invite token' }]);
+    const row = await this.db.followInviteToken.findUnique({ where: { tokenHash: hashInviteToken(t) }, select: { userId: true } });
+    if (!row) throw notFound('Invalid invite link');
+    return row.userId;
+  }
+
+  /** Resolves a token to its owner (one indexed lookup + the viewer's flags). */
+  async resolveInvite(viewerId: string | null, token: string) {
+    const inviterId = await this.inviterOf(token);
+    const base = { type: 'follow', inviterId, isSelf: viewerId === inviterId, isFollowing: false, hasPendingRequest: false };
+    if (!viewerId || viewerId === inviterId) return base;
+    const snap = await this.snapshot(this.db as unknown as Tx, viewerId, inviterId);
+    const state = followState(snap);
+    return {
+      ...base,
+      isFollowing: state === 'approved-follower' || state === 'following',
+      hasPendingRequest: snap.hasPendingRequest,
+    };
+  }
+
+  /** For list of following: state per followee (used by lists). */
+  static stateOf(targetIsPublic: boolean, approvedAt: Date | null): FollowState {
+    return followState({ isSelf: false, targetIsPublic, follow: { approvedAt }, hasPendingRequest: false });
+  }
+}

@@ -1,0 +1,120 @@
+import type { Db } from '../../db/client';
+import { badInput, notFound } from '../../errors';
+import { offsetFromCursor, offsetPage, pageSize, type Page } from '../../graphql/connection';
+import { followState, type FollowState } from '../../domain/follow-state';
+
+export const LIST_NAME_MAX = 50;
+
+export interface FollowListRow {
+  id: number;
+  name: string;
+  isPublic: boolean;
+  createdAt: Date;
+  memberCount: number;
+}
+
+/** Trims and checks a list name (1–50 characters after trimming). */
+export function listName(raw: string): string {
+  const name = raw.trim();
+  if (!name) throw badInput('name is required', [{ code: 'too_small', path: ['name'], message: 'name is required' }]);
+  if ([...name].length > LIST_NAME_MAX) {
+    throw badInput(`name must be at most ${LIST_NAME_MAX} characters`, [{ code: 'too_big', path: ['name'], message: `name must be at most ${LIST_NAME_MAX} characters` }]);
+  }
+  return name;
+}
+
+/** Follow lists: owner-only groupings of the users one follows. */
+export class ListsService {
+  constructor(private readonly db: Db) {}
+
+  async lists(ownerId: string): Promise<FollowListRow[]> {
+    const rows = await this.db.followList.findMany({
+      where: { ownerId },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      include: { _count: { select: { members: true } } },
+    });
+    return rows.map((r) => ({ id: r.id, name: r.name, isPublic: r.isPublic, createdAt: r.createdAt, memberCount: r._count.members }));
+  }
+
+  private async owned(ownerId: string, listId: number): Promise<FollowListRow> {
+    const r = await this.db.followList.findFirst({ where: { id: listId, ownerId }, include: { _count: { select: { members: true } } } });
+    if (!r) throw notFound('List not found');
+    return { id: r.id, name: r.name, isPublic: r.isPublic, createdAt: r.createdAt, memberCount: r._count.members };
+  }
+
+  async create(ownerId: string, rawName: string, isPublic: boolean | null | undefined): Promise<FollowListRow> {
+    const name = listName(rawName);
+    const r = await this.db.followList.create({ data: { ownerId, name, isPublic: isPublic ?? false } });
+    return { id: r.id, name: r.name, isPublic: r.isPublic, createdAt: r.createdAt, memberCount: 0 };
+  }
+
+  async update(ownerId: string, listId: number, patch: { name?: string | null; isPublic?: boolean | null }): Promise<FollowListRow> {
+    const data: { name?: string; isPublic?: boolean } = {};
+    if (patch.name !== undefined && patch.name !== null) data.name = listName(patch.name);
+    if (patch.isPublic !== undefined && patch.isPublic !== null) data.isPublic = patch.isPublic;
+    if (!Object.keys(data).length) throw badInput('name or isPublic is required');
+    const { count } = await this.db.followList.updateMany({ where: { id: listId, ownerId }, data });
+    if (!count) throw notFound('List not found');
+    return this.owned(ownerId, listId);
+  }
+
+  async delete(ownerId: string, listId: number): Promise<void> {
+    const { count } = await this.db.followList.deleteMany({ where: { id: listId, ownerId } });
+    if (!count) throw notFound('List not found');
+  }
+
+  /** Adds a followed user (idempotent). The list must be the owner's and the user followed by them. */
+  async addMember(ownerId: string, listId: number, userId: string): Promise<void> {
+    await this.db.$transaction(async (tx) => {
+      const list = await tx.followList.findFirst({ where: { id: listId, ownerId }, select: { id: true } });
+      if (!list) throw notFound('List not found');
+      const follow = await tx.follow.findUnique({ where: { followerId_followingId: { followerId: ownerId, followingId: userId } }, select: { createdAt: true } });
+      if (!follow) throw badInput('Not following this user', [{ code: 'not_following', path: ['userId'], message: 'Not following this user' }]);
+      await tx.followListMember.createMany({ data: [{ listId, userId }], skipDuplicates: true });
+    });
+  }
+
+  async removeMember(ownerId: string, listId: number, userId: string): Promise<void> {
+    const list = await this.db.followList.findFirst({ where: { id: listId, ownerId }, select: { id: true } });
+    if (!list) throw notFound('List not found');
+    await this.db.followListMember.deleteMany({ where: { listId, userId } });
+  }
+
+  /** Everyone the owner follows (by name), with the ids of the owner's lists they are in. */
+  async followingWithLists(
+    ownerId: string,
+    first?: number | null,
+    after?: string | null,
+  ): Promise<Page<{ userId: string; state: FollowState; followedAt: Date; listIds: number[] }>> {
+    const size = pageSize(first);
+    const offset = offsetFromCursor(after);
+    const where = { followerId: ownerId };
+    const [rows, total] = await Promise.all([
+      this.db.follow.findMany({
+        where,
+        orderBy: [{ following: { nameKey: 'asc' } }, { followingId: 'asc' }],
+        skip: offset,
+        take: size + 1,
+        select: { followingId: true, approvedAt: true, createdAt: true, following: { select: { isPublic: true } } },
+      }),
+      this.db.follow.count({ where }),
+    ]);
+    const ids = rows.map((r) => r.followingId);
+    const members = ids.length
+      ? await this.db.followListMember.findMany({
+          where: { userId: { in: ids }, list: { ownerId } },
+          select: { listId: true, userId: true },
+          orderBy: { listId: 'asc' },
+        })
+      : [];
+    const byUser = new Map<string, number[]>();
+    for (const m of members) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), m.listId]);
+    const nodes = rows.map((r) => ({
+      userId: r.followingId,
+      state: followState({ isSelf: false, targetIsPublic: r.following.isPublic, follow: { approvedAt: r.approvedAt }, hasPendingRequest: false }),
+      followedAt: r.createdAt,
+      listIds: byUser.get(r.followingId) ?? [],
+    }));
+    return offsetPage(nodes, offset, size, total);
+  }
+}

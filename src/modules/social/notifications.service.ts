@@ -1,0 +1,124 @@
+import type { App } from '../../app';
+import type { Db } from '../../db/client';
+import type { Notification, Prisma } from '../../generated/prisma/client';
+import type { NotificationType as NotificationTypeValue } from '../../generated/prisma/enums';
+import { badInput } from '../../errors';
+import { decodeCursor, encodeCursor, pageSize, type Page } from '../../graphql/connection';
+
+export interface NotificationRow {
+  id: number;
+  type: NotificationTypeValue;
+  createdAt: Date;
+  read: boolean;
+  actorId: string | null;
+  chartId: number | null;
+  version: string | null;
+  actorExScore: number | null;
+  myExScore: number | null;
+}
+
+/** Publishes committed notifications to their recipients' subscriptions. */
+export function publishNotifications(app: App, rows: { id: number; recipientId: string }[]): void {
+  for (const r of rows) app.pubsub.publish('NOTIFICATION_ADDED', r.recipientId, { id: r.id });
+}
+
+/**
+ * What a recipient may see: every notification addressed to them, except OVERTAKEN ones whose
+ * actor is private and has not approved the recipient (a notification row stores the actor's
+ * score: it must not outlive the access to it, e.g. after the actor went private).
+ */
+function visibleWhere(viewerId: string, type?: NotificationTypeValue | null): Prisma.NotificationWhereInput {
+  return {
+    recipientId: viewerId,
+    ...(type ? { type } : {}),
+    OR: [
+      { type: { not: 'OVERTAKEN' } },
+      { actor: { isPublic: true } },
+      { actor: { followers: { some: { followerId: viewerId, approvedAt: { not: null } } } } },
+    ],
+  };
+}
+
+function toRow(n: Notification, lastReadAt: Date | null): NotificationRow {
+  const data = (n.data ?? {}) as { actorExScore?: number; myExScore?: number };
+  return {
+    id: n.id,
+    type: n.type,
+    createdAt: n.createdAt,
+    read: !!lastReadAt && n.createdAt <= lastReadAt,
+    actorId: n.actorId,
+    chartId: n.chartId,
+    version: n.version,
+    actorExScore: typeof data.actorExScore === 'number' ? data.actorExScore : null,
+    myExScore: typeof data.myExScore === 'number' ? data.myExScore : null,
+  };
+}
+
+export class NotificationsService {
+  constructor(private readonly db: Db) {}
+
+  private async lastReadAt(viewerId: string): Promise<Date | null> {
+    const s = await this.db.notificationReadState.findUnique({ where: { userId: viewerId }, select: { lastReadAt: true } });
+    return s?.lastReadAt ?? null;
+  }
+
+  /** Newest first, cursor over (createdAt, id). */
+  async list(viewerId: string, type: NotificationTypeValue | null | undefined, first?: number | null, after?: string | null): Promise<Page<NotificationRow>> {
+    const size = pageSize(first);
+    const base = visibleWhere(viewerId, type);
+    let where: Prisma.NotificationWhereInput = base;
+    if (after) {
+      const [iso, id] = decodeCursor(after, 2);
+      const at = new Date(String(iso));
+      if (Number.isNaN(at.getTime()) || typeof id !== 'number') throw badInput('Invalid cursor');
+      where = { AND: [base, { OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: id } }] }] };
+    }
+    const [rows, totalCount, lastReadAt] = await Promise.all([
+      this.db.notification.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: size + 1 }),
+      this.db.notification.count({ where: base }),
+      this.lastReadAt(viewerId),
+    ]);
+    const edges = rows.slice(0, size).map((n) => ({ cursor: encodeCursor([n.createdAt.toISOString(), n.id]), node: toRow(n, lastReadAt) }));
+    return {
+      edges,
+      totalCount,
+      pageInfo: {
+        hasNextPage: rows.length > size,
+        hasPreviousPage: !!after,
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges[edges.length - 1]?.cursor ?? null,
+      },
+    };
+  }
+
+  /** One notification of the viewer (null when not theirs or not visible to them any more). */
+  async byId(viewerId: string, id: number): Promise<NotificationRow | null> {
+    const [n, lastReadAt] = await Promise.all([
+      this.db.notification.findFirst({ where: { AND: [{ id }, visibleWhere(viewerId)] } }),
+      this.lastReadAt(viewerId),
+    ]);
+    return n ? toRow(n, lastReadAt) : null;
+  }
+
+  /** Notifications created after the read watermark: one indexed query (recipientId, createdAt). */
+  async unreadCount(viewerId: string): Promise<number> {
+    const rows = await this.db.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n
+      FROM "Notification" n
+      WHERE n."recipientId" = ${viewerId}
+        AND n."createdAt" > COALESCE((SELECT r."lastReadAt" FROM "NotificationReadState" r WHERE r."userId" = ${viewerId}), '-infinity'::timestamp)
+        AND (n."type" <> 'OVERTAKEN'
+          OR EXISTS (SELECT 1 FROM "User" a WHERE a."id" = n."actorId" AND a."isPublic")
+          OR EXISTS (SELECT 1 FROM "Follow" f WHERE f."followerId" = ${viewerId} AND f."followingId" = n."actorId" AND f."approvedAt" IS NOT NULL))`;
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Moves the read watermark to now (or to the newest notification, whichever is later). */
+  async markRead(viewerId: string): Promise<{ lastReadAt: Date; unreadCount: number }> {
+    const newest = await this.db.notification.findFirst({ where: { recipientId: viewerId }, orderBy: { createdAt: 'desc' }, select: { createdAt: true } });
+    const now = new Date();
+    const lastReadAt = newest && newest.createdAt > now ? newest.createdAt : now;
+    await this.db.notificationReadState.upsert({ where: { userId: viewerId }, create: { userId: viewerId, lastReadAt }, update: { lastReadAt } });
+    return { lastReadAt, unreadCount: await this.unreadCount(viewerId) };
+  }
+}

@@ -1,0 +1,68 @@
+import { ArgsType, Field, ID, Int } from 'type-graphql';
+import { ConnectionArgs } from '../../graphql/connection';
+import { NotificationKind, TimelineMode } from './social.types';
+
+@ArgsType()
+export class OwnerArgs {
+  @Field(() => ID, { description: 'You (owner-only operation)' }) userId!: string;
+}
+
+@ArgsType()
+export class OwnerConnectionArgs extends ConnectionArgs {
+  @Field(() => ID, { description: 'You (owner-only operation)' }) userId!: string;
+}
+
+@ArgsType()
+export class TargetArgs {
+  @Field(() => ID, { description: 'The user to follow / unfollow / withdraw the request to' }) userId!: string;
+}
+
+@ArgsType()
+export class InviteTokenArgs {
+  @Field(() => String, { description: 'The invitation token (32 hex characters)' }) token!: string;
+}
+
+@ArgsType()
+export class FollowRequestIdArgs extends OwnerArgs {
+  @Field(() => Int) requestId!: number;
+}
+
+@ArgsType()
+export class FollowerArgs extends OwnerArgs {
+  @Field(() => ID) followerId!: string;
+}
+
+@ArgsType()
+export class CreateFollowListArgs extends OwnerArgs {
+  @Field(() => String, { description: '1–50 characters after trimming' }) name!: string;
+  @Field(() => Boolean, { nullable: true, defaultValue: false }) isPublic!: boolean;
+}
+
+@ArgsType()
+export class UpdateFollowListArgs extends OwnerArgs {
+  @Field(() => Int) listId!: number;
+  @Field(() => String, { nullable: true, description: '1–50 characters after trimming' }) name?: string | null;
+  @Field(() => Boolean, { nullable: true }) isPublic?: boolean | null;
+}
+
+@ArgsType()
+export class FollowListArgs extends OwnerArgs {
+  @Field(() => Int) listId!: number;
+}
+
+@ArgsType()
+export class FollowListMemberArgs extends OwnerArgs {
+  @Field(() => Int) listId!: number;
+  @Field(() => ID, { description: 'A user you follow' }) memberId!: string;
+}
+
+@ArgsType()
+export class NotificationsArgs extends OwnerConnectionArgs {
+  @Field(() => NotificationKind, { nullable: true, description: 'Only this type (default: all)' }) type?: NotificationKind | null;
+}
+
+@ArgsType()
+export class TimelineArgs extends OwnerConnectionArgs {
+  @Field(() => TimelineMode, { nullable: true, defaultValue: TimelineMode.ALL }) mode!: TimelineMode;
+  @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
+}

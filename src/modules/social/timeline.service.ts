@@ -1,0 +1,141 @@
+import type { Db } from '../../db/client';
+import { LATEST_VERSION } from '../../domain/constants';
+import { badInput } from '../../errors';
+import { Prisma } from '../../generated/prisma/client';
+import { decodeCursor, encodeCursor, pageSize, type Page } from '../../graphql/connection';
+
+export type TimelineModeValue = 'ALL' | 'PLAYED' | 'OVERTAKEN';
+
+export interface TimelineRow {
+  id: number;
+  userId: string;
+  chartId: number;
+  version: string;
+  playedAt: Date;
+  exScore: number;
+  bpi: number | null;
+  previousExScore: number | null;
+  diffExScore: number | null;
+  isOvertaken: boolean;
+  viewerScore: { exScore: number; bpi: number | null; diffExScore: number } | null;
+}
+
+interface RawRow {
+  id: number;
+  userId: string;
+  chartId: number;
+  version: string;
+  playedAt: Date | string;
+  exScore: number;
+  bpi: number | null;
+  prevEx: number | null;
+  viewerEx: number | null;
+  viewerBpi: number | null;
+}
+
+/** Timestamps from raw SQL: Date, or an ISO string without zone (UTC, as Prisma stores them). */
+function asDate(v: Date | string): Date {
+  if (v instanceof Date) return v;
+  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v.replace(' ', 'T')}Z`);
+}
+
+/** Prisma stores DateTime as UTC in `timestamp(3)`: compare with a zone-less literal. */
+const tsParam = (d: Date) => Prisma.sql`${d.toISOString().replace('Z', '')}::timestamp(3)`;
+
+/**
+ * The score feed of the users the viewer follows AND may see (public, or approved follower):
+ * each play (Score row) in the version, newest first, cursor over (playedAt, id).
+ *  - previousExScore: the player's best EX on the chart in the version before this play
+ *  - viewerScore: the viewer's best in the version
+ *  - isOvertaken: previousExScore (or −1) ≤ viewer's best < this play's EX
+ */
+export class TimelineService {
+  constructor(private readonly db: Db) {}
+
+  private query(viewerId: string, where: Prisma.Sql, limit: number | null): Prisma.Sql {
+    return Prisma.sql`
+      SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi",
+             prev.ex AS "prevEx", vb."exScore" AS "viewerEx", vb."bpi" AS "viewerBpi"
+      FROM "Score" s
+      JOIN "Follow" f ON f."followerId" = ${viewerId} AND f."followingId" = s."userId"
+      JOIN "User" u ON u."id" = s."userId"
+      LEFT JOIN "BestScore" vb ON vb."userId" = ${viewerId} AND vb."version" = s."version" AND vb."chartId" = s."chartId"
+      LEFT JOIN LATERAL (
+        SELECT max(p."exScore") AS ex FROM "Score" p
+        WHERE p."userId" = s."userId" AND p."chartId" = s."chartId" AND p."version" = s."version"
+          AND (p."playedAt", p."id") < (s."playedAt", s."id")
+      ) prev ON true
+      WHERE (u."isPublic" OR f."approvedAt" IS NOT NULL) AND ${where}
+      ORDER BY s."playedAt" DESC, s."id" DESC
+      ${limit === null ? Prisma.empty : Prisma.sql`LIMIT ${limit}`}`;
+  }
+
+  private toRow(r: RawRow): TimelineRow {
+    const prev = r.prevEx === null || r.prevEx === undefined ? null : Number(r.prevEx);
+    const viewerEx = r.viewerEx === null || r.viewerEx === undefined ? null : Number(r.viewerEx);
+    const exScore = Number(r.exScore);
+    return {
+      id: Number(r.id),
+      userId: r.userId,
+      chartId: Number(r.chartId),
+      version: r.version,
+      playedAt: asDate(r.playedAt),
+      exScore,
+      bpi: r.bpi === null ? null : Number(r.bpi),
+      previousExScore: prev,
+      diffExScore: prev === null ? null : exScore - prev,
+      isOvertaken: viewerEx !== null && viewerEx >= (prev ?? -1) && viewerEx < exScore,
+      viewerScore: viewerEx === null ? null : { exScore: viewerEx, bpi: r.viewerBpi === null ? null : Number(r.viewerBpi), diffExScore: viewerEx - exScore },
+    };
+  }
+
+  private modeSql(mode: TimelineModeValue): Prisma.Sql {
+    if (mode === 'PLAYED') return Prisma.sql`vb."exScore" IS NOT NULL`;
+    if (mode === 'OVERTAKEN') return Prisma.sql`vb."exScore" IS NOT NULL AND vb."exScore" < s."exScore" AND vb."exScore" >= COALESCE(prev.ex, -1)`;
+    return Prisma.sql`true`;
+  }
+
+  async timeline(
+    viewerId: string,
+    opts: { mode?: TimelineModeValue | null; version?: string | null; first?: number | null; after?: string | null },
+  ): Promise<Page<TimelineRow>> {
+    const size = pageSize(opts.first);
+    const mode = opts.mode ?? 'ALL';
+    const version = opts.version ?? LATEST_VERSION;
+    const base = Prisma.sql`s."version" = ${version} AND ${this.modeSql(mode)}`;
+    let where = base;
+    if (opts.after) {
+      const [iso, id] = decodeCursor(opts.after, 2);
+      const at = new Date(String(iso));
+      if (Number.isNaN(at.getTime()) || typeof id !== 'number') throw badInput('Invalid cursor');
+      where = Prisma.sql`${base} AND (s."playedAt", s."id") < (${tsParam(at)}, ${id})`;
+    }
+    const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, where, size + 1));
+    const rows = raw.map((r) => this.toRow(r));
+    const edges = rows.slice(0, size).map((node) => ({ cursor: encodeCursor([node.playedAt.toISOString(), node.id]), node }));
+    const db = this.db;
+    const countSql = Prisma.sql`SELECT count(*)::int AS n FROM (${this.query(viewerId, base, null)}) t`;
+    let count: Promise<number> | undefined;
+    const page = {
+      edges,
+      pageInfo: {
+        hasNextPage: rows.length > size,
+        hasPreviousPage: !!opts.after,
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges[edges.length - 1]?.cursor ?? null,
+      },
+      // computed only when asked for (it scans the whole feed)
+      get totalCount() {
+        count ??= db.$queryRaw<{ n: number }[]>(countSql).then((r) => Number(r[0]?.n ?? 0));
+        return count as unknown as number;
+      },
+    };
+    return page;
+  }
+
+  /** One play as a timeline entry for the viewer (null when not in their feed / not visible). */
+  async entry(viewerId: string, scoreId: number): Promise<TimelineRow | null> {
+    const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, Prisma.sql`s."id" = ${scoreId}`, 1));
+    return raw[0] ? this.toRow(raw[0]) : null;
+  }
+}
