@@ -70,7 +70,8 @@ export class UsersResolver {
       throw badInput('json is not valid JSON');
     }
     const report = await importRadarCategories(ctx.db, doc);
-    if (report.updated > 0) await ctx.app.catalogue.load();
+    // Always reload: categories may also have changed through the CLI since the last load.
+    await ctx.app.catalogue.load();
     return report;
   }
 
