@@ -4,6 +4,7 @@ import type { Logger } from './logger';
 import { Catalogue } from './modules/songs/songs.catalogue';
 import { AuthService } from './modules/auth/auth.service';
 import { EventBus } from './events';
+import { createRateLimiter, type RateLimiter } from './ratelimit';
 import { createAppPubSub, type AppPubSub } from './graphql/pubsub';
 import { registerSocialListeners } from './modules/social/social.events';
 import { createRateLimiter, type RateLimiter } from './ratelimit';

@@ -82,8 +82,8 @@ export class RedisStore implements RateLimitStore {
   ) {}
 
   static connect(url: string): RedisStore {
-    // Fail fast rather than queueing commands while Redis is away (the limiter then fails open).
-    return new RedisStore(new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }));
+    // Bounded waits while Redis is away: a command fails after 1 s and the limiter fails open.
+    return new RedisStore(new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 }));
   }
 
   async hit(key: string, windowMs: number) {
