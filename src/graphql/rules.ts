@@ -102,7 +102,15 @@ export const RULES: Record<string, RuleEntry> = {
   // OAuth authorization server endpoints that need a user (src/rest/oauth.ts)
   'OAuth.authorize': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
   'OAuth.consent': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
+  // scores & logs (src/modules/scores, src/modules/logs). Their reads are User fields (scores,
+  // batches, recommended…): field resolvers apply the VISIBLE predicate through canView(ctx,
+  // user.id) — the same function this table's VISIBLE rule uses — so no second table exists.
+  'Mutation.importScores': { rule: 'OWNER' },
+  'Mutation.importScoresCsv': { rule: 'OWNER' },
+  'Mutation.migrateLegacyScores': { rule: 'OWNER' },
+  'Mutation.deleteBatch': { rule: 'OWNER' },
   // REST compatibility routes (named like the GraphQL operation they call)
+  'REST.recommended': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/stats/recommended → User.recommended
 };
 
 /** Adds rules (areas register theirs at import time, keeping the table in one place at run time). */

@@ -7,6 +7,8 @@ import { FollowInviteResolver, FollowsResolver, OutgoingFollowRequestResolver, P
 import { FollowedUserWithListsResolver, FollowListsResolver } from './social/lists.resolver';
 import { NotificationsResolver } from './social/notifications.resolver';
 import { TimelineResolver } from './social/timeline.resolver';
+import { ScoresMutationResolver, ScoresUserResolver } from './scores/scores.resolver';
+import { LogsMutationResolver, LogsUserResolver } from './logs/logs.resolver';
 
 export const resolvers = [
   SongsResolver,
@@ -22,4 +24,8 @@ export const resolvers = [
   FollowedUserWithListsResolver,
   NotificationsResolver,
   TimelineResolver,
+  ScoresMutationResolver,
+  ScoresUserResolver,
+  LogsMutationResolver,
+  LogsUserResolver,
 ] as const;

@@ -4,6 +4,7 @@ import { contextForRequest, type Context } from '../graphql/context';
 import { restError } from './errors';
 import { registerOAuth } from './oauth';
 import { registerTokenRoute } from './token';
+import { registerRecommended } from './recommended';
 import { registerProfile } from './profile';
 
 export type RestHandler = (ctx: Context, req: FastifyRequest) => Promise<unknown>;
@@ -42,4 +43,5 @@ export function registerRest(fastify: FastifyInstance, app: App): void {
   registerProfile(fastify, app);
   registerTokenRoute(fastify, app);
   registerOAuth(fastify, app);
+  registerRecommended(fastify, app);
 }

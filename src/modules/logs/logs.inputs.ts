@@ -1,0 +1,20 @@
+import { ArgsType, Field, ID } from 'type-graphql';
+import { ConnectionArgs } from '../../graphql/connection';
+
+@ArgsType()
+export class BatchesArgs extends ConnectionArgs {
+  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
+}
+
+@ArgsType()
+export class BatchArgs {
+  @Field(() => ID) id!: string;
+}
+
+@ArgsType()
+export class ScoreDetailsArgs {
+  @Field(() => String, { nullable: true }) version?: string | null;
+  @Field(() => String, { description: 'A JST date YYYY-MM-DD in the period' }) date!: string;
+  @Field(() => String, { defaultValue: 'day', description: 'day, week (Mon–Sun) or month' }) unit!: string;
+  @Field(() => String, { defaultValue: 'createdAt', description: 'createdAt (import time) or playedAt (play time)' }) groupedBy!: string;
+}

@@ -1,0 +1,101 @@
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Connection } from '../../graphql/connection';
+import { ChartFields, PlayType, ScoreSnapshotType, VersionComparisonEntryType } from '../scores/scores.types';
+
+@ObjectType('Batch', { description: 'One import (all its plays committed together)' })
+export class BatchType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) version!: string;
+  @Field(() => String, { description: 'ROWS, OFFICIAL_CSV, REFLUX, DAKEN_COUNTER, RESULT_TECHO or TRANSFER' }) source!: string;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Int) rowCount!: number;
+  @Field(() => Int, { description: 'Plays stored in this batch' }) songCount!: number;
+  @Field(() => Int) bpiUpdatedCount!: number;
+  @Field(() => Float) previousTotalBpi!: number;
+  @Field(() => Float, { description: 'Total BPI right after this batch' }) totalBpi!: number;
+  @Field(() => Float) diff!: number;
+  @Field(() => [PlayType], { description: 'Up to 5 plays of the batch, highest BPI first' }) topScores!: PlayType[];
+}
+
+@ObjectType()
+export class BatchConnection extends Connection(BatchType, 'Batch') {}
+
+@ObjectType('PlayDay', { description: 'One JST play day: total BPI after the plays of that day' })
+export class PlayDayType {
+  @Field(() => ID, { description: 'YYYY-MM-DD (JST)' }) id!: string;
+  @Field(() => String) date!: string;
+  @Field(() => Float) totalBpi!: number;
+  @Field(() => Int) songCount!: number;
+  @Field(() => Float) diff!: number;
+  @Field(() => Date, { description: 'Last play of the day' }) createdAt!: Date;
+  @Field(() => [PlayType]) topScores!: PlayType[];
+}
+
+@ObjectType()
+export class PlayDayConnection extends Connection(PlayDayType, 'PlayDay') {}
+
+@ObjectType('OvertakenRival')
+export class OvertakenRivalType {
+  @Field(() => ID) rivalUserId!: string;
+  @Field(() => String) rivalName!: string;
+  @Field(() => Int) rivalScore!: number;
+  @Field(() => Int) myNewScore!: number;
+  @Field(() => Int, { nullable: true }) myOldScore!: number | null;
+}
+
+@ObjectType('BatchScoreEntry', { description: 'A chart improved in a batch or period: best after vs before' })
+export class BatchScoreEntryType extends ChartFields {
+  @Field(() => ScoreSnapshotType) current!: ScoreSnapshotType;
+  @Field(() => ScoreSnapshotType, { nullable: true }) previous!: ScoreSnapshotType | null;
+  @Field(() => Int) exDiff!: number;
+  @Field(() => Float, { description: 'BPI difference (-15 for a missing BPI)' }) bpiDiff!: number;
+  @Field(() => [OvertakenRivalType], { description: 'Followed rivals passed (only shown to the owner)' }) overtaken!: OvertakenRivalType[];
+}
+
+@ObjectType('RivalOvertakenSummary')
+export class RivalOvertakenSummaryType {
+  @Field(() => ID) rivalUserId!: string;
+  @Field(() => String) rivalName!: string;
+  @Field(() => Int, { description: 'Charts on which this rival was passed' }) count!: number;
+}
+
+@ObjectType('BatchDetail')
+export class BatchDetailType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) version!: string;
+  @Field(() => String) source!: string;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Float) previousTotalBpi!: number;
+  @Field(() => Float) totalBpi!: number;
+  @Field(() => [BatchScoreEntryType]) scores!: BatchScoreEntryType[];
+  @Field(() => [RivalOvertakenSummaryType]) rivalsOvertaken!: RivalOvertakenSummaryType[];
+  @Field(() => ID, { nullable: true }) prevBatchId!: string | null;
+  @Field(() => ID, { nullable: true }) nextBatchId!: string | null;
+}
+
+@ObjectType('ScoreDetails', { description: 'Improvements of a day, week or month' })
+export class ScoreDetailsType {
+  @Field(() => Date) start!: Date;
+  @Field(() => Date) end!: Date;
+  @Field(() => String) unit!: string;
+  @Field(() => String) groupedBy!: string;
+  @Field(() => String) label!: string;
+  @Field(() => Float, { description: 'Total BPI at the end of the period' }) totalBpi!: number;
+  @Field(() => Int, { description: 'Batches in the period (groupedBy createdAt)' }) batchCount!: number;
+  @Field(() => [BatchScoreEntryType]) scores!: BatchScoreEntryType[];
+}
+
+@ObjectType('VersionSummary')
+export class VersionSummaryType {
+  @Field(() => String) currentVersion!: string;
+  @Field(() => String, { nullable: true }) compareVersion!: string | null;
+  @Field(() => String, { nullable: true }) compareVersionLabel!: string | null;
+  @Field(() => [VersionComparisonEntryType]) entries!: VersionComparisonEntryType[];
+}
+
+@ObjectType('DeleteBatchPayload')
+export class DeleteBatchPayload {
+  @Field(() => ID) batchId!: string;
+  @Field(() => String) version!: string;
+  @Field(() => String) message!: string;
+}

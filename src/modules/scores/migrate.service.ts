@@ -1,0 +1,110 @@
+/**
+ * Data migration from the older app's export (domain-scores.md §3.2), transactional and
+ * idempotent: the previous migration's batches (source TRANSFER) are replaced, other imports are
+ * kept, then bests and totals are rebuilt from the plays. Differences from the reference, on
+ * purpose: versions are kept apart (not merged per day), and the current lamp/miss count of the
+ * export is given only to the latest history entry of a chart (not stamped on every old entry).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/client';
+import { safeBpi } from '../../domain/bpi';
+import { ClearLamp, Difficulty, isGameVersion, PlayStyle } from '../../domain/constants';
+import { jstToUtc, normalizeWallClock } from '../../domain/csv';
+import { improvements, applyPlay, type Best } from '../../domain/scores';
+import { badInput } from '../../errors';
+import { rebuildDerived } from '../logs/logs.service';
+import type { ImportDeps } from './import.service';
+
+const LEGACY_LAMPS = [ClearLamp.FAILED, ClearLamp.ASSIST_CLEAR, ClearLamp.EASY_CLEAR, ClearLamp.CLEAR, ClearLamp.HARD_CLEAR, ClearLamp.EX_HARD_CLEAR, ClearLamp.FULLCOMBO_CLEAR];
+
+interface HistoryItem {
+  title: string;
+  difficulty: string;
+  exScore: number;
+  updatedAt: string;
+}
+
+function legacyLamp(v: unknown): ClearLamp | null {
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < LEGACY_LAMPS.length) return LEGACY_LAMPS[v];
+  if (typeof v === 'string' && /^\d$/.test(v)) return legacyLamp(Number(v));
+  return null;
+}
+
+function toDate(s: string): Date | null {
+  const wall = normalizeWallClock(s);
+  if (wall) return jstToUtc(wall);
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? null : new Date(t);
+}
+
+export async function migrateLegacyScores(deps: ImportDeps, userId: string, data: string) {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(data);
+  } catch {
+    throw badInput('data is not JSON', [{ code: 'invalid_json', path: ['data'], message: 'data is not JSON' }]);
+  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw badInput('data must be an object keyed by game version');
+  const { db, catalogue } = deps;
+  const plan: { version: string; day: string; createdAt: Date; plays: { chartId: number; exScore: number; clearLamp: ClearLamp | null; missCount: number | null; playedAt: Date; bpi: number | null; definitionId: number | null }[] }[] = [];
+  let notFound = 0;
+  const versions: string[] = [];
+  for (const [version, body] of Object.entries(doc as Record<string, unknown>)) {
+    if (!isGameVersion(version)) throw badInput(`Unknown game version ${JSON.stringify(version)}`, [{ code: 'invalid_enum_value', path: ['data', version], message: 'Unknown game version' }]);
+    const b = body as { scoresHistory?: unknown; scores?: Record<string, { title?: string; difficulty?: string; clearState?: unknown; missCount?: unknown }> };
+    if (!Array.isArray(b?.scoresHistory) || b.scoresHistory.length === 0) continue;
+    versions.push(version);
+    const meta = new Map<string, { lamp: ClearLamp | null; miss: number | null }>();
+    for (const m of Object.values(b.scores ?? {})) {
+      if (!m?.title || !m.difficulty) continue;
+      const miss = Number(m.missCount);
+      meta.set(`${m.title}\u0000${m.difficulty.toUpperCase()}`, { lamp: legacyLamp(m.clearState), miss: Number.isInteger(miss) && miss >= 0 ? miss : null });
+    }
+    // latest entry per chart (gets the export's current lamp / miss count)
+    const items = (b.scoresHistory as HistoryItem[])
+      .map((h) => ({ h, at: typeof h?.updatedAt === 'string' ? toDate(h.updatedAt) : null }))
+      .filter((x): x is { h: HistoryItem; at: Date } => x.at !== null && typeof x.h.title === 'string' && typeof x.h.difficulty === 'string' && Number.isInteger(x.h.exScore) && x.h.exScore > 0)
+      .sort((a, z) => a.at.getTime() - z.at.getTime());
+    const lastIdx = new Map<string, number>();
+    items.forEach((x, i) => lastIdx.set(`${x.h.title}\u0000${x.h.difficulty.toUpperCase()}`, i));
+    const days = new Map<string, (typeof plan)[number]>();
+    const running = new Map<number, Best>();
+    items.forEach((x, i) => {
+      const key = `${x.h.title}\u0000${x.h.difficulty.toUpperCase()}`;
+      const chart = catalogue.find(x.h.title, PlayStyle.SP, x.h.difficulty.toUpperCase() as Difficulty);
+      if (!chart || x.h.exScore > chart.notes * 2) return void notFound++;
+      const m = lastIdx.get(key) === i ? meta.get(key) : undefined;
+      const play = { exScore: x.h.exScore, clearLamp: m?.lamp ?? null, missCount: m?.miss ?? null };
+      const best = running.get(chart.id);
+      if (!improvements(play, best).any) return;
+      running.set(chart.id, applyPlay(best, { ...play, id: i, playedAt: x.at }));
+      const day = new Date(x.at.getTime() + 9 * 3600_000).toISOString().slice(0, 10);
+      let entry = days.get(day);
+      if (!entry) {
+        entry = { version, day, createdAt: new Date(Date.parse(`${day}T23:59:59.000Z`) - 9 * 3600_000), plays: [] };
+        days.set(day, entry);
+      }
+      entry.plays.push({ chartId: chart.id, ...play, playedAt: x.at, bpi: chart.definition ? safeBpi(x.h.exScore, chart.definition) : null, definitionId: chart.definition?.id ?? null });
+    });
+    plan.push(...days.values());
+  }
+  if (versions.length === 0) throw badInput('No importable data found.');
+  let total = 0;
+  await db.$transaction(
+    async (tx) => {
+      const old = await tx.importBatch.findMany({ where: { userId, source: 'TRANSFER' }, select: { version: true } });
+      await tx.importBatch.deleteMany({ where: { userId, source: 'TRANSFER' } });
+      for (const p of plan) {
+        const id = randomUUID();
+        await tx.importBatch.create({ data: { id, userId, version: p.version, source: 'TRANSFER', rowCount: p.plays.length, updatedCount: p.plays.length, bpiUpdatedCount: p.plays.filter((x) => x.bpi !== null).length, createdAt: p.createdAt } });
+        for (let i = 0; i < p.plays.length; i += 1000) {
+          await tx.score.createMany({ data: p.plays.slice(i, i + 1000).map((x) => ({ ...x, userId, version: p.version, batchId: id, createdAt: p.createdAt })) });
+        }
+        total += p.plays.length;
+      }
+      for (const v of new Set([...versions, ...old.map((o) => o.version)])) await rebuildDerived(tx as Db, catalogue, userId, v);
+    },
+    { timeout: 120_000 },
+  );
+  return { importedVersions: versions, totalProcessed: total, batchCount: plan.length, notFound };
+}

@@ -1,0 +1,92 @@
+import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
+import { Difficulty } from '../../domain/constants';
+import { ConnectionArgs } from '../../graphql/connection';
+
+@InputType('ScoreRowInput', { description: 'One normalized row (as produced by the CSV adapters)' })
+export class ScoreRowInput {
+  @Field(() => String) title!: string;
+  @Field(() => Difficulty) difficulty!: Difficulty;
+  @Field(() => Int) exScore!: number;
+  @Field(() => String, { description: 'Lamp: wire string ("HARD CLEAR") or enum name (HARD_CLEAR)' }) clearState!: string;
+  @Field(() => Int, { nullable: true }) missCount?: number | null;
+  @Field(() => String, { nullable: true, description: 'JST wall clock "YYYY-MM-DD HH:mm[:ss]"; null = import time' }) lastPlayed?: string | null;
+}
+
+@ArgsType()
+export class ImportScoresArgs {
+  @Field(() => ID) userId!: string;
+  @Field(() => String) version!: string;
+  @Field(() => [ScoreRowInput], { description: 'At most 10,000 rows' }) rows!: ScoreRowInput[];
+}
+
+@ArgsType()
+export class ImportScoresCsvArgs {
+  @Field(() => ID) userId!: string;
+  @Field(() => String) version!: string;
+  @Field(() => String, { description: 'Official CSV, Reflux TSV, daken counter or result techo CSV (detected)' }) csv!: string;
+}
+
+@ArgsType()
+export class MigrateLegacyArgs {
+  @Field(() => ID) userId!: string;
+  @Field(() => String, { description: 'The old app export: JSON {"<version>": {scoresHistory:[…], scores:{…}}}' }) data!: string;
+}
+
+@ArgsType()
+export class DeleteBatchArgs {
+  @Field(() => ID) userId!: string;
+  @Field(() => ID) batchId!: string;
+}
+
+@ArgsType()
+export class ScoresArgs extends ConnectionArgs {
+  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
+  @Field(() => Date, { nullable: true, description: 'State as of this instant (by import time); default now' }) asOf?: Date | null;
+  @Field(() => [Int], { nullable: true }) levels?: number[] | null;
+  @Field(() => [Difficulty], { nullable: true }) difficulties?: Difficulty[] | null;
+}
+
+@ArgsType()
+export class AllDifficultyScoresArgs extends ConnectionArgs {
+  @Field(() => [Int], { nullable: true }) levels?: number[] | null;
+  @Field(() => [Difficulty], { nullable: true }) difficulties?: Difficulty[] | null;
+}
+
+@ArgsType()
+export class VersionArgs {
+  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
+}
+
+@ArgsType()
+export class UnplayedArgs extends ConnectionArgs {
+  @Field(() => String, { nullable: true }) version?: string | null;
+  @Field(() => [Int], { nullable: true }) levels?: number[] | null;
+  @Field(() => [Difficulty], { nullable: true }) difficulties?: Difficulty[] | null;
+}
+
+@ArgsType()
+export class BestEverArgs {
+  @Field(() => String) currentVersion!: string;
+  @Field(() => Boolean, { defaultValue: false }) excludeCurrent!: boolean;
+}
+
+@ArgsType()
+export class VersionComparisonArgs {
+  @Field(() => String) currentVersion!: string;
+  @Field(() => String) targetVersion!: string;
+}
+
+@ArgsType()
+export class RecommendedArgs {
+  @Field(() => String, { nullable: true }) version?: string | null;
+  @Field(() => [Int], { nullable: true, description: 'Levels (11, 12); empty = all' }) level?: number[] | null;
+  @Field(() => [Difficulty], { nullable: true, description: 'HYPER, ANOTHER, LEGGENDARIA; empty = all' }) difficulty?: Difficulty[] | null;
+  @Field(() => Int, { nullable: true, description: '1–100, default 10' }) limit?: number | null;
+  @Field(() => Int, { nullable: true, description: '≥ 0, default 0' }) offset?: number | null;
+}
+
+@ArgsType()
+export class TotalBpiHistoryArgs {
+  @Field(() => String, { nullable: true }) version?: string | null;
+  @Field(() => String, { nullable: true, description: 'day (default), week or month' }) groupBy?: string | null;
+}
