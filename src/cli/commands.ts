@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { applyMigrations, createMigration, pendingSchemaSql } from '../db/migrate';
 import { emitSchemaFile, getSchema, printSdl, SCHEMA_FILE } from '../graphql/schema';
+import { importAttributesCommand } from './attributes';
 import { createUserCommand, tokenCommand } from './users';
 import { importDefinitionsCommand } from './definitions';
 import { importRadarCategoriesCommand } from './radar';
@@ -118,6 +119,12 @@ export const COMMANDS: Command[] = [
     usage: 'definitions import <file|url>',
     summary: 'Import a published BPI definitions file (path or http(s) URL)',
     run: (args, config) => importDefinitionsCommand(args, config),
+  },
+  {
+    name: 'charts import-attributes',
+    usage: 'charts import-attributes <file|url>',
+    summary: 'Import chart attribute vectors [{title, difficulty, playStyle?, attributes:{name: number}}] for similar songs',
+    run: (args, config) => importAttributesCommand(args, config),
   },
   {
     name: 'charts import-categories',

@@ -37,6 +37,25 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.song': { rule: 'PUBLIC' },
   'Query.chart': { rule: 'PUBLIC' },
   'Query.serverInfo': { rule: 'PUBLIC' },
+  // songs: notes, fingering patterns, rankings (src/modules/songs/notes|patterns|rankings.*)
+  'Query.songNotes': { rule: 'PUBLIC' },
+  'Query.recentSongNotes': { rule: 'PUBLIC' },
+  'Mutation.postSongNote': { rule: 'AUTHENTICATED' },
+  'Mutation.editSongNote': { rule: 'AUTHENTICATED' }, // + author only (service: FORBIDDEN)
+  'Mutation.deleteSongNote': { rule: 'AUTHENTICATED' }, // + author only (service: FORBIDDEN)
+  'Mutation.upvoteSongNote': { rule: 'AUTHENTICATED' },
+  'Mutation.cancelSongNoteUpvote': { rule: 'AUTHENTICATED' },
+  'Query.fingeringPatterns': { rule: 'PUBLIC' },
+  'Query.searchFingeringPattern': { rule: 'PUBLIC' },
+  'Mutation.voteFingeringPattern': { rule: 'AUTHENTICATED' },
+  'Mutation.cancelFingeringPatternVote': { rule: 'AUTHENTICATED' },
+  'Query.songRanking': { rule: 'PUBLIC' },
+  'Query.similarSongs': { rule: 'PUBLIC' },
+  'Query.popularCharts': { rule: 'PUBLIC' },
+  'Query.userSongs': { rule: 'VISIBLE' },
+  'Query.userSongRanking': { rule: 'VISIBLE' },
+  'Query.userSimilarSongs': { rule: 'VISIBLE' },
+  'Mutation.importChartAttributes': { rule: 'ADMIN' },
   // users / profile
   'Query.user': { rule: 'VISIBLE', target: (a) => a.id },
   // unknown name → no target → passes, and the resolver answers null

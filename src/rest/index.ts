@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
 import { contextForRequest, type Context } from '../graphql/context';
 import { restError } from './errors';
+import { registerRecentNotes } from './notes';
 import { registerOAuth } from './oauth';
 import { registerTokenRoute } from './token';
 import { registerRecommended } from './recommended';
@@ -40,6 +41,7 @@ export function getRoute(fastify: FastifyInstance, app: App, url: string, handle
 
 /** The four compatibility routes live under /api/v1 (added by their areas). */
 export function registerRest(fastify: FastifyInstance, app: App): void {
+  registerRecentNotes(fastify, app);
   registerProfile(fastify, app);
   registerTokenRoute(fastify, app);
   registerOAuth(fastify, app);

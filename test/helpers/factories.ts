@@ -76,3 +76,10 @@ export async function aScoreImport(
   }
   return { batchId: batch.id, version, chartIds: [...new Set(changed)], scores };
 }
+
+/** Songs area: a BestScore row only (rankings, popularity, profile song lists read nothing else). */
+export async function aSongBestScore(db: Db, user: User, chartId: number, exScore: number, opts: { version?: string; bpi?: number | null } = {}) {
+  return db.bestScore.create({
+    data: { userId: user.id, version: opts.version ?? '33', chartId, exScore, exScoreId: 0, bpi: opts.bpi ?? null, playedAt: new Date() },
+  });
+}

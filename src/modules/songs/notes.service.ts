@@ -1,0 +1,182 @@
+import type { Db } from '../../db/client';
+import type { Prisma, SongNote } from '../../generated/prisma/client';
+import { badInput, forbidden, notFound } from '../../errors';
+import { decodeCursor, encodeCursor, offsetPage, pageSize, type Page } from '../../graphql/connection';
+import { LATEST_VERSION } from '../../domain/constants';
+import { SongNoteSort } from './notes.types';
+
+export const NOTE_BODY_MAX = 2000;
+export const RECENT_NOTES_PAGE_SIZE = 20;
+
+/** Parses a GraphQL ID / REST id that must be a positive integer. */
+export function parseIntId(value: string | number, name: string): number {
+  const n = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw badInput(`Invalid ${name}`, [{ code: 'invalid_id', path: [name], message: `Invalid ${name}` }]);
+  }
+  return n;
+}
+
+/** Trims and checks a note body: 1–2000 characters (UTF-16 units) after trimming. */
+export function normaliseNoteBody(body: string): string {
+  const trimmed = body.trim();
+  if (!trimmed) throw badInput('body is required', [{ code: 'too_small', path: ['body'], message: 'body is required' }]);
+  if (trimmed.length > NOTE_BODY_MAX) {
+    throw badInput(`body too long (max ${NOTE_BODY_MAX})`, [{ code: 'too_big', path: ['body'], message: `body too long (max ${NOTE_BODY_MAX})` }]);
+  }
+  return trimmed;
+}
+
+function orderBy(sort: SongNoteSort): Prisma.SongNoteOrderByWithRelationInput[] {
+  return sort === SongNoteSort.UPVOTES
+    ? [{ upvoteCount: 'desc' }, { createdAt: 'desc' }, { id: 'desc' }]
+    : [{ createdAt: 'desc' }, { id: 'desc' }];
+}
+
+function cursorOf(sort: SongNoteSort, n: SongNote): string {
+  return sort === SongNoteSort.UPVOTES
+    ? encodeCursor([n.upvoteCount, n.createdAt.toISOString(), n.id])
+    : encodeCursor([n.createdAt.toISOString(), n.id]);
+}
+
+/** Rows strictly after the cursor in the sort order (keyset pagination). */
+function afterCursor(sort: SongNoteSort, after: string): Prisma.SongNoteWhereInput {
+  const bad = () => badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+  if (sort === SongNoteSort.UPVOTES) {
+    const [count, at, id] = decodeCursor(after, 3);
+    const date = new Date(String(at));
+    if (typeof count !== 'number' || typeof id !== 'number' || Number.isNaN(date.getTime())) throw bad();
+    return {
+      OR: [
+        { upvoteCount: { lt: count } },
+        { upvoteCount: count, createdAt: { lt: date } },
+        { upvoteCount: count, createdAt: date, id: { lt: id } },
+      ],
+    };
+  }
+  const [at, id] = decodeCursor(after, 2);
+  const date = new Date(String(at));
+  if (typeof id !== 'number' || typeof at !== 'string' || Number.isNaN(date.getTime())) throw bad();
+  return { OR: [{ createdAt: { lt: date } }, { createdAt: date, id: { lt: id } }] };
+}
+
+/** Song notes: reads, authoring (author-only edits) and exact upvote counts. */
+export class NotesService {
+  constructor(private readonly db: Db) {}
+
+  private async requireChart(chartId: number): Promise<void> {
+    const chart = await this.db.chart.findUnique({ where: { id: chartId }, select: { id: true } });
+    if (!chart) throw notFound('Chart not found');
+  }
+
+  /** Notes of one chart, newest or most upvoted first (keyset cursors). */
+  async listForChart(chartId: number, sort: SongNoteSort, first: number | null | undefined, after: string | null | undefined): Promise<Page<SongNote>> {
+    const size = pageSize(first);
+    await this.requireChart(chartId);
+    const where: Prisma.SongNoteWhereInput = { chartId };
+    const [rows, totalCount] = await Promise.all([
+      this.db.songNote.findMany({ where: after ? { AND: [where, afterCursor(sort, after)] } : where, orderBy: orderBy(sort), take: size + 1 }),
+      this.db.songNote.count({ where }),
+    ]);
+    const edges = rows.slice(0, size).map((node) => ({ cursor: cursorOf(sort, node), node }));
+    return {
+      edges,
+      totalCount,
+      pageInfo: {
+        hasNextPage: rows.length > size,
+        hasPreviousPage: Boolean(after),
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges[edges.length - 1]?.cursor ?? null,
+      },
+    };
+  }
+
+  /**
+   * Notes across all charts. Offset pages (the feed is paged by number): `page` N (0-based)
+   * starts at N × size; `after` is an offset cursor from a previous page.
+   */
+  async listRecent(sort: SongNoteSort, opts: { first?: number | null; after?: string | null; page?: number | null }): Promise<Page<SongNote>> {
+    const size = pageSize(opts.first);
+    let offset = 0;
+    if (opts.page != null) {
+      if (opts.after) throw badInput('Give either page or after, not both', [{ code: 'invalid_arguments', path: ['page'], message: 'Give either page or after, not both' }]);
+      if (!Number.isSafeInteger(opts.page) || opts.page < 0) {
+        throw badInput('page must be an integer ≥ 0', [{ code: 'too_small', path: ['page'], message: 'page must be an integer ≥ 0' }]);
+      }
+      offset = opts.page * size;
+    } else if (opts.after) {
+      const [n] = decodeCursor(opts.after, 1);
+      if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw badInput('Invalid cursor');
+      offset = n;
+    }
+    const [rows, totalCount] = await Promise.all([
+      this.db.songNote.findMany({ orderBy: orderBy(sort), skip: offset, take: size + 1 }),
+      this.db.songNote.count(),
+    ]);
+    return offsetPage(rows, offset, size, totalCount);
+  }
+
+  async post(authorId: string, chartId: number, rawBody: string): Promise<SongNote> {
+    const body = normaliseNoteBody(rawBody);
+    await this.requireChart(chartId);
+    const status = await this.db.playerVersionStatus.findUnique({
+      where: { userId_version: { userId: authorId, version: LATEST_VERSION } },
+      select: { totalBpi: true },
+    });
+    return this.db.songNote.create({ data: { chartId, authorId, body, authorTotalBpi: status?.totalBpi ?? null } });
+  }
+
+  /** Author only (FORBIDDEN for anyone else); `updatedAt` moves. */
+  async edit(viewerId: string, noteId: number, rawBody: string): Promise<SongNote> {
+    const body = normaliseNoteBody(rawBody);
+    return this.db.$transaction(async (tx) => {
+      const note = await tx.songNote.findUnique({ where: { id: noteId }, select: { authorId: true } });
+      if (!note) throw notFound('Note not found');
+      if (note.authorId !== viewerId) throw forbidden('Only the author may edit this note');
+      return tx.songNote.update({ where: { id: noteId }, data: { body } });
+    });
+  }
+
+  /** Author only; the note's upvotes cascade. */
+  async delete(viewerId: string, noteId: number): Promise<void> {
+    await this.db.$transaction(async (tx) => {
+      const note = await tx.songNote.findUnique({ where: { id: noteId }, select: { authorId: true } });
+      if (!note) throw notFound('Note not found');
+      if (note.authorId !== viewerId) throw forbidden('Only the author may delete this note');
+      await tx.songNote.delete({ where: { id: noteId } });
+    });
+  }
+
+  /**
+   * Upvote once per user. The upvote row insert (ON CONFLICT DO NOTHING) and the counter's atomic
+   * increment run in one transaction, so the count stays exact under concurrent votes; a second
+   * upvote by the same user is an idempotent no-op (changed = false), never a double count.
+   */
+  async upvote(userId: string, noteId: number): Promise<{ note: SongNote; changed: boolean }> {
+    return this.db.$transaction(async (tx) => {
+      const exists = await tx.songNote.findUnique({ where: { id: noteId }, select: { id: true } });
+      if (!exists) throw notFound('Note not found');
+      const { count } = await tx.songNoteUpvote.createMany({ data: [{ noteId, userId }], skipDuplicates: true });
+      if (count === 1) {
+        // Raw increment: atomic, and leaves updatedAt (the body's edit time) alone.
+        await tx.$executeRaw`UPDATE "SongNote" SET "upvoteCount" = "upvoteCount" + 1 WHERE "id" = ${noteId}`;
+      }
+      const note = await tx.songNote.findUniqueOrThrow({ where: { id: noteId } });
+      return { note, changed: count === 1 };
+    });
+  }
+
+  /** Cancels the caller's upvote; idempotent (changed = false when there was none). */
+  async cancelUpvote(userId: string, noteId: number): Promise<{ note: SongNote; changed: boolean }> {
+    return this.db.$transaction(async (tx) => {
+      const exists = await tx.songNote.findUnique({ where: { id: noteId }, select: { id: true } });
+      if (!exists) throw notFound('Note not found');
+      const { count } = await tx.songNoteUpvote.deleteMany({ where: { noteId, userId } });
+      if (count === 1) {
+        await tx.$executeRaw`UPDATE "SongNote" SET "upvoteCount" = "upvoteCount" - 1 WHERE "id" = ${noteId}`;
+      }
+      const note = await tx.songNote.findUniqueOrThrow({ where: { id: noteId } });
+      return { note, changed: count === 1 };
+    });
+  }
+}

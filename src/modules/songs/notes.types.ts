@@ -1,0 +1,58 @@
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Connection } from '../../graphql/connection';
+
+export enum SongNoteSort {
+  LATEST = 'LATEST',
+  UPVOTES = 'UPVOTES',
+}
+registerEnumType(SongNoteSort, {
+  name: 'SongNoteSort',
+  description: 'LATEST: newest first. UPVOTES: most upvoted first, then newest.',
+});
+
+/**
+ * A strategy note on a chart. Authors are anonymous to readers: neither the author's id nor
+ * name is exposed; the only hint is the author's total BPI when the note was posted.
+ */
+@ObjectType('SongNote', { description: 'A strategy note on a chart (anonymous: the author is never exposed)' })
+export class SongNoteType {
+  @Field(() => ID) id!: number;
+  @Field(() => Int, { description: 'The chart the note is about' }) chartId!: number;
+  @Field(() => String) body!: string;
+  @Field(() => Float, {
+    nullable: true,
+    description: "The author's total BPI (latest game version) when the note was posted; null when they had none",
+  })
+  authorTotalBpi!: number | null;
+  @Field(() => Int) upvoteCount!: number;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+  // upvoted, editable, chart: field resolvers (notes.resolver.ts)
+}
+
+@ObjectType()
+export class SongNoteConnection extends Connection(SongNoteType, 'SongNote') {}
+
+@ObjectType({ description: 'Result of posting or editing a note' })
+export class SongNotePayload {
+  @Field(() => SongNoteType) note!: SongNoteType;
+}
+
+@ObjectType({ description: 'Result of deleting a note (its upvotes go with it)' })
+export class DeleteSongNotePayload {
+  @Field(() => ID) id!: number;
+  @Field(() => Boolean) deleted!: boolean;
+}
+
+@ObjectType({
+  description:
+    'Result of an upvote or its cancellation. Both are idempotent: a second upvote (or cancelling an absent one) ' +
+    'changes nothing and reports changed = false.',
+})
+export class SongNoteUpvotePayload {
+  @Field(() => SongNoteType) note!: SongNoteType;
+  @Field(() => Int, { description: 'The exact upvote count after this operation' }) upvoteCount!: number;
+  @Field(() => Boolean, { description: 'Whether the caller now upvotes the note' }) upvoted!: boolean;
+  @Field(() => Boolean, { description: 'False when the operation was a no-op (already upvoted / not upvoted)' })
+  changed!: boolean;
+}

@@ -1,0 +1,47 @@
+import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Connection } from '../../graphql/connection';
+
+export enum FingeringPatternSort {
+  SCORE = 'SCORE',
+  UPVOTES = 'UPVOTES',
+}
+registerEnumType(FingeringPatternSort, {
+  name: 'FingeringPatternSort',
+  description: 'SCORE: highest score (upvotes − downvotes) first. UPVOTES: most upvotes first. Ties: pattern ascending.',
+});
+
+export enum PatternVote {
+  UPVOTE = 'UPVOTE',
+  DOWNVOTE = 'DOWNVOTE',
+}
+registerEnumType(PatternVote, { name: 'PatternVote' });
+
+@ObjectType('FingeringPattern', {
+  description: 'A lane arrangement (7 digits, a permutation of 1–7 seen from 1P) for a chart, with its votes',
+})
+export class FingeringPatternType {
+  @Field(() => Int) chartId!: number;
+  @Field(() => String, { description: '1234567 = normal, 7654321 = mirror' }) pattern!: string;
+  @Field(() => Float, { description: 'upvotes − downvotes' }) score!: number;
+  @Field(() => Int) upvotes!: number;
+  @Field(() => Int) downvotes!: number;
+  // myVote: field resolver
+}
+
+@ObjectType()
+export class FingeringPatternConnection extends Connection(FingeringPatternType, 'FingeringPattern') {}
+
+@ObjectType({ description: 'Result of voting for a pattern or cancelling a vote' })
+export class FingeringPatternVotePayload {
+  @Field(() => FingeringPatternType, { nullable: true, description: 'The pattern with its exact counts (null: no such pattern)' })
+  pattern!: FingeringPatternType | null;
+  @Field(() => PatternVote, { nullable: true, description: "The caller's vote now" }) myVote!: PatternVote | null;
+}
+
+@ObjectType({ description: 'Where one pattern stands among the chart’s patterns' })
+export class FingeringPatternSearchResult {
+  @Field(() => FingeringPatternType) pattern!: FingeringPatternType;
+  @Field(() => Float) score!: number;
+  @Field(() => Int, { description: '1 + patterns of this chart with a strictly higher score (ties share a rank)' }) rank!: number;
+  @Field(() => Int, { description: 'Patterns of this chart' }) total!: number;
+}

@@ -1,0 +1,39 @@
+import { ArgsType, Field, ID, Int } from 'type-graphql';
+import { ConnectionArgs } from '../../graphql/connection';
+import { ChartPopularityOrder } from './rankings.types';
+
+@ArgsType()
+export class SongRankingArgs extends ConnectionArgs {
+  @Field(() => ID) chartId!: string;
+  @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
+}
+
+@ArgsType()
+export class UserSongRankingArgs extends SongRankingArgs {
+  @Field(() => ID, { description: 'The profile user (rule VISIBLE); isSelf / selfRank refer to this user' }) userId!: string;
+}
+
+@ArgsType()
+export class SimilarSongsArgs {
+  @Field(() => ID) chartId!: string;
+  @Field(() => String, { nullable: true, description: 'Game version for the candidates (default: the latest)' }) version?: string | null;
+  @Field(() => Int, { nullable: true, defaultValue: 10, description: '1–50 (default 10)' }) limit?: number | null;
+}
+
+@ArgsType()
+export class UserSimilarSongsArgs extends SimilarSongsArgs {
+  @Field(() => ID, { description: 'The profile user (rule VISIBLE) whose best scores are attached' }) userId!: string;
+}
+
+@ArgsType()
+export class PopularChartsArgs extends ConnectionArgs {
+  @Field(() => ChartPopularityOrder, { nullable: true, defaultValue: ChartPopularityOrder.MOST }) order?: ChartPopularityOrder | null;
+  @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Only charts of this level (default: all)' }) level?: number | null;
+}
+
+@ArgsType()
+export class UserSongsArgs extends ConnectionArgs {
+  @Field(() => ID, { description: 'The profile user (rule VISIBLE) whose best scores are attached' }) userId!: string;
+  @Field(() => String, { nullable: true, description: 'Game version (default: the latest); charts not in it are left out' }) version?: string | null;
+}
