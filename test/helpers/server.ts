@@ -16,7 +16,7 @@ export interface TestServer {
   url: string;
   /** Counts SQL statements (Prisma query events) since the last reset. */
   sql: { count: number; statements: string[]; reset(): void };
-  gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ status: number; body: { data?: T; errors?: any[] } }>;
+  gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ status: number; body: { data?: T; errors?: any } }>;
   get(pathAndQuery: string, token?: string): Promise<{ status: number; body: any; headers: Headers }>;
   tokenFor(userId: string): Promise<string>;
   close(): Promise<void>;

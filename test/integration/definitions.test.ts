@@ -112,16 +112,16 @@ describe('definitions import input errors', () => {
   it('the admin mutation imports and is refused to non-admins', async () => {
     const doc = JSON.stringify({ version: 't2', body: [{ title: 'Via GraphQL', difficulty: '3', wr: 2000, avg: 1800, notes: 1100, difficultyLevel: '11' }] });
     const anon = await s.gql(`mutation($j: String!) { importDefinitions(json: $j) { added } }`, { j: doc });
-    expect(anon.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(anon.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
     const { aPlayer, anAdmin } = await import('../helpers/factories');
     const user = await aPlayer(s.db.prisma);
     const denied = await s.gql(`mutation($j: String!) { importDefinitions(json: $j) { added } }`, { j: doc }, await s.tokenFor(user.id));
-    expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(denied.body.errors![0].extensions.code).toBe('FORBIDDEN');
     const admin = await anAdmin(s.db.prisma);
     const ok = await s.gql(`mutation($j: String!) { importDefinitions(json: $j) { version added changed problems } }`, { j: doc }, await s.tokenFor(admin.id));
     expect(ok.body).toEqual({ data: { importDefinitions: { version: 't2', added: 1, changed: 0, problems: [] } } });
     const bad = await s.gql(`mutation($j: String!) { importDefinitions(json: $j) { added } }`, { j: '{not json' }, await s.tokenFor(admin.id));
-    expect(bad.body.errors[0]).toMatchObject({ message: 'json is not valid JSON', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(bad.body.errors![0]).toMatchObject({ message: 'json is not valid JSON', extensions: { code: 'BAD_USER_INPUT' } });
     await s.app.recompute.wait();
   });
 });
