@@ -20,6 +20,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  visit,
 } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { App } from '../app';
@@ -47,6 +48,26 @@ export function limitsFromConfig(c: App['config']): LimitsConfig {
     expensiveReadsPerMinute: c.rateLimitExpensiveReadsPerMinute,
   };
 }
+
+/** True when a value (variables, nested) holds a string with a NUL character: PostgreSQL text cannot store one. */
+export function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 64 || value === null || typeof value !== 'object') return false;
+  for (const v of Object.values(value as Record<string, unknown>)) if (containsNul(v, depth + 1)) return true;
+  return false;
+}
+
+function documentHasNul(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    StringValue(node) {
+      if (node.value.includes('\u0000')) found = true;
+    },
+  });
+  return found;
+}
+
+const NUL_MESSAGE = 'Text must not contain NUL (\\u0000) characters';
 
 /** Depth of the deepest field path of an operation (root fields are depth 1), fragments expanded. */
 export function operationDepth(operation: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>): number {
@@ -133,6 +154,10 @@ export function limitsPlugin(app: App, limits: LimitsConfig = limitsFromConfig(a
           if (!operation) return;
           const fragments: Record<string, FragmentDefinitionNode> = {};
           for (const def of rc.document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+          if (containsNul(rc.request.variables) || documentHasNul(rc.document)) {
+            const err = badInput(NUL_MESSAGE, [{ code: 'invalid_string', path: [], message: NUL_MESSAGE }]);
+            throw new GraphQLError(NUL_MESSAGE, { originalError: err, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+          }
           const depth = operationDepth(operation, fragments);
           if (depth > limits.maxDepth) throw limitError('depth', limits.maxDepth, depth);
           let complexity: number;
@@ -165,10 +190,15 @@ export function limitsPlugin(app: App, limits: LimitsConfig = limitsFromConfig(a
 /** REST paths whose handlers are expensive reads (per-user aggregates, lists). */
 const EXPENSIVE_REST = [/^\/api\/v1\/users\/[^/]+\/(profile|stats\/recommended)$/, /^\/api\/v1\/songs\/notes\/recent$/];
 
-/** The expensive-read limit on the REST compatibility routes: 429 + Retry-After + {message}. */
+/**
+ * Guards of the REST compatibility routes: a NUL character anywhere in the URL is 400 {message};
+ * the expensive-read limit answers 429 + Retry-After + {message}.
+ */
 export function registerRestRateLimits(fastify: FastifyInstance, app: App, limits: LimitsConfig = limitsFromConfig(app.config)): void {
-  if (limits.expensiveReadsPerMinute <= 0) return;
   fastify.addHook('onRequest', async (req: FastifyRequest, reply) => {
+    if (!req.url.startsWith('/api/')) return;
+    if (/%00/i.test(req.url) || req.url.includes('\u0000')) return reply.code(400).send({ message: NUL_MESSAGE });
+    if (limits.expensiveReadsPerMinute <= 0) return;
     const path = req.url.split('?')[0];
     if (!EXPENSIVE_REST.some((re) => re.test(path))) return;
     try {
