@@ -128,6 +128,17 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.importScoresCsv': { rule: 'OWNER' },
   'Mutation.migrateLegacyScores': { rule: 'OWNER' },
   'Mutation.deleteBatch': { rule: 'OWNER' },
+  // auth: identity and the caller's own credentials (src/modules/auth)
+  'Query.me': { rule: 'AUTHENTICATED' },
+  'Mutation.exchangeApiKey': { rule: 'PUBLIC' },
+  'Query.apiKeyStatus': { rule: 'AUTHENTICATED', firstParty: true },
+  'Mutation.issueApiKey': { rule: 'AUTHENTICATED', firstParty: true },
+  'Query.oauthClient': { rule: 'AUTHENTICATED', firstParty: true },
+  'Mutation.issueOAuthClient': { rule: 'AUTHENTICATED', firstParty: true },
+  'Mutation.deleteOAuthClient': { rule: 'AUTHENTICATED', firstParty: true },
+  // OAuth authorization server endpoints that need a user (src/rest/oauth.ts)
+  'OAuth.authorize': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
+  'OAuth.consent': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
   // REST compatibility routes (named like the GraphQL operation they call)
   'REST.recommended': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/stats/recommended → User.recommended
 };

@@ -1,0 +1,266 @@
+/**
+ * The access matrix: for every entry of the rule table (src/graphql/rules.ts RULES) whose rule is
+ * OWNER, VISIBLE, AUTHENTICATED or ADMIN, call the operation as anonymous / another user / the
+ * owner / an approved follower (and an administrator for ADMIN) and check that the verdict is the
+ * rule's. ADDING AN OPERATION? Add a case to CASES below (variables are enough for GraphQL
+ * operations: the document is built from the schema, selecting only __typename). Use ids that do
+ * not exist and bystander users in arguments so that the owner's calls leave the fixture intact.
+ */
+import { getNamedType, isObjectType, isInterfaceType, isUnionType, type GraphQLSchema } from 'graphql';
+import { createContext } from '../../src/graphql/context';
+import { RULES, enforce } from '../../src/graphql/rules';
+import { getSchema } from '../../src/graphql/schema';
+import { pkceChallenge } from '../../src/modules/auth/secrets';
+import type { User } from '../../src/generated/prisma/client';
+import { aPrivatePlayer, aPublicPlayer, anAdmin, follows } from '../helpers/factories';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+type Who = 'anonymous' | 'other' | 'owner' | 'follower' | 'admin';
+type Verdict = 'ALLOWED' | 'UNAUTHENTICATED' | 'FORBIDDEN';
+
+/** What a case's builder gets: `target` is the user the operation is about (private owner, or a public user). */
+interface Fixture {
+  target: User;
+  bystander: User;
+  clientId: string;
+  s: TestServer;
+}
+
+type Case =
+  /** GraphQL root field: variables (the document is generated from the schema). */
+  | { vars: (f: Fixture) => Record<string, unknown> }
+  /** Subscriptions cannot run over HTTP POST: the rule is checked through `enforce` with the same context. */
+  | { subscription: true; args?: (f: Fixture) => Record<string, unknown> }
+  /** A REST / OAuth endpoint: returns the HTTP status. */
+  | { http: (f: Fixture, token: string | undefined) => Promise<number> };
+
+const MISSING = '999999';
+const NO_CHART = '999999';
+
+const CASES: Record<string, Case> = {
+  // users / profile
+  'Query.user': { vars: (f) => ({ id: f.target.id }) },
+  'Query.userByName': { vars: (f) => ({ name: f.target.name }) },
+  'Mutation.updateProfile': { vars: () => ({ input: {} }) },
+  'Mutation.deleteAccount': { vars: () => ({ confirmName: 'not-the-name-of-anyone' }) },
+  'Mutation.importRadarCategories': { vars: () => ({ json: '[]' }) },
+  // auth
+  'Query.me': { vars: () => ({}) },
+  'Query.apiKeyStatus': { vars: () => ({}) },
+  'Mutation.issueApiKey': { vars: () => ({}) },
+  'Query.oauthClient': { vars: () => ({}) },
+  'Mutation.issueOAuthClient': { vars: () => ({ redirectUris: ['https://matrix.example/cb'] }) },
+  'Mutation.deleteOAuthClient': { vars: () => ({}) },
+  'OAuth.authorize': {
+    http: async (f, token) => {
+      const qs = new URLSearchParams({ client_id: f.clientId, redirect_uri: 'https://matrix.example/cb', code_challenge: pkceChallenge('v'.repeat(43)), code_challenge_method: 'S256' });
+      return (await f.s.get(`/api/oauth/authorize?${qs}`, token)).status;
+    },
+  },
+  'OAuth.consent': {
+    http: async (f, token) => {
+      const res = await fetch(`${f.s.url}/api/oauth/authorize/consent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ client_id: f.clientId, redirect_uri: 'https://matrix.example/cb', code_challenge: pkceChallenge('v'.repeat(43)), code_challenge_method: 'S256', approve: false }),
+      });
+      return res.status;
+    },
+  },
+  // songs, notes, patterns, rankings
+  'Mutation.postSongNote': { vars: () => ({ body: 'matrix', chartId: NO_CHART }) },
+  'Mutation.editSongNote': { vars: () => ({ body: 'matrix', id: MISSING }) },
+  'Mutation.deleteSongNote': { vars: () => ({ id: MISSING }) },
+  'Mutation.upvoteSongNote': { vars: () => ({ id: MISSING }) },
+  'Mutation.cancelSongNoteUpvote': { vars: () => ({ id: MISSING }) },
+  'Mutation.voteFingeringPattern': { vars: () => ({ vote: 'UPVOTE', pattern: '1234567', chartId: NO_CHART }) },
+  'Mutation.cancelFingeringPatternVote': { vars: () => ({ pattern: '1234567', chartId: NO_CHART }) },
+  'Query.userSongs': { vars: (f) => ({ userId: f.target.id }) },
+  'Query.userSongRanking': { vars: (f) => ({ userId: f.target.id, chartId: NO_CHART }) },
+  'Query.userSimilarSongs': { vars: (f) => ({ userId: f.target.id, chartId: NO_CHART }) },
+  'Mutation.importChartAttributes': { vars: () => ({ entries: [] }) },
+  'Query.recomputeStatus': { vars: () => ({}) },
+  'Mutation.importDefinitions': { vars: () => ({ json: '{}' }) },
+  'Mutation.importOfficialArena': { vars: () => ({ json: '[]' }) },
+  'Mutation.recompute': { vars: () => ({}) },
+  // social
+  'Mutation.follow': { vars: (f) => ({ userId: f.bystander.id }) },
+  'Mutation.unfollow': { vars: (f) => ({ userId: f.bystander.id }) },
+  'Mutation.sendFollowRequest': { vars: () => ({ token: 'no-such-invite-token' }) },
+  'Mutation.withdrawFollowRequest': { vars: (f) => ({ userId: f.bystander.id }) },
+  'Query.outgoingFollowRequests': { vars: (f) => ({ userId: f.target.id }) },
+  'Query.incomingFollowRequests': { vars: (f) => ({ userId: f.target.id }) },
+  'Mutation.approveFollowRequest': { vars: (f) => ({ userId: f.target.id, requestId: Number(MISSING) }) },
+  'Mutation.rejectFollowRequest': { vars: (f) => ({ userId: f.target.id, requestId: Number(MISSING) }) },
+  'Mutation.approveFollower': { vars: (f) => ({ userId: f.target.id, followerId: f.bystander.id }) },
+  'Mutation.removeFollower': { vars: (f) => ({ userId: f.target.id, followerId: f.bystander.id }) },
+  'Query.followInvite': { vars: (f) => ({ userId: f.target.id }) },
+  'Mutation.issueFollowInvite': { vars: (f) => ({ userId: f.target.id }) },
+  'Query.followLists': { vars: (f) => ({ userId: f.target.id }) },
+  'Query.followingWithLists': { vars: (f) => ({ userId: f.target.id }) },
+  'Mutation.createFollowList': { vars: (f) => ({ userId: f.target.id, name: 'matrix' }) },
+  'Mutation.updateFollowList': { vars: (f) => ({ userId: f.target.id, listId: Number(MISSING), name: 'x' }) },
+  'Mutation.deleteFollowList': { vars: (f) => ({ userId: f.target.id, listId: Number(MISSING) }) },
+  'Mutation.addFollowListMember': { vars: (f) => ({ userId: f.target.id, listId: Number(MISSING), memberId: f.bystander.id }) },
+  'Mutation.removeFollowListMember': { vars: (f) => ({ userId: f.target.id, listId: Number(MISSING), memberId: f.bystander.id }) },
+  'Query.notifications': { vars: (f) => ({ userId: f.target.id }) },
+  'Query.unreadNotificationCount': { vars: (f) => ({ userId: f.target.id }) },
+  'Mutation.markNotificationsRead': { vars: (f) => ({ userId: f.target.id }) },
+  'Query.timeline': { vars: (f) => ({ userId: f.target.id }) },
+  'Subscription.notificationAdded': { subscription: true },
+  'Subscription.timelineEntryAdded': { subscription: true },
+  // scores & logs
+  'Mutation.importScores': { vars: (f) => ({ userId: f.target.id, version: '33', rows: [] }) },
+  'Mutation.importScoresCsv': { vars: (f) => ({ userId: f.target.id, version: '33', csv: '' }) },
+  'Mutation.migrateLegacyScores': { vars: (f) => ({ userId: f.target.id, data: '[]' }) },
+  'Mutation.deleteBatch': { vars: (f) => ({ userId: f.target.id, batchId: MISSING }) },
+  // REST compatibility routes
+  'REST.recommended': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/stats/recommended`, token)).status },
+};
+
+const PROTECTED = ['OWNER', 'VISIBLE', 'AUTHENTICATED', 'ADMIN'];
+
+/** The verdict each rule gives each caller when the operation is about the private owner. */
+const EXPECTED: Record<string, Partial<Record<Who, Verdict>>> = {
+  AUTHENTICATED: { anonymous: 'UNAUTHENTICATED', other: 'ALLOWED', owner: 'ALLOWED', follower: 'ALLOWED' },
+  OWNER: { anonymous: 'UNAUTHENTICATED', other: 'FORBIDDEN', owner: 'ALLOWED', follower: 'FORBIDDEN' },
+  VISIBLE: { anonymous: 'FORBIDDEN', other: 'FORBIDDEN', owner: 'ALLOWED', follower: 'ALLOWED' },
+  ADMIN: { anonymous: 'UNAUTHENTICATED', other: 'FORBIDDEN', owner: 'FORBIDDEN', follower: 'FORBIDDEN', admin: 'ALLOWED' },
+};
+
+let s: TestServer;
+let schema: GraphQLSchema;
+const users = {} as Record<Exclude<Who, 'anonymous'>, User> & { bystander: User; publicTarget: User };
+const tokens = {} as Record<Who, string | undefined>;
+let clientId: string;
+
+beforeAll(async () => {
+  s = await startTestServer({ seedDemo: false });
+  schema = await getSchema();
+  const db = s.db.prisma;
+  users.owner = await aPrivatePlayer(db);
+  users.other = await aPublicPlayer(db);
+  users.follower = await aPublicPlayer(db);
+  users.admin = await anAdmin(db);
+  users.bystander = await aPublicPlayer(db);
+  users.publicTarget = await aPublicPlayer(db);
+  await follows(db, users.follower, users.owner, { approved: true });
+  for (const who of ['other', 'owner', 'follower', 'admin'] as const) tokens[who] = await s.tokenFor(users[who].id);
+  tokens.anonymous = undefined;
+  const reg = await fetch(`${s.url}/api/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ redirect_uris: ['https://matrix.example/cb'], client_name: 'matrix' }),
+  });
+  clientId = (await reg.json()).client_id;
+});
+afterAll(() => s.close());
+
+function rootField(op: string) {
+  const [root, field] = op.split('.');
+  const type = root === 'Query' ? schema.getQueryType() : root === 'Mutation' ? schema.getMutationType() : root === 'Subscription' ? schema.getSubscriptionType() : undefined;
+  return { root, field, def: type?.getFields()[field] };
+}
+
+const isGraphqlOp = (op: string) => /^(Query|Mutation|Subscription)\./.test(op);
+
+/** `mutation M($a: T!) { field(a: $a) { __typename } }` for the variables given. */
+function documentFor(op: string, vars: Record<string, unknown>): string {
+  const { root, field, def } = rootField(op);
+  const args = def!.args.filter((a) => a.name in vars);
+  const decl = args.length ? `(${args.map((a) => `$${a.name}: ${a.type}`).join(', ')})` : '';
+  const pass = args.length ? `(${args.map((a) => `${a.name}: $${a.name}`).join(', ')})` : '';
+  const named = getNamedType(def!.type);
+  const selection = isObjectType(named) || isInterfaceType(named) || isUnionType(named) ? ' { __typename }' : '';
+  return `${root.toLowerCase()} Matrix${decl} { ${field}${pass}${selection} }`;
+}
+
+const verdictOfStatus = (status: number): Verdict => (status === 401 ? 'UNAUTHENTICATED' : status === 403 ? 'FORBIDDEN' : 'ALLOWED');
+
+async function verdict(op: string, c: Case, who: Who, target: User): Promise<{ verdict: Verdict; detail: string }> {
+  const f: Fixture = { target, bystander: users.bystander, clientId, s };
+  const token = tokens[who];
+  if ('http' in c) {
+    const status = await c.http(f, token);
+    return { verdict: verdictOfStatus(status), detail: `HTTP ${status}` };
+  }
+  if ('subscription' in c) {
+    const viewer = who === 'anonymous' ? null : { id: users[who].id, isAdmin: users[who].isAdmin };
+    try {
+      await enforce(createContext(s.app, viewer, '127.0.0.1'), op, c.args?.(f) ?? {}, 'read');
+      return { verdict: 'ALLOWED', detail: 'enforce passed' };
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      return { verdict: code === 'UNAUTHENTICATED' || code === 'FORBIDDEN' ? code : 'ALLOWED', detail: String(err) };
+    }
+  }
+  const vars = c.vars(f);
+  const res = await s.gql(documentFor(op, vars), vars, token);
+  const err = res.body.errors?.[0];
+  const code = err?.extensions?.code;
+  if (code === 'GRAPHQL_VALIDATION_FAILED' || code === 'BAD_REQUEST' || res.status === 400) {
+    throw new Error(`The matrix case for ${op} is not a valid request: ${JSON.stringify(res.body)}`);
+  }
+  return {
+    verdict: code === 'UNAUTHENTICATED' || code === 'FORBIDDEN' ? code : 'ALLOWED',
+    detail: err ? `${code}: ${err.message}` : 'no error',
+  };
+}
+
+const protectedOps = () => Object.entries(RULES).filter(([, e]) => PROTECTED.includes(e.rule));
+
+describe('access matrix (rule table → verdicts)', () => {
+  it('has a matrix case for every protected entry of RULES', () => {
+    const missing = protectedOps()
+      .map(([op]) => op)
+      .filter((op) => !CASES[op]);
+    if (missing.length) {
+      throw new Error(
+        `No access-matrix case for: ${missing.join(', ')}.\n` +
+          'Add one to CASES in test/integration/auth-matrix.test.ts (variables for a GraphQL operation, ' +
+          'or an http() call for a REST route) so that the rule is checked as anonymous / other user / owner / approved follower.',
+      );
+    }
+  });
+
+  it('gives every caller the verdict of the rule (private target)', async () => {
+    const mismatches: string[] = [];
+    let checked = 0;
+    for (const [op, entry] of protectedOps()) {
+      const c = CASES[op];
+      if (!c) continue; // reported by the test above
+      if (isGraphqlOp(op) && !rootField(op).def) {
+        console.warn(`auth-matrix: ${op} is in RULES but not in the schema yet: skipped`);
+        continue;
+      }
+      for (const [who, expected] of Object.entries(EXPECTED[entry.rule]) as [Who, Verdict][]) {
+        const got = await verdict(op, c, who, users.owner);
+        checked++;
+        if (got.verdict !== expected) mismatches.push(`${op} (${entry.rule}) as ${who}: expected ${expected}, got ${got.verdict} (${got.detail})`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it('VISIBLE operations about a public user are open to everyone, anonymous included', async () => {
+    const mismatches: string[] = [];
+    for (const [op, entry] of protectedOps()) {
+      if (entry.rule !== 'VISIBLE' || !CASES[op] || (isGraphqlOp(op) && !rootField(op).def)) continue;
+      for (const who of ['anonymous', 'other'] as Who[]) {
+        const got = await verdict(op, CASES[op], who, users.publicTarget);
+        if (got.verdict !== 'ALLOWED') mismatches.push(`${op} as ${who} on a public user: ${got.verdict} (${got.detail})`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('every root field of the schema has a rule (fail closed)', () => {
+    const missing: string[] = [];
+    for (const type of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+      if (!type) continue;
+      for (const name of Object.keys(type.getFields())) if (!RULES[`${type.name}.${name}`]) missing.push(`${type.name}.${name}`);
+    }
+    expect(missing).toEqual([]);
+  });
+});
