@@ -19,6 +19,8 @@ export interface AppPubSub extends PubSub<PubSubTopics> {
   readonly kind: 'memory' | 'redis';
   /** Open subscriptions of this process on a topic (routing key + id). */
   subscriberCount(routingKey: keyof PubSubTopics, id: string): number;
+  /** Resolves when every subscription so far is live (Redis acknowledged the SUBSCRIBE). */
+  settled(): Promise<void>;
   /** Ends every open subscription iterator and closes Redis connections. */
   close(): Promise<void>;
 }
@@ -33,6 +35,8 @@ type Listener = EventListenerOrEventListenerObject;
  */
 class RedisEventTarget implements EventTarget {
   private readonly listeners = new Map<string, Set<Listener>>();
+  /** Redis SUBSCRIBE commands not yet acknowledged. */
+  readonly pending = new Set<Promise<unknown>>();
 
   constructor(
     private readonly pub: Redis,
@@ -63,7 +67,11 @@ class RedisEventTarget implements EventTarget {
     if (!set) {
       set = new Set();
       this.listeners.set(type, set);
-      this.sub.subscribe(CHANNEL_PREFIX + type).catch((err) => this.log.error({ err, type }, 'redis subscribe failed'));
+      const p: Promise<unknown> = this.sub
+        .subscribe(CHANNEL_PREFIX + type)
+        .catch((err) => this.log.error({ err, type }, 'redis subscribe failed'))
+        .finally(() => this.pending.delete(p));
+      this.pending.add(p);
     }
     set.add(callback);
   }
@@ -94,7 +102,7 @@ export function createAppPubSub(opts: { redisUrl?: string; log: Logger }): AppPu
     else counts.delete(topic);
   };
   let redis: { pub: Redis; sub: Redis } | undefined;
-  let eventTarget: EventTarget | undefined;
+  let eventTarget: RedisEventTarget | undefined;
   if (opts.redisUrl) {
     const pub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 2 });
     const sub = new Redis(opts.redisUrl);
@@ -120,6 +128,9 @@ export function createAppPubSub(opts: { redisUrl?: string; log: Logger }): AppPu
       return it;
     }) as AppPubSub['subscribe'],
     subscriberCount: (routingKey, id) => counts.get(`${routingKey}:${id}`) ?? 0,
+    async settled() {
+      if (eventTarget) await Promise.all([...eventTarget.pending]);
+    },
     async close() {
       await Promise.allSettled([...open].map((it) => it.return?.()));
       open.clear();
