@@ -110,17 +110,6 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.timeline': { rule: 'OWNER' },
   'Subscription.notificationAdded': { rule: 'AUTHENTICATED' },
   'Subscription.timelineEntryAdded': { rule: 'AUTHENTICATED' },
-  // auth: identity and the caller's own credentials (src/modules/auth)
-  'Query.me': { rule: 'AUTHENTICATED' },
-  'Mutation.exchangeApiKey': { rule: 'PUBLIC' },
-  'Query.apiKeyStatus': { rule: 'AUTHENTICATED', firstParty: true },
-  'Mutation.issueApiKey': { rule: 'AUTHENTICATED', firstParty: true },
-  'Query.oauthClient': { rule: 'AUTHENTICATED', firstParty: true },
-  'Mutation.issueOAuthClient': { rule: 'AUTHENTICATED', firstParty: true },
-  'Mutation.deleteOAuthClient': { rule: 'AUTHENTICATED', firstParty: true },
-  // OAuth authorization server endpoints that need a user (src/rest/oauth.ts)
-  'OAuth.authorize': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
-  'OAuth.consent': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
   // scores & logs (src/modules/scores, src/modules/logs). Their reads are User fields (scores,
   // batches, recommended…): field resolvers apply the VISIBLE predicate through canView(ctx,
   // user.id) — the same function this table's VISIBLE rule uses — so no second table exists.
@@ -128,17 +117,6 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.importScoresCsv': { rule: 'OWNER' },
   'Mutation.migrateLegacyScores': { rule: 'OWNER' },
   'Mutation.deleteBatch': { rule: 'OWNER' },
-  // auth: identity and the caller's own credentials (src/modules/auth)
-  'Query.me': { rule: 'AUTHENTICATED' },
-  'Mutation.exchangeApiKey': { rule: 'PUBLIC' },
-  'Query.apiKeyStatus': { rule: 'AUTHENTICATED', firstParty: true },
-  'Mutation.issueApiKey': { rule: 'AUTHENTICATED', firstParty: true },
-  'Query.oauthClient': { rule: 'AUTHENTICATED', firstParty: true },
-  'Mutation.issueOAuthClient': { rule: 'AUTHENTICATED', firstParty: true },
-  'Mutation.deleteOAuthClient': { rule: 'AUTHENTICATED', firstParty: true },
-  // OAuth authorization server endpoints that need a user (src/rest/oauth.ts)
-  'OAuth.authorize': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
-  'OAuth.consent': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
   // REST compatibility routes (named like the GraphQL operation they call)
   'REST.recommended': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/stats/recommended → User.recommended
 };
