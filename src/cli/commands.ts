@@ -7,6 +7,7 @@ import { importAttributesCommand } from './attributes';
 import { createUserCommand, tokenCommand } from './users';
 import { importDefinitionsCommand } from './definitions';
 import { importRadarCategoriesCommand } from './radar';
+import { importScoresCommand } from './scores';
 
 export interface Command {
   name: string;
@@ -119,6 +120,12 @@ export const COMMANDS: Command[] = [
     usage: 'definitions import <file|url>',
     summary: 'Import a published BPI definitions file (path or http(s) URL)',
     run: (args, config) => importDefinitionsCommand(args, config),
+  },
+  {
+    name: 'scores import',
+    usage: 'scores import --user <id> --version <v> [--corrections <titles.json>] <file>',
+    summary: 'Import a score export (official CSV, Reflux TSV, daken counter, result techo) as one batch',
+    run: (args, config) => importScoresCommand(args, config),
   },
   {
     name: 'charts import-attributes',

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import type { Config } from '../config';
+import { CsvFormatError, parseScoreExport, type CsvFormat } from '../domain/csv';
+import { applyMigrations } from '../db/migrate';
+import type { ImportSource } from '../generated/prisma/enums';
+import { loadTitleCorrections } from '../modules/scores/corrections';
+import { importScores } from '../modules/scores/import.service';
+import { Catalogue } from '../modules/songs/songs.catalogue';
+import { progressBar } from './progress';
+import { UsageError, withDatabase } from './commands';
+
+const SOURCE: Record<CsvFormat, ImportSource> = { official: 'OFFICIAL_CSV', reflux: 'REFLUX', daken_counter: 'DAKEN_COUNTER', result_techo: 'RESULT_TECHO' };
+const USAGE = 'usage: npm run cli -- scores import --user <id> --version <v> [--corrections <titles.json>] <file>';
+
+/** scores import: parse an export file (format detected) and import it as one batch for a user. */
+export async function importScoresCommand(args: string[], config: Config): Promise<number> {
+  const opts: Record<string, string> = {};
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--user' || a === '--version' || a === '--corrections') {
+      if (args[i + 1] === undefined) throw new UsageError(`${a} needs a value\n${USAGE}`);
+      opts[a.slice(2)] = args[++i];
+    } else if (a.startsWith('--')) throw new UsageError(`Unknown option ${a}\n${USAGE}`);
+    else files.push(a);
+  }
+  if (!opts.user || !opts.version || files.length !== 1) throw new UsageError(USAGE);
+  if (!fs.existsSync(files[0])) throw new UsageError(`No such file: ${files[0]}`);
+  const corrections = loadTitleCorrections(opts.corrections ?? config.titleCorrectionsFile);
+  const text = fs.readFileSync(files[0], 'utf8');
+  return withDatabase(config, 'scores import', async (db) => {
+    await applyMigrations(db.adapterFactory);
+    if (!(await db.prisma.user.findUnique({ where: { id: opts.user } }))) throw new UsageError(`No user ${opts.user}`);
+    const catalogue = new Catalogue(db.prisma);
+    await catalogue.load();
+    let parsed;
+    try {
+      parsed = parseScoreExport(text, { corrections, knownTitle: (t) => catalogue.find(t, 'SP', 'ANOTHER') !== undefined || catalogue.find(t, 'SP', 'HYPER') !== undefined });
+    } catch (err) {
+      if (err instanceof CsvFormatError) throw new UsageError(`${files[0]}: ${err.message}`);
+      throw err;
+    }
+    const bar = progressBar('import');
+    const r = await importScores(
+      { db: db.prisma, catalogue },
+      { userId: opts.user, version: opts.version, source: SOURCE[parsed.format], format: parsed.format, rows: parsed.rows, parseIssues: parsed.issues, skipped: parsed.skipped, corrections, onProgress: bar.update },
+    );
+    bar.done();
+    console.log(r.upToDate ? `${r.message}.` : `Batch ${r.batchId}: ${r.updatedCount} plays stored (${r.bpiUpdatedCount} on BPI charts); total BPI ${r.previousTotalBpi} → ${r.newTotalBpi}`);
+    console.log(`${r.format}: ${r.rowCount} rows, ${r.skipped} unplayed cells, ${r.notFound.length} not found, ${r.problems.length} problems`);
+    for (const n of r.notFound.slice(0, 20)) console.log(`  not found (line ${n.line}): ${n.title} [${n.difficulty}]`);
+    for (const p of r.problems.slice(0, 20)) console.log(`  ${p.severity} line ${p.line}${p.column ? ` (${p.column})` : ''}: ${p.reason}`);
+    return 0;
+  });
+}
