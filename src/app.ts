@@ -7,6 +7,7 @@ import { EventBus } from './events';
 import { createRateLimiter, type RateLimiter } from './ratelimit';
 import { createAppPubSub, type AppPubSub } from './graphql/pubsub';
 import { registerSocialListeners } from './modules/social/social.events';
+import { registerUserListeners } from './modules/users/users.events';
 import { createRateLimiter, type RateLimiter } from './ratelimit';
 
 /**
@@ -38,5 +39,6 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
   const pubsub = createAppPubSub({ redisUrl: config.redisUrl, log });
   const app: App = { config, log, database, db, catalogue, auth, rateLimiter, events, pubsub };
   registerSocialListeners(app);
+  registerUserListeners(app);
   return app;
 }

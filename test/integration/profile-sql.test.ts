@@ -31,7 +31,7 @@ async function userWithFollowers(n: number): Promise<User> {
 
 async function countFor(target: User, token?: string): Promise<{ count: number; edges: number }> {
   s.sql.reset();
-  const data = expectNoErrors(await s.gql(QUERY, { id: target.id }, token));
+  const data = expectNoErrors<any>(await s.gql(QUERY, { id: target.id }, token));
   return { count: s.sql.count, edges: data.user.followers.edges.length };
 }
 
@@ -56,7 +56,7 @@ describe('nested profile read: constant SQL statements', () => {
     expect(v50.count).toBeLessThanOrEqual(15);
 
     // private followers the viewer may not see stay masked inside the batched read
-    const data = expectNoErrors(await s.gql(QUERY, { id: big.id }, token));
+    const data = expectNoErrors<any>(await s.gql(QUERY, { id: big.id }, token));
     const masked = data.user.followers.edges.filter((e: any) => e.node.isMasked);
     expect(masked.length).toBe(17);
     for (const e of masked) expect(e.node).toMatchObject({ name: '非公開ユーザー', stats: null, profileText: null, gameId: null });

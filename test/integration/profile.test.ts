@@ -31,7 +31,7 @@ describe('profile read', () => {
     await aVersionStatus(s.db.prisma, u, 'INF', { totalBpi: 10 });
     await aVersionStatus(s.db.prisma, u, '31', { totalBpi: 5 });
 
-    const anon = expectNoErrors(await s.gql(PROFILE, { id: u.id })).user;
+    const anon = expectNoErrors<any>(await s.gql(PROFILE, { id: u.id })).user;
     expect(anon).toMatchObject({ id: u.id, name: u.name, isPublic: true, isMasked: false, profileText: 'hello', gameId: '1234-5678', socialId: 'dj_u' });
     expect(anon.role).toMatchObject({ role: 'coffee', description: 'supporter' });
     expect(anon.statsPrivacy).toBeNull();
@@ -40,7 +40,7 @@ describe('profile read', () => {
     // defaults: class shown; rank, area, grade hidden
     expect(anon.stats[0]).toMatchObject({ totalBpi: 42.5, arenaClass: 'A3', bestArenaClass: 'A2', arenaRank: null, area: null, gradeSp: null, gradeDp: null });
 
-    const owner = expectNoErrors(await s.gql(PROFILE, { id: u.id }, await s.tokenFor(u.id))).user;
+    const owner = expectNoErrors<any>(await s.gql(PROFILE, { id: u.id }, await s.tokenFor(u.id))).user;
     expect(owner.stats[0]).toMatchObject({ arenaClass: 'A3', arenaRank: 120, area: '東京都', gradeSp: '皆伝', gradeDp: '十段' });
     expect(owner.statsPrivacy).toEqual({ showArenaClass: true, showArenaRank: false, showArea: false, showGrade: false });
     expect(owner.relationship.isSelf).toBe(true);
@@ -51,7 +51,7 @@ describe('profile read', () => {
     await s.db.prisma.user.update({ where: { id: u.id }, data: { showArenaClass: false, showArenaRank: true, showArea: true, showGrade: true } });
     await aVersionStatus(s.db.prisma, u, '33', { arenaClass: 'A1', arenaRank: 3, area: '大阪府', gradeSp: '皆伝', bestArenaClass: 'A1', bestArenaClassAt: new Date() });
     const other = await aPublicPlayer(s.db.prisma);
-    const seen = expectNoErrors(await s.gql(PROFILE, { id: u.id }, await s.tokenFor(other.id))).user;
+    const seen = expectNoErrors<any>(await s.gql(PROFILE, { id: u.id }, await s.tokenFor(other.id))).user;
     expect(seen.stats[0]).toMatchObject({ arenaClass: null, bestArenaClass: null, bestArenaClassAt: null, arenaRank: 3, area: '大阪府', gradeSp: '皆伝' });
     expect(seen.statsPrivacy).toBeNull();
   });
@@ -67,10 +67,10 @@ describe('profile read', () => {
       const res = await s.gql(PROFILE, { id: p.id }, token);
       expect(res.body.errors?.[0]).toMatchObject({ message: 'This profile is set as a private.', extensions: { code: 'FORBIDDEN' } });
     }
-    const ok = expectNoErrors(await s.gql(PROFILE, { id: p.id }, await s.tokenFor(approved.id))).user;
+    const ok = expectNoErrors<any>(await s.gql(PROFILE, { id: p.id }, await s.tokenFor(approved.id))).user;
     expect(ok).toMatchObject({ id: p.id, name: p.name, isMasked: false, relationship: { isFollowing: true, isFollowedBy: false } });
     expect(ok.follows).toEqual({ followers: 2, following: 0 });
-    expectNoErrors(await s.gql(PROFILE, { id: p.id }, await s.tokenFor(p.id)));
+    expectNoErrors<any>(await s.gql(PROFILE, { id: p.id }, await s.tokenFor(p.id)));
   });
 
   it('answers NOT_FOUND for an unknown id', async () => {
@@ -80,8 +80,8 @@ describe('profile read', () => {
 
   it('finds users by name case-insensitively, null for unknown, FORBIDDEN for invisible private ones', async () => {
     const u = await aPublicPlayer(s.db.prisma, { name: 'CaseName' });
-    expect(expectNoErrors(await s.gql('{ userByName(name: "casename") { id name } }')).userByName).toEqual({ id: u.id, name: 'CaseName' });
-    expect(expectNoErrors(await s.gql('{ userByName(name: "nobody-here") { id } }')).userByName).toBeNull();
+    expect(expectNoErrors<any>(await s.gql('{ userByName(name: "casename") { id name } }')).userByName).toEqual({ id: u.id, name: 'CaseName' });
+    expect(expectNoErrors<any>(await s.gql('{ userByName(name: "nobody-here") { id } }')).userByName).toBeNull();
     await aPrivatePlayer(s.db.prisma, { name: 'HiddenOne' });
     const res = await s.gql('{ userByName(name: "HIDDENONE") { id } }');
     expect(res.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
@@ -94,10 +94,10 @@ describe('profile read', () => {
     await follows(s.db.prisma, a, b);
     await follows(s.db.prisma, b, a);
     await follows(s.db.prisma, c, b);
-    const seen = expectNoErrors(await s.gql(PROFILE, { id: b.id }, await s.tokenFor(a.id))).user;
+    const seen = expectNoErrors<any>(await s.gql(PROFILE, { id: b.id }, await s.tokenFor(a.id))).user;
     expect(seen.relationship).toEqual({ isFollowing: true, isFollowedBy: true, isMutual: true, isSelf: false });
     expect(seen.follows).toEqual({ followers: 2, following: 1 });
-    const byC = expectNoErrors(await s.gql(PROFILE, { id: b.id }, await s.tokenFor(c.id))).user;
+    const byC = expectNoErrors<any>(await s.gql(PROFILE, { id: b.id }, await s.tokenFor(c.id))).user;
     expect(byC.relationship).toEqual({ isFollowing: true, isFollowedBy: false, isMutual: false, isSelf: false });
   });
 
@@ -115,12 +115,12 @@ describe('profile read', () => {
         { snapshotId: snap.id, gameId: '90000004', name: 'W', area: '大阪府', arenaClass: 'A1', rank: 1 },
       ],
     });
-    const owner = expectNoErrors(await s.gql(PROFILE, { id: u.id }, await s.tokenFor(u.id))).user;
+    const owner = expectNoErrors<any>(await s.gql(PROFILE, { id: u.id }, await s.tokenFor(u.id))).user;
     expect(owner.areaRank).toEqual({ area: '東京都', areaRank: 3, totalInArea: 3 });
-    const anon = expectNoErrors(await s.gql(PROFILE, { id: u.id })).user;
+    const anon = expectNoErrors<any>(await s.gql(PROFILE, { id: u.id })).user;
     expect(anon.areaRank).toBeNull();
     await s.db.prisma.user.update({ where: { id: u.id }, data: { showArea: true } });
-    expect(expectNoErrors(await s.gql(PROFILE, { id: u.id })).user.areaRank).toEqual({ area: '東京都', areaRank: 3, totalInArea: 3 });
+    expect(expectNoErrors<any>(await s.gql(PROFILE, { id: u.id })).user.areaRank).toEqual({ area: '東京都', areaRank: 3, totalInArea: 3 });
   });
 });
 
@@ -144,7 +144,7 @@ describe('followers / following connections', () => {
     await s.db.prisma.follow.create({ data: { followerId: pub.id, followingId: target.id, createdAt: new Date(t0 - 1000) } });
     await follows(s.db.prisma, target, pub);
 
-    const p1 = expectNoErrors(await s.gql(Q, { id: target.id })).user;
+    const p1 = expectNoErrors<any>(await s.gql(Q, { id: target.id })).user;
     expect(p1.followers.totalCount).toBe(3);
     expect(p1.followers.pageInfo.hasNextPage).toBe(true);
     expect(p1.followers.edges.map((e: any) => e.node.id)).toEqual([pub.id, priv.id]);
@@ -154,12 +154,12 @@ describe('followers / following connections', () => {
     expect(new Date(p1.followers.edges[1].followedAt).getTime()).toBe(t0 - 2000);
     expect(p1.following).toEqual({ totalCount: 1, edges: [{ node: { id: pub.id } }] });
 
-    const p2 = expectNoErrors(await s.gql(Q, { id: target.id, after: p1.followers.pageInfo.endCursor })).user;
+    const p2 = expectNoErrors<any>(await s.gql(Q, { id: target.id, after: p1.followers.pageInfo.endCursor })).user;
     expect(p2.followers.edges.map((e: any) => e.node.id)).toEqual([third.id]);
     expect(p2.followers.pageInfo.hasNextPage).toBe(false);
 
     // the private follower sees themself unmasked
-    const self = expectNoErrors(await s.gql(Q, { id: target.id }, await s.tokenFor(priv.id))).user;
+    const self = expectNoErrors<any>(await s.gql(Q, { id: target.id }, await s.tokenFor(priv.id))).user;
     expect(self.followers.edges[1].node).toMatchObject({ name: priv.name, isMasked: false, profileText: 'secret', stats: [{ totalBpi: 77 }] });
   });
 });
@@ -184,16 +184,16 @@ describe('compare', () => {
     await aBestScoreRow(s.db.prisma, me, e.id, 1000); // only me: not compared
     await aBestScoreRow(s.db.prisma, them, a.id + 0, 1, { version: '32' }).catch(() => undefined);
 
-    const res = expectNoErrors(await s.gql(Q, { id: them.id }, await s.tokenFor(me.id))).user.compare;
+    const res = expectNoErrors<any>(await s.gql(Q, { id: them.id }, await s.tokenFor(me.id))).user.compare;
     expect(res.version).toBe('33');
     expect(res.winLoss).toEqual([
       { level: 11, win: 1, lose: 0, draw: 0 },
       { level: 12, win: 1, lose: 1, draw: 1 },
     ]);
-    const anon = expectNoErrors(await s.gql(Q, { id: them.id })).user.compare;
+    const anon = expectNoErrors<any>(await s.gql(Q, { id: them.id })).user.compare;
     expect(anon.winLoss).toBeNull();
     expect(Object.keys(anon.radar)).toEqual(['NOTES', 'CHORD', 'PEAK', 'CHARGE', 'SCRATCH', 'SOFLAN']);
-    const other = expectNoErrors(await s.gql(Q, { id: them.id, v: '30' }, await s.tokenFor(me.id))).user.compare;
+    const other = expectNoErrors<any>(await s.gql(Q, { id: them.id, v: '30' }, await s.tokenFor(me.id))).user.compare;
     expect(other.winLoss).toEqual([]);
     const bad = await s.gql(Q, { id: them.id, v: '99' });
     expect(bad.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
@@ -211,9 +211,9 @@ describe('compare', () => {
     ];
     const denied = await s.gql('mutation($j: String!) { importRadarCategories(json: $j) { matched } }', { j: JSON.stringify(doc) }, await s.tokenFor((await aPublicPlayer(s.db.prisma)).id));
     expect(denied.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
-    const imp = expectNoErrors(await s.gql('mutation($j: String!) { importRadarCategories(json: $j) { total matched updated unmatched invalid unmatchedSamples } }', { j: JSON.stringify(doc) }, await s.tokenFor(admin.id)));
+    const imp = expectNoErrors<any>(await s.gql('mutation($j: String!) { importRadarCategories(json: $j) { total matched updated unmatched invalid unmatchedSamples } }', { j: JSON.stringify(doc) }, await s.tokenFor(admin.id)));
     expect(imp.importRadarCategories).toEqual({ total: 6, matched: 4, updated: 4, unmatched: 1, invalid: 1, unmatchedSamples: ['No Such Song (ANOTHER)'] });
-    const again = expectNoErrors(await s.gql('mutation($j: String!) { importRadarCategories(json: $j) { updated } }', { j: JSON.stringify(doc) }, await s.tokenFor(admin.id)));
+    const again = expectNoErrors<any>(await s.gql('mutation($j: String!) { importRadarCategories(json: $j) { updated } }', { j: JSON.stringify(doc) }, await s.tokenFor(admin.id)));
     expect(again.importRadarCategories.updated).toBe(0);
     expect(s.app.catalogue.chart(notes[0].id)?.radarCategory).toBe('NOTES');
 
@@ -221,7 +221,7 @@ describe('compare', () => {
     await aBestScoreRow(s.db.prisma, u, notes[0].id, 1000, { bpi: 50 });
     await aBestScoreRow(s.db.prisma, u, notes[1].id, 900, { bpi: 20 });
     await aBestScoreRow(s.db.prisma, u, chord[0].id, 900, { bpi: null });
-    const radar = expectNoErrors(await s.gql(Q, { id: u.id })).user.compare.radar;
+    const radar = expectNoErrors<any>(await s.gql(Q, { id: u.id })).user.compare.radar;
     const validNotes = [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.radarCategory === 'NOTES' && (c.releasedVersion ?? 0) <= 33 && !c.removedInVersion).length;
     expect(radar.NOTES).toBe(totalBpi([50, 20], validNotes));
     expect(radar.CHORD).toBe(-15);
@@ -235,12 +235,12 @@ describe('profile writes', () => {
   it('updates only the given fields (PATCH), normalises the game id and validates everything', async () => {
     const u = await aPublicPlayer(s.db.prisma);
     const t = await s.tokenFor(u.id);
-    const r1 = expectNoErrors(await s.gql(UPDATE, { i: { profileText: 'hi', gameId: '1234-5678', socialId: '@dj_x', profileImage: 'https://img.example/a.png' } }, t)).updateProfile.user;
+    const r1 = expectNoErrors<any>(await s.gql(UPDATE, { i: { profileText: 'hi', gameId: '1234-5678', socialId: '@dj_x', profileImage: 'https://img.example/a.png' } }, t)).updateProfile.user;
     expect(r1).toMatchObject({ name: u.name, profileText: 'hi', gameId: '1234-5678', socialId: 'dj_x', profileImage: 'https://img.example/a.png', isPublic: true });
     expect((await s.db.prisma.user.findUnique({ where: { id: u.id } }))!.gameId).toBe('12345678');
-    const r2 = expectNoErrors(await s.gql(UPDATE, { i: { isPublic: false, statsPrivacy: { showArea: true } } }, t)).updateProfile.user;
+    const r2 = expectNoErrors<any>(await s.gql(UPDATE, { i: { isPublic: false, statsPrivacy: { showArea: true } } }, t)).updateProfile.user;
     expect(r2).toMatchObject({ profileText: 'hi', gameId: '1234-5678', isPublic: false, statsPrivacy: { showArenaClass: true, showArenaRank: false, showArea: true, showGrade: false } });
-    const r3 = expectNoErrors(await s.gql(UPDATE, { i: { profileText: null, name: 'Renamed_' + u.name.slice(0, 10) } }, t)).updateProfile.user;
+    const r3 = expectNoErrors<any>(await s.gql(UPDATE, { i: { profileText: null, name: 'Renamed_' + u.name.slice(0, 10) } }, t)).updateProfile.user;
     expect(r3).toMatchObject({ profileText: null, gameId: '1234-5678', name: 'Renamed_' + u.name.slice(0, 10) });
 
     const bad = await s.gql(UPDATE, { i: { gameId: '123', profileImage: 'http://x.example/a.png', profileText: 'x'.repeat(501), name: 'a/b' } }, t);
@@ -260,9 +260,9 @@ describe('profile writes', () => {
   it('checks name availability', async () => {
     await aPublicPlayer(s.db.prisma, { name: 'AvailCheck' });
     const q = 'query($n: String!) { nameAvailability(name: $n) { name available message } }';
-    expect(expectNoErrors(await s.gql(q, { n: 'availcheck' })).nameAvailability.available).toBe(false);
-    expect(expectNoErrors(await s.gql(q, { n: 'FreeName99' })).nameAvailability).toMatchObject({ available: true });
-    expect(expectNoErrors(await s.gql(q, { n: 'x' })).nameAvailability).toMatchObject({ available: false, message: expect.stringMatching(/2–20/) });
+    expect(expectNoErrors<any>(await s.gql(q, { n: 'availcheck' })).nameAvailability.available).toBe(false);
+    expect(expectNoErrors<any>(await s.gql(q, { n: 'FreeName99' })).nameAvailability).toMatchObject({ available: true });
+    expect(expectNoErrors<any>(await s.gql(q, { n: 'x' })).nameAvailability).toMatchObject({ available: false, message: expect.stringMatching(/2–20/) });
   });
 
   it('creates a profile for an external identity without a local user (user + identity in one transaction); CONFLICT with a local user', async () => {
@@ -295,7 +295,8 @@ describe('profile writes', () => {
     await follows(db, friend, doomed);
     const [chart] = spCharts(12);
     await aBestScoreRow(db, doomed, chart.id, 1500);
-    await aVersionStatus(db, doomed, '33', { totalBpi: 30 });
+    await aVersionStatus(db, doomed, '33', { totalBpi: 30, arenaClass: 'A1' });
+    await db.arenaAverage.create({ data: { chartId: chart.id, version: '33', arenaClass: 'A1', avgExScore: 1500, count: 1 } });
     const note = await db.songNote.create({ data: { chartId: chart.id, authorId: author.id, body: 'tip', upvoteCount: 1 } });
     await db.songNoteUpvote.create({ data: { noteId: note.id, userId: doomed.id } });
     await db.fingeringPattern.create({ data: { chartId: chart.id, pattern: '1234567', upvotes: 1, score: 1 } });
@@ -311,7 +312,7 @@ describe('profile writes', () => {
     expect(wrong.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(await db.user.count({ where: { id: doomed.id } })).toBe(1);
 
-    expect(expectNoErrors(await s.gql(DEL, { c: 'DoomedUser' }, t)).deleteAccount.deletedUserId).toBe(doomed.id);
+    expect(expectNoErrors<any>(await s.gql(DEL, { c: 'DoomedUser' }, t)).deleteAccount.deletedUserId).toBe(doomed.id);
     expect(await db.user.count({ where: { id: doomed.id } })).toBe(0);
     for (const n of [
       await db.score.count({ where: { userId: doomed.id } }),
@@ -325,10 +326,17 @@ describe('profile writes', () => {
     ]) expect(n).toBe(0);
     expect((await db.songNote.findUnique({ where: { id: note.id } }))!.upvoteCount).toBe(0);
     expect(await db.fingeringPattern.findUnique({ where: { chartId_pattern: { chartId: chart.id, pattern: '1234567' } } })).toMatchObject({ upvotes: 0, score: 0 });
-    const f = expectNoErrors(await s.gql('query($id: ID!) { user(id: $id) { follows { followers following } } }', { id: friend.id })).user;
+    const f = expectNoErrors<any>(await s.gql('query($id: ID!) { user(id: $id) { follows { followers following } } }', { id: friend.id })).user;
     expect(f.follows).toEqual({ followers: 0, following: 0 });
     expect(await db.followList.count({ where: { ownerId: friend.id } })).toBe(1);
     expect(events).toEqual([{ userId: doomed.id, bestCharts: [{ version: '33', chartIds: [chart.id] }] }]);
+    // the cached arena average built on the deleted best is recomputed (by the users.deleted listener)
+    let left = 1;
+    for (let i = 0; i < 200 && left > 0; i++) {
+      left = await db.arenaAverage.count({ where: { chartId: chart.id, version: '33', arenaClass: 'A1' } });
+      if (left > 0) await new Promise((r) => setImmediate(r));
+    }
+    expect(left).toBe(0);
     // the old token no longer works
     const after = await s.gql('{ serverInfo { name } }', {}, t);
     expect(after.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');

@@ -64,13 +64,13 @@ describeData('radar categories from the reference data', () => {
 
   it('feeds the radar of compare through the admin mutation (which reloads the catalogue)', async () => {
     const admin = await anAdmin(s.db.prisma);
-    const res = expectNoErrors(await s.gql('mutation($j: String!) { importRadarCategories(json: $j) { matched updated } }', { j: JSON.stringify(doc) }, await s.tokenFor(admin.id)));
+    const res = expectNoErrors<any>(await s.gql('mutation($j: String!) { importRadarCategories(json: $j) { matched updated } }', { j: JSON.stringify(doc) }, await s.tokenFor(admin.id)));
     expect(res.importRadarCategories.matched).toBeGreaterThan(0);
     const notesChart = [...s.app.catalogue.charts()].find((c) => c.playStyle === 'SP' && c.radarCategory === 'NOTES' && c.definition)!;
     expect(notesChart).toBeDefined();
     const u = await aPublicPlayer(s.db.prisma);
     await aBestScoreRow(s.db.prisma, u, notesChart.id, notesChart.notes * 2 - 10, { bpi: 90 });
-    const radar = expectNoErrors(await s.gql('query($id: ID!) { user(id: $id) { compare { radar { NOTES CHORD } } } }', { id: u.id })).user.compare.radar;
+    const radar = expectNoErrors<any>(await s.gql('query($id: ID!) { user(id: $id) { compare { radar { NOTES CHORD } } } }', { id: u.id })).user.compare.radar;
     expect(radar.NOTES).toBeGreaterThan(-15);
     expect(radar.NOTES).toBeLessThan(90);
     expect(radar.CHORD).toBe(-15);
