@@ -1,3 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { expectNoErrors, startTestServer, type TestServer } from '../helpers/server';
 import { aPrivatePlayer, aPublicPlayer, aSongBestScore, anAdmin, follows } from '../helpers/factories';
 import type { Chart, User } from '../../src/generated/prisma/client';
@@ -248,5 +253,25 @@ describe('popular charts and the profile song list', () => {
     expect(all.filter((n) => n.score)).toEqual([expect.objectContaining({ chart: expect.objectContaining({ id: String(chart12.id) }), score: { exScore: 1900, bpi: 50 } })]);
     const v32 = expectNoErrors(await s.gql(Q, { u: pub1.id, first: 100, v: '32' })) as any;
     expect(v32.userSongs.edges.find((e: any) => e.node.score)?.node.score.exScore).toBe(1000);
+  });
+});
+
+describe('charts import-attributes (CLI)', () => {
+  const run = promisify(execFile);
+  const ROOT = path.resolve(__dirname, '../..');
+  const cli = ['-r', '@swc-node/register', 'src/cli/index.ts', 'charts', 'import-attributes'];
+
+  it('prints its usage without a file, names a missing file and refuses a non-array document', async () => {
+    const noArg = await run('node', cli, { cwd: ROOT }).catch((e) => e);
+    expect(noArg.code).toBe(2);
+    expect(noArg.stderr).toContain('usage: npm run cli -- charts import-attributes <file|url>');
+    const missing = await run('node', [...cli, '/nonexistent/attributes.json'], { cwd: ROOT }).catch((e) => e);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('No such file: /nonexistent/attributes.json');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'attrs-')), 'attributes.json');
+    fs.writeFileSync(file, JSON.stringify({ title: 'not an array' }));
+    const notArray = await run('node', [...cli, file], { cwd: ROOT }).catch((e) => e);
+    expect(notArray.code).toBe(2);
+    expect(notArray.stderr).toContain('expected a JSON array');
   });
 });
