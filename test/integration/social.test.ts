@@ -120,6 +120,20 @@ describe('invitations', () => {
   });
 });
 
+describe('invitation resolving is rate limited per client IP', () => {
+  it('answers RATE_LIMITED with retryAfter past 30 a minute', async () => {
+    const p = await aPrivatePlayer(s.db.prisma);
+    const { token } = (await ok(p, ISSUE, { o: p.id })).issueFollowInvite;
+    const codes: (string | undefined)[] = [];
+    for (let i = 0; i < 31; i++) codes.push(errorCode(await as(null, 'query($t: String!) { resolveFollowInvite(token: $t) { inviterId } }', { t: token })));
+    expect(codes.filter((c) => c === 'RATE_LIMITED').length).toBeGreaterThanOrEqual(1);
+    expect(codes[0]).toBeUndefined();
+    const limited = await as(null, 'query($t: String!) { resolveFollowInvite(token: $t) { inviterId } }', { t: token });
+    expect(errorCode(limited)).toBe('RATE_LIMITED');
+    expect(limited.body.errors![0].extensions.retryAfter).toBeGreaterThan(0);
+  });
+});
+
 describe('private players: request → approve / reject / withdraw', () => {
   it('walks invite → request → withdraw → request → reject → request → approve', async () => {
     const owner = await aPrivatePlayer(s.db.prisma);

@@ -104,9 +104,9 @@ export class FollowsResolver {
     return new FollowsService(ctx.app).issueInvite(userId);
   }
 
-  @Query(() => FollowInvite, { description: 'Who an invitation token belongs to, and where you stand with them' })
+  @Query(() => FollowInvite, { description: 'Who an invitation token belongs to, and where you stand with them (30 a minute per client IP)' })
   resolveFollowInvite(@Args(() => InviteTokenArgs) { token }: InviteTokenArgs, @Ctx() ctx: Context) {
-    return new FollowsService(ctx.app).resolveInvite(ctx.viewer?.id ?? null, token);
+    return new FollowsService(ctx.app).resolveInvite(ctx.viewer?.id ?? null, token, ctx.ip);
   }
 }
 

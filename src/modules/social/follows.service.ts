@@ -4,6 +4,7 @@ import { followState, transition, type FollowAction, type FollowSnapshot, type F
 import { badInput, notFound } from '../../errors';
 import type { Prisma } from '../../generated/prisma/client';
 import { offsetFromCursor, offsetPage, pageSize, type Page } from '../../graphql/connection';
+import type { RateLimitPolicy } from '../../ratelimit';
 import { publishNotifications } from './notifications.service';
 
 type Tx = Prisma.TransactionClient;
@@ -26,6 +27,9 @@ export interface PendingFollowerRow {
 export const hashInviteToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 const TOKEN_RE = /^[0-9a-f]{32}$/;
+
+/** Resolving invitation tokens, per client IP (as the reference's GET /invite/{token}: 30 a minute). */
+export const INVITE_RESOLVE_LIMIT: RateLimitPolicy = { name: 'invite-resolve', max: 30, windowSeconds: 60 };
 
 /**
  * Follows, follow requests, invitations: loads the pair's snapshot, asks the state machine
@@ -248,8 +252,9 @@ export class FollowsService {
     return row.userId;
   }
 
-  /** Resolves a token to its owner (one indexed lookup + the viewer's flags). */
-  async resolveInvite(viewerId: string | null, token: string) {
+  /** Resolves a token to its owner (rate limited per IP; one indexed lookup + the viewer's flags). */
+  async resolveInvite(viewerId: string | null, token: string, ip: string) {
+    await this.app.rateLimiter.consume(INVITE_RESOLVE_LIMIT, ip || 'unknown');
     const inviterId = await this.inviterOf(token);
     const base = { type: 'follow', inviterId, isSelf: viewerId === inviterId, isFollowing: false, hasPendingRequest: false };
     if (!viewerId || viewerId === inviterId) return base;
@@ -260,10 +265,5 @@ export class FollowsService {
       isFollowing: state === 'approved-follower' || state === 'following',
       hasPendingRequest: snap.hasPendingRequest,
     };
-  }
-
-  /** For list of following: state per followee (used by lists). */
-  static stateOf(targetIsPublic: boolean, approvedAt: Date | null): FollowState {
-    return followState({ isSelf: false, targetIsPublic, follow: { approvedAt }, hasPendingRequest: false });
   }
 }
