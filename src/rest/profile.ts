@@ -41,7 +41,7 @@ export function registerProfile(fastify: FastifyInstance, app: App): void {
     return {
       profile: {
         userId: user.id,
-        userName: await resolver.name(user, ctx),
+        userName: user.name,
         profileText,
         profileImage,
         gameId,

@@ -25,9 +25,10 @@ import {
 } from './users.types';
 
 /**
- * Profile group. Root access comes from the rule table (user/userByName: VISIBLE); fields of
- * nested users (followers, following) re-check visibility per row through `canView` (batched):
- * a user the viewer may not see keeps id and isPublic, shows a masked name and null everywhere else.
+ * Profile group. Root access comes from the rule table (user/userByName: VISIBLE); profile fields
+ * of nested users (followers, following, authors…) re-check visibility per row through `canView`
+ * (batched): for a user the viewer may not see they are null and `isMasked` is true. In the
+ * follow connections the name of such a user is masked too (as the reference's follow lists).
  */
 @Resolver(() => UserType)
 export class UsersResolver {
@@ -76,11 +77,6 @@ export class UsersResolver {
   }
 
   // ───────────── profile fields ─────────────
-
-  @FieldResolver(() => String)
-  name(@Root() user: User, @Ctx() ctx: Context) {
-    return new UsersService(ctx).displayName(user);
-  }
 
   @FieldResolver(() => Boolean, { description: 'True when the viewer may not see this user (private, not self, not an approved follower)' })
   async isMasked(@Root() user: User, @Ctx() ctx: Context) {

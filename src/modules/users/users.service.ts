@@ -1,6 +1,6 @@
 import type { Context } from '../../graphql/context';
 import { canView } from '../../graphql/rules';
-import type { PlayerVersionStatus, User } from '../../generated/prisma/client';
+import type { PlayerVersionStatus, Prisma, User } from '../../generated/prisma/client';
 import { PlayStyle } from '../../domain/constants';
 import {
   MASKED_USER_NAME,
@@ -82,10 +82,6 @@ export class UsersService {
     return this.ctx.viewer?.id === userId;
   }
 
-  async displayName(user: User): Promise<string> {
-    return (await this.canSee(user)) ? user.name : MASKED_USER_NAME;
-  }
-
   /** A profile field, or null when the viewer may not see the user. */
   async visible<T>(user: User, value: () => T | Promise<T>): Promise<T | null> {
     return (await this.canSee(user)) ? value() : null;
@@ -137,9 +133,12 @@ export class UsersService {
     ]);
     const slice = rows.slice(0, size);
     const users = await this.ctx.loaders.userById.loadMany(slice.map((r) => r.otherId));
+    const visible = await Promise.all(users.map((u) => (u && !(u instanceof Error) ? this.canSee(u) : false)));
     const edges = slice.flatMap((r, i) => {
-      const node = users[i];
-      if (!node || node instanceof Error) return [];
+      const user = users[i];
+      if (!user || user instanceof Error) return [];
+      // Identity of users the viewer may not see is masked in follow lists (profile fields are null anyway).
+      const node = visible[i] ? user : { ...user, name: MASKED_USER_NAME };
       return [{ cursor: encodeCursor([offset + i + 1]), node, followedAt: r.createdAt }];
     });
     return {
@@ -210,7 +209,7 @@ export class UsersService {
       return await this.ctx.db.$transaction(async (tx) => {
         const linked = await tx.externalIdentity.findUnique({ where: { issuer_subject: { issuer: identity.issuer, subject: identity.subject } } });
         if (linked) throw conflict('Profile already exists. Use updateProfile to change it.');
-        const user = await tx.user.create({ data: { ...data, name: input.name, nameKey: nameKeyOf(input.name) } as any });
+        const user = await tx.user.create({ data: { ...(data as Prisma.UserUpdateInput), name: input.name, nameKey: nameKeyOf(input.name) } as Prisma.UserCreateInput });
         await tx.externalIdentity.create({ data: { issuer: identity.issuer, subject: identity.subject, userId: user.id } });
         return user;
       });

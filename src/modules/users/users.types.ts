@@ -6,14 +6,16 @@ import { PageInfo } from '../../graphql/connection';
  * resolvers (users, scores, social…); see users.resolver.ts.
  *
  * Visibility of nested users (followers, following, authors…): the root `user(id)` is checked by
- * the rule table; every profile field resolver below re-checks `canView` per row (batched through
- * loaders). For a user the viewer may not see, `name` reads MASKED_USER_NAME, `isMasked` is true
- * and every profile/stats field is null (connections empty). `id` and `isPublic` stay.
+ * the rule table; every profile field resolver re-checks `canView` per row (batched through
+ * loaders). For a user the viewer may not see, `isMasked` is true and every profile/stats field
+ * (profileText, profileImage, gameId, socialId, role, follows, stats, areaRank, compare, followers,
+ * following) is null; `id`, `name`, `isPublic` and `relationship` stay. In the follow connections
+ * the name is masked as well (MASKED_USER_NAME, as the reference's follow lists).
  */
 @ObjectType('User')
 export class UserType {
   @Field(() => ID) id!: string;
-  @Field(() => String, { description: 'User name (2–20 characters); "非公開ユーザー" for a private user the viewer may not see' })
+  @Field(() => String, { description: 'User name (2–20 characters); "非公開ユーザー" in follow lists for a private user the viewer may not see' })
   name!: string;
   @Field(() => Boolean) isPublic!: boolean;
   @Field(() => Date) createdAt!: Date;
