@@ -60,6 +60,15 @@ function afterCursor(sort: SongNoteSort, after: string): Prisma.SongNoteWhereInp
   return { OR: [{ createdAt: { lt: date } }, { createdAt: date, id: { lt: id } }] };
 }
 
+/**
+ * Holds the note against deletion for the rest of the transaction (FOR KEY SHARE: concurrent
+ * upvotes do not wait on each other) and fails with NOT_FOUND when it does not exist.
+ */
+async function lockNote(tx: Prisma.TransactionClient, noteId: number): Promise<void> {
+  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "SongNote" WHERE "id" = ${noteId} FOR KEY SHARE`;
+  if (rows.length === 0) throw notFound('Note not found');
+}
+
 /** Song notes: reads, authoring (author-only edits) and exact upvote counts. */
 export class NotesService {
   constructor(private readonly db: Db) {}
@@ -154,8 +163,7 @@ export class NotesService {
    */
   async upvote(userId: string, noteId: number): Promise<{ note: SongNote; changed: boolean }> {
     return this.db.$transaction(async (tx) => {
-      const exists = await tx.songNote.findUnique({ where: { id: noteId }, select: { id: true } });
-      if (!exists) throw notFound('Note not found');
+      await lockNote(tx, noteId);
       const { count } = await tx.songNoteUpvote.createMany({ data: [{ noteId, userId }], skipDuplicates: true });
       if (count === 1) {
         // Raw increment: atomic, and leaves updatedAt (the body's edit time) alone.
@@ -169,8 +177,7 @@ export class NotesService {
   /** Cancels the caller's upvote; idempotent (changed = false when there was none). */
   async cancelUpvote(userId: string, noteId: number): Promise<{ note: SongNote; changed: boolean }> {
     return this.db.$transaction(async (tx) => {
-      const exists = await tx.songNote.findUnique({ where: { id: noteId }, select: { id: true } });
-      if (!exists) throw notFound('Note not found');
+      await lockNote(tx, noteId);
       const { count } = await tx.songNoteUpvote.deleteMany({ where: { noteId, userId } });
       if (count === 1) {
         await tx.$executeRaw`UPDATE "SongNote" SET "upvoteCount" = "upvoteCount" - 1 WHERE "id" = ${noteId}`;
