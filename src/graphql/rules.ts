@@ -140,6 +140,13 @@ export async function canView(ctx: Context, targetUserId: string): Promise<boole
   return follow;
 }
 
+/** UNAUTHENTICATED, saying what to do when the caller is a verified external identity with no account yet. */
+function noViewer(ctx: Context) {
+  return ctx.identity
+    ? unauthenticated('This identity has no account yet: create your profile first (createProfile)')
+    : unauthenticated();
+}
+
 /** Enforces one rule for one operation. Throws UNAUTHENTICATED / FORBIDDEN / NOT_FOUND. */
 export async function enforce(ctx: Context, operation: string, args: Record<string, any>, kind: 'read' | 'write'): Promise<void> {
   const entry = RULES[operation];
@@ -155,14 +162,14 @@ export async function enforce(ctx: Context, operation: string, args: Record<stri
     case 'PUBLIC':
       return;
     case 'AUTHENTICATED':
-      if (!ctx.viewer) throw unauthenticated();
+      if (!ctx.viewer) throw noViewer(ctx);
       return;
     case 'ADMIN':
-      if (!ctx.viewer) throw unauthenticated();
+      if (!ctx.viewer) throw noViewer(ctx);
       if (!ctx.viewer.isAdmin) throw forbidden('Administrators only');
       return;
     case 'OWNER': {
-      if (!ctx.viewer) throw unauthenticated();
+      if (!ctx.viewer) throw noViewer(ctx);
       const target = await (entry.target ?? byUserId)(args, ctx);
       if (target !== ctx.viewer.id) throw forbidden('Only the owner may do this');
       return;

@@ -194,7 +194,10 @@ describe('external OpenID Connect provider (JWKS)', () => {
     const token = await idToken('fresh-subject');
     const res = await ext.gql(ME, {}, token);
     expect(res.status).toBe(200);
-    expect(res.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(res.body.errors![0]).toMatchObject({
+      message: 'This identity has no account yet: create your profile first (createProfile)',
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
     const auth = await ext.app.auth.authenticate(`Bearer ${token}`);
     expect(auth).toEqual({ viewer: null, identity: { issuer: ISSUER, subject: 'fresh-subject' } });
   });
@@ -211,6 +214,24 @@ describe('external OpenID Connect provider (JWKS)', () => {
       const res = await ext.gql(ME, {}, await tokenP);
       expect(res.status).toBe(401);
       expect(res.body.errors![0]).toMatchObject({ message, extensions: { code: 'UNAUTHENTICATED' } });
+    }
+  });
+
+  it('an unreachable identity provider is a 503 SERVICE_UNAVAILABLE, not a 500', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((r) => closed.close(r));
+    const down = await startTestServer({
+      seedDemo: false,
+      env: { AUTH_ISSUER: ISSUER, AUTH_JWKS_URL: `http://127.0.0.1:${port}/jwks.json`, AUTH_AUDIENCE: AUDIENCE },
+    });
+    try {
+      const res = await down.gql(ME, {}, await idToken('someone'));
+      expect(res.status).toBe(503);
+      expect(res.body.errors![0].extensions.code).toBe('SERVICE_UNAVAILABLE');
+    } finally {
+      await down.close();
     }
   });
 
