@@ -33,7 +33,7 @@ const REMOVE_FOLLOWER = 'mutation($o: ID!, $f: ID!) { removeFollower(userId: $o,
 const NOTIFS = 'query($o: ID!, $type: NotificationType, $first: Int, $after: String) { notifications(userId: $o, type: $type, first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { id type read actorId actor { id } chartId actorExScore myExScore } } } }';
 const UNREAD = 'query($o: ID!) { unreadNotificationCount(userId: $o) }';
 const MARK_READ = 'mutation($o: ID!) { markNotificationsRead(userId: $o) { unreadCount lastReadAt } }';
-const TIMELINE = 'query($o: ID!, $mode: TimelineMode, $first: Int, $after: String) { timeline(userId: $o, mode: $mode, first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { id userId chartId exScore previousExScore diffExScore isOvertaken viewerScore { exScore diffExScore } user { id } chart { id } } } } }';
+const TIMELINE = 'query($o: ID!, $mode: TimelineMode, $first: Int, $after: String) { timeline(userId: $o, mode: $mode, first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { id userId chartId exScore previousExScore diffExScore previousBpi clearLamp isOvertaken viewerScore { exScore diffExScore } user { id } chart { id } } } } }';
 
 async function notificationTypes(user: User): Promise<string[]> {
   const d = await ok(user, NOTIFS, { o: user.id });
@@ -367,8 +367,8 @@ describe('timeline', () => {
     const [c1, c2, c3] = chartIds;
     const t = (m: number) => new Date(Date.UTC(2026, 10, 1, 12, m));
     await aScoreImport(s.db.prisma, me, [{ chartId: c1, exScore: 1000, playedAt: t(0) }, { chartId: c2, exScore: 500, playedAt: t(0) }]);
-    await aScoreImport(s.db.prisma, pub, [{ chartId: c1, exScore: 900, playedAt: t(1) }]);
-    await aScoreImport(s.db.prisma, pub, [{ chartId: c1, exScore: 1100, playedAt: t(2) }]); // overtakes me (1000)
+    await aScoreImport(s.db.prisma, pub, [{ chartId: c1, exScore: 900, playedAt: t(1), bpi: 10.5, clearLamp: 'CLEAR' }]);
+    await aScoreImport(s.db.prisma, pub, [{ chartId: c1, exScore: 1100, playedAt: t(2), bpi: 20.25, clearLamp: 'HARD_CLEAR' }]); // overtakes me (1000)
     const same = await aScoreImport(s.db.prisma, privApproved, [
       { chartId: c3, exScore: 700, playedAt: t(3) },
       { chartId: c2, exScore: 400, playedAt: t(3) }, // same playedAt: the id breaks the tie
@@ -395,8 +395,8 @@ describe('timeline', () => {
       [pub.id, 900],
     ]);
     const over = all.find((n) => n.exScore === 1100);
-    expect(over).toMatchObject({ previousExScore: 900, diffExScore: 200, isOvertaken: true, viewerScore: { exScore: 1000, diffExScore: -100 }, user: { id: pub.id }, chart: { id: String(c1) } });
-    expect(all.find((n) => n.exScore === 900)).toMatchObject({ previousExScore: null, isOvertaken: false });
+    expect(over).toMatchObject({ previousExScore: 900, diffExScore: 200, previousBpi: 10.5, clearLamp: 'HARD_CLEAR', isOvertaken: true, viewerScore: { exScore: 1000, diffExScore: -100 }, user: { id: pub.id }, chart: { id: String(c1) } });
+    expect(all.find((n) => n.exScore === 900)).toMatchObject({ previousExScore: null, previousBpi: null, clearLamp: 'CLEAR', isOvertaken: false });
     expect((await ok(me, TIMELINE, { o: me.id })).timeline.totalCount).toBe(4);
 
     const played = (await ok(me, TIMELINE, { o: me.id, mode: 'PLAYED' })).timeline.edges.map((e: any) => e.node.exScore);

@@ -1,5 +1,8 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
+import { ClearLamp } from '../../domain/constants';
+// the ClearLamp GraphQL enum is registered by the scores area
+import '../scores/scores.types';
 
 export enum FollowStateEnum {
   NONE = 'none',
@@ -195,7 +198,10 @@ export class TimelineEntry {
   @Field(() => Int, { nullable: true, description: 'Their best EX on the chart in this version before this play' })
   previousExScore!: number | null;
   @Field(() => Int, { nullable: true }) diffExScore!: number | null;
-  @Field(() => Boolean, { description: 'This play passed your best (previous best < yours < this)' }) isOvertaken!: boolean;
+  @Field(() => Float, { nullable: true, description: 'BPI of their play before this one (same chart and version)' }) previousBpi!: number | null;
+  @Field(() => ClearLamp, { nullable: true }) clearLamp!: ClearLamp | null;
+  @Field(() => Int, { nullable: true }) missCount!: number | null;
+  @Field(() => Boolean, { description: 'This play passed your best (previous best ≤ yours < this)' }) isOvertaken!: boolean;
   @Field(() => ViewerTimelineScore, { nullable: true, description: 'Your best on the chart in this version (null: not played)' })
   viewerScore!: ViewerTimelineScore | null;
 }

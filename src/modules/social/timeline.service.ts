@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { LATEST_VERSION } from '../../domain/constants';
+import { LATEST_VERSION, type ClearLamp } from '../../domain/constants';
 import { badInput } from '../../errors';
 import { Prisma } from '../../generated/prisma/client';
 import { decodeCursor, encodeCursor, pageSize, type Page } from '../../graphql/connection';
@@ -16,6 +16,9 @@ export interface TimelineRow {
   bpi: number | null;
   previousExScore: number | null;
   diffExScore: number | null;
+  previousBpi: number | null;
+  clearLamp: ClearLamp | null;
+  missCount: number | null;
   isOvertaken: boolean;
   viewerScore: { exScore: number; bpi: number | null; diffExScore: number } | null;
 }
@@ -29,6 +32,9 @@ interface RawRow {
   exScore: number;
   bpi: number | null;
   prevEx: number | null;
+  prevBpi: number | null;
+  clearLamp: ClearLamp | null;
+  missCount: number | null;
   viewerEx: number | null;
   viewerBpi: number | null;
 }
@@ -54,8 +60,8 @@ export class TimelineService {
 
   private query(viewerId: string, where: Prisma.Sql, limit: number | null): Prisma.Sql {
     return Prisma.sql`
-      SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi",
-             prev.ex AS "prevEx", vb."exScore" AS "viewerEx", vb."bpi" AS "viewerBpi"
+      SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi", s."clearLamp"::text AS "clearLamp", s."missCount",
+             prev.ex AS "prevEx", prevplay.bpi AS "prevBpi", vb."exScore" AS "viewerEx", vb."bpi" AS "viewerBpi"
       FROM "Score" s
       JOIN "Follow" f ON f."followerId" = ${viewerId} AND f."followingId" = s."userId"
       JOIN "User" u ON u."id" = s."userId"
@@ -65,6 +71,12 @@ export class TimelineService {
         WHERE p."userId" = s."userId" AND p."chartId" = s."chartId" AND p."version" = s."version"
           AND (p."playedAt", p."id") < (s."playedAt", s."id")
       ) prev ON true
+      LEFT JOIN LATERAL (
+        SELECT p."bpi" FROM "Score" p
+        WHERE p."userId" = s."userId" AND p."chartId" = s."chartId" AND p."version" = s."version"
+          AND (p."playedAt", p."id") < (s."playedAt", s."id")
+        ORDER BY p."playedAt" DESC, p."id" DESC LIMIT 1
+      ) prevplay ON true
       WHERE (u."isPublic" OR f."approvedAt" IS NOT NULL) AND ${where}
       ORDER BY s."playedAt" DESC, s."id" DESC
       ${limit === null ? Prisma.empty : Prisma.sql`LIMIT ${limit}`}`;
@@ -84,6 +96,9 @@ export class TimelineService {
       bpi: r.bpi === null ? null : Number(r.bpi),
       previousExScore: prev,
       diffExScore: prev === null ? null : exScore - prev,
+      previousBpi: r.prevBpi === null || r.prevBpi === undefined ? null : Number(r.prevBpi),
+      clearLamp: r.clearLamp ?? null,
+      missCount: r.missCount === null || r.missCount === undefined ? null : Number(r.missCount),
       isOvertaken: viewerEx !== null && viewerEx >= (prev ?? -1) && viewerEx < exScore,
       viewerScore: viewerEx === null ? null : { exScore: viewerEx, bpi: r.viewerBpi === null ? null : Number(r.viewerBpi), diffExScore: viewerEx - exScore },
     };
