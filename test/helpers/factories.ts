@@ -51,7 +51,7 @@ export async function aBestScoreRow(db: Db, user: User, chartId: number, exScore
 export async function aScoreImport(
   db: Db,
   user: User,
-  plays: { chartId: number; exScore: number; playedAt?: Date }[],
+  plays: { chartId: number; exScore: number; playedAt?: Date; bpi?: number; clearLamp?: 'FAILED' | 'EASY_CLEAR' | 'CLEAR' | 'HARD_CLEAR' | 'EX_HARD_CLEAR' | 'FULLCOMBO_CLEAR' }[],
   opts: { version?: string } = {},
 ) {
   const version = opts.version ?? '33';
@@ -60,7 +60,9 @@ export async function aScoreImport(
   const scores = [];
   for (const p of plays) {
     const playedAt = p.playedAt ?? new Date();
-    const score = await db.score.create({ data: { userId: user.id, chartId: p.chartId, version, batchId: batch.id, exScore: p.exScore, playedAt } });
+    const score = await db.score.create({
+      data: { userId: user.id, chartId: p.chartId, version, batchId: batch.id, exScore: p.exScore, playedAt, bpi: p.bpi ?? null, clearLamp: p.clearLamp ?? null },
+    });
     scores.push(score);
     const best = await db.bestScore.findUnique({ where: { userId_version_chartId: { userId: user.id, version, chartId: p.chartId } } });
     if (!best) {
