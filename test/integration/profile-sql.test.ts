@@ -61,4 +61,38 @@ describe('nested profile read: constant SQL statements', () => {
     expect(masked.length).toBe(17);
     for (const e of masked) expect(e.node).toMatchObject({ name: '非公開ユーザー', stats: null, profileText: null, gameId: null });
   });
+
+  it('pages nested connections per parent in one statement per level (followers of followers)', async () => {
+    const db = s.db.prisma;
+    const hub = await aPublicPlayer(db);
+    const fans: User[] = [];
+    for (let i = 0; i < 4; i++) {
+      const fan = await aPublicPlayer(db);
+      await db.follow.create({ data: { followerId: fan.id, followingId: hub.id, createdAt: new Date(Date.now() - (10 - i) * 1000) } });
+      fans.push(fan);
+    }
+    // fan i has i + 1 followers of its own
+    const expected = new Map<string, string[]>();
+    for (const [i, fan] of fans.entries()) {
+      const ids: string[] = [];
+      for (let j = 0; j <= i; j++) {
+        const f = await aPublicPlayer(db);
+        await db.follow.create({ data: { followerId: f.id, followingId: fan.id, createdAt: new Date(Date.now() - (10 - j) * 1000) } });
+        ids.unshift(f.id);
+      }
+      expected.set(fan.id, ids);
+    }
+    const Q = `query($id: ID!) { user(id: $id) { followers(first: 10) { edges { node { id followers(first: 2) { totalCount pageInfo { hasNextPage } edges { node { id } } } } } } } }`;
+    s.sql.reset();
+    const data = expectNoErrors<any>(await s.gql(Q, { id: hub.id }));
+    const statements = s.sql.count;
+    for (const e of data.user.followers.edges) {
+      const want = expected.get(e.node.id)!;
+      expect(e.node.followers.totalCount).toBe(want.length);
+      expect(e.node.followers.edges.map((x: any) => x.node.id)).toEqual(want.slice(0, 2));
+      expect(e.node.followers.pageInfo.hasNextPage).toBe(want.length > 2);
+    }
+    expect(data.user.followers.edges.map((e: any) => e.node.id)).toEqual([...fans].reverse().map((f) => f.id));
+    expect(statements).toBeLessThanOrEqual(10);
+  });
 });
