@@ -10,7 +10,7 @@ import { GAME_VERSIONS, VERSION_TITLES, versionIndex, type GameVersion } from '.
 import { badInput, notFound } from '../../errors';
 import type { EventBus } from '../../events';
 import { chartFields, jstDate, loadPlays, playData, playDayTotals, replay, versionComparison, type Lookup, type PlayRow, type ReplayBest } from '../scores/scores.service';
-import { computeTotal, rederiveBestBpi, storeTotals, totalSetIds } from '../scores/totals.service';
+import { computeTotal, lockPlayer, rederiveBestBpi, storeTotals, totalSetIds } from '../scores/totals.service';
 
 const TOP_N = 5;
 
@@ -287,6 +287,7 @@ export async function rebuildDerived(tx: Db, cat: Lookup, userId: string, versio
 export async function deleteBatch(db: Db, cat: Lookup, events: EventBus | undefined, userId: string, batchId: string) {
   const result = await db.$transaction(
     async (tx) => {
+      await lockPlayer(tx, userId);
       const batch = await tx.importBatch.findFirst({ where: { id: batchId, userId } });
       if (!batch) throw notFound('Batch not found.');
       await tx.importBatch.delete({ where: { id: batchId } });

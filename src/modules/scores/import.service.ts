@@ -16,7 +16,7 @@ import { badInput } from '../../errors';
 import type { EventBus } from '../../events';
 import type { ImportSource } from '../../generated/prisma/enums';
 import type { CatalogueChart } from '../songs/songs.catalogue';
-import { computeTotal, storeTotals, totalSetIds, type ChartLookup } from './totals.service';
+import { computeTotal, lockPlayer, storeTotals, totalSetIds, type ChartLookup } from './totals.service';
 
 export const MAX_IMPORT_ROWS = 10_000;
 
@@ -164,6 +164,7 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
   const result = await db.$transaction(
     async (tx) => {
       // 2. the player's current bests and total in this version
+      await lockPlayer(tx, input.userId);
       const [bestRows, status] = await Promise.all([
         tx.bestScore.findMany({ where: { userId: input.userId, version: input.version } }),
         tx.playerVersionStatus.findUnique({ where: { userId_version: { userId: input.userId, version: input.version } }, select: { totalBpi: true } }),
@@ -182,7 +183,10 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
         const next = applyPlay(best, { ...play, id: tempId, playedAt: m.playedAt });
         bests.set(m.chart.id, { ...next, bpi: next.exScoreId === tempId ? m.bpi : best!.bpi });
       }
-      if (candidates.length === 0) return report({ previousTotalBpi, newTotalBpi: previousTotalBpi });
+      if (candidates.length === 0) {
+        const message = matched.length === 0 ? 'Nothing imported: no row matched a chart of the catalogue' : 'Already up to date: no score improved';
+        return report({ previousTotalBpi, newTotalBpi: previousTotalBpi, message });
+      }
 
       const changedCharts = [...new Set(candidates.map((c) => c.chart.id))];
       const setIds = totalSetIds(catalogue, input.version);

@@ -13,6 +13,7 @@ import { jstToUtc, normalizeWallClock } from '../../domain/csv';
 import { improvements, applyPlay, type Best } from '../../domain/scores';
 import { badInput } from '../../errors';
 import { rebuildDerived } from '../logs/logs.service';
+import { lockPlayer } from './totals.service';
 import type { ImportDeps } from './import.service';
 
 const LEGACY_LAMPS = [ClearLamp.FAILED, ClearLamp.ASSIST_CLEAR, ClearLamp.EASY_CLEAR, ClearLamp.CLEAR, ClearLamp.HARD_CLEAR, ClearLamp.EX_HARD_CLEAR, ClearLamp.FULLCOMBO_CLEAR];
@@ -92,6 +93,7 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
   let total = 0;
   await db.$transaction(
     async (tx) => {
+      await lockPlayer(tx, userId);
       const old = await tx.importBatch.findMany({ where: { userId, source: 'TRANSFER' }, select: { version: true } });
       await tx.importBatch.deleteMany({ where: { userId, source: 'TRANSFER' } });
       for (const p of plan) {

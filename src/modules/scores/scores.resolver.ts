@@ -7,6 +7,7 @@ import { canView } from '../../graphql/rules';
 import type { ImportSource } from '../../generated/prisma/enums';
 import { UserType } from '../users/users.types';
 import { loadTitleCorrections } from './corrections';
+import { loaderSource } from './scores.loaders';
 import { importScores, MAX_IMPORT_ROWS, type ImportRow } from './import.service';
 import { migrateLegacyScores } from './migrate.service';
 import {
@@ -109,7 +110,7 @@ export class ScoresUserResolver {
     const version = svc.resolveVersion(args.version);
     const size = pageSize(args.first);
     const offset = offsetFromCursor(args.after);
-    const all = await svc.bestScores(ctx.db, ctx.app.catalogue, user.id, version, { levels: args.levels, difficulties: args.difficulties }, args.asOf);
+    const all = await svc.bestScores(ctx.db, ctx.app.catalogue, user.id, version, { levels: args.levels, difficulties: args.difficulties }, args.asOf, loaderSource(ctx.loaders));
     return offsetPage(all.slice(offset, offset + size + 1), offset, size, all.length);
   }
 
@@ -152,14 +153,14 @@ export class ScoresUserResolver {
     await assertVisible(ctx, user.id);
     const size = pageSize(args.first);
     const offset = offsetFromCursor(args.after);
-    const all = await svc.unplayed(ctx.db, ctx.app.catalogue, user.id, svc.resolveVersion(args.version), { levels: args.levels, difficulties: args.difficulties });
+    const all = await svc.unplayed(ctx.db, ctx.app.catalogue, user.id, svc.resolveVersion(args.version), { levels: args.levels, difficulties: args.difficulties }, loaderSource(ctx.loaders));
     return offsetPage(all.slice(offset, offset + size + 1), offset, size, all.length);
   }
 
   @FieldResolver(() => RecommendedType, { description: 'Weapons and potential (domain-stats §3.8); a chart without BPI counts as -15' })
   async recommended(@Root() user: Pick<UserType, 'id'>, @Args(() => RecommendedArgs) args: RecommendedArgs, @Ctx() ctx: Context) {
     await assertVisible(ctx, user.id);
-    return svc.recommended(ctx.db, ctx.app.catalogue, user.id, args);
+    return svc.recommended(ctx.db, ctx.app.catalogue, user.id, args, loaderSource(ctx.loaders));
   }
 
   @FieldResolver(() => [TotalBpiHistoryPointType], { description: 'Daily (weekly, monthly) total BPI trend by play time (JST days)' })

@@ -11,6 +11,7 @@ import { availableIn } from '../../domain/totals';
 import { badInput, type ErrorIssue } from '../../errors';
 import type { CatalogueChart } from '../songs/songs.catalogue';
 import { computeTotal, totalSetIds, type ChartLookup } from './totals.service';
+import type { ScoreSource } from './scores.loaders';
 
 export type Lookup = ChartLookup;
 
@@ -105,12 +106,12 @@ function entry(c: CatalogueChart, version: string, b: ReplayBest): EntryData {
 }
 
 /** The player's bests in a version (now: BestScore; asOf: replayed from plays imported by then). */
-export async function bestScores(db: Db, cat: Lookup, userId: string, version: string, filter: ChartFilter = {}, asOf?: Date | null): Promise<EntryData[]> {
+export async function bestScores(db: Db, cat: Lookup, userId: string, version: string, filter: ChartFilter = {}, asOf?: Date | null, src?: ScoreSource): Promise<EntryData[]> {
   let bests: Map<number, ReplayBest>;
   if (asOf) {
     bests = replay(await loadPlays(db, { userId, version, createdAt: { lte: asOf } }));
   } else {
-    const rows = await db.bestScore.findMany({ where: { userId, version } });
+    const rows = src ? await src.bests(userId, version) : await db.bestScore.findMany({ where: { userId, version } });
     bests = new Map(rows.map((r) => [r.chartId, r]));
   }
   const out: EntryData[] = [];
@@ -196,8 +197,9 @@ export async function versionComparison(db: Db, cat: Lookup, userId: string, cur
 }
 
 /** BPI charts (with a current definition) available in the version that the player has not played there. */
-export async function unplayed(db: Db, cat: Lookup, userId: string, version: string, filter: ChartFilter) {
-  const played = new Set((await db.bestScore.findMany({ where: { userId, version }, select: { chartId: true } })).map((r) => r.chartId));
+export async function unplayed(db: Db, cat: Lookup, userId: string, version: string, filter: ChartFilter, src?: ScoreSource) {
+  const rows = src ? await src.bests(userId, version) : await db.bestScore.findMany({ where: { userId, version }, select: { chartId: true } });
+  const played = new Set(rows.map((r) => r.chartId));
   const out = [];
   for (const c of cat.charts()) {
     if (c.playStyle !== 'SP' || !c.definition || played.has(c.id) || !availableIn(c, version) || !matches(c, filter)) continue;
@@ -239,13 +241,13 @@ export function parseRecommendedQuery(q: RecommendedQuery) {
  * Weapons (charts most above the player's total BPI) and potential (most below), over the
  * player's bests on BPI charts. A chart without a BPI counts as -15 (not 0 as the reference).
  */
-export async function recommended(db: Db, cat: Lookup, userId: string, q: RecommendedQuery) {
+export async function recommended(db: Db, cat: Lookup, userId: string, q: RecommendedQuery, src?: ScoreSource) {
   const { version, limit, offset, levels, difficulties } = parseRecommendedQuery(q);
-  const [status, entries] = await Promise.all([
-    db.playerVersionStatus.findUnique({ where: { userId_version: { userId, version } }, select: { totalBpi: true } }),
-    bestScores(db, cat, userId, version, { levels: levels.length ? levels : [...BPI_LEVELS], difficulties }),
+  const [stored, entries] = await Promise.all([
+    src ? src.totalBpi(userId, version) : db.playerVersionStatus.findUnique({ where: { userId_version: { userId, version } }, select: { totalBpi: true } }).then((r) => r?.totalBpi ?? null),
+    bestScores(db, cat, userId, version, { levels: levels.length ? levels : [...BPI_LEVELS], difficulties }, null, src),
   ]);
-  const total = status?.totalBpi ?? BPI_FLOOR;
+  const total = stored ?? BPI_FLOOR;
   const scored = entries
     .filter((e) => cat.chart(e.chartId)?.definition)
     .map((e) => ({ ...e, logId: e.exScoreId, scoreAt: e.playedAt, bpiDiff: round2((e.bpi ?? BPI_FLOOR) - total) }));

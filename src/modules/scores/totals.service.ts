@@ -95,6 +95,14 @@ export async function rederiveBestBpi(db: DbLike, catalogue: ChartLookup, userId
   return changed.length;
 }
 
+/**
+ * Serialises the score writes of one player (import, batch deletion, migration) for the rest of
+ * the transaction, so two concurrent imports never derive bests from the same stale state.
+ */
+export async function lockPlayer(tx: DbLike, userId: string): Promise<void> {
+  await tx.$queryRawUnsafe('SELECT 1 AS ok FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l', userId);
+}
+
 export const RECOMPUTE_BATCH_USERS = 200;
 
 /**
