@@ -225,11 +225,14 @@ export class UsersService {
     const data = validateProfile(input, false);
     if (input.name !== undefined && input.name !== null) data.nameKey = nameKeyOf(input.name);
     try {
-      return await this.ctx.db.$transaction(async (tx) => {
+      const updated = await this.ctx.db.$transaction(async (tx) => {
         const exists = await tx.user.findUnique({ where: { id: viewer.id }, select: { id: true } });
         if (!exists) throw notFound('Profile not found. Use createProfile to create it.');
         return tx.user.update({ where: { id: viewer.id }, data });
       });
+      // Later field resolvers of this request (visibility, masks) must see the new values.
+      this.ctx.loaders.userById.clear(updated.id).prime(updated.id, updated);
+      return updated;
     } catch (err) {
       throw nameClash(err);
     }
