@@ -69,6 +69,7 @@ describe('public follow / unfollow', () => {
 
     expect((await ok(a, UNFOLLOW, { u: b.id })).unfollow).toEqual({ state: 'NONE', pendingRequest: false });
     expect(await s.db.prisma.follow.count({ where: { followerId: a.id } })).toBe(0);
+    expect(await notificationTypes(b)).toEqual([]); // the new-follower item goes with the follow
     expect(errorCode(await as(a, UNFOLLOW, { u: b.id }))).toBe('CONFLICT');
   });
 
@@ -156,8 +157,9 @@ describe('private players: request → approve / reject / withdraw', () => {
       { kind: 'REQUEST', requestId: rid, requesterId: f.id, requester: { id: f.id, name: f.name } },
     ]);
 
-    // withdraw
+    // withdraw (the owner's request notification goes with it)
     expect((await ok(f, WITHDRAW, { u: owner.id })).withdrawFollowRequest).toEqual({ state: 'NONE', pendingRequest: false });
+    expect(await notificationTypes(owner)).toEqual([]);
     expect(errorCode(await as(f, WITHDRAW, { u: owner.id }))).toBe('CONFLICT');
     expect(errorCode(await as(owner, APPROVE, { o: owner.id, r: rid }))).toBe('NOT_FOUND');
 

@@ -93,11 +93,17 @@ export class FollowsService {
           if (count === 0 && (action === 'APPROVE_REQUEST' || action === 'REJECT_REQUEST' || action === 'WITHDRAW')) {
             throw notFound('Request not found');
           }
+          if (action === 'WITHDRAW') {
+            await tx.notification.deleteMany({ where: { recipientId: followingId, actorId: followerId, type: 'FOLLOW_REQUEST' } });
+          }
           break;
         }
-        case 'CREATE_REQUEST':
-          await tx.followRequest.create({ data: { requesterId: followerId, targetId: followingId } });
+        case 'CREATE_REQUEST': {
+          // a concurrent duplicate is a no-op (and notifies once)
+          const { count } = await tx.followRequest.createMany({ data: [{ requesterId: followerId, targetId: followingId }], skipDuplicates: true });
+          if (count === 0) return [];
           break;
+        }
         case 'CREATE_FOLLOW':
           await tx.follow.create({ data: { followerId, followingId } });
           break;
@@ -109,6 +115,8 @@ export class FollowsService {
           break;
         case 'DELETE_FOLLOW':
           await tx.follow.delete({ where: pair });
+          // as in the reference, the "new follower" item goes with the follow (no follow/unfollow spam)
+          await tx.notification.deleteMany({ where: { recipientId: followingId, actorId: followerId, type: 'NEW_FOLLOWER' } });
           break;
         case 'REMOVE_FROM_LISTS':
           await tx.followListMember.deleteMany({ where: { userId: followingId, list: { ownerId: followerId } } });
