@@ -21,6 +21,7 @@ import {
  *  GET  /api/oauth/authorize                      consent page for the signed-in user (Bearer token)
  *  POST /api/oauth/authorize/consent              the decision → redirect URL with code (or access_denied)
  *  POST /api/oauth/token                          authorization_code + PKCE, refresh_token (30/min/IP)
+ *  POST /api/oauth/revoke                         RFC 7009 token revocation (shares the token endpoint's limit)
  * Errors are RFC 6749 bodies `{ error, error_description }`. JSON and form-urlencoded bodies.
  */
 
@@ -211,7 +212,15 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
       await app.rateLimiter.consume(RATE_LIMITS.oauthToken, ip(req));
       const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
       const result = await oauth.token(body, req.headers.authorization);
+      oauth.purgeExpired().catch((err) => app.log.warn({ err }, 'purging expired OAuth codes and tokens failed'));
       return reply.code(200).headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(result);
+    });
+
+    route(['POST'], ['/api/oauth/revoke'], async (req, reply) => {
+      await app.rateLimiter.consume(RATE_LIMITS.oauthToken, ip(req));
+      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+      await oauth.revoke(body, req.headers.authorization);
+      return reply.code(200).header('cache-control', 'no-store').send({});
     });
 
     scope.addHook('onClose', async () => {

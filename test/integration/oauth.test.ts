@@ -272,6 +272,39 @@ describe('refresh tokens', () => {
   });
 });
 
+describe('revocation (RFC 7009) and clean-up', () => {
+  it('revoking a refresh token ends the whole grant; another client cannot revoke; unknown tokens are fine', async () => {
+    const u = await aPublicPlayer(s.db.prisma);
+    const clientId = await registerClient();
+    const otherClient = await registerClient();
+    const p = pkce();
+    const t = (await exchangeCode(clientId, await authorize(clientId, await s.tokenFor(u.id), { challenge: p.challenge }), p.verifier)).body;
+    const foreign = await post('/api/oauth/revoke', new URLSearchParams({ token: t.refresh_token, client_id: otherClient }));
+    expect(foreign.status).toBe(200);
+    expect(ok(await s.gql(ME, {}, t.access_token)).me.id).toBe(u.id);
+    expect((await post('/api/oauth/revoke', new URLSearchParams({ token: 'bprt_unknown', client_id: clientId }))).status).toBe(200);
+    const res = await post('/api/oauth/revoke', new URLSearchParams({ token: t.refresh_token, token_type_hint: 'refresh_token', client_id: clientId }));
+    expect(res.status).toBe(200);
+    expect((await s.gql(ME, {}, t.access_token)).status).toBe(401);
+    expect((await refresh(clientId, t.refresh_token)).body.error).toBe('invalid_grant');
+    expect((await s.get('/.well-known/oauth-authorization-server')).body.revocation_endpoint).toBe(`${s.url}/api/oauth/revoke`);
+  });
+
+  it('purges codes and tokens expired for more than a day', async () => {
+    const u = await aPublicPlayer(s.db.prisma);
+    const clientId = await registerClient();
+    const p = pkce();
+    const t = (await exchangeCode(clientId, await authorize(clientId, await s.tokenFor(u.id), { challenge: p.challenge }), p.verifier)).body;
+    const old = new Date(Date.now() - 3 * 24 * 3600 * 1000);
+    await s.db.prisma.oAuthToken.update({ where: { tokenHash: hashSecret(t.access_token) }, data: { expiresAt: old } });
+    const { OAuthService } = await import('../../src/modules/auth/oauth.service');
+    const purged = await new OAuthService(s.db.prisma).purgeExpired();
+    expect(purged!.tokens).toBeGreaterThanOrEqual(1);
+    expect(await s.db.prisma.oAuthToken.count({ where: { tokenHash: hashSecret(t.access_token) } })).toBe(0);
+    expect(await s.db.prisma.oAuthToken.count({ where: { tokenHash: hashSecret(t.refresh_token) } })).toBe(1);
+  });
+});
+
 describe('scopes', () => {
   it('a read-only token cannot call a mutation; app tokens never manage credentials', async () => {
     const u = await aPublicPlayer(s.db.prisma);

@@ -54,14 +54,46 @@ export function withQuery(uri: string, params: Record<string, string | undefined
   return u.toString();
 }
 
+/** Expired codes and tokens are kept a day (late replays are still recognised), then deleted. */
+const PURGE_GRACE_MS = 24 * 3600 * 1000;
+const PURGE_EVERY_MS = 3600 * 1000;
+
 export class OAuthService {
+  private lastPurge = 0;
+
   constructor(private readonly db: Db) {}
+
+  /** Deletes codes and tokens expired for more than a day; runs at most hourly per process. */
+  async purgeExpired(now = Date.now()): Promise<{ codes: number; tokens: number } | null> {
+    if (now - this.lastPurge < PURGE_EVERY_MS) return null;
+    this.lastPurge = now;
+    const before = new Date(now - PURGE_GRACE_MS);
+    const codes = await this.db.oAuthAuthorizationCode.deleteMany({ where: { expiresAt: { lt: before } } });
+    const tokens = await this.db.oAuthToken.deleteMany({ where: { expiresAt: { lt: before } } });
+    return { codes: codes.count, tokens: tokens.count };
+  }
+
+  /**
+   * RFC 7009 revocation: the client revokes one of its own tokens; a refresh token takes its whole
+   * grant (every token of the family) with it. Unknown tokens are not an error (always 200).
+   */
+  async revoke(p: Params, authorization: string | undefined): Promise<void> {
+    const client = await this.authenticateClient(p, authorization);
+    const token = str(p, 'token');
+    if (!token) throw new OAuthError('invalid_request', 'token is required');
+    const row = await this.db.oAuthToken.findUnique({ where: { tokenHash: hashSecret(token) }, select: { kind: true, familyId: true, clientId: true } });
+    if (!row || row.clientId !== client.id) return;
+    if (row.kind === 'REFRESH') await this.revokeFamily(row.familyId);
+    else await this.db.oAuthToken.updateMany({ where: { tokenHash: hashSecret(token), revokedAt: null }, data: { revokedAt: new Date() } });
+  }
 
   metadata(base: string) {
     return {
       issuer: base,
       authorization_endpoint: `${base}/api/oauth/authorize`,
       token_endpoint: `${base}/api/oauth/token`,
+      revocation_endpoint: `${base}/api/oauth/revoke`,
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
       registration_endpoint: `${base}/api/oauth/register`,
       scopes_supported: ['read', 'write'],
       response_types_supported: ['code'],
