@@ -409,3 +409,28 @@ describe('timeline', () => {
     expect(errorCode(await as(me, TIMELINE, { o: me.id, first: 101 }))).toBe('BAD_USER_INPUT');
   });
 });
+
+describe('batching (no N+1)', () => {
+  it('notifications with actors and the timeline with users and charts cost the same SQL for 5 or 20 rows', async () => {
+    const me = await aPublicPlayer(s.db.prisma);
+    const chart = chartIds[0];
+    for (let i = 0; i < 20; i++) {
+      const f = await aPublicPlayer(s.db.prisma);
+      await ok(f, FOLLOW, { u: me.id });
+      await follows(s.db.prisma, me, f);
+      await aScoreImport(s.db.prisma, f, [{ chartId: chart, exScore: 100 + i }]);
+    }
+    const token = await s.tokenFor(me.id);
+    const cost = async (query: string, first: number) => {
+      s.sql.reset();
+      const d = expectNoErrors(await s.gql(query, { o: me.id, first }, token)) as any;
+      return { statements: s.sql.count, rows: (Object.values(d)[0] as any).edges.length };
+    };
+    const NQ = 'query($o: ID!, $first: Int) { notifications(userId: $o, first: $first) { edges { node { id actor { id name isMasked } } } } }';
+    const TQ = 'query($o: ID!, $first: Int) { timeline(userId: $o, first: $first) { edges { node { id user { id name } chart { id level } } } } }';
+    const [n5, n20, t5, t20] = [await cost(NQ, 5), await cost(NQ, 20), await cost(TQ, 5), await cost(TQ, 20)];
+    expect([n5.rows, n20.rows, t5.rows, t20.rows]).toEqual([5, 20, 5, 20]);
+    expect(n20.statements).toBe(n5.statements);
+    expect(t20.statements).toBe(t5.statements);
+  });
+});
