@@ -116,11 +116,19 @@ describe('GET /api/v1/users/{userId}/profile', () => {
 
   it('gives the owner everything and statsPrivacy', async () => {
     const u = await richUser(false);
+    const snap = await s.db.prisma.arenaSnapshot.create({ data: { version: '33' } });
+    await s.db.prisma.arenaEntry.createMany({
+      data: [
+        { snapshotId: snap.id, gameId: '20202020', name: 'U', area: '北海道', arenaClass: 'A4', rank: 900 },
+        { snapshotId: snap.id, gameId: '30303030', name: 'V', area: '北海道', arenaClass: 'A1', rank: 5 },
+      ],
+    });
     const res = await s.get(`/api/v1/users/${u.id}/profile`, await s.tokenFor(u.id));
     expect(res.status).toBe(200);
     expectValid(responseSchema({ compare: false, owner: true }), res.body);
     expect(res.body.statsPrivacy).toEqual({ showArenaClass: true, showArenaRank: false, showArea: false, showGrade: false });
     expect(res.body.profile.stats[0]).toMatchObject({ arenaRank: 900, area: '北海道', gradeSp: '十段' });
+    expect(res.body.profile.areaRank).toEqual({ area: '北海道', areaRank: 2, totalInArea: 2 });
     expect(res.body.profile.relationship.isSelf).toBe(true);
   });
 
