@@ -10,8 +10,9 @@ export const SOCIAL_ID_MAX = 32;
 export const MASKED_USER_NAME = '非公開ユーザー';
 
 const FORBIDDEN_CHARS = /[/\\?#%*:"'<>|]/;
-// ASCII letters/digits, hiragana, katakana (incl. ー・), CJK unified ideographs, whitespace, . _ -
-const ALLOWED = /^[A-Za-z0-9\u3040-\u309F\u30A0-\u30FF\u4E00-\u9FFF\s._-]+$/;
+// ASCII letters/digits, hiragana, katakana (incl. ー・), CJK unified ideographs, spaces (ASCII and
+// full-width; unlike the reference's \s, no tabs or newlines), . _ -
+const ALLOWED = /^[A-Za-z0-9\u3040-\u309F\u30A0-\u30FF\u4E00-\u9FFF \u3000._-]+$/;
 
 /** Problem with a user name, or null when valid. Length counted in UTF-16 units (as the reference). */
 export function userNameProblem(name: string): string | null {

@@ -1,7 +1,7 @@
 import { formatGameId, parseGameId, parseSocialId, profileImageProblem, sortVersionsForProfile, userNameProblem } from '../../src/domain/profile';
 
 describe('user name rules (domain-social §2.4)', () => {
-  it.each(['ab', 'player_1', 'DJ.SAKURA-2', 'ゆーざー', 'カタカナー・', '漢字名前', 'with space', 'a'.repeat(20)])('accepts %p', (n) => {
+  it.each(['ab', 'player_1', 'DJ.SAKURA-2', 'ゆーざー', 'カタカナー・', '漢字名前', 'with space', '全角\u3000空白', 'a'.repeat(20)])('accepts %p', (n) => {
     expect(userNameProblem(n)).toBeNull();
   });
   it.each([
@@ -22,6 +22,8 @@ describe('user name rules (domain-social §2.4)', () => {
     ['々々', /letters, digits/],
     ['a+b', /letters, digits/],
     ['   ', /blank/],
+    ['line\nbreak', /letters, digits/],
+    ['tab\there', /letters, digits/],
   ])('rejects %p', (n, msg) => {
     expect(userNameProblem(n)).toMatch(msg);
   });
