@@ -8,7 +8,6 @@ import { createRateLimiter, type RateLimiter } from './ratelimit';
 import { createAppPubSub, type AppPubSub } from './graphql/pubsub';
 import { registerSocialListeners } from './modules/social/social.events';
 import { registerUserListeners } from './modules/users/users.events';
-import { createRateLimiter, type RateLimiter } from './ratelimit';
 
 /**
  * Process-wide singletons: configuration, the database client, the in-memory catalogue and
