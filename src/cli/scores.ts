@@ -5,6 +5,7 @@ import { applyMigrations } from '../db/migrate';
 import type { ImportSource } from '../generated/prisma/enums';
 import { loadTitleCorrections } from '../modules/scores/corrections';
 import { importScores } from '../modules/scores/import.service';
+import { catalogueTitles } from '../modules/scores/scores.resolver';
 import { Catalogue } from '../modules/songs/songs.catalogue';
 import { progressBar } from './progress';
 import { UsageError, withDatabase } from './commands';
@@ -35,7 +36,7 @@ export async function importScoresCommand(args: string[], config: Config): Promi
     await catalogue.load();
     let parsed;
     try {
-      parsed = parseScoreExport(text, { corrections, knownTitle: (t) => catalogue.find(t, 'SP', 'ANOTHER') !== undefined || catalogue.find(t, 'SP', 'HYPER') !== undefined });
+      parsed = parseScoreExport(text, { corrections, knownTitle: catalogueTitles(catalogue) });
     } catch (err) {
       if (err instanceof CsvFormatError) throw new UsageError(`${files[0]}: ${err.message}`);
       throw err;

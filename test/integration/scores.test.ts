@@ -7,6 +7,9 @@ import { recomputeAll } from '../../src/modules/scores/totals.service';
 import { aPrivatePlayer, aPublicPlayer, follows } from '../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../helpers/server';
 
+/** expectNoErrors, typed loosely for test assertions on arbitrary selections. */
+const ok = (res: { status: number; body: { data?: any; errors?: any[] } }): any => expectNoErrors(res);
+
 const SHARED = path.resolve(__dirname, '../../../shared/data');
 const DEFS = path.join(SHARED, 'definitions/definitions-202509156.json');
 const SAMPLE = path.join(SHARED, 'eamusement/score-sample-pre-leggendaria.csv');
@@ -52,7 +55,7 @@ d('score import and reads (real definitions)', () => {
   });
   afterAll(() => s.close());
 
-  const charts = () => [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.definition && c.definitionsVersion !== 'demo-1' && c.definition.definitionsVersion !== 'demo-1');
+  const charts = () => [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.definition && c.definition.definitionsVersion !== 'demo-1');
   const counts = async (userId: string) => ({
     scores: await s.db.prisma.score.count({ where: { userId } }),
     batches: await s.db.prisma.importBatch.count({ where: { userId } }),
@@ -63,7 +66,7 @@ d('score import and reads (real definitions)', () => {
     const u = await aPublicPlayer(s.db.prisma);
     const token = await s.tokenFor(u.id);
     const csv = fs.readFileSync(SAMPLE, 'utf8');
-    const r = expectNoErrors(await s.gql(IMPORT_CSV, { userId: u.id, version: '27', csv }, token)).importScoresCsv;
+    const r = ok(await s.gql(IMPORT_CSV, { userId: u.id, version: '27', csv }, token)).importScoresCsv;
     expect(r).toMatchObject({ format: 'official', upToDate: false, problems: [] });
     // every parsed play is either stored or reported as not found (low-level charts are not in the BPI catalogue)
     expect(r.updatedCount + r.notFound.length).toBe(r.rowCount);
@@ -81,7 +84,7 @@ d('score import and reads (real definitions)', () => {
     const status = await s.db.prisma.playerVersionStatus.findUnique({ where: { userId_version: { userId: u.id, version: '27' } } });
     expect(status?.totalBpi).toBe(r.newTotalBpi);
 
-    const again = expectNoErrors(await s.gql(IMPORT_CSV, { userId: u.id, version: '27', csv }, token)).importScoresCsv;
+    const again = ok(await s.gql(IMPORT_CSV, { userId: u.id, version: '27', csv }, token)).importScoresCsv;
     expect(again).toMatchObject({ batchId: null, upToDate: true, updatedCount: 0, newTotalBpi: r.newTotalBpi });
     expect(again.message).toMatch(/up to date/i);
     expect(await counts(u.id)).toEqual(c);
@@ -94,14 +97,14 @@ d('score import and reads (real definitions)', () => {
     const songs = new Map(anothers.map((c) => [c.title, { ANOTHER: { ex: Math.floor(c.notes * 1.6), lamp: 'CLEAR', miss: 20 } }]));
     // a chart the catalogue lacks (BEGINNER) is reported, not lost
     songs.set(anothers[0].title, { ...songs.get(anothers[0].title)!, BEGINNER: { ex: 300, lamp: 'FULLCOMBO CLEAR', miss: 0 } } as any);
-    const r1 = expectNoErrors(await s.gql(IMPORT_CSV, { userId: u.id, version: '33', csv: currentLayoutCsv(songs) }, token)).importScoresCsv;
+    const r1 = ok(await s.gql(IMPORT_CSV, { userId: u.id, version: '33', csv: currentLayoutCsv(songs) }, token)).importScoresCsv;
     expect(r1).toMatchObject({ updatedCount: 40, rowCount: 41 });
     expect(r1.notFound).toEqual([{ line: 2, title: anothers[0].title, difficulty: 'BEGINNER' }]);
 
     // lamp improves with a lower EX and more misses: EX and misses stay, lamp moves
     const first = anothers[0];
     const lower = new Map([[first.title, { ANOTHER: { ex: Math.floor(first.notes * 1.5), lamp: 'HARD CLEAR', miss: 25 } }]]);
-    const r2 = expectNoErrors(await s.gql(IMPORT_CSV, { userId: u.id, version: '33', csv: currentLayoutCsv(lower, '2025-06-02 10:00') }, token)).importScoresCsv;
+    const r2 = ok(await s.gql(IMPORT_CSV, { userId: u.id, version: '33', csv: currentLayoutCsv(lower, '2025-06-02 10:00') }, token)).importScoresCsv;
     expect(r2).toMatchObject({ updatedCount: 1, upToDate: false });
     const best = await s.db.prisma.bestScore.findUniqueOrThrow({ where: { userId_version_chartId: { userId: u.id, version: '33', chartId: first.id } } });
     expect(best).toMatchObject({ exScore: Math.floor(first.notes * 1.6), clearLamp: 'HARD_CLEAR', missCount: 20 });
@@ -109,7 +112,7 @@ d('score import and reads (real definitions)', () => {
     expect(best.missCountId).toBe(best.exScoreId);
 
     // reads: scores connection, batches, one batch, history, recommended, unplayed
-    const q = expectNoErrors(
+    const q = ok(
       await s.gql(
         `query($id: ID!) { user(id: $id) {
            scores(version: "33", first: 5) { totalCount edges { node { chartId exScore clearLamp clearState missCount bpi } } pageInfo { hasNextPage } }
@@ -135,9 +138,25 @@ d('score import and reads (real definitions)', () => {
     expect(q.unplayedCharts.totalCount).toBeGreaterThan(100);
 
     const batchId = q.batches.edges[1].node.id;
-    const detail = expectNoErrors(await s.gql(`query($id: ID!, $b: ID!) { user(id: $id) { batch(id: $b) { id scores { chartId previous { exScore } current { exScore } } } } }`, { id: u.id, b: batchId }, token)).user.batch;
+    const detail = ok(await s.gql(`query($id: ID!, $b: ID!) { user(id: $id) { batch(id: $b) { id scores { chartId previous { exScore } current { exScore } } } } }`, { id: u.id, b: batchId }, token)).user.batch;
     expect(detail.scores).toHaveLength(40);
     expect(detail.scores.every((x: any) => x.previous === null)).toBe(true);
+  });
+
+  it('uses a fixed number of SQL statements whatever the row count (bulk writes)', async () => {
+    const deps = { db: s.db.prisma, catalogue: s.app.catalogue };
+    const rowsOf = (n: number) => charts().slice(0, n).map((c, i) => ({ line: i + 1, title: c.title, difficulty: c.difficulty, exScore: c.notes, clearLamp: 'CLEAR' as const, missCount: 1, lastPlayed: null }));
+    const count = async (n: number) => {
+      const u = await aPublicPlayer(s.db.prisma);
+      s.sql.reset();
+      const r = await importScores(deps, { userId: u.id, version: '33', source: 'ROWS', rows: rowsOf(n) });
+      expect(r.updatedCount).toBe(n);
+      return s.sql.count;
+    };
+    const small = await count(5);
+    const large = await count(500);
+    expect(large).toBe(small);
+    expect(small).toBeLessThanOrEqual(12);
   });
 
   it('rolls back everything when the import fails mid-way', async () => {
@@ -170,13 +189,13 @@ d('score import and reads (real definitions)', () => {
       ['title', 'Type', 'Label', 'SPH Lamp', 'SPH EX Score', 'SPH Miss Count', 'SPA Lamp', 'SPA EX Score', 'SPA Miss Count'].join('\t'),
       ['VØID', 'x', 'y', 'NP', '0', '-', 'HC', String(voidA.notes), '7'].join('\t'),
     ].join('\n');
-    const r = expectNoErrors(await s.gql(IMPORT_CSV, { userId: u.id, version: 'INF', csv: reflux }, token)).importScoresCsv;
+    const r = ok(await s.gql(IMPORT_CSV, { userId: u.id, version: 'INF', csv: reflux }, token)).importScoresCsv;
     expect(r).toMatchObject({ format: 'reflux', updatedCount: 1, notFound: [] });
     const daken = ['LV,Title,mode,Lamp,Score,(rate),BP,Opt(best score),Opt(min bp),Last Played', `${other.level},"${other.title.replace(/"/g, '""')}",SPH,F-COMBO,${other.notes},50,0,x,y,2024-05-06 07:08`].join('\n');
-    expect(expectNoErrors(await s.gql(IMPORT_CSV, { userId: u.id, version: 'INF', csv: daken }, token)).importScoresCsv).toMatchObject({ format: 'daken_counter', updatedCount: 1 });
+    expect(ok(await s.gql(IMPORT_CSV, { userId: u.id, version: 'INF', csv: daken }, token)).importScoresCsv).toMatchObject({ format: 'daken_counter', updatedCount: 1 });
     const techo = ['バージョン,曲名,難易度,クリアタイプ,スコア,ミスカウント,最終プレイ日時', `INFINITAS,"${third.title.replace(/"/g, '""')}",ANOTHER,EXH-CLEAR,${third.notes},3,20240102-030405`].join('\n');
-    expect(expectNoErrors(await s.gql(IMPORT_CSV, { userId: u.id, version: 'INF', csv: techo }, token)).importScoresCsv).toMatchObject({ format: 'result_techo', updatedCount: 1 });
-    const rows = expectNoErrors(
+    expect(ok(await s.gql(IMPORT_CSV, { userId: u.id, version: 'INF', csv: techo }, token)).importScoresCsv).toMatchObject({ format: 'result_techo', updatedCount: 1 });
+    const rows = ok(
       await s.gql(
         `mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "INF", rows: $rows) { updatedCount notFound { title } problems { line column reason } } }`,
         { u: u.id, rows: [
@@ -212,11 +231,11 @@ d('score import and reads (real definitions)', () => {
     const set = charts().filter((c) => c.level === 12 && c.difficulty === 'ANOTHER').slice(0, 10);
     const csv1 = currentLayoutCsv(new Map(set.map((c) => [c.title, { ANOTHER: { ex: Math.floor(c.notes * 1.5), lamp: 'CLEAR', miss: 30 } }])), '2025-03-01 10:00');
     const csv2 = currentLayoutCsv(new Map(set.slice(0, 5).map((c) => [c.title, { ANOTHER: { ex: Math.floor(c.notes * 1.7), lamp: 'HARD CLEAR', miss: 10 } }])), '2025-03-02 10:00');
-    const b1 = expectNoErrors(await s.gql(IMPORT_CSV, { userId: u.id, version: '33', csv: csv1 }, token)).importScoresCsv;
-    const b2 = expectNoErrors(await s.gql(IMPORT_CSV, { userId: u.id, version: '33', csv: csv2 }, token)).importScoresCsv;
+    const b1 = ok(await s.gql(IMPORT_CSV, { userId: u.id, version: '33', csv: csv1 }, token)).importScoresCsv;
+    const b2 = ok(await s.gql(IMPORT_CSV, { userId: u.id, version: '33', csv: csv2 }, token)).importScoresCsv;
     expect(b2.previousTotalBpi).toBe(b1.newTotalBpi);
     const del = await s.gql(`mutation($u: ID!, $b: ID!) { deleteBatch(userId: $u, batchId: $b) { batchId message } }`, { u: u.id, b: b1.batchId }, token);
-    expect(expectNoErrors(del).deleteBatch.message).toBe('Batch deleted successfully.');
+    expect(ok(del).deleteBatch.message).toBe('Batch deleted successfully.');
     const later = await s.db.prisma.importBatch.findUniqueOrThrow({ where: { id: b2.batchId } });
     expect(later.previousTotalBpi).toBe(-15);
     expect(later.totalBpi).toBeLessThanOrEqual(b2.newTotalBpi);
@@ -244,12 +263,12 @@ d('score import and reads (real definitions)', () => {
       },
     });
     const m = `mutation($u: ID!, $d: String!) { migrateLegacyScores(userId: $u, data: $d) { importedVersions totalProcessed batchCount notFound } }`;
-    const r1 = expectNoErrors(await s.gql(m, { u: u.id, d: data }, token)).migrateLegacyScores;
+    const r1 = ok(await s.gql(m, { u: u.id, d: data }, token)).migrateLegacyScores;
     expect(r1).toEqual({ importedVersions: ['32'], totalProcessed: 3, batchCount: 2, notFound: 1 });
     const snapshot = async () => (await s.db.prisma.bestScore.findMany({ where: { userId: u.id }, orderBy: { chartId: 'asc' } })).map((x) => [x.chartId, x.exScore, x.clearLamp, x.missCount]);
     const before = await snapshot();
     expect(before).toContainEqual([a.id, a.notes + 50, 'HARD_CLEAR', 9]);
-    expect(expectNoErrors(await s.gql(m, { u: u.id, d: data }, token)).migrateLegacyScores).toEqual(r1);
+    expect(ok(await s.gql(m, { u: u.id, d: data }, token)).migrateLegacyScores).toEqual(r1);
     expect(await snapshot()).toEqual(before);
     expect(await s.db.prisma.score.count({ where: { userId: u.id } })).toBe(3);
   });
@@ -268,7 +287,7 @@ d('score import and reads (real definitions)', () => {
     const cut = new Date();
     await new Promise((r) => setTimeout(r, 20));
     await imp('33', 1.6, '2025-05-02 08:00');
-    const q = expectNoErrors(await s.gql(
+    const q = ok(await s.gql(
       `query($id: ID!, $asOf: DateTimeISO, $song: Int!) { user(id: $id) {
          now: scores(version: "33") { totalCount edges { node { chartId exScore } } }
          then: scores(version: "33", asOf: $asOf) { edges { node { chartId exScore } } }
@@ -315,10 +334,10 @@ d('score import and reads (real definitions)', () => {
     await importScores(deps, { userId: me.id, version: '33', source: 'ROWS', rows: row(c.notes) });
     const up = await importScores(deps, { userId: me.id, version: '33', source: 'ROWS', rows: row(c.notes + 200) });
     const q = `query($id: ID!, $b: ID!) { user(id: $id) { batch(id: $b) { rivalsOvertaken { rivalUserId count } scores { overtaken { rivalUserId rivalScore myNewScore myOldScore } } } } }`;
-    const own = expectNoErrors(await s.gql(q, { id: me.id, b: up.batchId }, await s.tokenFor(me.id))).user.batch;
+    const own = ok(await s.gql(q, { id: me.id, b: up.batchId }, await s.tokenFor(me.id))).user.batch;
     expect(own.rivalsOvertaken).toEqual([{ rivalUserId: rival.id, count: 1 }]);
     expect(own.scores[0].overtaken).toEqual([{ rivalUserId: rival.id, rivalScore: c.notes + 100, myNewScore: c.notes + 200, myOldScore: c.notes }]);
-    const other = expectNoErrors(await s.gql(q, { id: me.id, b: up.batchId }, await s.tokenFor(rival.id))).user.batch;
+    const other = ok(await s.gql(q, { id: me.id, b: up.batchId }, await s.tokenFor(rival.id))).user.batch;
     expect(other.rivalsOvertaken).toEqual([]);
   });
 
@@ -331,7 +350,7 @@ d('score import and reads (real definitions)', () => {
     const denied = await s.gql(q, { id: p.id }, await s.tokenFor(stranger.id));
     expect(denied.body.errors![0].extensions.code).toBe('FORBIDDEN');
     expect(JSON.stringify(denied.body.data ?? {})).not.toContain('totalCount');
-    expect(expectNoErrors(await s.gql(q, { id: p.id }, await s.tokenFor(fan.id))).user).toEqual({ scores: { totalCount: 0 }, batches: { totalCount: 0 } });
+    expect(ok(await s.gql(q, { id: p.id }, await s.tokenFor(fan.id))).user).toEqual({ scores: { totalCount: 0 }, batches: { totalCount: 0 } });
   });
 
   it('serialises concurrent imports of one player (per-field bests stay right)', async () => {
@@ -359,15 +378,15 @@ d('score import and reads (real definitions)', () => {
         bpm: { type: 'string' },
         difficulty: { enum: ['HYPER', 'ANOTHER', 'LEGGENDARIA'] },
         difficultyLevel: { type: 'integer' },
-        releasedVersion: { type: ['integer', 'null'] },
+        releasedVersion: { type: ['integer', 'null'] }, // null: the definitions do not say
         logId: { type: 'integer' },
         exScore: { type: 'integer' },
         bpi: { type: 'number' },
-        clearState: { enum: ['FAILED', 'ASSIST CLEAR', 'EASY CLEAR', 'CLEAR', 'HARD CLEAR', 'EX HARD CLEAR', 'FULLCOMBO CLEAR'] },
+        clearState: { enum: ['FAILED', 'ASSIST CLEAR', 'EASY CLEAR', 'CLEAR', 'HARD CLEAR', 'EX HARD CLEAR', 'FULLCOMBO CLEAR', null] }, // null: lamp unknown
         missCount: { type: ['integer', 'null'] },
         scoreAt: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' },
-        wrScore: { type: 'integer' },
-        kaidenAvg: { type: 'number' },
+        wrScore: { type: ['integer', 'null'] }, // null: the definition marks it unknown (-1)
+        kaidenAvg: { type: ['number', 'null'] },
         coef: { type: 'number' },
       },
     };
@@ -379,7 +398,7 @@ d('score import and reads (real definitions)', () => {
       const u = await aPublicPlayer(s.db.prisma);
       const set = charts().filter((c) => c.level === 12 && c.definition?.wr && c.definition.kaidenAvg).slice(0, 12);
       const csv = currentLayoutCsv(new Map(set.map((c, i) => [c.title, { [c.difficulty]: { ex: Math.floor(c.notes * (1.4 + i * 0.03)), lamp: 'HARD CLEAR', miss: i } }])));
-      expectNoErrors(await s.gql(IMPORT_CSV, { userId: u.id, version: '33', csv }, await s.tokenFor(u.id)));
+      ok(await s.gql(IMPORT_CSV, { userId: u.id, version: '33', csv }, await s.tokenFor(u.id)));
       const res = await s.get(`/api/v1/users/${u.id}/stats/recommended?version=33&level=12&limit=5&offset=0`, await s.tokenFor(u.id));
       expect(res.status).toBe(200);
       expect(validate(res.body)).toBe(true);
@@ -395,7 +414,7 @@ d('score import and reads (real definitions)', () => {
       const page2 = await s.get(`/api/v1/users/${u.id}/stats/recommended?version=33&limit=5&offset=10`);
       expect(page2.body.weapons.data).toHaveLength(2);
       // the GraphQL field gives the same numbers
-      const g = expectNoErrors(await s.gql(`query($id: ID!) { user(id: $id) { recommended(version: "33", level: [12], limit: 5) { weapons { data { chartId } } } } }`, { id: u.id })).user;
+      const g = ok(await s.gql(`query($id: ID!) { user(id: $id) { recommended(version: "33", level: [12], limit: 5) { weapons { data { chartId } } } } }`, { id: u.id })).user;
       expect(g.recommended.weapons.data.map((e: any) => e.chartId)).toEqual(res.body.weapons.data.map((e: any) => e.songId));
     });
 

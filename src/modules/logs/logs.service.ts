@@ -69,8 +69,10 @@ export interface OvertakenData {
  * best of all my plays up to the last of them) and before them ("previous"), plus — when
  * `rivals` is given — the followed rivals whose best I passed.
  */
-async function periodEntries(db: Db, cat: Lookup, userId: string, version: string, inPeriod: (p: PlayRow) => boolean, withRivals: boolean) {
+async function periodEntries(db: Db, cat: Lookup, userId: string, version: string, inPeriod: (p: PlayRow) => boolean, withRivals: boolean, order: 'createdAt' | 'playedAt' = 'createdAt') {
   const plays = await loadPlays(db, { userId, version });
+  // walk plays in the period's time axis (import time: id order; play time: playedAt, then id)
+  if (order === 'playedAt') plays.sort((a, b) => a.playedAt.getTime() - b.playedAt.getTime() || a.id - b.id);
   const before = new Map<number, ReplayBest>();
   const after = new Map<number, ReplayBest>();
   const touched = new Set<number>();
@@ -202,7 +204,7 @@ export async function scoreDetails(db: Db, cat: Lookup, userId: string, version:
     const t = (groupedBy === 'createdAt' ? p.createdAt : p.playedAt).getTime();
     return t >= start.getTime() && t <= end.getTime();
   };
-  const { entries } = await periodEntries(db, cat, userId, version, inRange, viewerIsOwner);
+  const { entries } = await periodEntries(db, cat, userId, version, inRange, viewerIsOwner, groupedBy === 'playedAt' ? 'playedAt' : 'createdAt');
   const batchCount = groupedBy === 'createdAt' ? await db.importBatch.count({ where: { userId, version, createdAt: { gte: start, lte: end } } }) : 0;
   // total BPI at the end of the period (replay of plays up to then, the one total definition)
   const plays = (await loadPlays(db, { userId, version })).filter((p) => (groupedBy === 'createdAt' ? p.createdAt : p.playedAt) <= end);

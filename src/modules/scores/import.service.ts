@@ -111,6 +111,7 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
   const total = input.rows.length;
   const problems: ImportProblem[] = (input.parseIssues ?? []).map((i) => ({ ...i }));
   const notFound: ImportReport['notFound'] = [];
+  let skipped = input.skipped ?? 0;
 
   // 1. match rows to charts (in memory)
   const matched: { row: ImportRow; chart: CatalogueChart; playedAt: Date; bpi: number | null }[] = [];
@@ -121,6 +122,10 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
       continue;
     }
     const bad = (reason: string, column?: string) => problems.push({ line: row.line, title: row.title, difficulty: row.difficulty, column, reason, severity: 'error' });
+    if (row.exScore === 0) {
+      skipped++; // a chart without a play (the reference skips zero scores too)
+      continue;
+    }
     if (!Number.isInteger(row.exScore) || row.exScore < 0) {
       bad('exScore must be a non-negative integer', 'exScore');
       continue;
@@ -156,7 +161,7 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
     newTotalBpi: -15,
     notFound,
     problems,
-    skipped: input.skipped ?? 0,
+    skipped,
     chartIds: [],
     ...over,
   });
@@ -177,7 +182,7 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
       for (const m of matched) {
         const best = bests.get(m.chart.id);
         const play = { exScore: m.row.exScore, clearLamp: m.row.clearLamp, missCount: m.row.missCount };
-        if (m.row.exScore <= 0 || !improvements(play, best).any) continue;
+        if (!improvements(play, best).any) continue;
         const tempId = -(candidates.length + 1);
         candidates.push({ ...m, tempId });
         const next = applyPlay(best, { ...play, id: tempId, playedAt: m.playedAt });

@@ -48,6 +48,13 @@ export async function assertVisible(ctx: Context, userId: string): Promise<void>
   if (!(await canView(ctx, userId))) throw forbidden('This profile is set as a private.');
 }
 
+/** Title predicate for repairing unquoted titles with commas in official CSVs. */
+export function catalogueTitles(catalogue: Context['app']['catalogue']): (title: string) => boolean {
+  const titles = new Set<string>();
+  for (const c of catalogue.charts()) titles.add(c.title);
+  return (t) => titles.has(t);
+}
+
 const deps = (ctx: Context) => ({ db: ctx.db, catalogue: ctx.app.catalogue, events: ctx.app.events });
 
 @Resolver()
@@ -79,7 +86,7 @@ export class ScoresMutationResolver {
     const corrections = loadTitleCorrections(ctx.app.config.titleCorrectionsFile);
     let parsed;
     try {
-      parsed = parseScoreExport(args.csv, { corrections, knownTitle: (t) => ctx.app.catalogue.find(t, 'SP', 'ANOTHER') !== undefined || ctx.app.catalogue.find(t, 'SP', 'HYPER') !== undefined });
+      parsed = parseScoreExport(args.csv, { corrections, knownTitle: catalogueTitles(ctx.app.catalogue) });
     } catch (err) {
       if (err instanceof CsvFormatError) throw badInput(err.message, [{ code: 'invalid_format', path: ['csv', err.line], message: err.message }]);
       throw err;
