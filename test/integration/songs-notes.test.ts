@@ -240,6 +240,36 @@ describe('song notes: ordering and pagination', () => {
   });
 });
 
+describe('Chart.songNotes (batched across charts)', () => {
+  const Q = `query($first: Int, $n: Int, $sort: SongNoteSort) { songs(first: $first) { edges { node { charts {
+    id songNotes(first: $n, sort: $sort) { totalCount pageInfo { hasNextPage } edges { node { id upvoted } } } } } } } }`;
+
+  it('matches songNotes for every chart, in a constant number of statements', async () => {
+    // notes on several charts of the first songs
+    const songs = await s.db.prisma.song.findMany({ orderBy: [{ title: 'asc' }, { id: 'asc' }], take: 6, include: { charts: true } });
+    let k = 0;
+    for (const song of songs) for (const c of song.charts.slice(0, 2)) for (let i = 0; i <= k % 3; i++) await s.db.prisma.songNote.create({ data: { chartId: c.id, authorId: carol.id, body: `c${c.id} n${i}`, upvoteCount: (k + i) % 4 } }), k++;
+    s.sql.reset();
+    const small = expectNoErrors(await s.gql(Q, { first: 2, n: 2, sort: 'UPVOTES' }, bobToken)) as any;
+    const smallCount = s.sql.count;
+    s.sql.reset();
+    const big = expectNoErrors(await s.gql(Q, { first: 6, n: 2, sort: 'UPVOTES' }, bobToken)) as any;
+    expect(s.sql.count).toBe(smallCount);
+    expect(big.songs.edges.slice(0, 2)).toEqual(small.songs.edges);
+    for (const e of big.songs.edges) {
+      for (const c of e.node.charts) {
+        const one = expectNoErrors(await s.gql(LIST, { chartId: c.id, sort: 'UPVOTES', first: 2 }, bobToken)) as any;
+        expect(c.songNotes.totalCount).toBe(one.songNotes.totalCount);
+        expect(c.songNotes.pageInfo.hasNextPage).toBe(one.songNotes.pageInfo.hasNextPage);
+        expect(c.songNotes.edges.map((x: any) => x.node.id)).toEqual(one.songNotes.edges.map((x: any) => x.node.id));
+      }
+    }
+    expect(big.songs.edges.some((e: any) => e.node.charts.some((c: any) => c.songNotes.totalCount > 0))).toBe(true);
+    const bad = await s.gql(Q, { first: 1, n: 101 });
+    expect(bad.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+});
+
 describe('recent song notes (GraphQL and REST)', () => {
   const schema = {
     type: 'array',
@@ -272,6 +302,7 @@ describe('recent song notes (GraphQL and REST)', () => {
   });
 
   it('REST: the reference shape (JSON schema), 20 per page, page 0-based, newest first', async () => {
+    await post(aliceToken, chartB, 'the newest note');
     const total = await s.db.prisma.songNote.count();
     const p0 = await s.get('/api/v1/songs/notes/recent', aliceToken);
     expect(p0.status).toBe(200);

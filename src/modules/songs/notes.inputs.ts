@@ -17,3 +17,8 @@ export class RecentSongNotesArgs extends ConnectionArgs {
   })
   page?: number | null;
 }
+
+@ArgsType()
+export class ChartNotesArgs extends ConnectionArgs {
+  @Field(() => SongNoteSort, { nullable: true, defaultValue: SongNoteSort.LATEST }) sort?: SongNoteSort | null;
+}

@@ -1,10 +1,12 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { SongNote } from '../../generated/prisma/client';
+import type { Chart, SongNote } from '../../generated/prisma/client';
+import { pageSize } from '../../graphql/connection';
 import type { Context } from '../../graphql/context';
 import { unauthenticated } from '../../errors';
 import { ChartType } from './songs.types';
-import { RecentSongNotesArgs, SongNotesArgs } from './notes.inputs';
-import { NotesService, parseIntId } from './notes.service';
+import { ChartNotesArgs, RecentSongNotesArgs, SongNotesArgs } from './notes.inputs';
+import { notesPageKey } from './notes.loaders';
+import { NotesService, parseIntId, parseNoteCursor } from './notes.service';
 import { DeleteSongNotePayload, SongNoteConnection, SongNotePayload, SongNoteSort, SongNoteType, SongNoteUpvotePayload } from './notes.types';
 
 function viewerId(ctx: Context): string {
@@ -76,5 +78,18 @@ export class NotesResolver {
   @FieldResolver(() => ChartType)
   async chart(@Root() note: SongNote, @Ctx() ctx: Context) {
     return ctx.loaders.songsChartById.load(note.chartId);
+  }
+}
+
+@Resolver(() => ChartType)
+export class ChartNotesResolver {
+  @FieldResolver(() => SongNoteConnection, {
+    description: 'Strategy notes of this chart (as the songNotes query); batched across charts asking for the same page',
+  })
+  songNotes(@Root() chart: Chart, @Args(() => ChartNotesArgs) args: ChartNotesArgs, @Ctx() ctx: Context) {
+    const sort = args.sort ?? SongNoteSort.LATEST;
+    const size = pageSize(args.first);
+    if (args.after) parseNoteCursor(sort, args.after);
+    return ctx.loaders.songNotesPage.load(notesPageKey(chart.id, sort, size, args.after ?? null));
   }
 }

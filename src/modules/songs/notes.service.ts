@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import type { Prisma, SongNote } from '../../generated/prisma/client';
+import { Prisma, type SongNote } from '../../generated/prisma/client';
 import { badInput, forbidden, notFound } from '../../errors';
 import { decodeCursor, encodeCursor, offsetPage, pageSize, type Page } from '../../graphql/connection';
 import { LATEST_VERSION } from '../../domain/constants';
@@ -39,25 +39,39 @@ function cursorOf(sort: SongNoteSort, n: SongNote): string {
     : encodeCursor([n.createdAt.toISOString(), n.id]);
 }
 
-/** Rows strictly after the cursor in the sort order (keyset pagination). */
-function afterCursor(sort: SongNoteSort, after: string): Prisma.SongNoteWhereInput {
+interface NoteCursor {
+  upvoteCount: number | null;
+  at: Date;
+  id: number;
+}
+
+/** Decodes a keyset cursor of the given sort (BAD_USER_INPUT when it is not one). */
+export function parseNoteCursor(sort: SongNoteSort, after: string): NoteCursor {
   const bad = () => badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
   if (sort === SongNoteSort.UPVOTES) {
     const [count, at, id] = decodeCursor(after, 3);
     const date = new Date(String(at));
-    if (typeof count !== 'number' || typeof id !== 'number' || Number.isNaN(date.getTime())) throw bad();
-    return {
-      OR: [
-        { upvoteCount: { lt: count } },
-        { upvoteCount: count, createdAt: { lt: date } },
-        { upvoteCount: count, createdAt: date, id: { lt: id } },
-      ],
-    };
+    if (typeof count !== 'number' || typeof id !== 'number' || typeof at !== 'string' || Number.isNaN(date.getTime())) throw bad();
+    return { upvoteCount: count, at: date, id };
   }
   const [at, id] = decodeCursor(after, 2);
   const date = new Date(String(at));
   if (typeof id !== 'number' || typeof at !== 'string' || Number.isNaN(date.getTime())) throw bad();
-  return { OR: [{ createdAt: { lt: date } }, { createdAt: date, id: { lt: id } }] };
+  return { upvoteCount: null, at: date, id };
+}
+
+/** Rows strictly after the cursor in the sort order (keyset pagination), as SQL. */
+function afterSql(sort: SongNoteSort, c: NoteCursor): Prisma.Sql {
+  if (sort === SongNoteSort.UPVOTES) {
+    return Prisma.sql`AND ("upvoteCount" < ${c.upvoteCount} OR ("upvoteCount" = ${c.upvoteCount} AND ("createdAt" < ${c.at} OR ("createdAt" = ${c.at} AND "id" < ${c.id}))))`;
+  }
+  return Prisma.sql`AND ("createdAt" < ${c.at} OR ("createdAt" = ${c.at} AND "id" < ${c.id}))`;
+}
+
+function orderSql(sort: SongNoteSort): Prisma.Sql {
+  return sort === SongNoteSort.UPVOTES
+    ? Prisma.sql`"upvoteCount" DESC, "createdAt" DESC, "id" DESC`
+    : Prisma.sql`"createdAt" DESC, "id" DESC`;
 }
 
 /**
@@ -81,23 +95,44 @@ export class NotesService {
   /** Notes of one chart, newest or most upvoted first (keyset cursors). */
   async listForChart(chartId: number, sort: SongNoteSort, first: number | null | undefined, after: string | null | undefined): Promise<Page<SongNote>> {
     const size = pageSize(first);
+    if (after) parseNoteCursor(sort, after);
     await this.requireChart(chartId);
-    const where: Prisma.SongNoteWhereInput = { chartId };
-    const [rows, totalCount] = await Promise.all([
-      this.db.songNote.findMany({ where: after ? { AND: [where, afterCursor(sort, after)] } : where, orderBy: orderBy(sort), take: size + 1 }),
-      this.db.songNote.count({ where }),
+    return (await this.pagesForCharts([chartId], sort, size, after ?? null)).get(chartId)!;
+  }
+
+  /**
+   * One page of notes for each of several charts in two statements (a window function per chart
+   * and one grouped count): the batch behind `Chart.notes` and `songNotes`.
+   */
+  async pagesForCharts(chartIds: number[], sort: SongNoteSort, size: number, after: string | null): Promise<Map<number, Page<SongNote>>> {
+    const cursor = after ? parseNoteCursor(sort, after) : null;
+    const ids = [...new Set(chartIds)];
+    const [rows, counts] = await Promise.all([
+      this.db.$queryRaw<SongNote[]>`
+        SELECT "id", "chartId", "authorId", "body", "authorTotalBpi", "upvoteCount", "createdAt", "updatedAt" FROM (
+          SELECT n.*, ROW_NUMBER() OVER (PARTITION BY n."chartId" ORDER BY ${orderSql(sort)}) AS rn
+          FROM "SongNote" n WHERE n."chartId" IN (${Prisma.join(ids)}) ${cursor ? afterSql(sort, cursor) : Prisma.empty}
+        ) t WHERE t.rn <= ${size + 1} ORDER BY t."chartId", t.rn`,
+      this.db.songNote.groupBy({ by: ['chartId'], where: { chartId: { in: ids } }, _count: { _all: true } }),
     ]);
-    const edges = rows.slice(0, size).map((node) => ({ cursor: cursorOf(sort, node), node }));
-    return {
-      edges,
-      totalCount,
-      pageInfo: {
-        hasNextPage: rows.length > size,
-        hasPreviousPage: Boolean(after),
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: edges[edges.length - 1]?.cursor ?? null,
-      },
-    };
+    const byChart = new Map<number, SongNote[]>(ids.map((id) => [id, []]));
+    for (const r of rows) byChart.get(r.chartId)!.push(r);
+    const totals = new Map(counts.map((c) => [c.chartId, c._count._all]));
+    const out = new Map<number, Page<SongNote>>();
+    for (const [id, list] of byChart) {
+      const edges = list.slice(0, size).map((node) => ({ cursor: cursorOf(sort, node), node }));
+      out.set(id, {
+        edges,
+        totalCount: totals.get(id) ?? 0,
+        pageInfo: {
+          hasNextPage: list.length > size,
+          hasPreviousPage: Boolean(after),
+          startCursor: edges[0]?.cursor ?? null,
+          endCursor: edges[edges.length - 1]?.cursor ?? null,
+        },
+      });
+    }
+    return out;
   }
 
   /**
