@@ -202,6 +202,15 @@ describe('external OpenID Connect provider (JWKS)', () => {
     expect(auth).toEqual({ viewer: null, identity: { issuer: ISSUER, subject: 'fresh-subject' } });
   });
 
+  it('end to end: a new external identity creates its profile, then the same ID token is that user', async () => {
+    const token = await idToken('newcomer-1');
+    const created = await ext.gql('mutation($input: CreateProfileInput!) { createProfile(input: $input) { __typename } }', { input: { name: 'Newcomer1' } }, token);
+    expect(created.body.errors).toBeUndefined();
+    const me = ok(await ext.gql(ME, {}, token)).me;
+    expect(me.name).toBe('Newcomer1');
+    expect(await ext.db.prisma.externalIdentity.findUnique({ where: { issuer_subject: { issuer: ISSUER, subject: 'newcomer-1' } } })).toMatchObject({ userId: me.id });
+  });
+
   it('refuses wrong issuer, wrong audience, unknown key, foreign signature and expiry with 401', async () => {
     const cases: [Promise<string>, string][] = [
       [idToken('x', { aud: 'another-app' }), 'ID token has the wrong audience'],
