@@ -6,7 +6,8 @@ import autocannon from 'autocannon';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const SHARED = path.resolve(ROOT, '../shared');
-export const RESULTS = path.join(__dirname, 'RESULTS.md');
+/** Where record() appends (BENCH_RESULTS redirects short development runs away from RESULTS.md). */
+export const RESULTS = process.env.BENCH_RESULTS ? path.resolve(process.env.BENCH_RESULTS) : path.join(__dirname, 'RESULTS.md');
 
 export interface Child {
   url: string;
@@ -105,3 +106,71 @@ export function tmpDir(name: string): string {
 }
 
 export const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+/** PostgreSQL server for the benches (a maintenance database: bench databases are created beside it). */
+export function pgAdminUrl(): string {
+  return process.env.BENCH_PG_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+}
+
+/** The URL of database `name` on the bench PostgreSQL server. */
+export function pgUrl(name: string): string {
+  const u = new URL(pgAdminUrl());
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** The scale data set of `npm run bench:data` (bench/data.ts). */
+export const SCALE_DB = process.env.BENCH_SCALE_DB ?? 'bpigraph_bench_scale';
+
+/** p-th percentile (0–100) of a sample, nearest rank. */
+export function percentile(xs: number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+/** Resident set size of a process in MiB (Linux /proc; NaN elsewhere). */
+export function rssMiB(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);
+    return kb / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Runs `fn` over `n` indexes with at most `concurrency` in flight; returns each call's latency (ms)
+ * and the errors thrown (bounded: never more than n calls).
+ */
+export async function timedPool(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<{ latencies: number[]; errors: string[]; ms: number }> {
+  const latencies: number[] = [];
+  const errors: string[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, n) }, async () => {
+      while (next < n) {
+        const i = next++;
+        const t = performance.now();
+        try {
+          await fn(i);
+          latencies.push(performance.now() - t);
+        } catch (err) {
+          errors.push((err as Error).message);
+        }
+      }
+    }),
+  );
+  return { latencies, errors, ms: performance.now() - t0 };
+}
+
+/** Runs another bench entry point as a child process (inherits stdio); rejects on a non-zero exit. */
+export function runScript(entry: string, env: Record<string, string> = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['-r', '@swc-node/register', entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
+    proc.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${entry} exited with ${code}`))));
+    proc.on('error', reject);
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * Scale on PostgreSQL, on the data set of `npm run bench:data` (bench/data.ts): the server in its own
+ * process over that database, then
+ * - per-chart ranking (GraphQL songRanking, first: 20, random charts of the set) p50 / p99;
+ * - global ranking: popularCharts (GraphQL, players per chart over all scores) and the total-BPI
+ *   leaderboard + one player's rank (SQL on PlayerVersionStatus: no GraphQL operation for it yet) p50 / p99;
+ * - server RSS idle with the full real catalogue cached, and after the load;
+ * - the full TotalBPI recompute after a definitions update (every world record moved; the
+ *   recompute job with every registered step, in process, server stopped) — target < 60 s.
+ * BENCH_REQUESTS (default 400) requests per read, 8 in flight.   npm run bench:scale
+ */
+import 'reflect-metadata';
+import fs from 'node:fs';
+import { Client } from 'pg';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/db/client';
+import { importDefinitions } from '../src/db/definitions';
+import { LATEST_VERSION } from '../src/domain/constants';
+import { createLogger } from '../src/logger';
+import { DEFINITIONS_FILE } from './data';
+import { fmt, percentile, pgUrl, record, rssMiB, SCALE_DB, startProcess, timedPool, tmpDir } from './lib';
+
+const JWT = 'bench-secret-bench-secret-bench-secret-000';
+
+async function gql(url: string, query: string, variables: Record<string, unknown>): Promise<any> {
+  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const body = await res.json();
+  if (res.status !== 200 || body.errors) throw new Error(`HTTP ${res.status}: ${JSON.stringify(body.errors ?? body).slice(0, 200)}`);
+  return body.data;
+}
+
+export async function benchScale(requests = Number(process.env.BENCH_REQUESTS ?? 400)): Promise<void> {
+  const url = pgUrl(SCALE_DB);
+  const sql = new Client({ connectionString: url });
+  try {
+    await sql.connect();
+  } catch (err) {
+    throw new Error(`scale database ${SCALE_DB} not reachable (${(err as Error).message}): run \`npm run bench:data\` first`);
+  }
+  const rows: [string, string, string][] = [];
+  try {
+    const { rows: [size] } = await sql.query(
+      `SELECT (SELECT count(*) FROM "User")::int AS users, (SELECT count(DISTINCT "chartId") FROM "BestScore")::int AS charts, (SELECT count(*) FROM "BestScore")::int AS bests`,
+    );
+    if (!size.bests) throw new Error(`scale database ${SCALE_DB} is empty: run \`npm run bench:data\` first`);
+    const { rows: chartRows } = await sql.query(`SELECT DISTINCT "chartId" AS id FROM "BestScore" WHERE version = $1 ORDER BY 1`, [LATEST_VERSION]);
+    const chartIds = chartRows.map((r) => String(r.id));
+    rows.push(['data set', `${fmt(size.users)} players × ${fmt(size.charts)} charts, ${fmt(size.bests)} best scores`, '10,000 × 1,000']);
+
+    // --- reads through the server -------------------------------------------------------------
+    const dataDir = tmpDir('scale');
+    const server = await startProcess(
+      'src/server.ts',
+      { DATABASE_URL: url, DATA_DIR: dataDir, SEED_DEMO: 'false', JWT_SECRET: JWT, RATE_LIMIT_WRITES_PER_MINUTE: '0', RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0', DATABASE_POOL_MAX: '10' },
+      4131,
+      '/readyz',
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 2000));
+      const idle = rssMiB(server.proc.pid!);
+      const ranking = `query($c: ID!) { songRanking(chartId: $c, first: 20) { totalCount edges { node { rank exScore bpi anonymous player { name } } } } }`;
+      const popular = `query($l: Int) { popularCharts(first: 20, level: $l) { totalCount edges { node { playerCount chart { id level song { title } } } } } }`;
+      // warm-up
+      await timedPool(40, 8, (i) => gql(server.url, ranking, { c: chartIds[i % chartIds.length] }));
+      const perChart = await timedPool(requests, 8, (i) => gql(server.url, ranking, { c: chartIds[(i * 7919) % chartIds.length] }).then(() => undefined));
+      const pop = await timedPool(Math.max(20, Math.floor(requests / 4)), 8, (i) => gql(server.url, popular, { l: i % 2 ? 12 : 11 }).then(() => undefined));
+      const after = rssMiB(server.proc.pid!);
+      const p = (x: { latencies: number[] }) => `p50 ${fmt(percentile(x.latencies, 50), 1)} ms, p99 ${fmt(percentile(x.latencies, 99), 1)} ms`;
+      rows.push([`per-chart ranking: songRanking(first: 20), ${perChart.latencies.length} requests, 8 in flight`, p(perChart), `errors ${perChart.errors.length} (0)`]);
+      rows.push([`global: popularCharts(first: 20), ${pop.latencies.length} requests, 8 in flight`, p(pop), `errors ${pop.errors.length} (0)`]);
+      rows.push(['server RSS idle (full real catalogue cached)', `${fmt(idle)} MiB`, '—']);
+      rows.push(['server RSS after the ranking load', `${fmt(after)} MiB (${fmt(after / idle, 2)} of idle)`, '—']);
+      if (perChart.errors.length + pop.errors.length) console.error('errors:', [...perChart.errors, ...pop.errors].slice(0, 5));
+    } finally {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+
+    // --- the total-BPI leaderboard in SQL ------------------------------------------------------
+    const { rows: users } = await sql.query(`SELECT "userId", "totalBpi" FROM "PlayerVersionStatus" WHERE version = $1 ORDER BY "userId" LIMIT 500`, [LATEST_VERSION]);
+    const lb: number[] = [];
+    for (let i = 0; i < Math.min(requests, 200); i++) {
+      const u = users[(i * 31) % users.length];
+      const t = performance.now();
+      await sql.query(`SELECT "userId", "totalBpi" FROM "PlayerVersionStatus" WHERE version = $1 ORDER BY "totalBpi" DESC, "userId" LIMIT 20 OFFSET $2`, [LATEST_VERSION, (i % 50) * 20]);
+      await sql.query(`SELECT count(*) + 1 AS rank FROM "PlayerVersionStatus" WHERE version = $1 AND "totalBpi" > $2`, [LATEST_VERSION, u.totalBpi]);
+      lb.push(performance.now() - t);
+    }
+    rows.push(['global total-BPI leaderboard page + one player\'s rank (SQL, 1 connection)', `p50 ${fmt(percentile(lb, 50), 1)} ms, p99 ${fmt(percentile(lb, 99), 1)} ms`, '—']);
+  } finally {
+    await sql.end();
+  }
+
+  // --- definitions update, then the full recompute -------------------------------------------
+  const handle = await openDatabase({ url, poolMax: 4 });
+  try {
+    const releases = await handle.prisma.definitionsRelease.count();
+    const doc = JSON.parse(fs.readFileSync(DEFINITIONS_FILE, 'utf8')) as { version: number; body: { wr: number; notes: number; avg: number }[] };
+    const delta = (releases % 5) + 1;
+    doc.version = doc.version + releases; // a new release each run, every world record moved
+    for (const e of doc.body) if (e.wr > 0 && e.wr + delta < e.notes * 2) e.wr += delta;
+    const t0 = performance.now();
+    const report = await importDefinitions(handle.prisma, doc);
+    const importMs = performance.now() - t0;
+    const config = loadConfig({ ...process.env, DATABASE_URL: url, JWT_SECRET: JWT, LOG_LEVEL: 'warn', SEED_DEMO: 'false' });
+    const app = await createApp(config, handle, createLogger('warn'));
+    const t1 = performance.now();
+    await app.recompute.run([LATEST_VERSION], (step, done, total) => process.stdout.write(`\r${step}: ${done}/${total}      `));
+    process.stdout.write('\n');
+    const recomputeMs = performance.now() - t1;
+    await app.pubsub.close();
+    await app.rateLimiter.close();
+    rows.push([`definitions update (${report.changed} definitions changed), import`, `${fmt(importMs / 1000, 1)} s`, '—']);
+    rows.push([`full recompute after it (steps: ${app.recompute.stepNames.join(', ')})`, `${fmt(recomputeMs / 1000, 1)} s`, `< 60 s — ${recomputeMs < 60_000 ? 'met' : 'NOT met'}`]);
+  } finally {
+    await handle.close();
+  }
+  record(
+    'Scale on PostgreSQL',
+    `bench/scale.ts on the \`npm run bench:data\` set (real 202509156 definitions, synthetic players); server in its own process (PostgreSQL pool 10), reads with ${requests} requests each, 8 in flight, after a warm-up; recompute in process with the server stopped`,
+    rows,
+  );
+}
+
+if (require.main === module) {
+  benchScale().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
