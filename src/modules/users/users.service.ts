@@ -206,13 +206,19 @@ export class UsersService {
     if (!identity) throw unauthenticated();
     const data = validateProfile(input, true);
     try {
-      return await this.ctx.db.$transaction(async (tx) => {
+      const user = await this.ctx.db.$transaction(async (tx) => {
         const linked = await tx.externalIdentity.findUnique({ where: { issuer_subject: { issuer: identity.issuer, subject: identity.subject } } });
         if (linked) throw conflict('Profile already exists. Use updateProfile to change it.');
         const user = await tx.user.create({ data: { ...(data as Prisma.UserUpdateInput), name: input.name, nameKey: nameKeyOf(input.name) } as Prisma.UserCreateInput });
         await tx.externalIdentity.create({ data: { issuer: identity.issuer, subject: identity.subject, userId: user.id } });
         return user;
       });
+      // From here on the caller is that user (as the same ID token resolves on the next request),
+      // so the payload's fields are read as the owner's.
+      this.ctx.viewer = { id: user.id, isAdmin: false };
+      this.ctx.identity = undefined;
+      this.ctx.loaders.userById.clear(user.id).prime(user.id, user);
+      return user;
     } catch (err) {
       throw nameClash(err);
     }
