@@ -58,28 +58,42 @@ const tsParam = (d: Date) => Prisma.sql`${d.toISOString().replace('Z', '')}::tim
 export class TimelineService {
   constructor(private readonly db: Db) {}
 
-  private query(viewerId: string, where: Prisma.Sql, limit: number | null): Prisma.Sql {
+  /** The player's best EX on the chart in the version before play `s` (a LATERAL subquery). */
+  private static readonly PREV = Prisma.sql`LEFT JOIN LATERAL (
+        SELECT max(p."exScore") AS ex FROM "Score" p
+        WHERE p."userId" = s."userId" AND p."chartId" = s."chartId" AND p."version" = s."version"
+          AND (p."playedAt", p."id") < (s."playedAt", s."id")
+      ) prev ON true`;
+
+  /** Visible plays of followees matching `where`, newest first (prev.ex is joined only when `withPrev`). */
+  private candidates(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number | null): Prisma.Sql {
     return Prisma.sql`
-      SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi", s."clearLamp"::text AS "clearLamp", s."missCount",
-             prev.ex AS "prevEx", prevplay.bpi AS "prevBpi", vb."exScore" AS "viewerEx", vb."bpi" AS "viewerBpi"
+      SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi", s."clearLamp", s."missCount",
+             vb."exScore" AS "viewerEx", vb."bpi" AS "viewerBpi"
       FROM "Score" s
       JOIN "Follow" f ON f."followerId" = ${viewerId} AND f."followingId" = s."userId"
       JOIN "User" u ON u."id" = s."userId"
       LEFT JOIN "BestScore" vb ON vb."userId" = ${viewerId} AND vb."version" = s."version" AND vb."chartId" = s."chartId"
-      LEFT JOIN LATERAL (
-        SELECT max(p."exScore") AS ex FROM "Score" p
-        WHERE p."userId" = s."userId" AND p."chartId" = s."chartId" AND p."version" = s."version"
-          AND (p."playedAt", p."id") < (s."playedAt", s."id")
-      ) prev ON true
+      ${withPrev ? TimelineService.PREV : Prisma.empty}
+      WHERE (u."isPublic" OR f."approvedAt" IS NOT NULL) AND ${where}
+      ORDER BY s."playedAt" DESC, s."id" DESC
+      ${limit === null ? Prisma.empty : Prisma.sql`LIMIT ${limit}`}`;
+  }
+
+  /** One page: the page's rows first, then the per-row lookups (previous best / previous BPI) for those rows only. */
+  private query(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number): Prisma.Sql {
+    return Prisma.sql`
+      SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi", s."clearLamp"::text AS "clearLamp", s."missCount",
+             prev.ex AS "prevEx", prevplay.bpi AS "prevBpi", s."viewerEx", s."viewerBpi"
+      FROM (${this.candidates(viewerId, where, withPrev, limit)}) s
+      ${TimelineService.PREV}
       LEFT JOIN LATERAL (
         SELECT p."bpi" FROM "Score" p
         WHERE p."userId" = s."userId" AND p."chartId" = s."chartId" AND p."version" = s."version"
           AND (p."playedAt", p."id") < (s."playedAt", s."id")
         ORDER BY p."playedAt" DESC, p."id" DESC LIMIT 1
       ) prevplay ON true
-      WHERE (u."isPublic" OR f."approvedAt" IS NOT NULL) AND ${where}
-      ORDER BY s."playedAt" DESC, s."id" DESC
-      ${limit === null ? Prisma.empty : Prisma.sql`LIMIT ${limit}`}`;
+      ORDER BY s."playedAt" DESC, s."id" DESC`;
   }
 
   private toRow(r: RawRow): TimelineRow {
@@ -125,11 +139,12 @@ export class TimelineService {
       if (Number.isNaN(at.getTime()) || typeof id !== 'number') throw badInput('Invalid cursor');
       where = Prisma.sql`${base} AND (s."playedAt", s."id") < (${tsParam(at)}, ${id})`;
     }
-    const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, where, size + 1));
+    const withPrev = mode === 'OVERTAKEN';
+    const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, where, withPrev, size + 1));
     const rows = raw.map((r) => this.toRow(r));
     const edges = rows.slice(0, size).map((node) => ({ cursor: encodeCursor([node.playedAt.toISOString(), node.id]), node }));
     const db = this.db;
-    const countSql = Prisma.sql`SELECT count(*)::int AS n FROM (${this.query(viewerId, base, null)}) t`;
+    const countSql = Prisma.sql`SELECT count(*)::int AS n FROM (${this.candidates(viewerId, base, withPrev, null)}) t`;
     let count: Promise<number> | undefined;
     const page = {
       edges,
@@ -150,7 +165,7 @@ export class TimelineService {
 
   /** One play as a timeline entry for the viewer (null when not in their feed / not visible). */
   async entry(viewerId: string, scoreId: number): Promise<TimelineRow | null> {
-    const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, Prisma.sql`s."id" = ${scoreId}`, 1));
+    const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, Prisma.sql`s."id" = ${scoreId}`, false, 1));
     return raw[0] ? this.toRow(raw[0]) : null;
   }
 }
