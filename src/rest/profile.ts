@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../app';
-import { badInput } from '../errors';
+import { badInput, notFound } from '../errors';
 import { enforce } from '../graphql/rules';
 import { UsersResolver } from '../modules/users/users.resolver';
 import { getRoute } from './index';
@@ -24,7 +24,7 @@ export function registerProfile(fastify: FastifyInstance, app: App): void {
     }
     await enforce(ctx, 'Query.user', { id: userId }, 'read');
     const user = await resolver.user(userId, ctx);
-    if (!user) throw badInput('User not found'); // unreachable: the rule answers NOT_FOUND first
+    if (!user) throw notFound('User not found'); // the rule answers NOT_FOUND first
     const [profileText, profileImage, gameId, socialId, follows, relationship, role, stats, areaRank, statsPrivacy, compare] = await Promise.all([
       resolver.profileText(user, ctx),
       resolver.profileImage(user, ctx),
