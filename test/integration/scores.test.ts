@@ -133,6 +133,7 @@ d('score import and reads (real definitions)', () => {
     expect(q.playDays.edges.map((e: any) => e.node.date)).toEqual(['2025-06-02', '2025-06-01']);
     expect(q.chartHistory.map((h: any) => h.clearLamp)).toEqual(['HARD_CLEAR', 'CLEAR']);
     expect(q.totalBpiHistory.at(-1).totalBpi).toBe(r2.newTotalBpi);
+    expect(q.totalBpiHistory.map((p: any) => [p.date, p.updated])).toEqual([['2025-06-01', 40], ['2025-06-02', 1]]);
     expect(q.recommended.weapons.total).toBe(40);
     expect(q.recommended.weapons.data[0].bpiDiff).toBeGreaterThanOrEqual(q.recommended.potential.data[0].bpiDiff);
     expect(q.unplayedCharts.totalCount).toBeGreaterThan(100);
@@ -271,6 +272,11 @@ d('score import and reads (real definitions)', () => {
     expect(ok(await s.gql(m, { u: u.id, d: data }, token)).migrateLegacyScores).toEqual(r1);
     expect(await snapshot()).toEqual(before);
     expect(await s.db.prisma.score.count({ where: { userId: u.id } })).toBe(3);
+    // daily trend: every calendar day from the first to the last play (JST), gaps carry the total
+    const h = ok(await s.gql(`query($id: ID!) { user(id: $id) { totalBpiHistory(version: "32") { date updated totalBpi } weekly: totalBpiHistory(version: "32", groupBy: "week") { date updated } } }`, { id: u.id })).user;
+    expect(h.totalBpiHistory.map((p: any) => [p.date, p.updated])).toEqual([['2024-01-01', 1], ['2024-01-02', 0], ['2024-01-03', 0], ['2024-01-04', 0], ['2024-01-05', 2]]);
+    expect(h.totalBpiHistory[1].totalBpi).toBe(h.totalBpiHistory[0].totalBpi);
+    expect(h.weekly).toEqual([{ date: '2024-01-01', updated: 3 }]);
   });
 
   it('serves the other reads: as-of, all difficulties, song history, best ever, version comparison and summary, period details', async () => {

@@ -26,9 +26,23 @@ const TOOL_LAMPS: Record<string, ClearLamp | null> = {
   '': null,
 };
 
+/** Exact official wire strings (the common case, no normalisation needed). */
+const OFFICIAL: Record<string, ClearLamp | null> = {
+  'NO PLAY': null,
+  FAILED: ClearLamp.FAILED,
+  'ASSIST CLEAR': ClearLamp.ASSIST_CLEAR,
+  'EASY CLEAR': ClearLamp.EASY_CLEAR,
+  CLEAR: ClearLamp.CLEAR,
+  'HARD CLEAR': ClearLamp.HARD_CLEAR,
+  'EX HARD CLEAR': ClearLamp.EX_HARD_CLEAR,
+  'FULLCOMBO CLEAR': ClearLamp.FULLCOMBO_CLEAR,
+};
+
 /** Lamp of a cell in any export (official wire strings or tool abbreviations). */
 export function parseLamp(cell: string | undefined): ClearLamp | null | undefined {
-  const v = (cell ?? '').trim().toUpperCase();
+  const raw = cell ?? '';
+  if (raw in OFFICIAL) return OFFICIAL[raw];
+  const v = raw.trim().toUpperCase();
   if (v in TOOL_LAMPS) return TOOL_LAMPS[v];
   const official = lampFromLabel(v);
   if (official === ClearLamp.NO_PLAY) return null;

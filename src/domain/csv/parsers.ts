@@ -40,6 +40,12 @@ function readTable(text: string, sep: string): Table {
 const DIFFICULTIES: Difficulty[] = [Difficulty.BEGINNER, Difficulty.NORMAL, Difficulty.HYPER, Difficulty.ANOTHER, Difficulty.LEGGENDARIA];
 
 class Collector {
+  /** one export row's date serves all its charts: normalize each distinct value once */
+  private readonly times = new Map<string, string | undefined>();
+  wallClock(raw: string): string | undefined {
+    if (!this.times.has(raw)) this.times.set(raw, normalizeWallClock(raw));
+    return this.times.get(raw);
+  }
   rows: ParsedRow[] = [];
   issues: ParseIssue[] = [];
   skipped = 0;
@@ -81,7 +87,7 @@ function chartCells(
   let lastPlayed: string | null = null;
   const raw = (cells.lastPlayed ?? '').trim();
   if (raw && !raw.startsWith('1970-01-01')) {
-    const norm = normalizeWallClock(raw);
+    const norm = out.wallClock(raw);
     if (norm) lastPlayed = norm;
     else out.warn(line, `last played ${JSON.stringify(raw)} is not a date-time; the import time is used`, cols.lastPlayed);
   }

@@ -114,6 +114,7 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
   let skipped = input.skipped ?? 0;
 
   // 1. match rows to charts (in memory)
+  const times = new Map<string, Date | null>(); // one export date usually serves many rows
   const matched: { row: ImportRow; chart: CatalogueChart; playedAt: Date; bpi: number | null }[] = [];
   for (const row of input.rows) {
     const chart = catalogue.find(row.title, PlayStyle.SP, row.difficulty) ?? catalogue.find(correctTitle(row.title, corrections), PlayStyle.SP, row.difficulty);
@@ -140,8 +141,13 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
     }
     let playedAt = now;
     if (row.lastPlayed) {
-      const norm = normalizeWallClock(row.lastPlayed);
-      if (norm) playedAt = jstToUtc(norm);
+      let at = times.get(row.lastPlayed);
+      if (at === undefined) {
+        const norm = normalizeWallClock(row.lastPlayed);
+        at = norm ? jstToUtc(norm) : null;
+        times.set(row.lastPlayed, at);
+      }
+      if (at) playedAt = at;
       else problems.push({ line: row.line, title: row.title, difficulty: row.difficulty, column: 'lastPlayed', reason: 'not a date-time; the import time is used', severity: 'warning' });
     }
     const bpi = chart.definition ? safeBpi(row.exScore, chart.definition) : null;

@@ -296,7 +296,18 @@ export function playDayTotals(cat: Lookup, version: string, plays: readonly Play
 
 export async function totalBpiHistory(db: Db, cat: Lookup, userId: string, version: string, groupBy: string) {
   if (!['day', 'week', 'month'].includes(groupBy)) throw badInput('groupBy must be day, week or month', [{ code: 'invalid_value', path: ['groupBy'], message: 'groupBy must be day, week or month' }]);
-  const days = playDayTotals(cat, version, await loadPlays(db, { userId, version }));
+  const played = playDayTotals(cat, version, await loadPlays(db, { userId, version }));
+  // every calendar day from the first to the last play day (days without plays carry the total)
+  const days: { date: string; totalBpi: number; count: number; plays: unknown[] }[] = [];
+  for (const d of played) {
+    const last = days[days.length - 1];
+    if (last) {
+      for (let t = Date.parse(`${last.date}T00:00:00Z`) + 86400_000; t < Date.parse(`${d.date}T00:00:00Z`); t += 86400_000) {
+        days.push({ date: new Date(t).toISOString().slice(0, 10), totalBpi: last.totalBpi, count: last.count, plays: [] });
+      }
+    }
+    days.push(d);
+  }
   const out = new Map<string, { date: string; totalBpi: number; count: number; updated: number }>();
   for (const d of days) {
     const key = groupBy === 'day' ? d.date : groupBy === 'month' ? d.date.slice(0, 7) : weekKey(d.date);
