@@ -81,9 +81,18 @@ export class RedisStore implements RateLimitStore {
     private readonly prefix = 'bpigraph:rl:',
   ) {}
 
-  static connect(url: string): RedisStore {
+  static connect(url: string, log?: Logger): RedisStore {
     // Bounded waits while Redis is away: a command fails after 1 s and the limiter fails open.
-    return new RedisStore(new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 }));
+    const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 });
+    let lastLog = 0;
+    redis.on('error', (err) => {
+      // ioredis reconnects by itself; log at most once a minute instead of once per attempt.
+      if (Date.now() - lastLog > 60_000) {
+        lastLog = Date.now();
+        log?.warn({ err }, 'rate-limit Redis connection error (reconnecting; limits fail open meanwhile)');
+      }
+    });
+    return new RedisStore(redis);
   }
 
   async hit(key: string, windowMs: number) {
@@ -121,5 +130,5 @@ export class RateLimiter {
 }
 
 export function createRateLimiter(config: { redisUrl?: string }, log?: Logger): RateLimiter {
-  return new RateLimiter(config.redisUrl ? RedisStore.connect(config.redisUrl) : new MemoryStore(), log);
+  return new RateLimiter(config.redisUrl ? RedisStore.connect(config.redisUrl, log) : new MemoryStore(), log);
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { hashSecret, pkceChallenge } from '../../src/modules/auth/secrets';
+import { MemoryStore, RateLimiter } from '../../src/ratelimit';
 import { aPublicPlayer } from '../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../helpers/server';
 
@@ -8,6 +9,10 @@ beforeAll(async () => {
   s = await startTestServer({ seedDemo: false });
 });
 afterAll(() => s.close());
+// Rate limits have their own tests (ratelimit.test.ts): each test here starts with fresh windows.
+beforeEach(() => {
+  s.app.rateLimiter = new RateLimiter(new MemoryStore());
+});
 
 const ok = (res: Parameters<typeof expectNoErrors>[0]): any => expectNoErrors(res);
 const REDIRECT = 'http://127.0.0.1:8765/callback';
@@ -221,6 +226,15 @@ describe('token endpoint: authorization code + PKCE', () => {
     expect(after.status).toBe(401);
     expect(after.body.errors![0]).toMatchObject({ message: 'Access token revoked', extensions: { code: 'UNAUTHENTICATED' } });
     expect((await refresh(clientId, tok.body.refresh_token)).body.error).toBe('invalid_grant');
+  });
+
+  it('a code redeemed by concurrent requests yields tokens exactly once', async () => {
+    const u = await aPublicPlayer(s.db.prisma);
+    const clientId = await registerClient();
+    const p = pkce();
+    const code = await authorize(clientId, await s.tokenFor(u.id), { challenge: p.challenge });
+    const results = await Promise.all([1, 2, 3, 4].map(() => exchangeCode(clientId, code, p.verifier)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400]);
   });
 
   it('refuses a code for another client, another redirect URI, or after expiry', async () => {
