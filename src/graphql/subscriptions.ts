@@ -1,12 +1,13 @@
 import type { Server } from 'node:http';
-import { GraphQLError, Kind, getOperationAST, parse, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, Kind, getOperationAST, parse, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values';
 import { WebSocketServer } from 'ws';
 import type { App } from '../app';
-import { HTTP_STATUS, toAppError, unauthenticated } from '../errors';
+import { HTTP_STATUS, badInput, toAppError, unauthenticated } from '../errors';
 import { createContext, type Context, type Viewer } from './context';
 import { createLoaders } from './loaders';
 import { enforce } from './rules';
+import { limitsFromConfig, operationDepth, queryComplexity } from './limits';
 
 // 'graphql-ws/use/ws' is an `exports` subpath, which TypeScript's node10 resolution cannot see:
 // load it at run time, type it from its declaration file.
@@ -16,8 +17,9 @@ const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/
 /**
  * GraphQL subscriptions over WebSocket (graphql-ws protocol) on the HTTP server's /graphql path.
  * The connection authenticates once with `connectionParams: { authorization: 'Bearer …' }`
- * (the same tokens as HTTP); a bad token closes it (4403). Every subscription is checked against
- * the rule table (src/graphql/rules.ts) before it starts.
+ * (the same tokens as HTTP); a bad token closes it (4403). Only subscriptions are served here
+ * (queries and mutations: HTTP); each is checked against the depth / complexity limits and the
+ * rule table (src/graphql/rules.ts) before it starts.
  */
 export interface SubscriptionServer {
   close(): Promise<void>;
@@ -46,6 +48,7 @@ async function enforceRules(schema: GraphQLSchema, ctx: Context, op: OperationDe
 
 export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: App): SubscriptionServer {
   const wss = new WebSocketServer({ server, path: '/graphql' });
+  const limits = limitsFromConfig(app.config);
   const disposable = useServer<Record<string, unknown>, Extra>(
     {
       schema,
@@ -65,7 +68,24 @@ export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: 
         try {
           const doc = parse(payload.query);
           const op = getOperationAST(doc, payload.operationName);
-          if (op?.operation !== 'subscription') return;
+          if (!op) throw badInput('Unknown or ambiguous operation');
+          // Queries and mutations go through HTTP, where the limits plugin (rate limits on writes) applies.
+          if (op.operation !== 'subscription') {
+            throw badInput('Only subscriptions are served over WebSocket: send queries and mutations to POST /graphql');
+          }
+          const fragments: Record<string, FragmentDefinitionNode> = {};
+          for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+          const depth = operationDepth(op, fragments);
+          if (depth > limits.maxDepth) throw badInput(`Query depth ${depth} exceeds the maximum of ${limits.maxDepth} (GRAPHQL_MAX_DEPTH)`);
+          let complexity = 0;
+          try {
+            complexity = queryComplexity(schema, doc, payload.variables ?? undefined, payload.operationName ?? undefined);
+          } catch (err) {
+            if (!(err instanceof GraphQLError)) throw err; // bad variables: reported by execution
+          }
+          if (complexity > limits.maxComplexity) {
+            throw badInput(`Query complexity ${complexity} exceeds the maximum of ${limits.maxComplexity} (GRAPHQL_MAX_COMPLEXITY)`);
+          }
           const ctx = createContext(app, (c.extra as Extra).viewer ?? null, c.extra.request.socket.remoteAddress ?? '');
           await enforceRules(schema, ctx, op, (payload.variables ?? {}) as Record<string, unknown>);
         } catch (err) {

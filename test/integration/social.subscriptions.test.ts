@@ -115,10 +115,19 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
     nt.unsubscribe();
   });
 
-  it('refuses subscriptions without a viewer, and connections with a bad token', async () => {
+  it('refuses subscriptions without a viewer, queries / too deep operations over WebSocket, and connections with a bad token', async () => {
     const anon = subscribe(wsClient(), 'subscription { notificationAdded { id } }');
     const err: any = await anon.failed;
     expect(err[0]).toMatchObject({ extensions: { code: 'UNAUTHENTICATED' } });
+
+    // queries and mutations belong to HTTP (where write rate limits apply); depth limits apply here too
+    const me = await aPublicPlayer(s.db.prisma);
+    const authed = wsClient(await s.tokenFor(me.id));
+    const query = subscribe(authed, 'query { serverInfo { name } }');
+    expect(((await query.failed) as any)[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
+    const nest = (n: number): string => (n === 0 ? 'id' : `followers { edges { node { ${nest(n - 1)} } } }`);
+    const deep = subscribe(authed, `subscription { notificationAdded { actor { ${nest(6)} } } }`);
+    expect(((await deep.failed) as any)[0].message).toMatch(/depth/);
 
     const bad = subscribe(wsClient('not-a-real-token'), 'subscription { notificationAdded { id } }');
     const closed: any = await bad.failed;
