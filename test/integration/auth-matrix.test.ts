@@ -10,7 +10,7 @@ import { getNamedType, isObjectType, isInterfaceType, isUnionType, type GraphQLS
 import { createContext } from '../../src/graphql/context';
 import { RULES, enforce } from '../../src/graphql/rules';
 import { getSchema } from '../../src/graphql/schema';
-import { pkceChallenge } from '../../src/modules/auth/secrets';
+import { hashSecret, newSecret, pkceChallenge } from '../../src/modules/auth/secrets';
 import type { User } from '../../src/generated/prisma/client';
 import { aPrivatePlayer, aPublicPlayer, anAdmin, follows } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -43,9 +43,11 @@ const CASES: Record<string, Case> = {
   'Query.userByName': { vars: (f) => ({ name: f.target.name }) },
   'Mutation.updateProfile': { vars: () => ({ input: {} }) },
   'Mutation.deleteAccount': { vars: () => ({ confirmName: 'not-the-name-of-anyone' }) },
+  'Mutation.createProfile': { vars: () => ({ input: { name: 'ScopeProbe' } }) }, // PUBLIC: only for the scope check
   'Mutation.importRadarCategories': { vars: () => ({ json: '[]' }) },
   // auth
   'Query.me': { vars: () => ({}) },
+  'Mutation.exchangeApiKey': { vars: () => ({}) }, // PUBLIC: only for the scope check
   'Query.apiKeyStatus': { vars: () => ({}) },
   'Mutation.issueApiKey': { vars: () => ({}) },
   'Query.oauthClient': { vars: () => ({}) },
@@ -253,6 +255,45 @@ describe('access matrix (rule table → verdicts)', () => {
       }
     }
     expect(mismatches).toEqual([]);
+  });
+
+  it('a read-only OAuth token is refused every mutation (scope write), and app tokens never reach firstParty operations', async () => {
+    const readOnly = newSecret('bpat');
+    const readWrite = newSecret('bpat');
+    const expiresAt = new Date(Date.now() + 3600_000);
+    const base = { kind: 'ACCESS' as const, familyId: 'matrix', clientId, userId: users.other.id, expiresAt };
+    await s.db.prisma.oAuthToken.createMany({
+      data: [
+        { ...base, tokenHash: hashSecret(readOnly), scope: 'read' },
+        { ...base, tokenHash: hashSecret(readWrite), scope: 'read write' },
+      ],
+    });
+    const f: Fixture = { target: users.owner, bystander: users.bystander, clientId, s };
+    const wrong: string[] = [];
+    const uncovered: string[] = [];
+    let checked = 0;
+    for (const name of Object.keys(schema.getMutationType()?.getFields() ?? {})) {
+      const op = `Mutation.${name}`;
+      const c = CASES[op];
+      if (!c || !('vars' in c)) {
+        uncovered.push(op);
+        continue;
+      }
+      const vars = c.vars(f);
+      const res = await s.gql(documentFor(op, vars), vars, readOnly);
+      checked++;
+      const err = res.body.errors?.[0];
+      if (err?.extensions?.code !== 'FORBIDDEN') wrong.push(`${op}: ${err ? `${err.extensions?.code} ${err.message}` : 'no error'}`);
+    }
+    for (const [op, entry] of Object.entries(RULES)) {
+      if (!entry.firstParty || !isGraphqlOp(op) || !rootField(op).def || !CASES[op] || !('vars' in CASES[op])) continue;
+      const vars = (CASES[op] as { vars: (f: Fixture) => Record<string, unknown> }).vars(f);
+      const res = await s.gql(documentFor(op, vars), vars, readWrite);
+      if (res.body.errors?.[0]?.extensions?.code !== 'FORBIDDEN') wrong.push(`${op} (firstParty) with a read-write app token: ${JSON.stringify(res.body.errors?.[0] ?? 'no error')}`);
+    }
+    if (uncovered.length) console.warn(`auth-matrix: mutations without a matrix case (scope not checked): ${uncovered.join(', ')}`);
+    expect(wrong).toEqual([]);
+    expect(checked).toBeGreaterThan(20);
   });
 
   it('every root field of the schema has a rule (fail closed)', () => {
