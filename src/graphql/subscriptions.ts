@@ -25,7 +25,13 @@ export interface SubscriptionServer {
   close(): Promise<void>;
 }
 
-type Extra = { viewer?: Viewer | null };
+type Extra = { viewer?: Viewer | null; authorization?: string };
+
+/**
+ * Per subscription context: re-checks the connection's credential (expired / revoked tokens stop
+ * receiving). Kept outside Context so that HTTP contexts are untouched.
+ */
+const credentialChecks = new WeakMap<object, () => Promise<boolean>>();
 
 function authHeader(params: Record<string, unknown> | undefined): string | undefined {
   if (!params) return undefined;
@@ -54,14 +60,28 @@ export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: 
       schema,
       onConnect: async (c) => {
         try {
-          (c.extra as Extra).viewer = await app.auth.resolveViewer(authHeader(c.connectionParams));
+          const authorization = authHeader(c.connectionParams);
+          (c.extra as Extra).viewer = await app.auth.resolveViewer(authorization);
+          (c.extra as Extra).authorization = authorization;
           return true;
         } catch {
           return false;
         }
       },
       context: (c) => {
-        const ctx = createContext(app, (c.extra as Extra).viewer ?? null, c.extra.request.socket.remoteAddress ?? '');
+        const extra = c.extra as Extra;
+        const ctx = createContext(app, extra.viewer ?? null, c.extra.request.socket.remoteAddress ?? '');
+        if (extra.viewer && extra.authorization) {
+          const { authorization } = extra;
+          const viewerId = extra.viewer.id;
+          credentialChecks.set(ctx, async () => {
+            try {
+              return (await app.auth.resolveViewer(authorization))?.id === viewerId;
+            } catch {
+              return false;
+            }
+          });
+        }
         return ctx as unknown as Record<string, unknown>;
       },
       onSubscribe: async (c, _id, payload) => {
@@ -116,7 +136,8 @@ export function renewLoaders(ctx: Context): void {
 
 /**
  * Maps a pub/sub iterator through `load` (fresh loaders per event), skipping events that load to
- * null (not visible to the subscriber); `return()` reaches the source at once on unsubscribe.
+ * null (not visible to the subscriber) and ending when the connection's credential is no longer
+ * valid; `return()` reaches the source at once on unsubscribe.
  */
 export function mapSubscription<T, R>(ctx: Context, source: AsyncIterator<T>, load: (value: T) => Promise<R | null>): AsyncIterableIterator<R> {
   if (!ctx.viewer) throw unauthenticated();
@@ -128,6 +149,12 @@ export function mapSubscription<T, R>(ctx: Context, source: AsyncIterator<T>, lo
       for (;;) {
         const r = await source.next();
         if (r.done) return { done: true, value: undefined };
+        // the credential may have expired or been revoked since the connection opened: end quietly
+        const check = credentialChecks.get(ctx);
+        if (check && !(await check())) {
+          await source.return?.();
+          return { done: true, value: undefined };
+        }
         renewLoaders(ctx);
         const v = await load(r.value);
         if (v !== null && v !== undefined) return { done: false, value: v };

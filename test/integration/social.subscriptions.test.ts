@@ -115,6 +115,28 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
     nt.unsubscribe();
   });
 
+  it('ends a subscription whose token is no longer valid at the next event', async () => {
+    const me = await aPublicPlayer(s.db.prisma);
+    const fan = await aPublicPlayer(s.db.prisma);
+    let completed!: () => void;
+    const done = new Promise<void>((r) => (completed = r));
+    const events: any[] = [];
+    wsClient(await s.tokenFor(me.id)).subscribe({ query: 'subscription { notificationAdded { type } }' }, { next: (v) => events.push(v), error: () => {}, complete: () => completed() });
+    await untilSubscribed('NOTIFICATION_ADDED', me.id);
+    const original = s.app.auth.resolveViewer.bind(s.app.auth);
+    s.app.auth.resolveViewer = async () => {
+      throw new Error('token revoked');
+    };
+    try {
+      expectNoErrors(await s.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: me.id }, await s.tokenFor(fan.id)));
+      await done;
+    } finally {
+      s.app.auth.resolveViewer = original;
+    }
+    expect(events).toEqual([]);
+    await untilSubscribed('NOTIFICATION_ADDED', me.id, 0);
+  });
+
   it('refuses subscriptions without a viewer, queries / too deep operations over WebSocket, and connections with a bad token', async () => {
     const anon = subscribe(wsClient(), 'subscription { notificationAdded { id } }');
     const err: any = await anon.failed;
