@@ -4,6 +4,7 @@ import { effectiveCoef } from '../domain/bpi';
 import { badInput, type ErrorIssue } from '../errors';
 import { enforce } from '../graphql/rules';
 import { ScoresUserResolver } from '../modules/scores/scores.resolver';
+import { parseRecommendedQuery } from '../modules/scores/scores.service';
 import { getRoute } from './index';
 
 const resolver = new ScoresUserResolver();
@@ -40,12 +41,10 @@ export function registerRecommended(fastify: FastifyInstance, app: App): void {
     });
     if (q.version !== undefined && typeof q.version !== 'string') issues.push({ code: 'invalid_type', path: ['version'], message: 'version must be a string' });
     if (issues.length) throw badInput(issues[0].message, issues);
+    const args = { version: (q.version as string | undefined) ?? null, level, difficulty: list(q.difficulty) as never, limit: limit ?? null, offset: offset ?? null };
+    parseRecommendedQuery(args); // 400 before 403/404, as the reference
     await enforce(ctx, 'REST.recommended', { userId }, 'read');
-    const r = await resolver.recommended(
-      { id: userId },
-      { version: (q.version as string | undefined) ?? null, level, difficulty: list(q.difficulty) as never, limit: limit ?? null, offset: offset ?? null },
-      ctx,
-    );
+    const r = await resolver.recommended({ id: userId }, args, ctx);
     const wire = (e: (typeof r.weapons.data)[number]) => ({
       songId: e.chartId,
       title: e.title,
