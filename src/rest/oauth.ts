@@ -73,7 +73,9 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
   const oauth = new OAuthService(app.db);
   const base = (req: FastifyRequest) => (app.config.publicUrl ?? `${req.protocol}://${req.headers.host ?? `${app.config.host}:${app.config.port}`}`).replace(/\/+$/, '');
   const ip = (req: FastifyRequest) => req.ip || 'unknown';
-  const params = (req: FastifyRequest): Record<string, unknown> => ({ ...((req.query as object) ?? {}), ...((req.body as object) ?? {}) });
+  /** The JSON or form body as an object ({} when absent or not an object). */
+  const bodyOf = (req: FastifyRequest): Record<string, unknown> =>
+    req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
 
   fastify.register(async (scope) => {
     // RFC 6749 requires application/x-www-form-urlencoded at the token endpoint.
@@ -108,9 +110,7 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
 
     route(['POST'], ['/api/oauth/register'], async (req, reply) => {
       await app.rateLimiter.consume(RATE_LIMITS.oauthRegister, ip(req));
-      const body = req.body;
-      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'A JSON object body is required');
-      return reply.code(201).header('cache-control', 'no-store').send(await oauth.register(body as Record<string, unknown>));
+      return reply.code(201).header('cache-control', 'no-store').send(await oauth.register(bodyOf(req)));
     });
 
     route(['GET'], ['/api/oauth/client'], async (req) => {
@@ -121,7 +121,7 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
     route(['GET'], ['/api/oauth/authorize'], async (req, reply) => {
       let request: AuthorizationRequest;
       try {
-        request = await oauth.validateAuthorization(params(req));
+        request = await oauth.validateAuthorization((req.query as Record<string, unknown>) ?? {});
       } catch (err) {
         const e = err as OAuthError & { redirectable?: boolean; redirectUri?: string; state?: string };
         if (e instanceof OAuthError && e.redirectable && e.redirectUri) {
@@ -181,7 +181,7 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
     });
 
     route(['POST'], ['/api/oauth/authorize/consent'], async (req, reply) => {
-      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+      const body = bodyOf(req);
       const request = await oauth.validateAuthorization({ ...body, response_type: 'code' }).catch((err) => {
         if (err instanceof OAuthError) throw new OAuthError(err.error, err.description, 400);
         throw err;
@@ -210,7 +210,7 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
 
     route(['POST'], ['/api/oauth/token'], async (req, reply) => {
       await app.rateLimiter.consume(RATE_LIMITS.oauthToken, ip(req));
-      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+      const body = bodyOf(req);
       const result = await oauth.token(body, req.headers.authorization);
       oauth.purgeExpired().catch((err) => app.log.warn({ err }, 'purging expired OAuth codes and tokens failed'));
       return reply.code(200).headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(result);
@@ -218,7 +218,7 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
 
     route(['POST'], ['/api/oauth/revoke'], async (req, reply) => {
       await app.rateLimiter.consume(RATE_LIMITS.oauthToken, ip(req));
-      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+      const body = bodyOf(req);
       await oauth.revoke(body, req.headers.authorization);
       return reply.code(200).header('cache-control', 'no-store').send({});
     });

@@ -3,19 +3,15 @@ import { badInput, unauthenticated } from '../../errors';
 import type { App } from '../../app';
 import { RATE_LIMITS } from '../../ratelimit';
 import { CREDENTIAL_PREFIX } from './auth.service';
-import { hashSecret, hintOf, newId, newSecret, redirectUriProblem } from './secrets';
+import { hashSecret, hintOf, newId, newSecret, redirectUrisProblem } from './secrets';
 
-export const MAX_REDIRECT_URIS = 10;
-
-/** Validates and de-duplicates redirect URIs (at least one; https or loopback http; no fragment). */
+/** Validated, de-duplicated redirect URIs (see redirectUrisProblem), else BAD_USER_INPUT. */
 export function validateRedirectUris(uris: readonly string[], field = 'redirectUris'): string[] {
-  if (!uris.length) throw badInput('At least one redirect URI is required', [{ code: 'too_small', path: [field], message: 'At least one redirect URI is required' }]);
-  if (uris.length > MAX_REDIRECT_URIS) throw badInput(`At most ${MAX_REDIRECT_URIS} redirect URIs`);
-  const issues = uris
-    .map((u, i) => ({ problem: u.length > 2000 ? 'redirect URI too long' : redirectUriProblem(u), i }))
-    .filter((x): x is { problem: string; i: number } => x.problem !== null)
-    .map(({ problem, i }) => ({ code: 'invalid_redirect_uri', path: [field, i], message: problem }));
-  if (issues.length) throw badInput(issues[0].message, issues);
+  const problem = redirectUrisProblem(uris);
+  if (problem) {
+    const path = problem.index === undefined ? [field] : [field, problem.index];
+    throw badInput(problem.message, [{ code: 'invalid_redirect_uri', path, message: problem.message }]);
+  }
   return [...new Set(uris)];
 }
 
@@ -45,9 +41,12 @@ export class CredentialsService {
   async exchangeApiKey(app: App, apiKey: string | undefined, ip: string) {
     await app.rateLimiter.consume(RATE_LIMITS.token, ip || 'unknown');
     if (!apiKey) throw unauthenticated('API key is required (send it in the X-API-Key header)');
-    const row = await this.db.apiKey.findUnique({ where: { keyHash: hashSecret(apiKey) }, select: { userId: true } });
+    const [row] = await this.db.apiKey.updateManyAndReturn({
+      where: { keyHash: hashSecret(apiKey) },
+      data: { lastUsedAt: new Date() },
+      select: { userId: true },
+    });
     if (!row) throw unauthenticated('Invalid API key');
-    await this.db.apiKey.update({ where: { userId: row.userId }, data: { lastUsedAt: new Date() } });
     return app.auth.issueAccessToken(row.userId);
   }
 

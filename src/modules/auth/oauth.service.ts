@@ -1,7 +1,6 @@
 import type { Db } from '../../db/client';
 import { CREDENTIAL_PREFIX, parseScopes, type Scope } from './auth.service';
-import { MAX_REDIRECT_URIS } from './credentials.service';
-import { hashSecret, newId, newSecret, PKCE_CHALLENGE, redirectUriProblem, safeEqual, verifyPkce } from './secrets';
+import { hashSecret, newId, newSecret, PKCE_CHALLENGE, redirectUrisProblem, safeEqual, verifyPkce } from './secrets';
 
 /**
  * OAuth 2.0 authorization server for third-party apps acting for a user: authorization code +
@@ -120,11 +119,8 @@ export class OAuthService {
     if (!Array.isArray(uris) || uris.length === 0 || !uris.every((u) => typeof u === 'string')) {
       throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be a non-empty array of strings');
     }
-    if (uris.length > MAX_REDIRECT_URIS) throw new OAuthError('invalid_redirect_uri', `At most ${MAX_REDIRECT_URIS} redirect URIs`);
-    for (const u of uris as string[]) {
-      const problem = u.length > 2000 ? 'redirect URI too long' : redirectUriProblem(u);
-      if (problem) throw new OAuthError('invalid_redirect_uri', problem);
-    }
+    const problem = redirectUrisProblem(uris as string[]);
+    if (problem) throw new OAuthError('invalid_redirect_uri', problem.message);
     const name = body.client_name;
     if (name !== undefined && (typeof name !== 'string' || name.trim().length === 0 || name.length > 100)) {
       throw new OAuthError('invalid_client_metadata', 'client_name must be a string of 1–100 characters');

@@ -49,6 +49,7 @@ export function verifyPkce(verifier: string, challenge: string): boolean {
  * problem, or null when the URI is acceptable.
  */
 export function redirectUriProblem(uri: string): string | null {
+  if (uri.length > 2000) return 'redirect URI too long (at most 2000 characters)';
   let u: URL;
   try {
     u = new URL(uri);
@@ -61,4 +62,17 @@ export function redirectUriProblem(uri: string): string | null {
   if (u.protocol === 'http:' && (u.hostname === 'localhost' || u.hostname === '127.0.0.1' || u.hostname === '[::1]')) return null;
   if (u.protocol === 'http:') return `"${uri}" must use https (http is allowed only for localhost and 127.0.0.1)`;
   return `"${uri}" must be an https URL`;
+}
+
+export const MAX_REDIRECT_URIS = 10;
+
+/** Checks a client's list of redirect URIs (1–10, each acceptable): the first problem, or null. */
+export function redirectUrisProblem(uris: readonly string[]): { message: string; index?: number } | null {
+  if (uris.length === 0) return { message: 'At least one redirect URI is required' };
+  if (uris.length > MAX_REDIRECT_URIS) return { message: `At most ${MAX_REDIRECT_URIS} redirect URIs` };
+  for (const [index, uri] of uris.entries()) {
+    const message = redirectUriProblem(uri);
+    if (message) return { message, index };
+  }
+  return null;
 }
