@@ -407,6 +407,25 @@ describe('timeline', () => {
     expect(overtaken).toEqual([1100]);
     expect(errorCode(await as(me, TIMELINE, { o: me.id, after: 'garbage' }))).toBe('BAD_USER_INPUT');
     expect(errorCode(await as(me, TIMELINE, { o: me.id, first: 101 }))).toBe('BAD_USER_INPUT');
+
+    // filters: chart level / difficulty, and a plain-text search on the player's name or the song title
+    const FILTERED = 'query($o: ID!, $search: String, $levels: [Int!], $difficulties: [Difficulty!]) { timeline(userId: $o, search: $search, levels: $levels, difficulties: $difficulties) { totalCount edges { node { exScore chart { level difficulty } } } } }';
+    const charts = await s.db.prisma.chart.findMany({ where: { id: { in: [c1, c2, c3] } }, include: { song: true } });
+    const byId = new Map(charts.map((c) => [c.id, c]));
+    const lv = byId.get(c1)!.level;
+    const expectLevel = all.filter((n) => byId.get(n.chartId)!.level === lv).map((n) => n.exScore).sort();
+    const byLevel = (await ok(me, FILTERED, { o: me.id, levels: [lv] })).timeline;
+    expect(byLevel.edges.map((e: any) => e.node.exScore).sort()).toEqual(expectLevel);
+    const df = byId.get(c3)!.difficulty;
+    const expectDiff = all.filter((n) => byId.get(n.chartId)!.difficulty === df).map((n) => n.exScore).sort();
+    expect((await ok(me, FILTERED, { o: me.id, difficulties: [df] })).timeline.edges.map((e: any) => e.node.exScore).sort()).toEqual(expectDiff);
+    expect((await ok(me, FILTERED, { o: me.id, search: pub.name.toUpperCase() })).timeline.totalCount).toBe(2); // case-insensitive
+    const title = byId.get(c3)!.song.title;
+    const expectTitle = all.filter((n) => byId.get(n.chartId)!.song.title.toLowerCase().includes(title.toLowerCase())).length;
+    expect(expectTitle).toBeGreaterThan(0);
+    expect((await ok(me, FILTERED, { o: me.id, search: title })).timeline.totalCount).toBe(expectTitle);
+    expect((await ok(me, FILTERED, { o: me.id, search: '%' })).timeline.totalCount).toBe(0); // % is not a wildcard
+    expect(errorCode(await as(me, FILTERED, { o: me.id, levels: [13] }))).toBe('BAD_USER_INPUT');
   });
 });
 

@@ -1,5 +1,8 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/connection';
+import { Difficulty } from '../../domain/constants';
+// the Difficulty GraphQL enum is registered by the songs area
+import '../songs/songs.types';
 import { NotificationKind, TimelineMode } from './social.types';
 
 @ArgsType()
@@ -65,4 +68,7 @@ export class NotificationsArgs extends OwnerConnectionArgs {
 export class TimelineArgs extends OwnerConnectionArgs {
   @Field(() => TimelineMode, { nullable: true, defaultValue: TimelineMode.ALL }) mode!: TimelineMode;
   @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
+  @Field(() => String, { nullable: true, description: 'Part of the player’s name or of the song title' }) search?: string | null;
+  @Field(() => [Int], { nullable: true, description: 'Chart levels (1–12)' }) levels?: number[] | null;
+  @Field(() => [Difficulty], { nullable: true }) difficulties?: Difficulty[] | null;
 }

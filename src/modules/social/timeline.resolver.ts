@@ -13,11 +13,14 @@ import { TimelineConnection, TimelineEntry } from './social.types';
 @Resolver(() => TimelineEntry)
 export class TimelineResolver {
   @Query(() => TimelineConnection, { description: 'Score updates of the users you follow, newest first' })
-  timeline(@Args(() => TimelineArgs) { userId, mode, version, first, after }: TimelineArgs, @Ctx() ctx: Context) {
+  timeline(@Args(() => TimelineArgs) { userId, mode, version, first, after, search, levels, difficulties }: TimelineArgs, @Ctx() ctx: Context) {
+    if (levels?.some((l) => !Number.isInteger(l) || l < 1 || l > 12)) {
+      throw badInput('levels must be between 1 and 12', [{ code: 'too_big', path: ['levels'], message: 'levels must be between 1 and 12' }]);
+    }
     if (version !== null && version !== undefined && !isGameVersion(version)) {
       throw badInput('Unknown game version', [{ code: 'invalid_enum_value', path: ['version'], message: 'Unknown game version' }]);
     }
-    return new TimelineService(ctx.db).timeline(userId, { mode, version, first, after });
+    return new TimelineService(ctx.db).timeline(userId, { mode, version, first, after, search, levels, difficulties });
   }
 
   @Subscription(() => TimelineEntry, {

@@ -66,7 +66,7 @@ export class TimelineService {
       ) prev ON true`;
 
   /** Visible plays of followees matching `where`, newest first (prev.ex is joined only when `withPrev`). */
-  private candidates(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number | null): Prisma.Sql {
+  private candidates(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number | null, withChart = false): Prisma.Sql {
     return Prisma.sql`
       SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi", s."clearLamp", s."missCount",
              vb."exScore" AS "viewerEx", vb."bpi" AS "viewerBpi"
@@ -75,17 +75,18 @@ export class TimelineService {
       JOIN "User" u ON u."id" = s."userId"
       LEFT JOIN "BestScore" vb ON vb."userId" = ${viewerId} AND vb."version" = s."version" AND vb."chartId" = s."chartId"
       ${withPrev ? TimelineService.PREV : Prisma.empty}
+      ${withChart ? Prisma.sql`JOIN "Chart" c ON c."id" = s."chartId" JOIN "Song" so ON so."id" = c."songId"` : Prisma.empty}
       WHERE (u."isPublic" OR f."approvedAt" IS NOT NULL) AND ${where}
       ORDER BY s."playedAt" DESC, s."id" DESC
       ${limit === null ? Prisma.empty : Prisma.sql`LIMIT ${limit}`}`;
   }
 
   /** One page: the page's rows first, then the per-row lookups (previous best / previous BPI) for those rows only. */
-  private query(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number): Prisma.Sql {
+  private query(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number, withChart = false): Prisma.Sql {
     return Prisma.sql`
       SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi", s."clearLamp"::text AS "clearLamp", s."missCount",
              prev.ex AS "prevEx", prevplay.bpi AS "prevBpi", s."viewerEx", s."viewerBpi"
-      FROM (${this.candidates(viewerId, where, withPrev, limit)}) s
+      FROM (${this.candidates(viewerId, where, withPrev, limit, withChart)}) s
       ${TimelineService.PREV}
       LEFT JOIN LATERAL (
         SELECT p."bpi" FROM "Score" p
@@ -126,12 +127,30 @@ export class TimelineService {
 
   async timeline(
     viewerId: string,
-    opts: { mode?: TimelineModeValue | null; version?: string | null; first?: number | null; after?: string | null },
+    opts: {
+      mode?: TimelineModeValue | null;
+      version?: string | null;
+      first?: number | null;
+      after?: string | null;
+      /** Part of the player's name or the song title (plain text: % and _ match themselves). */
+      search?: string | null;
+      levels?: number[] | null;
+      difficulties?: string[] | null;
+    },
   ): Promise<Page<TimelineRow>> {
     const size = pageSize(opts.first);
     const mode = opts.mode ?? 'ALL';
     const version = opts.version ?? LATEST_VERSION;
-    const base = Prisma.sql`s."version" = ${version} AND ${this.modeSql(mode)}`;
+    const filters: Prisma.Sql[] = [];
+    const search = opts.search?.trim();
+    if (search) {
+      const like = `%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+      filters.push(Prisma.sql`(u."name" ILIKE ${like} ESCAPE '\\' OR so."title" ILIKE ${like} ESCAPE '\\')`);
+    }
+    if (opts.levels?.length) filters.push(Prisma.sql`c."level" IN (${Prisma.join(opts.levels)})`);
+    if (opts.difficulties?.length) filters.push(Prisma.sql`c."difficulty"::text IN (${Prisma.join(opts.difficulties)})`);
+    const withChart = filters.length > 0;
+    const base = Prisma.sql`s."version" = ${version} AND ${this.modeSql(mode)}${filters.length ? Prisma.sql` AND ${Prisma.join(filters, ' AND ')}` : Prisma.empty}`;
     let where = base;
     if (opts.after) {
       const [iso, id] = decodeCursor(opts.after, 2);
@@ -140,11 +159,11 @@ export class TimelineService {
       where = Prisma.sql`${base} AND (s."playedAt", s."id") < (${tsParam(at)}, ${id})`;
     }
     const withPrev = mode === 'OVERTAKEN';
-    const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, where, withPrev, size + 1));
+    const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, where, withPrev, size + 1, withChart));
     const rows = raw.map((r) => this.toRow(r));
     const edges = rows.slice(0, size).map((node) => ({ cursor: encodeCursor([node.playedAt.toISOString(), node.id]), node }));
     const db = this.db;
-    const countSql = Prisma.sql`SELECT count(*)::int AS n FROM (${this.candidates(viewerId, base, withPrev, null)}) t`;
+    const countSql = Prisma.sql`SELECT count(*)::int AS n FROM (${this.candidates(viewerId, base, withPrev, null, withChart)}) t`;
     let count: Promise<number> | undefined;
     const page = {
       edges,
