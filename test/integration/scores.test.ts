@@ -117,7 +117,7 @@ d('score import and reads (real definitions)', () => {
       await s.gql(
         `query($id: ID!) { user(id: $id) {
            scores(version: "33", first: 5) { totalCount edges { node { chartId exScore clearLamp clearState missCount bpi } } pageInfo { hasNextPage } }
-           batches(version: "33") { totalCount edges { node { id songCount totalBpi previousTotalBpi diff topScores { title bpi } } } }
+           batches(version: "33") { totalCount edges { node { id songCount totalBpi previousTotalBpi diff topScores { title bpi clearLamp playedAt } } } }
            playDays(version: "33") { totalCount edges { node { date songCount totalBpi } } }
            chartHistory(chartId: ${first.id}) { exScore clearLamp version }
            unplayedCharts(version: "33", first: 1) { totalCount }
@@ -131,6 +131,10 @@ d('score import and reads (real definitions)', () => {
     expect(q.scores.pageInfo.hasNextPage).toBe(true);
     expect(q.batches.totalCount).toBe(2);
     expect(q.batches.edges[0].node).toMatchObject({ songCount: 1, previousTotalBpi: r1.newTotalBpi, totalBpi: r2.newTotalBpi });
+    const top = q.batches.edges[1].node.topScores;
+    expect(top).toHaveLength(5);
+    expect(top.map((t: any) => t.bpi)).toEqual([...top.map((t: any) => t.bpi)].sort((x: number, y: number) => y - x));
+    expect(top[0]).toMatchObject({ clearLamp: 'CLEAR', playedAt: '2025-06-01T12:30:00.000Z' });
     expect(q.playDays.edges.map((e: any) => e.node.date)).toEqual(['2025-06-02', '2025-06-01']);
     expect(q.chartHistory.map((h: any) => h.clearLamp)).toEqual(['HARD_CLEAR', 'CLEAR']);
     expect(q.totalBpiHistory.at(-1).totalBpi).toBe(r2.newTotalBpi);

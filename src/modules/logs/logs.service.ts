@@ -20,8 +20,15 @@ export async function listBatches(db: Db, cat: Lookup, userId: string, version: 
     db.importBatch.findMany({ where: { userId, version }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take }),
     db.importBatch.count({ where: { userId, version } }),
   ]);
+  // top plays per batch in one statement (a batch can hold thousands of plays)
   const plays = rows.length
-    ? await db.score.findMany({ where: { batchId: { in: rows.map((r) => r.id) } }, orderBy: [{ bpi: { sort: 'desc', nulls: 'last' } }, { id: 'asc' }] })
+    ? await db.$queryRawUnsafe<PlayRow[]>(
+        `SELECT "id", "chartId", "version", "batchId", "exScore", "clearLamp"::text AS "clearLamp", "missCount", "bpi", "playedAt", "createdAt"
+           FROM (SELECT s.*, row_number() OVER (PARTITION BY s."batchId" ORDER BY s."bpi" DESC NULLS LAST, s."id") AS rn
+                   FROM "Score" s WHERE s."batchId" IN (SELECT jsonb_array_elements_text($1::jsonb))) t
+          WHERE rn <= ${TOP_N} ORDER BY "batchId", rn`,
+        JSON.stringify(rows.map((r) => r.id)),
+      )
     : [];
   const byBatch = new Map<string, PlayRow[]>();
   for (const p of plays) byBatch.set(p.batchId, [...(byBatch.get(p.batchId) ?? []), p]);
