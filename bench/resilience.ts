@@ -191,7 +191,8 @@ async function outageTest(): Promise<void> {
   let stopped = false;
   try {
     const { userId, token, csv } = await prepare(url, dataDir);
-    server = await startProcess('src/server.ts', { ...ENV(dataDir, url), DATABASE_POOL_MAX: '4' }, 4142, '/readyz');
+    // LOG_LEVEL fatal: every failed request while down is logged with its stack otherwise (noise here).
+    server = await startProcess('src/server.ts', { ...ENV(dataDir, url), DATABASE_POOL_MAX: '4', LOG_LEVEL: 'fatal' }, 4142, '/readyz');
     const s = server;
 
     // A probe loop (bounded) recording what clients see in each phase.
