@@ -123,9 +123,9 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
       try {
         request = await oauth.validateAuthorization((req.query as Record<string, unknown>) ?? {});
       } catch (err) {
-        const e = err as OAuthError & { redirectable?: boolean; redirectUri?: string; state?: string };
-        if (e instanceof OAuthError && e.redirectable && e.redirectUri) {
-          return reply.redirect(withQuery(e.redirectUri, { error: e.error, error_description: e.description, state: e.state }), 302);
+        const e = err as OAuthError;
+        if (e instanceof OAuthError && e.redirect) {
+          return reply.redirect(withQuery(e.redirect.uri, { error: e.error, error_description: e.description, state: e.redirect.state }), 302);
         }
         if (e instanceof OAuthError) {
           // Never redirect to an unverified URI: tell the user instead.
@@ -182,10 +182,8 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
 
     route(['POST'], ['/api/oauth/authorize/consent'], async (req, reply) => {
       const body = bodyOf(req);
-      const request = await oauth.validateAuthorization({ ...body, response_type: 'code' }).catch((err) => {
-        if (err instanceof OAuthError) throw new OAuthError(err.error, err.description, 400);
-        throw err;
-      });
+      // Errors here are answered as JSON (400), never by redirect: the caller is the consent UI.
+      const request = await oauth.validateAuthorization({ ...body, response_type: 'code' });
       const approveRaw = body.approve;
       if (approveRaw === undefined) throw new OAuthError('invalid_request', 'approve (true or false) is required');
       const approve = approveRaw === true || approveRaw === 'true';

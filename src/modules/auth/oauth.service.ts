@@ -16,6 +16,12 @@ export const CONSENT_TICKET_TTL_SECONDS = 600;
 
 /** An RFC 6749 §5.2 error: `{ error, error_description }` with its HTTP status. */
 export class OAuthError extends Error {
+  /**
+   * Set on authorization-request errors found after the client and redirect URI were verified:
+   * they may be reported to the client by redirect (RFC 6749 §4.1.2.1). Others never are.
+   */
+  redirect?: { uri: string; state?: string };
+
   constructor(
     readonly error: string,
     readonly description: string,
@@ -168,20 +174,24 @@ export class OAuthService {
 
   /**
    * Validates an authorization request. Errors about the client or the redirect URI are never
-   * redirected (`redirectable: false`); other errors may go back to the validated redirect URI.
+   * redirected; later ones carry `redirect` (the verified redirect URI and state).
    */
   async validateAuthorization(p: Params): Promise<AuthorizationRequest> {
     const clientId = str(p, 'client_id');
-    if (!clientId) throw Object.assign(new OAuthError('invalid_request', 'client_id is required'), { redirectable: false });
+    if (!clientId) throw new OAuthError('invalid_request', 'client_id is required');
     const client = await this.db.oAuthClient.findUnique({ where: { id: clientId }, select: { id: true, name: true, redirectUris: true, secretHash: true } });
-    if (!client) throw Object.assign(new OAuthError('invalid_client', 'Unknown client_id'), { redirectable: false });
+    if (!client) throw new OAuthError('invalid_client', 'Unknown client_id');
     const redirectUri = str(p, 'redirect_uri');
-    if (!redirectUri) throw Object.assign(new OAuthError('invalid_request', 'redirect_uri is required'), { redirectable: false });
+    if (!redirectUri) throw new OAuthError('invalid_request', 'redirect_uri is required');
     if (!client.redirectUris.includes(redirectUri)) {
-      throw Object.assign(new OAuthError('invalid_request', 'redirect_uri is not registered for this client'), { redirectable: false });
+      throw new OAuthError('invalid_request', 'redirect_uri is not registered for this client');
     }
     const state = str(p, 'state');
-    const fail = (error: string, description: string) => Object.assign(new OAuthError(error, description), { redirectable: true, redirectUri, state });
+    const fail = (error: string, description: string) => {
+      const e = new OAuthError(error, description);
+      e.redirect = { uri: redirectUri, state };
+      return e;
+    };
     const responseType = str(p, 'response_type');
     if (responseType !== undefined && responseType !== 'code') throw fail('unsupported_response_type', 'response_type must be "code"');
     const challenge = str(p, 'code_challenge');
