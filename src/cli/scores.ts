@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import type { Config } from '../config';
-import { CsvFormatError, parseScoreExport, type CsvFormat } from '../domain/csv';
+import { CsvFormatError, formatFitsVersion, parseScoreExport, type CsvFormat } from '../domain/csv';
 import { applyMigrations } from '../db/migrate';
 import type { ImportSource } from '../generated/prisma/enums';
 import { loadTitleCorrections } from '../modules/scores/corrections';
 import { importScores } from '../modules/scores/import.service';
-import { catalogueTitles } from '../modules/scores/scores.resolver';
+import { catalogueTitles, formatMismatch } from '../modules/scores/scores.resolver';
 import { Catalogue } from '../modules/songs/songs.catalogue';
 import { progressBar } from './progress';
 import { UsageError, withDatabase } from './commands';
@@ -41,6 +41,7 @@ export async function importScoresCommand(args: string[], config: Config): Promi
       if (err instanceof CsvFormatError) throw new UsageError(`${files[0]}: ${err.message}`);
       throw err;
     }
+    if (!formatFitsVersion(parsed.format, opts.version)) throw new UsageError(formatMismatch(parsed.format, opts.version));
     const bar = progressBar('import');
     const r = await importScores(
       { db: db.prisma, catalogue },

@@ -229,6 +229,9 @@ d('score import and reads (real definitions)', () => {
     expect(bad.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
     const badV = await s.gql(IMPORT_CSV, { userId: u.id, version: '99', csv: 'a,b\n1,2' }, await s.tokenFor(u.id));
     expect(badV.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
+    const mismatch = await s.gql(IMPORT_CSV, { userId: u.id, version: 'INF', csv: fs.readFileSync(SAMPLE, 'utf8') }, await s.tokenFor(u.id));
+    expect(mismatch.body.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('INF takes Reflux') });
+    expect(await s.db.prisma.importBatch.count({ where: { userId: u.id } })).toBe(0);
   });
 
   it('deleting a batch recomputes bests and the totals of later batches', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   correctTitle,
   detectFormat,
+  formatFitsVersion,
   jstToUtc,
   parseScoreExport,
   parseTitleCorrections,
@@ -129,6 +130,13 @@ describe('tool formats', () => {
       { line: 3, title: 'Song T', difficulty: 'HYPER', exScore: 1500, clearLamp: 'ASSIST_CLEAR', missCount: null, lastPlayed: null },
     ]);
     expect(r.issues).toEqual([{ line: 3, column: '最終プレイ日時', reason: 'last played "garbage" is not a date-time; the import time is used', severity: 'warning' }]);
+  });
+
+  it('fits formats to versions: tool exports are INF, the official CSV is arcade', () => {
+    expect(formatFitsVersion('official', '33')).toBe(true);
+    expect(formatFitsVersion('official', 'INF')).toBe(false);
+    expect(formatFitsVersion('reflux', 'INF')).toBe(true);
+    expect(formatFitsVersion('daken_counter', '33')).toBe(false);
   });
 
   it('refuses an unknown format with a clear error', () => {

@@ -10,3 +10,11 @@ export function detectFormat(text: string): CsvFormat | undefined {
   if (first.includes('タイトル')) return 'official';
   return undefined;
 }
+
+/**
+ * Which exports fit which game version (domain-scores.md §4.1): INFINITAS (INF) data comes from the
+ * PC tools (Reflux, daken counter, result techo); arcade versions from the official CSV.
+ */
+export function formatFitsVersion(format: CsvFormat, version: string): boolean {
+  return version === 'INF' ? format !== 'official' : format === 'official';
+}

@@ -1,5 +1,5 @@
 import { Args, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
-import { CsvFormatError, parseScoreExport, type CsvFormat } from '../../domain/csv';
+import { CsvFormatError, formatFitsVersion, parseScoreExport, type CsvFormat } from '../../domain/csv';
 import { badInput, forbidden } from '../../errors';
 import { offsetFromCursor, offsetPage, pageSize } from '../../graphql/connection';
 import type { Context } from '../../graphql/context';
@@ -55,6 +55,11 @@ export function catalogueTitles(catalogue: Context['app']['catalogue']): (title:
   return (t) => titles.has(t);
 }
 
+export const formatMismatch = (format: CsvFormat, version: string) =>
+  version === 'INF'
+    ? `A ${format} export is arcade data: INF takes Reflux, daken counter or result techo exports`
+    : `A ${format} export is INFINITAS data: import it with version INF (version ${version} takes the official CSV)`;
+
 const deps = (ctx: Context) => ({ db: ctx.db, catalogue: ctx.app.catalogue, events: ctx.app.events });
 
 @Resolver()
@@ -91,6 +96,7 @@ export class ScoresMutationResolver {
       if (err instanceof CsvFormatError) throw badInput(err.message, [{ code: 'invalid_format', path: ['csv', err.line], message: err.message }]);
       throw err;
     }
+    if (!formatFitsVersion(parsed.format, args.version)) throw badInput(formatMismatch(parsed.format, args.version), [{ code: 'format_version_mismatch', path: ['version'], message: formatMismatch(parsed.format, args.version) }]);
     return importScores(deps(ctx), {
       userId: args.userId,
       version: args.version,
