@@ -115,6 +115,23 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
     nt.unsubscribe();
   });
 
+  it('end to end: an import through Mutation.importScores overtakes a follower, who hears it live', async () => {
+    const me = await aPublicPlayer(s.db.prisma);
+    const rival = await aPublicPlayer(s.db.prisma);
+    await follows(s.db.prisma, me, rival);
+    const row = await s.db.prisma.chart.findFirstOrThrow({ where: { playStyle: 'SP', notes: { gt: 900 } }, orderBy: { id: 'asc' } });
+    const chart = s.app.catalogue.chart(row.id)!;
+    await aScoreImport(s.db.prisma, me, [{ chartId: chart.id, exScore: 700 }]);
+    const sub = subscribe(wsClient(await s.tokenFor(me.id)), 'subscription { notificationAdded { type actorId chartId actorExScore myExScore chart { id } } }');
+    await untilSubscribed('NOTIFICATION_ADDED', me.id);
+    const next = sub.next();
+    const IMPORT = 'mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "33", rows: $rows) { updatedCount } }';
+    const rows = [{ title: chart.title, difficulty: chart.difficulty, exScore: 800, clearState: 'CLEAR' }];
+    expectNoErrors(await s.gql(IMPORT, { u: rival.id, rows }, await s.tokenFor(rival.id)));
+    expect((await next).data.notificationAdded).toEqual({ type: 'OVERTAKEN', actorId: rival.id, chartId: chart.id, actorExScore: 800, myExScore: 700, chart: { id: String(chart.id) } });
+    sub.unsubscribe();
+  });
+
   it('ends a subscription whose token is no longer valid at the next event', async () => {
     const me = await aPublicPlayer(s.db.prisma);
     const fan = await aPublicPlayer(s.db.prisma);
