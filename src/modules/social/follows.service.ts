@@ -55,11 +55,6 @@ export class FollowsService {
     return { isSelf: followerId === targetId, targetIsPublic: target.isPublic, follow, hasPendingRequest: !!request };
   }
 
-  /** The relationship of follower → target (no access implications beyond the state). */
-  async state(followerId: string, targetId: string): Promise<FollowState> {
-    return followState(await this.snapshot(this.db as unknown as Tx, followerId, targetId));
-  }
-
   /** Runs one action for the pair in one transaction, then publishes / emits. */
   private async act(
     followerId: string,
