@@ -149,6 +149,15 @@ d('score import and reads (real definitions)', () => {
     expect(detail.scores.every((x: any) => x.previous === null)).toBe(true);
   });
 
+  it('refuses more than 10,000 rows and an unknown version before touching the database', async () => {
+    const u = await aPublicPlayer(s.db.prisma);
+    const row = { line: 1, title: 'x', difficulty: 'ANOTHER' as const, exScore: 1, clearLamp: null, missCount: null, lastPlayed: null };
+    const deps = { db: s.db.prisma, catalogue: s.app.catalogue };
+    await expect(importScores(deps, { userId: u.id, version: '33', source: 'ROWS', rows: Array(10_001).fill(row) })).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+    await expect(importScores(deps, { userId: u.id, version: '35', source: 'ROWS', rows: [row] })).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect(await s.db.prisma.importBatch.count({ where: { userId: u.id } })).toBe(0);
+  });
+
   it('uses a fixed number of SQL statements whatever the row count (bulk writes)', async () => {
     const deps = { db: s.db.prisma, catalogue: s.app.catalogue };
     const rowsOf = (n: number) => charts().slice(0, n).map((c, i) => ({ line: i + 1, title: c.title, difficulty: c.difficulty, exScore: c.notes, clearLamp: 'CLEAR' as const, missCount: 1, lastPlayed: null }));
