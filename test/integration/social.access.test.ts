@@ -103,6 +103,31 @@ describe('the private owner’s data reaches only the owner and the approved fol
     expect(got).toEqual({ anonymous: 'FORBIDDEN', other: 'FORBIDDEN', owner: null, approved: null, legacy: 'FORBIDDEN', pending: 'FORBIDDEN' });
   });
 
+  it('reads of the other areas under the VISIBLE rule (GraphQL roots and REST paths)', async () => {
+    const chart = String((await s.db.prisma.chart.findFirstOrThrow({ where: { level: 12 }, orderBy: { id: 'asc' } })).id);
+    const reads: [string, Record<string, unknown>][] = [
+      ['query($u: ID!) { userSongs(userId: $u, first: 1) { totalCount } }', { u: owner.id }],
+      ['query($u: ID!, $c: ID!) { userSongRanking(userId: $u, chartId: $c, first: 1) { __typename } }', { u: owner.id, c: chart }],
+      ['query($u: ID!, $c: ID!) { userSimilarSongs(userId: $u, chartId: $c, limit: 1) { __typename } }', { u: owner.id, c: chart }],
+    ];
+    for (const [q, vars] of reads) {
+      const got: Record<string, string | null> = {};
+      for (const role of Object.keys(roles) as (keyof typeof roles)[]) got[role] = code(await call(role, q, vars));
+      const denied = Object.entries(got).filter(([, c]) => c === 'FORBIDDEN' || c === 'UNAUTHENTICATED').map(([r]) => r).sort();
+      expect([q, denied]).toEqual([q, ['anonymous', 'legacy', 'other', 'pending']]);
+    }
+    for (const path of [`/api/v1/users/${owner.id}/profile`, `/api/v1/users/${owner.id}/stats/recommended`]) {
+      const status: Record<string, number> = {};
+      for (const role of Object.keys(roles) as (keyof typeof roles)[]) {
+        const u = roles[role];
+        status[role] = (await s.get(path, u ? await s.tokenFor(u.id) : undefined)).status;
+      }
+      const denied = Object.entries(status).filter(([, st]) => st === 401 || st === 403).map(([r]) => r).sort();
+      expect([path, denied]).toEqual([path, ['anonymous', 'legacy', 'other', 'pending']]);
+      expect([path, status.owner < 400, status.approved < 400]).toEqual([path, true, true]);
+    }
+  });
+
   it('timeline: the owner’s plays appear only in the approved follower’s feed (query and live entry)', async () => {
     for (const role of ['other', 'approved', 'legacy', 'pending'] as const) {
       const u = roles[role]!;
