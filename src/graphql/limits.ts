@@ -67,6 +67,36 @@ function documentHasNul(document: DocumentNode): boolean {
   return found;
 }
 
+interface DocumentInfo {
+  fragments: Record<string, FragmentDefinitionNode>;
+  hasNul: boolean;
+  /** Variables the cost depends on: values of `first` arguments and of directive arguments. */
+  costVars: string[];
+  depth: Map<string, number>;
+  complexity: Map<string, number>;
+}
+
+/** Per parsed document (Apollo reuses the DocumentNode of a cached query string). */
+const analysed = new WeakMap<DocumentNode, DocumentInfo>();
+
+function analyse(document: DocumentNode): DocumentInfo {
+  let info = analysed.get(document);
+  if (info) return info;
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+  const costVars = new Set<string>();
+  let inDirective = 0;
+  visit(document, {
+    Directive: { enter: () => void inDirective++, leave: () => void inDirective-- },
+    Argument(node) {
+      if (node.value.kind === Kind.VARIABLE && (inDirective > 0 || node.name.value === 'first')) costVars.add(node.value.name.value);
+    },
+  });
+  info = { fragments, hasNul: documentHasNul(document), costVars: [...costVars].sort(), depth: new Map(), complexity: new Map() };
+  analysed.set(document, info);
+  return info;
+}
+
 const NUL_MESSAGE = 'Text must not contain NUL (\\u0000) characters';
 
 /** Depth of the deepest field path of an operation (root fields are depth 1), fragments expanded. */
@@ -152,21 +182,28 @@ export function limitsPlugin(app: App, limits: LimitsConfig = limitsFromConfig(a
         async didResolveOperation(rc: GraphQLRequestContextDidResolveOperation<Context>) {
           const operation = rc.operation;
           if (!operation) return;
-          const fragments: Record<string, FragmentDefinitionNode> = {};
-          for (const def of rc.document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
-          if (containsNul(rc.request.variables) || documentHasNul(rc.document)) {
+          const info = analyse(rc.document);
+          if (containsNul(rc.request.variables) || info.hasNul) {
             const err = badInput(NUL_MESSAGE, [{ code: 'invalid_string', path: [], message: NUL_MESSAGE }]);
             throw new GraphQLError(NUL_MESSAGE, { originalError: err, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
           }
-          const depth = operationDepth(operation, fragments);
+          const opKey = rc.operationName ?? '';
+          let depth = info.depth.get(opKey);
+          if (depth === undefined) info.depth.set(opKey, (depth = operationDepth(operation, info.fragments)));
           if (depth > limits.maxDepth) throw limitError('depth', limits.maxDepth, depth);
-          let complexity: number;
-          try {
-            complexity = queryComplexity(rc.schema, rc.document, rc.request.variables, rc.operationName ?? undefined);
-          } catch (err) {
-            // Bad variable values surface in execution as BAD_USER_INPUT; never fail on the estimate.
-            if (err instanceof GraphQLError) complexity = 0;
-            else throw err;
+          // The cost depends on the variables only through page sizes and @include/@skip: cache per document + those values.
+          const vars = rc.request.variables ?? {};
+          const key = `${opKey}|${info.costVars.map((v) => JSON.stringify(vars[v] ?? null)).join('|')}`;
+          let complexity = info.complexity.get(key);
+          if (complexity === undefined) {
+            try {
+              complexity = queryComplexity(rc.schema, rc.document, vars, rc.operationName ?? undefined);
+            } catch (err) {
+              // Bad variable values surface in execution as BAD_USER_INPUT; never fail on the estimate.
+              if (err instanceof GraphQLError) complexity = 0;
+              else throw err;
+            }
+            if (info.complexity.size < 64 && key.length < 512) info.complexity.set(key, complexity);
           }
           if (complexity > limits.maxComplexity) throw limitError('complexity', limits.maxComplexity, complexity);
 
