@@ -5,6 +5,9 @@ import { Catalogue } from './modules/songs/songs.catalogue';
 import { AuthService } from './modules/auth/auth.service';
 import { EventBus } from './events';
 import { createRateLimiter, type RateLimiter } from './ratelimit';
+import { ArenaAverageCache, registerArenaAverages } from './modules/songs/arena.service';
+import { RecomputeJob } from './modules/songs/recompute.job';
+import { recomputeAll } from './modules/scores/totals.service';
 import { createAppPubSub, type AppPubSub } from './graphql/pubsub';
 import { registerSocialListeners } from './modules/social/social.events';
 import { registerUserListeners } from './modules/users/users.events';
@@ -22,8 +25,12 @@ export interface App {
   auth: AuthService;
   /** Fixed-window rate limits (in memory, or shared through Redis with REDIS_URL): src/ratelimit.ts. */
   rateLimiter: RateLimiter;
+  /** Arena-class averages per chart, cached in memory (recomputed by jobs). */
+  arenaAverages: ArenaAverageCache;
   /** Domain events after commits (src/events.ts). */
   events: EventBus;
+  /** The recompute job for derived values (steps registered by areas). */
+  recompute: RecomputeJob;
   /** Pub/sub of GraphQL subscriptions (in-process, or Redis with REDIS_URL); closed with the HTTP server. */
   pubsub: AppPubSub;
 }
@@ -35,8 +42,13 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
   const auth = await AuthService.create(config, db);
   const rateLimiter = createRateLimiter(config, log);
   const events = new EventBus((err, event) => log.error({ err, event }, 'event listener failed'));
+  const arenaAverages = new ArenaAverageCache(db, catalogue);
+  const recompute = new RecomputeJob(db, log);
   const pubsub = createAppPubSub({ redisUrl: config.redisUrl, log });
-  const app: App = { config, log, database, db, catalogue, auth, rateLimiter, events, pubsub };
+  const app: App = { config, log, database, db, catalogue, auth, rateLimiter, events, arenaAverages, recompute, pubsub };
+  // After a definitions update: bests' BPIs and every total first, then the arena averages.
+  recompute.addStep({ name: 'bests and totals', order: 10, run: async (version, progress) => void (await recomputeAll(db, catalogue, version, progress)) });
+  registerArenaAverages(app);
   registerSocialListeners(app);
   registerUserListeners(app);
   return app;

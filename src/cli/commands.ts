@@ -5,7 +5,7 @@ import { applyMigrations, createMigration, pendingSchemaSql } from '../db/migrat
 import { emitSchemaFile, getSchema, printSdl, SCHEMA_FILE } from '../graphql/schema';
 import { importAttributesCommand } from './attributes';
 import { createUserCommand, tokenCommand } from './users';
-import { importDefinitionsCommand } from './definitions';
+import { importArenaCommand, importDefinitionsCommand, recomputeCommand } from './definitions';
 import { importRadarCategoriesCommand } from './radar';
 import { importScoresCommand } from './scores';
 
@@ -138,5 +138,17 @@ export const COMMANDS: Command[] = [
     usage: 'charts import-categories <file|url>',
     summary: 'Import radar categories [{title, difficulty, top}] into the SP charts',
     run: (args, config) => importRadarCategoriesCommand(args, config),
+  },
+  {
+    name: 'recompute',
+    usage: 'recompute [--version <v>]',
+    summary: 'Recompute derived values (bests’ BPI, totals, arena averages); re-runnable',
+    run: (args, config) => recomputeCommand(args, config),
+  },
+  {
+    name: 'arena import',
+    usage: 'arena import <file> [--version <v>]',
+    summary: 'Import an official arena ranking snapshot (JSON array of players)',
+    run: (args, config) => importArenaCommand(args, config),
   },
 ];

@@ -37,6 +37,12 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.song': { rule: 'PUBLIC' },
   'Query.chart': { rule: 'PUBLIC' },
   'Query.serverInfo': { rule: 'PUBLIC' },
+  'Query.bpiCalc': { rule: 'PUBLIC' },
+  'Query.officialArena': { rule: 'PUBLIC' },
+  'Query.recomputeStatus': { rule: 'ADMIN' },
+  'Mutation.importDefinitions': { rule: 'ADMIN' },
+  'Mutation.importOfficialArena': { rule: 'ADMIN' },
+  'Mutation.recompute': { rule: 'ADMIN' },
   // songs: notes, fingering patterns, rankings (src/modules/songs/notes|patterns|rankings.*)
   'Query.songNotes': { rule: 'PUBLIC' },
   'Query.recentSongNotes': { rule: 'PUBLIC' },

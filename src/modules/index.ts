@@ -5,6 +5,8 @@ import { ChartNotesResolver, NotesResolver } from './songs/notes.resolver';
 import { PatternsResolver } from './songs/patterns.resolver';
 import { ChartAttributesResolver, RankingsResolver } from './songs/rankings.resolver';
 import { AuthResolver } from './auth/auth.resolver';
+import { BpiCalcResolver } from './bpicalc/bpicalc.resolver';
+import { ArenaResolver, ChartArenaResolver } from './songs/arena.resolver';
 
 import { FollowInviteResolver, FollowsResolver, OutgoingFollowRequestResolver, PendingFollowerResolver } from './social/follows.resolver';
 import { FollowedUserWithListsResolver, FollowListsResolver } from './social/lists.resolver';
@@ -23,6 +25,9 @@ export const resolvers = [
   RankingsResolver,
   ChartAttributesResolver,
   AuthResolver,
+  BpiCalcResolver,
+  ArenaResolver,
+  ChartArenaResolver,
   // social (src/modules/social)
   FollowsResolver,
   PendingFollowerResolver,

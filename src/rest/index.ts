@@ -2,11 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
 import { contextForRequest, type Context } from '../graphql/context';
 import { restError } from './errors';
-import { registerRecentNotes } from './notes';
 import { registerOAuth } from './oauth';
 import { registerTokenRoute } from './token';
-import { registerRecommended } from './recommended';
+import { registerBpiCalc } from './bpicalc';
 import { registerProfile } from './profile';
+import { registerRecentNotes } from './notes';
+import { registerRecommended } from './recommended';
 
 export type RestHandler = (ctx: Context, req: FastifyRequest) => Promise<unknown>;
 
@@ -41,9 +42,10 @@ export function getRoute(fastify: FastifyInstance, app: App, url: string, handle
 
 /** The four compatibility routes live under /api/v1 (added by their areas). */
 export function registerRest(fastify: FastifyInstance, app: App): void {
-  registerRecentNotes(fastify, app);
-  registerProfile(fastify, app);
+  registerBpiCalc(fastify, app);
   registerTokenRoute(fastify, app);
   registerOAuth(fastify, app);
   registerRecommended(fastify, app);
+  registerProfile(fastify, app);
+  registerRecentNotes(fastify, app);
 }

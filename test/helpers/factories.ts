@@ -22,6 +22,28 @@ export async function follows(db: Db, follower: User, following: User, opts: { a
   });
 }
 
+/**
+ * A player's best on a chart, stored the way an import leaves it (one batch, one play, the
+ * derived BestScore row) — for read-side tests that do not exercise the importer.
+ */
+export async function withBestScore(
+  db: Db,
+  user: User,
+  chartId: number,
+  exScore: number,
+  opts: { version?: string; bpi?: number | null; playedAt?: Date } = {},
+) {
+  const version = opts.version ?? '33';
+  const playedAt = opts.playedAt ?? new Date();
+  const batch = await db.importBatch.create({ data: { userId: user.id, version, source: 'ROWS', rowCount: 1, updatedCount: 1 } });
+  const score = await db.score.create({
+    data: { userId: user.id, chartId, version, batchId: batch.id, exScore, bpi: opts.bpi ?? null, playedAt },
+  });
+  return db.bestScore.create({
+    data: { userId: user.id, version, chartId, exScore, exScoreId: score.id, bpi: opts.bpi ?? null, playedAt },
+  });
+}
+
 /** Profile area: a PlayerVersionStatus row (per-version total BPI and arena status). */
 export async function aVersionStatus(
   db: Db,
@@ -41,6 +63,13 @@ export async function aBestScoreRow(db: Db, user: User, chartId: number, exScore
   });
   return db.bestScore.create({
     data: { userId: user.id, version, chartId, exScore, exScoreId: score.id, bpi: opts.bpi ?? null, playedAt: score.playedAt },
+  });
+}
+
+/** Songs area: a BestScore row only (rankings, popularity, profile song lists read nothing else). */
+export async function aSongBestScore(db: Db, user: User, chartId: number, exScore: number, opts: { version?: string; bpi?: number | null } = {}) {
+  return db.bestScore.create({
+    data: { userId: user.id, version: opts.version ?? '33', chartId, exScore, exScoreId: 0, bpi: opts.bpi ?? null, playedAt: new Date() },
   });
 }
 
@@ -77,11 +106,4 @@ export async function aScoreImport(
     }
   }
   return { batchId: batch.id, version, chartIds: [...new Set(changed)], scores };
-}
-
-/** Songs area: a BestScore row only (rankings, popularity, profile song lists read nothing else). */
-export async function aSongBestScore(db: Db, user: User, chartId: number, exScore: number, opts: { version?: string; bpi?: number | null } = {}) {
-  return db.bestScore.create({
-    data: { userId: user.id, version: opts.version ?? '33', chartId, exScore, exScoreId: 0, bpi: opts.bpi ?? null, playedAt: new Date() },
-  });
 }
