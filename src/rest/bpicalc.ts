@@ -6,6 +6,7 @@ import { GAME_VERSIONS } from '../domain/constants';
 import { BpiCalcResolver } from '../modules/bpicalc/bpicalc.resolver';
 import type { ArenaAverageEntry } from '../modules/bpicalc/bpicalc.types';
 import { getRoute } from './index';
+import { enforce } from '../graphql/rules';
 
 const Query = z.object({
   title: z.string({ error: 'title is required' }).min(1, 'title is required'),
@@ -37,6 +38,7 @@ export function registerBpiCalc(fastify: FastifyInstance, app: App): void {
       });
     }
     const q = parsed.data;
+    await enforce(ctx, 'Query.bpiCalc', {}, 'read');
     const r = await resolver.bpiCalc(
       { title: q.title, difficulty: q.difficulty, exScore: q.exScore, version: q.version ?? null, includeRank: q.includeRank === 'true' },
       ctx,
