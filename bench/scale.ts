@@ -24,7 +24,7 @@ import { fmt, percentile, pgUrl, record, rssMiB, SCALE_DB, startProcess, timedPo
 const JWT = 'bench-secret-bench-secret-bench-secret-000';
 
 async function gql(url: string, query: string, variables: Record<string, unknown>): Promise<any> {
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }), signal: AbortSignal.timeout(120_000) });
   const body = await res.json();
   if (res.status !== 200 || body.errors) throw new Error(`HTTP ${res.status}: ${JSON.stringify(body.errors ?? body).slice(0, 200)}`);
   return body.data;
@@ -64,7 +64,7 @@ export async function benchScale(requests = Number(process.env.BENCH_REQUESTS ??
       // warm-up
       await timedPool(40, 8, (i) => gql(server.url, ranking, { c: chartIds[i % chartIds.length] }));
       const perChart = await timedPool(requests, 8, (i) => gql(server.url, ranking, { c: chartIds[(i * 7919) % chartIds.length] }).then(() => undefined));
-      const pop = await timedPool(Math.max(20, Math.floor(requests / 4)), 8, (i) => gql(server.url, popular, { l: i % 2 ? 12 : 11 }).then(() => undefined));
+      const pop = await timedPool(Math.max(20, Math.floor(requests / 10)), 8, (i) => gql(server.url, popular, { l: i % 2 ? 12 : 11 }).then(() => undefined));
       const after = rssMiB(server.proc.pid!);
       const p = (x: { latencies: number[] }) => `p50 ${fmt(percentile(x.latencies, 50), 1)} ms, p99 ${fmt(percentile(x.latencies, 99), 1)} ms`;
       rows.push([`per-chart ranking: songRanking(first: 20), ${perChart.latencies.length} requests, 8 in flight`, p(perChart), `errors ${perChart.errors.length} (0)`]);
