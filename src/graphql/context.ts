@@ -35,7 +35,18 @@ export interface Context {
 }
 
 export function createContext(app: App, viewer: Viewer | null, ip = ''): Context {
-  return { app, db: app.db, viewer, loaders: createLoaders(app.db), ip };
+  let loaders: Loaders | undefined;
+  return {
+    app,
+    db: app.db,
+    viewer,
+    ip,
+    // Built on first use (still one fresh set per request): paths that need no loader, such as
+    // the BPI calculator, skip constructing dozens of DataLoaders.
+    get loaders() {
+      return (loaders ??= createLoaders(app.db));
+    },
+  };
 }
 
 /** The context of an HTTP request: bearer token (viewer / external identity), X-API-Key, IP. */
