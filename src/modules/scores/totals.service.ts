@@ -103,12 +103,14 @@ export async function lockPlayer(tx: DbLike, userId: string): Promise<void> {
   await tx.$queryRawUnsafe('SELECT 1 AS ok FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l', userId);
 }
 
-export const RECOMPUTE_BATCH_USERS = 200;
+export const RECOMPUTE_BATCH_USERS = 500;
 
 /**
  * Every player of a version: re-derive BestScore.bpi from the current definitions, then store the
- * totals. Streams players in batches of RECOMPUTE_BATCH_USERS (never all scores at once); each
- * batch commits on its own.
+ * totals. The player list is read once; players are then streamed in batches of
+ * RECOMPUTE_BATCH_USERS (never all scores at once), each batch with ONE read of its bests, ONE
+ * update of the BPIs that changed and ONE upsert of the totals, committed on its own. BPIs are
+ * memoised per (chart, EX score), so each distinct score is computed once.
  */
 export async function recomputeAll(
   db: Db,
@@ -116,34 +118,71 @@ export async function recomputeAll(
   version: string,
   onProgress?: (done: number, total: number) => void,
 ): Promise<{ users: number; bpiChanged: number }> {
-  const [{ n }] = await db.$queryRawUnsafe<{ n: number }[]>(
-    `SELECT count(*)::int AS n FROM (SELECT "userId" FROM "BestScore" WHERE "version" = $1
-       UNION SELECT "userId" FROM "PlayerVersionStatus" WHERE "version" = $1) u`,
-    version,
-  );
-  let after = '';
+  const users = (
+    await db.$queryRawUnsafe<{ userId: string }[]>(
+      `SELECT "userId" FROM "BestScore" WHERE "version" = $1
+        UNION SELECT "userId" FROM "PlayerVersionStatus" WHERE "version" = $1 ORDER BY 1`,
+      version,
+    )
+  ).map((r) => r.userId);
+  const setIds = totalSetIds(catalogue, version);
+  const memo = new Map<number, Map<number, number | null>>();
+  const bpiOf = (chartId: number, exScore: number): number | null => {
+    let byScore = memo.get(chartId);
+    if (!byScore) memo.set(chartId, (byScore = new Map()));
+    let bpi = byScore.get(exScore);
+    if (bpi === undefined) {
+      const def = catalogue.chart(chartId)?.definition;
+      bpi = def ? safeBpi(exScore, def) : null;
+      byScore.set(exScore, bpi);
+    }
+    return bpi;
+  };
   let done = 0;
   let bpiChanged = 0;
-  for (;;) {
-    const rows = await db.$queryRawUnsafe<{ userId: string }[]>(
-      `SELECT "userId" FROM (SELECT "userId" FROM "BestScore" WHERE "version" = $1
-         UNION SELECT "userId" FROM "PlayerVersionStatus" WHERE "version" = $1) u
-        WHERE "userId" > $2 ORDER BY "userId" LIMIT ${RECOMPUTE_BATCH_USERS}`,
-      version,
-      after,
-    );
-    if (rows.length === 0) break;
-    const ids = rows.map((r) => r.userId);
+  onProgress?.(0, users.length);
+  for (let i = 0; i < users.length; i += RECOMPUTE_BATCH_USERS) {
+    const ids = users.slice(i, i + RECOMPUTE_BATCH_USERS);
     await db.$transaction(
       async (tx) => {
-        bpiChanged += await rederiveBestBpi(tx, catalogue, ids, version);
-        await recomputeForUsers(tx, catalogue, ids, version);
+        const rows = await tx.$queryRawUnsafe<{ userId: string; chartId: number; exScore: number; bpi: number | null }[]>(
+          `SELECT "userId", "chartId", "exScore", "bpi" FROM "BestScore" WHERE "version" = $1 AND "userId" = ANY($2::text[])`,
+          version,
+          ids,
+        );
+        const cu: string[] = [];
+        const cc: number[] = [];
+        const cb: (number | null)[] = [];
+        const byUser = new Map<string, Map<number, number | null>>(ids.map((u) => [u, new Map()]));
+        for (const r of rows) {
+          const bpi = bpiOf(r.chartId, r.exScore);
+          if (bpi !== r.bpi) {
+            cu.push(r.userId);
+            cc.push(r.chartId);
+            cb.push(bpi);
+          }
+          if (setIds.has(r.chartId)) byUser.get(r.userId)!.set(r.chartId, bpi);
+        }
+        if (cu.length) {
+          await tx.$executeRawUnsafe(
+            `UPDATE "BestScore" b SET "bpi" = x.bpi, "updatedAt" = now()
+               FROM unnest($1::text[], $2::int[], $3::float8[]) AS x("userId", "chartId", bpi)
+              WHERE b."userId" = x."userId" AND b."chartId" = x."chartId" AND b."version" = $4`,
+            cu,
+            cc,
+            cb,
+            version,
+          );
+        }
+        const totals = new Map<string, PlayerTotal>();
+        for (const [u, m] of byUser) totals.set(u, computeTotal(catalogue, version, m, setIds));
+        await storeTotals(tx, version, totals);
+        bpiChanged += cu.length;
       },
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
     done += ids.length;
-    after = ids[ids.length - 1];
-    onProgress?.(done, n);
+    onProgress?.(done, users.length);
   }
   return { users: done, bpiChanged };
 }
