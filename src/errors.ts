@@ -50,10 +50,25 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
 };
 
 /** Prisma's known request errors that are the caller's fault, translated to domain errors. */
+const UNREACHABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'ECONNREFUSED', 'ECONNRESET', '57P01', '57P03']);
+
 export function fromDatabaseError(err: unknown): AppError | undefined {
-  const code = (err as { code?: unknown })?.code;
+  const e = err as { code?: unknown; cause?: { code?: unknown; kind?: unknown; originalCode?: unknown }; message?: unknown };
+  const code = e?.code;
   if (code === 'P2002') return conflict('Already exists');
   if (code === 'P2025') return notFound();
+  // The database is down or unreachable: the caller may retry (REST 503, GraphQL SERVICE_UNAVAILABLE).
+  const causeCode = e?.cause?.originalCode ?? e?.cause?.code;
+  const kind = e?.cause?.kind;
+  if (
+    UNREACHABLE.has(String(code)) ||
+    UNREACHABLE.has(String(causeCode)) ||
+    kind === 'DatabaseNotReachable' ||
+    kind === 'ConnectionClosed' ||
+    (typeof e?.message === 'string' && /ECONNREFUSED|Connection terminated|terminating connection|the database system is (shutting down|starting up)/.test(e.message))
+  ) {
+    return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; try again shortly');
+  }
   return undefined;
 }
 

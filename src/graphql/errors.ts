@@ -39,6 +39,11 @@ export function makeFormatError(log: Logger) {
     const dbErr = fromDatabaseError(original);
     if (dbErr) return { message: dbErr.message, locations: formatted.locations, path: formatted.path, extensions: { code: dbErr.code } };
     const code = formatted.extensions?.code;
+    // Apollo's own request errors without a code (e.g. an APQ hash that does not match the query).
+    const httpStatus = error instanceof GraphQLError ? (error.extensions as { http?: { status?: number } })?.http?.status : undefined;
+    if (error instanceof GraphQLError && !error.originalError && !error.extensions?.code && httpStatus && httpStatus < 500) {
+      return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_REQUEST' } };
+    }
     if (typeof code === 'string' && PASS_THROUGH.has(code)) {
       return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
     }

@@ -115,3 +115,31 @@ describe('catalogue reads', () => {
     for (const e of byTitle.songs.edges) expect(e.node.title.toLowerCase()).toContain('aurora');
   });
 });
+
+describe('error mapping edges', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.close());
+
+  it('an APQ hash that does not match its query is a 400 BAD_REQUEST, not an internal error', async () => {
+    const res = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ serverInfo { name } }', extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } }),
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors[0]).toMatchObject({ message: 'provided sha does not match query', extensions: { code: 'BAD_REQUEST' } });
+  });
+
+  it('maps an unreachable database to SERVICE_UNAVAILABLE / 503', async () => {
+    const { fromDatabaseError, HTTP_STATUS } = await import('../../src/errors');
+    for (const err of [{ code: 'P1001' }, { cause: { kind: 'DatabaseNotReachable' } }, new Error('connect ECONNREFUSED 127.0.0.1:5432')]) {
+      const e = fromDatabaseError(err)!;
+      expect(e.code).toBe('SERVICE_UNAVAILABLE');
+      expect(HTTP_STATUS[e.code]).toBe(503);
+    }
+    expect(fromDatabaseError(new Error('something else'))).toBeUndefined();
+  });
+});
