@@ -38,6 +38,10 @@ export interface AttributeImportReport {
 
 const DIFFICULTY_ORDER = Object.values(Difficulty) as string[];
 
+/** How long per-chart player counts are reused (per process) before they are counted again. */
+export const POPULARITY_TTL_MS = 60_000;
+const popularityCache = new WeakMap<object, Map<string, { at: number; counts: Promise<{ chartId: number; playerCount: number }[]> }>>();
+
 /** Per-chart rankings, similar charts, chart popularity and the profile song list. */
 export class RankingsService {
   constructor(private readonly db: Db) {}
@@ -105,19 +109,26 @@ export class RankingsService {
     const offset = offsetFromCursor(after);
     if (level != null && (!Number.isInteger(level) || level < 1 || level > 12)) throw badInput('level must be between 1 and 12');
     const levelFilter = level != null ? Prisma.sql`AND c."level" = ${level}` : Prisma.empty;
-    const direction = order === ChartPopularityOrder.FEWEST ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-    const [rows, total] = await Promise.all([
-      this.db.$queryRaw<{ chartId: number; playerCount: number }[]>`
+    // Counting players per chart scans every best of the version (millions of rows at scale), so
+    // the counts are computed at most once per POPULARITY_TTL_MS per process and sorted in memory.
+    const key = `${version}|${level ?? ''}`;
+    let cache = popularityCache.get(this.db);
+    if (!cache) popularityCache.set(this.db, (cache = new Map()));
+    let entry = cache.get(key);
+    if (!entry || Date.now() - entry.at > POPULARITY_TTL_MS) {
+      const counts = this.db.$queryRaw<{ chartId: number; playerCount: number }[]>`
         SELECT b."chartId", COUNT(*)::int AS "playerCount"
         FROM "BestScore" b JOIN "Chart" c ON c."id" = b."chartId"
         WHERE b."version" = ${version} ${levelFilter}
-        GROUP BY b."chartId" ORDER BY "playerCount" ${direction}, b."chartId" ASC OFFSET ${offset} LIMIT ${size + 1}`,
-      this.db.$queryRaw<{ n: number }[]>`
-        SELECT COUNT(DISTINCT b."chartId")::int AS n
-        FROM "BestScore" b JOIN "Chart" c ON c."id" = b."chartId"
-        WHERE b."version" = ${version} ${levelFilter}`,
-    ]);
-    return offsetPage(rows.map((r) => ({ chartId: Number(r.chartId), playerCount: Number(r.playerCount) })), offset, size, Number(total[0]?.n ?? 0));
+        GROUP BY b."chartId"`.then((rows) => rows.map((r) => ({ chartId: Number(r.chartId), playerCount: Number(r.playerCount) })));
+      entry = { at: Date.now(), counts };
+      cache.set(key, entry);
+      counts.catch(() => cache!.delete(key));
+    }
+    const counts = await entry.counts;
+    const sign = order === ChartPopularityOrder.FEWEST ? 1 : -1;
+    const sorted = [...counts].sort((a, b) => sign * (a.playerCount - b.playerCount) || a.chartId - b.chartId);
+    return offsetPage(sorted.slice(offset, offset + size + 1), offset, size, sorted.length);
   }
 
   /**
