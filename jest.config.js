@@ -23,5 +23,6 @@ module.exports = {
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   testTimeout: 60000,
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
   forceExit: true,
 };
