@@ -3,6 +3,7 @@ import type { App } from '../app';
 import { effectiveCoef } from '../domain/bpi';
 import { badInput, type ErrorIssue } from '../errors';
 import { enforce } from '../graphql/rules';
+import { forbidden } from '../errors';
 import { ScoresUserResolver } from '../modules/scores/scores.resolver';
 import { parseRecommendedQuery } from '../modules/scores/scores.service';
 import { getRoute } from './index';
@@ -45,6 +46,7 @@ export function registerRecommended(fastify: FastifyInstance, app: App): void {
     parseRecommendedQuery(args); // 400 before 403/404, as the reference
     await enforce(ctx, 'REST.recommended', { userId }, 'read');
     const r = await resolver.recommended({ id: userId }, args, ctx);
+    if (!r) throw forbidden('This profile is set as a private.'); // the rule above already refused it
     const wire = (e: (typeof r.weapons.data)[number]) => ({
       songId: e.chartId,
       title: e.title,

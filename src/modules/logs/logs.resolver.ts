@@ -2,7 +2,7 @@ import { Args, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql
 import { offsetFromCursor, offsetPage, pageSize } from '../../graphql/connection';
 import type { Context } from '../../graphql/context';
 import { DeleteBatchArgs } from '../scores/scores.inputs';
-import { assertVisible } from '../scores/scores.resolver';
+import { canView } from '../../graphql/rules';
 import { resolveVersion } from '../scores/scores.service';
 import { UserType } from '../users/users.types';
 import { BatchArgs, BatchesArgs, ScoreDetailsArgs } from './logs.inputs';
@@ -22,39 +22,39 @@ export class LogsMutationResolver {
 
 @Resolver(() => UserType)
 export class LogsUserResolver {
-  @FieldResolver(() => BatchConnection, { description: 'Import batches of a version, newest first' })
+  @FieldResolver(() => BatchConnection, { nullable: true, description: 'Import batches of a version, newest first' })
   async batches(@Root() user: UserType, @Args(() => BatchesArgs) args: BatchesArgs, @Ctx() ctx: Context) {
-    await assertVisible(ctx, user.id);
+    if (!(await canView(ctx, user.id))) return null;
     const size = pageSize(args.first);
     const offset = offsetFromCursor(args.after);
     const { nodes, totalCount } = await svc.listBatches(ctx.db, ctx.app.catalogue, user.id, resolveVersion(args.version), offset, size + 1);
     return offsetPage(nodes, offset, size, totalCount);
   }
 
-  @FieldResolver(() => PlayDayConnection, { description: 'Timeline per JST play day, newest first' })
+  @FieldResolver(() => PlayDayConnection, { nullable: true, description: 'Timeline per JST play day, newest first' })
   async playDays(@Root() user: UserType, @Args(() => BatchesArgs) args: BatchesArgs, @Ctx() ctx: Context) {
-    await assertVisible(ctx, user.id);
+    if (!(await canView(ctx, user.id))) return null;
     const size = pageSize(args.first);
     const offset = offsetFromCursor(args.after);
     const all = await svc.playDayTimeline(ctx.db, ctx.app.catalogue, user.id, resolveVersion(args.version));
     return offsetPage(all.slice(offset, offset + size + 1), offset, size, all.length);
   }
 
-  @FieldResolver(() => BatchDetailType, { description: 'One batch with its scores and the rivals overtaken (rivals: owner only)' })
+  @FieldResolver(() => BatchDetailType, { nullable: true, description: 'One batch with its scores and the rivals overtaken (rivals: owner only)' })
   async batch(@Root() user: UserType, @Args(() => BatchArgs) args: BatchArgs, @Ctx() ctx: Context) {
-    await assertVisible(ctx, user.id);
+    if (!(await canView(ctx, user.id))) return null;
     return svc.batchDetail(ctx.db, ctx.app.catalogue, user.id, args.id, isOwner(ctx, user.id));
   }
 
-  @FieldResolver(() => ScoreDetailsType, { description: 'Improvements of a JST day, week or month' })
+  @FieldResolver(() => ScoreDetailsType, { nullable: true, description: 'Improvements of a JST day, week or month' })
   async scoreDetails(@Root() user: UserType, @Args(() => ScoreDetailsArgs) args: ScoreDetailsArgs, @Ctx() ctx: Context) {
-    await assertVisible(ctx, user.id);
+    if (!(await canView(ctx, user.id))) return null;
     return svc.scoreDetails(ctx.db, ctx.app.catalogue, user.id, resolveVersion(args.version), args.date, args.unit, args.groupedBy, isOwner(ctx, user.id));
   }
 
-  @FieldResolver(() => VersionSummaryType, { description: 'Bests against the nearest earlier version with data' })
+  @FieldResolver(() => VersionSummaryType, { nullable: true, description: 'Bests against the nearest earlier version with data' })
   async versionSummary(@Root() user: UserType, @Args(() => VersionArgs) args: VersionArgs, @Ctx() ctx: Context) {
-    await assertVisible(ctx, user.id);
+    if (!(await canView(ctx, user.id))) return null;
     return svc.versionSummary(ctx.db, ctx.app.catalogue, user.id, resolveVersion(args.version));
   }
 }

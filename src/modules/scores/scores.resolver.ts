@@ -43,10 +43,12 @@ const SOURCE: Record<CsvFormat, ImportSource> = {
   result_techo: 'RESULT_TECHO',
 };
 
-/** User fields are read under the VISIBLE rule's predicate (canView), as the root rule table does. */
-export async function assertVisible(ctx: Context, userId: string): Promise<void> {
-  if (!(await canView(ctx, userId))) throw forbidden('This profile is set as a private.');
-}
+/**
+ * User fields are read under the VISIBLE rule's predicate (canView), as the root rule table does:
+ * a root read of a private user is refused by the table; a player the viewer may not see inside a
+ * nested list (followers…) gets null for these fields, like the profile fields, so one masked
+ * player never wipes out the list around it.
+ */
 
 /** Title predicate for repairing unquoted titles with commas in official CSVs. */
 export function catalogueTitles(catalogue: Context['app']['catalogue']): (title: string) => boolean {
@@ -117,9 +119,9 @@ export class ScoresMutationResolver {
 
 @Resolver(() => UserType)
 export class ScoresUserResolver {
-  @FieldResolver(() => ScoreEntryConnection, { description: 'Bests per chart in a version, as of a time (import time); level desc, title' })
+  @FieldResolver(() => ScoreEntryConnection, { nullable: true, description: 'Bests per chart in a version, as of a time (import time); level desc, title' })
   async scores(@Root() user: UserType, @Args(() => ScoresArgs) args: ScoresArgs, @Ctx() ctx: Context) {
-    await assertVisible(ctx, user.id);
+    if (!(await canView(ctx, user.id))) return null;
     const version = svc.resolveVersion(args.version);
     const size = pageSize(args.first);
     const offset = offsetFromCursor(args.after);
@@ -127,58 +129,58 @@ export class ScoresUserResolver {
     return offsetPage(all.slice(offset, offset + size + 1), offset, size, all.length);
   }
 
-  @FieldResolver(() => ScoreEntryConnection, { description: 'Bests of every difficulty and level, latest version played per chart' })
+  @FieldResolver(() => ScoreEntryConnection, { nullable: true, description: 'Bests of every difficulty and level, latest version played per chart' })
   async allDifficultyScores(@Root() user: UserType, @Args(() => AllDifficultyScoresArgs) args: AllDifficultyScoresArgs, @Ctx() ctx: Context) {
-    await assertVisible(ctx, user.id);
+    if (!(await canView(ctx, user.id))) return null;
     const size = pageSize(args.first);
     const offset = offsetFromCursor(args.after);
     const all = await svc.allDifficultyScores(ctx.db, ctx.app.catalogue, user.id, { levels: args.levels, difficulties: args.difficulties });
     return offsetPage(all.slice(offset, offset + size + 1), offset, size, all.length);
   }
 
-  @FieldResolver(() => [PlayType], { description: 'Every stored play of one chart, all versions, newest first' })
+  @FieldResolver(() => [PlayType], { nullable: true, description: 'Every stored play of one chart, all versions, newest first' })
   async chartHistory(@Root() user: UserType, @Arg('chartId', () => Int) chartId: number, @Ctx() ctx: Context) {
-    await assertVisible(ctx, user.id);
+    if (!(await canView(ctx, user.id))) return null;
     return svc.chartHistory(ctx.db, ctx.app.catalogue, user.id, [chartId]);
   }
 
-  @FieldResolver(() => [PlayType], { description: 'Every stored play of all difficulties of one song, all versions, newest first' })
+  @FieldResolver(() => [PlayType], { nullable: true, description: 'Every stored play of all difficulties of one song, all versions, newest first' })
   async songHistory(@Root() user: UserType, @Arg('songId', () => Int) songId: number, @Ctx() ctx: Context) {
-    await assertVisible(ctx, user.id);
+    if (!(await canView(ctx, user.id))) return null;
     const ids = [...ctx.app.catalogue.charts()].filter((c) => c.songId === songId).map((c) => c.id);
     return svc.chartHistory(ctx.db, ctx.app.catalogue, user.id, ids);
   }
 
-  @FieldResolver(() => [BestEverEntryType], { description: 'Best EX per chart over all versions' })
+  @FieldResolver(() => [BestEverEntryType], { nullable: true, description: 'Best EX per chart over all versions' })
   async bestEver(@Root() user: UserType, @Args(() => BestEverArgs) args: BestEverArgs, @Ctx() ctx: Context) {
-    await assertVisible(ctx, user.id);
+    if (!(await canView(ctx, user.id))) return null;
     return svc.bestEver(ctx.db, ctx.app.catalogue, user.id, svc.resolveVersion(args.currentVersion, 'currentVersion'), args.excludeCurrent);
   }
 
-  @FieldResolver(() => [VersionComparisonEntryType], { description: 'Bests in currentVersion against targetVersion (BPI charts)' })
+  @FieldResolver(() => [VersionComparisonEntryType], { nullable: true, description: 'Bests in currentVersion against targetVersion (BPI charts)' })
   async versionComparison(@Root() user: UserType, @Args(() => VersionComparisonArgs) args: VersionComparisonArgs, @Ctx() ctx: Context) {
-    await assertVisible(ctx, user.id);
+    if (!(await canView(ctx, user.id))) return null;
     return svc.versionComparison(ctx.db, ctx.app.catalogue, user.id, svc.resolveVersion(args.currentVersion, 'currentVersion'), svc.resolveVersion(args.targetVersion, 'targetVersion'));
   }
 
-  @FieldResolver(() => UnplayedChartConnection, { description: 'BPI charts available in the version and not played there' })
+  @FieldResolver(() => UnplayedChartConnection, { nullable: true, description: 'BPI charts available in the version and not played there' })
   async unplayedCharts(@Root() user: UserType, @Args(() => UnplayedArgs) args: UnplayedArgs, @Ctx() ctx: Context) {
-    await assertVisible(ctx, user.id);
+    if (!(await canView(ctx, user.id))) return null;
     const size = pageSize(args.first);
     const offset = offsetFromCursor(args.after);
     const all = await svc.unplayed(ctx.db, ctx.app.catalogue, user.id, svc.resolveVersion(args.version), { levels: args.levels, difficulties: args.difficulties }, loaderSource(ctx.loaders));
     return offsetPage(all.slice(offset, offset + size + 1), offset, size, all.length);
   }
 
-  @FieldResolver(() => RecommendedType, { description: 'Weapons and potential (domain-stats §3.8); a chart without BPI counts as -15' })
+  @FieldResolver(() => RecommendedType, { nullable: true, description: 'Weapons and potential (domain-stats §3.8); a chart without BPI counts as -15' })
   async recommended(@Root() user: Pick<UserType, 'id'>, @Args(() => RecommendedArgs) args: RecommendedArgs, @Ctx() ctx: Context) {
-    await assertVisible(ctx, user.id);
+    if (!(await canView(ctx, user.id))) return null;
     return svc.recommended(ctx.db, ctx.app.catalogue, user.id, args, loaderSource(ctx.loaders));
   }
 
-  @FieldResolver(() => [TotalBpiHistoryPointType], { description: 'Daily (weekly, monthly) total BPI trend by play time (JST days)' })
+  @FieldResolver(() => [TotalBpiHistoryPointType], { nullable: true, description: 'Daily (weekly, monthly) total BPI trend by play time (JST days)' })
   async totalBpiHistory(@Root() user: UserType, @Args(() => TotalBpiHistoryArgs) args: TotalBpiHistoryArgs, @Ctx() ctx: Context) {
-    await assertVisible(ctx, user.id);
+    if (!(await canView(ctx, user.id))) return null;
     return svc.totalBpiHistory(ctx.db, ctx.app.catalogue, user.id, svc.resolveVersion(args.version), args.groupBy ?? 'day');
   }
 }
