@@ -1,4 +1,4 @@
-import type { MiddlewareFn } from 'type-graphql';
+import { defaultFieldResolver, GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { forbidden, notFound, unauthenticated } from '../errors';
 import type { Context } from './context';
 
@@ -191,11 +191,32 @@ export async function enforce(ctx: Context, operation: string, args: Record<stri
 
 const ROOTS: Record<string, 'read' | 'write'> = { Query: 'read', Mutation: 'write', Subscription: 'read' };
 
-/** type-graphql global middleware: applies the table to every root field. */
-export const RuleMiddleware: MiddlewareFn<Context> = async ({ info, args, context }, next) => {
-  const kind = ROOTS[info.parentType.name];
-  if (kind && !info.fieldName.startsWith('__')) {
-    await enforce(context, `${info.parentType.name}.${info.fieldName}`, args, kind);
+/**
+ * Applies the table to every root field of the built schema (Query, Mutation, Subscription —
+ * for a subscription both when it starts and for each event). Wrapping the root resolvers, not a
+ * type-graphql global middleware, keeps the thousands of nested field resolutions of a large
+ * response free of middleware (measured: nested read 155 → ~100 ms in process).
+ */
+export function applyRules(schema: GraphQLSchema): GraphQLSchema {
+  for (const [typeName, kind] of Object.entries(ROOTS)) {
+    const type = schema.getType(typeName);
+    if (!(type instanceof GraphQLObjectType)) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (field.name.startsWith('__')) continue;
+      const operation = `${typeName}.${field.name}`;
+      const resolve = field.resolve ?? defaultFieldResolver;
+      field.resolve = async (source, args, context: Context, info) => {
+        await enforce(context, operation, args, kind);
+        return resolve(source, args, context, info);
+      };
+      if (field.subscribe) {
+        const subscribe = field.subscribe;
+        field.subscribe = async (source, args, context: Context, info) => {
+          await enforce(context, operation, args, kind);
+          return subscribe(source, args, context, info);
+        };
+      }
+    }
   }
-  return next();
-};
+  return schema;
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { resolvers } from '../modules';
-import { RuleMiddleware } from './rules';
+import { applyRules } from './rules';
 import { schemaPubSub } from './pubsub';
 
 let built: Promise<GraphQLSchema> | undefined;
@@ -13,10 +13,9 @@ let built: Promise<GraphQLSchema> | undefined;
 export function getSchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
     resolvers: [...resolvers] as [Function, ...Function[]],
-    globalMiddlewares: [RuleMiddleware],
     pubSub: schemaPubSub,
     validate: false,
-  });
+  }).then(applyRules);
   return built;
 }
 
