@@ -184,3 +184,21 @@ describe('BPI calculator: errors, ranks, arena averages, GraphQL parity', () => 
     expect(res.body.data.chart.arenaAverages).toEqual([{ arenaClass: 'A1', count: 2 }, { arenaClass: 'A3', count: 1 }]);
   });
 });
+
+describe('arena import input errors', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s.close());
+
+  it('a document that is not a ranking array is BAD_USER_INPUT and writes nothing', async () => {
+    const { anAdmin } = await import('../helpers/factories');
+    const token = await s.tokenFor((await anAdmin(s.db.prisma)).id);
+    for (const json of ['33', '{"a":1}', 'null']) {
+      const res = await s.gql(`mutation($j: String!) { importOfficialArena(json: $j) { players } }`, { j: json }, token);
+      expect(res.body.errors[0]).toMatchObject({ message: 'Not an arena ranking: expected a JSON array of players', extensions: { code: 'BAD_USER_INPUT' } });
+    }
+    expect(await s.db.prisma.arenaSnapshot.count()).toBe(0);
+  });
+});

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client';
 import type { ArenaAverage } from '../../generated/prisma/client';
 import { A_CLASSES, ARENA_ORDER, type ArenaClass, isGameVersion, LATEST_VERSION } from '../../domain/constants';
-import { normalizeArenaRanking } from '../../domain/arena';
+import { ArenaFormatError, normalizeArenaRanking } from '../../domain/arena';
 import { round2, safeBpi } from '../../domain/bpi';
 import { badInput } from '../../errors';
 import type { Catalogue } from './songs.catalogue';
@@ -20,7 +20,14 @@ export interface ArenaImportReport {
  */
 export async function importOfficialArena(db: Db, doc: unknown, version: string, fetchedAt = new Date()): Promise<ArenaImportReport> {
   if (!isGameVersion(version)) throw badInput(`Unknown game version ${version}`);
-  const { players, skipped } = normalizeArenaRanking(doc);
+  let normalized: ReturnType<typeof normalizeArenaRanking>;
+  try {
+    normalized = normalizeArenaRanking(doc);
+  } catch (err) {
+    if (err instanceof ArenaFormatError) throw badInput(err.message);
+    throw err;
+  }
+  const { players, skipped } = normalized;
   return db.$transaction(
     async (tx) => {
       const snapshot = await tx.arenaSnapshot.create({ data: { version, fetchedAt, entryCount: players.length } });
