@@ -6,11 +6,13 @@ import {
   ArenaClass,
   ClearLamp,
   Difficulty,
+  NotificationType,
   PlayStyle,
   RadarCategory,
+  VoteType,
 } from '../generated/prisma/enums';
 
-export { ArenaClass, ClearLamp, Difficulty, PlayStyle, RadarCategory };
+export { ArenaClass, ClearLamp, Difficulty, NotificationType, PlayStyle, RadarCategory, VoteType };
 
 /** Game versions in chronological order (INF, the PC version, last). */
 export const GAME_VERSIONS = ['26', '27', '28', '29', '30', '31', '32', '33', '34', 'INF'] as const;

@@ -1,3 +1,4 @@
+import { NotificationType as NotificationKind } from '../../domain/constants';
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { ClearLamp } from '../../domain/constants';
@@ -41,13 +42,9 @@ registerEnumType(PendingFollowerKind, {
   },
 });
 
-export enum NotificationKind {
-  NEW_FOLLOWER = 'NEW_FOLLOWER',
-  OVERTAKEN = 'OVERTAKEN',
-  FOLLOW_APPROVED = 'FOLLOW_APPROVED',
-  FOLLOW_REQUEST = 'FOLLOW_REQUEST',
-}
+// The stored notification types (prisma/schema.prisma), exposed as they are.
 registerEnumType(NotificationKind, { name: 'NotificationType' });
+export { NotificationKind };
 
 export enum TimelineMode {
   ALL = 'ALL',

@@ -1,3 +1,4 @@
+import { VoteType as PatternVote } from '../../domain/constants';
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 
@@ -10,11 +11,9 @@ registerEnumType(FingeringPatternSort, {
   description: 'SCORE: highest score (upvotes − downvotes) first. UPVOTES: most upvotes first. Ties: pattern ascending.',
 });
 
-export enum PatternVote {
-  UPVOTE = 'UPVOTE',
-  DOWNVOTE = 'DOWNVOTE',
-}
+// The stored vote types (prisma/schema.prisma VoteType), exposed as PatternVote.
 registerEnumType(PatternVote, { name: 'PatternVote' });
+export { PatternVote };
 
 @ObjectType('FingeringPattern', {
   description: 'A lane arrangement (7 digits, a permutation of 1–7 seen from 1P) for a chart, with its votes',
