@@ -1,8 +1,6 @@
 import type { Config } from '../config';
-import { applyMigrations } from '../db/migrate';
 import { RankingsService, type AttributeImportEntry } from '../modules/songs/rankings.service';
-import { readSource } from './definitions';
-import { UsageError, withDatabase } from './commands';
+import { readJson, UsageError, withDatabase } from './support';
 
 /**
  * `charts import-attributes <file|url>`: a JSON array of
@@ -10,16 +8,9 @@ import { UsageError, withDatabase } from './commands';
  */
 export async function importAttributesCommand([src]: string[], config: Config): Promise<number> {
   if (!src) throw new UsageError('usage: npm run cli -- charts import-attributes <file|url>');
-  let doc: unknown;
-  try {
-    doc = JSON.parse(await readSource(src));
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(`${src} is not JSON`);
-  }
+  const doc = await readJson(src);
   if (!Array.isArray(doc)) throw new UsageError(`${src}: expected a JSON array of {title, difficulty, playStyle?, attributes}`);
   return withDatabase(config, 'charts import-attributes', async (db) => {
-    await applyMigrations(db.adapterFactory);
     const report = await new RankingsService(db.prisma).importAttributes(doc as AttributeImportEntry[]);
     console.log(`Chart attributes: ${report.updated} updated, ${report.unchanged} unchanged, ${report.problems.length} problems`);
     for (const p of report.problems.slice(0, 20)) console.log(`  entry ${p.index}${p.title ? ` (${p.title})` : ''}: ${p.reason}`);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Config } from '../config';
-import { openDatabase, type DatabaseHandle } from '../db/client';
+import { openDatabase } from '../db/client';
 import { applyMigrations, createMigration, pendingSchemaSql } from '../db/migrate';
 import { emitSchemaFile, getSchema, printSdl, SCHEMA_FILE } from '../graphql/schema';
 import { importAttributesCommand } from './attributes';
@@ -8,6 +8,7 @@ import { createUserCommand, tokenCommand } from './users';
 import { importArenaCommand, importDefinitionsCommand, recomputeCommand } from './definitions';
 import { importRadarCategoriesCommand } from './radar';
 import { importScoresCommand } from './scores';
+import { UsageError, withDatabase } from './support';
 
 export interface Command {
   name: string;
@@ -16,19 +17,6 @@ export interface Command {
   run(args: string[], config: Config): Promise<number>;
 }
 
-export class UsageError extends Error {
-  name = 'UsageError';
-}
-
-/** Opens the configured database for a command (PGlite: takes the data-dir lock). */
-export async function withDatabase<T>(config: Config, purpose: string, fn: (db: DatabaseHandle) => Promise<T>): Promise<T> {
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, purpose: `cli: ${purpose}` });
-  try {
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
-}
 
 export const COMMANDS: Command[] = [
   {
@@ -40,7 +28,7 @@ export const COMMANDS: Command[] = [
         const applied = await applyMigrations(db.adapterFactory);
         console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
         return 0;
-      }),
+      }, { migrate: false }),
   },
   {
     name: 'db diff',

@@ -1,41 +1,10 @@
-import fs from 'node:fs';
 import type { Config } from '../config';
-import { createApp, type App } from '../app';
-import { applyMigrations } from '../db/migrate';
-import { createLogger } from '../logger';
+import type { App } from '../app';
 import { LATEST_VERSION } from '../domain/constants';
 import { importOfficialArena } from '../modules/songs/arena.service';
 import { updateDefinitions } from '../modules/songs/definitions.service';
 import { progressBar } from './progress';
-import { UsageError, withDatabase } from './commands';
-
-export async function readSource(src: string): Promise<string> {
-  if (/^https?:\/\//.test(src)) {
-    const res = await fetch(src);
-    if (!res.ok) throw new Error(`GET ${src}: HTTP ${res.status}`);
-    return res.text();
-  }
-  if (!fs.existsSync(src)) throw new UsageError(`No such file: ${src}`);
-  return fs.readFileSync(src, 'utf8');
-}
-
-export async function readJson(src: string): Promise<unknown> {
-  const text = await readSource(src);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new UsageError(`${src} is not JSON`);
-  }
-}
-
-/** Opens the database and the app services for an admin command. */
-export async function withApp<T>(config: Config, purpose: string, fn: (app: App) => Promise<T>): Promise<T> {
-  return withDatabase(config, purpose, async (db) => {
-    await applyMigrations(db.adapterFactory);
-    const app = await createApp(config, db, createLogger(process.env.LOG_LEVEL ?? 'warn'));
-    return fn(app);
-  });
-}
+import { readJson, UsageError, withApp } from './support';
 
 /** Runs the recompute job in the foreground with a progress bar per step. */
 export async function runRecompute(app: App, versions?: string[]): Promise<void> {

@@ -1,21 +1,12 @@
 import type { Config } from '../config';
-import { applyMigrations } from '../db/migrate';
 import { importRadarCategories } from '../modules/users/radar.service';
-import { UsageError, withDatabase } from './commands';
-import { readSource } from './definitions';
+import { readJson, UsageError, withDatabase } from './support';
 
 /** npm run cli -- charts import-categories <file|url>: [{title, difficulty, top}] → Chart.radarCategory */
 export async function importRadarCategoriesCommand([src]: string[], config: Config): Promise<number> {
   if (!src) throw new UsageError('usage: npm run cli -- charts import-categories <file|url>');
-  const text = await readSource(src);
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    throw new UsageError(`${src} is not JSON`);
-  }
+  const doc = await readJson(src);
   return withDatabase(config, 'charts import-categories', async (db) => {
-    await applyMigrations(db.adapterFactory);
     const r = await importRadarCategories(db.prisma, doc);
     console.log(
       `Radar categories: ${r.total} entries, ${r.matched} matched SP charts, ${r.updated} updated, ` +

@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import type { Config } from '../config';
 import { CsvFormatError, formatFitsVersion, parseScoreExport, type CsvFormat } from '../domain/csv';
-import { applyMigrations } from '../db/migrate';
 import type { ImportSource } from '../generated/prisma/enums';
 import { loadTitleCorrections } from '../modules/scores/corrections';
 import { importScores } from '../modules/scores/import.service';
 import { catalogueTitles, formatMismatch } from '../modules/scores/scores.resolver';
 import { Catalogue } from '../modules/songs/songs.catalogue';
 import { progressBar } from './progress';
-import { UsageError, withDatabase } from './commands';
+import { UsageError, withDatabase } from './support';
 
 const SOURCE: Record<CsvFormat, ImportSource> = { official: 'OFFICIAL_CSV', reflux: 'REFLUX', daken_counter: 'DAKEN_COUNTER', result_techo: 'RESULT_TECHO' };
 const USAGE = 'usage: npm run cli -- scores import --user <id> --version <v> [--corrections <titles.json>] <file>';
@@ -30,7 +29,6 @@ export async function importScoresCommand(args: string[], config: Config): Promi
   const corrections = loadTitleCorrections(opts.corrections ?? config.titleCorrectionsFile);
   const text = fs.readFileSync(files[0], 'utf8');
   return withDatabase(config, 'scores import', async (db) => {
-    await applyMigrations(db.adapterFactory);
     if (!(await db.prisma.user.findUnique({ where: { id: opts.user } }))) throw new UsageError(`No user ${opts.user}`);
     const catalogue = new Catalogue(db.prisma);
     await catalogue.load();

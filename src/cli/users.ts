@@ -1,8 +1,7 @@
 import type { Config } from '../config';
-import { applyMigrations } from '../db/migrate';
 import { AuthService } from '../modules/auth/auth.service';
 import { CredentialsService } from '../modules/auth/credentials.service';
-import { UsageError, withDatabase } from './commands';
+import { UsageError, withDatabase } from './support';
 
 /** Reads `--flag value` / `--flag=value` from argv. */
 function flag(args: string[], name: string): string | undefined {
@@ -19,7 +18,6 @@ export async function createUserCommand(args: string[], config: Config): Promise
   if (!name) throw new UsageError('usage: npm run cli -- users create --name <name>');
   if (name.length < 2 || name.length > 20) throw new UsageError('The name must be 2–20 characters');
   return withDatabase(config, 'users create', async (db) => {
-    await applyMigrations(db.adapterFactory);
     const clash = await db.prisma.user.findUnique({ where: { nameKey: name.toLowerCase() }, select: { id: true } });
     if (clash) throw new UsageError(`The name "${name}" is already taken (user ${clash.id})`);
     const user = await db.prisma.user.create({ data: { name, nameKey: name.toLowerCase() } });
@@ -36,7 +34,6 @@ export async function tokenCommand(args: string[], config: Config): Promise<numb
   const userId = args.find((a) => !a.startsWith('--'));
   if (!userId) throw new UsageError('usage: npm run cli -- token <userId>');
   return withDatabase(config, 'token', async (db) => {
-    await applyMigrations(db.adapterFactory);
     const user = await db.prisma.user.findUnique({ where: { id: userId }, select: { id: true } });
     if (!user) throw new UsageError(`No user ${userId}`);
     const auth = await AuthService.create(config, db.prisma);
