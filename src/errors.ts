@@ -76,3 +76,12 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   return fromDatabaseError(err) ?? new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
 }
+
+/** JSON text passed as an argument (admin imports): invalid JSON is the caller's error. */
+export function parseJsonArgument(text: string, name: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badInput(`${name} is not valid JSON`);
+  }
+}

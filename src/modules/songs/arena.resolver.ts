@@ -2,20 +2,13 @@ import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-g
 import type { Chart } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { LATEST_VERSION } from '../../domain/constants';
-import { badInput } from '../../errors';
+import { parseJsonArgument } from '../../errors';
 import { ArenaAverageEntry } from '../bpicalc/bpicalc.types';
 import { importOfficialArena, officialArenaDistribution } from './arena.service';
 import { ArenaImportResult, DefinitionsImportResult, OfficialArena, RecomputeStatus } from './arena.types';
 import { ChartType } from './songs.types';
 import { updateDefinitions } from './definitions.service';
 
-function parseJson(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw badInput(`${what} is not valid JSON`);
-  }
-}
 
 @Resolver(() => ChartType)
 export class ChartArenaResolver {
@@ -39,14 +32,14 @@ export class ArenaResolver {
     @Arg('version', () => String, { nullable: true }) version: string | null,
     @Ctx() ctx: Context,
   ) {
-    const r = await importOfficialArena(ctx.db, parseJson(json, 'json'), version ?? LATEST_VERSION);
+    const r = await importOfficialArena(ctx.db, parseJsonArgument(json, 'json'), version ?? LATEST_VERSION);
     ctx.app.recompute.start([r.version]);
     return { ...r, skipped: r.skipped.length };
   }
 
   @Mutation(() => DefinitionsImportResult, { description: 'Admin: import a published BPI definitions file (JSON text)' })
   async importDefinitions(@Arg('json', () => String) json: string, @Ctx() ctx: Context) {
-    const { report, recomputeStarted } = await updateDefinitions(ctx.app, parseJson(json, 'json'));
+    const { report, recomputeStarted } = await updateDefinitions(ctx.app, parseJsonArgument(json, 'json'));
     return {
       ...report,
       problems: report.problems.map((p) => `entry ${p.index}${p.title ? ` (${p.title})` : ''}: ${p.reason}`),

@@ -4,7 +4,7 @@ import type { Context } from '../../graphql/context';
 import { ConnectionArgs } from '../../graphql/connection';
 import { isGameVersion, LATEST_VERSION } from '../../domain/constants';
 import { formatGameId } from '../../domain/profile';
-import { badInput } from '../../errors';
+import { badInput, parseJsonArgument } from '../../errors';
 import { CreateProfileInput, UpdateProfileInput } from './users.inputs';
 import { importRadarCategories } from './radar.service';
 import { UsersService } from './users.service';
@@ -64,13 +64,7 @@ export class UsersResolver {
 
   @Mutation(() => RadarCategoryImportPayload, { description: 'Admin: import radar categories from JSON text [{title, difficulty, top}]' })
   async importRadarCategories(@Arg('json', () => String) json: string, @Ctx() ctx: Context) {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(json);
-    } catch {
-      throw badInput('json is not valid JSON');
-    }
-    const report = await importRadarCategories(ctx.db, doc);
+    const report = await importRadarCategories(ctx.db, parseJsonArgument(json, 'json'));
     // Always reload: categories may also have changed through the CLI since the last load.
     await ctx.app.catalogue.load();
     return report;
