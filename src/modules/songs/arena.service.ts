@@ -67,8 +67,10 @@ export async function officialArenaDistribution(db: Db, version: string) {
   if (!snapshot) return null;
   const groups = await db.arenaEntry.groupBy({ by: ['arenaClass'], where: { snapshotId: snapshot.id }, _count: { _all: true } });
   const counts = new Map(groups.map((g) => [g.arenaClass, g._count._all]));
-  const ids = await db.arenaEntry.findMany({ where: { snapshotId: snapshot.id }, select: { gameId: true } });
-  const totalMatched = await db.user.count({ where: { gameId: { in: ids.map((i) => i.gameId) } } });
+  const [{ matched: totalMatched }] = await db.$queryRawUnsafe<{ matched: number }[]>(
+    `SELECT COUNT(*)::int AS matched FROM "User" u JOIN "ArenaEntry" e ON e."gameId" = u."gameId" WHERE e."snapshotId" = $1`,
+    snapshot.id,
+  );
   return {
     version,
     fetchedAt: snapshot.fetchedAt,
