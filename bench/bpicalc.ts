@@ -1,7 +1,10 @@
 /**
  * REST /api/v1/bpi/calc vs a bare Node http server returning a fixed JSON (target ≥ 0.6), and
- * GraphQL bpiCalc vs the REST path (target ≥ 0.5). Each server runs in its own process; the load
- * generator (autocannon, 50 connections) runs here. Real 202509156 definitions when ../shared has them.
+ * GraphQL bpiCalc vs the REST path (target ≥ 0.5) — as served (compiled executor,
+ * src/graphql/executor.ts) and, for comparison, through Apollo's pipeline only
+ * (GRAPHQL_COMPILED_EXECUTOR=false, a second server process on the same data). Each server runs in
+ * its own process; the load generator (autocannon, 50 connections) runs here. Real 202509156
+ * definitions when ../shared has them.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +24,7 @@ export async function benchBpiCalc(duration = Number(process.env.BENCH_DURATION 
     difficulty = 'LEGGENDARIA';
   }
   const base = await startProcess('bench/baseline-server.ts', {}, 4101, '/');
-  const server = await startProcess('src/server.ts', env, 4102, '/readyz');
+  let server = await startProcess('src/server.ts', env, 4102, '/readyz');
   try {
     const q = new URLSearchParams({ title, difficulty, exScore: '3000' }).toString();
     const probe = await (await fetch(`${server.url}/api/v1/bpi/calc?${q}`)).json();
@@ -36,13 +39,19 @@ export async function benchBpiCalc(duration = Number(process.env.BENCH_DURATION 
     const bare = await load({ url: `${base.url}/`, duration });
     const rest = await load({ url: `${server.url}/api/v1/bpi/calc?${q}`, duration });
     const gql = await load({ url: `${server.url}/graphql`, method: 'POST', body: gqlBody, headers: { 'content-type': 'application/json' }, duration });
+    // The same request through Apollo's pipeline only (PGlite: one process per data dir, so in turn).
+    await server.stop();
+    server = await startProcess('src/server.ts', { ...env, GRAPHQL_COMPILED_EXECUTOR: 'false' }, 4102, '/readyz');
+    await load({ url: `${server.url}/graphql`, method: 'POST', body: gqlBody, headers: { 'content-type': 'application/json' }, duration: 2 });
+    const apollo = await load({ url: `${server.url}/graphql`, method: 'POST', body: gqlBody, headers: { 'content-type': 'application/json' }, duration });
     const r1 = rest.rps / bare.rps;
     const r2 = gql.rps / rest.rps;
-    const errs = rest.errors + rest.non2xx + gql.errors + gql.non2xx;
+    const errs = rest.errors + rest.non2xx + gql.errors + gql.non2xx + apollo.errors + apollo.non2xx;
     record('BPI calculator throughput', `autocannon, 50 connections, ${duration} s per target after a 2 s warm-up; each server in its own process; ${fs.existsSync(defs) ? 'real 202509156 definitions' : 'demo catalogue'}; PGlite`, [
       ['bare Node http, fixed JSON (baseline)', `${fmt(bare.rps)} req/s (p99 ${bare.p99} ms)`, '—'],
       ['REST /api/v1/bpi/calc', `${fmt(rest.rps)} req/s (p99 ${rest.p99} ms)`, '—'],
-      ['GraphQL bpiCalc (POST /graphql)', `${fmt(gql.rps)} req/s (p99 ${gql.p99} ms)`, '—'],
+      ['GraphQL bpiCalc (POST /graphql, compiled executor)', `${fmt(gql.rps)} req/s (p99 ${gql.p99} ms)`, '—'],
+      ['GraphQL bpiCalc, Apollo pipeline only (GRAPHQL_COMPILED_EXECUTOR=false)', `${fmt(apollo.rps)} req/s (p99 ${apollo.p99} ms; ${fmt(apollo.rps / rest.rps, 2)} of REST)`, '—'],
       ['REST / bare', fmt(r1, 2), `≥ 0.6 — ${r1 >= 0.6 ? 'met' : 'NOT met'}`],
       ['GraphQL / REST', fmt(r2, 2), `≥ 0.5 — ${r2 >= 0.5 ? 'met' : 'NOT met'}`],
       ['errors + non-2xx', String(errs), '0'],

@@ -21,6 +21,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHQL_INTROSPECTION: bool(true),
   GRAPHQL_EXPLORER: bool(true),
+  GRAPHQL_COMPILED_EXECUTOR: bool(true),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(100).default(12),
   GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(10).default(5000),
@@ -65,6 +66,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     logLevel: c.LOG_LEVEL,
     introspection: c.GRAPHQL_INTROSPECTION,
     explorer: c.GRAPHQL_EXPLORER,
+    /** POST /graphql queries and mutations through compiled documents (src/graphql/executor.ts); false = Apollo's pipeline only. */
+    compiledExecutor: c.GRAPHQL_COMPILED_EXECUTOR,
     bodyLimit: c.BODY_LIMIT_BYTES,
     graphqlMaxDepth: c.GRAPHQL_MAX_DEPTH,
     graphqlMaxComplexity: c.GRAPHQL_MAX_COMPLEXITY,

@@ -11,6 +11,7 @@ import { getSchema } from './graphql/schema';
 import { attachSubscriptions } from './graphql/subscriptions';
 import { registerRest } from './rest';
 import { limitsPlugin, registerRestRateLimits } from './graphql/limits';
+import { CompiledExecutor } from './graphql/executor';
 import { restError } from './rest/errors';
 import { GraphQLError } from 'graphql';
 import { HTTP_STATUS, toAppError } from './errors';
@@ -18,20 +19,25 @@ import { HTTP_STATUS, toAppError } from './errors';
 export interface HttpServer {
   fastify: FastifyInstance;
   apollo: ApolloServer<Context>;
+  /** POST /graphql through compiled documents (null when GRAPHQL_COMPILED_EXECUTOR=false). */
+  executor: CompiledExecutor | null;
 }
 
 /** Fastify + Apollo Server 5: GraphQL at /graphql, the explorer, health checks and REST routes. */
 export async function createHttpServer(app: App): Promise<HttpServer> {
   const fastify = Fastify({ logger: false, bodyLimit: app.config.bodyLimit, trustProxy: false });
   const schema = await getSchema();
+  const formatError = makeFormatError(app.log);
   const apollo = new ApolloServer<Context>({
     schema,
     introspection: app.config.introspection,
-    formatError: makeFormatError(app.log),
+    formatError,
     includeStacktraceInErrorResponses: false,
     plugins: [fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limitsPlugin(app)],
   });
   await apollo.start();
+  // Operations seen before run compiled; the rest (and every error of a request) goes to Apollo.
+  const executor = app.config.compiledExecutor ? new CompiledExecutor(app, schema, formatError) : null;
 
   // GraphQL subscriptions (graphql-ws) on the same server and path; closed before the server stops.
   const subscriptions = attachSubscriptions(fastify.server, schema, app);
@@ -75,6 +81,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
         if (gzip) reply.header('content-encoding', 'gzip');
         return reply.send(gzip ? page.gzip : page.html);
       }
+      if (executor && (await executor.handle(req, reply))) return reply;
       return graphqlHandler.call(this, req as never, reply as never);
     },
   });
@@ -94,5 +101,5 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
 
   registerRestRateLimits(fastify, app);
   registerRest(fastify, app);
-  return { fastify, apollo };
+  return { fastify, apollo, executor };
 }

@@ -1,5 +1,6 @@
 /**
- * Abuse limits of the GraphQL endpoint, as one Apollo plugin (src/http.ts):
+ * Abuse limits of the GraphQL endpoint, as one gate (`checkOperation`) that both executors call —
+ * Apollo's pipeline through `limitsPlugin`, the compiled executor (src/graphql/executor.ts) directly:
  * - query depth (GRAPHQL_MAX_DEPTH) and complexity (GRAPHQL_MAX_COMPLEXITY): refused before
  *   execution with BAD_USER_INPUT naming the limit and the measured value;
  * - rate limits (app.rateLimiter, src/ratelimit.ts) on every mutation and on expensive reads
@@ -175,49 +176,77 @@ async function consumeBoth(app: App, policy: RateLimitPolicy, ip: string, viewer
   if (viewerId) await app.rateLimiter.consume(policy, `user:${viewerId}`);
 }
 
+/** What the gate needs to know of one GraphQL request (Apollo's plugin and the compiled executor). */
+export interface OperationRequest {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  operationName: string | null | undefined;
+  variables: Record<string, unknown> | null | undefined;
+  ctx: Context;
+}
+
+/**
+ * THE gate every GraphQL operation passes before execution, whichever executor runs it
+ * (Apollo's pipeline through `limitsPlugin`, or src/graphql/executor.ts): NUL characters, depth,
+ * complexity, then the write / expensive-read rate limits. Throws a GraphQLError carrying
+ * extensions.code and extensions.http (status, Retry-After).
+ */
+export async function checkOperation(app: App, limits: LimitsConfig, rq: OperationRequest): Promise<void> {
+  const { operation, document } = rq;
+  const info = analyse(document);
+  if (containsNul(rq.variables) || info.hasNul) {
+    const err = badInput(NUL_MESSAGE, [{ code: 'invalid_string', path: [], message: NUL_MESSAGE }]);
+    throw new GraphQLError(NUL_MESSAGE, { originalError: err, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+  }
+  const opKey = rq.operationName ?? '';
+  let depth = info.depth.get(opKey);
+  if (depth === undefined) info.depth.set(opKey, (depth = operationDepth(operation, info.fragments)));
+  if (depth > limits.maxDepth) throw limitError('depth', limits.maxDepth, depth);
+  // The cost depends on the variables only through page sizes and @include/@skip: cache per document + those values.
+  const vars = rq.variables ?? {};
+  const key = info.costVars.length ? `${opKey}|${info.costVars.map((v) => JSON.stringify(vars[v] ?? null)).join('|')}` : opKey;
+  let complexity = info.complexity.get(key);
+  if (complexity === undefined) {
+    try {
+      complexity = queryComplexity(rq.schema, document, vars, rq.operationName ?? undefined);
+    } catch (err) {
+      // Bad variable values surface in execution as BAD_USER_INPUT; never fail on the estimate.
+      if (err instanceof GraphQLError) complexity = 0;
+      else throw err;
+    }
+    if (info.complexity.size < 64 && key.length < 512) info.complexity.set(key, complexity);
+  }
+  if (complexity > limits.maxComplexity) throw limitError('complexity', limits.maxComplexity, complexity);
+
+  const ctx = rq.ctx;
+  try {
+    if (operation.operation === 'mutation' && limits.writesPerMinute > 0) {
+      await consumeBoth(app, WRITE_POLICY(limits.writesPerMinute), ctx.ip, ctx.viewer?.id);
+    } else if (operation.operation === 'query' && complexity >= limits.expensiveComplexity && limits.expensiveReadsPerMinute > 0) {
+      await consumeBoth(app, READ_POLICY(limits.expensiveReadsPerMinute), ctx.ip, ctx.viewer?.id);
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw toGraphQLError(err);
+    throw err;
+  }
+}
+
+/** The gate in Apollo's pipeline (src/http.ts). */
 export function limitsPlugin(app: App, limits: LimitsConfig = limitsFromConfig(app.config)): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation(rc: GraphQLRequestContextDidResolveOperation<Context>) {
-          const operation = rc.operation;
-          if (!operation) return;
-          const info = analyse(rc.document);
-          if (containsNul(rc.request.variables) || info.hasNul) {
-            const err = badInput(NUL_MESSAGE, [{ code: 'invalid_string', path: [], message: NUL_MESSAGE }]);
-            throw new GraphQLError(NUL_MESSAGE, { originalError: err, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
-          }
-          const opKey = rc.operationName ?? '';
-          let depth = info.depth.get(opKey);
-          if (depth === undefined) info.depth.set(opKey, (depth = operationDepth(operation, info.fragments)));
-          if (depth > limits.maxDepth) throw limitError('depth', limits.maxDepth, depth);
-          // The cost depends on the variables only through page sizes and @include/@skip: cache per document + those values.
-          const vars = rc.request.variables ?? {};
-          const key = `${opKey}|${info.costVars.map((v) => JSON.stringify(vars[v] ?? null)).join('|')}`;
-          let complexity = info.complexity.get(key);
-          if (complexity === undefined) {
-            try {
-              complexity = queryComplexity(rc.schema, rc.document, vars, rc.operationName ?? undefined);
-            } catch (err) {
-              // Bad variable values surface in execution as BAD_USER_INPUT; never fail on the estimate.
-              if (err instanceof GraphQLError) complexity = 0;
-              else throw err;
-            }
-            if (info.complexity.size < 64 && key.length < 512) info.complexity.set(key, complexity);
-          }
-          if (complexity > limits.maxComplexity) throw limitError('complexity', limits.maxComplexity, complexity);
-
-          const ctx = rc.contextValue;
-          try {
-            if (operation.operation === 'mutation' && limits.writesPerMinute > 0) {
-              await consumeBoth(app, WRITE_POLICY(limits.writesPerMinute), ctx.ip, ctx.viewer?.id);
-            } else if (operation.operation === 'query' && complexity >= limits.expensiveComplexity && limits.expensiveReadsPerMinute > 0) {
-              await consumeBoth(app, READ_POLICY(limits.expensiveReadsPerMinute), ctx.ip, ctx.viewer?.id);
-            }
-          } catch (err) {
-            if (err instanceof AppError) throw toGraphQLError(err);
-            throw err;
-          }
+          if (!rc.operation) return;
+          await checkOperation(app, limits, {
+            schema: rc.schema,
+            document: rc.document,
+            operation: rc.operation,
+            operationName: rc.operationName,
+            variables: rc.request.variables,
+            ctx: rc.contextValue,
+          });
         },
       };
     },

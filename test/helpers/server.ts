@@ -5,12 +5,15 @@ import { createApp, type App } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { seedDemoCatalogue } from '../../src/db/seed';
 import { createHttpServer } from '../../src/http';
+import type { CompiledExecutor } from '../../src/graphql/executor';
 import { createLogger } from '../../src/logger';
 import type { DatabaseHandle } from '../../src/db/client';
 import { openTestDatabase } from './db';
 
 export interface TestServer {
   app: App;
+  /** The compiled executor of POST /graphql (null when GRAPHQL_COMPILED_EXECUTOR=false). */
+  executor: CompiledExecutor | null;
   db: DatabaseHandle;
   fastify: FastifyInstance;
   url: string;
@@ -55,12 +58,13 @@ export async function startTestServer(opts: { seedDemo?: boolean; env?: Record<s
   if (opts.seedDemo ?? true) await seedDemoCatalogue(db.prisma);
   const config = testConfig(opts.env);
   const app = await createApp(config, db, createLogger('silent'));
-  const { fastify } = await createHttpServer(app);
+  const { fastify, executor } = await createHttpServer(app);
   await fastify.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(fastify.server.address() as { port: number }).port}`;
   const auth = (token?: string): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
   return {
     app,
+    executor,
     db,
     fastify,
     url,

@@ -1,0 +1,216 @@
+/**
+ * The compiled executor of POST /graphql: the hot path for operations this process has seen before.
+ *
+ * Apollo's request pipeline (plugins, header maps, request/response objects, graphql-js execute)
+ * costs far more than our resolvers on small operations: on the BPI calculator it held GraphQL to
+ * a tenth of the REST route's throughput (bench/RESULTS.md). This executor keeps, per query text
+ * and operation name, the parsed and validated document compiled by graphql-jit, and runs it
+ * with the SAME context (contextForRequest), the SAME gate (checkOperation: NUL, depth,
+ * complexity, rate limits), the SAME resolvers and rule table (they are in the schema) and the
+ * SAME error mapping (formatError), writing the body Apollo would write
+ * (`JSON.stringify({errors, data}) + '\n'`, `application/json; charset=utf-8`).
+ *
+ * Everything it does not handle goes to Apollo unchanged (`handle` answers false): anything but a
+ * JSON POST of `{query, variables?, operationName?}`, extensions (APQ), Accept headers other than
+ * JSON, parse and validation errors, subscriptions, introspection, variables that do not coerce,
+ * a bad bearer token. Those requests get Apollo's exact error responses; the executor never
+ * produces a GraphQL error of its own.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  getOperationAST,
+  getVariableValues,
+  parse,
+  specifiedRules,
+  validate,
+  visit,
+  type DocumentNode,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type ValidationRule,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { App } from '../app';
+import { contextForRequest, type Context } from './context';
+import { checkOperation, limitsFromConfig, type LimitsConfig } from './limits';
+
+type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+
+interface Compiled {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  operationName: string | undefined;
+  hasVariables: boolean;
+  query: CompiledQuery['query'];
+}
+
+/** Marks a document that Apollo must answer (its errors, its features); remembered so it is parsed once. */
+const TO_APOLLO = Symbol('to-apollo');
+
+/** Documents kept per process; the oldest is dropped beyond this. */
+export const COMPILED_CACHE_SIZE = 500;
+/** Longer query texts are not compiled (nor remembered): Apollo answers them. */
+const MAX_QUERY_LENGTH = 100_000;
+
+const JSON_BODY = /^application\/json\s*(;|$)/i;
+const CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** Accept headers for which Apollo answers `application/json; charset=utf-8` (and so do we). */
+function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept === '') return true;
+  const a = accept.trim().toLowerCase();
+  return a === '*/*' || a === 'application/json' || a === 'application/json, */*';
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function usesIntrospection(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (node.name.value === '__schema' || node.name.value === '__type') found = true;
+    },
+  });
+  return found;
+}
+
+export class CompiledExecutor {
+  private readonly cache = new Map<string, Compiled | typeof TO_APOLLO>();
+  private readonly rules: readonly ValidationRule[];
+  /** Requests answered here / handed to Apollo (for tests and the benchmark). */
+  readonly stats = { compiled: 0, apollo: 0 };
+
+  constructor(
+    private readonly app: App,
+    private readonly schema: GraphQLSchema,
+    private readonly formatError: FormatError,
+    private readonly limits: LimitsConfig = limitsFromConfig(app.config),
+  ) {
+    // The validation Apollo applies: graphql-js' rules, and no introspection when it is turned off.
+    this.rules = app.config.introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
+  }
+
+  /** Answers the request and returns true, or returns false (nothing sent) for Apollo to answer. */
+  async handle(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const body = req.body;
+    if (
+      req.method !== 'POST' ||
+      !JSON_BODY.test(req.headers['content-type'] ?? '') ||
+      !acceptsJson(req.headers.accept) ||
+      !isRecord(body) ||
+      typeof body.query !== 'string' ||
+      (body.extensions !== undefined && body.extensions !== null) ||
+      (body.variables !== undefined && body.variables !== null && !isRecord(body.variables)) ||
+      (body.operationName !== undefined && body.operationName !== null && typeof body.operationName !== 'string')
+    ) {
+      return this.toApollo();
+    }
+    const compiled = this.lookup(body.query, (body.operationName as string | null | undefined) ?? undefined);
+    if (compiled === TO_APOLLO) return this.toApollo();
+    const variables = (body.variables as Record<string, unknown> | null | undefined) ?? {};
+    // Apollo answers variables that do not coerce (400 BAD_USER_INPUT) before anything runs.
+    if (compiled.hasVariables && 'errors' in getVariableValues(this.schema, compiled.operation.variableDefinitions ?? [], variables)) {
+      return this.toApollo();
+    }
+
+    let ctx: Context;
+    try {
+      ctx = await contextForRequest(this.app, req);
+    } catch {
+      return this.toApollo(); // a bad bearer token: Apollo's 401 with the error's code
+    }
+
+    this.stats.compiled++;
+    try {
+      await checkOperation(this.app, this.limits, {
+        schema: this.schema,
+        document: compiled.document,
+        operation: compiled.operation,
+        operationName: compiled.operationName,
+        variables,
+        ctx,
+      });
+    } catch (err) {
+      // Refused before execution: `{errors}` with the error's HTTP status (500 when it names none).
+      this.send(reply, { errors: [err] });
+      return true;
+    }
+    let result: { errors?: readonly unknown[]; data?: unknown };
+    try {
+      result = await compiled.query(undefined, ctx, variables);
+    } catch (err) {
+      result = { errors: [err] }; // resolver errors are in result.errors; this is anything else (Apollo: 500)
+    }
+    this.send(reply, result);
+    return true;
+  }
+
+  private toApollo(): false {
+    this.stats.apollo++;
+    return false;
+  }
+
+  private lookup(query: string, operationName: string | undefined): Compiled | typeof TO_APOLLO {
+    const key = operationName === undefined ? query : `${operationName}\u0000${query}`;
+    let entry = this.cache.get(key);
+    if (entry === undefined) {
+      if (query.length > MAX_QUERY_LENGTH) return TO_APOLLO;
+      entry = this.compile(query, operationName);
+      if (this.cache.size >= COMPILED_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(key, entry);
+    }
+    return entry;
+  }
+
+  private compile(query: string, operationName: string | undefined): Compiled | typeof TO_APOLLO {
+    let document: DocumentNode;
+    try {
+      document = parse(query);
+    } catch {
+      return TO_APOLLO;
+    }
+    if (validate(this.schema, document, this.rules).length > 0) return TO_APOLLO;
+    const operation = getOperationAST(document, operationName);
+    if (!operation || operation.operation === 'subscription' || usesIntrospection(document)) return TO_APOLLO;
+    const compiled = compileQuery(this.schema, document, operationName);
+    if (!isCompiledQuery(compiled)) return TO_APOLLO;
+    return {
+      document,
+      operation,
+      operationName,
+      hasVariables: (operation.variableDefinitions?.length ?? 0) > 0,
+      query: compiled.query.bind(compiled),
+    };
+  }
+
+  /** Writes `{errors, data}` as Apollo does: errors through formatError, their extensions.http merged into the response. */
+  private send(reply: FastifyReply, result: { errors?: readonly unknown[]; data?: unknown }): void {
+    let status: number | undefined;
+    let errors: GraphQLFormattedError[] | undefined;
+    if (result.errors?.length) {
+      errors = [];
+      for (const error of result.errors) {
+        const g = error instanceof GraphQLError ? error : new GraphQLError(error instanceof Error ? error.message : String(error), { originalError: error instanceof Error ? error : undefined });
+        const extensions: Record<string, unknown> = { ...g.extensions, code: g.extensions?.code ?? 'INTERNAL_SERVER_ERROR' };
+        const http = extensions.http as { status?: number; headers?: Map<string, string> } | undefined;
+        if (http && typeof http === 'object' && (http.status === undefined || typeof http.status === 'number') && (http.headers === undefined || http.headers instanceof Map)) {
+          if (http.status) status = http.status;
+          for (const [name, value] of http.headers ?? []) reply.header(name, value);
+          delete extensions.http;
+        }
+        try {
+          errors.push(this.formatError({ ...g.toJSON(), extensions }, error));
+        } catch {
+          errors.push({ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+        }
+      }
+    }
+    reply
+      .code(status ?? ('data' in result ? 200 : 500))
+      .header('content-type', CONTENT_TYPE)
+      .send(JSON.stringify({ errors, data: result.data }) + '\n');
+  }
+}
