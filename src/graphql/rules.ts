@@ -62,6 +62,8 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.userSongRanking': { rule: 'VISIBLE' },
   'Query.userSimilarSongs': { rule: 'VISIBLE' },
   'Mutation.importChartAttributes': { rule: 'ADMIN' },
+  // stats: the global total-BPI ranking (rows of players the caller may not see are anonymous)
+  'Query.globalRanking': { rule: 'PUBLIC' },
   // users / profile
   'Query.user': { rule: 'VISIBLE', target: (a) => a.id },
   // unknown name → no target → passes, and the resolver answers null

@@ -14,6 +14,7 @@ import { NotificationsResolver } from './social/notifications.resolver';
 import { TimelineResolver } from './social/timeline.resolver';
 import { ScoresMutationResolver, ScoresUserResolver } from './scores/scores.resolver';
 import { LogsMutationResolver, LogsUserResolver } from './logs/logs.resolver';
+import { StatsResolver } from './stats/stats.resolver';
 
 export const resolvers = [
   SongsResolver,
@@ -41,4 +42,6 @@ export const resolvers = [
   ScoresUserResolver,
   LogsMutationResolver,
   LogsUserResolver,
+  // stats (src/modules/stats)
+  StatsResolver,
 ] as const;
