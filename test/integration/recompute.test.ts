@@ -83,6 +83,19 @@ describe('recompute job after a definitions update', () => {
     expect(await shown(player.id, target.id)).toEqual({ best: bpi3, ranked: bpi3, total: totalBpi([bpi3], n) });
   });
 
+  it('without versions, runs every version that has best scores (found in SQL)', async () => {
+    const chart = [...s.app.catalogue.charts()].find((c) => c.playStyle === 'SP' && c.level === 12 && c.definition && (c.releasedVersion ?? 0) <= 30 && !c.removedInVersion)!;
+    const player = await aPlayer(s.db.prisma);
+    for (const version of ['INF', '30']) await withBestScore(s.db.prisma, player, chart.id, chart.notes, { version });
+    const steps = new Set<string>();
+    await s.app.recompute.run(undefined, (step) => void steps.add(step));
+    expect([...steps].filter((x) => x.startsWith('bests and totals')).sort()).toEqual(['bests and totals (30)', 'bests and totals (33)', 'bests and totals (INF)']);
+    for (const version of ['INF', '30']) {
+      const status = await s.db.prisma.playerVersionStatus.findUniqueOrThrow({ where: { userId_version: { userId: player.id, version } } });
+      expect(status.playedCount).toBe(1);
+    }
+  });
+
   it('admin GraphQL: recompute and recomputeStatus', async () => {
     const { anAdmin } = await import('../helpers/factories');
     const admin = await anAdmin(s.db.prisma);

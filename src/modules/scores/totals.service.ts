@@ -83,10 +83,17 @@ export async function recomputeAll(
   version: string,
   onProgress?: (done: number, total: number) => void,
 ): Promise<{ users: number; batches: number }> {
+  // Players with bests (a loose index scan over the primary key (userId, version, chartId): one
+  // probe per player, not a sort of every best) and players with a stored total.
   const users = (
     await db.$queryRawUnsafe<{ userId: string }[]>(
-      `SELECT "userId" FROM "BestScore" WHERE "version" = $1
-        UNION SELECT "userId" FROM "PlayerVersionStatus" WHERE "version" = $1 ORDER BY 1`,
+      `WITH RECURSIVE u("userId") AS (
+         SELECT min("userId") FROM "BestScore" WHERE "version" = $1
+         UNION ALL
+         SELECT (SELECT min(b."userId") FROM "BestScore" b WHERE b."version" = $1 AND b."userId" > u."userId") FROM u WHERE u."userId" IS NOT NULL
+       )
+       SELECT "userId" FROM u WHERE "userId" IS NOT NULL
+       UNION SELECT "userId" FROM "PlayerVersionStatus" WHERE "version" = $1 ORDER BY 1`,
       version,
     )
   ).map((r) => r.userId);
