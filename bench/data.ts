@@ -10,7 +10,8 @@
  *   inverse BPI formula on the chart's real notes / kaiden average / world record / coefficient;
  * - play probability rises with skill (≈ 35–90 %), level 11 charts a little more often;
  * - clear lamps follow the BPI; arena class from skill (A1 … B5) in PlayerVersionStatus.
- * Then BestScore.bpi and the totals are derived by the real recompute (recomputeAll), timed.
+ * Then the totals are derived by the real recompute (recomputeAll), timed. (BestScore has no
+ * BPI column: a best's BPI is derived from its EX score on read.)
  * Score rows (append-only plays) are not generated: rankings and totals read BestScore only.
  */
 import 'reflect-metadata';
@@ -118,7 +119,7 @@ export async function generateScaleData(users = Number(process.env.BENCH_USERS ?
     const generateMs = performance.now() - t0;
     const { rows: [{ n: bestScores }] } = await sql.query(`SELECT count(*)::int AS n FROM "BestScore"`);
 
-    // BestScore.bpi and the totals through the real code path (streamed batches).
+    // The totals through the real code path (streamed batches).
     const catalogue = new Catalogue(handle.prisma);
     await catalogue.load();
     const t1 = performance.now();
@@ -128,7 +129,7 @@ export async function generateScaleData(users = Number(process.env.BENCH_USERS ?
     await sql.query('ANALYZE');
     const report = { users, charts: chartCount, bestScores, generateMs, recomputeMs };
     console.log(
-      `scale data set ${SCALE_DB}: ${fmt(users)} players × ${chartCount} charts → ${fmt(bestScores)} best scores; generated in ${fmt(generateMs / 1000, 1)} s, BPI + totals derived in ${fmt(recomputeMs / 1000, 1)} s`,
+      `scale data set ${SCALE_DB}: ${fmt(users)} players × ${chartCount} charts → ${fmt(bestScores)} best scores; generated in ${fmt(generateMs / 1000, 1)} s, totals derived in ${fmt(recomputeMs / 1000, 1)} s`,
     );
     return report;
   } finally {

@@ -19,7 +19,6 @@ import { openDatabase, type DatabaseHandle } from '../src/db/client';
 import { importDefinitions } from '../src/db/definitions';
 import { applyMigrations } from '../src/db/migrate';
 import { seedDemoCatalogue } from '../src/db/seed';
-import { safeBpi } from '../src/domain/bpi';
 import { LATEST_VERSION } from '../src/domain/constants';
 import { createHttpServer } from '../src/http';
 import { createLogger } from '../src/logger';
@@ -61,7 +60,7 @@ export async function seedNested(db: DatabaseHandle): Promise<string> {
       const def = c.definition!;
       const m = def.notes * 2;
       const exScore = Math.min(m - 1, Math.floor(def.kaidenAvg! * (0.9 + ((u + k) % 20) / 100)));
-      bests.push({ userId, version: LATEST_VERSION, chartId: c.id, exScore, exScoreId: 0, bpi: safeBpi(exScore, def), clearLamp: 'HARD_CLEAR' as const, playedAt: new Date() });
+      bests.push({ userId, version: LATEST_VERSION, chartId: c.id, exScore, exScoreId: 0, clearLamp: 'HARD_CLEAR' as const, playedAt: new Date() });
     }
   }
   await db.prisma.bestScore.createMany({ data: bests, skipDuplicates: true });

@@ -46,7 +46,9 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
   const recompute = new RecomputeJob(db, log);
   const pubsub = createAppPubSub({ redisUrl: config.redisUrl, log });
   const app: App = { config, log, database, db, catalogue, auth, rateLimiter, events, arenaAverages, recompute, pubsub };
-  // After a definitions update: bests' BPIs and every total first, then the arena averages.
+  // After a definitions update: every player's total over their bests first, then the arena
+  // averages. (The bests' BPIs are derived on read from the reloaded catalogue; the step keeps
+  // its name, which recomputeStatus shows.)
   recompute.addStep({ name: 'bests and totals', order: 10, run: async (version, progress) => void (await recomputeAll(db, catalogue, version, progress)) });
   registerArenaAverages(app);
   registerSocialListeners(app);

@@ -24,7 +24,8 @@ export async function follows(db: Db, follower: User, following: User, opts: { a
 
 /**
  * A player's best on a chart, stored the way an import leaves it (one batch, one play, the
- * derived BestScore row) — for read-side tests that do not exercise the importer.
+ * derived BestScore row) — for read-side tests that do not exercise the importer. `bpi` is the
+ * play's stored BPI (Score.bpi); the best's BPI is derived from the EX score on read.
  */
 export async function withBestScore(
   db: Db,
@@ -40,7 +41,7 @@ export async function withBestScore(
     data: { userId: user.id, chartId, version, batchId: batch.id, exScore, bpi: opts.bpi ?? null, playedAt },
   });
   return db.bestScore.create({
-    data: { userId: user.id, version, chartId, exScore, exScoreId: score.id, bpi: opts.bpi ?? null, playedAt },
+    data: { userId: user.id, version, chartId, exScore, exScoreId: score.id, playedAt },
   });
 }
 
@@ -54,7 +55,7 @@ export async function aVersionStatus(
   return db.playerVersionStatus.create({ data: { userId: user.id, version, ...data } });
 }
 
-/** Profile area: one play and the BestScore row it makes (bypasses the import pipeline). */
+/** Profile area: one play (`bpi`: its stored Score.bpi) and the BestScore row it makes (bypasses the import pipeline). */
 export async function aBestScoreRow(db: Db, user: User, chartId: number, exScore: number, opts: { version?: string; bpi?: number | null } = {}) {
   const version = opts.version ?? '33';
   const batch = await db.importBatch.create({ data: { userId: user.id, version, source: 'ROWS', rowCount: 1 } });
@@ -62,14 +63,14 @@ export async function aBestScoreRow(db: Db, user: User, chartId: number, exScore
     data: { userId: user.id, chartId, version, batchId: batch.id, exScore, bpi: opts.bpi ?? null, playedAt: new Date() },
   });
   return db.bestScore.create({
-    data: { userId: user.id, version, chartId, exScore, exScoreId: score.id, bpi: opts.bpi ?? null, playedAt: score.playedAt },
+    data: { userId: user.id, version, chartId, exScore, exScoreId: score.id, playedAt: score.playedAt },
   });
 }
 
 /** Songs area: a BestScore row only (rankings, popularity, profile song lists read nothing else). */
-export async function aSongBestScore(db: Db, user: User, chartId: number, exScore: number, opts: { version?: string; bpi?: number | null } = {}) {
+export async function aSongBestScore(db: Db, user: User, chartId: number, exScore: number, opts: { version?: string } = {}) {
   return db.bestScore.create({
-    data: { userId: user.id, version: opts.version ?? '33', chartId, exScore, exScoreId: 0, bpi: opts.bpi ?? null, playedAt: new Date() },
+    data: { userId: user.id, version: opts.version ?? '33', chartId, exScore, exScoreId: 0, playedAt: new Date() },
   });
 }
 

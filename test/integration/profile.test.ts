@@ -2,7 +2,7 @@ import { expectNoErrors, startTestServer, type TestServer } from '../helpers/ser
 import { aBestScoreRow, aPlayer, aPrivatePlayer, aPublicPlayer, aVersionStatus, anAdmin, follows } from '../helpers/factories';
 import { createContext } from '../../src/graphql/context';
 import { UsersResolver } from '../../src/modules/users/users.resolver';
-import { totalBpi } from '../../src/domain/bpi';
+import { calcBpi, totalBpi } from '../../src/domain/bpi';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -218,12 +218,18 @@ describe('compare', () => {
     expect(s.app.catalogue.chart(notes[0].id)?.radarCategory).toBe('NOTES');
 
     const u = await aPublicPlayer(s.db.prisma);
-    await aBestScoreRow(s.db.prisma, u, notes[0].id, 1000, { bpi: 50 });
-    await aBestScoreRow(s.db.prisma, u, notes[1].id, 900, { bpi: 20 });
+    // EX scores between kaiden average and world record: BPIs in (0, 100), derived from the current definitions
+    const exBetween = (c: (typeof notes)[number], f: number) => Math.floor(c.definition!.kaidenAvg! + f * (c.definition!.wr! - c.definition!.kaidenAvg!));
+    const ex0 = exBetween(notes[0], 0.7);
+    const ex1 = exBetween(notes[1], 0.3);
+    await aBestScoreRow(s.db.prisma, u, notes[0].id, ex0, { bpi: 50 }); // a play's stored BPI is not the best's
+    await aBestScoreRow(s.db.prisma, u, notes[1].id, ex1, { bpi: 20 });
     await aBestScoreRow(s.db.prisma, u, chord[0].id, 900, { bpi: null });
     const radar = expectNoErrors<any>(await s.gql(Q, { id: u.id })).user.compare.radar;
     const validNotes = [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.radarCategory === 'NOTES' && (c.releasedVersion ?? 0) <= 33 && !c.removedInVersion).length;
-    expect(radar.NOTES).toBe(totalBpi([50, 20], validNotes));
+    const bpis = [calcBpi(ex0, notes[0].definition!)!, calcBpi(ex1, notes[1].definition!)!];
+    expect(bpis.every((b) => b > 0 && b < 100)).toBe(true);
+    expect(radar.NOTES).toBe(totalBpi(bpis, validNotes));
     expect(radar.CHORD).toBe(-15);
     expect(radar.PEAK).toBe(-15);
   });

@@ -11,12 +11,34 @@ describe('recompute job after a definitions update', () => {
   });
   afterAll(() => s.close());
 
-  it('re-derives the bests’ BPI and the totals from the new definitions, and reports progress', async () => {
+  /** What the API shows of one player's best on one chart (bests list, chart ranking) and of their total. */
+  async function shown(playerId: string, chartId: number) {
+    const res = await s.gql(
+      `query($u: ID!, $c: ID!) {
+        user(id: $u) { scores(version: "33", first: 100) { edges { node { chartId exScore bpi } } } stats { version totalBpi } }
+        songRanking(chartId: $c, version: "33", first: 100) { edges { node { exScore bpi player { id } } } } }`,
+      { u: playerId, c: String(chartId) },
+      await s.tokenFor(playerId),
+    );
+    expect(res.body.errors).toBeUndefined();
+    const d = res.body.data;
+    return {
+      best: d.user.scores.edges.map((e: any) => e.node).find((n: any) => n.chartId === chartId)?.bpi,
+      ranked: d.songRanking.edges.map((e: any) => e.node).find((n: any) => n.player?.id === playerId)?.bpi,
+      total: d.user.stats.find((x: any) => x.version === '33')?.totalBpi ?? null,
+    };
+  }
+
+  it('a best’s BPI follows a definitions update at once; the job re-derives the totals, with progress', async () => {
     const level12 = [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.level === 12 && c.definition);
     const target = level12[0];
     const player = await aPlayer(s.db.prisma);
     const ex = Math.floor(target.notes * 2 * 0.9);
-    await withBestScore(s.db.prisma, player, target.id, ex, { bpi: calcBpi(ex, target.definition!) });
+    const oldDef = target.definition!;
+    await withBestScore(s.db.prisma, player, target.id, ex, { bpi: calcBpi(ex, oldDef) });
+    const n = [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.level === 12 && c.definition && (c.releasedVersion ?? 0) <= 33).length;
+    await s.app.recompute.run(['33']);
+    expect(await shown(player.id, target.id)).toEqual({ best: calcBpi(ex, oldDef), ranked: calcBpi(ex, oldDef), total: totalBpi([calcBpi(ex, oldDef)!], n) });
 
     // new release: the target chart's world record moves up
     const doc = demoDefinitions();
@@ -33,18 +55,45 @@ describe('recompute job after a definitions update', () => {
 
     const newDef = s.app.catalogue.chart(target.id)!.definition!;
     expect(newDef.wr).toBe(entry.wr);
-    const best = await s.db.prisma.bestScore.findUniqueOrThrow({ where: { userId_version_chartId: { userId: player.id, version: '33', chartId: target.id } } });
-    expect(best.bpi).toBe(calcBpi(ex, newDef));
-    expect(best.bpi).not.toBe(calcBpi(ex, target.definition!));
-
+    const bpi2 = calcBpi(ex, newDef)!;
+    expect(bpi2).not.toBe(calcBpi(ex, oldDef));
+    expect(await shown(player.id, target.id)).toEqual({ best: bpi2, ranked: bpi2, total: totalBpi([bpi2], n) });
     const status = await s.db.prisma.playerVersionStatus.findUniqueOrThrow({ where: { userId_version: { userId: player.id, version: '33' } } });
-    const n = [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.level === 12 && c.definition && (c.releasedVersion ?? 0) <= 33).length;
-    expect(status.totalBpi).toBe(totalBpi([best.bpi!], n));
+    expect(status).toMatchObject({ totalBpi: totalBpi([bpi2], n), playedCount: 1 });
+    // the play keeps the BPI it was imported with
+    expect((await s.db.prisma.score.findFirstOrThrow({ where: { userId: player.id } })).bpi).toBe(calcBpi(ex, oldDef));
+
+    // another release, job not started yet: the best's BPI already follows (nothing stored), the
+    // stored total follows when the job has run
+    const doc3 = demoDefinitions();
+    doc3.version = 'demo-3';
+    const entry3 = doc3.body.find((e) => e.title === entry.title && e.difficulty === entry.difficulty)!;
+    entry3.wr = entry.wr;
+    entry3.avg = Number(entry3.avg) + 20;
+    const third = await updateDefinitions(s.app, doc3, undefined, { startRecompute: false });
+    expect(third).toMatchObject({ report: { changed: 1 }, recomputeStarted: false });
+    const bpi3 = calcBpi(ex, s.app.catalogue.chart(target.id)!.definition!)!;
+    expect(bpi3).toBeLessThan(bpi2);
+    expect(await shown(player.id, target.id)).toEqual({ best: bpi3, ranked: bpi3, total: totalBpi([bpi2], n) });
 
     // re-runnable, with progress
     await s.app.recompute.run(['33'], (step, done, total) => progress.push(`${step}:${done}/${total}`));
     expect(progress).toContain('bests and totals (33):1/1');
     expect(progress).toContain('arena averages (33):1/1');
+    expect(await shown(player.id, target.id)).toEqual({ best: bpi3, ranked: bpi3, total: totalBpi([bpi3], n) });
+  });
+
+  it('without versions, runs every version that has best scores (found in SQL)', async () => {
+    const chart = [...s.app.catalogue.charts()].find((c) => c.playStyle === 'SP' && c.level === 12 && c.definition && (c.releasedVersion ?? 0) <= 30 && !c.removedInVersion)!;
+    const player = await aPlayer(s.db.prisma);
+    for (const version of ['INF', '30']) await withBestScore(s.db.prisma, player, chart.id, chart.notes, { version });
+    const steps = new Set<string>();
+    await s.app.recompute.run(undefined, (step) => void steps.add(step));
+    expect([...steps].filter((x) => x.startsWith('bests and totals')).sort()).toEqual(['bests and totals (30)', 'bests and totals (33)', 'bests and totals (INF)']);
+    for (const version of ['INF', '30']) {
+      const status = await s.db.prisma.playerVersionStatus.findUniqueOrThrow({ where: { userId_version: { userId: player.id, version } } });
+      expect(status.playedCount).toBe(1);
+    }
   });
 
   it('admin GraphQL: recompute and recomputeStatus', async () => {

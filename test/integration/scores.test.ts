@@ -4,7 +4,8 @@ import Ajv from 'ajv';
 import { importDefinitions } from '../../src/db/definitions';
 import { importScores } from '../../src/modules/scores/import.service';
 import { safeBpi } from '../../src/domain/bpi';
-import { recomputeAll } from '../../src/modules/scores/totals.service';
+import { recomputeAll, totalSetIds } from '../../src/modules/scores/totals.service';
+import { totalOverSet } from '../../src/domain/totals';
 import { aPrivatePlayer, aPublicPlayer, follows } from '../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../helpers/server';
 
@@ -389,30 +390,35 @@ d('score import and reads (real definitions)', () => {
     expect(best).toMatchObject({ exScore: c.notes + 10, clearLamp: 'HARD_CLEAR', missCount: 20 });
   });
 
-  it('recomputeAll re-derives best BPIs and totals from changed definitions', async () => {
+  it('recomputeAll re-derives the totals from changed definitions; a best’s BPI follows the catalogue', async () => {
     const u = await aPublicPlayer(s.db.prisma);
     const c = charts().find((x) => x.level === 12 && x.definition?.wr && x.definition.kaidenAvg && x.difficulty === 'ANOTHER')!;
     const ex = Math.floor((c.definition!.kaidenAvg! + c.definition!.wr!) / 2); // between the anchors: BPI in (0, 100)
     await importScores({ db: s.db.prisma, catalogue: s.app.catalogue }, { userId: u.id, version: '33', source: 'ROWS', rows: [{ line: 1, title: c.title, difficulty: c.difficulty, exScore: ex, clearLamp: 'CLEAR', missCount: null, lastPlayed: null }] });
-    const key = { userId_version_chartId: { userId: u.id, version: '33', chartId: c.id } };
-    const before = await s.db.prisma.bestScore.findUniqueOrThrow({ where: key });
+    const BEST = `query($u: ID!) { user(id: $u) { scores(version: "33", first: 100) { edges { node { chartId bpi } } } } }`;
+    const shownBpi = async () => (expectNoErrors(await s.gql(BEST, { u: u.id })) as any).user.scores.edges.find((e: any) => e.node.chartId === c.id).node.bpi;
+    const before = await shownBpi();
+    expect(before).toBe(safeBpi(ex, c.definition!));
     const total0 = (await s.db.prisma.playerVersionStatus.findUniqueOrThrow({ where: { userId_version: { userId: u.id, version: '33' } } })).totalBpi;
     const def = c.definition!;
     try {
       // a new release raises the kaiden average: the same EX is worth less
       await s.db.prisma.chartDefinition.update({ where: { id: def.id }, data: { kaidenAvg: Math.floor((def.kaidenAvg! + ex) / 2) } });
       await s.app.catalogue.load();
+      const after = await shownBpi();
+      expect(after).toBeLessThan(before);
+      expect(after).toBe(safeBpi(ex, s.app.catalogue.chart(c.id)!.definition!));
       const progress: number[] = [];
       const r = await recomputeAll(s.db.prisma, s.app.catalogue, '33', (done) => void progress.push(done));
-      expect(r.bpiChanged).toBeGreaterThanOrEqual(1);
+      expect(r.batches).toBeGreaterThanOrEqual(1);
       expect(progress.at(-1)).toBe(r.users);
-      const after = await s.db.prisma.bestScore.findUniqueOrThrow({ where: key });
-      expect(after.bpi!).toBeLessThan(before.bpi!);
-      expect(after.bpi).toBe(safeBpi(ex, s.app.catalogue.chart(c.id)!.definition!));
       const total1 = (await s.db.prisma.playerVersionStatus.findUniqueOrThrow({ where: { userId_version: { userId: u.id, version: '33' } } })).totalBpi;
-      expect(total1).toBeLessThanOrEqual(total0);
+      expect(total1).toBeLessThanOrEqual(total0!);
+      // the stored total is the one the import path computes from the current BPIs
+      const setIds = totalSetIds(s.app.catalogue, '33');
+      expect(total1).toBe(totalOverSet(setIds, new Map([[c.id, after]])).totalBpi);
       // the play keeps the BPI it had when it was imported
-      expect((await s.db.prisma.score.findFirstOrThrow({ where: { userId: u.id } })).bpi).toBe(before.bpi);
+      expect((await s.db.prisma.score.findFirstOrThrow({ where: { userId: u.id } })).bpi).toBe(before);
     } finally {
       await s.db.prisma.chartDefinition.update({ where: { id: def.id }, data: { kaidenAvg: def.kaidenAvg } });
       await s.app.catalogue.load();

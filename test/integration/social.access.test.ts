@@ -134,7 +134,7 @@ describe('the private owner’s data reaches only the owner and the approved fol
       const res = await call(role, 'query($o: ID!) { timeline(userId: $o) { edges { node { userId exScore } } } }', { o: u.id });
       const fromOwner = res.body.data.timeline.edges.filter((e: any) => e.node.userId === owner.id);
       expect([role, fromOwner.length]).toEqual([role, role === 'approved' ? 1 : 0]);
-      const live = await new TimelineService(s.db.prisma).entry(u.id, ownerPlayId);
+      const live = await new TimelineService(s.db.prisma, s.app.catalogue).entry(u.id, ownerPlayId);
       expect([role, live?.exScore ?? null]).toEqual([role, role === 'approved' ? 2000 : null]);
     }
   });

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { expectNoErrors, startTestServer, type TestServer } from '../helpers/server';
 import { aPrivatePlayer, aPublicPlayer, aSongBestScore, anAdmin, follows } from '../helpers/factories';
 import type { Chart, User } from '../../src/generated/prisma/client';
+import { safeBpi } from '../../src/domain/bpi';
 
 let s: TestServer;
 let chart12: Chart;
@@ -35,14 +36,20 @@ beforeAll(async () => {
   stranger = await aPublicPlayer(db);
   await follows(db, follower, priv2, { approved: true });
   await follows(db, stranger, priv1, { approved: false }); // a bare follow is no grant
-  await aSongBestScore(db, pub1, chart12.id, 1900, { bpi: 50 });
-  await aSongBestScore(db, pub2, chart12.id, 1800, { bpi: 40 });
-  await aSongBestScore(db, priv1, chart12.id, 1800, { bpi: 40 });
-  await aSongBestScore(db, priv2, chart12.id, 1700, { bpi: 30 });
-  await aSongBestScore(db, follower, chart12.id, 1600, { bpi: null });
+  await aSongBestScore(db, pub1, chart12.id, 1900);
+  await aSongBestScore(db, pub2, chart12.id, 1800);
+  await aSongBestScore(db, priv1, chart12.id, 1800);
+  await aSongBestScore(db, priv2, chart12.id, 1700);
+  await aSongBestScore(db, follower, chart12.id, 1600);
   await aSongBestScore(db, pub1, chart12.id, 1000, { version: '32' });
 });
 afterAll(() => s.close());
+
+/** A best's BPI: its EX score under the chart's current definition (the domain formula). */
+const bpiOf = (chart: Chart, ex: number) => {
+  const def = s.app.catalogue.chart(chart.id)?.definition;
+  return def ? safeBpi(ex, def) : null;
+};
 
 describe('per-song ranking', () => {
   it('orders by EX desc with shared ranks for ties and anonymises players the caller may not see', async () => {
@@ -51,7 +58,9 @@ describe('per-song ranking', () => {
     expect(r).toMatchObject({ totalCount: 5, version: '33', selfRank: null });
     expect(r.edges.map((e: any) => [e.node.rank, e.node.exScore])).toEqual([[1, 1900], [2, 1800], [2, 1800], [4, 1700], [5, 1600]]);
     const byScore = r.edges.map((e: any) => e.node);
-    expect(byScore[0]).toMatchObject({ anonymous: false, player: { id: pub1.id, name: pub1.name }, bpi: 50, isSelf: false });
+    expect(byScore[0]).toMatchObject({ anonymous: false, player: { id: pub1.id, name: pub1.name }, isSelf: false });
+    expect(bpiOf(chart12, 1900)).toEqual(expect.any(Number));
+    expect(byScore.map((n: any) => n.bpi)).toEqual(byScore.map((n: any) => bpiOf(chart12, n.exScore)));
     const privRows = byScore.filter((n: any) => n.anonymous);
     expect(privRows).toHaveLength(2);
     expect(privRows.every((n: any) => n.player === null)).toBe(true);
@@ -250,7 +259,7 @@ describe('popular charts and the profile song list', () => {
     expect(all.every((n) => n.chart.level >= 11 && ['HYPER', 'ANOTHER', 'LEGGENDARIA'].includes(n.chart.difficulty))).toBe(true);
     const titles = all.map((n) => n.chart.song.title);
     expect([...titles].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(titles);
-    expect(all.filter((n) => n.score)).toEqual([expect.objectContaining({ chart: expect.objectContaining({ id: String(chart12.id) }), score: { exScore: 1900, bpi: 50 } })]);
+    expect(all.filter((n) => n.score)).toEqual([expect.objectContaining({ chart: expect.objectContaining({ id: String(chart12.id) }), score: { exScore: 1900, bpi: bpiOf(chart12, 1900) } })]);
     const v32 = expectNoErrors(await s.gql(Q, { u: pub1.id, first: 100, v: '32' })) as any;
     expect(v32.userSongs.edges.find((e: any) => e.node.score)?.node.score.exScore).toBe(1000);
   });

@@ -10,7 +10,7 @@ import { GAME_VERSIONS, VERSION_TITLES, versionIndex, type GameVersion } from '.
 import { badInput, notFound } from '../../errors';
 import type { EventBus } from '../../events';
 import { chartFields, jstDate, loadPlays, playData, playDayTotals, replay, versionComparison, type Lookup, type PlayRow, type ReplayBest } from '../scores/scores.service';
-import { computeTotal, lockPlayer, rederiveBestBpi, storeTotals, totalSetIds } from '../scores/totals.service';
+import { bestBpis, computeTotal, lockPlayer, storeTotals, totalSetIds } from '../scores/totals.service';
 
 const TOP_N = 5;
 
@@ -242,8 +242,9 @@ export async function versionSummary(db: Db, cat: Lookup, userId: string, versio
 
 /**
  * Rebuilds the derived state of one player and version from the stored plays, in `tx`: BestScore
- * (per-field bests; bpi from the current definitions), the totals stored on every batch (replayed
- * in import order, from `fromBatchCreatedAt` on) and the current total.
+ * (per-field bests), the totals stored on every batch (replayed in import order with the BPIs
+ * stored on the plays, from `fromBatchCreatedAt` on) and the current total (the bests' BPIs under
+ * the current definitions).
  */
 export async function rebuildDerived(tx: Db, cat: Lookup, userId: string, version: string, fromBatchCreatedAt?: Date): Promise<void> {
   const [plays, batches] = await Promise.all([
@@ -278,7 +279,6 @@ export async function rebuildDerived(tx: Db, cat: Lookup, userId: string, versio
         chartId,
         exScore: b.exScore,
         exScoreId: b.exScoreId,
-        bpi: b.bpi,
         clearLamp: b.clearLamp,
         clearLampId: b.clearLampId,
         missCount: b.missCount,
@@ -287,9 +287,8 @@ export async function rebuildDerived(tx: Db, cat: Lookup, userId: string, versio
       })),
     });
   }
-  await rederiveBestBpi(tx, cat, [userId], version);
-  const bpis = await tx.bestScore.findMany({ where: { userId, version }, select: { chartId: true, bpi: true } });
-  await storeTotals(tx, version, new Map([[userId, computeTotal(cat, version, new Map(bpis.map((r) => [r.chartId, r.bpi])), setIds)]]));
+  const current = bestBpis(cat, [...bests].map(([chartId, b]) => ({ chartId, exScore: b.exScore })));
+  await storeTotals(tx, version, new Map([[userId, computeTotal(cat, version, current, setIds)]]));
 }
 
 /** Deletes one batch of the owner (its plays go with it) and recomputes bests and later totals. */

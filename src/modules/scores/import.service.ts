@@ -8,7 +8,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
-import { safeBpi } from '../../domain/bpi';
 import { ClearLamp, Difficulty, isGameVersion, PlayStyle } from '../../domain/constants';
 import { correctTitle, jstToUtc, NO_CORRECTIONS, normalizeWallClock, type ParseIssue, type TitleCorrections } from '../../domain/csv';
 import { applyPlay, improvements, type Best } from '../../domain/scores';
@@ -16,7 +15,7 @@ import { badInput } from '../../errors';
 import type { EventBus } from '../../events';
 import type { ImportSource } from '../../generated/prisma/enums';
 import type { CatalogueChart } from '../songs/songs.catalogue';
-import { computeTotal, lockPlayer, storeTotals, totalSetIds, type ChartLookup } from './totals.service';
+import { bestBpis, computeTotal, lockPlayer, storeTotals, totalSetIds, type ChartLookup } from './totals.service';
 
 export const MAX_IMPORT_ROWS = 10_000;
 
@@ -150,7 +149,7 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
       if (at) playedAt = at;
       else problems.push({ line: row.line, title: row.title, difficulty: row.difficulty, column: 'lastPlayed', reason: 'not a date-time; the import time is used', severity: 'warning' });
     }
-    const bpi = chart.definition ? safeBpi(row.exScore, chart.definition) : null;
+    const bpi = catalogue.currentBpi(chart.id, row.exScore); // the play's BPI (Score.bpi) with the definition in force now
     matched.push({ row, chart, playedAt, bpi });
   }
   progress(Math.floor(total / 4), total);
@@ -181,7 +180,7 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
         tx.playerVersionStatus.findUnique({ where: { userId_version: { userId: input.userId, version: input.version } }, select: { totalBpi: true } }),
       ]);
       const previousTotalBpi = status?.totalBpi ?? -15;
-      const bests = new Map<number, Best & { bpi: number | null }>(bestRows.map((b) => [b.chartId, { ...b }]));
+      const bests = new Map<number, Best>(bestRows.map((b) => [b.chartId, { ...b }]));
 
       // 3. improvements, in file order (two rows of one chart: each compared with the running best)
       const candidates: Candidate[] = [];
@@ -192,7 +191,7 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
         const tempId = -(candidates.length + 1);
         candidates.push({ ...m, tempId });
         const next = applyPlay(best, { ...play, id: tempId, playedAt: m.playedAt });
-        bests.set(m.chart.id, { ...next, bpi: next.exScoreId === tempId ? m.bpi : best!.bpi });
+        bests.set(m.chart.id, next);
       }
       if (candidates.length === 0) {
         const message = matched.length === 0 ? 'Nothing imported: no row matched a chart of the catalogue' : 'Already up to date: no score improved';
@@ -201,9 +200,7 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
 
       const changedCharts = [...new Set(candidates.map((c) => c.chart.id))];
       const setIds = totalSetIds(catalogue, input.version);
-      const bpiMap = new Map<number, number | null>();
-      for (const [chartId, b] of bests) bpiMap.set(chartId, b.bpi);
-      const totals = computeTotal(catalogue, input.version, bpiMap, setIds);
+      const totals = computeTotal(catalogue, input.version, bestBpis(catalogue, [...bests].map(([chartId, b]) => ({ chartId, exScore: b.exScore }))), setIds);
       const batchId = randomUUID();
       const bpiUpdatedCount = candidates.filter((c) => c.chart.definition).length;
 
@@ -257,7 +254,6 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
           chartId,
           exScore: b.exScore,
           exScoreId: realId(b.exScoreId),
-          bpi: b.bpi,
           clearLamp: b.clearLamp,
           clearLampId: realId(b.clearLampId),
           missCount: b.missCount,
@@ -266,11 +262,11 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
         };
       });
       await tx.$executeRawUnsafe(
-        `INSERT INTO "BestScore" ("userId", "version", "chartId", "exScore", "exScoreId", "bpi", "clearLamp", "clearLampId", "missCount", "missCountId", "playedAt", "updatedAt")
-         SELECT $2, $3, x."chartId", x."exScore", x."exScoreId", x."bpi", x."clearLamp"::"ClearLamp", x."clearLampId", x."missCount", x."missCountId", x."playedAt"::timestamp(3), $4::timestamp(3)
-           FROM jsonb_to_recordset($1::jsonb) AS x("chartId" int, "exScore" int, "exScoreId" int, "bpi" double precision, "clearLamp" text, "clearLampId" int, "missCount" int, "missCountId" int, "playedAt" text)
+        `INSERT INTO "BestScore" ("userId", "version", "chartId", "exScore", "exScoreId", "clearLamp", "clearLampId", "missCount", "missCountId", "playedAt", "updatedAt")
+         SELECT $2, $3, x."chartId", x."exScore", x."exScoreId", x."clearLamp"::"ClearLamp", x."clearLampId", x."missCount", x."missCountId", x."playedAt"::timestamp(3), $4::timestamp(3)
+           FROM jsonb_to_recordset($1::jsonb) AS x("chartId" int, "exScore" int, "exScoreId" int, "clearLamp" text, "clearLampId" int, "missCount" int, "missCountId" int, "playedAt" text)
          ON CONFLICT ("userId", "version", "chartId") DO UPDATE SET
-           "exScore" = EXCLUDED."exScore", "exScoreId" = EXCLUDED."exScoreId", "bpi" = EXCLUDED."bpi",
+           "exScore" = EXCLUDED."exScore", "exScoreId" = EXCLUDED."exScoreId",
            "clearLamp" = EXCLUDED."clearLamp", "clearLampId" = EXCLUDED."clearLampId",
            "missCount" = EXCLUDED."missCount", "missCountId" = EXCLUDED."missCountId",
            "playedAt" = EXCLUDED."playedAt", "updatedAt" = EXCLUDED."updatedAt"`,

@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
-import { safeBpi } from '../../domain/bpi';
 import { ClearLamp, Difficulty, isGameVersion, PlayStyle } from '../../domain/constants';
 import { jstToUtc, normalizeWallClock } from '../../domain/csv';
 import { improvements, applyPlay, type Best } from '../../domain/scores';
@@ -85,7 +84,7 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
         entry = { version, day, createdAt: new Date(Date.parse(`${day}T23:59:59.000Z`) - 9 * 3600_000), plays: [] };
         days.set(day, entry);
       }
-      entry.plays.push({ chartId: chart.id, ...play, playedAt: x.at, bpi: chart.definition ? safeBpi(x.h.exScore, chart.definition) : null, definitionId: chart.definition?.id ?? null });
+      entry.plays.push({ chartId: chart.id, ...play, playedAt: x.at, bpi: catalogue.currentBpi(chart.id, x.h.exScore), definitionId: chart.definition?.id ?? null });
     });
     plan.push(...days.values());
   }

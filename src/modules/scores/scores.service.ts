@@ -105,14 +105,22 @@ function entry(c: CatalogueChart, version: string, b: ReplayBest): EntryData {
   };
 }
 
-/** The player's bests in a version (now: BestScore; asOf: replayed from plays imported by then). */
+/** A stored best (BestScore row) with its BPI: the EX score's under the chart's current definition. */
+export function withCurrentBpi<T extends { chartId: number; exScore: number }>(cat: Lookup, b: T): T & { bpi: number | null } {
+  return { ...b, bpi: cat.currentBpi(b.chartId, b.exScore) };
+}
+
+/**
+ * The player's bests in a version: now = BestScore, BPI under the current definitions; asOf =
+ * replayed from the plays imported by then, with the BPI stored on the best play (its definition).
+ */
 export async function bestScores(db: Db, cat: Lookup, userId: string, version: string, filter: ChartFilter = {}, asOf?: Date | null, src?: ScoreSource): Promise<EntryData[]> {
   let bests: Map<number, ReplayBest>;
   if (asOf) {
     bests = replay(await loadPlays(db, { userId, version, createdAt: { lte: asOf } }));
   } else {
     const rows = src ? await src.bests(userId, version) : await db.bestScore.findMany({ where: { userId, version } });
-    bests = new Map(rows.map((r) => [r.chartId, r]));
+    bests = new Map(rows.map((r) => [r.chartId, withCurrentBpi(cat, r)]));
   }
   const out: EntryData[] = [];
   for (const [chartId, b] of bests) {
@@ -130,7 +138,7 @@ export async function allDifficultyScores(db: Db, cat: Lookup, userId: string, f
   const out: EntryData[] = [];
   for (const r of latest.values()) {
     const c = cat.chart(r.chartId);
-    if (c && matches(c, filter)) out.push(entry(c, r.version, r));
+    if (c && matches(c, filter)) out.push(entry(c, r.version, withCurrentBpi(cat, r)));
   }
   return out.sort(byLevelTitle);
 }
@@ -157,7 +165,7 @@ export async function bestEver(db: Db, cat: Lookup, userId: string, currentVersi
   const out = [];
   for (const r of best.values()) {
     const c = cat.chart(r.chartId);
-    if (c) out.push({ ...chartFields(c), bestExScore: r.exScore, bestBpi: r.bpi, bestVersion: r.version });
+    if (c) out.push({ ...chartFields(c), bestExScore: r.exScore, bestBpi: cat.currentBpi(r.chartId, r.exScore), bestVersion: r.version });
   }
   return out.sort(byLevelTitle);
 }
@@ -175,7 +183,7 @@ export async function versionComparison(db: Db, cat: Lookup, userId: string, cur
   if (currentVersion === targetVersion) {
     throw badInput('currentVersion and targetVersion must differ.', [{ code: 'custom', path: ['targetVersion'], message: 'currentVersion and targetVersion must differ.' }]);
   }
-  const rows = await db.bestScore.findMany({ where: { userId, version: { in: [currentVersion, targetVersion] } } });
+  const rows = (await db.bestScore.findMany({ where: { userId, version: { in: [currentVersion, targetVersion] } } })).map((r) => withCurrentBpi(cat, r));
   const cur = new Map(rows.filter((r) => r.version === currentVersion).map((r) => [r.chartId, r]));
   const prev = new Map(rows.filter((r) => r.version === targetVersion).map((r) => [r.chartId, r]));
   const out = [];

@@ -6,7 +6,6 @@
  */
 import type { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../../db/client';
-import { safeBpi } from '../../domain/bpi';
 import { inTotalSet, totalOverSet } from '../../domain/totals';
 import type { CatalogueChart } from '../songs/songs.catalogue';
 
@@ -17,6 +16,8 @@ export type DbLike = Prisma.TransactionClient;
 export interface ChartLookup {
   chart(id: number): CatalogueChart | undefined;
   charts(): IterableIterator<CatalogueChart>;
+  /** BPI of an EX score under the chart's current definition — the BPI of a best (Catalogue.currentBpi). */
+  currentBpi(chartId: number, exScore: number): number | null;
 }
 
 export interface PlayerTotal {
@@ -31,7 +32,14 @@ export function totalSetIds(catalogue: ChartLookup, version: string): Set<number
   return ids;
 }
 
-/** Total of one player from chartId → best BPI (the player's BestScore.bpi values). */
+/** chartId → the current BPI of each best's EX score (catalogue.currentBpi). */
+export function bestBpis(catalogue: ChartLookup, bests: Iterable<{ chartId: number; exScore: number }>): Map<number, number | null> {
+  const out = new Map<number, number | null>();
+  for (const b of bests) out.set(b.chartId, catalogue.currentBpi(b.chartId, b.exScore));
+  return out;
+}
+
+/** Total of one player from chartId → BPI of the best on it (bestBpis for the current bests; replays pass the stored play BPIs). */
 export function computeTotal(catalogue: ChartLookup, version: string, bestBpi: ReadonlyMap<number, number | null>, setIds = totalSetIds(catalogue, version)): PlayerTotal {
   return totalOverSet(setIds, bestBpi);
 }
@@ -51,50 +59,6 @@ export async function storeTotals(db: DbLike, version: string, totals: ReadonlyM
   );
 }
 
-/** Recomputes and stores the current total BPI of these players in one version from BestScore. */
-export async function recomputeForUsers(db: DbLike, catalogue: ChartLookup, userIds: readonly string[], version: string): Promise<Map<string, PlayerTotal>> {
-  const out = new Map<string, PlayerTotal>();
-  if (userIds.length === 0) return out;
-  const setIds = totalSetIds(catalogue, version);
-  const bests = await db.bestScore.findMany({
-    where: { userId: { in: [...userIds] }, version, chartId: { in: [...setIds] } },
-    select: { userId: true, chartId: true, bpi: true },
-  });
-  const byUser = new Map<string, Map<number, number | null>>(userIds.map((u) => [u, new Map()]));
-  for (const b of bests) byUser.get(b.userId)!.set(b.chartId, b.bpi);
-  for (const [u, m] of byUser) out.set(u, computeTotal(catalogue, version, m, setIds));
-  await storeTotals(db, version, out);
-  return out;
-}
-
-/**
- * Re-derives BestScore.bpi of these players from the CURRENT definitions (after a definitions
- * update). Score.bpi stays as stored (the BPI at the time of the play). Returns rows changed.
- */
-export async function rederiveBestBpi(db: DbLike, catalogue: ChartLookup, userIds: readonly string[], version: string): Promise<number> {
-  if (userIds.length === 0) return 0;
-  const bests = await db.bestScore.findMany({
-    where: { userId: { in: [...userIds] }, version },
-    select: { userId: true, chartId: true, exScore: true, bpi: true },
-  });
-  const changed: { userId: string; chartId: number; bpi: number | null }[] = [];
-  for (const b of bests) {
-    const def = catalogue.chart(b.chartId)?.definition;
-    const bpi = def ? safeBpi(b.exScore, def) : null;
-    if (bpi !== b.bpi) changed.push({ userId: b.userId, chartId: b.chartId, bpi });
-  }
-  if (changed.length) {
-    await db.$executeRawUnsafe(
-      `UPDATE "BestScore" b SET "bpi" = x."bpi", "updatedAt" = now()
-         FROM jsonb_to_recordset($1::jsonb) AS x("userId" text, "chartId" int, "bpi" double precision)
-        WHERE b."userId" = x."userId" AND b."chartId" = x."chartId" AND b."version" = $2`,
-      JSON.stringify(changed),
-      version,
-    );
-  }
-  return changed.length;
-}
-
 /**
  * Serialises the score writes of one player (import, batch deletion, migration) for the rest of
  * the transaction, so two concurrent imports never derive bests from the same stale state.
@@ -103,86 +67,65 @@ export async function lockPlayer(tx: DbLike, userId: string): Promise<void> {
   await tx.$queryRawUnsafe('SELECT 1 AS ok FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l', userId);
 }
 
-export const RECOMPUTE_BATCH_USERS = 500;
+export const RECOMPUTE_BATCH_USERS = 1000;
 
 /**
- * Every player of a version: re-derive BestScore.bpi from the current definitions, then store the
- * totals. The player list is read once; players are then streamed in batches of
- * RECOMPUTE_BATCH_USERS (never all scores at once), each batch with ONE read of its bests, ONE
- * update of the BPIs that changed and ONE upsert of the totals, committed on its own. BPIs are
- * memoised per (chart, EX score), so each distinct score is computed once.
+ * Every player of a version: store the totals (PlayerVersionStatus.totalBpi/playedCount) from the
+ * CURRENT definitions — the only stored values of the scores area that depend on them (a best's
+ * BPI is derived on read, catalogue.currentBpi). The player list is read once; players are then
+ * streamed in batches of RECOMPUTE_BATCH_USERS (never all scores at once), each batch with ONE
+ * read — per player, the chart ids and EX scores of their bests on the charts of the total set,
+ * aggregated into two arrays — and ONE upsert of the totals.
  */
 export async function recomputeAll(
   db: Db,
   catalogue: ChartLookup,
   version: string,
   onProgress?: (done: number, total: number) => void,
-): Promise<{ users: number; bpiChanged: number }> {
+): Promise<{ users: number; batches: number }> {
+  // Players with bests (a loose index scan over the primary key (userId, version, chartId): one
+  // probe per player, not a sort of every best) and players with a stored total.
   const users = (
     await db.$queryRawUnsafe<{ userId: string }[]>(
-      `SELECT "userId" FROM "BestScore" WHERE "version" = $1
-        UNION SELECT "userId" FROM "PlayerVersionStatus" WHERE "version" = $1 ORDER BY 1`,
+      `WITH RECURSIVE u("userId") AS (
+         SELECT min("userId") FROM "BestScore" WHERE "version" = $1
+         UNION ALL
+         SELECT (SELECT min(b."userId") FROM "BestScore" b WHERE b."version" = $1 AND b."userId" > u."userId") FROM u WHERE u."userId" IS NOT NULL
+       )
+       SELECT "userId" FROM u WHERE "userId" IS NOT NULL
+       UNION SELECT "userId" FROM "PlayerVersionStatus" WHERE "version" = $1 ORDER BY 1`,
       version,
     )
   ).map((r) => r.userId);
   const setIds = totalSetIds(catalogue, version);
-  const memo = new Map<number, Map<number, number | null>>();
-  const bpiOf = (chartId: number, exScore: number): number | null => {
-    let byScore = memo.get(chartId);
-    if (!byScore) memo.set(chartId, (byScore = new Map()));
-    let bpi = byScore.get(exScore);
-    if (bpi === undefined) {
-      const def = catalogue.chart(chartId)?.definition;
-      bpi = def ? safeBpi(exScore, def) : null;
-      byScore.set(exScore, bpi);
-    }
-    return bpi;
-  };
+  const setList = [...setIds];
   let done = 0;
-  let bpiChanged = 0;
+  let batches = 0;
   onProgress?.(0, users.length);
   for (let i = 0; i < users.length; i += RECOMPUTE_BATCH_USERS) {
     const ids = users.slice(i, i + RECOMPUTE_BATCH_USERS);
-    await db.$transaction(
-      async (tx) => {
-        const rows = await tx.$queryRawUnsafe<{ userId: string; chartId: number; exScore: number; bpi: number | null }[]>(
-          `SELECT "userId", "chartId", "exScore", "bpi" FROM "BestScore" WHERE "version" = $1 AND "userId" = ANY($2::text[])`,
+    const rows = setList.length
+      ? await db.$queryRawUnsafe<{ userId: string; chartIds: number[]; exScores: number[] }[]>(
+          `SELECT "userId", array_agg("chartId") AS "chartIds", array_agg("exScore") AS "exScores"
+             FROM "BestScore" WHERE "version" = $1 AND "userId" = ANY($2::text[]) AND "chartId" = ANY($3::int[])
+            GROUP BY "userId"`,
           version,
           ids,
-        );
-        const cu: string[] = [];
-        const cc: number[] = [];
-        const cb: (number | null)[] = [];
-        const byUser = new Map<string, Map<number, number | null>>(ids.map((u) => [u, new Map()]));
-        for (const r of rows) {
-          const bpi = bpiOf(r.chartId, r.exScore);
-          if (bpi !== r.bpi) {
-            cu.push(r.userId);
-            cc.push(r.chartId);
-            cb.push(bpi);
-          }
-          if (setIds.has(r.chartId)) byUser.get(r.userId)!.set(r.chartId, bpi);
-        }
-        if (cu.length) {
-          await tx.$executeRawUnsafe(
-            `UPDATE "BestScore" b SET "bpi" = x.bpi, "updatedAt" = now()
-               FROM unnest($1::text[], $2::int[], $3::float8[]) AS x("userId", "chartId", bpi)
-              WHERE b."userId" = x."userId" AND b."chartId" = x."chartId" AND b."version" = $4`,
-            cu,
-            cc,
-            cb,
-            version,
-          );
-        }
-        const totals = new Map<string, PlayerTotal>();
-        for (const [u, m] of byUser) totals.set(u, computeTotal(catalogue, version, m, setIds));
-        await storeTotals(tx, version, totals);
-        bpiChanged += cu.length;
-      },
-      { timeout: 120_000 },
-    );
+          setList,
+        )
+      : [];
+    const byUser = new Map(rows.map((r) => [r.userId, r]));
+    const totals = new Map<string, PlayerTotal>();
+    for (const u of ids) {
+      const r = byUser.get(u);
+      const bpis = new Map<number, number | null>();
+      if (r) for (let k = 0; k < r.chartIds.length; k++) bpis.set(Number(r.chartIds[k]), catalogue.currentBpi(Number(r.chartIds[k]), Number(r.exScores[k])));
+      totals.set(u, computeTotal(catalogue, version, bpis, setIds));
+    }
+    await storeTotals(db, version, totals);
+    batches++;
     done += ids.length;
     onProgress?.(done, users.length);
   }
-  return { users: done, bpiChanged };
+  return { users: done, batches };
 }

@@ -20,7 +20,7 @@ export class TimelineResolver {
     if (version !== null && version !== undefined && !isGameVersion(version)) {
       throw badInput('Unknown game version', [{ code: 'invalid_enum_value', path: ['version'], message: 'Unknown game version' }]);
     }
-    return new TimelineService(ctx.db).timeline(userId, { mode, version, first, after, search, levels, difficulties });
+    return new TimelineService(ctx.db, ctx.app.catalogue).timeline(userId, { mode, version, first, after, search, levels, difficulties });
   }
 
   @Subscription(() => TimelineEntry, {
@@ -29,7 +29,7 @@ export class TimelineResolver {
       const ctx = context as Context;
       if (!ctx.viewer) throw unauthenticated();
       const viewerId = ctx.viewer.id;
-      const service = new TimelineService(ctx.db);
+      const service = new TimelineService(ctx.db, ctx.app.catalogue);
       return mapSubscription(ctx, ctx.app.pubsub.subscribe('TIMELINE_ENTRY_ADDED', viewerId), (p) => service.entry(viewerId, p.scoreId));
     },
   })

@@ -3,6 +3,7 @@ import { LATEST_VERSION, type ClearLamp } from '../../domain/constants';
 import { badInput } from '../../errors';
 import { Prisma } from '../../generated/prisma/client';
 import { decodeCursor, encodeCursor, pageSize, type Page } from '../../graphql/connection';
+import type { ChartLookup } from '../scores/totals.service';
 
 export type TimelineModeValue = 'ALL' | 'PLAYED' | 'OVERTAKEN';
 
@@ -36,7 +37,6 @@ interface RawRow {
   clearLamp: ClearLamp | null;
   missCount: number | null;
   viewerEx: number | null;
-  viewerBpi: number | null;
 }
 
 /** Timestamps from raw SQL: Date, or an ISO string without zone (UTC, as Prisma stores them). */
@@ -52,11 +52,14 @@ const tsParam = (d: Date) => Prisma.sql`${d.toISOString().replace('Z', '')}::tim
  * The score feed of the users the viewer follows AND may see (public, or approved follower):
  * each play (Score row) in the version, newest first, cursor over (playedAt, id).
  *  - previousExScore: the player's best EX on the chart in the version before this play
- *  - viewerScore: the viewer's best in the version
+ *  - viewerScore: the viewer's best in the version (its BPI under the current definition: catalogue.currentBpi)
  *  - isOvertaken: previousExScore (or −1) ≤ viewer's best < this play's EX
  */
 export class TimelineService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly catalogue: Pick<ChartLookup, 'currentBpi'>,
+  ) {}
 
   /** The player's best EX on the chart in the version before play `s` (a LATERAL subquery). */
   private static readonly PREV = Prisma.sql`LEFT JOIN LATERAL (
@@ -69,7 +72,7 @@ export class TimelineService {
   private candidates(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number | null, withChart = false): Prisma.Sql {
     return Prisma.sql`
       SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi", s."clearLamp", s."missCount",
-             vb."exScore" AS "viewerEx", vb."bpi" AS "viewerBpi"
+             vb."exScore" AS "viewerEx"
       FROM "Score" s
       JOIN "Follow" f ON f."followerId" = ${viewerId} AND f."followingId" = s."userId"
       JOIN "User" u ON u."id" = s."userId"
@@ -85,7 +88,7 @@ export class TimelineService {
   private query(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number, withChart = false): Prisma.Sql {
     return Prisma.sql`
       SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi", s."clearLamp"::text AS "clearLamp", s."missCount",
-             prev.ex AS "prevEx", prevplay.bpi AS "prevBpi", s."viewerEx", s."viewerBpi"
+             prev.ex AS "prevEx", prevplay.bpi AS "prevBpi", s."viewerEx"
       FROM (${this.candidates(viewerId, where, withPrev, limit, withChart)}) s
       ${TimelineService.PREV}
       LEFT JOIN LATERAL (
@@ -101,10 +104,11 @@ export class TimelineService {
     const prev = r.prevEx === null || r.prevEx === undefined ? null : Number(r.prevEx);
     const viewerEx = r.viewerEx === null || r.viewerEx === undefined ? null : Number(r.viewerEx);
     const exScore = Number(r.exScore);
+    const chartId = Number(r.chartId);
     return {
       id: Number(r.id),
       userId: r.userId,
-      chartId: Number(r.chartId),
+      chartId,
       version: r.version,
       playedAt: asDate(r.playedAt),
       exScore,
@@ -115,7 +119,7 @@ export class TimelineService {
       clearLamp: r.clearLamp ?? null,
       missCount: r.missCount === null || r.missCount === undefined ? null : Number(r.missCount),
       isOvertaken: viewerEx !== null && viewerEx >= (prev ?? -1) && viewerEx < exScore,
-      viewerScore: viewerEx === null ? null : { exScore: viewerEx, bpi: r.viewerBpi === null ? null : Number(r.viewerBpi), diffExScore: viewerEx - exScore },
+      viewerScore: viewerEx === null ? null : { exScore: viewerEx, bpi: this.catalogue.currentBpi(chartId, viewerEx), diffExScore: viewerEx - exScore },
     };
   }
 

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import type { ArenaAverage } from '../../generated/prisma/client';
 import { A_CLASSES, ARENA_ORDER, type ArenaClass, isGameVersion, LATEST_VERSION } from '../../domain/constants';
 import { ArenaFormatError, normalizeArenaRanking } from '../../domain/arena';
-import { round2, safeBpi } from '../../domain/bpi';
+import { round2 } from '../../domain/bpi';
 import { badInput } from '../../errors';
 import type { Catalogue } from './songs.catalogue';
 
@@ -101,8 +101,7 @@ export async function recomputeArenaAverages(db: Db, catalogue: Catalogue, versi
   const data = rows.flatMap((r) => {
     const chart = catalogue.chart(r.chartId);
     if (!chart) return [];
-    const def = chart.definition;
-    const avgBpi = def ? safeBpi(Math.round(r.avg), { ...def }) : null;
+    const avgBpi = catalogue.currentBpi(r.chartId, Math.round(r.avg));
     return [{
       chartId: r.chartId,
       version,

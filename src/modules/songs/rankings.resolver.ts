@@ -17,6 +17,7 @@ import {
   ChartWithScoreConnection,
   ChartWithScoreType,
   ImportChartAttributesPayload,
+  PlayerChartScoreType,
   SimilarChartType,
   SongRankingConnection,
   SongRankingEntryType,
@@ -43,7 +44,7 @@ async function rankingConnection(ctx: Context, chartId: number, args: SongRankin
         player,
         anonymous: !player,
         exScore: node.exScore,
-        bpi: node.bpi,
+        bpi: ctx.app.catalogue.currentBpi(chartId, node.exScore),
         isSelf: node.userId === selfUserId,
       };
       return { cursor, node: entry };
@@ -56,12 +57,13 @@ async function similarCharts(ctx: Context, args: SimilarSongsArgs, userId: strin
   const version = parseVersion(args.version);
   const rows = await new RankingsService(ctx.db).similar(parseIntId(args.chartId, 'chartId'), version, args.limit);
   const scores = userId ? await ctx.loaders.songsBestScore.loadMany(rows.map((r) => bestScoreKey(userId, version, r.chart.id))) : [];
-  return rows.map((r, i) => ({ chart: r.chart, distance: r.distance, score: userId ? toScore(scores[i]) : null }));
+  return rows.map((r, i) => ({ chart: r.chart, distance: r.distance, score: userId ? toScore(ctx, scores[i]) : null }));
 }
 
-function toScore(s: BestScore | null | Error | undefined): BestScore | null {
+/** A loaded best as a PlayerChartScore: its BPI under the chart's current definition. */
+function toScore(ctx: Context, s: BestScore | null | Error | undefined): PlayerChartScoreType | null {
   if (s instanceof Error) throw s;
-  return s ?? null;
+  return s ? { ...s, bpi: ctx.app.catalogue.currentBpi(s.chartId, s.exScore) } : null;
 }
 
 @Resolver()
@@ -105,7 +107,7 @@ export class RankingsResolver {
       loadCharts(ctx, ids),
       ctx.loaders.songsBestScore.loadMany(ids.map((id) => bestScoreKey(args.userId, version, id))),
     ]);
-    return { ...page, edges: page.edges.map((e, i) => ({ cursor: e.cursor, node: { chart: charts[i], score: toScore(scores[i]) } })) };
+    return { ...page, edges: page.edges.map((e, i) => ({ cursor: e.cursor, node: { chart: charts[i], score: toScore(ctx, scores[i]) } })) };
   }
 
   @Mutation(() => ImportChartAttributesPayload, {

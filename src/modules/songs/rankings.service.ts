@@ -16,10 +16,10 @@ export function parseVersion(version: string | null | undefined): GameVersion {
   return version;
 }
 
+/** One ranking row (the BPI of its EX score comes from the catalogue: currentBpi). */
 export interface RankingRow {
   userId: string;
   exScore: number;
-  bpi: number | null;
   rank: number;
 }
 
@@ -61,7 +61,7 @@ export class RankingsService {
     }
     const [rows, totalCount, selfRank] = await Promise.all([
       this.db.$queryRaw<RankingRow[]>`
-        SELECT "userId", "exScore", "bpi", (RANK() OVER (ORDER BY "exScore" DESC))::int AS "rank"
+        SELECT "userId", "exScore", (RANK() OVER (ORDER BY "exScore" DESC))::int AS "rank"
         FROM "BestScore" WHERE "chartId" = ${chartId} AND "version" = ${version}
         ORDER BY "exScore" DESC, "userId" ASC OFFSET ${offset} LIMIT ${size + 1}`,
       this.db.bestScore.count({ where: { chartId, version } }),

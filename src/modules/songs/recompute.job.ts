@@ -19,8 +19,9 @@ export interface RecomputeState {
 }
 
 /**
- * Recomputes stored derived values (per-chart BPIs of bests, totals per user and version, arena
- * averages…) after a definitions update, for every version that has scores. Areas register their
+ * Recomputes stored derived values (totals per user and version, arena averages…) after a
+ * definitions update, for every version that has scores. (A best's BPI is not stored: it follows
+ * the definitions by itself, see Catalogue.currentBpi.) Areas register their
  * steps; one run at a time; re-runnable; progress is observable (GraphQL recomputeStatus, CLI bar).
  */
 export class RecomputeJob {
@@ -55,12 +56,30 @@ export class RecomputeJob {
     await this.current?.catch(() => {});
   }
 
+  /**
+   * Versions that have best scores, in SQL: a loose index scan over the (chartId, version, exScore)
+   * index — one probe per distinct (chart, version) pair, not a read of every best.
+   */
+  private async versionsWithScores(): Promise<string[]> {
+    const rows = await this.db.$queryRawUnsafe<{ version: string }[]>(
+      `WITH RECURSIVE v("chartId", "version") AS (
+         (SELECT "chartId", "version" FROM "BestScore" ORDER BY "chartId", "version" LIMIT 1)
+         UNION ALL
+         SELECT x."chartId", x."version" FROM v CROSS JOIN LATERAL (
+           SELECT b."chartId", b."version" FROM "BestScore" b WHERE (b."chartId", b."version") > (v."chartId", v."version")
+            ORDER BY b."chartId", b."version" LIMIT 1) x
+       )
+       SELECT DISTINCT "version" FROM v ORDER BY 1`,
+    );
+    return rows.map((r) => r.version);
+  }
+
   /** Runs the job to the end (throws on failure). */
   async run(versions?: string[], onProgress?: (step: string, done: number, total: number) => void): Promise<void> {
     const s = this.state;
     Object.assign(s, { running: true, step: null, done: 0, total: 0, startedAt: new Date(), finishedAt: null, error: null });
     try {
-      const targets = versions ?? (await this.db.bestScore.findMany({ distinct: ['version'], select: { version: true } })).map((r) => r.version);
+      const targets = versions ?? (await this.versionsWithScores());
       for (const version of targets) {
         for (const step of this.steps) {
           s.step = `${step.name} (${version})`;

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { safeBpi } from '../../domain/bpi';
 import type { Difficulty, PlayStyle, RadarCategory } from '../../generated/prisma/enums';
 
 export interface CatalogueDefinition {
@@ -36,6 +37,8 @@ export class Catalogue {
   private byId = new Map<number, CatalogueChart>();
   private byKey = new Map<string, CatalogueChart>();
   private currentDefinitionsVersion: string | null = null;
+  /** chart id → BPI by EX score under the current definition (NaN: not computed yet; -Infinity: null). */
+  private bpiMemo = new Map<number, Float64Array>();
 
   constructor(private readonly db: Db) {}
 
@@ -72,6 +75,7 @@ export class Catalogue {
     const latest = await this.db.definitionsRelease.findFirst({ orderBy: { importedAt: 'desc' } });
     this.byId = byId;
     this.byKey = byKey;
+    this.bpiMemo = new Map(); // the memo belongs to the definitions just replaced
     this.currentDefinitionsVersion = latest?.version ?? null;
   }
 
@@ -93,5 +97,27 @@ export class Catalogue {
 
   charts(): IterableIterator<CatalogueChart> {
     return this.byId.values();
+  }
+
+  /**
+   * The BPI of `exScore` on a chart under the chart's CURRENT definition (src/domain/bpi safeBpi;
+   * null: no current definition, or a score over the maximum). This is the BPI of a best score
+   * everywhere it is shown or summed — BestScore stores none, so a definitions update changes it
+   * at the next catalogue load. (Score.bpi is different: the BPI with the definition in force at
+   * import, stored.) Memoised per (chart, EX score) in one Float64Array per chart (8 bytes per
+   * possible EX score, allocated on first use); the memo is dropped when the catalogue reloads.
+   */
+  currentBpi(chartId: number, exScore: number): number | null {
+    const def = this.byId.get(chartId)?.definition;
+    if (!def) return null;
+    const max = def.notes * 2;
+    if (!Number.isInteger(exScore) || exScore < 0 || exScore > max || !(max > 0)) return safeBpi(exScore, def);
+    let memo = this.bpiMemo.get(chartId);
+    if (!memo) this.bpiMemo.set(chartId, (memo = new Float64Array(max + 1).fill(Number.NaN)));
+    const hit = memo[exScore];
+    if (!Number.isNaN(hit)) return hit === Number.NEGATIVE_INFINITY ? null : hit;
+    const bpi = safeBpi(exScore, def);
+    memo[exScore] = bpi === null ? Number.NEGATIVE_INFINITY : bpi;
+    return bpi;
   }
 }

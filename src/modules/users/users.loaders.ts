@@ -9,10 +9,10 @@ export interface FollowRow {
   otherId: string;
   createdAt: Date;
 }
+/** A best score (its BPI is derived: catalogue.currentBpi(chartId, exScore)). */
 export interface BestRow {
   chartId: number;
   exScore: number;
-  bpi: number | null;
 }
 export interface AreaRankRow {
   area: string;
@@ -146,10 +146,10 @@ export function createUserLoaders(db: Db) {
       const pairs = keys.map((k) => k.split('|') as [string, string]);
       const rows = await db.bestScore.findMany({
         where: { OR: pairs.map(([userId, version]) => ({ userId, version })) },
-        select: { userId: true, version: true, chartId: true, exScore: true, bpi: true },
+        select: { userId: true, version: true, chartId: true, exScore: true },
       });
       const m = groupBy(rows, (r) => `${r.userId}|${r.version}`);
-      return keys.map((k) => (m.get(k) ?? []).map((r) => ({ chartId: r.chartId, exScore: r.exScore, bpi: r.bpi })));
+      return keys.map((k) => (m.get(k) ?? []).map((r) => ({ chartId: r.chartId, exScore: r.exScore })));
     }),
   };
 }

@@ -160,7 +160,7 @@ export class UsersService {
     const bpis = new Map<number, number | null>();
     for (const b of best) {
       const c = catalogue.chart(b.chartId);
-      if (c?.playStyle === PlayStyle.SP && c.radarCategory) bpis.set(b.chartId, b.bpi);
+      if (c?.playStyle === PlayStyle.SP && c.radarCategory) bpis.set(b.chartId, catalogue.currentBpi(b.chartId, b.exScore));
     }
     const valid = [...catalogue.charts()].filter((c) => c.playStyle === PlayStyle.SP && c.radarCategory && chartInVersion(c, version));
     return computeRadar(valid, bpis, (id) => catalogue.chart(id)?.radarCategory);
