@@ -2,8 +2,8 @@
  * Scale on PostgreSQL, on the data set of `npm run bench:data` (bench/data.ts): the server in its own
  * process over that database, then
  * - per-chart ranking (GraphQL songRanking, first: 20, random charts of the set) p50 / p99;
- * - global ranking: popularCharts (GraphQL, players per chart over all scores) and the total-BPI
- *   leaderboard + one player's rank (SQL on PlayerVersionStatus: no GraphQL operation for it yet) p50 / p99;
+ * - global ranking: globalRanking (GraphQL: total-BPI ranking pages, class filter, selfRank) and
+ *   popularCharts (players per chart over all scores) p50 / p99;
  * - server RSS idle with the full real catalogue cached, and after the load;
  * - the full TotalBPI recompute after a definitions update (every world record moved; the
  *   recompute job as a definitions import starts it — every version with scores, every registered
@@ -19,13 +19,23 @@ import { openDatabase } from '../src/db/client';
 import { importDefinitions } from '../src/db/definitions';
 import { LATEST_VERSION } from '../src/domain/constants';
 import { createLogger } from '../src/logger';
+import { encodeCursor } from '../src/graphql/connection';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/modules/auth/auth.service';
+import { SignJWT } from 'jose';
 import { DEFINITIONS_FILE } from './data';
 import { fmt, percentile, pgUrl, record, rssMiB, SCALE_DB, startProcess, timedPool, tmpDir } from './lib';
 
 const JWT = 'bench-secret-bench-secret-bench-secret-000';
 
-async function gql(url: string, query: string, variables: Record<string, unknown>): Promise<any> {
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }), signal: AbortSignal.timeout(120_000) });
+/** An access token of the server under test (same secret, issuer and audience as AuthService issues). */
+function tokenFor(userId: string): Promise<string> {
+  return new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(userId).setIssuer(TOKEN_ISSUER).setAudience(TOKEN_AUDIENCE)
+    .setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(JWT));
+}
+
+async function gql(url: string, query: string, variables: Record<string, unknown>, token?: string): Promise<any> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  const res = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }), signal: AbortSignal.timeout(120_000) });
   const body = await res.json();
   if (res.status !== 200 || body.errors) throw new Error(`HTTP ${res.status}: ${JSON.stringify(body.errors ?? body).slice(0, 200)}`);
   return body.data;
@@ -62,33 +72,31 @@ export async function benchScale(requests = Number(process.env.BENCH_REQUESTS ??
       const idle = rssMiB(server.proc.pid!);
       const ranking = `query($c: ID!) { songRanking(chartId: $c, first: 20) { totalCount edges { node { rank exScore bpi anonymous player { name } } } } }`;
       const popular = `query($l: Int) { popularCharts(first: 20, level: $l) { totalCount edges { node { playerCount chart { id level song { title } } } } } }`;
+      const global = `query($after: String, $cls: ArenaClass) { globalRanking(first: 20, after: $after, arenaClass: $cls) { totalCount selfRank edges { node { rank totalBpi anonymous player { name } } } } }`;
+      const { rows: players } = await sql.query(`SELECT "userId" FROM "PlayerVersionStatus" WHERE version = $1 ORDER BY "userId" LIMIT 500`, [LATEST_VERSION]);
+      const tokens = await Promise.all(players.slice(0, 50).map((r) => tokenFor(r.userId)));
       // warm-up
       await timedPool(40, 8, (i) => gql(server.url, ranking, { c: chartIds[i % chartIds.length] }));
       const perChart = await timedPool(requests, 8, (i) => gql(server.url, ranking, { c: chartIds[(i * 7919) % chartIds.length] }).then(() => undefined));
       const pop = await timedPool(Math.max(20, Math.floor(requests / 10)), 8, (i) => gql(server.url, popular, { l: i % 2 ? 12 : 11 }).then(() => undefined));
+      // Global total-BPI ranking: pages all over the population (offset cursors), a class filter, signed-in callers (selfRank).
+      const classes = ['A1', 'A2', 'A3', 'A4', 'A5', 'B1'];
+      const globalVars = (i: number) => ({ after: i % 4 === 0 ? null : encodeCursor([((i * 7919) % Math.max(1, size.users - 20))]), cls: i % 3 === 0 ? classes[i % classes.length] : null });
+      await timedPool(40, 8, (i) => gql(server.url, global, globalVars(i)));
+      const globalReads = await timedPool(requests, 8, (i) => gql(server.url, global, globalVars(i), i % 2 ? tokens[i % tokens.length] : undefined).then(() => undefined));
       const after = rssMiB(server.proc.pid!);
       const p = (x: { latencies: number[] }) => `p50 ${fmt(percentile(x.latencies, 50), 1)} ms, p99 ${fmt(percentile(x.latencies, 99), 1)} ms`;
       rows.push([`per-chart ranking: songRanking(first: 20), ${perChart.latencies.length} requests, 8 in flight`, p(perChart), `errors ${perChart.errors.length} (0)`]);
+      rows.push([`global ranking: globalRanking(first: 20), ${globalReads.latencies.length} requests, 8 in flight (any page; ⅓ filtered by arena class; ½ signed in, with selfRank)`, p(globalReads), `errors ${globalReads.errors.length} (0)`]);
       rows.push([`global: popularCharts(first: 20), ${pop.latencies.length} requests, 8 in flight`, p(pop), `errors ${pop.errors.length} (0)`]);
       rows.push(['server RSS idle (full real catalogue cached)', `${fmt(idle)} MiB`, '—']);
       rows.push(['server RSS after the ranking load', `${fmt(after)} MiB (${fmt(after / idle, 2)} of idle)`, '—']);
-      if (perChart.errors.length + pop.errors.length) console.error('errors:', [...perChart.errors, ...pop.errors].slice(0, 5));
+      if (perChart.errors.length + pop.errors.length + globalReads.errors.length) console.error('errors:', [...perChart.errors, ...pop.errors, ...globalReads.errors].slice(0, 5));
     } finally {
       await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
 
-    // --- the total-BPI leaderboard in SQL ------------------------------------------------------
-    const { rows: users } = await sql.query(`SELECT "userId", "totalBpi" FROM "PlayerVersionStatus" WHERE version = $1 ORDER BY "userId" LIMIT 500`, [LATEST_VERSION]);
-    const lb: number[] = [];
-    for (let i = 0; i < Math.min(requests, 200); i++) {
-      const u = users[(i * 31) % users.length];
-      const t = performance.now();
-      await sql.query(`SELECT "userId", "totalBpi" FROM "PlayerVersionStatus" WHERE version = $1 ORDER BY "totalBpi" DESC, "userId" LIMIT 20 OFFSET $2`, [LATEST_VERSION, (i % 50) * 20]);
-      await sql.query(`SELECT count(*) + 1 AS rank FROM "PlayerVersionStatus" WHERE version = $1 AND "totalBpi" > $2`, [LATEST_VERSION, u.totalBpi]);
-      lb.push(performance.now() - t);
-    }
-    rows.push(['global total-BPI leaderboard page + one player\'s rank (SQL, 1 connection)', `p50 ${fmt(percentile(lb, 50), 1)} ms, p99 ${fmt(percentile(lb, 99), 1)} ms`, '—']);
   } finally {
     await sql.end();
   }
