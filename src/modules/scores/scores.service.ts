@@ -105,6 +105,13 @@ function entry(c: CatalogueChart, version: string, b: ReplayBest): EntryData {
   };
 }
 
+type StoredBest = Awaited<ReturnType<ScoreSource['bests']>>[number];
+
+/** The player's current BestScore rows in a version (through the request's loader when there is one). */
+function currentBests(db: Db, userId: string, version: string, src?: ScoreSource): Promise<StoredBest[]> {
+  return src ? src.bests(userId, version) : db.bestScore.findMany({ where: { userId, version } });
+}
+
 /** A stored best (BestScore row) with its BPI: the EX score's under the chart's current definition. */
 export function withCurrentBpi<T extends { chartId: number; exScore: number }>(cat: Lookup, b: T): T & { bpi: number | null } {
   return { ...b, bpi: cat.currentBpi(b.chartId, b.exScore) };
@@ -119,8 +126,7 @@ export async function bestScores(db: Db, cat: Lookup, userId: string, version: s
   if (asOf) {
     bests = replay(await loadPlays(db, { userId, version, createdAt: { lte: asOf } }));
   } else {
-    const rows = src ? await src.bests(userId, version) : await db.bestScore.findMany({ where: { userId, version } });
-    bests = new Map(rows.map((r) => [r.chartId, withCurrentBpi(cat, r)]));
+    bests = new Map((await currentBests(db, userId, version, src)).map((r) => [r.chartId, withCurrentBpi(cat, r)]));
   }
   const out: EntryData[] = [];
   for (const [chartId, b] of bests) {
@@ -251,21 +257,29 @@ export function parseRecommendedQuery(q: RecommendedQuery) {
  */
 export async function recommended(db: Db, cat: Lookup, userId: string, q: RecommendedQuery, src?: ScoreSource) {
   const { version, limit, offset, levels, difficulties } = parseRecommendedQuery(q);
-  const [stored, entries] = await Promise.all([
+  const filter: ChartFilter = { levels: levels.length ? levels : [...BPI_LEVELS], difficulties };
+  const [stored, rows] = await Promise.all([
     src ? src.totalBpi(userId, version) : db.playerVersionStatus.findUnique({ where: { userId_version: { userId, version } }, select: { totalBpi: true } }).then((r) => r?.totalBpi ?? null),
-    bestScores(db, cat, userId, version, { levels: levels.length ? levels : [...BPI_LEVELS], difficulties }, null, src),
+    currentBests(db, userId, version, src),
   ]);
   const total = stored ?? BPI_FLOOR;
-  const scored = entries
-    .filter((e) => cat.chart(e.chartId)?.definition)
-    .map((e) => ({ ...e, logId: e.exScoreId, scoreAt: e.playedAt, bpiDiff: round2((e.bpi ?? BPI_FLOOR) - total) }));
-  const tie = (a: (typeof scored)[number], b: (typeof scored)[number]) => a.title.localeCompare(b.title) || a.chartId - b.chartId;
-  const weapons = [...scored].sort((a, b) => b.bpiDiff - a.bpiDiff || tie(a, b));
-  const potential = [...scored].sort((a, b) => a.bpiDiff - b.bpiDiff || tie(a, b));
+  // Rank light candidates; only the rows of the two returned pages become full entries (a nested
+  // read asks this for every follower, usually for a handful of rows out of hundreds).
+  const scored: { c: CatalogueChart; b: StoredBest; bpi: number | null; bpiDiff: number }[] = [];
+  for (const b of rows) {
+    const c = cat.chart(b.chartId);
+    if (!c?.definition || !matches(c, filter)) continue;
+    const bpi = cat.currentBpi(b.chartId, b.exScore);
+    scored.push({ c, b, bpi, bpiDiff: round2((bpi ?? BPI_FLOOR) - total) });
+  }
+  type Scored = (typeof scored)[number];
+  const tie = (a: Scored, b: Scored) => a.c.title.localeCompare(b.c.title) || a.c.id - b.c.id;
+  const page = (sorted: Scored[]) =>
+    sorted.slice(offset, offset + limit).map(({ c, b, bpi, bpiDiff }) => ({ ...entry(c, version, { ...b, bpi }), logId: b.exScoreId, scoreAt: b.playedAt, bpiDiff }));
   return {
     totalBpi: total,
-    weapons: { data: weapons.slice(offset, offset + limit), total: scored.length },
-    potential: { data: potential.slice(offset, offset + limit), total: scored.length },
+    weapons: { data: page([...scored].sort((a, b) => b.bpiDiff - a.bpiDiff || tie(a, b))), total: scored.length },
+    potential: { data: page([...scored].sort((a, b) => a.bpiDiff - b.bpiDiff || tie(a, b))), total: scored.length },
   };
 }
 
