@@ -109,6 +109,16 @@ describe('compiled executor vs Apollo', () => {
     expect(JSON.parse(unauth.body).errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
+  it('treats string literals in the document as data (quotes, backticks, ${…}, newlines)', async () => {
+    const title = 'x\\"`${process.exit(1)}`\\n\\u0027);globalThis.pwned=1;//';
+    const q = `{ bpiCalc(title: "${title}", difficulty: ANOTHER, exScore: 1) { bpi } nameAvailability(name: "${title}") { available } }`;
+    const before = stats();
+    const a = await both({ query: q });
+    expect(stats().compiled).toBe(before.compiled + 1);
+    expect(JSON.parse(a.body).errors[0].extensions.code).toBe('NOT_FOUND');
+    expect((globalThis as { pwned?: number }).pwned).toBeUndefined();
+  });
+
   it('refuses over-limit operations before execution with the gate’s status', async () => {
     const deep = `query($id: ID!) { user(id: $id) { followers { edges { node { followers { edges { node { followers { edges { node { followers { edges { node { name } } } } } } } } } } } } } }`;
     const before = stats();
