@@ -34,30 +34,55 @@ export interface Context {
   apiKey?: string;
 }
 
-export function createContext(app: App, viewer: Viewer | null, ip = ''): Context {
-  let loaders: Loaders | undefined;
-  return {
-    app,
-    db: app.db,
-    viewer,
-    ip,
-    // Built on first use (still one fresh set per request): paths that need no loader, such as
-    // the BPI calculator, skip constructing dozens of DataLoaders.
-    get loaders() {
-      return (loaders ??= createLoaders(app.db));
-    },
-  };
+/**
+ * The context object. A class, so the lazy `loaders` getter lives on the prototype: an object
+ * literal with a getter makes V8 define the accessor at run time on every request (measured on
+ * the calculator path: about 1.5% of the server's CPU).
+ */
+class RequestContext implements Context {
+  readonly db: Db;
+  identity?: ExternalIdentityRef;
+  apiKey?: string;
+  private lazyLoaders?: Loaders;
+
+  constructor(
+    readonly app: App,
+    readonly viewer: Viewer | null,
+    readonly ip: string,
+  ) {
+    this.db = app.db;
+  }
+
+  // Built on first use (still one fresh set per request): paths that need no loader, such as
+  // the BPI calculator, skip constructing dozens of DataLoaders.
+  get loaders(): Loaders {
+    return (this.lazyLoaders ??= createLoaders(this.app.db));
+  }
 }
 
-/** The context of an HTTP request: bearer token (viewer / external identity), X-API-Key, IP. */
-export async function contextForRequest(
+export function createContext(app: App, viewer: Viewer | null, ip = ''): Context {
+  return new RequestContext(app, viewer, ip);
+}
+
+/**
+ * The context of an HTTP request: bearer token (viewer / external identity), X-API-Key, IP.
+ * Synchronous without an Authorization header; a promise when a token must be verified.
+ */
+export function contextForRequest(
   app: App,
   req: { headers: Record<string, string | string[] | undefined>; ip: string },
-): Promise<Context> {
+): Context | Promise<Context> {
   const authorization = req.headers.authorization;
-  const { viewer, identity } = await app.auth.authenticate(typeof authorization === 'string' ? authorization : undefined);
-  const ctx = createContext(app, viewer, req.ip);
-  if (identity) ctx.identity = identity;
+  // No credential: an anonymous caller, built without a promise (the hot public reads).
+  if (typeof authorization !== 'string' || authorization === '') return withApiKey(createContext(app, null, req.ip), req);
+  return app.auth.authenticate(authorization).then(({ viewer, identity }) => {
+    const ctx = createContext(app, viewer, req.ip);
+    if (identity) ctx.identity = identity;
+    return withApiKey(ctx, req);
+  });
+}
+
+function withApiKey(ctx: Context, req: { headers: Record<string, string | string[] | undefined> }): Context {
   const apiKey = req.headers['x-api-key'];
   if (typeof apiKey === 'string' && apiKey) ctx.apiKey = apiKey;
   return ctx;

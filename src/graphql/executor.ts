@@ -21,7 +21,6 @@ import {
   GraphQLError,
   NoSchemaIntrospectionCustomRule,
   getOperationAST,
-  getVariableValues,
   parse,
   specifiedRules,
   validate,
@@ -33,6 +32,9 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+// The variable coercion graphql-jit compiles into every query, compiled once per document here
+// too: the pre-check below sees exactly what execution would (graphql-jit is pinned exactly).
+import { compileVariableParsing, failToParseVariables } from 'graphql-jit/dist/variables';
 import type { App } from '../app';
 import { contextForRequest, type Context } from './context';
 import { checkOperation, limitsFromConfig, type LimitsConfig } from './limits';
@@ -43,7 +45,8 @@ interface Compiled {
   document: DocumentNode;
   operation: OperationDefinitionNode;
   operationName: string | undefined;
-  hasVariables: boolean;
+  /** Coerces request variables as the compiled query will; null when the operation declares none. */
+  coerceVariables: ReturnType<typeof compileVariableParsing> | null;
   query: CompiledQuery['query'];
 }
 
@@ -112,20 +115,21 @@ export class CompiledExecutor {
     if (compiled === TO_APOLLO) return this.toApollo();
     const variables = (body.variables as Record<string, unknown> | null | undefined) ?? {};
     // Apollo answers variables that do not coerce (400 BAD_USER_INPUT) before anything runs.
-    if (compiled.hasVariables && 'errors' in getVariableValues(this.schema, compiled.operation.variableDefinitions ?? [], variables)) {
+    if (compiled.coerceVariables && failToParseVariables(compiled.coerceVariables(variables))) {
       return this.toApollo();
     }
 
     let ctx: Context;
     try {
-      ctx = await contextForRequest(this.app, req);
+      const pending = contextForRequest(this.app, req);
+      ctx = pending instanceof Promise ? await pending : pending;
     } catch {
       return this.toApollo(); // a bad bearer token: Apollo's 401 with the error's code
     }
 
     this.stats.compiled++;
     try {
-      await checkOperation(this.app, this.limits, {
+      const gate = checkOperation(this.app, this.limits, {
         schema: this.schema,
         document: compiled.document,
         operation: compiled.operation,
@@ -133,6 +137,7 @@ export class CompiledExecutor {
         variables,
         ctx,
       });
+      if (gate) await gate;
     } catch (err) {
       // Refused before execution: `{errors}` with the error's HTTP status (500 when it names none).
       this.send(reply, { errors: [err] });
@@ -181,7 +186,7 @@ export class CompiledExecutor {
       document,
       operation,
       operationName,
-      hasVariables: (operation.variableDefinitions?.length ?? 0) > 0,
+      coerceVariables: operation.variableDefinitions?.length ? compileVariableParsing(this.schema, operation.variableDefinitions) : null,
       query: compiled.query.bind(compiled),
     };
   }

@@ -190,9 +190,10 @@ export interface OperationRequest {
  * THE gate every GraphQL operation passes before execution, whichever executor runs it
  * (Apollo's pipeline through `limitsPlugin`, or src/graphql/executor.ts): NUL characters, depth,
  * complexity, then the write / expensive-read rate limits. Throws a GraphQLError carrying
- * extensions.code and extensions.http (status, Retry-After).
+ * extensions.code and extensions.http (status, Retry-After). Synchronous unless a rate limit has
+ * to be counted (then a promise): most reads need no promise at all.
  */
-export async function checkOperation(app: App, limits: LimitsConfig, rq: OperationRequest): Promise<void> {
+export function checkOperation(app: App, limits: LimitsConfig, rq: OperationRequest): void | Promise<void> {
   const { operation, document } = rq;
   const info = analyse(document);
   if (containsNul(rq.variables) || info.hasNul) {
@@ -220,16 +221,15 @@ export async function checkOperation(app: App, limits: LimitsConfig, rq: Operati
   if (complexity > limits.maxComplexity) throw limitError('complexity', limits.maxComplexity, complexity);
 
   const ctx = rq.ctx;
-  try {
-    if (operation.operation === 'mutation' && limits.writesPerMinute > 0) {
-      await consumeBoth(app, WRITE_POLICY(limits.writesPerMinute), ctx.ip, ctx.viewer?.id);
-    } else if (operation.operation === 'query' && complexity >= limits.expensiveComplexity && limits.expensiveReadsPerMinute > 0) {
-      await consumeBoth(app, READ_POLICY(limits.expensiveReadsPerMinute), ctx.ip, ctx.viewer?.id);
-    }
-  } catch (err) {
-    if (err instanceof AppError) throw toGraphQLError(err);
-    throw err;
+  let policy: RateLimitPolicy | undefined;
+  if (operation.operation === 'mutation' && limits.writesPerMinute > 0) policy = WRITE_POLICY(limits.writesPerMinute);
+  else if (operation.operation === 'query' && complexity >= limits.expensiveComplexity && limits.expensiveReadsPerMinute > 0) {
+    policy = READ_POLICY(limits.expensiveReadsPerMinute);
   }
+  if (!policy) return;
+  return consumeBoth(app, policy, ctx.ip, ctx.viewer?.id).catch((err: unknown) => {
+    throw err instanceof AppError ? toGraphQLError(err) : err;
+  });
 }
 
 /** The gate in Apollo's pipeline (src/http.ts). */

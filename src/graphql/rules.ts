@@ -155,8 +155,12 @@ function noViewer(ctx: Context) {
     : unauthenticated();
 }
 
-/** Enforces one rule for one operation. Throws UNAUTHENTICATED / FORBIDDEN / NOT_FOUND. */
-export async function enforce(ctx: Context, operation: string, args: Record<string, any>, kind: 'read' | 'write'): Promise<void> {
+/**
+ * Enforces one rule for one operation. Throws UNAUTHENTICATED / FORBIDDEN / NOT_FOUND.
+ * Synchronous for the rules that need no lookup (PUBLIC, AUTHENTICATED, ADMIN); a promise for
+ * OWNER / VISIBLE (target and follow lookups). Callers `await` it either way.
+ */
+export function enforce(ctx: Context, operation: string, args: Record<string, any>, kind: 'read' | 'write'): void | Promise<void> {
   const entry = RULES[operation];
   if (!entry) throw forbidden(`No authorization rule for ${operation}`);
   const scope = entry.scope ?? kind;
@@ -176,19 +180,23 @@ export async function enforce(ctx: Context, operation: string, args: Record<stri
       if (!ctx.viewer) throw noViewer(ctx);
       if (!ctx.viewer.isAdmin) throw forbidden('Administrators only');
       return;
-    case 'OWNER': {
+    case 'OWNER':
       if (!ctx.viewer) throw noViewer(ctx);
-      const target = await (entry.target ?? byUserId)(args, ctx);
-      if (target !== ctx.viewer.id) throw forbidden('Only the owner may do this');
-      return;
-    }
-    case 'VISIBLE': {
-      const target = await (entry.target ?? byUserId)(args, ctx);
-      if (!target) return;
-      if (!(await canView(ctx, target))) throw forbidden('This profile is set as a private.');
-      return;
-    }
+      return enforceOwner(ctx, ctx.viewer.id, entry, args);
+    case 'VISIBLE':
+      return enforceVisible(ctx, entry, args);
   }
+}
+
+async function enforceOwner(ctx: Context, viewerId: string, entry: RuleEntry, args: Record<string, any>): Promise<void> {
+  const target = await (entry.target ?? byUserId)(args, ctx);
+  if (target !== viewerId) throw forbidden('Only the owner may do this');
+}
+
+async function enforceVisible(ctx: Context, entry: RuleEntry, args: Record<string, any>): Promise<void> {
+  const target = await (entry.target ?? byUserId)(args, ctx);
+  if (!target) return;
+  if (!(await canView(ctx, target))) throw forbidden('This profile is set as a private.');
 }
 
 const ROOTS: Record<string, 'read' | 'write'> = { Query: 'read', Mutation: 'write', Subscription: 'read' };
@@ -207,9 +215,10 @@ export function applyRules(schema: GraphQLSchema): GraphQLSchema {
       if (field.name.startsWith('__')) continue;
       const operation = `${typeName}.${field.name}`;
       const resolve = field.resolve ?? defaultFieldResolver;
-      field.resolve = async (source, args, context: Context, info) => {
-        await enforce(context, operation, args, kind);
-        return resolve(source, args, context, info);
+      // No promise of our own when the rule needs no lookup: the resolver's value as it is.
+      field.resolve = (source, args, context: Context, info) => {
+        const gate = enforce(context, operation, args, kind);
+        return gate ? gate.then(() => resolve(source, args, context, info)) : resolve(source, args, context, info);
       };
       if (field.subscribe) {
         const subscribe = field.subscribe;

@@ -12,7 +12,7 @@ import { registerRecommended } from './recommended';
 export type RestHandler = (ctx: Context, req: FastifyRequest) => Promise<unknown>;
 
 /** Viewer from the request's bearer token (same resolution as GraphQL). */
-export async function restContext(app: App, req: FastifyRequest): Promise<Context> {
+export function restContext(app: App, req: FastifyRequest): Context | Promise<Context> {
   return contextForRequest(app, req);
 }
 
