@@ -5,17 +5,23 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchema } from 'type-graphql';
 import { resolvers } from '../modules';
 import { applyRules } from './rules';
+import { leanResolvers } from './invoke';
 import { schemaPubSub } from './pubsub';
 
 let built: Promise<GraphQLSchema> | undefined;
 
-/** Builds the type-graphql schema once per process. */
+/**
+ * Builds the type-graphql schema once per process, then replaces type-graphql's generic
+ * invokers with direct calls (./invoke.ts) and wraps every root field in the rule table (./rules.ts).
+ */
 export function getSchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
     resolvers: [...resolvers] as [Function, ...Function[]],
     pubSub: schemaPubSub,
     validate: false,
-  }).then(applyRules);
+  })
+    .then((schema) => leanResolvers(schema, resolvers))
+    .then(applyRules);
   return built;
 }
 
