@@ -140,6 +140,23 @@ export function rssMiB(pid: number): number {
   }
 }
 
+/** CPU time (user + system, µs) a process has used so far, from /proc (Linux; NaN elsewhere). */
+export function cpuMicros(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100; // clock ticks, USER_HZ = 100
+  } catch {
+    return NaN;
+  }
+}
+
+/** A load run against one server process, with the server's CPU time per request (µs). */
+export async function loadWithCpu(pid: number, opts: Parameters<typeof load>[0]): Promise<LoadResult & { cpuPerRequest: number }> {
+  const before = cpuMicros(pid);
+  const r = await load(opts);
+  return { ...r, cpuPerRequest: (cpuMicros(pid) - before) / Math.max(1, r.requests) };
+}
+
 /**
  * Runs `fn` over `n` indexes with at most `concurrency` in flight; returns each call's latency (ms)
  * and the errors thrown (bounded: never more than n calls).

@@ -10,7 +10,7 @@
  * Introspection fields (`__schema`, `__type`) are not counted: GRAPHQL_INTROSPECTION governs them.
  */
 import type { ApolloServerPlugin, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   GraphQLError,
   Kind,
@@ -261,20 +261,25 @@ const EXPENSIVE_REST = [/^\/api\/v1\/users\/[^/]+\/(profile|stats\/recommended)$
  * the expensive-read limit answers 429 + Retry-After + {message}.
  */
 export function registerRestRateLimits(fastify: FastifyInstance, app: App, limits: LimitsConfig = limitsFromConfig(app.config)): void {
-  fastify.addHook('onRequest', async (req: FastifyRequest, reply) => {
-    if (!req.url.startsWith('/api/')) return;
-    if (/%00/i.test(req.url) || req.url.includes('\u0000')) return reply.code(400).send({ message: NUL_MESSAGE });
-    if (limits.expensiveReadsPerMinute <= 0) return;
-    const path = req.url.split('?')[0];
-    if (!EXPENSIVE_REST.some((re) => re.test(path))) return;
-    try {
-      await app.rateLimiter.consume(REST_READ_POLICY(limits.expensiveReadsPerMinute), `ip:${req.ip}`);
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      return reply
-        .code(HTTP_STATUS[err.code])
-        .header('retry-after', String(err.details?.retryAfter ?? 60))
-        .send({ message: err.message });
+  // Callback style: no promise on the requests that need no limit (every request passes here).
+  fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    if (!req.url.startsWith('/api/')) return done();
+    if (/%00/i.test(req.url) || req.url.includes('\u0000')) {
+      reply.code(400).send({ message: NUL_MESSAGE });
+      return; // replied: the request ends here
     }
+    if (limits.expensiveReadsPerMinute <= 0) return done();
+    const path = req.url.split('?')[0];
+    if (!EXPENSIVE_REST.some((re) => re.test(path))) return done();
+    app.rateLimiter.consume(REST_READ_POLICY(limits.expensiveReadsPerMinute), `ip:${req.ip}`).then(
+      () => done(),
+      (err: unknown) => {
+        if (!(err instanceof AppError)) return done(err as Error);
+        reply
+          .code(HTTP_STATUS[err.code])
+          .header('retry-after', String(err.details?.retryAfter ?? 60))
+          .send({ message: err.message });
+      },
+    );
   });
 }

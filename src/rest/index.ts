@@ -29,7 +29,8 @@ export function getRoute(fastify: FastifyInstance, app: App, url: string, handle
         return reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' });
       }
       try {
-        const ctx = await restContext(app, req);
+        const pending = restContext(app, req);
+        const ctx = pending instanceof Promise ? await pending : pending;
         const result = await handler(ctx, req);
         return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(result));
       } catch (err) {
