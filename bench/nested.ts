@@ -123,7 +123,7 @@ export async function benchNested(target: 'pglite' | 'postgresql' = (process.env
         ['SQL statements per request', String(statements), '≤ 25, constant in the follower count (test/integration/sql-count.test.ts)'],
         ['trivial query { serverInfo { name } } (baseline, same server)', `${fmt(t.rps)} req/s (p99 ${t.p99} ms)`, '—'],
         ['nested read', `${fmt(n.rps)} req/s (p50 ${n.p50} ms, p99 ${n.p99} ms)`, '—'],
-        ['nested / trivial', fmt(n.rps / t.rps, 3), '—'],
+        ['nested / trivial', fmt(n.rps / t.rps, 4), '—'],
         ['errors + non-2xx (nested)', String(errs), `0 — ${errs === 0 ? 'met' : 'NOT met'}`],
         ['server RSS after the load', `${fmt(rss)} MiB`, '—'],
       ]);
