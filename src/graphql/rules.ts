@@ -1,6 +1,7 @@
 import { defaultFieldResolver, GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { forbidden, notFound, unauthenticated } from '../errors';
 import type { Context } from './context';
+import type { User } from '../generated/prisma/client';
 
 /**
  * The one table of authorization rules. Every root operation (GraphQL Query/Mutation/
@@ -146,6 +147,11 @@ export async function canView(ctx: Context, targetUserId: string): Promise<boole
   if (ctx.viewer.id === targetUserId || ctx.viewer.isAdmin) return true;
   const follow = await ctx.loaders.approvedFollow.load(`${ctx.viewer.id}:${targetUserId}`);
   return follow;
+}
+
+/** The user when the caller may see them (canView), else null: players in lists and rankings are masked with it. */
+export async function visibleUser(ctx: Context, userId: string): Promise<User | null> {
+  return (await canView(ctx, userId)) ? ctx.loaders.userById.load(userId) : null;
 }
 
 /** UNAUTHENTICATED, saying what to do when the caller is a verified external identity with no account yet. */

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { BestScore, Chart } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
-import { canView } from '../../graphql/rules';
+import { visibleUser } from '../../graphql/rules';
 import type { Page } from '../../graphql/connection';
 import { toAttributeVector } from '../../domain/similarity';
 import { parseIntId } from './notes.service';
@@ -32,13 +32,12 @@ async function loadCharts(ctx: Context, ids: number[]): Promise<Chart[]> {
   });
 }
 
-/** Ranking rows with players the caller may not see anonymised (canView, batched through loaders). */
+/** Ranking rows with players the caller may not see anonymised (visibleUser, batched through loaders). */
 async function rankingConnection(ctx: Context, chartId: number, args: SongRankingArgs, selfUserId: string | null): Promise<SongRankingConnection> {
   const { version, selfRank, page } = await new RankingsService(ctx.db).ranking(chartId, args.version, args.first, args.after, selfUserId);
   const edges = await Promise.all(
     page.edges.map(async ({ cursor, node }) => {
-      const visible = await canView(ctx, node.userId);
-      const player = visible ? await ctx.loaders.userById.load(node.userId) : null;
+      const player = await visibleUser(ctx, node.userId);
       const entry: SongRankingEntryType = {
         rank: node.rank,
         player,

@@ -1,6 +1,6 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../graphql/context';
-import { canView } from '../../graphql/rules';
+import { visibleUser } from '../../graphql/rules';
 import { GlobalRankingArgs } from './stats.inputs';
 import { StatsService } from './stats.service';
 import { GlobalRankingConnection, GlobalRankingEntryType } from './stats.types';
@@ -18,7 +18,7 @@ export class StatsResolver {
     const edges = await Promise.all(
       page.edges.map(async ({ cursor, node }) => {
         const isSelf = node.userId === selfId;
-        let player = (await canView(ctx, node.userId)) ? await ctx.loaders.userById.load(node.userId) : null;
+        let player = await visibleUser(ctx, node.userId);
         // Filtering on a hidden area / class would reveal it next to the name: such players stay anonymous.
         if (player && !isSelf && ((area !== null && !player.showArea) || (arenaClass !== null && !player.showArenaClass))) player = null;
         const entry: GlobalRankingEntryType = { rank: node.rank, player, anonymous: !player, totalBpi: node.totalBpi, isSelf };
