@@ -3,6 +3,7 @@ import { aPlayer, withBestScore } from '../helpers/factories';
 import { demoDefinitions } from '../../src/db/seed';
 import { updateDefinitions } from '../../src/modules/songs/definitions.service';
 import { calcBpi, totalBpi } from '../../src/domain/bpi';
+import { lockPlayer, recomputeAll } from '../../src/modules/scores/totals.service';
 
 describe('recompute job after a definitions update', () => {
   let s: TestServer;
@@ -107,5 +108,31 @@ describe('recompute job after a definitions update', () => {
     expect(status.body.data.recomputeStatus).toMatchObject({ running: false, error: null, done: 1, total: 1 });
     const anon = await s.gql('{ recomputeStatus { running } }');
     expect(anon.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+  it('a batch waits for an import holding the player’s lock: the stored total includes that import’s best', async () => {
+    const set = [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.level === 12 && c.definition && (c.releasedVersion ?? 0) <= 33);
+    const n = set.length;
+    const [a, b] = set.slice(-2);
+    const exA = Math.floor(a.notes * 2 * 0.85);
+    const exB = Math.floor(b.notes * 2 * 0.95);
+    const player = await aPlayer(s.db.prisma);
+    await withBestScore(s.db.prisma, player, a.id, exA);
+    await recomputeAll(s.db.prisma, s.app.catalogue, '33');
+    let running: Promise<unknown> | undefined;
+    // An import in progress: it holds the player's lock and writes a new best before it commits.
+    await s.db.prisma.$transaction(
+      async (tx) => {
+        await lockPlayer(tx, player.id);
+        await withBestScore(tx as unknown as typeof s.db.prisma, player, b.id, exB);
+        running = recomputeAll(s.db.prisma, s.app.catalogue, '33');
+        await new Promise((r) => setTimeout(r, 300));
+      },
+      { timeout: 10_000 },
+    );
+    await running;
+    const status = await s.db.prisma.playerVersionStatus.findUniqueOrThrow({ where: { userId_version: { userId: player.id, version: '33' } } });
+    const expected = totalBpi([s.app.catalogue.currentBpi(a.id, exA)!, s.app.catalogue.currentBpi(b.id, exB)!], n);
+    expect(status.totalBpi).toBeCloseTo(expected, 10);
+    expect(status.playedCount).toBe(2);
   });
 });

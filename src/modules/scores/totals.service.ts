@@ -75,7 +75,8 @@ export const RECOMPUTE_BATCH_USERS = 1000;
  * BPI is derived on read, catalogue.currentBpi). The player list is read once; players are then
  * streamed in batches of RECOMPUTE_BATCH_USERS (never all scores at once), each batch with ONE
  * read — per player, the chart ids and EX scores of their bests on the charts of the total set,
- * aggregated into two arrays — and ONE upsert of the totals.
+ * aggregated into two arrays — and ONE upsert of the totals, in one transaction that holds the
+ * batch's player locks (the ones imports take), so a concurrent import is never overwritten.
  */
 export async function recomputeAll(
   db: Db,
@@ -83,8 +84,9 @@ export async function recomputeAll(
   version: string,
   onProgress?: (done: number, total: number) => void,
 ): Promise<{ users: number; batches: number }> {
-  // Players with bests (a loose index scan over the primary key (userId, version, chartId): one
-  // probe per player, not a sort of every best) and players with a stored total.
+  // Sorted player ids (the batches take their import locks in this order): players with bests (a
+  // loose index scan over the primary key (userId, version, chartId): one probe per player, not a
+  // sort of every best) and players with a stored total.
   const users = (
     await db.$queryRawUnsafe<{ userId: string }[]>(
       `WITH RECURSIVE u("userId") AS (
@@ -104,25 +106,33 @@ export async function recomputeAll(
   onProgress?.(0, users.length);
   for (let i = 0; i < users.length; i += RECOMPUTE_BATCH_USERS) {
     const ids = users.slice(i, i + RECOMPUTE_BATCH_USERS);
-    const rows = setList.length
-      ? await db.$queryRawUnsafe<{ userId: string; chartIds: number[]; exScores: number[] }[]>(
-          `SELECT "userId", array_agg("chartId") AS "chartIds", array_agg("exScore") AS "exScores"
-             FROM "BestScore" WHERE "version" = $1 AND "userId" = ANY($2::text[]) AND "chartId" = ANY($3::int[])
-            GROUP BY "userId"`,
-          version,
-          ids,
-          setList,
-        )
-      : [];
-    const byUser = new Map(rows.map((r) => [r.userId, r]));
-    const totals = new Map<string, PlayerTotal>();
-    for (const u of ids) {
-      const r = byUser.get(u);
-      const bpis = new Map<number, number | null>();
-      if (r) for (let k = 0; k < r.chartIds.length; k++) bpis.set(Number(r.chartIds[k]), catalogue.currentBpi(Number(r.chartIds[k]), Number(r.exScores[k])));
-      totals.set(u, computeTotal(catalogue, version, bpis, setIds));
-    }
-    await storeTotals(db, version, totals);
+    // One transaction per batch holding the players' import locks (lockPlayer, taken in id order):
+    // an import committing meanwhile can never have its new total overwritten by an older reading.
+    await db.$transaction(
+      async (tx) => {
+        await tx.$queryRawUnsafe('SELECT count(*)::int AS n FROM (SELECT pg_advisory_xact_lock(hashtext(u)) FROM unnest($1::text[]) AS u) AS l', ids);
+        const rows = setList.length
+          ? await tx.$queryRawUnsafe<{ userId: string; chartIds: number[]; exScores: number[] }[]>(
+              `SELECT "userId", array_agg("chartId") AS "chartIds", array_agg("exScore") AS "exScores"
+                 FROM "BestScore" WHERE "version" = $1 AND "userId" = ANY($2::text[]) AND "chartId" = ANY($3::int[])
+                GROUP BY "userId"`,
+              version,
+              ids,
+              setList,
+            )
+          : [];
+        const byUser = new Map(rows.map((r) => [r.userId, r]));
+        const totals = new Map<string, PlayerTotal>();
+        for (const u of ids) {
+          const r = byUser.get(u);
+          const bpis = new Map<number, number | null>();
+          if (r) for (let k = 0; k < r.chartIds.length; k++) bpis.set(Number(r.chartIds[k]), catalogue.currentBpi(Number(r.chartIds[k]), Number(r.exScores[k])));
+          totals.set(u, computeTotal(catalogue, version, bpis, setIds));
+        }
+        await storeTotals(tx, version, totals);
+      },
+      { timeout: 120_000 },
+    );
     batches++;
     done += ids.length;
     onProgress?.(done, users.length);
