@@ -9,11 +9,6 @@ export interface FollowRow {
   otherId: string;
   createdAt: Date;
 }
-/** A best score (its BPI is derived: catalogue.currentBpi(chartId, exScore)). */
-export interface BestRow {
-  chartId: number;
-  exScore: number;
-}
 export interface AreaRankRow {
   area: string;
   areaRank: number;
@@ -140,16 +135,6 @@ export function createUserLoaders(db: Db) {
         SELECT "gameId", area, pos::int AS pos, total::int AS total FROM ranked WHERE "gameId" IN (${ids})`);
       const m = new Map(rows.map((r) => [r.gameId, { area: r.area, areaRank: Number(r.pos), totalInArea: Number(r.total) }]));
       return gameIds.map((g) => m.get(g) ?? null);
-    }),
-    /** `${userId}|${version}` → the user's best scores in that version */
-    bestScoresByUserVersion: new DataLoader<string, BestRow[]>(async (keys) => {
-      const pairs = keys.map((k) => k.split('|') as [string, string]);
-      const rows = await db.bestScore.findMany({
-        where: { OR: pairs.map(([userId, version]) => ({ userId, version })) },
-        select: { userId: true, version: true, chartId: true, exScore: true },
-      });
-      const m = groupBy(rows, (r) => `${r.userId}|${r.version}`);
-      return keys.map((k) => (m.get(k) ?? []).map((r) => ({ chartId: r.chartId, exScore: r.exScore })));
     }),
   };
 }

@@ -16,6 +16,7 @@ import { chartInVersion, computeRadar, type RadarValues } from '../../domain/rad
 import { badInput, conflict, fromDatabaseError, notFound, unauthenticated, type ErrorIssue } from '../../errors';
 import { encodeCursor, offsetFromCursor, pageSize, type PageInfo } from '../../graphql/connection';
 import { followPageKey, type FollowDirection } from './users.loaders';
+import { loaderSource } from '../scores/scores.loaders';
 
 export interface StatsEntry {
   version: string;
@@ -155,7 +156,7 @@ export class UsersService {
 
   /** The user's radar in a version: total BPI per category over the category's charts. */
   async radar(userId: string, version: string): Promise<RadarValues> {
-    const best = await this.ctx.loaders.bestScoresByUserVersion.load(`${userId}|${version}`);
+    const best = await loaderSource(this.ctx.loaders).bests(userId, version);
     const catalogue = this.ctx.app.catalogue;
     const bpis = new Map<number, number | null>();
     for (const b of best) {
@@ -170,10 +171,8 @@ export class UsersService {
   async winLoss(userId: string, version: string): Promise<WinLoss[] | null> {
     const v = this.ctx.viewer;
     if (!v) return null;
-    const [mine, theirs] = await Promise.all([
-      this.ctx.loaders.bestScoresByUserVersion.load(`${v.id}|${version}`),
-      this.ctx.loaders.bestScoresByUserVersion.load(`${userId}|${version}`),
-    ]);
+    const bests = loaderSource(this.ctx.loaders);
+    const [mine, theirs] = await Promise.all([bests.bests(v.id, version), bests.bests(userId, version)]);
     const theirMap = new Map(theirs.map((b) => [b.chartId, b.exScore]));
     const tally = new Map<number, WinLoss>();
     for (const b of mine) {
