@@ -287,7 +287,7 @@ export async function rebuildDerived(tx: Db, cat: Lookup, userId: string, versio
       })),
     });
   }
-  const current = bestBpis(cat, [...bests].map(([chartId, b]) => ({ chartId, exScore: b.exScore })));
+  const current = bestBpis(cat, bests);
   await storeTotals(tx, version, new Map([[userId, computeTotal(cat, version, current, setIds)]]));
 }
 

@@ -200,7 +200,7 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
 
       const changedCharts = [...new Set(candidates.map((c) => c.chart.id))];
       const setIds = totalSetIds(catalogue, input.version);
-      const totals = computeTotal(catalogue, input.version, bestBpis(catalogue, [...bests].map(([chartId, b]) => ({ chartId, exScore: b.exScore }))), setIds);
+      const totals = computeTotal(catalogue, input.version, bestBpis(catalogue, bests), setIds);
       const batchId = randomUUID();
       const bpiUpdatedCount = candidates.filter((c) => c.chart.definition).length;
 

@@ -32,10 +32,10 @@ export function totalSetIds(catalogue: ChartLookup, version: string): Set<number
   return ids;
 }
 
-/** chartId → the current BPI of each best's EX score (catalogue.currentBpi). */
-export function bestBpis(catalogue: ChartLookup, bests: Iterable<{ chartId: number; exScore: number }>): Map<number, number | null> {
+/** chartId → the current BPI of each best's EX score (catalogue.currentBpi), from chartId → best. */
+export function bestBpis(catalogue: ChartLookup, bests: ReadonlyMap<number, { exScore: number }>): Map<number, number | null> {
   const out = new Map<number, number | null>();
-  for (const b of bests) out.set(b.chartId, catalogue.currentBpi(b.chartId, b.exScore));
+  for (const [chartId, b] of bests) out.set(chartId, catalogue.currentBpi(chartId, b.exScore));
   return out;
 }
 

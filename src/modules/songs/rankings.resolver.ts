@@ -4,6 +4,7 @@ import type { Context } from '../../graphql/context';
 import { visibleUser } from '../../graphql/rules';
 import type { Page } from '../../graphql/connection';
 import { toAttributeVector } from '../../domain/similarity';
+import { withCurrentBpi } from '../scores/scores.service';
 import { parseIntId } from './notes.service';
 import { bestScoreKey } from './rankings.loaders';
 import { PopularChartsArgs, SimilarSongsArgs, SongRankingArgs, UserSimilarSongsArgs, UserSongRankingArgs, UserSongsArgs } from './rankings.inputs';
@@ -62,7 +63,7 @@ async function similarCharts(ctx: Context, args: SimilarSongsArgs, userId: strin
 /** A loaded best as a PlayerChartScore: its BPI under the chart's current definition. */
 function toScore(ctx: Context, s: BestScore | null | Error | undefined): PlayerChartScoreType | null {
   if (s instanceof Error) throw s;
-  return s ? { ...s, bpi: ctx.app.catalogue.currentBpi(s.chartId, s.exScore) } : null;
+  return s ? withCurrentBpi(ctx.app.catalogue, s) : null;
 }
 
 @Resolver()
