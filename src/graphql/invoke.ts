@@ -24,7 +24,7 @@
 import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
 
-type AnyResolver = GraphQLFieldResolver<unknown, unknown, Record<string, unknown>>;
+type AnyResolver = GraphQLFieldResolver<unknown, unknown, any>;
 type ParamGetter = (root: any, args: Record<string, unknown>, ctx: unknown, info: unknown) => unknown;
 
 interface Param {
@@ -126,7 +126,8 @@ export function leanResolvers(schema: GraphQLSchema, resolverClasses: readonly F
   const report: LeanResolverReport = { direct: [], plain: [], kept: [] };
 
   const replaceHandler = (typeName: string, fieldName: string, handler: Handler) => {
-    const field = (schema.getType(typeName) as { getFields?: () => Record<string, { resolve?: AnyResolver }> } | undefined)?.getFields?.()[fieldName];
+    const type = schema.getType(typeName);
+    const field = isObjectType(type) ? type.getFields()[fieldName] : undefined;
     if (!field) return;
     const invoker = directInvoker(handler, instances);
     if (typeof invoker === 'string') report.kept.push({ field: `${typeName}.${fieldName}`, reason: invoker });
@@ -144,13 +145,22 @@ export function leanResolvers(schema: GraphQLSchema, resolverClasses: readonly F
     for (const h of handlers) if (ours.has(h.target)) replaceHandler(typeName, h.schemaName, h as unknown as Handler);
   }
 
-  // Object types: external field resolvers called directly; plain fields read directly.
+  // Object types: external field resolvers called directly; plain fields read directly. The
+  // field resolvers that apply (type-graphql's own choice) indexed once by object class + method.
+  const fieldResolvers = new Map<Function, Map<string, (typeof storage.fieldResolvers)[number]>>();
+  for (const r of storage.fieldResolvers) {
+    const target = r.getObjectType?.();
+    if (!target || !(r.kind === 'internal' || ours.has(r.target))) continue;
+    let byMethod = fieldResolvers.get(target);
+    if (!byMethod) fieldResolvers.set(target, (byMethod = new Map()));
+    if (!byMethod.has(r.methodName)) byMethod.set(r.methodName, r);
+  }
   for (const objectType of storage.objectTypes) {
     const gqlType = schema.getType(objectType.name);
     if (!isObjectType(gqlType)) continue;
     const simple = objectType.simpleResolvers === true;
     for (const field of objectType.fields ?? []) {
-      const resolverMeta = storage.fieldResolvers.find((r) => r.getObjectType?.() === field.target && r.methodName === field.name && (r.kind === 'internal' || ours.has(r.target)));
+      const resolverMeta = fieldResolvers.get(field.target)?.get(field.name);
       const gqlField = gqlType.getFields()[field.schemaName];
       if (!gqlField) continue;
       if (resolverMeta) {
