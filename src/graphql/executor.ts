@@ -54,7 +54,7 @@ interface Compiled {
 const TO_APOLLO = Symbol('to-apollo');
 
 /** Documents kept per process; the oldest is dropped beyond this. */
-export const COMPILED_CACHE_SIZE = 500;
+const COMPILED_CACHE_SIZE = 500;
 /** Longer query texts are not compiled (nor remembered): Apollo answers them. */
 const MAX_QUERY_LENGTH = 100_000;
 

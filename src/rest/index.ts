@@ -11,11 +11,6 @@ import { registerRecommended } from './recommended';
 
 export type RestHandler = (ctx: Context, req: FastifyRequest) => Promise<unknown>;
 
-/** Viewer from the request's bearer token (same resolution as GraphQL). */
-export function restContext(app: App, req: FastifyRequest): Context | Promise<Context> {
-  return contextForRequest(app, req);
-}
-
 /**
  * Registers one compatibility route: GET only (other methods → 405 with Allow), context built
  * as for GraphQL, errors through the one REST error mapping. Handlers call resolver methods.
@@ -29,8 +24,7 @@ export function getRoute(fastify: FastifyInstance, app: App, url: string, handle
         return reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' });
       }
       try {
-        const pending = restContext(app, req);
-        const ctx = pending instanceof Promise ? await pending : pending;
+        const ctx = await contextForRequest(app, req); // the viewer from the bearer token, as for GraphQL
         const result = await handler(ctx, req);
         return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(result));
       } catch (err) {
