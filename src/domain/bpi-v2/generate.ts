@@ -2,10 +2,11 @@
  * A generated score population with known true V2 parameters, for the recovery tests and the
  * benchmark. Seeded (sfc32), so a seed always gives the same population.
  *
- * Truth: θ_i ~ N(0, 1); per chart sigma_j ~ U(0.4, 0.9), omega_j = rho_j·sigma_j with
+ * Truth: θ_i ~ N(0, 1); per chart sigma_j ~ U(0.3, 0.6), omega_j = rho_j·sigma_j with
  * rho_j ~ U(0.3, 0.55) (skill explains ≈ 77–92 % of a chart's score variance); mu_j puts the
  * kaiden average at skill `kaidenSkill` (from a real kaiden average when definitions are given,
- * else from a skill-0 score rate ~ U(0.70, 0.86)). A best is
+ * else from a skill-0 score rate ~ U(0.78, 0.90); these ranges keep the expected scores of all but the
+ * weakest ≈ 1 % of players above 0, where the log-linear model holds). A best is
  *   t = mu_j + sigma_j·θ_i + omega_j·N(0, 1),  EX = round(m − e^(−t)) clamped to [0, m]
  * except for outliers (rate `outlierRate`: two thirds far low, −U(3, 8)·omega_j, a failed or
  * half-hearted best; one third far high, +U(3, 6)·omega_j). A best of 0 is left out.
