@@ -1,4 +1,4 @@
-import { evaluateBpiV2, foldOf, generatePopulation, heldOutMask, transformT } from '../../src/domain/bpi-v2';
+import { evaluateBpiV2, foldOf, type EvaluateProgress, generatePopulation, heldOutMask, transformT } from '../../src/domain/bpi-v2';
 
 describe('held-out split', () => {
   it('puts every entry in exactly one of K folds, about 1/K each, the same every time', () => {
@@ -23,7 +23,8 @@ describe('held-out quality of the V2 fit', () => {
   // No outliers here, so the best possible prediction error is the noise itself: with the true
   // parameters, the held-out residual t − (mu + sigma·θ) has sd omega_j (the "oracle" error below).
   const pop = generatePopulation({ players: 2000, charts: 100, seed: 21, outlierRate: 0 });
-  const ev = evaluateBpiV2(pop.matrix, pop.charts);
+  const progress: EvaluateProgress[] = [];
+  const ev = evaluateBpiV2(pop.matrix, pop.charts, { onProgress: (p) => progress.push(p) });
 
   it('holds out about 10 % and predicts it nearly as well as the true parameters (within 5 %)', () => {
     const mask = heldOutMask(pop.matrix, 10, 0);
@@ -63,5 +64,13 @@ describe('held-out quality of the V2 fit', () => {
     expect(c.v2.maeEx).toBeLessThan(c.v1.maeEx);
     expect(c.bpiSpearman).toBeGreaterThan(0.9);
     expect(Number.isFinite(c.bpiRmse) && c.bpiRmse > 0).toBe(true);
+  });
+
+  it('reports progress through the fit and the predictions, non-decreasing up to 1', () => {
+    expect(progress[0].phase).toBe('prepare');
+    expect(progress.some((p) => p.phase === 'fit')).toBe(true);
+    expect(progress.filter((p) => p.phase !== 'evaluate').every((p) => p.fraction <= 0.85)).toBe(true);
+    for (let q = 1; q < progress.length; q++) expect(progress[q].fraction).toBeGreaterThanOrEqual(progress[q - 1].fraction);
+    expect(progress[progress.length - 1]).toEqual({ phase: 'evaluate', fraction: 1 });
   });
 });

@@ -10,7 +10,7 @@
  * bests (RMSE, mean difference V2 − V1, Spearman rank correlation).
  */
 import { exScoreForBpi, safeBpi } from '../bpi';
-import { fitBpiV2, type BpiV2Fit, type FitOptions } from './fit';
+import { fitBpiV2, type BpiV2Fit, type FitOptions, type FitProgress } from './fit';
 import { checkMatrix, type ChartInfo, type ScoreMatrix } from './matrix';
 import { exFromT, safeBpiV2, transformT } from './model';
 import { spearman } from './stats';
@@ -62,7 +62,15 @@ export interface BpiV2Evaluation {
   };
 }
 
-export interface EvaluateOptions extends Omit<FitOptions, 'heldOut'> {
+/** The fit's phases (scaled to the first 85 %), then `evaluate` (the predictions) up to 1. */
+export interface EvaluateProgress {
+  phase: FitProgress['phase'] | 'evaluate';
+  fraction: number;
+  iteration?: number;
+}
+
+export interface EvaluateOptions extends Omit<FitOptions, 'heldOut' | 'onProgress'> {
+  onProgress?: (p: EvaluateProgress) => void;
   /** number of folds (default 10: 10 % held out) */
   folds?: number;
   /** which fold is held out (default 0) */
@@ -77,8 +85,14 @@ export function evaluateBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[],
   const folds = options.folds ?? 10;
   const fold = options.fold ?? 0;
   const mask = heldOutMask(matrix, folds, fold);
-  const { folds: _f, fold: _g, ...fitOptions } = options;
-  const fit = fitBpiV2(matrix, charts, { ...fitOptions, heldOut: mask });
+  const { folds: _f, fold: _g, onProgress, ...fitOptions } = options;
+  const FIT_SHARE = 0.85;
+  const fit = fitBpiV2(matrix, charts, {
+    ...fitOptions,
+    heldOut: mask,
+    onProgress: onProgress && ((p) => onProgress({ ...p, fraction: p.fraction * FIT_SHARE })),
+  });
+  const step = Math.max(1, Math.floor(matrix.players / 20));
   const { rowPtr, chart: col, ex } = matrix;
   const v1Def = charts.map((c) => (hasV1(c) ? { notes: c.notes, kaidenAvg: c.kaidenAvg, wr: c.wr, coef: c.coef } : null));
 
@@ -97,6 +111,7 @@ export function evaluateBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[],
   const b2: number[] = [];
   const training: number[] = [];
   for (let i = 0; i < matrix.players; i++) {
+    if (onProgress && i % step === 0) onProgress({ phase: 'evaluate', fraction: FIT_SHARE + ((1 - FIT_SHARE) * i) / matrix.players });
     const th = fit.skill[i];
     if (!Number.isFinite(th)) continue;
     // the player's median V1 BPI over his training bests on V1 charts
@@ -148,6 +163,8 @@ export function evaluateBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[],
     const c = perChart[j * 3];
     if (c > 0) sst += perChart[j * 3 + 2] - (perChart[j * 3 + 1] * perChart[j * 3 + 1]) / c;
   }
+  const bpiSpearman = nc >= 2 ? spearman(b1, b2) : NaN;
+  onProgress?.({ phase: 'evaluate', fraction: 1 });
   let bse = 0;
   let bdiff = 0;
   for (let q = 0; q < b1.length; q++) {
@@ -164,7 +181,7 @@ export function evaluateBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[],
       v1: { observations: nc, rmseT: Math.sqrt(sse1 / nc), maeEx: sae1 / nc },
       bpiRmse: Math.sqrt(bse / nc),
       bpiMeanDiff: bdiff / nc,
-      bpiSpearman: nc >= 2 ? spearman(b1, b2) : NaN,
+      bpiSpearman,
     },
   };
 }
