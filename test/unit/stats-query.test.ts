@@ -2,10 +2,12 @@ import { AppError } from '../../src/errors';
 import {
   orThrow,
   parseCategory,
+  parseAsOf,
   parseDate,
   parseDateRange,
   parseGroupBy,
   parsePage,
+  parsePeriod,
   parseReviewPeriod,
   parseStatsQuery,
   parseStep,
@@ -69,6 +71,15 @@ describe('per-part arguments', () => {
     expect(parseGroupBy('month')).toEqual({ ok: true, value: 'month' });
     expect(parseGroupBy('year')).toMatchObject({ ok: false, issues: [{ path: ['groupBy'] }] });
     expect(parseGroupBy('fortnight', 'period')).toMatchObject({ ok: false, issues: [{ path: ['period'] }] });
+  });
+
+  it('period (tower): day (default) | week | month, named `period`; asOf: a date or "latest"', () => {
+    expect(parsePeriod(undefined)).toEqual({ ok: true, value: 'day' });
+    expect(parsePeriod('week')).toEqual({ ok: true, value: 'week' });
+    expect(parsePeriod('year')).toMatchObject({ ok: false, issues: [{ path: ['period'] }] });
+    expect(parseAsOf('latest')).toEqual({ ok: true, value: null });
+    expect(parseAsOf('2025-01-31')).toEqual({ ok: true, value: '2025-01-31' });
+    expect(parseAsOf('yesterday')).toMatchObject({ ok: false, issues: [{ path: ['asOf'] }] }); // the reference answers 500
   });
 
   it('step: 1, 2, 5, 10 (default 10); 3 refused (the reference falls back to 10)', () => {

@@ -135,9 +135,27 @@ export function chartLabel(c: Pick<StatsChart, 'title' | 'difficulty'>): string 
 const JST_MS = 9 * 3600_000;
 export const DAY_MS = 86400_000;
 
+/** Days since 1970-01-01 of the JST calendar date of an instant. */
+export function jstDayNumber(d: Date): number {
+  return Math.floor((d.getTime() + JST_MS) / DAY_MS);
+}
+
+// `YYYY-MM-DD` of a day number: a memo of a pure function (not data), bounded.
+const dayStrings = new Map<number, string>();
+
+/** `YYYY-MM-DD` of a day number (days since 1970-01-01). */
+export function dayString(n: number): string {
+  let s = dayStrings.get(n);
+  if (s === undefined) {
+    s = new Date(n * DAY_MS).toISOString().slice(0, 10);
+    if (dayStrings.size < 100_000) dayStrings.set(n, s);
+  }
+  return s;
+}
+
 /** JST calendar date `YYYY-MM-DD` of an instant. */
 export function jstDate(d: Date): string {
-  return new Date(d.getTime() + JST_MS).toISOString().slice(0, 10);
+  return dayString(jstDayNumber(d));
 }
 
 /** JST hour 0–23 of an instant. */
@@ -172,9 +190,16 @@ export function isoWeekday(date: string): number {
   return dow === 0 ? 7 : dow;
 }
 
+const mondays = new Map<string, string>();
+
 /** Monday of the ISO week holding the date. */
 export function weekStart(date: string): string {
-  return addDays(date, 1 - isoWeekday(date));
+  let m = mondays.get(date);
+  if (m === undefined) {
+    m = addDays(date, 1 - isoWeekday(date));
+    if (mondays.size < 100_000) mondays.set(date, m);
+  }
+  return m;
 }
 
 /** Last day (28–31) of a `YYYY-MM` month. */
@@ -194,7 +219,8 @@ export function periodKey(date: string, groupBy: GroupBy): string {
 /** Every date from `from` to `to` inclusive (empty when to < from). */
 export function eachDay(from: string, to: string): string[] {
   const out: string[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) out.push(d);
+  const last = Date.parse(`${to}T00:00:00Z`) / DAY_MS;
+  for (let n = Date.parse(`${from}T00:00:00Z`) / DAY_MS; n <= last; n++) out.push(dayString(n));
   return out;
 }
 

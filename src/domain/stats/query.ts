@@ -209,3 +209,14 @@ export function parseNumberIn(v: number | null | undefined, arg: string, min: nu
   if (!Number.isFinite(v) || v < min || v > max) return fail(issue('out_of_range', arg, `${arg} must be a number between ${min} and ${max}`));
   return ok(v);
 }
+
+/** `asOf` of the TotalBPI part: missing or "latest" → now (null); else a JST calendar date. */
+export function parseAsOf(v: string | null | undefined, arg = 'asOf'): Checked<string | null> {
+  if (v === null || v === undefined || v === 'latest') return ok(null);
+  return parseDate(v, arg);
+}
+
+/** `period` of the tower ranking: day (default) | week (Monday–Sunday) | month. */
+export function parsePeriod(v: string | null | undefined, arg = 'period'): Checked<GroupBy> {
+  return parseGroupBy(v, arg, 'day');
+}

@@ -152,7 +152,12 @@ export interface Review {
 const periodStart = (p: ReviewPeriod) => jstDayStart(p.from);
 const periodEnd = (p: ReviewPeriod) => jstDayStart(addDays(p.to, 1));
 const groupOf = (p: ReviewPeriod, d: Date) => (p.kind === 'month' ? jstDate(d) : jstDate(d).slice(0, 7));
-const inPeriod = (p: ReviewPeriod, d: Date) => d.getTime() >= periodStart(p).getTime() && d.getTime() < periodEnd(p).getTime();
+/** Is an instant in the period? (the bounds computed once) */
+const inPeriodOf = (p: ReviewPeriod) => {
+  const start = periodStart(p).getTime();
+  const end = periodEnd(p).getTime();
+  return (d: Date) => d.getTime() >= start && d.getTime() < end;
+};
 
 interface Timeline {
   start: number;
@@ -206,6 +211,7 @@ const byName = (a: { name: string; userId: string | null }, b: { name: string; u
 
 export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   const { version, period } = input;
+  const inPeriod = inPeriodOf(period);
   const set = totalSet(source, version);
   const bpiCharts = (id: number) => {
     const c = source.chart(id);
@@ -217,7 +223,7 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   const songs: ReviewSong[] = [];
   for (const [chartId, b] of me.after) {
     const c = bpiCharts(chartId);
-    if (!c || !inPeriod(period, b.playedAt)) continue;
+    if (!c || !inPeriod(b.playedAt)) continue;
     const prev = me.before.get(chartId) ?? null;
     const bpi = b.bpi ?? BPI_FLOOR;
     const before = prev ? prev.bpi ?? BPI_FLOOR : null;
@@ -236,7 +242,7 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   const byWeekday = Array.from({ length: 7 }, (_, k) => ({ weekday: k + 1, count: 0 }));
   const byHour = Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0 }));
   for (const p of input.plays) {
-    if (!bpiCharts(p.chartId) || !inPeriod(period, p.playedAt)) continue;
+    if (!bpiCharts(p.chartId) || !inPeriod(p.playedAt)) continue;
     byWeekday[isoWeekday(jstDate(p.playedAt)) - 1].count++;
     byHour[jstHour(p.playedAt)].count++;
   }
@@ -316,7 +322,7 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   const everyone = [entry(null, REVIEW_VIEWER_NAME, true, me.start, me.end), ...rivals.map((r) => entry(r.userId, r.name, false, r.bpiStart, r.bpiEnd))];
 
   // arena
-  const obs = (input.arena ?? []).filter((o) => inPeriod(period, o.fetchedAt));
+  const obs = (input.arena ?? []).filter((o) => inPeriod(o.fetchedAt));
   let arena: Review['arena'] = null;
   if (obs.length) {
     const bestClass = obs.map((o) => o.arenaClass).sort((a, b) => ARENA_ORDER.indexOf(a) - ARENA_ORDER.indexOf(b))[0];
