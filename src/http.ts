@@ -15,6 +15,7 @@ import { CompiledExecutor } from './graphql/executor';
 import { restError } from './rest/errors';
 import { GraphQLError } from 'graphql';
 import { HTTP_STATUS, toAppError } from './errors';
+import { registerCors } from './cors';
 
 export interface HttpServer {
   fastify: FastifyInstance;
@@ -26,6 +27,8 @@ export interface HttpServer {
 /** Fastify + Apollo Server 5: GraphQL at /graphql, the explorer, health checks and REST routes. */
 export async function createHttpServer(app: App): Promise<HttpServer> {
   const fastify = Fastify({ logger: false, bodyLimit: app.config.bodyLimit, trustProxy: false });
+  // First hook: preflights are answered before anything else runs (CORS_ORIGINS, src/cors.ts).
+  registerCors(fastify, app.config);
   const schema = await getSchema();
   const formatError = makeFormatError(app.log);
   const apollo = new ApolloServer<Context>({
