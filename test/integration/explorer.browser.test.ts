@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = fs.existsSync(CHROMIUM);
 if (!available) {
   // .ci/run installs Debian's chromium; on a machine without it this one test is skipped, loudly.
@@ -15,10 +15,7 @@ maybe('GraphiQL explorer in headless Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
     s = await startTestServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
