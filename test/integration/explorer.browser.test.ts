@@ -132,13 +132,19 @@ maybe('GraphiQL explorer in headless Chromium', () => {
     await page.close();
   }, 120_000);
 
-  it('shows the server’s UNAUTHENTICATED error when the subscription runs signed out', async () => {
+  it('shows why a subscription is refused: signed out (UNAUTHENTICATED), a bad token (socket closed 4403)', async () => {
     const page = await browser.newPage();
     await openExplorer(page, s.url);
     await page.locator('.graphiql-tab', { hasText: 'Notifications' }).click();
     await page.waitForFunction(() => (document.querySelector('.graphiql-query-editor')?.textContent ?? '').includes('notificationAdded'));
     await page.locator('.graphiql-execute-button').click();
     await waitForResponse(page, 'UNAUTHENTICATED');
+
+    await page.getByText('Headers', { exact: true }).click();
+    await page.locator('.graphiql-editor-tool .graphiql-editor').last().click();
+    await page.keyboard.insertText('{"Authorization": "Bearer not-a-token"}');
+    await page.locator('.graphiql-execute-button').click();
+    await waitForResponse(page, 'WebSocket closed: 4403', 'the Authorization header was refused');
     await page.close();
   }, 90_000);
 });
