@@ -76,7 +76,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     url: '/graphql',
     handler: async function (req, reply) {
       // A browser navigation gets the explorer (also with ?query=…, which opens it on that query).
-      if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html')) {
+      if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html') && (app.config.explorer || !(req.query as Record<string, unknown>)?.query)) {
         if (!app.config.explorer) return reply.code(404).send({ message: 'The explorer is disabled' });
         const page = explorerReply(req.headers);
         appendVary(reply, 'Accept-Encoding');
