@@ -3,10 +3,12 @@ import { ClearLamp, lampFromLabel } from '../constants';
 /**
  * Lamp spellings of the exports. `null` = the chart was not played (skipped, not an error);
  * undefined = unknown spelling (reported). Reflux's spelled-out FAILED is accepted (the
- * reference dropped it, domain-scores.md §8.12).
+ * reference dropped it, domain-scores.md §8.12), and so is its PFC (perfect full combo, a full
+ * combo lamp; the reference dropped those charts too).
  */
 const TOOL_LAMPS: Record<string, ClearLamp | null> = {
   FC: ClearLamp.FULLCOMBO_CLEAR,
+  PFC: ClearLamp.FULLCOMBO_CLEAR, // Reflux: perfect full combo
   'F-COMBO': ClearLamp.FULLCOMBO_CLEAR,
   EXH: ClearLamp.EX_HARD_CLEAR,
   EX: ClearLamp.EX_HARD_CLEAR,
