@@ -228,6 +228,15 @@ describe('header variants of the tool exports', () => {
   });
 });
 
+describe('lamp cells', () => {
+  it('a lamp spelled like an Object.prototype property is an unknown clear type, not a function (found by fast-check)', () => {
+    const text = ['title\tSPA Lamp\tSPA EX Score', 'A\ttoString\t100', 'B\tconstructor\t100', 'C\tPFC\t100'].join('\n');
+    const r = parseScoreExport(text);
+    expect(r.rows.map((x) => [x.title, x.clearLamp])).toEqual([['C', 'FULLCOMBO_CLEAR']]);
+    expect(r.issues.map((i) => [i.line, i.value])).toEqual([[2, 'toString'], [3, 'constructor']]);
+  });
+});
+
 describe('play dates', () => {
   it('are plausible from 1999-01-01 00:00 JST to now + 1 day', () => {
     expect(plausiblePlayTime('1999-01-01 00:00:00', NOW)).toBe(true);

@@ -43,9 +43,10 @@ const OFFICIAL: Record<string, ClearLamp | null> = {
 /** Lamp of a cell in any export (official wire strings or tool abbreviations). */
 export function parseLamp(cell: string | undefined): ClearLamp | null | undefined {
   const raw = cell ?? '';
-  if (raw in OFFICIAL) return OFFICIAL[raw];
+  // own keys only: a cell such as "toString" must not find Object.prototype
+  if (Object.hasOwn(OFFICIAL, raw)) return OFFICIAL[raw];
   const v = raw.trim().toUpperCase();
-  if (v in TOOL_LAMPS) return TOOL_LAMPS[v];
+  if (Object.hasOwn(TOOL_LAMPS, v)) return TOOL_LAMPS[v];
   const official = lampFromLabel(v);
   if (official === ClearLamp.NO_PLAY) return null;
   return official;
