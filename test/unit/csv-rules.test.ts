@@ -79,7 +79,7 @@ describe('official CSV, current layout: a real-world-shaped file with odd rows (
       { line: 4, column: 'HYPER クリアタイプ', value: 'SUPER CLEAR', title: 'Gamma Song', playStyle: 'SP', difficulty: 'HYPER', severity: 'error', reason: 'unknown clear type "SUPER CLEAR"; the chart is skipped' },
       { line: 5, column: 'ANOTHER スコア', value: '12O0', title: 'Delta Song', playStyle: 'SP', difficulty: 'ANOTHER', severity: 'error', reason: 'EX score "12O0" is not a non-negative integer; the chart is skipped' },
       { line: 6, column: 'ANOTHER スコア', value: '2700', title: 'Epsilon Song', playStyle: 'SP', difficulty: 'ANOTHER', severity: 'error', reason: "EX score 2700 is over the chart's maximum 2600; the chart is skipped" },
-      { line: 10, column: '最終プレー日時', value: '2099-01-01 00:00', title: 'Eta Song', playStyle: 'SP', difficulty: 'HYPER', severity: 'warning', reason: 'last played "2099-01-01 00:00" is outside 1999 … today + 1 day; the import time is used' },
+      { line: 10, column: '最終プレー日時', value: '2099-01-01 00:00', title: 'Eta Song', playStyle: 'SP', difficulty: 'HYPER', severity: 'warning', reason: 'last played "2099-01-01 00:00" is outside 1999-01-01 … 2025-06-02; the import time is used' },
       { line: 13, severity: 'error', reason: 'expected 41 fields, found 7; the line is skipped' },
       { line: 14, column: 'HYPER 難易度', value: '1O', title: 'Kappa Song', playStyle: 'SP', difficulty: 'HYPER', severity: 'error', reason: 'level "1O" is not a level (1–12); the chart is skipped' },
     ]);
@@ -238,9 +238,9 @@ describe('lamp cells', () => {
 });
 
 describe('play dates', () => {
-  it('are plausible from 1999-01-01 00:00 JST to now + 1 day', () => {
-    expect(plausiblePlayTime('1999-01-01 00:00:00', NOW)).toBe(true);
-    expect(plausiblePlayTime('1998-12-31 23:59:59', NOW)).toBe(false);
+  it('are plausible from 1999-01-01T00:00Z to now + 1 day (wall clocks are JST, UTC+9)', () => {
+    expect(plausiblePlayTime('1999-01-01 09:00:00', NOW)).toBe(true); // = 1999-01-01T00:00:00Z
+    expect(plausiblePlayTime('1999-01-01 08:59:59', NOW)).toBe(false);
     // NOW = 2025-06-01 00:00 UTC = 09:00 JST; + 1 day = 2025-06-02 09:00 JST
     expect(plausiblePlayTime('2025-06-02 09:00:00', NOW)).toBe(true);
     expect(plausiblePlayTime('2025-06-02 09:00:01', NOW)).toBe(false);
@@ -250,7 +250,7 @@ describe('play dates', () => {
     const text = ['LV,Title,mode,Lamp,Score,(rate),BP,Opt(best score),Opt(min bp),Last Played', '12,A,SPA,CLEAR,2000,80,15,?,?,1998-05-05 10:00', '12,B,SPA,CLEAR,2000,80,15,?,?,2025-05-05 10:00'].join('\n');
     const r = parseScoreExport(text, { now: NOW });
     expect(r.rows.map((x) => [x.title, x.lastPlayed])).toEqual([['A', null], ['B', '2025-05-05 10:00:00']]);
-    expect(r.issues).toEqual([{ line: 2, column: 'Last Played', value: '1998-05-05 10:00', title: 'A', playStyle: 'SP', difficulty: 'ANOTHER', severity: 'warning', reason: 'last played "1998-05-05 10:00" is outside 1999 … today + 1 day; the import time is used' }]);
+    expect(r.issues).toEqual([{ line: 2, column: 'Last Played', value: '1998-05-05 10:00', title: 'A', playStyle: 'SP', difficulty: 'ANOTHER', severity: 'warning', reason: 'last played "1998-05-05 10:00" is outside 1999-01-01 … 2025-06-02; the import time is used' }]);
   });
 
   it('normalizes the wall-clock spellings of the exports', () => {

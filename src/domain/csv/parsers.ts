@@ -122,7 +122,7 @@ class Collector {
     if (!t) {
       const norm = normalizeWallClock(raw);
       if (!norm) t = { problem: 'is not a date-time' };
-      else if (!plausiblePlayTime(norm, this.now)) t = { problem: 'is outside 1999 … today + 1 day' };
+      else if (!plausiblePlayTime(norm, this.now)) t = { problem: `is outside 1999-01-01 … ${new Date(this.now.getTime() + 86_400_000).toISOString().slice(0, 10)}` };
       else t = { at: norm };
       this.times.set(raw, t);
     }

@@ -149,13 +149,15 @@ export function jstToUtc(wallClock: string): Date {
   return new Date(Date.UTC(y, mo - 1, d, h - 9, mi, s));
 }
 
-/** 1999-01-01 00:00 JST: no play of the game is older. */
-const EARLIEST_PLAY_MS = Date.UTC(1999, 0, 1, -9);
+/** 1999-01-01T00:00:00Z: the first beatmania IIDX was released in February 1999. */
+const EARLIEST_PLAY_MS = Date.UTC(1999, 0, 1);
 const DAY_MS = 86_400_000;
 
 /**
- * Is a JST wall-clock play time plausible: from 1999 (the game's first year) to one day after
- * `now`? (The range rule of issue #21; a shared date-range helper may replace this one function.)
+ * Is a JST wall-clock play time within the sane range of play dates: 1999-01-01T00:00:00Z … now +
+ * 1 day? The same rule as the hardening work's shared helper (isSanePlayDate, src/domain/dates.ts
+ * on branch harden, not on main yet): once it lands, this body becomes
+ * `isSanePlayDate(jstToUtc(wallClock), now.getTime())`.
  */
 export function plausiblePlayTime(wallClock: string, now: Date): boolean {
   const t = jstToUtc(wallClock).getTime();
