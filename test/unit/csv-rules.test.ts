@@ -228,6 +228,17 @@ describe('header variants of the tool exports', () => {
   });
 });
 
+describe('many problems', () => {
+  it('lists the first 1,000 and sums up the rest in one last issue', () => {
+    // header on line 1, then 1,500 lines with an unknown mode on lines 2 … 1501
+    const text = ['LV,Title,mode,Lamp,Score', ...Array.from({ length: 1500 }, (_, i) => `12,T${i},XYZ,CLEAR,100`)].join('\n');
+    const r = parseScoreExport(text);
+    expect(r.issues).toHaveLength(1000 + 1);
+    expect(r.issues[999]).toMatchObject({ line: 1001, value: 'XYZ' });
+    expect(r.issues[1000]).toEqual({ line: 1501, severity: 'error', reason: '500 more problems (up to line 1501) are not listed' });
+  });
+});
+
 describe('lamp cells', () => {
   it('a lamp spelled like an Object.prototype property is an unknown clear type, not a function (found by fast-check)', () => {
     const text = ['title\tSPA Lamp\tSPA EX Score', 'A\ttoString\t100', 'B\tconstructor\t100', 'C\tPFC\t100'].join('\n');

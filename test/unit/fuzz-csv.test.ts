@@ -8,6 +8,7 @@ import { parse as csvParse } from 'csv-parse/sync';
 import {
   CsvFormatError,
   detectFormat,
+  endsInsideQuotes,
   readRows,
   parseDakenCounterCsv,
   parseOfficialCsv,
@@ -192,6 +193,17 @@ describe('reading lines (fast-check)', () => {
       const viaCsvParse = csvParse(line, { delimiter: sep, relax_quotes: true, relax_column_count: true }) as string[][];
       expect(readRows(line, sep)).toEqual([{ line: 1, fields: viaCsvParse[0] }]);
     }), { numRuns: RUNS });
+  });
+
+  it('endsInsideQuotes agrees with csv-parse: a line ends inside a quoted field exactly when csv-parse cannot close it', () => {
+    const dense = fc.array(fc.constantFrom('"', '""', ',', '\t', 'a', ' ', '"a"', 'b"'), { minLength: 1, maxLength: 14 }).map((xs) => xs.join(''));
+    fc.assert(fc.property(sepArb, dense, (sep, line) => {
+      const records = csvParse(line, { delimiter: sep, record_delimiter: '\n', relax_quotes: true, relax_column_count: true, skip_records_with_error: true, info: true }) as unknown as { info: { lines: number } }[];
+      const closes = records.length === 1 && records[0].info.lines === 1;
+      expect(endsInsideQuotes(line, sep)).toBe(!closes);
+      // and read without quoting, a line is the text between the delimiters, as csv-parse with quoting off
+      expect(line.split(sep)).toEqual((csvParse(line, { delimiter: sep, quote: false, relax_column_count: true }) as string[][])[0]);
+    }), { numRuns: 3000 });
   });
 
   it('whatever the quotes, every non-blank line is one record with its own line number (a stray quote never swallows lines)', () => {

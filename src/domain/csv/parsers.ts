@@ -47,6 +47,11 @@ export interface ParseOptions {
 const DIFFICULTIES: Difficulty[] = [Difficulty.BEGINNER, Difficulty.NORMAL, Difficulty.HYPER, Difficulty.ANOTHER, Difficulty.LEGGENDARIA];
 const DIFFICULTY_BY_LETTER: Record<string, Difficulty> = { B: Difficulty.BEGINNER, N: Difficulty.NORMAL, H: Difficulty.HYPER, A: Difficulty.ANOTHER, L: Difficulty.LEGGENDARIA };
 const MAX_LEVEL = 12;
+/**
+ * Issues listed per file; past it they are counted in one last issue (a 4 MiB file of broken
+ * lines would otherwise answer millions of them).
+ */
+export const MAX_ISSUES = 1000;
 
 /** Column indices of a header, looked up once per file (first occurrence of a name wins). */
 class Columns {
@@ -111,8 +116,17 @@ class Collector {
     this.now = opts.now ?? new Date();
   }
 
-  issue(severity: ParseIssue['severity'], line: number, reason: string, at: Pick<ParseIssue, 'column' | 'value' | 'title' | 'playStyle' | 'difficulty'> = {}) {
-    const issue: ParseIssue = { line, reason, severity };
+  /** issues past MAX_ISSUES: counted, summed up in one last issue */
+  private unlisted = { count: 0, lastLine: 0 };
+
+  /** `reason` may be a function: the text is then only built for a listed issue. */
+  issue(severity: ParseIssue['severity'], line: number, reason: string | (() => string), at: Pick<ParseIssue, 'column' | 'value' | 'title' | 'playStyle' | 'difficulty'> = {}) {
+    if (this.issues.length >= MAX_ISSUES) {
+      this.unlisted.count++;
+      this.unlisted.lastLine = line;
+      return;
+    }
+    const issue: ParseIssue = { line, reason: typeof reason === 'function' ? reason() : reason, severity };
     for (const k of ['column', 'value', 'title', 'playStyle', 'difficulty'] as const) if (at[k] !== undefined) (issue as unknown as Record<string, unknown>)[k] = at[k];
     this.issues.push(issue);
   }
@@ -194,6 +208,8 @@ class Collector {
   }
 
   result(format: CsvFormat): ParseResult {
+    const { count, lastLine } = this.unlisted;
+    if (count > 0) this.issues.push({ line: lastLine, reason: `${count} more problems (up to line ${lastLine}) are not listed`, severity: 'error' });
     return { format, rows: this.rows, issues: this.issues, skipped: this.skipped, absent: this.absent };
   }
 }
@@ -265,11 +281,11 @@ function officialRow(
   titleAt: number,
   textEnd: number,
   known: ((title: string) => boolean) | undefined,
-): { title: string; shift: number; textAligned: boolean } | { problem: string } {
+): { title: string; shift: number; textAligned: boolean } | { problem: () => string } {
   let n = r.fields.length;
   while (n > width && r.fields[n - 1].trim() === '') n--; // trailing separators
   if (n === width) return { title: r.fields[titleAt].trim(), shift: 0, textAligned: true };
-  if (n < width) return { problem: `expected ${width} fields, found ${r.fields.length}; the line is skipped` };
+  if (n < width) return { problem: () => `expected ${width} fields, found ${r.fields.length}; the line is skipped` };
   const extra = n - width;
   const candidate = (j: number) => r.fields.slice(titleAt, titleAt + 1 + j).join(',').trim();
   if (textEnd === titleAt + 1) return { title: candidate(extra), shift: extra, textAligned: true };
@@ -280,7 +296,7 @@ function officialRow(
     }
   }
   return {
-    problem: `expected ${width} fields, found ${r.fields.length}: the title, genre or artist holds an unquoted comma and no split of them names a known title; the line is skipped`,
+    problem: () => `expected ${width} fields, found ${r.fields.length}: the title, genre or artist holds an unquoted comma and no split of them names a known title; the line is skipped`,
   };
 }
 

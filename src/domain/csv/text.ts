@@ -11,6 +11,22 @@ export function splitLines(text: string): { line: number; text: string }[] {
   return body.split(/\r\n|\n|\r/).map((t, i) => ({ line: i + 1, text: t }));
 }
 
+/** The lines of a text that are not blank (BOM removed), numbered as splitLines numbers them. */
+function nonBlankLines(text: string): { line: number; text: string }[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const out: { line: number; text: string }[] = [];
+  const lineBreak = /\r\n|\n|\r/g;
+  let start = 0;
+  for (let n = 1; ; n++) {
+    const m = lineBreak.exec(body);
+    const end = m ? m.index : body.length;
+    const t = body.slice(start, end);
+    if (t.trim() !== '') out.push({ line: n, text: t });
+    if (!m) return out;
+    start = end + m[0].length;
+  }
+}
+
 export type Delimiter = ',' | '\t';
 
 /** One record of an export: its fields and the line it was read from. */
@@ -19,96 +35,119 @@ export interface TextRow {
   fields: string[];
 }
 
-interface CsvRecord {
-  record: string[];
-  info: { lines: number };
-}
 
 /**
  * csv-parse settings for score exports. A quoted field ("a, b", "" escapes a quote) is one field;
  * a quote inside an unquoted field is literal (the official export writes titles such as
  * `You'll say "Now!"` unquoted); rows may have any number of fields (the parsers check widths
- * themselves); a record error never throws (the line is then read on its own, see readRows).
+ * themselves); a record error never throws (see readRows for what happens then).
  */
-function options(delimiter: Delimiter, quote = true): Options {
+const OPTIONS: Record<Delimiter, Options> = {
+  ',': options(','),
+  '\t': options('\t'),
+};
+
+function options(delimiter: Delimiter): Options {
   return {
     delimiter,
     record_delimiter: '\n',
-    quote: quote ? '"' : false,
+    quote: '"',
     relax_quotes: true,
     relax_column_count: true,
     skip_empty_lines: false,
     skip_records_with_error: true,
-    info: true,
   };
 }
 
-const OPTIONS: Record<Delimiter, { quoted: Options; literal: Options }> = {
-  ',': { quoted: options(','), literal: options(',', false) },
-  '\t': { quoted: options('\t'), literal: options('\t', false) },
-};
-
-function parseRecords(text: string, opts: Options): CsvRecord[] {
+function parseRecords(text: string, opts: Options): string[][] {
   try {
-    return parse(text, opts) as unknown as CsvRecord[];
+    return parse(text, opts) as string[][];
   } catch {
     return []; // not expected with skip_records_with_error; the caller falls back line by line
   }
 }
 
 /**
- * Fields of one line. A quote that is opened and never closed makes the line's quotes literal
- * (the line is read without quoting) rather than swallowing the lines after it.
+ * Does a line end inside a quoted field under the settings above — a quote opened at the start
+ * of a field and never closed? Such a line would swallow the lines after it; it is read without
+ * quoting instead. (Only classifies lines: the fields themselves come from csv-parse. A property
+ * test checks it against csv-parse on generated lines.)
+ */
+export function endsInsideQuotes(line: string, delimiter: Delimiter): boolean {
+  let quoting = false;
+  let fieldStart = true;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quoting) {
+      if (ch !== '"') continue;
+      if (line[i + 1] === '"') i++; // an escaped quote
+      else quoting = false; // the closing quote (anything after it is kept literally)
+    } else if (ch === delimiter) fieldStart = true;
+    else {
+      if (ch === '"' && fieldStart) quoting = true;
+      fieldStart = false;
+    }
+  }
+  return quoting;
+}
+
+/**
+ * Fields of a line read without quoting: the text between the delimiters (what csv-parse gives
+ * with quoting off).
+ */
+const literalFields = (line: string, delimiter: Delimiter): string[] => line.split(delimiter);
+
+/**
+ * Fields of one line: csv-parse for a line with quotes, the text between the delimiters for a
+ * line without (the same fields, cheaper). A quote opened and never closed makes the line's quotes
+ * literal rather than swallowing the lines after it.
  */
 export function splitFields(line: string, delimiter: Delimiter): string[] {
-  const opts = OPTIONS[delimiter];
-  const quoted = parseRecords(line, opts.quoted);
-  if (quoted.length === 1 && quoted[0].info.lines === 1) return quoted[0].record;
-  return parseRecords(line, opts.literal)[0]?.record ?? [line];
+  if (!line.includes('"') || endsInsideQuotes(line, delimiter)) return literalFields(line, delimiter);
+  const records = parseRecords(line, OPTIONS[delimiter]);
+  return records.length === 1 ? records[0] : literalFields(line, delimiter);
 }
 
 const BATCH_MIN = 16;
 const BATCH_MAX = 4096;
 
 /**
- * The records of a delimited text, one per non-blank line, each with its line number.
+ * The records of a delimited text, one per non-blank line, each with its line number. A record
+ * never spans lines (no score export has a line break inside a field), so a stray quote damages
+ * its own line only.
  *
- * A line without a double quote has nothing to unquote: its fields are the text between the
- * delimiters (exactly what csv-parse gives for it, at a fraction of the cost; most export lines
- * are such). Lines with quotes are parsed with csv-parse, in batches. A record never spans lines
- * (no score export has a line break inside a field), so a stray quote damages its own line only:
- * when a batch's records do not map one to one onto its lines, the first line that does not is
- * read on its own (splitFields) and parsing resumes after it. Linear in the size of the text.
+ * Lines with quotes are parsed with csv-parse, in batches (one call per batch: its cost is per
+ * call); a line that would end inside a quoted field is read without quoting. Lines without
+ * quotes — most export lines — have nothing to unquote: their fields are the text between the
+ * delimiters. If a batch's records still did not map one to one onto its lines, its lines would
+ * be read one by one. Linear in the size of the text.
  */
 export function readRows(text: string, delimiter: Delimiter): TextRow[] {
-  const lines = splitLines(text).filter((l) => l.text.trim() !== '');
+  const lines = nonBlankLines(text);
   const out: TextRow[] = new Array(lines.length);
   const quoted: number[] = [];
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
-    if (l.text.includes('"')) quoted.push(i);
-    else out[i] = { line: l.line, fields: l.text.split(delimiter) };
+    if (!l.text.includes('"') || endsInsideQuotes(l.text, delimiter)) out[i] = { line: l.line, fields: literalFields(l.text, delimiter) };
+    else quoted.push(i);
   }
-  const opts = OPTIONS[delimiter].quoted;
-  let q = 0;
-  let size = BATCH_MIN;
-  while (q < quoted.length) {
+  const opts = OPTIONS[delimiter];
+  for (let q = 0, size = BATCH_MIN; q < quoted.length; ) {
     const end = Math.min(quoted.length, q + size);
     let joined = lines[quoted[q]].text;
     for (let j = q + 1; j < end; j++) joined += '\n' + lines[quoted[j]].text;
     const records = parseRecords(joined, opts);
-    const n = end - q;
-    let k = 0;
-    for (; k < n && k < records.length && records[k].info.lines === k + 1; k++) out[quoted[q + k]] = { line: lines[quoted[q + k]].line, fields: records[k].record };
-    if (k === n) {
-      q = end;
+    // as many records as lines: each line is one record, in order (a record spanning lines, or a
+    // skipped one, would make fewer; nothing makes more)
+    if (records.length === end - q) {
+      for (let j = q; j < end; j++) out[quoted[j]] = { line: lines[quoted[j]].line, fields: records[j - q] };
       size = Math.min(BATCH_MAX, size * 2);
-      continue;
+    } else {
+      // not expected (endsInsideQuotes agrees with csv-parse): the batch's lines one by one
+      for (let j = q; j < end; j++) out[quoted[j]] = { line: lines[quoted[j]].line, fields: splitFields(lines[quoted[j]].text, delimiter) };
+      size = BATCH_MIN;
     }
-    const l = lines[quoted[q + k]];
-    out[quoted[q + k]] = { line: l.line, fields: splitFields(l.text, delimiter) };
-    q += k + 1;
-    size = BATCH_MIN;
+    q = end;
   }
   return out;
 }
@@ -116,9 +155,9 @@ export function readRows(text: string, delimiter: Delimiter): TextRow[] {
 /** The header (first non-blank line, cells trimmed) and the records after it. */
 export function readTable(text: string, delimiter: Delimiter): { header: string[]; headerLine: number; rows: TextRow[] } {
   const rows = readRows(text, delimiter);
-  if (rows.length === 0) throw new CsvFormatError('The file is empty');
-  const [head, ...body] = rows;
-  return { header: head.fields.map((h) => h.trim()), headerLine: head.line, rows: body };
+  const head = rows.shift();
+  if (!head) throw new CsvFormatError('The file is empty');
+  return { header: head.fields.map((h) => h.trim()), headerLine: head.line, rows };
 }
 
 const DATE_RE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2}))?$/;
