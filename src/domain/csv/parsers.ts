@@ -110,14 +110,13 @@ class Collector {
   private readonly now: Date;
   /** one export date usually serves many charts: each distinct value is checked once */
   private readonly times = new Map<string, { at: string } | { problem: string }>();
+  /** issues past MAX_ISSUES: counted, summed up in one last issue */
+  private readonly unlisted = { count: 0, lastLine: 0 };
 
   constructor(private readonly opts: ParseOptions) {
     this.styles = new Set(opts.playStyles ?? [PlayStyle.SP]);
     this.now = opts.now ?? new Date();
   }
-
-  /** issues past MAX_ISSUES: counted, summed up in one last issue */
-  private unlisted = { count: 0, lastLine: 0 };
 
   /** `reason` may be a function: the text is then only built for a listed issue. */
   issue(severity: ParseIssue['severity'], line: number, reason: string | (() => string), at: Pick<ParseIssue, 'column' | 'value' | 'title' | 'playStyle' | 'difficulty'> = {}) {
