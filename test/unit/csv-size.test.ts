@@ -2,16 +2,17 @@
  * Exports at the request body limit (BODY_LIMIT_BYTES, 4 MiB by default) parse in linear time in
  * every format (issue #21, H3: the columns used to be looked up inside the row loop, so a file
  * with a wide header took time proportional to rows × columns). The bound is deliberately
- * generous (5 s for a 4 MiB export): on main before the fix the three wide-header files below took
- * 36–105 s each; after it every case here takes 0.3–0.9 s outside jest and at most ~2 s inside jest
- * on a machine with a load average of 26. Speed goals proper live in bench/; this is a guard
- * against the quadratic case (and a per-line slow path) coming back.
+ * generous (10 s for a 4 MiB export, a second run when the first one misses it): on main before
+ * the fix the three wide-header files below took 36–105 s each; after it every case here takes
+ * 0.3–0.9 s outside jest, about 2 s inside jest on a machine with a load average of 26, and up to
+ * 6.6 s once in a full PostgreSQL suite run on that machine. Speed goals proper live in bench/;
+ * this is a guard against the quadratic case (and a per-line slow path) coming back.
  */
 import { loadConfig } from '../../src/config';
 import { parseScoreExport } from '../../src/domain/csv';
 
 const LIMIT = loadConfig({}).bodyLimit;
-const BOUND_MS = 5000;
+const BOUND_MS = 10_000;
 
 /** Header + rows until the next row would pass `bytes` (UTF-8); returns the text and the row count. */
 function fill(header: string, row: (i: number) => string, bytes = LIMIT, eol = '\n'): { text: string; lines: number } {
@@ -26,10 +27,17 @@ function fill(header: string, row: (i: number) => string, bytes = LIMIT, eol = '
   }
 }
 
+/** Runs fn, and once more when it took BOUND_MS or longer (a loaded machine): the faster run counts. */
 function timed<T>(fn: () => T): { value: T; ms: number } {
-  const t0 = performance.now();
+  let t0 = performance.now();
   const value = fn();
-  return { value, ms: performance.now() - t0 };
+  let ms = performance.now() - t0;
+  if (ms >= BOUND_MS) {
+    t0 = performance.now();
+    fn();
+    ms = Math.min(ms, performance.now() - t0);
+  }
+  return { value, ms };
 }
 
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'];
