@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
@@ -15,6 +15,34 @@ import { CompiledExecutor } from './graphql/executor';
 import { restError } from './rest/errors';
 import { GraphQLError } from 'graphql';
 import { HTTP_STATUS, toAppError } from './errors';
+
+/** The query text of a GraphQL request (POST body or GET parameter) when longer than the limit: the message; else null. */
+function queryTooLong(req: FastifyRequest, max: number): string | null {
+  const fromBody = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>).query : undefined;
+  const fromUrl = (req.query as Record<string, unknown> | undefined)?.query;
+  const q = typeof fromBody === 'string' ? fromBody : typeof fromUrl === 'string' ? fromUrl : undefined;
+  if (q === undefined || q.length <= max) return null;
+  return `Query length ${q.length} exceeds the maximum of ${max} characters (GRAPHQL_MAX_QUERY_LENGTH)`;
+}
+
+/**
+ * The explorer page: gzip when accepted (about 1 MB instead of 9), cacheable (ETag of the page,
+ * 304 on revalidation, an hour's max-age), never framed by another origin.
+ */
+function sendExplorer(req: FastifyRequest, reply: FastifyReply) {
+  const page = explorerPage('/graphql');
+  reply
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', EXPLORER_CSP)
+    .header('x-frame-options', 'DENY')
+    .header('cache-control', 'public, max-age=3600')
+    .header('etag', page.etag)
+    .header('vary', 'accept-encoding, accept');
+  if (req.headers['if-none-match'] === page.etag) return reply.code(304).send();
+  const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  if (gzip) reply.header('content-encoding', 'gzip');
+  return reply.send(gzip ? page.gzip : page.html);
+}
 
 export interface HttpServer {
   fastify: FastifyInstance;
@@ -33,6 +61,10 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     introspection: app.config.introspection,
     formatError,
     includeStacktraceInErrorResponses: false,
+    // No "Did you mean …?" field suggestions when the schema is not meant to be explored.
+    hideSchemaDetailsFromClientErrors: !app.config.introspection,
+    // Request-wide cap on the document's size (its length is capped in the route below).
+    parseOptions: { maxTokens: app.config.graphqlMaxTokens },
     plugins: [fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limitsPlugin(app)],
   });
   await apollo.start();
@@ -75,11 +107,14 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
       const wantsHtml = req.method === 'GET' && (req.headers.accept ?? '').includes('text/html') && !(req.query as Record<string, unknown>)?.query;
       if (wantsHtml) {
         if (!app.config.explorer) return reply.code(404).send({ message: 'The explorer is disabled' });
-        const page = explorerPage('/graphql');
-        const gzip = (req.headers['accept-encoding'] ?? '').includes('gzip');
-        reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', EXPLORER_CSP);
-        if (gzip) reply.header('content-encoding', 'gzip');
-        return reply.send(gzip ? page.gzip : page.html);
+        return sendExplorer(req, reply);
+      }
+      const tooLong = queryTooLong(req, app.config.graphqlMaxQueryLength);
+      if (tooLong) {
+        return reply
+          .code(400)
+          .header('content-type', 'application/json; charset=utf-8')
+          .send(JSON.stringify({ errors: [{ message: tooLong, extensions: { code: 'BAD_USER_INPUT' } }] }) + '\n');
       }
       if (executor && (await executor.handle(req, reply))) return reply;
       return graphqlHandler.call(this, req as never, reply as never);
