@@ -139,14 +139,13 @@ export function createRateLimiter(config: { redisUrl?: string; rateLimitMaxKeys?
 }
 
 /**
- * The rate-limit key of a client: an IPv6 address (alone or after a `prefix:`) becomes its /64
+ * The rate-limit key of a client: an IPv6 address (alone or after `ip:`) becomes its /64
  * network (`2001:db8:1:2::/64`), an IPv4-mapped IPv6 address its IPv4 address; anything else is
  * kept as it is.
  */
 export function clientKey(id: string): string {
-  const m = /^([a-z]+:)?(.*)$/i.exec(id)!;
-  const prefix = m[1] && isIP(m[2]) ? m[1] : '';
-  const addr = prefix ? m[2] : id;
+  const prefix = id.startsWith('ip:') ? 'ip:' : '';
+  const addr = id.slice(prefix.length);
   if (isIP(addr) !== 6) return id;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(addr);
   if (mapped) return prefix + mapped[1];

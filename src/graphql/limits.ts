@@ -94,7 +94,7 @@ export const LIST_BOUNDS: Record<string, number> = {
   'Song.charts': 10, // SP/DP × BEGINNER…LEGGENDARIA
   'Chart.arenaAverages': 20, // arena classes
   'Chart.attributes': 20,
-  'Chart.definitionHistory': 20,
+  'Chart.definitionHistory': 10,
   'User.stats': 40, // one per game version
   'User.winLoss': 10,
   'Compare.winLoss': 10,

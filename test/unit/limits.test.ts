@@ -10,7 +10,7 @@ const depthOf = (q: string) => {
 };
 
 describe('query depth', () => {
-  it('counts nested fields, expands fragments and inline fragments, ignores introspection', () => {
+  it('counts nested fields, expands fragments and inline fragments, leaves introspection to MaxIntrospectionDepthRule', () => {
     expect(depthOf('{ serverInfo { name } }')).toBe(2);
     expect(depthOf('{ songs { edges { node { charts { definition { notes } } } } } }')).toBe(6);
     expect(depthOf('{ songs { edges { node { ...S } } } } fragment S on Song { charts { ... on Chart { song { title } } } }')).toBe(6);
@@ -23,16 +23,26 @@ describe('query depth', () => {
 });
 
 describe('query cost', () => {
-  it('is 1 per field, multiplies connection children by first (default 20), introspection free', async () => {
+  it('is 1 per field, multiplies connection children by first (default 20), lists by their bound, counts introspection', async () => {
     const schema = await getSchema();
-    const cost = (q: string, v?: Record<string, unknown>) => queryComplexity(schema, parse(q), v);
+    const cost = (q: string, v?: Record<string, unknown>) => queryComplexity(schema, parse(q), v, undefined, 50);
     expect(cost('{ serverInfo { name } }')).toBe(2);
     const page = 'query($n: Int) { songs(first: $n) { edges { node { id title } } } }';
     // songs: 1 + first × (edges 1 + node 1 + id 1 + title 1)
     expect(cost(page, { n: 10 })).toBe(1 + 10 * 4);
+    // a missing or unusable page size counts as the default / the largest page, never as 0
     expect(cost(page, {})).toBe(1 + 20 * 4);
     expect(cost(page, { n: 100000 })).toBe(1 + 100 * 4); // capped: pageSize() refuses it anyway
-    expect(cost('{ __schema { types { name fields { name } } } }')).toBe(0);
+    expect(cost(page, { n: 'x' })).toBe(1 + 100 * 4);
+    // a list without a page size: its children × its declared bound (Song.charts: 10)
+    // songs(first: 2): 1 + 2 × (edges 1 + node 1 + charts (1 + 10 × (id 1 + level 1)))
+    expect(cost('{ songs(first: 2) { edges { node { charts { id level } } } } }')).toBe(1 + 2 * (1 + 1 + (1 + 10 * 2)));
+    // …or the default list cost (50) when it declares none: user 1 + bestEver (1 + 50 × 2)
+    expect(cost('{ user(id: "u") { bestEver(currentVersion: "33") { bestExScore bestVersion } } }')).toBe(1 + 1 + 50 * 2);
+    // __schema: a fixed 1000 plus its fields, 1 each (lists inside introspection are bounded by the schema)
+    expect(cost('{ __schema { types { name fields { name } } } }')).toBe(1000 + (1 + 1 + (1 + 1)));
+    // fragments are expanded: twice the same fragment costs twice
+    expect(cost('{ a: serverInfo { ...F } b: serverInfo { ...F } } fragment F on ServerInfo { name version }')).toBe(2 * (1 + 2));
   });
 });
 
