@@ -32,7 +32,7 @@ const EnvSchema = z.object({
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5000),
   GRAPHQL_MAX_QUERY_LENGTH: z.coerce.number().int().min(1000).default(32768),
   GRAPHQL_MAX_STRING_LENGTH: z.coerce.number().int().min(16).default(256),
-  GRAPHQL_LIST_COST: z.coerce.number().int().min(1).max(10000).default(50),
+  GRAPHQL_LIST_COST: z.coerce.number().int().min(1).max(10000).default(10),
   SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).default(10),
   SUBSCRIPTIONS_PER_USER: z.coerce.number().int().min(1).default(20),
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().min(1024).default(65536),

@@ -92,14 +92,13 @@ const MAX_LIMIT_ARG = 100;
  */
 export const LIST_BOUNDS: Record<string, number> = {
   'Song.charts': 10, // SP/DP × BEGINNER…LEGGENDARIA
-  'Chart.arenaAverages': 20, // arena classes
+  'Chart.arenaAverages': 10, // arena classes A1…A5, B1…B5
   'Chart.attributes': 20,
-  'Chart.definitionHistory': 10,
-  'User.stats': 40, // one per game version
-  'User.winLoss': 10,
-  'Compare.winLoss': 10,
-  'Compare.radar': 10,
-  'OfficialArenaSummary.distribution': 20,
+  'User.bestEver': 100, // every chart played: the largest of the user's lists
+  'User.versionComparison': 100,
+  'User.chartHistory': 50,
+  'User.songHistory': 100,
+  'User.totalBpiHistory': 100,
 };
 
 /**
@@ -194,7 +193,7 @@ export function analyseOperation(
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown> | null | undefined,
-  listCost = 50,
+  listCost = 10,
 ): OperationCost {
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
@@ -217,7 +216,9 @@ export function analyseOperation(
     return Math.min(Math.max(Math.trunc(v), 1), max);
   };
 
-  const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, intro: boolean): Summary => {
+  // `inherited`: the `limit` / `first` of a field returning one object (e.g. recommended(limit) →
+  // weapons → data) bounds the first lists below it.
+  const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, intro: boolean, inherited?: number): Summary => {
     let cost = 0;
     let aliases = 0;
     let schemaFields = 0;
@@ -241,17 +242,21 @@ export function analyseOperation(
         if (!field) continue; // validation reports unknown fields
         const inIntro = intro || name.startsWith('__');
         const named = getNamedType(field.type);
-        const child = sel.selectionSet && isCompositeType(named) ? walk(sel.selectionSet, named, inIntro) : ZERO;
+        const isList = isListType(getNullableType(field.type));
+        const connection = isCompositeType(named) && isConnectionType(named);
+        const ownLimit = connection ? undefined : sizeArg(sel.arguments, 'limit', undefined, MAX_LIMIT_ARG);
+        const passDown = isList || connection ? undefined : (ownLimit ?? inherited);
+        const child = sel.selectionSet && isCompositeType(named) ? walk(sel.selectionSet, named, inIntro, passDown) : ZERO;
         let own: number;
         if (name === '__schema') {
           own = INTROSPECTION_SCHEMA_COST + child.cost;
           schemaFields++;
         } else if (inIntro) {
           own = 1 + child.cost; // bounded by the schema and MaxIntrospectionDepthRule
-        } else if (isCompositeType(named) && isConnectionType(named)) {
+        } else if (connection) {
           own = 1 + child.cost * sizeArg(sel.arguments, 'first', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)!;
-        } else if (isListType(getNullableType(field.type)) && isCompositeType(named) && !(name === 'edges' && isConnectionType(parent))) {
-          const bound = sizeArg(sel.arguments, 'limit', undefined, MAX_LIMIT_ARG) ?? LIST_BOUNDS[`${parent.name}.${name}`] ?? listCost;
+        } else if (isList && isCompositeType(named) && !(name === 'edges' && isConnectionType(parent))) {
+          const bound = ownLimit ?? inherited ?? LIST_BOUNDS[`${parent.name}.${name}`] ?? listCost;
           own = 1 + child.cost * bound;
         } else {
           own = 1 + child.cost;
@@ -263,18 +268,18 @@ export function analyseOperation(
       }
       if (sel.kind === Kind.INLINE_FRAGMENT) {
         const cond = sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : parent;
-        s = cond && isCompositeType(cond) ? walk(sel.selectionSet, cond, intro) : ZERO;
+        s = cond && isCompositeType(cond) ? walk(sel.selectionSet, cond, intro, inherited) : ZERO;
       } else {
         const frag = fragments[sel.name.value];
         const cond = frag && schema.getType(frag.typeCondition.name.value);
         if (!frag || !cond || !isCompositeType(cond)) continue;
-        const key = `${sel.name.value}|${intro ? 1 : 0}`;
+        const key = `${sel.name.value}|${intro ? 1 : 0}|${inherited ?? ''}`;
         const known = memo.get(key);
         if (known) s = known;
         else {
           if (visiting.has(key)) continue; // a cycle: a validation error
           visiting.add(key);
-          s = walk(frag.selectionSet, cond, intro);
+          s = walk(frag.selectionSet, cond, intro, inherited);
           visiting.delete(key);
           memo.set(key, s);
         }

@@ -37,8 +37,13 @@ describe('query cost', () => {
     // a list without a page size: its children × its declared bound (Song.charts: 10)
     // songs(first: 2): 1 + 2 × (edges 1 + node 1 + charts (1 + 10 × (id 1 + level 1)))
     expect(cost('{ songs(first: 2) { edges { node { charts { id level } } } } }')).toBe(1 + 2 * (1 + 1 + (1 + 10 * 2)));
-    // …or the default list cost (50) when it declares none: user 1 + bestEver (1 + 50 × 2)
-    expect(cost('{ user(id: "u") { bestEver(currentVersion: "33") { bestExScore bestVersion } } }')).toBe(1 + 1 + 50 * 2);
+    // User.bestEver declares 100: user 1 + bestEver (1 + 100 × 2)
+    expect(cost('{ user(id: "u") { bestEver(currentVersion: "33") { bestExScore bestVersion } } }')).toBe(1 + 1 + 100 * 2);
+    // …or the default list cost (here 50) when it declares none: batch 1 + scores (1 + 50 × (chartId 1))
+    expect(cost('{ user(id: "u") { batch(id: "b") { scores { chartId } } } }')).toBe(1 + 1 + (1 + 50 * 1));
+    // a limit on a field returning one object bounds the lists below it:
+    // user 1 + recommended 1 + weapons 1 + data (1 + 5 × chartId 1)
+    expect(cost('{ user(id: "u") { recommended(limit: 5) { weapons { data { chartId } } } } }')).toBe(1 + 1 + 1 + (1 + 5 * 1));
     // __schema: a fixed 1000 plus its fields, 1 each (lists inside introspection are bounded by the schema)
     expect(cost('{ __schema { types { name fields { name } } } }')).toBe(1000 + (1 + 1 + (1 + 1)));
     // fragments are expanded: twice the same fragment costs twice

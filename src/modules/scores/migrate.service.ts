@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import { ClearLamp, Difficulty, isGameVersion, PlayStyle } from '../../domain/constants';
 import { jstToUtc, normalizeWallClock } from '../../domain/csv';
+import { playDateProblem } from '../../domain/dates';
 import { improvements, applyPlay, type Best } from '../../domain/scores';
 import { badInput } from '../../errors';
 import { rebuildDerived } from '../logs/logs.service';
@@ -37,7 +38,16 @@ function toDate(s: string): Date | null {
   return Number.isNaN(t) ? null : new Date(t);
 }
 
-export async function migrateLegacyScores(deps: ImportDeps, userId: string, data: string) {
+/** Largest export accepted by default (characters; MIGRATION_MAX_BYTES). */
+export const MIGRATION_MAX_CHARS = 2 * 1024 * 1024;
+/** History entries per migration (all versions). */
+export const MIGRATION_MAX_ENTRIES = 100_000;
+
+export async function migrateLegacyScores(deps: ImportDeps, userId: string, data: string, maxChars = MIGRATION_MAX_CHARS) {
+  if (data.length > maxChars) {
+    const message = `data is ${data.length} characters; the maximum is ${maxChars} (MIGRATION_MAX_BYTES)`;
+    throw badInput(message, [{ code: 'too_big', path: ['data'], message }]);
+  }
   let doc: unknown;
   try {
     doc = JSON.parse(data);
@@ -48,11 +58,17 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
   const { db, catalogue } = deps;
   const plan: { version: string; day: string; createdAt: Date; plays: { chartId: number; exScore: number; clearLamp: ClearLamp | null; missCount: number | null; playedAt: Date; bpi: number | null; definitionId: number | null }[] }[] = [];
   let notFound = 0;
+  let entries = 0;
+  const now = Date.now();
   const versions: string[] = [];
   for (const [version, body] of Object.entries(doc as Record<string, unknown>)) {
     if (!isGameVersion(version)) throw badInput(`Unknown game version ${JSON.stringify(version)}`, [{ code: 'invalid_enum_value', path: ['data', version], message: 'Unknown game version' }]);
     const b = body as { scoresHistory?: unknown; scores?: Record<string, { title?: string; difficulty?: string; clearState?: unknown; missCount?: unknown }> };
     if (!Array.isArray(b?.scoresHistory) || b.scoresHistory.length === 0) continue;
+    entries += b.scoresHistory.length;
+    if (entries > MIGRATION_MAX_ENTRIES) {
+      throw badInput(`More than ${MIGRATION_MAX_ENTRIES} history entries`, [{ code: 'too_big', path: ['data'], message: `More than ${MIGRATION_MAX_ENTRIES} history entries` }]);
+    }
     versions.push(version);
     const meta = new Map<string, { lamp: ClearLamp | null; miss: number | null }>();
     for (const m of Object.values(b.scores ?? {})) {
@@ -65,6 +81,14 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
       .map((h) => ({ h, at: typeof h?.updatedAt === 'string' ? toDate(h.updatedAt) : null }))
       .filter((x): x is { h: HistoryItem; at: Date } => x.at !== null && typeof x.h.title === 'string' && typeof x.h.difficulty === 'string' && Number.isInteger(x.h.exScore) && x.h.exScore > 0)
       .sort((a, z) => a.at.getTime() - z.at.getTime());
+    // Dates outside the sane range are refused (never stored): the whole migration or nothing.
+    for (const x of items) {
+      const problem = playDateProblem(x.at, now);
+      if (problem) {
+        const i = (b.scoresHistory as HistoryItem[]).indexOf(x.h);
+        throw badInput(`data.${version}.scoresHistory[${i}]: ${problem}`, [{ code: 'out_of_range', path: ['data', version, 'scoresHistory', i, 'updatedAt'], message: problem }]);
+      }
+    }
     const lastIdx = new Map<string, number>();
     items.forEach((x, i) => lastIdx.set(`${x.h.title}\u0000${x.h.difficulty.toUpperCase()}`, i));
     const days = new Map<string, (typeof plan)[number]>();
@@ -95,14 +119,26 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
       await lockPlayer(tx, userId);
       const old = await tx.importBatch.findMany({ where: { userId, source: 'TRANSFER' }, select: { version: true } });
       await tx.importBatch.deleteMany({ where: { userId, source: 'TRANSFER' } });
-      for (const p of plan) {
-        const id = randomUUID();
-        await tx.importBatch.create({ data: { id, userId, version: p.version, source: 'TRANSFER', rowCount: p.plays.length, updatedCount: p.plays.length, bpiUpdatedCount: p.plays.filter((x) => x.bpi !== null).length, createdAt: p.createdAt } });
-        for (let i = 0; i < p.plays.length; i += 1000) {
-          await tx.score.createMany({ data: p.plays.slice(i, i + 1000).map((x) => ({ ...x, userId, version: p.version, batchId: id, createdAt: p.createdAt })) });
-        }
-        total += p.plays.length;
+      // Bulk statements only (one per 1,000 batches, one per 5,000 plays): the transaction holds
+      // the connection (PGlite's only one) for as short a time as possible.
+      const batches = plan.map((p) => ({ ...p, id: randomUUID() }));
+      for (let i = 0; i < batches.length; i += 1000) {
+        await tx.importBatch.createMany({
+          data: batches.slice(i, i + 1000).map((p) => ({
+            id: p.id,
+            userId,
+            version: p.version,
+            source: 'TRANSFER' as const,
+            rowCount: p.plays.length,
+            updatedCount: p.plays.length,
+            bpiUpdatedCount: p.plays.filter((x) => x.bpi !== null).length,
+            createdAt: p.createdAt,
+          })),
+        });
       }
+      const rows = batches.flatMap((p) => p.plays.map((x) => ({ ...x, userId, version: p.version, batchId: p.id, createdAt: p.createdAt })));
+      for (let i = 0; i < rows.length; i += 5000) await tx.score.createMany({ data: rows.slice(i, i + 5000) });
+      total = rows.length;
       for (const v of new Set([...versions, ...old.map((o) => o.version)])) await rebuildDerived(tx as Db, catalogue, userId, v);
     },
     { timeout: 120_000 },
