@@ -129,6 +129,11 @@ export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: 
           if (open > app.config.subscriptionsPerConnection) {
             throw badInput(`At most ${app.config.subscriptionsPerConnection} subscriptions per connection (SUBSCRIPTIONS_PER_CONNECTION)`);
           }
+          const viewerId = (c.extra as Extra).viewer?.id;
+          if (viewerId && openSubscriptions(viewerId) >= perUserMax) {
+            // (mapSubscription counts them; refused here it is an `error` message, not a result)
+            throw badInput(`At most ${perUserMax} open subscriptions per user (SUBSCRIPTIONS_PER_USER)`);
+          }
           measureOperation(limits, { schema, document: doc, operation: op, operationName: payload.operationName, variables: payload.variables });
           const ctx = createContext(app, (c.extra as Extra).viewer ?? null, c.extra.request.socket.remoteAddress ?? '');
           await enforceRules(schema, ctx, op, (payload.variables ?? {}) as Record<string, unknown>);
