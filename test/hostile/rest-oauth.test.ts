@@ -90,7 +90,7 @@ describe('M7 and L: OAuth', () => {
 
   it('M7: an anonymously registered client cannot turn /authorize errors into a redirect to its URI', async () => {
     const clientId = await anonymousClient();
-    for (const p of [{ code_challenge: '' }, { response_type: 'token' }, { scope: 'admin' }, { code_challenge_method: 'plain' }]) {
+    for (const p of [{ code_challenge: '' }, { response_type: 'token' }, { scope: 'admin' }, { code_challenge_method: 'plain' }] as Record<string, string>[]) {
       const q = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256', state: 's', ...p });
       const res = await req(`/api/oauth/authorize?${q}`);
       expect({ p, status: res.status, location: res.headers.get('location') }).toEqual({ p, status: 400, location: null });

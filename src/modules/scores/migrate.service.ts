@@ -136,8 +136,20 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
           })),
         });
       }
-      const rows = batches.flatMap((p) => p.plays.map((x) => ({ ...x, userId, version: p.version, batchId: p.id, createdAt: p.createdAt })));
-      for (let i = 0; i < rows.length; i += 5000) await tx.score.createMany({ data: rows.slice(i, i + 5000) });
+      // Plays as one JSON parameter per 10,000 (jsonb_to_recordset), as the score import does:
+      // Prisma's createMany binds every value separately, which PGlite takes seconds to plan.
+      const rows = batches.flatMap((p) =>
+        p.plays.map((x) => ({ ...x, version: p.version, batchId: p.id, playedAt: x.playedAt.toISOString(), createdAt: p.createdAt.toISOString() })),
+      );
+      for (let i = 0; i < rows.length; i += 10_000) {
+        await tx.$executeRawUnsafe(
+          `INSERT INTO "Score" ("userId", "chartId", "version", "batchId", "exScore", "clearLamp", "missCount", "bpi", "definitionId", "playedAt", "createdAt")
+           SELECT $2, x."chartId", x."version", x."batchId", x."exScore", x."clearLamp"::"ClearLamp", x."missCount", x."bpi", x."definitionId", x."playedAt"::timestamp(3), x."createdAt"::timestamp(3)
+             FROM jsonb_to_recordset($1::jsonb) AS x("chartId" int, "version" text, "batchId" text, "exScore" int, "clearLamp" text, "missCount" int, "bpi" double precision, "definitionId" int, "playedAt" text, "createdAt" text)`,
+          JSON.stringify(rows.slice(i, i + 10_000)),
+          userId,
+        );
+      }
       total = rows.length;
       for (const v of new Set([...versions, ...old.map((o) => o.version)])) await rebuildDerived(tx as Db, catalogue, userId, v);
     },
