@@ -320,45 +320,61 @@ interface StringProblem {
   length: number;
 }
 
-/**
- * Checks every string argument (literal or variable, nested in input objects and lists) against
- * its maximum length: STRING_LIMITS, else the default. Literals of a cached document are checked
- * once; variable values at every request.
- */
-function stringProblem(schema: GraphQLSchema, operation: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>, vars: Record<string, unknown>, def: number): StringProblem | null {
-  const limitOf = (key: string) => STRING_LIMITS[key] ?? def;
-  // Input value (runtime or literal) against its type: input objects by their fields' limits.
-  const checkValue = (value: unknown, type: GraphQLInputType, key: string, depth: number): StringProblem | null => {
-    if (depth > 16 || value === null || value === undefined) return null;
-    if (typeof value === 'string') {
-      const max = limitOf(key);
-      return value.length > max ? { path: key, max, length: value.length } : null;
-    }
-    const t = getNullableType(type);
-    if (Array.isArray(value)) {
-      const inner = isListType(t) ? t.ofType : t;
-      if (value.length > 100_000) return { path: key, max: 100_000, length: value.length };
-      for (const v of value) {
-        const p = checkValue(v, inner, key, depth + 1);
-        if (p) return p;
-      }
-      return null;
-    }
-    if (typeof value === 'object' && isInputObjectType(t)) {
-      const fields = t.getFields();
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        const f = fields[k];
-        if (!f) continue;
-        const p = checkValue(v, f.type, `${t.name}.${k}`, depth + 1);
-        if (p) return p;
-      }
+/** Where each variable is used as (part of) an argument: its type there and its limit key. */
+interface VariableUse {
+  name: string;
+  type: GraphQLInputType;
+  key: string;
+}
+
+/** The string-length check of one operation: literals checked once, variable uses to check per request. */
+interface StringPlan {
+  literal: StringProblem | null;
+  uses: VariableUse[];
+}
+
+/** A runtime input value against its type: strings by their limit, input objects by their fields' limits. */
+function checkValue(value: unknown, type: GraphQLInputType, key: string, depth: number, def: number): StringProblem | null {
+  if (depth > 16 || value === null || value === undefined) return null;
+  if (typeof value === 'string') {
+    const max = STRING_LIMITS[key] ?? def;
+    return value.length > max ? { path: key, max, length: value.length } : null;
+  }
+  const t = getNullableType(type);
+  if (Array.isArray(value)) {
+    const inner = isListType(t) ? t.ofType : t;
+    if (value.length > 100_000) return { path: key, max: 100_000, length: value.length };
+    for (const v of value) {
+      const p = checkValue(v, inner, key, depth + 1, def);
+      if (p) return p;
     }
     return null;
-  };
+  }
+  if (typeof value === 'object' && isInputObjectType(t)) {
+    const fields = t.getFields();
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const f = fields[k];
+      if (!f) continue;
+      const p = checkValue(v, f.type, `${t.name}.${k}`, depth + 1, def);
+      if (p) return p;
+    }
+  }
+  return null;
+}
+
+/**
+ * Every string argument (literal or variable, nested in input objects and lists) against its
+ * maximum length: STRING_LIMITS, else the default. Planned once per document and operation: the
+ * literals are checked here, the variable uses listed for `checkVariables` at every request.
+ */
+function stringPlan(schema: GraphQLSchema, operation: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>, def: number): StringPlan {
+  const limitOf = (key: string) => STRING_LIMITS[key] ?? def;
+  const uses: VariableUse[] = [];
   const literal = (node: ValueNode, type: GraphQLInputType, key: string, depth: number): StringProblem | null => {
     switch (node.kind) {
       case Kind.VARIABLE:
-        return checkValue(vars[node.name.value], type, key, depth);
+        uses.push({ name: node.name.value, type, key });
+        return null;
       case Kind.STRING: {
         const max = limitOf(key);
         return node.value.length > max ? { path: key, max, length: node.value.length } : null;
@@ -422,14 +438,23 @@ function stringProblem(schema: GraphQLSchema, operation: OperationDefinitionNode
   };
   const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
   if (root) walk(operation.selectionSet, root);
-  return found;
+  return { literal: found, uses };
+}
+
+/** The per-request part: each variable at each of its uses. */
+function checkVariables(plan: StringPlan, vars: Record<string, unknown>, def: number): StringProblem | null {
+  for (const u of plan.uses) {
+    const p = checkValue(vars[u.name], u.type, u.key, 0, def);
+    if (p) return p;
+  }
+  return null;
 }
 
 interface DocumentInfo {
   fragments: Record<string, FragmentDefinitionNode>;
   hasNul: boolean;
   /** Per operation name: depth, and the costs per page-size variable values (bounded). */
-  ops: Map<string, { depth: number; sizeVars?: string[]; costs: Map<string, OperationCost> }>;
+  ops: Map<string, { depth: number; strings: StringPlan; sizeVars?: string[]; costs: Map<string, OperationCost> }>;
 }
 
 /** Per parsed document (Apollo reuses the DocumentNode of a cached query string; so does the executor). */
@@ -463,7 +488,7 @@ export function measureOperation(limits: LimitsConfig, rq: Omit<OperationRequest
   const opKey = rq.operationName ?? '';
   let op = info.ops.get(opKey);
   if (!op) {
-    op = { depth: operationDepth(operation, info.fragments), costs: new Map() };
+    op = { depth: operationDepth(operation, info.fragments), strings: stringPlan(rq.schema, operation, info.fragments, limits.maxStringLength), costs: new Map() };
     if (info.ops.size < 16) info.ops.set(opKey, op);
   }
   if (op.depth > limits.maxDepth) throw limitError(tooBig('depth', 'GRAPHQL_MAX_DEPTH', limits.maxDepth, op.depth), 'max_depth');
@@ -480,7 +505,7 @@ export function measureOperation(limits: LimitsConfig, rq: Omit<OperationRequest
   if (cost.schemaFields > MAX_SCHEMA_FIELDS) {
     throw limitError(`At most ${MAX_SCHEMA_FIELDS} __schema field per request (found ${cost.schemaFields})`, 'max_introspection');
   }
-  const problem = stringProblem(rq.schema, operation, info.fragments, vars, limits.maxStringLength);
+  const problem = op.strings.literal ?? checkVariables(op.strings, vars, limits.maxStringLength);
   if (problem) {
     const message = `Argument ${problem.path} is ${problem.length} characters long; the maximum is ${problem.max}`;
     const err = badInput(message, [{ code: 'too_big', path: problem.path.split('.'), message }]);

@@ -6,13 +6,14 @@
 import { getIntrospectionQuery } from 'graphql';
 import { aPublicPlayer, follows } from '../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../helpers/server';
-import { codeOf, cursor, post, underAttack } from './hostile';
+import { codeOf, cursor, post, underAttack, warmUp } from './hostile';
 
 let s: TestServer;
 let userId: string;
 let token: string;
 beforeAll(async () => {
   s = await startTestServer({ env: { RATE_LIMIT_WRITES_PER_MINUTE: '10' } });
+  await warmUp(s.url);
   const u = await aPublicPlayer(s.db.prisma);
   userId = u.id;
   token = await s.tokenFor(u.id);

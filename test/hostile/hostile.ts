@@ -19,9 +19,10 @@ export interface Attack<T> {
 
 /**
  * Runs `attack` while probing `${url}/healthz` back to back; fails the test when the attack takes
- * longer than `boundMs` or any probe takes longer than HEALTHZ_BOUND_MS.
+ * longer than `boundMs` or any probe takes longer than `healthzBoundMs` (HEALTHZ_BOUND_MS unless
+ * stated: only for a legitimate heavy request, never for a hostile one).
  */
-export async function underAttack<T>(url: string, boundMs: number, attack: () => Promise<T>): Promise<Attack<T>> {
+export async function underAttack<T>(url: string, boundMs: number, attack: () => Promise<T>, healthzBoundMs = HEALTHZ_BOUND_MS): Promise<Attack<T>> {
   let done = false;
   let healthzMaxMs = 0;
   let probes = 0;
@@ -45,7 +46,7 @@ export async function underAttack<T>(url: string, boundMs: number, attack: () =>
   const ms = performance.now() - t0;
   await probe;
   expect({ ms: Math.round(ms), withinBound: ms <= boundMs }).toEqual({ ms: Math.round(ms), withinBound: true });
-  expect({ healthzMaxMs: Math.round(healthzMaxMs), withinBound: healthzMaxMs < HEALTHZ_BOUND_MS }).toEqual({ healthzMaxMs: Math.round(healthzMaxMs), withinBound: true });
+  expect({ healthzMaxMs: Math.round(healthzMaxMs), withinBound: healthzMaxMs < healthzBoundMs }).toEqual({ healthzMaxMs: Math.round(healthzMaxMs), withinBound: true });
   return { result, ms, healthzMaxMs, probes };
 }
 
@@ -71,3 +72,17 @@ export const codeOf = (r: { json?: any }) => r.json?.errors?.[0]?.extensions?.co
 
 /** A base64url cursor holding `parts` (as the server encodes them). */
 export const cursor = (parts: unknown[]) => Buffer.from(JSON.stringify(parts)).toString('base64url');
+
+/**
+ * First requests of a fresh server compile code paths (V8, Apollo's pipeline, the executor):
+ * done before measuring, so that a probe measures the hostile request, not a cold start.
+ */
+export async function warmUp(url: string): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    await post(url, { query: '{ serverInfo { name } }' });
+    await post(url, { query: '{ serverInfo { name version } }' }, { accept: 'application/graphql-response+json' });
+    await post(url, { query: '{ songs(first: 1) { totalCount } }' });
+    await fetch(`${url}/graphql?query=${encodeURIComponent('{ serverInfo { name } }')}`, { headers: { 'apollo-require-preflight': 'true' } }).then((r) => r.arrayBuffer());
+    await fetch(`${url}/healthz`).then((r) => r.arrayBuffer());
+  }
+}

@@ -11,12 +11,13 @@ import { MemoryStore, RateLimiter } from '../../src/ratelimit';
 import { AppError } from '../../src/errors';
 import { aPublicPlayer } from '../helpers/factories';
 import { startTestServer, TEST_JWT_SECRET, type TestServer } from '../helpers/server';
-import { underAttack } from './hostile';
+import { underAttack, warmUp } from './hostile';
 
 let s: TestServer;
 const REDIRECT = 'https://evil.example/cb';
 beforeAll(async () => {
   s = await startTestServer({ env: { RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '3' } });
+  await warmUp(s.url);
 });
 afterAll(() => s.close());
 

@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import type { Client } from 'graphql-ws';
 import { aPublicPlayer, aScoreImport, follows } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { underAttack } from './hostile';
+import { underAttack, warmUp } from './hostile';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createClient } = require('graphql-ws/client') as typeof import('graphql-ws/dist/client');
@@ -16,6 +16,7 @@ let s: TestServer;
 const clients: Client[] = [];
 beforeAll(async () => {
   s = await startTestServer();
+  await warmUp(s.url);
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.dispose()));

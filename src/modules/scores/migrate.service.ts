@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import { ClearLamp, Difficulty, isGameVersion, PlayStyle } from '../../domain/constants';
 import { jstToUtc, normalizeWallClock } from '../../domain/csv';
+import { yieldToEventLoop } from '../../db/yield';
 import { playDateProblem } from '../../domain/dates';
 import { improvements, applyPlay, type Best } from '../../domain/scores';
 import { badInput } from '../../errors';
@@ -40,6 +41,8 @@ function toDate(s: string): Date | null {
 
 /** Largest export accepted by default (characters; MIGRATION_MAX_BYTES). */
 export const MIGRATION_MAX_CHARS = 2 * 1024 * 1024;
+/** Plays per INSERT statement of a migration. */
+const MIGRATION_CHUNK = 500;
 /** History entries per migration (all versions). */
 export const MIGRATION_MAX_ENTRIES = 100_000;
 
@@ -55,6 +58,7 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
     throw badInput('data is not JSON', [{ code: 'invalid_json', path: ['data'], message: 'data is not JSON' }]);
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw badInput('data must be an object keyed by game version');
+  await yieldToEventLoop();
   const { db, catalogue } = deps;
   const plan: { version: string; day: string; createdAt: Date; plays: { chartId: number; exScore: number; clearLamp: ClearLamp | null; missCount: number | null; playedAt: Date; bpi: number | null; definitionId: number | null }[] }[] = [];
   let notFound = 0;
@@ -81,6 +85,7 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
       .map((h) => ({ h, at: typeof h?.updatedAt === 'string' ? toDate(h.updatedAt) : null }))
       .filter((x): x is { h: HistoryItem; at: Date } => x.at !== null && typeof x.h.title === 'string' && typeof x.h.difficulty === 'string' && Number.isInteger(x.h.exScore) && x.h.exScore > 0)
       .sort((a, z) => a.at.getTime() - z.at.getTime());
+    await yieldToEventLoop();
     // Dates outside the sane range are refused (never stored): the whole migration or nothing.
     for (const x of items) {
       const problem = playDateProblem(x.at, now);
@@ -93,14 +98,19 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
     items.forEach((x, i) => lastIdx.set(`${x.h.title}\u0000${x.h.difficulty.toUpperCase()}`, i));
     const days = new Map<string, (typeof plan)[number]>();
     const running = new Map<number, Best>();
-    items.forEach((x, i) => {
+    for (let i = 0; i < items.length; i++) {
+      if (i % 1000 === 999) await yieldToEventLoop(); // a 2 MiB export is ~20,000 entries of work
+      const x = items[i];
       const key = `${x.h.title}\u0000${x.h.difficulty.toUpperCase()}`;
       const chart = catalogue.find(x.h.title, PlayStyle.SP, x.h.difficulty.toUpperCase() as Difficulty);
-      if (!chart || x.h.exScore > chart.notes * 2) return void notFound++;
+      if (!chart || x.h.exScore > chart.notes * 2) {
+        notFound++;
+        continue;
+      }
       const m = lastIdx.get(key) === i ? meta.get(key) : undefined;
       const play = { exScore: x.h.exScore, clearLamp: m?.lamp ?? null, missCount: m?.miss ?? null };
       const best = running.get(chart.id);
-      if (!improvements(play, best).any) return;
+      if (!improvements(play, best).any) continue;
       running.set(chart.id, applyPlay(best, { ...play, id: i, playedAt: x.at }));
       const day = new Date(x.at.getTime() + 9 * 3600_000).toISOString().slice(0, 10);
       let entry = days.get(day);
@@ -109,7 +119,7 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
         days.set(day, entry);
       }
       entry.plays.push({ chartId: chart.id, ...play, playedAt: x.at, bpi: catalogue.currentBpi(chart.id, x.h.exScore), definitionId: chart.definition?.id ?? null });
-    });
+    }
     plan.push(...days.values());
   }
   if (versions.length === 0) throw badInput('No importable data found.');
@@ -136,22 +146,28 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
           })),
         });
       }
-      // Plays as one JSON parameter per 10,000 (jsonb_to_recordset), as the score import does:
+      // Plays as one JSON parameter per chunk (jsonb_to_recordset), as the score import does:
       // Prisma's createMany binds every value separately, which PGlite takes seconds to plan.
       const rows = batches.flatMap((p) =>
         p.plays.map((x) => ({ ...x, version: p.version, batchId: p.id, playedAt: x.playedAt.toISOString(), createdAt: p.createdAt.toISOString() })),
       );
-      for (let i = 0; i < rows.length; i += 10_000) {
+      // Chunks of MIGRATION_CHUNK plays with the event loop let through between them (PGlite runs
+      // each statement on the main thread: one statement of 20,000 rows held the process seconds).
+      for (let i = 0; i < rows.length; i += MIGRATION_CHUNK) {
+        await yieldToEventLoop();
         await tx.$executeRawUnsafe(
           `INSERT INTO "Score" ("userId", "chartId", "version", "batchId", "exScore", "clearLamp", "missCount", "bpi", "definitionId", "playedAt", "createdAt")
            SELECT $2, x."chartId", x."version", x."batchId", x."exScore", x."clearLamp"::"ClearLamp", x."missCount", x."bpi", x."definitionId", x."playedAt"::timestamp(3), x."createdAt"::timestamp(3)
              FROM jsonb_to_recordset($1::jsonb) AS x("chartId" int, "version" text, "batchId" text, "exScore" int, "clearLamp" text, "missCount" int, "bpi" double precision, "definitionId" int, "playedAt" text, "createdAt" text)`,
-          JSON.stringify(rows.slice(i, i + 10_000)),
+          JSON.stringify(rows.slice(i, i + MIGRATION_CHUNK)),
           userId,
         );
       }
       total = rows.length;
-      for (const v of new Set([...versions, ...old.map((o) => o.version)])) await rebuildDerived(tx as Db, catalogue, userId, v);
+      for (const v of new Set([...versions, ...old.map((o) => o.version)])) {
+        await yieldToEventLoop();
+        await rebuildDerived(tx as Db, catalogue, userId, v);
+      }
     },
     { timeout: 120_000 },
   );
