@@ -122,6 +122,20 @@ export const STRING_LIMITS: Record<string, number> = {
   'UpdateProfileInput.profileImage': 2048,
 };
 
+/**
+ * Mutations that take a whole upload (a CSV, a JSON document, thousands of rows): at most one of
+ * them per request, however aliased — 30 aliases of one 3 MB variable would parse it 30 times.
+ */
+export const UPLOAD_FIELDS = new Set([
+  'importScoresCsv',
+  'importScores',
+  'migrateLegacyScores',
+  'importDefinitions',
+  'importRadarCategories',
+  'importOfficialArena',
+  'importChartAttributes',
+]);
+
 /** True when a value (variables, nested) holds a string with a NUL character: PostgreSQL text cannot store one. */
 export function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
@@ -166,6 +180,8 @@ export interface OperationCost {
   schemaFields: number;
   /** Root fields, fragments expanded (each mutation root field is one write). */
   rootFields: number;
+  /** Mutation root fields that take an upload (UPLOAD_FIELDS), aliases and fragments expanded. */
+  uploads: number;
   /** Names of variables holding page sizes (`first`, `limit`). */
   sizeVars: Set<string>;
 }
@@ -175,9 +191,10 @@ interface Summary {
   aliases: number;
   schemaFields: number;
   fields: number;
+  uploads: number;
 }
 
-const ZERO: Summary = { cost: 0, aliases: 0, schemaFields: 0, fields: 0 };
+const ZERO: Summary = { cost: 0, aliases: 0, schemaFields: 0, fields: 0, uploads: 0 };
 
 function isConnectionType(t: GraphQLCompositeType): boolean {
   return isObjectType(t) && t.name.endsWith('Connection') && 'edges' in t.getFields();
@@ -201,6 +218,7 @@ export function analyseOperation(
   const sizeVars = new Set<string>();
   const memo = new Map<string, Summary>();
   const visiting = new Set<string>();
+  const mutationType = schema.getMutationType();
 
   const sizeArg = (args: readonly ArgumentNode[] | undefined, name: string, def: number | undefined, max: number): number | undefined => {
     const arg = args?.find((a) => a.name.value === name);
@@ -223,12 +241,14 @@ export function analyseOperation(
     let aliases = 0;
     let schemaFields = 0;
     let fields = 0;
+    let uploads = 0;
     for (const sel of set.selections) {
       let s: Summary;
       if (sel.kind === Kind.FIELD) {
         fields++;
         const name = sel.name.value;
         if (sel.alias) aliases++;
+        if (parent === mutationType && UPLOAD_FIELDS.has(name)) uploads++;
         if (name === '__typename') continue;
         // graphql-js keeps the meta fields outside the root type's field map.
         const field: GraphQLField<unknown, unknown> | undefined =
@@ -288,13 +308,14 @@ export function analyseOperation(
       aliases += s.aliases;
       schemaFields += s.schemaFields;
       fields += s.fields;
+      uploads += s.uploads;
     }
-    return { cost, aliases, schemaFields, fields };
+    return { cost, aliases, schemaFields, fields, uploads };
   };
 
   const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
   const s = root ? walk(operation.selectionSet, root, false) : ZERO;
-  return { cost: s.cost, aliases: s.aliases, schemaFields: s.schemaFields, rootFields: s.fields, sizeVars };
+  return { cost: s.cost, aliases: s.aliases, schemaFields: s.schemaFields, rootFields: s.fields, uploads: s.uploads, sizeVars };
 }
 
 /** Cost of an operation for the given variables (tests, the benchmark). */
@@ -502,6 +523,9 @@ export function measureOperation(limits: LimitsConfig, rq: Omit<OperationRequest
     if (op.costs.size < 64 && k.length < 512) op.costs.set(k, cost);
   }
   if (cost.aliases > limits.maxAliases) throw limitError(tooBig('aliases', 'GRAPHQL_MAX_ALIASES', limits.maxAliases, cost.aliases), 'max_aliases');
+  if (cost.uploads > 1) {
+    throw limitError(`At most one upload (${[...UPLOAD_FIELDS].join(', ')}) per request (found ${cost.uploads})`, 'max_uploads');
+  }
   if (cost.schemaFields > MAX_SCHEMA_FIELDS) {
     throw limitError(`At most ${MAX_SCHEMA_FIELDS} __schema field per request (found ${cost.schemaFields})`, 'max_introspection');
   }

@@ -124,6 +124,17 @@ describe('M1: aliased mutations count one write each', () => {
   });
 });
 
+describe('M1: aliases reusing one big variable', () => {
+  it('two aliased uploads of one 3 MB variable are refused before either is parsed', async () => {
+    const csv = 'x'.repeat(3 * 1024 * 1024);
+    const query = `mutation($u: ID!, $c: String!) { a: importScoresCsv(userId: $u, version: "33", csv: $c) { rowCount } b: importScoresCsv(userId: $u, version: "33", csv: $c) { rowCount } }`;
+    const r = await underAttack(s.url, 3000, () => post(s.url, { query, variables: { u: userId, c: csv } }, { authorization: `Bearer ${token}` }));
+    expect(r.result.status).toBe(400);
+    expect(r.result.json.errors[0]).toMatchObject({ message: expect.stringMatching(/^At most one upload .* per request \(found 2\)$/), extensions: { code: 'BAD_USER_INPUT' } });
+    expect(await s.db.prisma.importBatch.count({ where: { userId } })).toBe(0);
+  });
+});
+
 describe('L: documents, cursors, suggestions, compilation', () => {
   it('refuses a query text over GRAPHQL_MAX_QUERY_LENGTH and one over GRAPHQL_MAX_TOKENS before parsing it', async () => {
     const long = `{ serverInfo { name } } # ${'x'.repeat(40_000)}`;

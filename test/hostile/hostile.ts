@@ -17,12 +17,8 @@ export interface Attack<T> {
   probes: number;
 }
 
-/**
- * Runs `attack` while probing `${url}/healthz` back to back; fails the test when the attack takes
- * longer than `boundMs` or any probe takes longer than `healthzBoundMs` (HEALTHZ_BOUND_MS unless
- * stated: only for a legitimate heavy request, never for a hostile one).
- */
-export async function underAttack<T>(url: string, boundMs: number, attack: () => Promise<T>, healthzBoundMs = HEALTHZ_BOUND_MS): Promise<Attack<T>> {
+/** Runs `attack` while probing /healthz back to back. */
+async function measure<T>(url: string, attack: () => Promise<T>): Promise<Attack<T>> {
   let done = false;
   let healthzMaxMs = 0;
   let probes = 0;
@@ -45,9 +41,24 @@ export async function underAttack<T>(url: string, boundMs: number, attack: () =>
   }
   const ms = performance.now() - t0;
   await probe;
-  expect({ ms: Math.round(ms), withinBound: ms <= boundMs }).toEqual({ ms: Math.round(ms), withinBound: true });
-  expect({ healthzMaxMs: Math.round(healthzMaxMs), withinBound: healthzMaxMs < healthzBoundMs }).toEqual({ healthzMaxMs: Math.round(healthzMaxMs), withinBound: true });
   return { result, ms, healthzMaxMs, probes };
+}
+
+/**
+ * Runs `attack` while probing `${url}/healthz`; fails the test when the attack takes longer than
+ * `boundMs` or a probe takes longer than `healthzBoundMs` (HEALTHZ_BOUND_MS unless stated: only
+ * for a legitimate heavy request, never for a hostile one). On a shared, busy machine one probe
+ * can be late for reasons of its own: when `repeatable` (the default), a late probe sends the
+ * attack once more, and the check fails only when the second run is late too (a request that
+ * blocks the process blocks it every time). The first run's result is returned.
+ */
+export async function underAttack<T>(url: string, boundMs: number, attack: () => Promise<T>, healthzBoundMs = HEALTHZ_BOUND_MS, repeatable = true): Promise<Attack<T>> {
+  const first = await measure(url, attack);
+  let { healthzMaxMs } = first;
+  if (healthzMaxMs >= healthzBoundMs && repeatable) healthzMaxMs = Math.min(healthzMaxMs, (await measure(url, attack)).healthzMaxMs);
+  expect({ ms: Math.round(first.ms), withinBound: first.ms <= boundMs }).toEqual({ ms: Math.round(first.ms), withinBound: true });
+  expect({ healthzMaxMs: Math.round(healthzMaxMs), withinBound: healthzMaxMs < healthzBoundMs }).toEqual({ healthzMaxMs: Math.round(healthzMaxMs), withinBound: true });
+  return { ...first, healthzMaxMs };
 }
 
 /** POST /graphql with any headers; the body as text and parsed JSON (when it is). */

@@ -85,7 +85,7 @@ describe('H6: subscriptions are bounded and fan out without a query per subscrip
     await underAttack(s.url, 5000, async () => {
       s.app.events.emit('scores.imported', { userId: star.id, version: imp.version, batchId: imp.batchId, chartIds: imp.chartIds });
       await until(() => subs.every((x) => x.events.length === 1), 'the event on every subscription');
-    });
+    }, undefined, false);
     for (const x of subs) expect(x.events[0].data.timelineEntryAdded).toEqual({ id: String(imp.scores[0].id), exScore: 900 });
     // The listener: overtaken check 1, followers 1, plays 1; the fan-out: the timeline entry once and
     // the connection's credential once (was: both once per subscription, 20 statements).
