@@ -1,6 +1,6 @@
 import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { getSchema } from '../../src/graphql/schema';
-import { containsNul, operationDepth, queryComplexity } from '../../src/graphql/limits';
+import { analyseOperation, containsNul, operationDepth, queryComplexity } from '../../src/graphql/limits';
 
 const depthOf = (q: string) => {
   const doc = parse(q);
@@ -48,6 +48,31 @@ describe('query cost', () => {
     expect(cost('{ __schema { types { name fields { name } } } }')).toBe(1000 + (1 + 1 + (1 + 1)));
     // fragments are expanded: twice the same fragment costs twice
     expect(cost('{ a: serverInfo { ...F } b: serverInfo { ...F } } fragment F on ServerInfo { name version }')).toBe(2 * (1 + 2));
+  });
+});
+
+describe('aliases, uploads and root fields', () => {
+  const measure = async (q: string) => {
+    const schema = await getSchema();
+    const doc = parse(q);
+    return analyseOperation(schema, doc, doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode, {});
+  };
+  it('counts aliases through fragments, in linear time even when fragments double at each level', async () => {
+    const levels = 20;
+    // S0 has 1 alias; each Sk spreads S(k-1) twice and adds 1: the document is small, its expansion 2^21 fields
+    const chain = ['fragment S0 on ServerInfo { a: name }'];
+    for (let k = 1; k <= levels; k++) chain.push(`fragment S${k} on ServerInfo { ...S${k - 1} b${k}: version ...S${k - 1} }`);
+    const t0 = performance.now();
+    const m = await measure(`{ serverInfo { ...S${levels} } } ${chain.join(' ')}`);
+    // aliases(S0) = 1; aliases(Sk) = 2 × aliases(S(k-1)) + 1 → 2^20 + (2^20 − 1) = 2^21 − 1
+    expect(m.aliases).toBe(2 ** 21 - 1);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+  it('counts every mutation root field and the uploads among them', async () => {
+    const m = await measure('mutation { a: follow(userId: "1") { state } b: follow(userId: "2") { state } ...U } fragment U on Mutation { c: importScoresCsv(userId: "1", version: "33", csv: "") { rowCount } d: importScoresCsv(userId: "1", version: "33", csv: "") { rowCount } }');
+    expect(m.rootFields).toBe(4);
+    expect(m.uploads).toBe(2);
+    expect(m.aliases).toBe(4);
   });
 });
 
