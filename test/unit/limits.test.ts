@@ -58,15 +58,14 @@ describe('aliases, uploads and root fields', () => {
     return analyseOperation(schema, doc, doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode, {});
   };
   it('counts aliases through fragments, in linear time even when fragments double at each level', async () => {
-    const levels = 20;
-    // S0 has 1 alias; each Sk spreads S(k-1) twice and adds 1: the document is small, its expansion 2^21 fields
+    // S0 has 1 alias; each Sk spreads S(k-1) twice and adds 1: the document is small, its expansion
+    // 2^41 fields — a walk that expanded fragments would never end (the test would time out)
+    const levels = 40;
     const chain = ['fragment S0 on ServerInfo { a: name }'];
     for (let k = 1; k <= levels; k++) chain.push(`fragment S${k} on ServerInfo { ...S${k - 1} b${k}: version ...S${k - 1} }`);
-    const t0 = performance.now();
     const m = await measure(`{ serverInfo { ...S${levels} } } ${chain.join(' ')}`);
-    // aliases(S0) = 1; aliases(Sk) = 2 × aliases(S(k-1)) + 1 → 2^20 + (2^20 − 1) = 2^21 − 1
-    expect(m.aliases).toBe(2 ** 21 - 1);
-    expect(performance.now() - t0).toBeLessThan(1000);
+    // aliases(S0) = 1; aliases(Sk) = 2 × aliases(S(k-1)) + 1 = 2^(k+1) − 1 → 2^41 − 1
+    expect(m.aliases).toBe(2 ** 41 - 1);
   });
   it('counts every mutation root field and the uploads among them', async () => {
     const m = await measure('mutation { a: follow(userId: "1") { state } b: follow(userId: "2") { state } ...U } fragment U on Mutation { c: importScoresCsv(userId: "1", version: "33", csv: "") { rowCount } d: importScoresCsv(userId: "1", version: "33", csv: "") { rowCount } }');
