@@ -148,26 +148,37 @@ const NUL_MESSAGE = 'Text must not contain NUL (\\u0000) characters';
 
 /** Depth of the deepest field path of an operation (root fields are depth 1), fragments expanded; introspection fields are left to graphql-js' MaxIntrospectionDepthRule. */
 export function operationDepth(operation: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>): number {
-  const walk = (set: SelectionSetNode | undefined, depth: number, seen: Set<string>): number => {
-    if (!set) return depth;
-    let max = depth;
+  // Relative depth of a selection set; a fragment's is computed once (linear in the document,
+  // however often fragments are spread: S_k spreading S_(k-1) twice stays 2·k walks, not 2^k).
+  const memo = new Map<string, number>();
+  const visiting = new Set<string>();
+  const walk = (set: SelectionSetNode | undefined): number => {
+    if (!set) return 0;
+    let max = 0;
     for (const sel of set.selections) {
       if (sel.kind === Kind.FIELD) {
         if (sel.name.value.startsWith('__')) continue;
-        max = Math.max(max, walk(sel.selectionSet, depth + 1, seen));
+        max = Math.max(max, 1 + walk(sel.selectionSet));
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        max = Math.max(max, walk(sel.selectionSet, depth, seen));
+        max = Math.max(max, walk(sel.selectionSet));
       } else {
         const name = sel.name.value;
         const frag = fragments[name];
         // A fragment cycle is a validation error already; never loop on it here.
-        if (!frag || seen.has(name)) continue;
-        max = Math.max(max, walk(frag.selectionSet, depth, new Set(seen).add(name)));
+        if (!frag || visiting.has(name)) continue;
+        let d = memo.get(name);
+        if (d === undefined) {
+          visiting.add(name);
+          d = walk(frag.selectionSet);
+          visiting.delete(name);
+          memo.set(name, d);
+        }
+        max = Math.max(max, d);
       }
     }
     return max;
   };
-  return walk(operation.selectionSet, 0, new Set());
+  return walk(operation.selectionSet);
 }
 
 /** What the cost walk measures of an operation (for one set of page-size variables). */

@@ -92,6 +92,16 @@ describe('H4: lists cost by their bound; aliases are capped', () => {
   });
 });
 
+describe('H4: fragments that double at each level', () => {
+  it('are measured in linear time and refused (2^31 − 1 aliases from a 2 KB document)', async () => {
+    const chain = ['fragment S0 on ServerInfo { a: name }'];
+    for (let k = 1; k <= 30; k++) chain.push(`fragment S${k} on ServerInfo { ...S${k - 1} b${k}: version ...S${k - 1} }`);
+    const r = await underAttack(s.url, 3000, () => post(s.url, { query: `{ serverInfo { ...S30 } } ${chain.join(' ')}` }));
+    expect(r.result.status).toBe(400);
+    expect(codeOf(r.result)).toBe('BAD_USER_INPUT');
+  });
+});
+
 describe('H5: string arguments have a maximum length', () => {
   const big = 'あ'.repeat(300_000);
   it('refuses a 300,000-character songs title filter and timeline search', async () => {

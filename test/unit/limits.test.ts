@@ -66,6 +66,8 @@ describe('aliases, uploads and root fields', () => {
     const m = await measure(`{ serverInfo { ...S${levels} } } ${chain.join(' ')}`);
     // aliases(S0) = 1; aliases(Sk) = 2 × aliases(S(k-1)) + 1 = 2^(k+1) − 1 → 2^41 − 1
     expect(m.aliases).toBe(2 ** 41 - 1);
+    // and the depth walk is linear too: serverInfo 1 + name/version 1
+    expect(depthOf(`{ serverInfo { ...S${levels} } } ${chain.join(' ')}`)).toBe(2);
   });
   it('counts every mutation root field and the uploads among them', async () => {
     const m = await measure('mutation { a: follow(userId: "1") { state } b: follow(userId: "2") { state } ...U } fragment U on Mutation { c: importScoresCsv(userId: "1", version: "33", csv: "") { rowCount } d: importScoresCsv(userId: "1", version: "33", csv: "") { rowCount } }');
