@@ -15,6 +15,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The hostile suite runs on its own, one file at a time (npm run test:hostile, jest.hostile.config.js):
+  // it measures /healthz latency, which parallel test files would disturb.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/hostile/'],
   transform: { '^.+\\.(t|j|mj)s$': swc },
   // jose is ESM-only: let swc turn it into CommonJS for jest's sandbox.
   transformIgnorePatterns: ['/node_modules/(?!(jose)/)'],

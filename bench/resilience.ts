@@ -59,7 +59,7 @@ function csvFor(songs: { title: string; charts: { difficulty: string; notes: num
 }
 
 /** Seeds a database (migrations, demo catalogue, one player) and returns the player, a token and two CSVs. */
-async function prepare(url: string | undefined, dataDir: string) {
+export async function prepare(url: string | undefined, dataDir: string) {
   const db = await openDatabase({ url, dataDir });
   try {
     await applyMigrations(db.adapterFactory);
@@ -76,9 +76,9 @@ async function prepare(url: string | undefined, dataDir: string) {
   }
 }
 
-const ENV = (dataDir: string, url = '') => ({ DATA_DIR: dataDir, DATABASE_URL: url, SEED_DEMO: 'false', JWT_SECRET: JWT, RATE_LIMIT_WRITES_PER_MINUTE: '0', RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0', LOG_LEVEL: 'error' });
+export const ENV = (dataDir: string, url = '') => ({ DATA_DIR: dataDir, DATABASE_URL: url, SEED_DEMO: 'false', JWT_SECRET: JWT, RATE_LIMIT_WRITES_PER_MINUTE: '0', RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0', LOG_LEVEL: 'error' });
 
-async function post(server: Child, body: unknown, token?: string, timeoutMs = 10_000): Promise<{ status: number; text: string; json: any }> {
+export async function post(server: Child, body: unknown, token?: string, timeoutMs = 10_000): Promise<{ status: number; text: string; json: any }> {
   const res = await fetch(`${server.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -95,8 +95,8 @@ async function post(server: Child, body: unknown, token?: string, timeoutMs = 10
   return { status: res.status, text, json };
 }
 
-const IMPORT = `mutation($u: ID!, $v: String!, $csv: String!) { importScoresCsv(userId: $u, version: $v, csv: $csv) { batchId rowCount updatedCount } }`;
-const READ = `{ songs(first: 5) { totalCount edges { node { title charts { id definition { notes } } } } } }`;
+export const IMPORT = `mutation($u: ID!, $v: String!, $csv: String!) { importScoresCsv(userId: $u, version: $v, csv: $csv) { batchId rowCount updatedCount } }`;
+export const READ = `{ songs(first: 5) { totalCount edges { node { title charts { id definition { notes } } } } } }`;
 
 // ---------------------------------------------------------------------------------------------
 async function loadTest(duration = Number(process.env.RESILIENCE_DURATION ?? 60)): Promise<void> {
@@ -304,7 +304,10 @@ async function main() {
   process.exit(failures.length ? 1 : 0);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// Also a library: bench/hostile.ts reuses prepare / ENV / post.
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -28,6 +28,16 @@ const EnvSchema = z.object({
   GRAPHQL_EXPENSIVE_COMPLEXITY: z.coerce.number().int().min(1).default(500),
   RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number().int().min(0).default(300),
   RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: z.coerce.number().int().min(0).default(300),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(1).default(30),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5000),
+  GRAPHQL_MAX_QUERY_LENGTH: z.coerce.number().int().min(1000).default(32768),
+  GRAPHQL_MAX_STRING_LENGTH: z.coerce.number().int().min(16).default(256),
+  GRAPHQL_LIST_COST: z.coerce.number().int().min(1).max(10000).default(10),
+  SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).default(10),
+  SUBSCRIPTIONS_PER_USER: z.coerce.number().int().min(1).default(20),
+  WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().min(1024).default(65536),
+  RATE_LIMIT_MAX_KEYS: z.coerce.number().int().min(100).default(100000),
+  MIGRATION_MAX_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86400).default(3600),
   AUTH_ISSUER: z.string().url().optional(),
@@ -113,6 +123,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     graphqlExpensiveComplexity: c.GRAPHQL_EXPENSIVE_COMPLEXITY,
     rateLimitWritesPerMinute: c.RATE_LIMIT_WRITES_PER_MINUTE,
     rateLimitExpensiveReadsPerMinute: c.RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE,
+    /** Fields with an alias per request (fragments expanded). */
+    graphqlMaxAliases: c.GRAPHQL_MAX_ALIASES,
+    /** Lexical tokens of a query document (graphql-js parse option). */
+    graphqlMaxTokens: c.GRAPHQL_MAX_TOKENS,
+    /** Characters of a query text. */
+    graphqlMaxQueryLength: c.GRAPHQL_MAX_QUERY_LENGTH,
+    /** Default maximum length of a string argument (src/graphql/limits.ts STRING_LIMITS names the longer ones). */
+    graphqlMaxStringLength: c.GRAPHQL_MAX_STRING_LENGTH,
+    /** Cost multiplier of a list field without a page size (its children count this many times). */
+    graphqlListCost: c.GRAPHQL_LIST_COST,
+    subscriptionsPerConnection: c.SUBSCRIPTIONS_PER_CONNECTION,
+    subscriptionsPerUser: c.SUBSCRIPTIONS_PER_USER,
+    /** Largest WebSocket frame accepted (ws maxPayload): larger frames close the connection before parsing. */
+    wsMaxPayload: c.WS_MAX_PAYLOAD_BYTES,
+    /** Keys the in-memory rate limiter keeps (least recently used evicted beyond). */
+    rateLimitMaxKeys: c.RATE_LIMIT_MAX_KEYS,
+    /** Largest migrateLegacyScores document (characters). */
+    migrationMaxBytes: c.MIGRATION_MAX_BYTES,
     jwtSecret: c.JWT_SECRET,
     accessTokenTtl: c.ACCESS_TOKEN_TTL_SECONDS,
     externalAuth: c.AUTH_ISSUER

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
@@ -16,6 +16,15 @@ import { restError } from './rest/errors';
 import { GraphQLError } from 'graphql';
 import { HTTP_STATUS, toAppError } from './errors';
 import { appendVary, registerCors } from './cors';
+
+/** The query text of a GraphQL request (POST body or GET parameter) when longer than the limit: the message; else null. */
+function queryTooLong(req: FastifyRequest, max: number): string | null {
+  const fromBody = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>).query : undefined;
+  const fromUrl = (req.query as Record<string, unknown> | undefined)?.query;
+  const q = typeof fromBody === 'string' ? fromBody : typeof fromUrl === 'string' ? fromUrl : undefined;
+  if (q === undefined || q.length <= max) return null;
+  return `Query length ${q.length} exceeds the maximum of ${max} characters (GRAPHQL_MAX_QUERY_LENGTH)`;
+}
 
 export interface HttpServer {
   fastify: FastifyInstance;
@@ -36,6 +45,10 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     introspection: app.config.introspection,
     formatError,
     includeStacktraceInErrorResponses: false,
+    // No "Did you mean …?" field suggestions when the schema is not meant to be explored.
+    hideSchemaDetailsFromClientErrors: !app.config.introspection,
+    // Request-wide cap on the document's size (its length is capped in the route below).
+    parseOptions: { maxTokens: app.config.graphqlMaxTokens },
     plugins: [fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limitsPlugin(app)],
   });
   await apollo.start();
@@ -81,6 +94,13 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
         const page = explorerReply(req.headers);
         appendVary(reply, 'Accept-Encoding');
         return reply.code(page.status).headers(page.headers).send(page.body);
+      }
+      const tooLong = queryTooLong(req, app.config.graphqlMaxQueryLength);
+      if (tooLong) {
+        return reply
+          .code(400)
+          .header('content-type', 'application/json; charset=utf-8')
+          .send(JSON.stringify({ errors: [{ message: tooLong, extensions: { code: 'BAD_USER_INPUT' } }] }) + '\n');
       }
       if (executor && (await executor.handle(req, reply))) return reply;
       return graphqlHandler.call(this, req as never, reply as never);

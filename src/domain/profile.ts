@@ -22,6 +22,8 @@ export function userNameProblem(name: string): string | null {
   if (FORBIDDEN_CHARS.test(name)) return 'User name must not contain / \\ ? # % * : " \' < > |';
   if (!ALLOWED.test(name)) return 'User name may contain letters, digits, kana, kanji, spaces and . _ - only';
   if (name.trim().length === 0) return 'User name must not be blank';
+  // The masked name stands for "a user you may not see": nobody may be called that.
+  if (name.replace(/[ \u3000]/g, '') === MASKED_USER_NAME) return `"${MASKED_USER_NAME}" is reserved`;
   return null;
 }
 

@@ -47,10 +47,20 @@ export function encodeCursor(parts: (string | number)[]): string {
   return Buffer.from(JSON.stringify(parts)).toString('base64url');
 }
 
+/** Numbers a cursor may hold (ids, counts, offsets): 32-bit integers, as the columns they page over. */
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+const cursorPart = (p: unknown) =>
+  (typeof p === 'string' && p.length <= 512) || (typeof p === 'number' && Number.isInteger(p) && p >= INT32_MIN && p <= INT32_MAX);
+
+/**
+ * The parts of an opaque cursor; BAD_USER_INPUT unless it is a JSON array of `arity` strings and
+ * 32-bit integers (a forged 1e300 or 2^40 must never reach SQL, where it would be a 500).
+ */
 export function decodeCursor(cursor: string, arity: number): (string | number)[] {
   try {
-    const parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parts) && parts.length === arity && parts.every((p) => typeof p === 'string' || typeof p === 'number')) {
+    const parts = cursor.length <= 1024 ? JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) : undefined;
+    if (Array.isArray(parts) && parts.length === arity && parts.every(cursorPart)) {
       return parts;
     }
   } catch {

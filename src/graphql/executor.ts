@@ -37,7 +37,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { compileVariableParsing, failToParseVariables } from 'graphql-jit/dist/variables';
 import type { App } from '../app';
 import { contextForRequest, type Context } from './context';
-import { checkOperation, limitsFromConfig, type LimitsConfig } from './limits';
+import { countOperation, limitsFromConfig, measureOperation, rateLimitedRetryAfter, type LimitsConfig, type OperationCost } from './limits';
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
@@ -47,7 +47,11 @@ interface Compiled {
   operationName: string | undefined;
   /** Coerces request variables as the compiled query will; null when the operation declares none. */
   coerceVariables: ReturnType<typeof compileVariableParsing> | null;
-  query: CompiledQuery['query'];
+  /**
+   * Compiled by graphql-jit on the first request that passed the gate (a document refused by
+   * the limits is never compiled); null when graphql-jit cannot compile it (Apollo answers).
+   */
+  query?: CompiledQuery['query'] | null;
 }
 
 /** Marks a document that Apollo must answer (its errors, its features); remembered so it is parsed once. */
@@ -55,8 +59,6 @@ const TO_APOLLO = Symbol('to-apollo');
 
 /** Documents kept per process; the oldest is dropped beyond this. */
 const COMPILED_CACHE_SIZE = 500;
-/** Longer query texts are not compiled (nor remembered): Apollo answers them. */
-const MAX_QUERY_LENGTH = 100_000;
 
 const JSON_BODY = /^application\/json\s*(;|$)/i;
 const CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -83,8 +85,8 @@ function usesIntrospection(document: DocumentNode): boolean {
 export class CompiledExecutor {
   private readonly cache = new Map<string, Compiled | typeof TO_APOLLO>();
   private readonly rules: readonly ValidationRule[];
-  /** Requests answered here / handed to Apollo (for tests and the benchmark). */
-  readonly stats = { compiled: 0, apollo: 0 };
+  /** Requests answered here / handed to Apollo, documents compiled by graphql-jit (for tests and the benchmark). */
+  readonly stats = { compiled: 0, apollo: 0, jit: 0 };
 
   constructor(
     private readonly app: App,
@@ -127,22 +129,31 @@ export class CompiledExecutor {
       return this.toApollo(); // a bad bearer token: Apollo's 401 with the error's code
     }
 
-    this.stats.compiled++;
+    const rq = { schema: this.schema, document: compiled.document, operation: compiled.operation, operationName: compiled.operationName, variables, ctx };
+    let measured: OperationCost;
     try {
-      const gate = checkOperation(this.app, this.limits, {
-        schema: this.schema,
-        document: compiled.document,
-        operation: compiled.operation,
-        operationName: compiled.operationName,
-        variables,
-        ctx,
-      });
-      if (gate) await gate;
+      measured = measureOperation(this.limits, rq);
     } catch (err) {
-      // Refused before execution: `{errors}` with the error's HTTP status (500 when it names none).
+      // Refused before anything is compiled or run: `{errors}` with the error's HTTP status.
+      this.stats.compiled++;
       this.send(reply, { errors: [err] });
       return true;
     }
+    if (compiled.query === undefined) {
+      this.stats.jit++;
+      const jit = compileQuery(this.schema, compiled.document, compiled.operationName);
+      compiled.query = isCompiledQuery(jit) ? jit.query.bind(jit) : null;
+    }
+    if (compiled.query === null) return this.toApollo(); // before any rate limit is counted: Apollo counts it
+    try {
+      const gate = countOperation(this.app, this.limits, rq, measured);
+      if (gate) await gate;
+    } catch (err) {
+      this.stats.compiled++;
+      this.send(reply, { errors: [err] });
+      return true;
+    }
+    this.stats.compiled++;
     let result: { errors?: readonly unknown[]; data?: unknown };
     try {
       result = await compiled.query(undefined, ctx, variables);
@@ -162,7 +173,7 @@ export class CompiledExecutor {
     const key = operationName === undefined ? query : `${operationName}\u0000${query}`;
     let entry = this.cache.get(key);
     if (entry === undefined) {
-      if (query.length > MAX_QUERY_LENGTH) return TO_APOLLO;
+      if (query.length > this.app.config.graphqlMaxQueryLength) return TO_APOLLO;
       entry = this.compile(query, operationName);
       if (this.cache.size >= COMPILED_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(key, entry);
@@ -173,21 +184,18 @@ export class CompiledExecutor {
   private compile(query: string, operationName: string | undefined): Compiled | typeof TO_APOLLO {
     let document: DocumentNode;
     try {
-      document = parse(query);
+      document = parse(query, { maxTokens: this.app.config.graphqlMaxTokens });
     } catch {
       return TO_APOLLO;
     }
     if (validate(this.schema, document, this.rules).length > 0) return TO_APOLLO;
     const operation = getOperationAST(document, operationName);
     if (!operation || operation.operation === 'subscription' || usesIntrospection(document)) return TO_APOLLO;
-    const compiled = compileQuery(this.schema, document, operationName);
-    if (!isCompiledQuery(compiled)) return TO_APOLLO;
     return {
       document,
       operation,
       operationName,
       coerceVariables: operation.variableDefinitions?.length ? compileVariableParsing(this.schema, operation.variableDefinitions) : null,
-      query: compiled.query.bind(compiled),
     };
   }
 
@@ -211,6 +219,12 @@ export class CompiledExecutor {
         } catch {
           errors.push({ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
         }
+      }
+      // A resolver-level rate limit (token exchange, invite lookups): 429 + Retry-After, as Apollo's path.
+      const retryAfter = rateLimitedRetryAfter(result.errors);
+      if (retryAfter !== undefined) {
+        status = 429;
+        reply.header('retry-after', String(retryAfter));
       }
     }
     reply

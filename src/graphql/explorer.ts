@@ -234,6 +234,7 @@ export function explorerReply(requestHeaders: IncomingHttpHeaders, endpoint = '/
     'content-type': 'text/html; charset=utf-8',
     'content-security-policy': EXPLORER_CSP,
     'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
     'cache-control': 'no-cache',
     etag,
   };

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { GraphQLError, Kind, getOperationAST, parse, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, Kind, getOperationAST, parse, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values';
 import { WebSocketServer } from 'ws';
 import type { App } from '../app';
@@ -7,25 +7,62 @@ import { HTTP_STATUS, badInput, toAppError, unauthenticated } from '../errors';
 import { createContext, type Context, type Viewer } from './context';
 import { createLoaders } from './loaders';
 import { enforce } from './rules';
-import { limitsFromConfig, operationDepth, queryComplexity } from './limits';
+import { limitsFromConfig, measureOperation } from './limits';
 
 // 'graphql-ws/use/ws' is an `exports` subpath, which TypeScript's node10 resolution cannot see:
 // load it at run time, type it from its declaration file.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/dist/use/ws');
 
+/** Loads shared by the subscriptions of one viewer for one event (see mapSubscription). */
+const sharedLoads = new Map<string, Promise<unknown>>();
+const SHARED_LOAD_TTL_MS = 2000;
+
 /**
  * GraphQL subscriptions over WebSocket (graphql-ws protocol) on the HTTP server's /graphql path.
  * The connection authenticates once with `connectionParams: { authorization: 'Bearer …' }`
  * (the same tokens as HTTP); a bad token closes it (4403). Only subscriptions are served here
- * (queries and mutations: HTTP); each is checked against the depth / complexity limits and the
- * rule table (src/graphql/rules.ts) before it starts.
+ * (queries and mutations: HTTP); each is checked against the same limits as HTTP
+ * (`measureOperation`: depth, cost, aliases, string lengths) and the rule table
+ * (src/graphql/rules.ts) before it starts. Bounded:
+ * - frames larger than WS_MAX_PAYLOAD_BYTES close the connection before anything parses them
+ *   (before and after authentication: a subscription document is small);
+ * - SUBSCRIPTIONS_PER_CONNECTION open subscriptions per connection, SUBSCRIPTIONS_PER_USER per
+ *   user over all connections of this process;
+ * - per event, the subscriptions of one viewer share one load (`mapSubscription(…, shareAs)`) and
+ *   the connection's credential is re-checked at most every CREDENTIAL_RECHECK_MS, so an event costs
+ *   one query per viewer, not per subscription.
  */
 export interface SubscriptionServer {
   close(): Promise<void>;
 }
 
-type Extra = { viewer?: Viewer | null; authorization?: string };
+type Extra = { viewer?: Viewer | null; authorization?: string; check?: () => Promise<boolean> };
+
+/** How often a live connection's credential is verified again (expiry, revocation). */
+export const CREDENTIAL_RECHECK_MS = 30_000;
+
+/** Open subscriptions per user in this process (mapSubscription acquires and releases). */
+const perUser = new Map<string, number>();
+let perUserMax = 20;
+
+/** The credential check of one connection, shared by its subscriptions, cached CREDENTIAL_RECHECK_MS. */
+function connectionCheck(app: App, authorization: string, viewerId: string): () => Promise<boolean> {
+  let last: { at: number; ok: Promise<boolean> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at > CREDENTIAL_RECHECK_MS) {
+      last = {
+        at: now,
+        ok: app.auth.resolveViewer(authorization).then(
+          (v) => v?.id === viewerId,
+          () => false,
+        ),
+      };
+    }
+    return last.ok;
+  };
+}
 
 /**
  * Per subscription context: re-checks the connection's credential (expired / revoked tokens stop
@@ -53,16 +90,20 @@ async function enforceRules(schema: GraphQLSchema, ctx: Context, op: OperationDe
 }
 
 export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: App): SubscriptionServer {
-  const wss = new WebSocketServer({ server, path: '/graphql' });
+  // maxPayload: ws refuses (closes with 1009) a larger frame before it is buffered whole or parsed.
+  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: app.config.wsMaxPayload });
   const limits = limitsFromConfig(app.config);
+  perUserMax = app.config.subscriptionsPerUser;
   const disposable = useServer<Record<string, unknown>, Extra>(
     {
       schema,
       onConnect: async (c) => {
         try {
           const authorization = authHeader(c.connectionParams);
-          (c.extra as Extra).viewer = await app.auth.resolveViewer(authorization);
-          (c.extra as Extra).authorization = authorization;
+          const extra = c.extra as Extra;
+          extra.viewer = await app.auth.resolveViewer(authorization);
+          extra.authorization = authorization;
+          if (extra.viewer && authorization) extra.check = connectionCheck(app, authorization, extra.viewer.id);
           return true;
         } catch {
           return false;
@@ -71,41 +112,29 @@ export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: 
       context: (c) => {
         const extra = c.extra as Extra;
         const ctx = createContext(app, extra.viewer ?? null, c.extra.request.socket.remoteAddress ?? '');
-        if (extra.viewer && extra.authorization) {
-          const { authorization } = extra;
-          const viewerId = extra.viewer.id;
-          credentialChecks.set(ctx, async () => {
-            try {
-              return (await app.auth.resolveViewer(authorization))?.id === viewerId;
-            } catch {
-              return false;
-            }
-          });
-        }
+        if (extra.check) credentialChecks.set(ctx, extra.check);
         return ctx as unknown as Record<string, unknown>;
       },
       onSubscribe: async (c, _id, payload) => {
         try {
-          const doc = parse(payload.query);
+          const doc = parse(payload.query, { maxTokens: app.config.graphqlMaxTokens });
           const op = getOperationAST(doc, payload.operationName);
           if (!op) throw badInput('Unknown or ambiguous operation');
           // Queries and mutations go through HTTP, where the limits plugin (rate limits on writes) applies.
           if (op.operation !== 'subscription') {
             throw badInput('Only subscriptions are served over WebSocket: send queries and mutations to POST /graphql');
           }
-          const fragments: Record<string, FragmentDefinitionNode> = {};
-          for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
-          const depth = operationDepth(op, fragments);
-          if (depth > limits.maxDepth) throw badInput(`Query depth ${depth} exceeds the maximum of ${limits.maxDepth} (GRAPHQL_MAX_DEPTH)`);
-          let complexity = 0;
-          try {
-            complexity = queryComplexity(schema, doc, payload.variables ?? undefined, payload.operationName ?? undefined);
-          } catch (err) {
-            if (!(err instanceof GraphQLError)) throw err; // bad variables: reported by execution
+          // graphql-ws counts this one already (ctx.subscriptions[id] is set before onSubscribe).
+          const open = Object.keys(c.subscriptions).length;
+          if (open > app.config.subscriptionsPerConnection) {
+            throw badInput(`At most ${app.config.subscriptionsPerConnection} subscriptions per connection (SUBSCRIPTIONS_PER_CONNECTION)`);
           }
-          if (complexity > limits.maxComplexity) {
-            throw badInput(`Query complexity ${complexity} exceeds the maximum of ${limits.maxComplexity} (GRAPHQL_MAX_COMPLEXITY)`);
+          const viewerId = (c.extra as Extra).viewer?.id;
+          if (viewerId && openSubscriptions(viewerId) >= perUserMax) {
+            // (mapSubscription counts them; refused here it is an `error` message, not a result)
+            throw badInput(`At most ${perUserMax} open subscriptions per user (SUBSCRIPTIONS_PER_USER)`);
           }
+          measureOperation(limits, { schema, document: doc, operation: op, operationName: payload.operationName, variables: payload.variables });
           const ctx = createContext(app, (c.extra as Extra).viewer ?? null, c.extra.request.socket.remoteAddress ?? '');
           await enforceRules(schema, ctx, op, (payload.variables ?? {}) as Record<string, unknown>);
         } catch (err) {
@@ -137,10 +166,41 @@ export function renewLoaders(ctx: Context): void {
 /**
  * Maps a pub/sub iterator through `load` (fresh loaders per event), skipping events that load to
  * null (not visible to the subscriber) and ending when the connection's credential is no longer
- * valid; `return()` reaches the source at once on unsubscribe.
+ * valid; `return()` reaches the source at once on unsubscribe. Counts against the viewer's
+ * SUBSCRIPTIONS_PER_USER (released when it ends). With `shareAs` (a name for what `load` reads),
+ * subscriptions of the same viewer share one load per event.
  */
-export function mapSubscription<T, R>(ctx: Context, source: AsyncIterator<T>, load: (value: T) => Promise<R | null>): AsyncIterableIterator<R> {
+export function mapSubscription<T, R>(ctx: Context, source: AsyncIterator<T>, load: (value: T) => Promise<R | null>, shareAs?: string): AsyncIterableIterator<R> {
   if (!ctx.viewer) throw unauthenticated();
+  const viewerId = ctx.viewer.id;
+  const open = perUser.get(viewerId) ?? 0;
+  if (open >= perUserMax) {
+    void source.return?.();
+    throw badInput(`At most ${perUserMax} open subscriptions per user (SUBSCRIPTIONS_PER_USER)`);
+  }
+  perUser.set(viewerId, open + 1);
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    const n = (perUser.get(viewerId) ?? 1) - 1;
+    if (n > 0) perUser.set(viewerId, n);
+    else perUser.delete(viewerId);
+  };
+  const loadShared = (value: T): Promise<R | null> => {
+    if (!shareAs) return load(value);
+    const key = `${shareAs}\u0000${viewerId}\u0000${JSON.stringify(value)}`;
+    let p = sharedLoads.get(key) as Promise<R | null> | undefined;
+    if (!p) {
+      p = load(value);
+      if (sharedLoads.size < 10_000) {
+        sharedLoads.set(key, p);
+        const drop = () => void setTimeout(() => sharedLoads.delete(key), SHARED_LOAD_TTL_MS).unref();
+        p.then(drop, drop);
+      }
+    }
+    return p;
+  };
   const it: AsyncIterableIterator<R> = {
     [Symbol.asyncIterator]() {
       return it;
@@ -148,26 +208,37 @@ export function mapSubscription<T, R>(ctx: Context, source: AsyncIterator<T>, lo
     async next() {
       for (;;) {
         const r = await source.next();
-        if (r.done) return { done: true, value: undefined };
+        if (r.done) {
+          release();
+          return { done: true, value: undefined };
+        }
         // the credential may have expired or been revoked since the connection opened: end quietly
         const check = credentialChecks.get(ctx);
         if (check && !(await check())) {
+          release();
           await source.return?.();
           return { done: true, value: undefined };
         }
         renewLoaders(ctx);
-        const v = await load(r.value);
+        const v = await loadShared(r.value);
         if (v !== null && v !== undefined) return { done: false, value: v };
       }
     },
     async return() {
+      release();
       await source.return?.();
       return { done: true, value: undefined };
     },
     async throw(err?: unknown) {
+      release();
       await source.return?.();
       throw err;
     },
   };
   return it;
+}
+
+/** Open subscriptions of a user in this process (tests). */
+export function openSubscriptions(userId: string): number {
+  return perUser.get(userId) ?? 0;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
 import { AppError, HTTP_STATUS, toAppError } from '../errors';
@@ -145,11 +146,23 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
           .send(page('Sign in required', `<h1>Sign in required</h1><p>${escapeHtml(e.message)}.</p><p>Open this page with your access token (<code>Authorization: Bearer …</code>).</p>`));
       }
       const user = await ctx.loaders.userById.load(ctx.viewer!.id);
-      const ticket = await app.auth.signTicket(
-        'consent',
-        { sub: ctx.viewer!.id, cid: request.clientId, ruri: request.redirectUri, cc: request.codeChallenge, scp: request.scopes.join(' '), st: request.state ?? null },
-        CONSENT_TICKET_TTL_SECONDS,
-      );
+      // One ticket per decision, each single-use (its id is stored with the code it approves).
+      const ticketFor = (approve: boolean) =>
+        app.auth.signTicket(
+          'consent',
+          {
+            sub: ctx.viewer!.id,
+            cid: request.clientId,
+            ruri: request.redirectUri,
+            cc: request.codeChallenge,
+            scp: request.scopes.join(' '),
+            st: request.state ?? null,
+            dec: approve,
+            jti: randomUUID(),
+          },
+          CONSENT_TICKET_TTL_SECONDS,
+        );
+      const tickets = { allow: await ticketFor(true), deny: await ticketFor(false) };
       const hidden = (approve: boolean) =>
         [
           ['client_id', request.clientId],
@@ -158,7 +171,7 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
           ['code_challenge_method', 'S256'],
           ['scope', request.scopes.join(' ')],
           ['state', request.state ?? ''],
-          ['consent_ticket', ticket],
+          ['consent_ticket', approve ? tickets.allow : tickets.deny],
           ['approve', String(approve)],
         ]
           .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)
@@ -188,19 +201,27 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
       if (approveRaw === undefined) throw new OAuthError('invalid_request', 'approve (true or false) is required');
       const approve = approveRaw === true || approveRaw === 'true';
       let userId: string;
+      let ticketId: string | undefined;
       if (typeof body.consent_ticket === 'string' && !req.headers.authorization) {
-        // The consent page's own form: the ticket binds user, client, redirect, challenge, scope and state.
+        // The consent page's own form: the ticket binds user, client, redirect, challenge, scope,
+        // state and the decision; it approves once (its id is unique among the codes).
         const t = await app.auth.verifyTicket('consent', body.consent_ticket);
         const same =
-          t.cid === request.clientId && t.ruri === request.redirectUri && t.cc === request.codeChallenge && t.scp === request.scopes.join(' ') && (t.st ?? undefined) === request.state;
-        if (!same || typeof t.sub !== 'string') throw new OAuthError('invalid_request', 'The consent ticket does not match this request');
+          t.cid === request.clientId &&
+          t.ruri === request.redirectUri &&
+          t.cc === request.codeChallenge &&
+          t.scp === request.scopes.join(' ') &&
+          (t.st ?? undefined) === request.state &&
+          t.dec === approve;
+        if (!same || typeof t.sub !== 'string' || typeof t.jti !== 'string') throw new OAuthError('invalid_request', 'The consent ticket does not match this request');
         userId = t.sub;
+        ticketId = t.jti;
       } else {
         const ctx = await contextForRequest(app, req);
         await enforce(ctx, 'OAuth.consent', {}, 'read');
         userId = ctx.viewer!.id;
       }
-      const redirectUrl = await oauth.decide(userId, request, approve);
+      const redirectUrl = await oauth.decide(userId, request, approve, ticketId);
       const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
       if (isForm) return reply.redirect(redirectUrl, 303);
       return reply.code(200).header('cache-control', 'no-store').send({ redirectUrl });

@@ -127,20 +127,23 @@ describe('BPI calculator: errors, ranks, arena averages, GraphQL parity', () => 
     expect((await calc(s, { ...q, exScore: 100, includeRank: 'yes' })).body.rank).toMatchObject({ bpimRank: null, bpimTotal: null });
   });
 
-  it('reports arena-class averages computed from stored bests and imported arena classes', async () => {
-    const a1 = [await aPlayer(s.db.prisma, { gameId: '11110001' }), await aPlayer(s.db.prisma, { gameId: '11110002' })];
-    const a3 = await aPlayer(s.db.prisma, { gameId: '11110003' });
-    await withBestScore(s.db.prisma, a1[0], chart.id, 3001);
-    await withBestScore(s.db.prisma, a1[1], chart.id, 3004);
+  it('reports arena-class averages computed from stored bests and imported arena classes, only for classes of at least 5 players', async () => {
+    // five A1 players (EX 3001…3005) and one A3 player (EX 2600)
+    const a1 = [];
+    for (let i = 1; i <= 5; i++) {
+      const p = await aPlayer(s.db.prisma, { gameId: `1111000${i}` });
+      await withBestScore(s.db.prisma, p, chart.id, 3000 + i);
+      a1.push(p);
+    }
+    const a3 = await aPlayer(s.db.prisma, { gameId: '11110009' });
     await withBestScore(s.db.prisma, a3, chart.id, 2600);
     const snapshot = [
-      { id: '1111-0001', name: 'ONE', arena_class: 'a1', area: '東京都', rank: 1, win: '10勝', grade_sp: '皆伝', grade_dp: '---' },
-      { id: '1111-0002', name: 'TWO', arena_class: 'a1', area: '東京都', rank: 2, win: '9勝', grade_sp: '皆伝', grade_dp: '---' },
-      { id: '1111-0003', name: 'THREE', arena_class: 'a3', area: '大阪府', rank: 1, win: '3勝', grade_sp: '中伝', grade_dp: '---' },
+      ...a1.map((_, i) => ({ id: `1111-000${i + 1}`, name: `P${i + 1}`, arena_class: 'a1', area: '東京都', rank: i + 1, win: '10勝', grade_sp: '皆伝', grade_dp: '---' })),
+      { id: '1111-0009', name: 'THREE', arena_class: 'a3', area: '大阪府', rank: 1, win: '3勝', grade_sp: '中伝', grade_dp: '---' },
       { id: '9999-0000', name: 'STRANGER', arena_class: 'b2', area: '大阪府', rank: 1, win: '1勝', grade_sp: '---', grade_dp: '---' },
     ];
     const report = await importOfficialArena(s.db.prisma, snapshot, '33');
-    expect(report).toMatchObject({ players: 4, matchedUsers: 3 });
+    expect(report).toMatchObject({ players: 7, matchedUsers: 6 });
     expect(await s.db.prisma.playerVersionStatus.findUnique({ where: { userId_version: { userId: a3.id, version: '33' } } })).toMatchObject({
       arenaClass: 'A3', bestArenaClass: 'A3', area: '大阪府', gradeSp: '中伝', gradeDp: null, arenaRank: 1,
     });
@@ -149,14 +152,15 @@ describe('BPI calculator: errors, ranks, arena averages, GraphQL parity', () => 
     const res = await calc(s, { title: chart.title, difficulty: chart.difficulty, exScore: 2000 });
     const def = s.app.catalogue.chart(chart.id)!.definition!;
     const max = chart.notes * 2;
+    // A1: (3001 + 3002 + 3003 + 3004 + 3005) / 5 = 3003 over 5 players; A3 has one player: no
+    // average (it would be that player's score).
     expect(res.body.metadata.arenaAverages).toEqual({
-      A1: { avgExScore: 3002.5, rate: Math.round((3002.5 / max) * 10000) / 100, count: 2, avgBpi: referenceBpi(3003, chart.notes, def.kaidenAvg, def.wr, def.coef) },
-      A3: { avgExScore: 2600, rate: Math.round((2600 / max) * 10000) / 100, count: 1, avgBpi: referenceBpi(2600, chart.notes, def.kaidenAvg, def.wr, def.coef) },
+      A1: { avgExScore: 3003, rate: Math.round((3003 / max) * 10000) / 100, count: 5, avgBpi: referenceBpi(3003, chart.notes, def.kaidenAvg, def.wr, def.coef) },
     });
     const official = await s.gql(`{ officialArena { totalPlayers totalMatched distribution { arenaClass count } } }`);
-    expect(official.body.data.officialArena).toMatchObject({ totalPlayers: 4, totalMatched: 3 });
+    expect(official.body.data.officialArena).toMatchObject({ totalPlayers: 7, totalMatched: 6 });
     expect(official.body.data.officialArena.distribution.filter((d: any) => d.count > 0)).toEqual([
-      { arenaClass: 'A1', count: 2 }, { arenaClass: 'A3', count: 1 }, { arenaClass: 'B2', count: 1 },
+      { arenaClass: 'A1', count: 5 }, { arenaClass: 'A3', count: 1 }, { arenaClass: 'B2', count: 1 },
     ]);
   });
 
@@ -182,7 +186,7 @@ describe('BPI calculator: errors, ranks, arena averages, GraphQL parity', () => 
 
   it('Chart.arenaAverages exposes the same cached averages', async () => {
     const res = await s.gql(`query($id: ID!) { chart(id: $id) { arenaAverages { arenaClass count } } }`, { id: String(chart.id) });
-    expect(res.body.data.chart.arenaAverages).toEqual([{ arenaClass: 'A1', count: 2 }, { arenaClass: 'A3', count: 1 }]);
+    expect(res.body.data.chart.arenaAverages).toEqual([{ arenaClass: 'A1', count: 5 }]); // A3 has one player: no average
   });
 });
 

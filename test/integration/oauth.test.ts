@@ -146,9 +146,22 @@ describe('authorization endpoint and consent', () => {
     expect(badRedirect.status).toBe(400);
     expect(badRedirect.headers.get('location')).toBeNull();
 
+    // A dynamically registered client chose its own redirect URI (anyone may register one): its
+    // errors are shown, never redirected — the endpoint must not be an open redirector.
     const noPkce = await fetch(`${s.url}${q({ code_challenge: '' })}`, { redirect: 'manual' });
-    expect(noPkce.status).toBe(302);
-    const loc = new URL(noPkce.headers.get('location')!);
+    expect(noPkce.status).toBe(400);
+    expect(noPkce.headers.get('location')).toBeNull();
+    expect(await noPkce.text()).toContain('code_challenge is required');
+
+    // A client a user registered (issueOAuthClient) gets RFC 6749 §4.1.2.1 error redirects.
+    const owner = await aPublicPlayer(s.db.prisma);
+    const issued = ok(
+      await s.gql('mutation($uris: [String!]!) { issueOAuthClient(redirectUris: $uris) { clientId } }', { uris: [REDIRECT] }, await s.tokenFor(owner.id)),
+    ).issueOAuthClient;
+    const qv = `/api/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: issued.clientId, redirect_uri: REDIRECT, code_challenge: '', code_challenge_method: 'S256', state: 'xyz' })}`;
+    const verified = await fetch(`${s.url}${qv}`, { redirect: 'manual' });
+    expect(verified.status).toBe(302);
+    const loc = new URL(verified.headers.get('location')!);
     expect(loc.searchParams.get('error')).toBe('invalid_request');
     expect(loc.searchParams.get('state')).toBe('xyz');
   });

@@ -76,18 +76,22 @@ describe('globalRanking', () => {
     expect((await ranking({ v: '33', area: '東京都' }, daveToken)).selfRank).toBeNull(); // dave has no area
   });
 
-  it('filters by area and class, ranking within the filtered population; hidden areas / classes stay anonymous', async () => {
+  it('filters by area and class, ranking within the filtered population; players hiding that area / class are left out', async () => {
     const tokyo = await ranking({ v: '33', area: ' 東京都 ' });
-    expect(tokyo.totalCount).toBe(2);
-    expect(tokyo.rows.map((x) => [x.rank, x.totalBpi, x.player?.name ?? null])).toEqual([[1, 60, 'rk_alice'], [2, 50, null]]); // bob hides his area
+    // bob is in Tokyo but hides his area: shown even anonymously, his 50 would match his named row
+    // of the unfiltered ranking and reveal his area — he is not in the filtered population at all.
+    expect(tokyo.totalCount).toBe(1);
+    expect(tokyo.rows.map((x) => [x.rank, x.totalBpi, x.player?.name ?? null])).toEqual([[1, 60, 'rk_alice']]);
+    expect(tokyo.rows.some((x) => x.totalBpi === 50)).toBe(false);
     const bobsOwn = await ranking({ v: '33', area: '東京都' }, await server.tokenFor(bob.id));
-    expect(bobsOwn.rows[1]).toMatchObject({ isSelf: true, player: { name: 'rk_bob' } });
-    expect(bobsOwn.selfRank).toBe(2);
+    expect(bobsOwn.rows.map((x) => x.player?.name ?? null)).toEqual(['rk_alice']);
+    expect(bobsOwn.selfRank).toBeNull();
     const a1 = await ranking({ v: '33', cls: 'A1' });
     expect(a1.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[1, 60], [2, 50]]);
     expect(a1.rows[0].player?.name).toBe('rk_alice'); // class shown by default
     await server.db.prisma.user.update({ where: { id: alice.id }, data: { showArenaClass: false } });
-    expect((await ranking({ v: '33', cls: 'A1' })).rows[0].player).toBeNull();
+    // alice now hides her class: the A1 ranking is carol alone (private: anonymous), ranked 1
+    expect((await ranking({ v: '33', cls: 'A1' })).rows.map((x) => [x.rank, x.totalBpi, x.anonymous])).toEqual([[1, 50, true]]);
     expect((await ranking({ v: '33' })).rows[0].player?.name).toBe('rk_alice'); // unfiltered: still named
   });
 

@@ -131,7 +131,12 @@ export class AuthService {
 
   async verifyTicket(purpose: string, ticket: string): Promise<JWTPayload> {
     try {
-      const { payload } = await jwtVerify(ticket, this.secret, { issuer: TOKEN_ISSUER, audience: `${TOKEN_AUDIENCE}:${purpose}`, algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(ticket, this.secret, {
+        issuer: TOKEN_ISSUER,
+        audience: `${TOKEN_AUDIENCE}:${purpose}`,
+        algorithms: ['HS256'],
+        requiredClaims: ['exp'],
+      });
       return payload;
     } catch (err) {
       throw jwtProblem(err, 'Consent ticket');
@@ -167,11 +172,14 @@ export class AuthService {
   private async ownViewer(token: string): Promise<Viewer> {
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.secret, { issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, algorithms: ['HS256'] }));
+      // A token without an expiry or a subject is never valid, whoever signed it.
+      ({ payload } = await jwtVerify(token, this.secret, { issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] }));
     } catch (err) {
       throw jwtProblem(err, 'Access token');
     }
-    if (!payload.sub) throw unauthenticated('Invalid access token');
+    if (typeof payload.sub !== 'string' || !payload.sub) throw unauthenticated('Invalid access token');
+    // A scope claim that is not a string must not read as "no scope claim" (= full access).
+    if (payload.scope !== undefined && typeof payload.scope !== 'string') throw unauthenticated('Invalid access token: scope must be a string');
     const user = await this.db.user.findUnique({ where: { id: payload.sub }, select: { id: true, isAdmin: true } });
     if (!user) throw unauthenticated('The user of this token no longer exists');
     const scopes = typeof payload.scope === 'string' ? parseScopes(payload.scope) : undefined;
@@ -194,7 +202,7 @@ export class AuthService {
     const ext = this.config.externalAuth!;
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.jwks!, { issuer: ext.issuer, audience: ext.audience, algorithms: EXTERNAL_ALGS }));
+      ({ payload } = await jwtVerify(token, this.jwks!, { issuer: ext.issuer, audience: ext.audience, algorithms: EXTERNAL_ALGS, requiredClaims: ['exp', 'sub'] }));
     } catch (err) {
       throw jwtProblem(err, 'ID token');
     }

@@ -17,8 +17,10 @@ export const CONSENT_TICKET_TTL_SECONDS = 600;
 /** An RFC 6749 §5.2 error: `{ error, error_description }` with its HTTP status. */
 export class OAuthError extends Error {
   /**
-   * Set on authorization-request errors found after the client and redirect URI were verified:
-   * they may be reported to the client by redirect (RFC 6749 §4.1.2.1). Others never are.
+   * Set on authorization-request errors found after the client and redirect URI were verified,
+   * for a client a user registered (issueOAuthClient): they may be reported to the client by
+   * redirect (RFC 6749 §4.1.2.1). Others never are — in particular not for dynamically registered
+   * clients, whose redirect URIs anyone may choose (the endpoint would be an open redirector).
    */
   redirect?: { uri: string; state?: string };
 
@@ -179,7 +181,7 @@ export class OAuthService {
   async validateAuthorization(p: Params): Promise<AuthorizationRequest> {
     const clientId = str(p, 'client_id');
     if (!clientId) throw new OAuthError('invalid_request', 'client_id is required');
-    const client = await this.db.oAuthClient.findUnique({ where: { id: clientId }, select: { id: true, name: true, redirectUris: true, secretHash: true } });
+    const client = await this.db.oAuthClient.findUnique({ where: { id: clientId }, select: { id: true, name: true, redirectUris: true, secretHash: true, userId: true } });
     if (!client) throw new OAuthError('invalid_client', 'Unknown client_id');
     const redirectUri = str(p, 'redirect_uri');
     if (!redirectUri) throw new OAuthError('invalid_request', 'redirect_uri is required');
@@ -189,7 +191,7 @@ export class OAuthService {
     const state = str(p, 'state');
     const fail = (error: string, description: string) => {
       const e = new OAuthError(error, description);
-      e.redirect = { uri: redirectUri, state };
+      if (client.userId !== null) e.redirect = { uri: redirectUri, state };
       return e;
     };
     const responseType = str(p, 'response_type');
@@ -206,12 +208,17 @@ export class OAuthService {
     return { clientId: client.id, clientName: client.name, confidential: client.secretHash !== null, redirectUri, codeChallenge: challenge, scopes, state };
   }
 
-  /** The user's decision: a redirect URL carrying a fresh code (60 s, single use) or access_denied. */
-  async decide(userId: string, req: AuthorizationRequest, approve: boolean): Promise<string> {
+  /**
+   * The user's decision: a redirect URL carrying a fresh code (60 s, single use) or access_denied.
+   * `ticketId` (the consent ticket's id) is stored with the code, uniquely: a ticket approves once.
+   */
+  async decide(userId: string, req: AuthorizationRequest, approve: boolean, ticketId?: string): Promise<string> {
     if (!approve) return withQuery(req.redirectUri, { error: 'access_denied', error_description: 'The user denied the request', state: req.state });
     const code = newSecret(CREDENTIAL_PREFIX.code);
-    await this.db.oAuthAuthorizationCode.create({
-      data: {
+    await this.db.oAuthAuthorizationCode
+      .create({
+        data: {
+          consentTicketId: ticketId ?? null,
         codeHash: hashSecret(code),
         clientId: req.clientId,
         userId,
@@ -220,8 +227,12 @@ export class OAuthService {
         codeChallengeMethod: 'S256',
         scope: req.scopes.join(' '),
         expiresAt: new Date(Date.now() + CODE_TTL_SECONDS * 1000),
-      },
-    });
+        },
+      })
+      .catch((err: unknown) => {
+        if ((err as { code?: string }).code === 'P2002') throw new OAuthError('invalid_request', 'This consent ticket was already used; start the authorization again');
+        throw err;
+      });
     return withQuery(req.redirectUri, { code, state: req.state });
   }
 
@@ -275,22 +286,25 @@ export class OAuthService {
     if (!verifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
     const codeHash = hashSecret(code);
     const now = new Date();
-    // Single use: the conditional update lets exactly one request win, even when concurrent.
-    const { count } = await this.db.oAuthAuthorizationCode.updateMany({ where: { codeHash, consumedAt: null }, data: { consumedAt: now } });
-    if (count === 0) {
-      const used = await this.db.oAuthAuthorizationCode.findUnique({ where: { codeHash }, select: { consumedAt: true } });
-      if (used?.consumedAt) {
-        // A replayed code (RFC 6749 §4.1.2): revoke every token issued with it.
-        await this.revokeFamily(codeHash);
-        throw new OAuthError('invalid_grant', 'Authorization code already used; the tokens issued with it are revoked');
-      }
-      throw new OAuthError('invalid_grant', 'Invalid authorization code');
+    const row = await this.db.oAuthAuthorizationCode.findUnique({ where: { codeHash } });
+    if (!row) throw new OAuthError('invalid_grant', 'Invalid authorization code');
+    if (row.consumedAt) {
+      // A replayed code (RFC 6749 §4.1.2): revoke every token issued with it.
+      await this.revokeFamily(codeHash);
+      throw new OAuthError('invalid_grant', 'Authorization code already used; the tokens issued with it are revoked');
     }
-    const row = await this.db.oAuthAuthorizationCode.findUniqueOrThrow({ where: { codeHash } });
+    // Every check before the code is consumed: a wrong client, redirect or verifier must not burn
+    // the legitimate client's code.
     if (row.clientId !== clientId) throw new OAuthError('invalid_grant', 'The code was issued to another client');
     if (row.expiresAt.getTime() <= now.getTime()) throw new OAuthError('invalid_grant', 'Authorization code expired');
     if (row.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
     if (!verifyPkce(verifier, row.codeChallenge)) throw new OAuthError('invalid_grant', 'PKCE verification failed: code_verifier does not match code_challenge');
+    // Single use: the conditional update lets exactly one request win, even when concurrent.
+    const { count } = await this.db.oAuthAuthorizationCode.updateMany({ where: { codeHash, consumedAt: null }, data: { consumedAt: now } });
+    if (count === 0) {
+      await this.revokeFamily(codeHash);
+      throw new OAuthError('invalid_grant', 'Authorization code already used; the tokens issued with it are revoked');
+    }
     // The family of tokens descending from this code is keyed by the code's hash (for replay revocation).
     return this.db.$transaction((tx) => this.issueTokens(tx, { familyId: codeHash, clientId, userId: row.userId, scope: row.scope }));
   }

@@ -31,7 +31,11 @@ export async function listBatches(db: Db, cat: Lookup, userId: string, version: 
       )
     : [];
   const byBatch = new Map<string, PlayRow[]>();
-  for (const p of plays) byBatch.set(p.batchId, [...(byBatch.get(p.batchId) ?? []), p]);
+  for (const p of plays) {
+    const list = byBatch.get(p.batchId);
+    if (list) list.push(p);
+    else byBatch.set(p.batchId, [p]);
+  }
   const nodes = rows.map((b) => ({
     id: b.id,
     version: b.version,
@@ -253,7 +257,11 @@ export async function rebuildDerived(tx: Db, cat: Lookup, userId: string, versio
   ]);
   const setIds = totalSetIds(cat, version);
   const byBatch = new Map<string, PlayRow[]>();
-  for (const p of plays) byBatch.set(p.batchId, [...(byBatch.get(p.batchId) ?? []), p]);
+  for (const p of plays) {
+    const list = byBatch.get(p.batchId);
+    if (list) list.push(p);
+    else byBatch.set(p.batchId, [p]);
+  }
   const bests = new Map<number, ReplayBest>();
   let prevTotal = BPI_FLOOR;
   const updates: { id: string; previousTotalBpi: number; totalBpi: number }[] = [];

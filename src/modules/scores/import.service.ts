@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import { ClearLamp, Difficulty, isGameVersion, PlayStyle } from '../../domain/constants';
 import { correctTitle, jstToUtc, NO_CORRECTIONS, normalizeWallClock, type ParseIssue, type TitleCorrections } from '../../domain/csv';
+import { playDateProblem } from '../../domain/dates';
 import { applyPlay, improvements, type Best } from '../../domain/scores';
 import { badInput } from '../../errors';
 import type { EventBus } from '../../events';
@@ -146,8 +147,14 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
         at = norm ? jstToUtc(norm) : null;
         times.set(row.lastPlayed, at);
       }
-      if (at) playedAt = at;
-      else problems.push({ line: row.line, title: row.title, difficulty: row.difficulty, column: 'lastPlayed', reason: 'not a date-time; the import time is used', severity: 'warning' });
+      if (at) {
+        const problem = playDateProblem(at, Math.max(now.getTime(), Date.now()));
+        if (problem) {
+          bad(problem, 'lastPlayed');
+          continue;
+        }
+        playedAt = at;
+      } else problems.push({ line: row.line, title: row.title, difficulty: row.difficulty, column: 'lastPlayed', reason: 'not a date-time; the import time is used', severity: 'warning' });
     }
     const bpi = catalogue.currentBpi(chart.id, row.exScore); // the play's BPI (Score.bpi) with the definition in force now
     matched.push({ row, chart, playedAt, bpi });

@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import { ClearLamp, Difficulty, isGameVersion, PlayStyle } from '../../domain/constants';
 import { jstToUtc, normalizeWallClock } from '../../domain/csv';
+import { yieldToEventLoop } from '../../db/yield';
+import { playDateProblem } from '../../domain/dates';
 import { improvements, applyPlay, type Best } from '../../domain/scores';
 import { badInput } from '../../errors';
 import { rebuildDerived } from '../logs/logs.service';
@@ -37,7 +39,18 @@ function toDate(s: string): Date | null {
   return Number.isNaN(t) ? null : new Date(t);
 }
 
-export async function migrateLegacyScores(deps: ImportDeps, userId: string, data: string) {
+/** Largest export accepted by default (characters; MIGRATION_MAX_BYTES). */
+export const MIGRATION_MAX_CHARS = 2 * 1024 * 1024;
+/** Plays per INSERT statement of a migration. */
+const MIGRATION_CHUNK = 500;
+/** History entries per migration (all versions). */
+export const MIGRATION_MAX_ENTRIES = 100_000;
+
+export async function migrateLegacyScores(deps: ImportDeps, userId: string, data: string, maxChars = MIGRATION_MAX_CHARS) {
+  if (data.length > maxChars) {
+    const message = `data is ${data.length} characters; the maximum is ${maxChars} (MIGRATION_MAX_BYTES)`;
+    throw badInput(message, [{ code: 'too_big', path: ['data'], message }]);
+  }
   let doc: unknown;
   try {
     doc = JSON.parse(data);
@@ -45,14 +58,21 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
     throw badInput('data is not JSON', [{ code: 'invalid_json', path: ['data'], message: 'data is not JSON' }]);
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw badInput('data must be an object keyed by game version');
+  await yieldToEventLoop();
   const { db, catalogue } = deps;
   const plan: { version: string; day: string; createdAt: Date; plays: { chartId: number; exScore: number; clearLamp: ClearLamp | null; missCount: number | null; playedAt: Date; bpi: number | null; definitionId: number | null }[] }[] = [];
   let notFound = 0;
+  let entries = 0;
+  const now = Date.now();
   const versions: string[] = [];
   for (const [version, body] of Object.entries(doc as Record<string, unknown>)) {
     if (!isGameVersion(version)) throw badInput(`Unknown game version ${JSON.stringify(version)}`, [{ code: 'invalid_enum_value', path: ['data', version], message: 'Unknown game version' }]);
     const b = body as { scoresHistory?: unknown; scores?: Record<string, { title?: string; difficulty?: string; clearState?: unknown; missCount?: unknown }> };
     if (!Array.isArray(b?.scoresHistory) || b.scoresHistory.length === 0) continue;
+    entries += b.scoresHistory.length;
+    if (entries > MIGRATION_MAX_ENTRIES) {
+      throw badInput(`More than ${MIGRATION_MAX_ENTRIES} history entries`, [{ code: 'too_big', path: ['data'], message: `More than ${MIGRATION_MAX_ENTRIES} history entries` }]);
+    }
     versions.push(version);
     const meta = new Map<string, { lamp: ClearLamp | null; miss: number | null }>();
     for (const m of Object.values(b.scores ?? {})) {
@@ -65,18 +85,32 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
       .map((h) => ({ h, at: typeof h?.updatedAt === 'string' ? toDate(h.updatedAt) : null }))
       .filter((x): x is { h: HistoryItem; at: Date } => x.at !== null && typeof x.h.title === 'string' && typeof x.h.difficulty === 'string' && Number.isInteger(x.h.exScore) && x.h.exScore > 0)
       .sort((a, z) => a.at.getTime() - z.at.getTime());
+    await yieldToEventLoop();
+    // Dates outside the sane range are refused (never stored): the whole migration or nothing.
+    for (const x of items) {
+      const problem = playDateProblem(x.at, now);
+      if (problem) {
+        const i = (b.scoresHistory as HistoryItem[]).indexOf(x.h);
+        throw badInput(`data.${version}.scoresHistory[${i}]: ${problem}`, [{ code: 'out_of_range', path: ['data', version, 'scoresHistory', i, 'updatedAt'], message: problem }]);
+      }
+    }
     const lastIdx = new Map<string, number>();
     items.forEach((x, i) => lastIdx.set(`${x.h.title}\u0000${x.h.difficulty.toUpperCase()}`, i));
     const days = new Map<string, (typeof plan)[number]>();
     const running = new Map<number, Best>();
-    items.forEach((x, i) => {
+    for (let i = 0; i < items.length; i++) {
+      if (i % 1000 === 999) await yieldToEventLoop(); // a 2 MiB export is ~20,000 entries of work
+      const x = items[i];
       const key = `${x.h.title}\u0000${x.h.difficulty.toUpperCase()}`;
       const chart = catalogue.find(x.h.title, PlayStyle.SP, x.h.difficulty.toUpperCase() as Difficulty);
-      if (!chart || x.h.exScore > chart.notes * 2) return void notFound++;
+      if (!chart || x.h.exScore > chart.notes * 2) {
+        notFound++;
+        continue;
+      }
       const m = lastIdx.get(key) === i ? meta.get(key) : undefined;
       const play = { exScore: x.h.exScore, clearLamp: m?.lamp ?? null, missCount: m?.miss ?? null };
       const best = running.get(chart.id);
-      if (!improvements(play, best).any) return;
+      if (!improvements(play, best).any) continue;
       running.set(chart.id, applyPlay(best, { ...play, id: i, playedAt: x.at }));
       const day = new Date(x.at.getTime() + 9 * 3600_000).toISOString().slice(0, 10);
       let entry = days.get(day);
@@ -85,7 +119,7 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
         days.set(day, entry);
       }
       entry.plays.push({ chartId: chart.id, ...play, playedAt: x.at, bpi: catalogue.currentBpi(chart.id, x.h.exScore), definitionId: chart.definition?.id ?? null });
-    });
+    }
     plan.push(...days.values());
   }
   if (versions.length === 0) throw badInput('No importable data found.');
@@ -95,15 +129,45 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
       await lockPlayer(tx, userId);
       const old = await tx.importBatch.findMany({ where: { userId, source: 'TRANSFER' }, select: { version: true } });
       await tx.importBatch.deleteMany({ where: { userId, source: 'TRANSFER' } });
-      for (const p of plan) {
-        const id = randomUUID();
-        await tx.importBatch.create({ data: { id, userId, version: p.version, source: 'TRANSFER', rowCount: p.plays.length, updatedCount: p.plays.length, bpiUpdatedCount: p.plays.filter((x) => x.bpi !== null).length, createdAt: p.createdAt } });
-        for (let i = 0; i < p.plays.length; i += 1000) {
-          await tx.score.createMany({ data: p.plays.slice(i, i + 1000).map((x) => ({ ...x, userId, version: p.version, batchId: id, createdAt: p.createdAt })) });
-        }
-        total += p.plays.length;
+      // Bulk statements only (one per 1,000 batches, one per 5,000 plays): the transaction holds
+      // the connection (PGlite's only one) for as short a time as possible.
+      const batches = plan.map((p) => ({ ...p, id: randomUUID() }));
+      for (let i = 0; i < batches.length; i += 1000) {
+        await tx.importBatch.createMany({
+          data: batches.slice(i, i + 1000).map((p) => ({
+            id: p.id,
+            userId,
+            version: p.version,
+            source: 'TRANSFER' as const,
+            rowCount: p.plays.length,
+            updatedCount: p.plays.length,
+            bpiUpdatedCount: p.plays.filter((x) => x.bpi !== null).length,
+            createdAt: p.createdAt,
+          })),
+        });
       }
-      for (const v of new Set([...versions, ...old.map((o) => o.version)])) await rebuildDerived(tx as Db, catalogue, userId, v);
+      // Plays as one JSON parameter per chunk (jsonb_to_recordset), as the score import does:
+      // Prisma's createMany binds every value separately, which PGlite takes seconds to plan.
+      const rows = batches.flatMap((p) =>
+        p.plays.map((x) => ({ ...x, version: p.version, batchId: p.id, playedAt: x.playedAt.toISOString(), createdAt: p.createdAt.toISOString() })),
+      );
+      // Chunks of MIGRATION_CHUNK plays with the event loop let through between them (PGlite runs
+      // each statement on the main thread: one statement of 20,000 rows held the process seconds).
+      for (let i = 0; i < rows.length; i += MIGRATION_CHUNK) {
+        await yieldToEventLoop();
+        await tx.$executeRawUnsafe(
+          `INSERT INTO "Score" ("userId", "chartId", "version", "batchId", "exScore", "clearLamp", "missCount", "bpi", "definitionId", "playedAt", "createdAt")
+           SELECT $2, x."chartId", x."version", x."batchId", x."exScore", x."clearLamp"::"ClearLamp", x."missCount", x."bpi", x."definitionId", x."playedAt"::timestamp(3), x."createdAt"::timestamp(3)
+             FROM jsonb_to_recordset($1::jsonb) AS x("chartId" int, "version" text, "batchId" text, "exScore" int, "clearLamp" text, "missCount" int, "bpi" double precision, "definitionId" int, "playedAt" text, "createdAt" text)`,
+          JSON.stringify(rows.slice(i, i + MIGRATION_CHUNK)),
+          userId,
+        );
+      }
+      total = rows.length;
+      for (const v of new Set([...versions, ...old.map((o) => o.version)])) {
+        await yieldToEventLoop();
+        await rebuildDerived(tx as Db, catalogue, userId, v);
+      }
     },
     { timeout: 120_000 },
   );

@@ -113,7 +113,7 @@ export class ScoresMutationResolver {
 
   @Mutation(() => MigrateLegacyScoresPayload, { description: "Migrate the older app's export (replaces the previous migration; idempotent)" })
   migrateLegacyScores(@Args(() => MigrateLegacyArgs) args: MigrateLegacyArgs, @Ctx() ctx: Context): Promise<MigrateLegacyScoresPayload> {
-    return migrateLegacyScores(deps(ctx), args.userId, args.data);
+    return migrateLegacyScores(deps(ctx), args.userId, args.data, ctx.app.config.migrationMaxBytes);
   }
 }
 

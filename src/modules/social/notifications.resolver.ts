@@ -33,7 +33,7 @@ export class NotificationsResolver {
       if (!ctx.viewer) throw unauthenticated();
       const viewerId = ctx.viewer.id;
       const service = new NotificationsService(ctx.db);
-      return mapSubscription(ctx, ctx.app.pubsub.subscribe('NOTIFICATION_ADDED', viewerId), (p) => service.byId(viewerId, p.id));
+      return mapSubscription(ctx, ctx.app.pubsub.subscribe('NOTIFICATION_ADDED', viewerId), (p) => service.byId(viewerId, p.id), 'notification');
     },
   })
   notificationAdded(@Root() row: NotificationRow): NotificationRow {

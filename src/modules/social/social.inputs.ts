@@ -68,7 +68,7 @@ export class NotificationsArgs extends OwnerConnectionArgs {
 export class TimelineArgs extends OwnerConnectionArgs {
   @Field(() => TimelineMode, { nullable: true, defaultValue: TimelineMode.ALL }) mode!: TimelineMode;
   @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
-  @Field(() => String, { nullable: true, description: 'Part of the player’s name or of the song title' }) search?: string | null;
+  @Field(() => String, { nullable: true, description: 'Part of the player’s name or of the song title (at most 256 characters)' }) search?: string | null;
   @Field(() => [Int], { nullable: true, description: 'Chart levels (1–12)' }) levels?: number[] | null;
   @Field(() => [Difficulty], { nullable: true }) difficulties?: Difficulty[] | null;
 }

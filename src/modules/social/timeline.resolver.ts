@@ -30,7 +30,7 @@ export class TimelineResolver {
       if (!ctx.viewer) throw unauthenticated();
       const viewerId = ctx.viewer.id;
       const service = new TimelineService(ctx.db, ctx.app.catalogue);
-      return mapSubscription(ctx, ctx.app.pubsub.subscribe('TIMELINE_ENTRY_ADDED', viewerId), (p) => service.entry(viewerId, p.scoreId));
+      return mapSubscription(ctx, ctx.app.pubsub.subscribe('TIMELINE_ENTRY_ADDED', viewerId), (p) => service.entry(viewerId, p.scoreId), 'timeline-entry');
     },
   })
   timelineEntryAdded(@Root() row: TimelineRow): TimelineRow {

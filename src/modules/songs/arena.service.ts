@@ -82,10 +82,17 @@ export async function officialArenaDistribution(db: Db, version: string) {
 
 /**
  * Recomputes the cached arena-class averages (A1–A5) of level 11/12 charts for one version, in
- * the database: each player's current best on the chart, grouped by the player's arena class.
- * With chartIds only those charts are recomputed.
+ * the database: each player's current best on the chart, grouped by the player's arena class;
+ * a class with fewer than `minSample` players on the chart gets no average. With chartIds only
+ * those charts are recomputed.
  */
-export async function recomputeArenaAverages(db: Db, catalogue: Catalogue, version: string, chartIds?: number[]): Promise<number> {
+/**
+ * Fewest players behind a published arena-class average: with fewer, the "average" would be a
+ * handful of players' scores (with count = 1, one player's score, whoever hides it).
+ */
+export const ARENA_MIN_SAMPLE = 5;
+
+export async function recomputeArenaAverages(db: Db, catalogue: Catalogue, version: string, chartIds?: number[], minSample = ARENA_MIN_SAMPLE): Promise<number> {
   const only = chartIds ? chartIds.filter((id) => [11, 12].includes(catalogue.chart(id)?.level ?? 0)) : undefined;
   if (only && only.length === 0) return 0;
   const rows = await db.$queryRawUnsafe<{ chartId: number; arenaClass: ArenaClass; avg: number; cnt: number }[]>(
@@ -95,8 +102,9 @@ export async function recomputeArenaAverages(db: Db, catalogue: Catalogue, versi
        JOIN "Chart" c ON c.id = b."chartId"
       WHERE b.version = $1 AND s."arenaClass"::text IN ('A1','A2','A3','A4','A5') AND c.level IN (11, 12)
         ${only ? 'AND b."chartId" = ANY($2::int[])' : ''}
-      GROUP BY b."chartId", s."arenaClass"`,
-    ...(only ? [version, only] : [version]),
+      GROUP BY b."chartId", s."arenaClass"
+     HAVING COUNT(*) >= ${only ? '$3' : '$2'}`,
+    ...(only ? [version, only, minSample] : [version, minSample]),
   );
   const data = rows.flatMap((r) => {
     const chart = catalogue.chart(r.chartId);

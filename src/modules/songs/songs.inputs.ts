@@ -3,7 +3,7 @@ import { Difficulty, PlayStyle } from '../../domain/constants';
 
 @InputType({ description: 'Song filters; a song matches when one of its charts matches all chart filters' })
 export class SongFilter {
-  @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the title' })
+  @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the title (at most 256 characters)' })
   title?: string | null;
   @Field(() => Int, { nullable: true }) level?: number | null;
   @Field(() => Difficulty, { nullable: true }) difficulty?: Difficulty | null;

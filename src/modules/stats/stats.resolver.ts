@@ -10,7 +10,7 @@ export class StatsResolver {
   @Query(() => GlobalRankingConnection, {
     description:
       'Total-BPI ranking of all players of a version (optionally of one area / arena class), best first. ' +
-      'Players the caller may not see are anonymous; so is a player who hides the area or class the ranking is filtered on.',
+      'Players the caller may not see are anonymous; a player who hides the area or class the ranking is filtered on is not in it.',
   })
   async globalRanking(@Args(() => GlobalRankingArgs) args: GlobalRankingArgs, @Ctx() ctx: Context): Promise<GlobalRankingConnection> {
     const selfId = ctx.viewer?.id ?? null;

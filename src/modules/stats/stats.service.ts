@@ -45,8 +45,12 @@ export class StatsService {
     const filter = (alias: string) => {
       const t = Prisma.raw(alias);
       const parts = [Prisma.sql`${t}."version" = ${version}`];
-      if (area !== null) parts.push(Prisma.sql`${t}."area" = ${area}`);
-      if (q.arenaClass) parts.push(Prisma.sql`${t}."arenaClass"::text = ${q.arenaClass}`);
+      // A player who hides their area / arena class is not in a ranking filtered on it at all:
+      // shown anonymously, their total would still match their named row of the unfiltered ranking.
+      if (area !== null) parts.push(Prisma.sql`${t}."area" = ${area} AND EXISTS (SELECT 1 FROM "User" hu WHERE hu."id" = ${t}."userId" AND hu."showArea")`);
+      if (q.arenaClass) {
+        parts.push(Prisma.sql`${t}."arenaClass"::text = ${q.arenaClass} AND EXISTS (SELECT 1 FROM "User" hc WHERE hc."id" = ${t}."userId" AND hc."showArenaClass")`);
+      }
       return Prisma.join(parts, ' AND ');
     };
     const [rows, [{ total }], self] = await Promise.all([
