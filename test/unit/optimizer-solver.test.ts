@@ -91,12 +91,12 @@ describe('solver', () => {
     expect(Array.from(r.choice)).toEqual([0, -1]);
   });
 
-  it('equals the exhaustive optimum on small random instances', () => {
+  it('equals the exhaustive optimum on small random instances (with the DP, and with the branch-and-bound alone)', () => {
     fc.assert(
-      fc.property(fc.array(arbItem(5, 8), { minLength: 1, maxLength: 6 }), fc.double({ min: 0.1, max: 1.2, noNaN: true }), fc.integer({ min: 1, max: 6 }), (raw, frac, M) => {
+      fc.property(fc.array(arbItem(5, 8), { minLength: 1, maxLength: 6 }), fc.double({ min: 0.1, max: 1.2, noNaN: true }), fc.integer({ min: 1, max: 6 }), fc.boolean(), (raw, frac, M, withDp) => {
         const total = raw.reduce((s, r) => s + r.gains[r.gains.length - 1], 0);
         const need = total * frac;
-        const r = solveMinCost(build(raw), { need, maxCount: M });
+        const r = solveMinCost(build(raw), { need, maxCount: M, dpLimit: withDp ? undefined : 0 });
         const bf = bruteForce(raw, need, M);
         if (bf.cost === Infinity) {
           expect(r.feasible).toBe(false);
@@ -130,7 +130,24 @@ describe('solver', () => {
     );
   });
 
-  it('stops at the node budget with a valid bound', () => {
+  it('the counting DP and the branch-and-bound agree on medium instances with a binding count', () => {
+    fc.assert(
+      fc.property(fc.array(arbItem(8, 6), { minLength: 8, maxLength: 24 }), fc.double({ min: 0.2, max: 0.9, noNaN: true }), fc.integer({ min: 2, max: 6 }), (raw, frac, M) => {
+        const top = raw.map((r) => r.gains[r.gains.length - 1]).sort((a, b) => b - a).slice(0, M).reduce((s, g) => s + g, 0);
+        const need = top * frac;
+        const dp = solveMinCost(build(raw), { need, maxCount: M });
+        const bb = solveMinCost(build(raw), { need, maxCount: M, dpLimit: 0, workLimit: 5_000_000 });
+        expect(dp.optimal).toBe(true);
+        expect(dp.count).toBeLessThanOrEqual(M);
+        expect(dp.gain).toBeGreaterThanOrEqual(need);
+        if (bb.optimal) expect(dp.cost).toBe(bb.cost);
+        else expect(dp.cost).toBeLessThanOrEqual(bb.cost);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('branch-and-bound alone (no DP): exact within its budget, a valid bound when stopped', () => {
     // 40 random items (a fixed LCG), a binding count limit: one node of branch-and-bound proves nothing.
     let a = 13;
     const rnd = () => {
@@ -153,15 +170,18 @@ describe('solver', () => {
     });
     const need = 60 + rnd() * 40;
     const M = 4 + Math.floor(rnd() * 5);
-    const cut = solveMinCost(build(raw), { need, maxCount: M, workLimit: 1 });
+    const cut = solveMinCost(build(raw), { need, maxCount: M, workLimit: 1, dpLimit: 0 });
     expect(cut.optimal).toBe(false);
     expect(cut.feasible).toBe(true);
     expect(cut.gain).toBeGreaterThanOrEqual(need);
     expect(cut.count).toBeLessThanOrEqual(M);
-    const full = solveMinCost(build(raw), { need, maxCount: M });
-    expect(full.optimal).toBe(true);
-    expect(full.lowerBound).toBe(full.cost);
-    expect(cut.lowerBound).toBeLessThanOrEqual(full.cost);
-    expect(full.cost).toBeLessThan(cut.cost);
+    const bb = solveMinCost(build(raw), { need, maxCount: M, dpLimit: 0 });
+    const dp = solveMinCost(build(raw), { need, maxCount: M });
+    expect(bb.optimal).toBe(true);
+    expect(dp.optimal).toBe(true);
+    expect(bb.cost).toBe(dp.cost);
+    expect(bb.lowerBound).toBe(bb.cost);
+    expect(cut.lowerBound).toBeLessThanOrEqual(bb.cost);
+    expect(bb.cost).toBeLessThan(cut.cost);
   });
 });

@@ -98,7 +98,10 @@ export interface OptimizationResult {
   maxAchievableBpi: number | null;
   /** Σ exScoreGap of the plan. */
   totalExScoreGap: number;
-  /** A proven lower bound on the EX any plan reaching the target needs (= totalExScoreGap when provenOptimal). */
+  /**
+   * A proven lower bound on the EX any plan reaching the target needs (= totalExScoreGap when
+   * provenOptimal). When the target is out of reach: the EX of the plan to the highest total.
+   */
   exLowerBound: number;
   /** The plan is proven to need the least EX (the search completed). */
   provenOptimal: boolean;

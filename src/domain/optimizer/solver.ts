@@ -23,23 +23,25 @@
  *    Options are evaluated lazily (a gain costs a BPI evaluation): an item with many options is
  *    first seen through optimistic block points (the cost of a block's first option with the gain
  *    of its last one — a concave majorant, so every bound stays valid) and refined to its exact
- *    options when the LP puts weight on it. ⌈L*⌉ is the reported lower bound unless optimality is
- *    proven.
- * 3. An integral solution: walk the LP's segments in order (respecting M) and, at the segment that
+ *    options when the LP puts weight on it.
+ * 3. A first solution: walk the LP's segments in order (respecting M) and, at the segment that
  *    would close R, take the cheapest exact repair — the item (new, or one already chosen raised
  *    further) whose smallest option closing the rest costs least (binary search on its gains;
- *    integer EX, no rounding games). Then a local search: lower one chosen item as far as the
- *    surplus allows, or drop it and re-close elsewhere, while the cost drops.
- * 4. Reduced-cost fixing: with U the incumbent's cost, an option whose Lagrangian bound
- *    L* + (c_ij + μ − λ g_ij − b_i) exceeds U − 1 cannot be in a cheaper solution (integer costs)
- *    and is dropped (whole blocks at once through their optimistic point); most items keep only
- *    "unchanged".
- * 5. Depth-first branch-and-bound over the items left, children in order of their bound, with the
- *    Lagrangian bound at (λ*, μ*) in O(1) per node from suffix sums; an option that already closes R
- *    ends its branch (larger options of that item are dominated). The search is bounded by a node
- *    budget, never by time, so the answer is deterministic. When it completes, the incumbent is
- *    optimal (`optimal`, `lowerBound` = its cost) — on small inputs it always does; otherwise
- *    `lowerBound` bounds how far from optimal the answer can be.
+ *    integer EX, no rounding games). Then a local search: spend surplus gain where it saves most,
+ *    drop one item and re-close elsewhere. When the count binds (μ* > 0) the walk is also tried at
+ *    larger μ; the cheapest result is the incumbent, cost U.
+ * 4. Reduced-cost fixing: an option whose Lagrangian bound L* + (c_ij + μ − λ g_ij − b_i) exceeds
+ *    U − 1 cannot be in a cheaper solution (integer costs) and is dropped (whole blocks at once
+ *    through their optimistic point); most items keep only "unchanged" and a few cheap options.
+ * 5. A dynamic programme over the integer cost on the options left (per number of items used when
+ *    the count binds), each state pruned by the Lagrangian bound of its completion, so only a
+ *    narrow window of costs stays alive. Exact: its answer is the optimum (`optimal`, `lowerBound`
+ *    = cost), or proves the incumbent optimal when no state reaches R below U.
+ * 6. Only if the DP exceeds its work budget: depth-first branch-and-bound over the items left,
+ *    children in order of their bound (the Lagrangian bound at (λ*, μ*), O(1) per node), an option
+ *    that closes R ending its branch, within a node budget. Both budgets count work, never time,
+ *    so the answer is deterministic. When the search does not complete, `lowerBound` (⌈L*⌉, or the
+ *    count-free DP's optimum) tells how far from optimal the answer can be.
  */
 
 export interface SolverItem {
@@ -65,6 +67,8 @@ export interface SolveOptions {
   maxCount: number;
   /** Node budget of the branch-and-bound (the deterministic stand-in for a time limit). */
   workLimit?: number;
+  /** Work budget of the dynamic programme (state × option updates); 0 skips it. */
+  dpLimit?: number;
 }
 
 export interface SolveResult {
@@ -93,8 +97,8 @@ export const DEFAULT_WORK_LIMIT = 200_000;
 const EXACT_SIZE = 96;
 const BLOCKS = 48;
 const EPS = 1e-7;
-/** Largest dynamic programme (option × cost-cell updates) tried. */
-const DP_LIMIT = 40_000_000;
+/** Work budget of the dynamic programme (option × state updates, both passes together). */
+export const DEFAULT_DP_LIMIT = 40_000_000;
 
 /** Point indices on the upper convex hull of {(0,0)} ∪ {(pc_t, pg_t)} (pc increasing), left to right. */
 export function upperHull(pc: ArrayLike<number>, pg: ArrayLike<number>): Int32Array {
@@ -220,6 +224,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   const need = opts.need;
   const M = Math.max(0, Math.min(opts.maxCount, n));
   const workLimit = opts.workLimit ?? DEFAULT_WORK_LIMIT;
+  const dpLimit = opts.dpLimit ?? DEFAULT_DP_LIMIT;
   const counter = { evaluations: 0 };
   const views = items.map((it) => new ItemView(it, counter));
   const summary = (ch: Int32Array) => {
@@ -369,10 +374,9 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   const lambda = lp.lambda;
   const lStar = dual(lambda, mu);
 
-  // 3. An integral solution from the LP, closed exactly, then improved locally.
-  const cur = new Int32Array(n).fill(-1);
-  let rem = need;
-  let count = 0;
+  // 3. An integral solution from the LP, closed exactly, then improved locally. When the count
+  //    binds (μ* > 0), the walk is also tried at larger μ (fewer, bigger changes leave room for the
+  //    closing move); the cheapest result is kept.
   const gainOf = (i: number, j: number) => (j < 0 ? 0 : views[i].gain(j));
   const costOf = (i: number, j: number) => (j < 0 ? 0 : views[i].cost(j));
   /** The cheapest single move (item, option) adding at least `r` gain to `ch`. */
@@ -393,34 +397,50 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     }
     return best;
   };
-  for (let t = 0; t < lp.order.length && rem > 0; t++) {
-    const g = lp.order[t];
-    const i = lp.segItem[g];
-    if (lp.segFrom[g] < 0) {
-      if (cur[i] >= 0 || count >= M) continue;
-    } else if (cur[i] !== lp.segFrom[g]) continue;
-    if (lp.segDg[g] >= rem) {
+  const walk = (order: Lp): Int32Array => {
+    const cur = new Int32Array(n).fill(-1);
+    let rem = need;
+    let count = 0;
+    for (let t = 0; t < order.order.length && rem > 0; t++) {
+      const g = order.order[t];
+      const i = order.segItem[g];
+      if (order.segFrom[g] < 0) {
+        if (cur[i] >= 0 || count >= M) continue;
+      } else if (cur[i] !== order.segFrom[g]) continue;
+      if (order.segDg[g] >= rem) {
+        const c = bestClosing(cur, rem, count);
+        if (c) {
+          if (cur[c.i] < 0) count++;
+          rem -= gainOf(c.i, c.j) - gainOf(c.i, cur[c.i]);
+          cur[c.i] = c.j;
+          break;
+        }
+      }
+      if (order.segFrom[g] < 0) count++;
+      rem -= gainOf(i, order.segTo[g]) - gainOf(i, cur[i]);
+      cur[i] = order.segTo[g];
+    }
+    if (rem > 0) {
       const c = bestClosing(cur, rem, count);
-      if (c) {
-        if (cur[c.i] < 0) count++;
-        rem -= gainOf(c.i, c.j) - gainOf(c.i, cur[c.i]);
-        cur[c.i] = c.j;
-        break;
+      if (c) cur[c.i] = c.j;
+      else cur.set(maxPlan()); // nothing closes within M: the max plan reaches R (checked above)
+    }
+    localSearch(views, cur, need, bestClosing);
+    return cur;
+  };
+  const best = walk(lp);
+  let U = summary(best).cost;
+  if (mu > 0) {
+    for (const f of [1.5, 2, 4, 8]) {
+      const alt = walk(lpAt(mu * f));
+      const c = summary(alt).cost;
+      if (c < U) {
+        U = c;
+        best.set(alt);
       }
     }
-    if (lp.segFrom[g] < 0) count++;
-    rem -= gainOf(i, lp.segTo[g]) - gainOf(i, cur[i]);
-    cur[i] = lp.segTo[g];
   }
-  if (rem > 0) {
-    const c = bestClosing(cur, rem, count);
-    if (c) cur[c.i] = c.j;
-    else cur.set(maxPlan()); // nothing closes within M: the max plan reaches R (checked above)
-  }
-  localSearch(views, cur, need, bestClosing);
-  let U = summary(cur).cost;
   diag.heuristicCost = U;
-  const best = Int32Array.from(cur);
 
   // 4. Reduced-cost fixing.
   const free: number[] = [];
@@ -464,111 +484,149 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     }
   }
 
-  // 6. Branch-and-bound over the items left.
-  let work = 0;
-  let aborted = false;
   diag.freeItems = free.length;
+  const ordFree = free.map((_, t) => t).sort((x, y) => minValue[x] - minValue[y] || items[free[x]].key - items[free[y]].key);
+  const suffFree = new Float64Array(ordFree.length + 1);
+  for (let d = ordFree.length - 1; d >= 0; d--) suffFree[d] = suffFree[d + 1] + bKept[ordFree[d]];
 
   // 5. Dynamic programme over the integer cost on the options left, items in order of their
-  //    Lagrangian value: dp[C] = the most gain of a choice on the items so far costing ≤ C. A state is
-  //    dropped when even the Lagrangian bound of its completion, C + λ·(R − G) − μM + Σ_{items
-  //    after} b, exceeds U − 1 — so only a narrow window of costs is alive (at the start [0, U − 1 − L*]).
-  //    Exact, but without the cardinality: its answer is optimal when it uses ≤ M items, otherwise
-  //    a lower bound (the branch-and-bound then looks for a solution within M). Bounded by a work
-  //    budget; when exceeded, the branch-and-bound takes over.
-  const ordFree = free.map((_, t) => t).sort((x, y) => minValue[x] - minValue[y] || items[free[x]].key - items[free[y]].key);
-  let dpBound = -Infinity;
+  //    Lagrangian value: per number of items used m (only when counting), dp[C] = the most gain of
+  //    a choice on the items so far costing C. A state is dropped when even the Lagrangian bound
+  //    of its completion, C + λ·(R − G) − μ·(M − m) + Σ_{items after} b (−μM when not counting),
+  //    exceeds U − 1, so only a narrow window of costs stays alive (at the start [0, U − 1 − L*]).
+  //    Exact. Without counting, its answer is optimal when it uses ≤ M items; otherwise it is
+  //    re-run counting. Bounded by a work budget; past it, the branch-and-bound takes over.
+  type DpResult = { status: 'found'; choice: Int32Array; cost: number; used: number } | { status: 'none' } | { status: 'aborted' };
   let dpWork = 0;
-  if (!proven && U >= 1) {
+  const dpSolve = (counting: boolean): DpResult => {
     const B = U - 1;
     const F = ordFree.length;
-    const suff = new Float64Array(F + 1);
-    for (let d = F - 1; d >= 0; d--) suff[d] = suff[d + 1] + bKept[ordFree[d]];
-    let dp = new Float64Array(B + 1).fill(-Infinity);
-    let next = new Float64Array(B + 1).fill(-Infinity);
-    const alive = (C: number, G: number, d: number) => G > -Infinity && C + lambda * Math.max(0, need - G) - mu * M + suff[d] <= B + EPS;
-    let lo = 0;
-    let hi = -1;
-    for (let C = 0; C <= B; C++) {
-      if (!alive(C, 0, 0)) break;
-      dp[C] = 0;
-      hi = C;
+    const L = counting ? M : 0;
+    const alive = (C: number, G: number, m: number, d: number) => C + lambda * Math.max(0, need - G) - mu * (counting ? M - m : M) + suffFree[d] <= B + EPS;
+    interface Layer {
+      lo: number;
+      hi: number;
+      g: Float64Array;
     }
-    const picks: { lo: number; pick: Uint16Array }[] = [];
-    let cStar = -1;
-    for (let d = 0; d < F && hi >= lo; d++) {
+    let layers: (Layer | null)[] = Array.from({ length: L + 1 }, () => null);
+    {
+      let hi = -1;
+      while (hi + 1 <= B && alive(hi + 1, 0, 0, 0)) hi++;
+      if (hi < 0) return { status: 'none' };
+      layers[0] = { lo: 0, hi, g: new Float64Array(hi + 1) };
+    }
+    const picks: ({ lo: number; pick: Uint16Array } | null)[][] = [];
+    const at = (ly: Layer | null, C: number) => (ly && C >= ly.lo && C <= ly.hi ? ly.g[C - ly.lo] : -Infinity);
+    for (let d = 0; d < F; d++) {
       const t = ordFree[d];
       const v = views[free[t]];
-      const ks = kept[t];
-      const kc = Array.from(ks, (j) => v.cost(j));
-      const kg = Array.from(ks, (j) => v.gain(j));
-      const nhi = Math.min(B, hi + kc[kc.length - 1]);
-      const pick = new Uint16Array(nhi - lo + 1);
-      let newLo = -1;
-      let newHi = -1;
-      for (let C = lo; C <= nhi; C++) {
-        let bestG = C <= hi ? dp[C] : -Infinity;
-        let bq = 0;
-        for (let q = 0; q < kc.length && kc[q] <= C - lo; q++) {
-          const prev = dp[C - kc[q]];
-          if (prev === -Infinity || C - kc[q] > hi) continue;
-          const g = prev + kg[q];
-          if (g > bestG) {
-            bestG = g;
-            bq = q + 1;
-          }
+      const kc = Array.from(kept[t], (j) => v.cost(j));
+      const kg = Array.from(kept[t], (j) => v.gain(j));
+      const next: (Layer | null)[] = [];
+      const stagePicks: ({ lo: number; pick: Uint16Array } | null)[] = [];
+      let any = false;
+      for (let l = 0; l <= L; l++) {
+        const same = layers[l];
+        const from = counting ? (l >= 1 ? layers[l - 1] : null) : layers[l];
+        const lo = Math.min(same ? same.lo : Infinity, from ? from.lo + kc[0] : Infinity);
+        const hi = Math.min(B, Math.max(same ? same.hi : -Infinity, from ? from.hi + kc[kc.length - 1] : -Infinity));
+        if (!(lo <= hi)) {
+          next.push(null);
+          stagePicks.push(null);
+          continue;
         }
-        dpWork += kc.length;
-        if (alive(C, bestG, d + 1)) {
-          next[C] = bestG;
-          pick[C - lo] = bq;
-          if (newLo < 0) newLo = C;
-          newHi = C;
-        } else next[C] = -Infinity;
+        const g = new Float64Array(hi - lo + 1);
+        const pick = new Uint16Array(hi - lo + 1);
+        let newLo = -1;
+        let newHi = -1;
+        for (let C = lo; C <= hi; C++) {
+          let bestG = at(same, C);
+          let bq = 0;
+          if (from) {
+            for (let q = 0; q < kc.length; q++) {
+              const p = C - kc[q];
+              if (p < from.lo) break;
+              if (p > from.hi) continue;
+              const prev = from.g[p - from.lo];
+              if (prev === -Infinity) continue;
+              if (prev + kg[q] > bestG) {
+                bestG = prev + kg[q];
+                bq = q + 1;
+              }
+            }
+            dpWork += kc.length;
+          }
+          if (bestG > -Infinity && alive(C, bestG, l, d + 1)) {
+            g[C - lo] = bestG;
+            pick[C - lo] = bq;
+            if (newLo < 0) newLo = C;
+            newHi = C;
+          } else g[C - lo] = -Infinity;
+        }
+        if (newLo < 0) {
+          next.push(null);
+          stagePicks.push(null);
+          continue;
+        }
+        any = true;
+        next.push({ lo: newLo, hi: newHi, g: g.subarray(newLo - lo, newHi - lo + 1) });
+        stagePicks.push({ lo, pick });
       }
-      picks.push({ lo, pick });
-      for (let C = lo; C <= hi; C++) dp[C] = -Infinity;
-      [dp, next] = [next, dp];
-      if (newLo < 0) {
-        hi = -1;
-        break;
-      }
-      lo = newLo;
-      hi = newHi;
-      if (dpWork > DP_LIMIT) break;
+      picks.push(stagePicks);
+      layers = next;
+      if (!any) return { status: 'none' };
+      if (dpWork > dpLimit) return { status: 'aborted' };
     }
-    const finished = dpWork <= DP_LIMIT;
-    if (finished) {
-      for (let C = lo; C <= hi; C++) {
-        if (dp[C] >= need) {
+    // The cheapest final state reaching R (ties: fewer items).
+    let cStar = Infinity;
+    let lStar = -1;
+    for (let l = 0; l <= L; l++) {
+      const ly = layers[l];
+      if (!ly) continue;
+      for (let C = ly.lo; C <= Math.min(ly.hi, cStar - 1); C++) {
+        if (ly.g[C - ly.lo] >= need) {
           cStar = C;
+          lStar = l;
           break;
         }
       }
-      if (cStar < 0) {
-        proven = true; // no state reaches R within U − 1: the incumbent is optimal
-      } else {
-        const ch = new Int32Array(n).fill(-1);
-        let C = cStar;
-        let used = 0;
-        for (let d = picks.length - 1; d >= 0; d--) {
-          const q = picks[d].pick[C - picks[d].lo];
-          if (q === 0) continue;
-          const t = ordFree[d];
-          ch[free[t]] = kept[t][q - 1];
-          C -= views[free[t]].cost(kept[t][q - 1]);
-          used++;
-        }
-        if (used <= M) {
-          best.set(ch);
-          U = cStar;
-          proven = true;
-        } else {
-          dpBound = cStar;
-        }
-      }
+    }
+    if (lStar < 0) return { status: 'none' };
+    const choice = new Int32Array(n).fill(-1);
+    let C = cStar;
+    let l = lStar;
+    let used = 0;
+    for (let d = F - 1; d >= 0; d--) {
+      const pk = picks[d][l]!;
+      const q = pk.pick[C - pk.lo];
+      if (q === 0) continue;
+      const t = ordFree[d];
+      choice[free[t]] = kept[t][q - 1];
+      C -= views[free[t]].cost(kept[t][q - 1]);
+      if (counting) l--;
+      used++;
+    }
+    return { status: 'found', choice, cost: cStar, used };
+  };
+  let dpBound = -Infinity;
+  if (!proven && U >= 1 && dpLimit > 0) {
+    let r = dpSolve(mu > 0);
+    if (r.status === 'found' && r.used > M) {
+      dpBound = r.cost; // the least cost without the count limit bounds the one with it
+      r = dpSolve(true);
+    }
+    if (r.status === 'found') {
+      best.set(r.choice);
+      U = r.cost;
+      proven = true;
+    } else if (r.status === 'none') {
+      proven = true; // no choice reaches R for less than U: the incumbent is optimal
     }
   }
+
+  // 6. Branch-and-bound over the items left (when the DP ran out of budget).
+  let work = 0;
+  let aborted = false;
   if (!proven) {
     const F = free.length;
     const ord = free.map((_, t) => t).sort((x, y) => minValue[x] - minValue[y] || items[free[x]].key - items[free[y]].key);
@@ -631,10 +689,9 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
 }
 
 /**
- * First-improvement local search on a feasible choice: (a) lower one chosen item to its cheapest
- * option the surplus allows (or leave it unchanged when the others cover the need); (b) drop one
- * chosen item and close the gap with the cheapest single move elsewhere. Items in key order;
- * repeats while the cost drops (each accepted move lowers the integer cost, so it ends).
+ * Local search on a feasible choice: (a) spend the surplus gain where it saves most; (b) drop one
+ * chosen item and close the gap with the cheapest single move elsewhere (first improvement, items
+ * in key order). Repeats while the cost drops (each move lowers the integer cost, so it ends).
  */
 function localSearch(
   views: readonly ItemView[],
@@ -652,6 +709,35 @@ function localSearch(
       gain += views[i].gain(ch[i]);
       count++;
     }
+    // (a) spend the surplus where it saves most: lower the one item (as far as the surplus allows,
+    //     possibly to unchanged) whose lowering saves the most cost; repeat.
+    for (;;) {
+      const surplus = gain - need;
+      if (!(surplus > 0)) break;
+      let bestI = -1;
+      let bestJ = -1;
+      let bestSave = 0;
+      for (const i of order) {
+        const own = ch[i];
+        if (own < 0) continue;
+        const v = views[i];
+        const gi = v.gain(own);
+        const j = gi <= surplus ? -1 : v.firstAtLeast(gi - surplus);
+        if (j >= own) continue;
+        const save = v.cost(own) - (j < 0 ? 0 : v.cost(j));
+        if (save > bestSave) {
+          bestSave = save;
+          bestI = i;
+          bestJ = j;
+        }
+      }
+      if (bestI < 0) break;
+      const v = views[bestI];
+      gain += (bestJ < 0 ? 0 : v.gain(bestJ)) - v.gain(ch[bestI]);
+      if (bestJ < 0) count--;
+      ch[bestI] = bestJ;
+    }
+    // (b) drop one item and close the gap with the cheapest single move elsewhere (first improvement).
     let improved = false;
     for (const i of order) {
       const own = ch[i];
@@ -659,34 +745,12 @@ function localSearch(
       const v = views[i];
       const gi = v.gain(own);
       const ci = v.cost(own);
-      const surplus = gain - need;
-      // (a) lower item i
-      if (surplus > 0) {
-        if (gi <= surplus) {
-          ch[i] = -1;
-          gain -= gi;
-          count--;
-          improved = true;
-          continue;
-        }
-        const j = v.firstAtLeast(gi - surplus);
-        if (j >= 0 && j < own) {
-          ch[i] = j;
-          gain += v.gain(j) - gi;
-          improved = true;
-          continue;
-        }
-      }
-      // (b) drop item i and re-close elsewhere
       ch[i] = -1;
       const c = bestClosing(ch, need - (gain - gi), count - 1, i);
       if (c && c.delta < ci) {
-        const prev = ch[c.i];
         ch[c.i] = c.j;
-        gain += views[c.i].gain(c.j) - (prev >= 0 ? views[c.i].gain(prev) : 0) - gi;
-        if (prev >= 0) count--;
         improved = true;
-        continue;
+        break;
       }
       ch[i] = own;
     }
