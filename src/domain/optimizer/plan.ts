@@ -59,6 +59,8 @@ export interface OptimizerTuning {
   exStep?: number;
   /** Branch-and-bound node budget (see solver.ts). */
   workLimit?: number;
+  /** Dynamic-programme work budget (see solver.ts). */
+  dpLimit?: number;
 }
 
 export interface OptimizationStep {
@@ -337,7 +339,7 @@ function planFor(ctx: PlanContext, radarFilter: boolean): OptimizationResult {
       }
     }
   }
-  const sol = solveMinCost(items, { need, maxCount, workLimit });
+  const sol = solveMinCost(items, { need, maxCount, workLimit, dpLimit: ctx.tuning.dpLimit });
   return buildResult(ctx, candidates, sol, target, originalTargetTotalBpi, autoAdjustmentNote);
 }
 

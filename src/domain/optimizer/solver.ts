@@ -92,13 +92,13 @@ export interface SolveResult {
   freeItems: number;
 }
 
-export const DEFAULT_WORK_LIMIT = 200_000;
+export const DEFAULT_WORK_LIMIT = 50_000;
 /** Items with more options than this start as optimistic blocks. */
 const EXACT_SIZE = 96;
 const BLOCKS = 48;
 const EPS = 1e-7;
 /** Work budget of the dynamic programme (option × state updates, both passes together). */
-export const DEFAULT_DP_LIMIT = 40_000_000;
+export const DEFAULT_DP_LIMIT = 60_000_000;
 
 /** Point indices on the upper convex hull of {(0,0)} ∪ {(pc_t, pg_t)} (pc increasing), left to right. */
 export function upperHull(pc: ArrayLike<number>, pg: ArrayLike<number>): Int32Array {
@@ -442,26 +442,38 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   }
   diag.heuristicCost = U;
 
-  // 4. Reduced-cost fixing.
-  const free: number[] = [];
-  const kept: Int32Array[] = [];
-  const skipKept: boolean[] = [];
-  const bKept: number[] = [];
-  const maxKeptGain: number[] = [];
-  const minValue: number[] = [];
-  let proven = U - 1 < lStar - EPS;
-  if (!proven) {
+  // 4.–6. Fixing, DP and (as a fallback) branch-and-bound, for a cap: look for a choice costing at
+  //    most cap − 1. Run as a ladder of caps between L* and U: a pass that finds nothing proves the
+  //    optimum ≥ its cap (the reported bound rises); a pass that finds a choice has found the
+  //    optimum; low caps are cheap, as fixing then leaves few options.
+  interface Fixed {
+    free: number[];
+    kept: Int32Array[];
+    skipKept: boolean[];
+    /** Lagrangian value of the best kept choice (0 for "unchanged"). */
+    bKept: number[];
+    maxKeptGain: number[];
+    /** Lagrangian value of the best kept option. */
+    minValue: number[];
+    /** Some item would have to change but cannot: nothing below the cap exists. */
+    impossible: boolean;
+  }
+  const bOf = views.map((v) => {
+    let b = 0;
+    for (let t = 0; t < v.hull.length; t++) b = Math.min(b, v.pc[v.hull[t]] + mu - lambda * v.pg[v.hull[t]]);
+    return b;
+  });
+  /** 4. Reduced-cost fixing: the options that can be in a choice costing ≤ cap − 1. */
+  const fix = (cap: number): Fixed => {
+    const f: Fixed = { free: [], kept: [], skipKept: [], bKept: [], maxKeptGain: [], minValue: [], impossible: false };
     for (let i = 0; i < n; i++) {
       const v = views[i];
-      let b = 0;
-      for (let t = 0; t < v.hull.length; t++) b = Math.min(b, v.pc[v.hull[t]] + mu - lambda * v.pg[v.hull[t]]);
-      const limit = U - 1 + EPS - lStar + b; // keep option j iff c + μ − λg ≤ limit
+      const limit = cap - 1 + EPS - lStar + bOf[i]; // keep option j iff c + μ − λg ≤ limit
       const ks: number[] = [];
       let a = Infinity;
       for (let p = 0; p < v.pc.length; p++) {
         if (v.pc[p] + mu - lambda * v.pg[p] > limit) continue; // the block's optimistic value already fails
-        const first = p * v.block;
-        for (let j = first; j <= v.popt[p]; j++) {
+        for (let j = p * v.block; j <= v.popt[p]; j++) {
           const val = v.cost(j) + mu - lambda * v.gain(j);
           if (val <= limit) {
             ks.push(j);
@@ -472,37 +484,33 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
       const sk = 0 <= limit;
       if (ks.length === 0) {
         if (sk) continue; // fixed to "unchanged"
-        proven = true; // the item would have to change but cannot: nothing cheaper than U exists
-        break;
+        f.impossible = true;
+        return f;
       }
-      free.push(i);
-      kept.push(Int32Array.from(ks));
-      skipKept.push(sk);
-      bKept.push(sk ? Math.min(0, a) : a);
-      maxKeptGain.push(v.gain(ks[ks.length - 1]));
-      minValue.push(a);
+      f.free.push(i);
+      f.kept.push(Int32Array.from(ks));
+      f.skipKept.push(sk);
+      f.bKept.push(sk ? Math.min(0, a) : a);
+      f.maxKeptGain.push(v.gain(ks[ks.length - 1]));
+      f.minValue.push(a);
     }
-  }
+    return f;
+  };
 
-  diag.freeItems = free.length;
-  const ordFree = free.map((_, t) => t).sort((x, y) => minValue[x] - minValue[y] || items[free[x]].key - items[free[y]].key);
-  const suffFree = new Float64Array(ordFree.length + 1);
-  for (let d = ordFree.length - 1; d >= 0; d--) suffFree[d] = suffFree[d + 1] + bKept[ordFree[d]];
-
-  // 5. Dynamic programme over the integer cost on the options left, items in order of their
+  //    5. Dynamic programme over the integer cost on the kept options, items in order of their
   //    Lagrangian value: per number of items used m (only when counting), dp[C] = the most gain of
   //    a choice on the items so far costing C. A state is dropped when even the Lagrangian bound
   //    of its completion, C + λ·(R − G) − μ·(M − m) + Σ_{items after} b (−μM when not counting),
-  //    exceeds U − 1, so only a narrow window of costs stays alive (at the start [0, U − 1 − L*]).
-  //    Exact. Without counting, its answer is optimal when it uses ≤ M items; otherwise it is
-  //    re-run counting. Bounded by a work budget; past it, the branch-and-bound takes over.
+  //    exceeds cap − 1, so only a narrow window of costs stays alive. Exact.
   type DpResult = { status: 'found'; choice: Int32Array; cost: number; used: number } | { status: 'none' } | { status: 'aborted' };
   let dpWork = 0;
-  const dpSolve = (counting: boolean): DpResult => {
-    const B = U - 1;
+  const dpSolve = (f: Fixed, cap: number, counting: boolean): DpResult => {
+    const B = cap - 1;
+    const ordFree = f.free.map((_, t) => t).sort((x, y) => f.minValue[x] - f.minValue[y] || items[f.free[x]].key - items[f.free[y]].key);
     const F = ordFree.length;
+    const suffFree = new Float64Array(F + 1);
+    for (let d = F - 1; d >= 0; d--) suffFree[d] = suffFree[d + 1] + f.bKept[ordFree[d]];
     const L = counting ? M : 0;
-    const alive = (C: number, G: number, m: number, d: number) => C + lambda * Math.max(0, need - G) - mu * (counting ? M - m : M) + suffFree[d] <= B + EPS;
     interface Layer {
       lo: number;
       hi: number;
@@ -511,17 +519,16 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     let layers: (Layer | null)[] = Array.from({ length: L + 1 }, () => null);
     {
       let hi = -1;
-      while (hi + 1 <= B && alive(hi + 1, 0, 0, 0)) hi++;
+      while (hi + 1 <= B && hi + 1 + lambda * need - mu * M + suffFree[0] <= B + EPS) hi++;
       if (hi < 0) return { status: 'none' };
       layers[0] = { lo: 0, hi, g: new Float64Array(hi + 1) };
     }
     const picks: ({ lo: number; pick: Uint16Array } | null)[][] = [];
-    const at = (ly: Layer | null, C: number) => (ly && C >= ly.lo && C <= ly.hi ? ly.g[C - ly.lo] : -Infinity);
     for (let d = 0; d < F; d++) {
       const t = ordFree[d];
-      const v = views[free[t]];
-      const kc = Array.from(kept[t], (j) => v.cost(j));
-      const kg = Array.from(kept[t], (j) => v.gain(j));
+      const v = views[f.free[t]];
+      const kc = Array.from(f.kept[t], (j) => v.cost(j));
+      const kg = Array.from(f.kept[t], (j) => v.gain(j));
       const next: (Layer | null)[] = [];
       const stagePicks: ({ lo: number; pick: Uint16Array } | null)[] = [];
       let any = false;
@@ -539,30 +546,41 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
         const pick = new Uint16Array(hi - lo + 1);
         let newLo = -1;
         let newHi = -1;
+        // alive ⇔ C + λ·max(0, R − G) + slack ≤ 0
+        const slack = -mu * (counting ? M - l : M) + suffFree[d + 1] - B - EPS;
+        const sLo = same ? same.lo : 1;
+        const sHi = same ? same.hi : 0;
+        const sG = same ? same.g : null;
+        const fLo = from ? from.lo : 1;
+        const fHi = from ? from.hi : 0;
+        const fG = from ? from.g : null;
+        const last = kc.length - 1;
         for (let C = lo; C <= hi; C++) {
-          let bestG = at(same, C);
+          let bestG = C >= sLo && C <= sHi ? sG![C - sLo] : -Infinity;
           let bq = 0;
-          if (from) {
-            for (let q = 0; q < kc.length; q++) {
+          if (fG) {
+            // options q with from.lo ≤ C − kc[q] ≤ from.hi (kc ascending)
+            let q = 0;
+            while (q <= last && C - kc[q] > fHi) q++;
+            for (; q <= last; q++) {
               const p = C - kc[q];
-              if (p < from.lo) break;
-              if (p > from.hi) continue;
-              const prev = from.g[p - from.lo];
-              if (prev === -Infinity) continue;
+              if (p < fLo) break;
+              const prev = fG[p - fLo];
               if (prev + kg[q] > bestG) {
                 bestG = prev + kg[q];
                 bq = q + 1;
               }
+              dpWork++;
             }
-            dpWork += kc.length;
           }
-          if (bestG > -Infinity && alive(C, bestG, l, d + 1)) {
+          if (bestG > -Infinity && C + lambda * (need > bestG ? need - bestG : 0) + slack <= 0) {
             g[C - lo] = bestG;
             pick[C - lo] = bq;
             if (newLo < 0) newLo = C;
             newHi = C;
           } else g[C - lo] = -Infinity;
         }
+        dpWork += hi - lo + 1;
         if (newLo < 0) {
           next.push(null);
           stagePicks.push(null);
@@ -579,113 +597,137 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     }
     // The cheapest final state reaching R (ties: fewer items).
     let cStar = Infinity;
-    let lStar = -1;
+    let lBest = -1;
     for (let l = 0; l <= L; l++) {
       const ly = layers[l];
       if (!ly) continue;
       for (let C = ly.lo; C <= Math.min(ly.hi, cStar - 1); C++) {
         if (ly.g[C - ly.lo] >= need) {
           cStar = C;
-          lStar = l;
+          lBest = l;
           break;
         }
       }
     }
-    if (lStar < 0) return { status: 'none' };
+    if (lBest < 0) return { status: 'none' };
     const choice = new Int32Array(n).fill(-1);
     let C = cStar;
-    let l = lStar;
+    let l = lBest;
     let used = 0;
     for (let d = F - 1; d >= 0; d--) {
       const pk = picks[d][l]!;
       const q = pk.pick[C - pk.lo];
       if (q === 0) continue;
       const t = ordFree[d];
-      choice[free[t]] = kept[t][q - 1];
-      C -= views[free[t]].cost(kept[t][q - 1]);
+      choice[f.free[t]] = f.kept[t][q - 1];
+      C -= views[f.free[t]].cost(f.kept[t][q - 1]);
       if (counting) l--;
       used++;
     }
     return { status: 'found', choice, cost: cStar, used };
   };
-  let dpBound = -Infinity;
-  if (!proven && U >= 1 && dpLimit > 0) {
-    let r = dpSolve(mu > 0);
-    if (r.status === 'found' && r.used > M) {
-      dpBound = r.cost; // the least cost without the count limit bounds the one with it
-      r = dpSolve(true);
-    }
-    if (r.status === 'found') {
-      best.set(r.choice);
-      U = r.cost;
-      proven = true;
-    } else if (r.status === 'none') {
-      proven = true; // no choice reaches R for less than U: the incumbent is optimal
+
+  let lowerBound = Math.max(0, Math.ceil(lStar - EPS));
+  let proven = U <= lowerBound;
+  let lastFixed: Fixed | null = null;
+  let lastCap = -1;
+  if (!proven) {
+    const gap = U - lStar;
+    const caps = [...new Set([...[1 / 16, 1 / 8, 1 / 4, 3 / 8, 1 / 2, 3 / 4].map((x) => Math.ceil(lStar + x * gap)).filter((c) => c > lowerBound && c < U), U])];
+    for (const cap of caps) {
+      const f = fix(cap);
+      lastFixed = f;
+      lastCap = cap;
+      if (f.impossible) {
+        lowerBound = cap; // nothing below the cap
+        if (cap === U) proven = true;
+        continue;
+      }
+      if (dpLimit <= 0 || cap < 1) break;
+      let r = dpSolve(f, cap, mu > 0);
+      if (r.status === 'found' && r.used > M) {
+        lowerBound = Math.max(lowerBound, r.cost); // the least cost without the count limit bounds the one with it
+        r = dpSolve(f, cap, true);
+      }
+      if (r.status === 'found') {
+        best.set(r.choice);
+        U = r.cost;
+        proven = true;
+        break;
+      }
+      if (r.status === 'aborted') break;
+      lowerBound = cap; // no choice costs less than the cap
+      if (cap === U) proven = true; // …and the incumbent costs U
     }
   }
+  diag.freeItems = lastFixed ? lastFixed.free.length : 0;
 
-  // 6. Branch-and-bound over the items left (when the DP ran out of budget).
+  // 6. Branch-and-bound over the items left (only when the DP ran out of budget).
   let work = 0;
   let aborted = false;
   if (!proven) {
-    const F = free.length;
-    const ord = free.map((_, t) => t).sort((x, y) => minValue[x] - minValue[y] || items[free[x]].key - items[free[y]].key);
-    const fItem = ord.map((t) => free[t]);
-    const fKept = ord.map((t) => kept[t]);
-    const fSkip = ord.map((t) => skipKept[t]);
-    const suffB = new Float64Array(F + 1);
-    const suffG = new Float64Array(F + 1);
-    for (let d = F - 1; d >= 0; d--) {
-      suffB[d] = suffB[d + 1] + bKept[ord[d]];
-      suffG[d] = suffG[d + 1] + maxKeptGain[ord[d]];
-    }
-    const path = new Int32Array(F).fill(-1);
-    const record = (d: number, j: number, cost: number) => {
-      U = cost;
-      best.fill(-1);
-      for (let t = 0; t < d; t++) if (path[t] >= 0) best[fItem[t]] = path[t];
-      best[fItem[d]] = j;
-    };
-    const dfs = (d: number, r: number, m: number, C: number): void => {
-      if (++work > workLimit) {
-        aborted = true;
-        return;
+    const f = lastFixed && lastCap === U ? lastFixed : fix(U);
+    if (f.impossible) proven = true;
+    else {
+      const F = f.free.length;
+      const ord = f.free.map((_, t) => t).sort((x, y) => f.minValue[x] - f.minValue[y] || items[f.free[x]].key - items[f.free[y]].key);
+      const fItem = ord.map((t) => f.free[t]);
+      const fKept = ord.map((t) => f.kept[t]);
+      const fSkip = ord.map((t) => f.skipKept[t]);
+      const suffB = new Float64Array(F + 1);
+      const suffG = new Float64Array(F + 1);
+      for (let d = F - 1; d >= 0; d--) {
+        suffB[d] = suffB[d + 1] + f.bKept[ord[d]];
+        suffG[d] = suffG[d + 1] + f.maxKeptGain[ord[d]];
       }
-      if (d === F || m === 0 || suffG[d] < r) return;
-      if (C + lambda * r - mu * m + suffB[d] > U - 1 + EPS) return;
-      const v = views[fItem[d]];
-      const ks = fKept[d];
-      const kids: { j: number; bound: number }[] = [];
-      for (let t = 0; t < ks.length; t++) {
-        const j = ks[t];
-        const g = v.gain(j);
-        if (g >= r) {
-          if (C + v.cost(j) < U - 0.5) record(d, j, C + v.cost(j)); // integer costs: ≤ U − 1
-          break;
+      const path = new Int32Array(F).fill(-1);
+      const record = (d: number, j: number, cost: number) => {
+        U = cost;
+        best.fill(-1);
+        for (let t = 0; t < d; t++) if (path[t] >= 0) best[fItem[t]] = path[t];
+        best[fItem[d]] = j;
+      };
+      const dfs = (d: number, r: number, m: number, C: number): void => {
+        if (++work > workLimit) {
+          aborted = true;
+          return;
         }
-        if (m === 1) continue;
-        const bound = C + v.cost(j) + lambda * (r - g) - mu * (m - 1) + suffB[d + 1];
-        if (bound <= U - 1 + EPS) kids.push({ j, bound });
-      }
-      if (fSkip[d]) {
-        const bound = C + lambda * r - mu * m + suffB[d + 1];
-        if (bound <= U - 1 + EPS) kids.push({ j: -1, bound });
-      }
-      kids.sort((x, y) => x.bound - y.bound || (x.j < 0 ? 1 : y.j < 0 ? -1 : x.j - y.j));
-      for (const k of kids) {
-        if (k.bound > U - 1 + EPS) continue;
-        path[d] = k.j;
-        if (k.j < 0) dfs(d + 1, r, m, C);
-        else dfs(d + 1, r - v.gain(k.j), m - 1, C + v.cost(k.j));
-        path[d] = -1;
-        if (aborted) return;
-      }
-    };
-    dfs(0, need, M, 0);
+        if (d === F || m === 0 || suffG[d] < r) return;
+        if (C + lambda * r - mu * m + suffB[d] > U - 1 + EPS) return;
+        const v = views[fItem[d]];
+        const ks = fKept[d];
+        const kids: { j: number; bound: number }[] = [];
+        for (let t = 0; t < ks.length; t++) {
+          const j = ks[t];
+          const g = v.gain(j);
+          if (g >= r) {
+            if (C + v.cost(j) < U - 0.5) record(d, j, C + v.cost(j)); // integer costs: ≤ U − 1
+            break;
+          }
+          if (m === 1) continue;
+          const bound = C + v.cost(j) + lambda * (r - g) - mu * (m - 1) + suffB[d + 1];
+          if (bound <= U - 1 + EPS) kids.push({ j, bound });
+        }
+        if (fSkip[d]) {
+          const bound = C + lambda * r - mu * m + suffB[d + 1];
+          if (bound <= U - 1 + EPS) kids.push({ j: -1, bound });
+        }
+        kids.sort((x, y) => x.bound - y.bound || (x.j < 0 ? 1 : y.j < 0 ? -1 : x.j - y.j));
+        for (const k of kids) {
+          if (k.bound > U - 1 + EPS) continue;
+          path[d] = k.j;
+          if (k.j < 0) dfs(d + 1, r, m, C);
+          else dfs(d + 1, r - v.gain(k.j), m - 1, C + v.cost(k.j));
+          path[d] = -1;
+          if (aborted) return;
+        }
+      };
+      dfs(0, need, M, 0);
+      if (!aborted) proven = true;
+    }
   }
-  const optimal = !aborted;
   const final = summary(best);
-  return done(true, best, optimal ? final.cost : Math.min(final.cost, Math.max(0, Math.ceil(lStar - EPS), dpBound)), optimal, work);
+  return done(true, best, proven ? final.cost : Math.min(final.cost, lowerBound), proven, work);
 }
 
 /**
