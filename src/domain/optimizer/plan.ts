@@ -61,6 +61,12 @@ export interface OptimizerTuning {
   workLimit?: number;
   /** Dynamic-programme work budget (see solver.ts). */
   dpLimit?: number;
+  /**
+   * The total BPI the per-chart caps are computed from (default: the player's current total).
+   * For measurement only (bench/optimizer.ts): the target total gives caps at least as large as
+   * any the reference's growing total reaches.
+   */
+  capTotal?: number;
 }
 
 export interface OptimizationStep {
@@ -318,7 +324,7 @@ function planFor(ctx: PlanContext, radarFilter: boolean): OptimizationResult {
   for (const i of candidateIdx) {
     const c = charts[i];
     const radarBpi = c.radarCategory && radar && typeof radar[c.radarCategory] === 'number' ? radar[c.radarCategory]! : null;
-    const cap = humanCap(fromBpis[i], radarBpi, initialTotal, settings.considerCurrentTotalBpi);
+    const cap = humanCap(fromBpis[i], radarBpi, ctx.tuning.capTotal ?? initialTotal, settings.considerCurrentTotalBpi);
     const cand = candidateOptions(c, fromBpis[i], cap, contribution, step);
     if (cand) candidates.push(cand);
   }
