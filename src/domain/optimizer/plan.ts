@@ -14,21 +14,34 @@
  *   lo = the smaller of c + 5 and the first EX that gains +0.5 BPI (the reference keeps a step when
  *   either holds, §6.5 f); hi = min(2·notes, max(⌈EX for humanCap⌉, c + 5)) with humanCap of §6.5 b:
  *   min(100, max(min(radar + 3, T + 12) — or T + 12 without a radar value —, from + 5)), or 100
- *   when considerCurrentTotalBpi is false. The reference recomputes T (the current total) as its
- *   plan proceeds, so later steps of its plan get larger caps; we use the player's current total
- *   for every chart — a cap never above the reference's at any step, so every plan of ours is also
- *   within the reference's limits (measured cost of that choice: bench/optimizer.ts).
- *   The cost of a change is e − c EX points (an unplayed chart counts from 0, as the reference's
- *   exScoreGap); its gain is the change in the chart's contribution to the power sum.
+ *   when considerCurrentTotalBpi is false. The cost of a change is e − c EX points (an unplayed
+ *   chart counts from 0, as the reference's exScoreGap); its gain is the change in the chart's
+ *   contribution to the power sum.
+ * - T, "the current total": the reference recomputes it as its plan proceeds, so a step's cap comes
+ *   from the total reached before it. We keep that rule (caps: `scheduled`, the default): the steps
+ *   are presented in an order in which each fits the cap at the total reached before it, so every
+ *   plan is within the reference's limits. The search goes through the total the caps are computed
+ *   from: the least-EX plan within caps at total T (exact, solver.ts) is kept when its steps can be
+ *   ordered that way; T = the target total first, then a bisection between the player's current
+ *   total (always orderable: every step fits from the start) and the target (≤ 7 solves). Measured
+ *   (bench/optimizer.ts): about half the EX of caps fixed at the player's current total, and
+ *   targets reached that those caps cannot reach. `current` (caps from the player's current total
+ *   for every step) is the conservative variant, exact for its caps; `target` exceeds the
+ *   reference's limits and is for measurement only. provenOptimal / exLowerBound refer to the caps
+ *   at capTotalBpi.
  * - flexible (default): the least total EX with at most maxSteps charts changed.
  *   fastest: the fewest charts that can reach the target (each at most to its cap), and among the
  *   plans with that many charts the least total EX.
- * - Target auto-raise (§6.5 step 4) and the radar-filter fallback (§6.6) as the reference.
+ * - Target auto-raise (§6.5 step 4) as the reference. Radar-filter fallback (§6.6): when the
+ *   filtered charts cannot reach the target, the plan over all candidates is taken if it reaches
+ *   it or a higher total (the reference: if it reaches it or has more steps), with its note first.
  * - Unreachable target: the plan reaching the highest total within maxSteps (each of the charts
- *   with the largest possible gains at its cap), achievable = false, maxAchievableBpi = that total.
- * - Steps ordered by total-BPI gain per EX point, descending (ties: chart id); bpiGain is the
- *   total-BPI increase of the step in that order, cumulativeTotalBpi the total after it (the real
- *   total: the reference overwrites the last one with the target).
+ *   with the largest possible gains at its cap; with scheduled caps, the highest the search finds),
+ *   achievable = false, maxAchievableBpi = that total.
+ * - Steps ordered in batches: the steps that fit their caps at the current total, by total-BPI
+ *   gain per EX point, descending (ties: chart id), then the next batch at the new total; bpiGain
+ *   is the total-BPI increase of the step in that order, cumulativeTotalBpi the total after it
+ *   (the real total: the reference overwrites the last one with the target).
  */
 import { calcBpi, exScoreForBpi, round2, safeBpi, totalBpi, type ChartDef } from '../bpi';
 import { RADAR_CATEGORIES, type Difficulty, type RadarCategory } from '../constants';
@@ -62,12 +75,20 @@ export interface OptimizerTuning {
   /** Dynamic-programme work budget (see solver.ts). */
   dpLimit?: number;
   /**
-   * The total BPI the per-chart caps are computed from (default: the player's current total).
-   * For measurement only (bench/optimizer.ts): the target total gives caps at least as large as
-   * any the reference's growing total reaches.
+   * How the caps' "current total" is taken (see the module comment): `scheduled` (default) — the
+   * total reached before each step, as the reference; `current` — the player's current total for
+   * every step (static; the least EX within those caps is exact); `target` — the target total for
+   * every step (more than the reference allows; for measurement only).
    */
-  capTotal?: number;
+  caps?: CapMode;
+  /** Bisection steps of the scheduled-caps search (default CAP_SEARCH_STEPS). */
+  capSearchSteps?: number;
 }
+
+export type CapMode = 'scheduled' | 'current' | 'target';
+
+/** Bisection steps of the scheduled-caps search (solves: 1 + this + 1 at most). */
+export const CAP_SEARCH_STEPS = 5;
 
 export interface OptimizationStep {
   rank: number;
@@ -107,12 +128,15 @@ export interface OptimizationResult {
   /** Σ exScoreGap of the plan. */
   totalExScoreGap: number;
   /**
-   * A proven lower bound on the EX any plan reaching the target needs (= totalExScoreGap when
-   * provenOptimal). When the target is out of reach: the EX of the plan to the highest total.
+   * A proven lower bound on the EX a plan reaching the target needs within the caps computed from
+   * capTotalBpi (= totalExScoreGap when provenOptimal). When the target is out of reach: the EX of
+   * the plan to the highest total.
    */
   exLowerBound: number;
-  /** The plan is proven to need the least EX (the search completed). */
+  /** The plan is proven to need the least EX within the caps computed from capTotalBpi. */
   provenOptimal: boolean;
+  /** The total BPI the caps of the final search were computed from (unrounded). */
+  capTotalBpi: number;
 }
 
 export const MIN_BPI_GAIN = 0.5;
@@ -143,16 +167,27 @@ export function humanCap(fromBpi: number, radarBpi: number | null, currentTotal:
   return Math.min(MAX_BPI, Math.max(base, fromBpi + CAP_BASE_MARGIN));
 }
 
-/** The allowed new EX range [lo, hi] of a chart (empty when lo > hi), see the module comment. */
-export function exRange(c: OptimizerChart, fromBpi: number, cap: number): { lo: number; hi: number } | null {
-  const def = defOf(c);
+/** The highest new EX a cap allows: min(2·notes, max(⌈EX for the cap⌉, current + 5)); null without a definition. */
+export function capEx(c: OptimizerChart, cap: number): number | null {
   const m = c.notes * 2;
+  const ex = exScoreForBpi(Math.min(cap, MAX_BPI), defOf(c));
+  if (ex === null || !(m > 0)) return null;
+  return Math.min(m, Math.max(ex, (c.exScore ?? 0) + MIN_EX_GAIN));
+}
+
+/** The lowest new EX the minimum-gain rule allows: the smaller of +5 EX and the first EX gaining +0.5 BPI. */
+export function exLow(c: OptimizerChart, fromBpi: number): number {
+  const def = defOf(c);
   const cur = c.exScore ?? 0;
-  const capEx = exScoreForBpi(Math.min(cap, MAX_BPI), def);
-  if (capEx === null || !(m > 0)) return null;
-  const hi = Math.min(m, Math.max(capEx, cur + MIN_EX_GAIN));
-  const half = firstEx(cur + 1, m, (e) => (safeBpi(e, def) ?? -Infinity) >= fromBpi + MIN_BPI_GAIN);
-  const lo = Math.max(cur + 1, Math.min(cur + MIN_EX_GAIN, half ?? Infinity));
+  const half = firstEx(cur + 1, c.notes * 2, (e) => (safeBpi(e, def) ?? -Infinity) >= fromBpi + MIN_BPI_GAIN);
+  return Math.max(cur + 1, Math.min(cur + MIN_EX_GAIN, half ?? Infinity));
+}
+
+/** The allowed new EX range [lo, hi] of a chart under a cap (null when empty), see the module comment. */
+export function exRange(c: OptimizerChart, fromBpi: number, cap: number): { lo: number; hi: number } | null {
+  const hi = capEx(c, cap);
+  if (hi === null) return null;
+  const lo = exLow(c, fromBpi);
   return lo <= hi ? { lo, hi } : null;
 }
 
@@ -169,13 +204,20 @@ function firstEx(from: number, to: number, ok: (e: number) => boolean): number |
   return lo;
 }
 
+/** A candidate chart, independent of the caps: its options are EX = first + j·step up to a cap's EX. */
 interface Candidate {
   chart: OptimizerChart;
   fromBpi: number;
-  /** New EX of option j. */
-  exOf(j: number): number;
-  item: SolverItem;
+  radarBpi: number | null;
+  /** The first option's EX (the first on the grid at or above the minimum gain whose BPI beats fromBpi). */
+  first: number;
+  step: number;
+  /** Option gains, filled lazily and shared by every search of the plan. */
+  gains: number[];
+  gain(j: number): number;
 }
+
+const exOf = (cand: Candidate, j: number) => cand.first + j * cand.step;
 
 /** contribution(b) for BPIs rounded to 2 decimals (calcBpi's values), memoised per plan. */
 function contributionMemo(pm: PowerMean): (bpi: number) => number {
@@ -193,35 +235,40 @@ function contributionMemo(pm: PowerMean): (bpi: number) => number {
   };
 }
 
-/**
- * The options of one candidate: new EX on the grid in [lo, hi] from the first that beats the
- * current BPI; option j = first + j·step. Gains are evaluated lazily by the solver.
- */
-function candidateOptions(c: OptimizerChart, fromBpi: number, cap: number, contribution: (b: number) => number, step: number): Candidate | null {
-  const range = exRange(c, fromBpi, cap);
-  if (!range) return null;
+function candidateOf(c: OptimizerChart, fromBpi: number, radarBpi: number | null, contribution: (b: number) => number, step: number): Candidate | null {
   const def = defOf(c);
-  const cur = c.exScore ?? 0;
-  const fromC = contribution(fromBpi);
+  const m = c.notes * 2;
+  if (capEx(c, MAX_BPI) === null) return null;
   // Below the first EX whose BPI beats fromBpi nothing is gained (e.g. the −15 floor of an unplayed chart).
-  const rising = firstEx(range.lo, range.hi, (e) => (safeBpi(e, def) ?? -Infinity) > fromBpi);
+  const rising = firstEx(exLow(c, fromBpi), m, (e) => (safeBpi(e, def) ?? -Infinity) > fromBpi);
   if (rising === null) return null;
   const first = Math.ceil(rising / step) * step;
-  if (first > range.hi) return null;
-  const size = Math.floor((range.hi - first) / step) + 1;
-  const exOf = (j: number) => first + j * step;
-  return {
+  if (first > m) return null;
+  const fromC = contribution(fromBpi);
+  const cand: Candidate = {
     chart: c,
     fromBpi,
-    exOf,
-    item: {
-      key: c.id,
-      size,
-      cost: (j) => exOf(j) - cur,
-      // calcBpi is non-decreasing in the EX score, so gains are too (null never occurs past `rising`).
-      gain: (j) => contribution(calcBpi(exOf(j), def) ?? fromBpi) - fromC,
-    },
+    radarBpi,
+    first,
+    step,
+    gains: [],
+    // calcBpi is non-decreasing in the EX score, so gains are too (null never occurs past `rising`).
+    gain: (j) => (cand.gains[j] ??= contribution(calcBpi(exOf(cand, j), def) ?? fromBpi) - fromC),
   };
+  return cand;
+}
+
+/** The highest new EX the caps allow on a candidate at a given total. */
+function hiAt(ctx: PlanContext, cand: Candidate, total: number): number {
+  return capEx(cand.chart, humanCap(cand.fromBpi, cand.radarBpi, total, ctx.settings.considerCurrentTotalBpi)) ?? -1;
+}
+
+/** The solver item of a candidate under the caps at a given total (null when no option fits). */
+function itemAt(ctx: PlanContext, cand: Candidate, total: number): SolverItem | null {
+  const hi = hiAt(ctx, cand, total);
+  if (cand.first > hi) return null;
+  const cur = cand.chart.exScore ?? 0;
+  return { key: cand.chart.id, size: Math.floor((hi - cand.first) / cand.step) + 1, cost: (j) => exOf(cand, j) - cur, gain: cand.gain };
 }
 
 const isEffectivelyUnplayed = (c: OptimizerChart, fromBpi: number) => c.exScore === null || fromBpi <= UNPLAYED_BPI;
@@ -243,6 +290,7 @@ export function optimizePlan(input: readonly OptimizerChart[], settings: Optimiz
   const charts = [...input].sort((a, b) => a.id - b.id);
   const n = charts.length;
   const base = {
+    capTotalBpi: 0,
     originalTargetTotalBpi: null,
     autoAdjustmentNote: null,
     maxAchievableBpi: null,
@@ -251,7 +299,7 @@ export function optimizePlan(input: readonly OptimizerChart[], settings: Optimiz
     provenOptimal: true,
   };
   if (n === 0) {
-    return { ...base, steps: [], currentTotalBpi: UNPLAYED_BPI, targetTotalBpi: settings.targetBpi, achievable: false, alreadyAchieved: false, totalSongCount: 0 };
+    return { ...base, steps: [], currentTotalBpi: UNPLAYED_BPI, targetTotalBpi: settings.targetBpi, achievable: false, alreadyAchieved: false, totalSongCount: 0, capTotalBpi: UNPLAYED_BPI };
   }
   const pm = new PowerMean(n);
   const fromBpis = charts.map(currentBpiOf);
@@ -260,7 +308,7 @@ export function optimizePlan(input: readonly OptimizerChart[], settings: Optimiz
   const initialTotal = pm.totalFromSum(initialSum);
   const currentTotalBpi = totalBpi(fromBpis, n);
   if (initialTotal >= settings.targetBpi) {
-    return { ...base, steps: [], currentTotalBpi, targetTotalBpi: settings.targetBpi, achievable: true, alreadyAchieved: true, totalSongCount: n };
+    return { ...base, steps: [], currentTotalBpi, targetTotalBpi: settings.targetBpi, achievable: true, alreadyAchieved: true, totalSongCount: n, capTotalBpi: initialTotal };
   }
   const strong = strongCategories(radar);
   const ctx: PlanContext = { charts, fromBpis, pm, initialSum, initialTotal, currentTotalBpi, settings, radar, strong, tuning };
@@ -318,47 +366,140 @@ function planFor(ctx: PlanContext, radarFilter: boolean): OptimizationResult {
     }
   }
 
-  // Options per candidate, caps from the player's current total.
-  const candidates: Candidate[] = [];
   const contribution = contributionMemo(pm);
+  const candidates: Candidate[] = [];
   for (const i of candidateIdx) {
     const c = charts[i];
     const radarBpi = c.radarCategory && radar && typeof radar[c.radarCategory] === 'number' ? radar[c.radarCategory]! : null;
-    const cap = humanCap(fromBpis[i], radarBpi, ctx.tuning.capTotal ?? initialTotal, settings.considerCurrentTotalBpi);
-    const cand = candidateOptions(c, fromBpis[i], cap, contribution, step);
+    const cand = candidateOf(c, fromBpis[i], radarBpi, contribution, step);
     if (cand) candidates.push(cand);
   }
   const targetSum = pm.sumForBpi(target);
   // A hair above the exact gap so that float summation order can never leave the plan a ulp short.
   const need = targetSum - initialSum + Math.abs(targetSum) * 1e-12;
-  const items = candidates.map((c) => c.item);
-  const workLimit = ctx.tuning.workLimit ?? DEFAULT_WORK_LIMIT;
-  let maxCount = settings.maxSteps;
-  if (settings.searchMode === 'fastest') {
-    const maxima = items.map((it) => it.gain(it.size - 1)).sort((a, b) => b - a);
-    let acc = 0;
-    for (let m = 1; m <= Math.min(maxima.length, settings.maxSteps); m++) {
-      acc += maxima[m - 1];
-      if (acc >= need) {
-        maxCount = m;
-        break;
+
+  /** The least-EX plan within the caps at `capTotal`, its steps in an order the reference's rule allows if there is one. */
+  const solveAt = (capTotal: number): Attempt => {
+    const used: Candidate[] = [];
+    const items: SolverItem[] = [];
+    for (const cand of candidates) {
+      const item = itemAt(ctx, cand, capTotal);
+      if (!item) continue;
+      used.push(cand);
+      items.push(item);
+    }
+    let maxCount = settings.maxSteps;
+    if (settings.searchMode === 'fastest') {
+      const maxima = items.map((it) => it.gain(it.size - 1)).sort((a, b) => b - a);
+      let acc = 0;
+      for (let m = 1; m <= Math.min(maxima.length, settings.maxSteps); m++) {
+        acc += maxima[m - 1];
+        if (acc >= need) {
+          maxCount = m;
+          break;
+        }
       }
     }
-  }
-  const sol = solveMinCost(items, { need, maxCount, workLimit, dpLimit: ctx.tuning.dpLimit });
-  return buildResult(ctx, candidates, sol, target, originalTargetTotalBpi, autoAdjustmentNote);
+    const sol = solveMinCost(items, { need, maxCount, workLimit: ctx.tuning.workLimit ?? DEFAULT_WORK_LIMIT, dpLimit: ctx.tuning.dpLimit });
+    const chosen: Chosen[] = [];
+    used.forEach((cand, k) => {
+      const j = sol.choice[k];
+      if (j < 0) return;
+      const ex = exOf(cand, j);
+      chosen.push({ cand, ex, toBpi: calcBpi(ex, defOf(cand.chart))!, cost: items[k].cost(j) });
+    });
+    return { capTotal, sol, ...schedule(ctx, chosen) };
+  };
+
+  let best: Attempt;
+  const mode = settings.considerCurrentTotalBpi ? (ctx.tuning.caps ?? 'scheduled') : 'current';
+  if (mode === 'current') best = solveAt(initialTotal);
+  else if (mode === 'target') best = solveAt(Math.max(initialTotal, target));
+  else best = scheduledSearch(initialTotal, Math.max(initialTotal, target), solveAt, ctx.tuning.capSearchSteps ?? CAP_SEARCH_STEPS, settings.searchMode === 'fastest');
+  return buildResult(ctx, best, target, originalTargetTotalBpi, autoAdjustmentNote);
 }
 
-function buildResult(ctx: PlanContext, candidates: Candidate[], sol: SolveResult, target: number, originalTargetTotalBpi: number | null, autoAdjustmentNote: string | null): OptimizationResult {
+interface Chosen {
+  cand: Candidate;
+  ex: number;
+  toBpi: number;
+  cost: number;
+}
+
+interface Attempt {
+  capTotal: number;
+  sol: SolveResult;
+  /** The steps in the order the plan presents them. */
+  ordered: Chosen[];
+  /** null when every step fits the cap at the total reached before it; else the total where none of the rest fits. */
+  stuckAt: number | null;
+}
+
+/**
+ * The reference's rule (§6.5 b): a step's cap is computed from the total reached before it. Steps
+ * are applied in batches: every remaining step that fits the cap at the current total (by total
+ * gain per EX, ties by chart id), then the total is updated. Stuck when none fits.
+ */
+function schedule(ctx: PlanContext, chosen: Chosen[]): { ordered: Chosen[]; stuckAt: number | null } {
+  const { pm } = ctx;
+  const gainOf = (s: Chosen) => pm.contribution(s.toBpi) - pm.contribution(s.cand.fromBpi);
+  let pending = [...chosen].sort((a, b) => gainOf(b) / b.cost - gainOf(a) / a.cost || a.cand.chart.id - b.cand.chart.id);
+  const ordered: Chosen[] = [];
+  let sum = ctx.initialSum;
+  while (pending.length > 0) {
+    const total = pm.totalFromSum(sum);
+    const fits = pending.filter((s) => s.ex <= hiAt(ctx, s.cand, total));
+    if (fits.length === 0) return { ordered: [...ordered, ...pending], stuckAt: total };
+    for (const s of fits) {
+      ordered.push(s);
+      sum += gainOf(s);
+    }
+    pending = pending.filter((s) => !fits.includes(s));
+  }
+  return { ordered, stuckAt: null };
+}
+
+/**
+ * a is better than b: it reaches the target where b does not; both reaching it, fewer steps
+ * (fastest only) then less EX; neither reaching it, a higher total.
+ */
+function better(a: Attempt, b: Attempt, fastest: boolean): boolean {
+  if (a.sol.feasible !== b.sol.feasible) return a.sol.feasible;
+  if (!a.sol.feasible) return a.sol.gain > b.sol.gain;
+  if (fastest && a.sol.count !== b.sol.count) return a.sol.count < b.sol.count;
+  return a.sol.cost < b.sol.cost;
+}
+
+/**
+ * Caps from the total reached before each step (the reference's rule), searched through the total
+ * the caps are computed from: a plan within caps at total T is kept when its steps can be ordered
+ * so that each fits the cap at the total reached before it. Caps at the target total first; if that
+ * plan cannot be ordered, bisection on T between the player's current total (whose plan always can
+ * be ordered: every step fits from the start) and the target total, keeping the best orderable plan.
+ */
+function scheduledSearch(current: number, top: number, solveAt: (capTotal: number) => Attempt, steps: number, fastest: boolean): Attempt {
+  const first = solveAt(top);
+  if (first.stuckAt === null) return first;
+  let best: Attempt | null = null;
+  let lo = current;
+  let hi = top;
+  for (let k = 0; k < steps; k++) {
+    const mid = (lo + hi) / 2;
+    const a = solveAt(mid);
+    if (a.stuckAt === null) {
+      if (!best || better(a, best, fastest)) best = a;
+      lo = mid;
+    } else hi = mid;
+  }
+  const fallback = solveAt(current);
+  return best && !better(fallback, best, fastest) ? best : fallback;
+}
+
+
+function buildResult(ctx: PlanContext, best: Attempt, target: number, originalTargetTotalBpi: number | null, autoAdjustmentNote: string | null): OptimizationResult {
   const { pm, initialSum, initialTotal, strong } = ctx;
-  const chosen: { cand: Candidate; ex: number; toBpi: number; gain: number; cost: number }[] = [];
-  candidates.forEach((cand, k) => {
-    const j = sol.choice[k];
-    if (j < 0) return;
-    const ex = cand.exOf(j);
-    chosen.push({ cand, ex, toBpi: calcBpi(ex, defOf(cand.chart))!, gain: cand.item.gain(j), cost: cand.item.cost(j) });
-  });
-  chosen.sort((a, b) => b.gain / b.cost - a.gain / a.cost || a.cand.chart.id - b.cand.chart.id);
+  const { sol } = best;
+  const chosen = best.ordered;
   let sum = initialSum;
   let prevTotal = initialTotal;
   let totalEx = 0;
@@ -401,5 +542,6 @@ function buildResult(ctx: PlanContext, candidates: Candidate[], sol: SolveResult
     totalExScoreGap: totalEx,
     exLowerBound: sol.lowerBound,
     provenOptimal: sol.optimal,
+    capTotalBpi: best.capTotal,
   };
 }
