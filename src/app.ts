@@ -6,7 +6,7 @@ import { AuthService } from './modules/auth/auth.service';
 import { EventBus } from './events';
 import { createRateLimiter, type RateLimiter } from './ratelimit';
 import { ArenaAverageCache, registerArenaAverages } from './modules/songs/arena.service';
-import { RecomputeJob } from './modules/songs/recompute.job';
+import { RecomputeJob } from './jobs/recompute.job';
 import { recomputeAll } from './modules/scores/totals.service';
 import { createAppPubSub, type AppPubSub } from './graphql/pubsub';
 import { registerSocialListeners } from './modules/social/social.events';

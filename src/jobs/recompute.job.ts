@@ -1,5 +1,5 @@
-import type { Db } from '../../db/client';
-import type { Logger } from '../../logger';
+import type { Db } from '../db/client';
+import type { Logger } from '../logger';
 
 export interface RecomputeStep {
   name: string;
