@@ -22,7 +22,7 @@ import { seedDemoCatalogue } from '../src/db/seed';
 import { LATEST_VERSION } from '../src/domain/constants';
 import { createHttpServer } from '../src/http';
 import { createLogger } from '../src/logger';
-import { Catalogue } from '../src/modules/songs/songs.catalogue';
+import { Catalogue } from '../src/modules/catalogue/catalogue';
 import { fmt, load, pgAdminUrl, pgUrl, record, rssMiB, SHARED, startProcess, tmpDir } from './lib';
 
 export const NESTED_QUERY = `query($id: ID!) { user(id: $id) {

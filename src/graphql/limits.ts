@@ -24,7 +24,7 @@ import {
   visit,
 } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
-import type { App } from '../app';
+import type { Platform as App } from './context';
 import { AppError, badInput, HTTP_STATUS } from '../errors';
 import type { RateLimitPolicy } from '../ratelimit';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './connection';

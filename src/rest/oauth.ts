@@ -144,7 +144,7 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
           .headers({ ...PAGE_HEADERS, ...(e.code === 'UNAUTHENTICATED' ? { 'www-authenticate': 'Bearer' } : {}) })
           .send(page('Sign in required', `<h1>Sign in required</h1><p>${escapeHtml(e.message)}.</p><p>Open this page with your access token (<code>Authorization: Bearer …</code>).</p>`));
       }
-      const user = await ctx.loaders.userById.load(ctx.viewer!.id);
+      const user = await ctx.services.users.user(ctx.viewer!.id);
       const ticket = await app.auth.signTicket(
         'consent',
         { sub: ctx.viewer!.id, cid: request.clientId, ruri: request.redirectUri, cc: request.codeChallenge, scp: request.scopes.join(' '), st: request.state ?? null },

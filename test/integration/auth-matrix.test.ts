@@ -9,7 +9,7 @@
 import { getNamedType, isObjectType, isInterfaceType, isUnionType, type GraphQLSchema } from 'graphql';
 import { createContext } from '../../src/graphql/context';
 import { RULES, enforce } from '../../src/graphql/rules';
-import { getSchema } from '../../src/graphql/schema';
+import { getSchema } from '../../src/schema';
 import { hashSecret, newSecret, pkceChallenge } from '../../src/modules/auth/secrets';
 import type { User } from '../../src/generated/prisma/client';
 import { aPrivatePlayer, aPublicPlayer, anAdmin, follows } from '../helpers/factories';

@@ -1,8 +1,8 @@
 import { startTestServer, type TestServer } from '../helpers/server';
 import { describeWithShared, readSharedJson } from '../helpers/shared-data';
 import { aPlayer, withBestScore } from '../helpers/factories';
-import { updateDefinitions } from '../../src/modules/songs/definitions.service';
-import { importOfficialArena, recomputeArenaAverages } from '../../src/modules/songs/arena.service';
+import { updateDefinitions } from '../../src/modules/catalogue/definitions.service';
+import { importOfficialArena, recomputeArenaAverages } from '../../src/modules/arena/arena.service';
 
 /** The formula of ../shared/spec/bpi.md, written out again independently of src/domain/bpi. */
 function referenceBpi(s: number, notes: number, k: number | null, z: number | null, coef: number | null): number | null {

@@ -1,6 +1,6 @@
 import { startTestServer, type TestServer } from '../helpers/server';
 import { describeWithShared, readSharedJson, sharedFile } from '../helpers/shared-data';
-import { updateDefinitions } from '../../src/modules/songs/definitions.service';
+import { updateDefinitions } from '../../src/modules/catalogue/definitions.service';
 import { normalizeDefinitions } from '../../src/domain/definitions';
 
 const OLD = 'data/definitions/definitions-20241114.json';

@@ -18,7 +18,7 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
-import { getSchema } from '../../src/graphql/schema';
+import { getSchema } from '../../src/schema';
 import { aPublicPlayer, anAdmin, follows } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 

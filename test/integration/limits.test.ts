@@ -17,7 +17,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { getSchema } from '../../src/graphql/schema';
+import { getSchema } from '../../src/schema';
 import { MAX_PAGE_SIZE } from '../../src/graphql/connection';
 import { aPublicPlayer } from '../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../helpers/server';

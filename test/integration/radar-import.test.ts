@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { expectNoErrors, startTestServer, type TestServer } from '../helpers/server';
 import { aBestScoreRow, aPublicPlayer, anAdmin } from '../helpers/factories';
 import { importDefinitions } from '../../src/db/definitions';
-import { importRadarCategories } from '../../src/modules/users/radar.service';
+import { importRadarCategories } from '../../src/modules/catalogue/categories.service';
 import { RADAR_CATEGORIES } from '../../src/domain/constants';
 import { safeBpi, totalBpi } from '../../src/domain/bpi';
 import { chartInVersion } from '../../src/domain/radar';

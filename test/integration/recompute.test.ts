@@ -1,7 +1,7 @@
 import { startTestServer, type TestServer } from '../helpers/server';
 import { aPlayer, withBestScore } from '../helpers/factories';
 import { demoDefinitions } from '../../src/db/seed';
-import { updateDefinitions } from '../../src/modules/songs/definitions.service';
+import { updateDefinitions } from '../../src/modules/catalogue/definitions.service';
 import { calcBpi, totalBpi } from '../../src/domain/bpi';
 import { lockPlayer, recomputeAll } from '../../src/modules/scores/totals.service';
 

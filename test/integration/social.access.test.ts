@@ -83,7 +83,7 @@ describe('owner-only social operations', () => {
   });
 
   it('every social root field of the schema has a rule', async () => {
-    const { getSchema } = await import('../../src/graphql/schema');
+    const { getSchema } = await import('../../src/schema');
     const { RULES } = await import('../../src/graphql/rules');
     const schema = await getSchema();
     const social = ['follow', 'unfollow', 'sendFollowRequest', 'withdrawFollowRequest', 'notificationAdded', 'timelineEntryAdded', 'resolveFollowInvite', ...OWNER_ONLY.map(([n]) => n)];
@@ -134,7 +134,7 @@ describe('the private owner’s data reaches only the owner and the approved fol
       const res = await call(role, 'query($o: ID!) { timeline(userId: $o) { edges { node { userId exScore } } } }', { o: u.id });
       const fromOwner = res.body.data.timeline.edges.filter((e: any) => e.node.userId === owner.id);
       expect([role, fromOwner.length]).toEqual([role, role === 'approved' ? 1 : 0]);
-      const live = await new TimelineService(s.db.prisma, s.app.catalogue).entry(u.id, ownerPlayId);
+      const live = await new TimelineService({ db: s.db.prisma, catalogue: s.app.catalogue }).entry(u.id, ownerPlayId);
       expect([role, live?.exScore ?? null]).toEqual([role, role === 'approved' ? 2000 : null]);
     }
   });

@@ -11,7 +11,8 @@ import { ClearLamp, Difficulty, isGameVersion, PlayStyle } from '../../domain/co
 import { jstToUtc, normalizeWallClock } from '../../domain/csv';
 import { improvements, applyPlay, type Best } from '../../domain/scores';
 import { badInput } from '../../errors';
-import { rebuildDerived } from '../logs/logs.service';
+import { versionIssue } from '../../graphql/args';
+import { rebuildDerived } from './rebuild.service';
 import { lockPlayer } from './totals.service';
 import type { ImportDeps } from './import.service';
 
@@ -50,7 +51,7 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
   let notFound = 0;
   const versions: string[] = [];
   for (const [version, body] of Object.entries(doc as Record<string, unknown>)) {
-    if (!isGameVersion(version)) throw badInput(`Unknown game version ${JSON.stringify(version)}`, [{ code: 'invalid_enum_value', path: ['data', version], message: 'Unknown game version' }]);
+    if (!isGameVersion(version)) throw badInput(`Unknown game version ${JSON.stringify(version)}`, [{ ...versionIssue(version)!, path: ['data', version] }]);
     const b = body as { scoresHistory?: unknown; scores?: Record<string, { title?: string; difficulty?: string; clearState?: unknown; missCount?: unknown }> };
     if (!Array.isArray(b?.scoresHistory) || b.scoresHistory.length === 0) continue;
     versions.push(version);
@@ -103,7 +104,7 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
         }
         total += p.plays.length;
       }
-      for (const v of new Set([...versions, ...old.map((o) => o.version)])) await rebuildDerived(tx as Db, catalogue, userId, v);
+      for (const v of new Set([...versions, ...old.map((o) => o.version)])) await rebuildDerived(tx, catalogue, userId, v);
     },
     { timeout: 120_000 },
   );
