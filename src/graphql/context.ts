@@ -22,15 +22,16 @@ export interface ExternalIdentityRef {
 
 /**
  * The services of the areas for one request, by area name: `ctx.services.scores.bestScores(…)`.
- * Empty here (the platform names no area): src/modules/index.ts adds every area's service to
- * this interface from the area manifests. Built lazily, one area at a time, on first use.
+ * Empty here (the platform names no area): each area declares its service on this interface next
+ * to its manifest (`declare module` in src/modules/<area>/index.ts). Built lazily, one area at a
+ * time, on first use.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Services {}
 
 /**
  * The DataLoaders of one request, namespaced by area: `ctx.loaders.scores.bests.load({ userId, version })`.
- * Typed like Services (src/modules/index.ts); each area's namespace is created on first use.
+ * Declared by the areas like Services; each area's namespace is created on first use.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Loaders {}

@@ -56,7 +56,7 @@ const userField = (rule: RuleName, deny: 'null' | 'error' = 'null'): RuleEntry =
   rule === 'PUBLIC' ? { rule } : { rule, deny, target: (_args, _ctx, root: { id: string }) => root.id };
 
 export const RULES: Record<string, RuleEntry> = {
-  // songs / catalogue
+  // catalogue, arena, calculator
   'Query.songs': { rule: 'PUBLIC' },
   'Query.song': { rule: 'PUBLIC' },
   'Query.chart': { rule: 'PUBLIC' },
@@ -67,7 +67,7 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.importDefinitions': { rule: 'ADMIN' },
   'Mutation.importOfficialArena': { rule: 'ADMIN' },
   'Mutation.recompute': { rule: 'ADMIN' },
-  // songs: notes, fingering patterns, rankings (src/modules/songs/notes|patterns|rankings.*)
+  // notes, fingering patterns, rankings (src/modules/notes|patterns|rankings)
   'Query.songNotes': { rule: 'PUBLIC' },
   'Query.recentSongNotes': { rule: 'PUBLIC' },
   'Mutation.postSongNote': { rule: 'AUTHENTICATED' },

@@ -15,7 +15,7 @@ import type { AppPubSub } from '../graphql/pubsub';
 import type { RecomputeJob } from '../jobs/recompute.job';
 import type { Logger } from '../logger';
 import type { RateLimiter } from '../ratelimit';
-import type { ArenaAverageCache } from './arena/arena.service';
+import type { ArenaAverageCache } from './arena/arena.cache';
 import type { AuthService } from './auth/auth.service';
 import type { Catalogue } from './catalogue/catalogue';
 

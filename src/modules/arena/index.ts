@@ -1,7 +1,8 @@
 import { A_CLASSES } from '../../domain/constants';
 import { defineArea } from '../area';
 import { ArenaResolver, ChartArenaResolver } from './arena.resolver';
-import { ArenaAverageCache, ArenaService, recomputeArenaAverages, refreshArenaAverages } from './arena.service';
+import { ArenaAverageCache } from './arena.cache';
+import { ArenaService, recomputeArenaAverages, refreshArenaAverages } from './arena.service';
 
 /**
  * The official arena: ranking snapshots (class, rank, area of registered players) and the
