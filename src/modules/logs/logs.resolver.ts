@@ -1,4 +1,5 @@
 import { Args, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
 import { BatchArgs, BatchesArgs, DeleteBatchArgs, ScoreDetailsArgs, VersionArgs } from './logs.inputs';
@@ -16,27 +17,27 @@ export class LogsMutationResolver {
 @Resolver(() => UserType)
 export class LogsUserResolver {
   @FieldResolver(() => BatchConnection, { nullable: true, description: 'Import batches of a version, newest first' })
-  batches(@Root() user: UserType, @Args(() => BatchesArgs) args: BatchesArgs, @Ctx() ctx: Context) {
+  batches(@Root() user: User, @Args(() => BatchesArgs) args: BatchesArgs, @Ctx() ctx: Context) {
     return ctx.services.logs.batches(user.id, args);
   }
 
   @FieldResolver(() => PlayDayConnection, { nullable: true, description: 'Timeline per JST play day, newest first' })
-  playDays(@Root() user: UserType, @Args(() => BatchesArgs) args: BatchesArgs, @Ctx() ctx: Context) {
+  playDays(@Root() user: User, @Args(() => BatchesArgs) args: BatchesArgs, @Ctx() ctx: Context) {
     return ctx.services.logs.playDays(user.id, args);
   }
 
   @FieldResolver(() => BatchDetailType, { nullable: true, description: 'One batch with its scores and the rivals overtaken (rivals: owner only)' })
-  batch(@Root() user: UserType, @Args(() => BatchArgs) args: BatchArgs, @Ctx() ctx: Context) {
+  batch(@Root() user: User, @Args(() => BatchArgs) args: BatchArgs, @Ctx() ctx: Context) {
     return ctx.services.logs.batch(user.id, args.id);
   }
 
   @FieldResolver(() => ScoreDetailsType, { nullable: true, description: 'Improvements of a JST day, week or month' })
-  scoreDetails(@Root() user: UserType, @Args(() => ScoreDetailsArgs) args: ScoreDetailsArgs, @Ctx() ctx: Context) {
+  scoreDetails(@Root() user: User, @Args(() => ScoreDetailsArgs) args: ScoreDetailsArgs, @Ctx() ctx: Context) {
     return ctx.services.logs.scoreDetails(user.id, args);
   }
 
   @FieldResolver(() => VersionSummaryType, { nullable: true, description: 'Bests against the nearest earlier version with data' })
-  versionSummary(@Root() user: UserType, @Args(() => VersionArgs) args: VersionArgs, @Ctx() ctx: Context) {
+  versionSummary(@Root() user: User, @Args(() => VersionArgs) args: VersionArgs, @Ctx() ctx: Context) {
     return ctx.services.logs.versionSummary(user.id, args.version);
   }
 }

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
+import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
 import {
@@ -43,37 +44,37 @@ export class ScoresMutationResolver {
 @Resolver(() => UserType)
 export class ScoresUserResolver {
   @FieldResolver(() => ScoreEntryConnection, { nullable: true, description: 'Bests per chart in a version, as of a time (import time); level desc, title' })
-  scores(@Root() user: UserType, @Args(() => ScoresArgs) args: ScoresArgs, @Ctx() ctx: Context) {
+  scores(@Root() user: User, @Args(() => ScoresArgs) args: ScoresArgs, @Ctx() ctx: Context) {
     return ctx.services.scores.bestScores(user.id, args);
   }
 
   @FieldResolver(() => ScoreEntryConnection, { nullable: true, description: 'Bests of every difficulty and level, latest version played per chart' })
-  allDifficultyScores(@Root() user: UserType, @Args(() => AllDifficultyScoresArgs) args: AllDifficultyScoresArgs, @Ctx() ctx: Context) {
+  allDifficultyScores(@Root() user: User, @Args(() => AllDifficultyScoresArgs) args: AllDifficultyScoresArgs, @Ctx() ctx: Context) {
     return ctx.services.scores.allDifficultyScores(user.id, args);
   }
 
   @FieldResolver(() => [PlayType], { nullable: true, description: 'Every stored play of one chart, all versions, newest first' })
-  chartHistory(@Root() user: UserType, @Arg('chartId', () => Int) chartId: number, @Ctx() ctx: Context) {
+  chartHistory(@Root() user: User, @Arg('chartId', () => Int) chartId: number, @Ctx() ctx: Context) {
     return ctx.services.scores.chartHistory(user.id, [chartId]);
   }
 
   @FieldResolver(() => [PlayType], { nullable: true, description: 'Every stored play of all difficulties of one song, all versions, newest first' })
-  songHistory(@Root() user: UserType, @Arg('songId', () => Int) songId: number, @Ctx() ctx: Context) {
+  songHistory(@Root() user: User, @Arg('songId', () => Int) songId: number, @Ctx() ctx: Context) {
     return ctx.services.scores.songHistory(user.id, songId);
   }
 
   @FieldResolver(() => [BestEverEntryType], { nullable: true, description: 'Best EX per chart over all versions' })
-  bestEver(@Root() user: UserType, @Args(() => BestEverArgs) args: BestEverArgs, @Ctx() ctx: Context) {
+  bestEver(@Root() user: User, @Args(() => BestEverArgs) args: BestEverArgs, @Ctx() ctx: Context) {
     return ctx.services.scores.bestEver(user.id, args.currentVersion, args.excludeCurrent);
   }
 
   @FieldResolver(() => [VersionComparisonEntryType], { nullable: true, description: 'Bests in currentVersion against targetVersion (BPI charts)' })
-  versionComparison(@Root() user: UserType, @Args(() => VersionComparisonArgs) args: VersionComparisonArgs, @Ctx() ctx: Context) {
+  versionComparison(@Root() user: User, @Args(() => VersionComparisonArgs) args: VersionComparisonArgs, @Ctx() ctx: Context) {
     return ctx.services.scores.versionComparison(user.id, args.currentVersion, args.targetVersion);
   }
 
   @FieldResolver(() => UnplayedChartConnection, { nullable: true, description: 'BPI charts available in the version and not played there' })
-  unplayedCharts(@Root() user: UserType, @Args(() => UnplayedArgs) args: UnplayedArgs, @Ctx() ctx: Context) {
+  unplayedCharts(@Root() user: User, @Args(() => UnplayedArgs) args: UnplayedArgs, @Ctx() ctx: Context) {
     return ctx.services.scores.unplayedCharts(user.id, args);
   }
 }

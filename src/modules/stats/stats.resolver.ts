@@ -31,12 +31,12 @@ export class StatsUserResolver {
   }
 
   @FieldResolver(() => RecommendedType, { nullable: true, description: 'Weapons and potential (domain-stats §3.8); a chart without BPI counts as -15' })
-  recommended(@Root() user: UserType, @Args(() => RecommendedArgs) args: RecommendedArgs, @Ctx() ctx: Context) {
+  recommended(@Root() user: User, @Args(() => RecommendedArgs) args: RecommendedArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.recommended(user.id, args);
   }
 
   @FieldResolver(() => [TotalBpiHistoryPointType], { nullable: true, description: 'Daily (weekly, monthly) total BPI trend by play time (JST days)' })
-  totalBpiHistory(@Root() user: UserType, @Args(() => TotalBpiHistoryArgs) args: TotalBpiHistoryArgs, @Ctx() ctx: Context) {
+  totalBpiHistory(@Root() user: User, @Args(() => TotalBpiHistoryArgs) args: TotalBpiHistoryArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.totalBpiHistory(user.id, args.version, args.groupBy);
   }
 }
