@@ -4,16 +4,17 @@ import path from 'node:path';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { applyRules } from './rules';
-import { leanResolvers } from './invoke';
+import { leanResolvers, simpleObjectTypes } from './invoke';
 import { schemaPubSub } from './pubsub';
 
 /**
  * Builds the type-graphql schema from the areas' resolvers (given by the caller: src/schema.ts
- * collects them from the manifests), then replaces type-graphql's generic invokers with direct
- * calls (./invoke.ts) and wraps every root field and every ruled object field in the rule table
+ * collects them from the manifests) with simple object types, then replaces type-graphql's generic
+ * invokers of the handlers with direct calls (./invoke.ts) and wraps every root field and every ruled object field in the rule table
  * (./rules.ts).
  */
 export async function buildAppSchema(resolvers: readonly Function[]): Promise<GraphQLSchema> {
+  simpleObjectTypes();
   const schema = await buildSchema({
     resolvers: [...resolvers] as [Function, ...Function[]],
     pubSub: schemaPubSub,

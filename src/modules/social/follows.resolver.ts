@@ -107,7 +107,7 @@ export class FollowsResolver {
 @Resolver(() => PendingFollower)
 export class PendingFollowerResolver {
   @FieldResolver(() => UserType, { nullable: true, description: 'Who asks (they chose to show themselves to you)' })
-  requester(@Root() p: PendingFollower, @Ctx() ctx: Context) {
+  requester(@Root() p: Pick<PendingFollower, 'requesterId'>, @Ctx() ctx: Context) {
     return ctx.services.users.user(p.requesterId);
   }
 }
@@ -115,7 +115,7 @@ export class PendingFollowerResolver {
 @Resolver(() => OutgoingFollowRequest)
 export class OutgoingFollowRequestResolver {
   @FieldResolver(() => UserType, { nullable: true })
-  target(@Root() r: OutgoingFollowRequest, @Ctx() ctx: Context) {
+  target(@Root() r: Pick<OutgoingFollowRequest, 'targetId'>, @Ctx() ctx: Context) {
     return ctx.services.users.user(r.targetId);
   }
 }
@@ -123,7 +123,7 @@ export class OutgoingFollowRequestResolver {
 @Resolver(() => FollowInvite)
 export class FollowInviteResolver {
   @FieldResolver(() => UserType, { nullable: true, description: 'The inviter (holding the token reveals who they are)' })
-  inviter(@Root() r: FollowInvite, @Ctx() ctx: Context) {
+  inviter(@Root() r: Pick<FollowInvite, 'inviterId'>, @Ctx() ctx: Context) {
     return ctx.services.users.user(r.inviterId);
   }
 }

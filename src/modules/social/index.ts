@@ -4,7 +4,7 @@ import { FollowedUserWithListsResolver, FollowListsResolver } from './lists.reso
 import { NotificationsResolver } from './notifications.resolver';
 import { onScoresImported } from './social.events';
 import { SocialService } from './social.service';
-import { TimelineResolver } from './timeline.resolver';
+import { TimelineConnectionResolver, TimelineResolver } from './timeline.resolver';
 
 /**
  * Social: follows, requests, invitations, lists, notifications, the timeline and their live
@@ -21,6 +21,7 @@ export const socialArea = defineArea({
     FollowedUserWithListsResolver,
     NotificationsResolver,
     TimelineResolver,
+    TimelineConnectionResolver,
   ],
   services: (s) => new SocialService(s),
   listeners(deps) {

@@ -56,7 +56,7 @@ export class FollowListsResolver {
 @Resolver(() => FollowedUserWithLists)
 export class FollowedUserWithListsResolver {
   @FieldResolver(() => UserType, { nullable: true, description: 'The user; null while they are private and have not approved you' })
-  user(@Root() r: FollowedUserWithLists, @Ctx() ctx: Context) {
+  user(@Root() r: Pick<FollowedUserWithLists, 'userId'>, @Ctx() ctx: Context) {
     return visibleUser(ctx, r.userId);
   }
 }

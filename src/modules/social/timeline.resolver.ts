@@ -1,8 +1,8 @@
-import { Args, Ctx, FieldResolver, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Args, Ctx, FieldResolver, Int, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { Context } from '../../graphql/context';
 import { ChartType } from '../shared/chart.type';
 import { UserType } from '../shared/user.type';
-import type { TimelineRow } from './timeline.service';
+import type { TimelinePage, TimelineRow } from './timeline.service';
 import { TimelineArgs } from './social.inputs';
 import { TimelineConnection, TimelineEntry } from './social.types';
 
@@ -30,5 +30,15 @@ export class TimelineResolver {
   @FieldResolver(() => ChartType, { nullable: true })
   chart(@Root() r: TimelineRow, @Ctx() ctx: Context) {
     return ctx.services.catalogue.catalogueChart(r.chartId);
+  }
+}
+
+@Resolver(() => TimelineConnection)
+export class TimelineConnectionResolver {
+  // A resolver, not a plain field: the count runs only when selected (a plain field is read as a
+  // value; a promise there would not be awaited by the compiled executor).
+  @FieldResolver(() => Int)
+  totalCount(@Root() page: TimelinePage): Promise<number> {
+    return page.countAll();
   }
 }

@@ -5,6 +5,9 @@ import { pageSize, parseVersion, timeIdCursor } from '../../graphql/args';
 import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
 import type { AreaScope } from '../area';
 
+/** A page of the feed; its total is counted only when asked for (countAll). */
+export type TimelinePage = Omit<Page<TimelineRow>, 'totalCount'> & { countAll(): Promise<number> };
+
 export type TimelineModeValue = 'ALL' | 'PLAYED' | 'OVERTAKEN';
 
 export interface TimelineRow {
@@ -142,7 +145,7 @@ export class TimelineService {
       levels?: number[] | null;
       difficulties?: string[] | null;
     },
-  ): Promise<Page<TimelineRow>> {
+  ): Promise<TimelinePage> {
     if (opts.levels?.some((l) => !Number.isInteger(l) || l < 1 || l > 12)) {
       throw badInput('levels must be between 1 and 12', [{ code: 'too_big', path: ['levels'], message: 'levels must be between 1 and 12' }]);
     }
@@ -167,18 +170,16 @@ export class TimelineService {
     const withPrev = mode === 'OVERTAKEN';
     const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, where, withPrev, size + 1, withChart));
     const rows = raw.map((r) => this.toRow(r));
-    const page = keysetPage(rows, size, opts.after, (node) => encodeCursor([node.playedAt.toISOString(), node.id]), 0);
+    const { edges, pageInfo } = keysetPage(rows, size, opts.after, (node) => encodeCursor([node.playedAt.toISOString(), node.id]), 0);
     const db = this.db;
     const countSql = Prisma.sql`SELECT count(*)::int AS n FROM (${this.candidates(viewerId, base, withPrev, null, withChart)}) t`;
     let count: Promise<number> | undefined;
-    // computed only when asked for (it scans the whole feed)
-    Object.defineProperty(page, 'totalCount', {
-      get() {
-        count ??= db.$queryRaw<{ n: number }[]>(countSql).then((r) => Number(r[0]?.n ?? 0));
-        return count;
-      },
-    });
-    return page;
+    return {
+      edges,
+      pageInfo,
+      // computed only when asked for (it scans the whole feed): TimelineConnection.totalCount
+      countAll: () => (count ??= db.$queryRaw<{ n: number }[]>(countSql).then((r) => Number(r[0]?.n ?? 0))),
+    };
   }
 
   /** One play as a timeline entry for the viewer (null when not in their feed / not visible). */
