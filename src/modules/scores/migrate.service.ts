@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
-import { ClearLamp, Difficulty, isGameVersion, PlayStyle } from '../../domain/constants';
+import { ClearLamp, Difficulty, PlayStyle } from '../../domain/constants';
 import { jstToUtc, normalizeWallClock } from '../../domain/csv';
 import { improvements, applyPlay, type Best } from '../../domain/scores';
 import { badInput } from '../../errors';
@@ -51,7 +51,8 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
   let notFound = 0;
   const versions: string[] = [];
   for (const [version, body] of Object.entries(doc as Record<string, unknown>)) {
-    if (!isGameVersion(version)) throw badInput(`Unknown game version ${JSON.stringify(version)}`, [{ ...versionIssue(version)!, path: ['data', version] }]);
+    const issue = versionIssue(version, 'data');
+    if (issue) throw badInput(`Unknown game version ${JSON.stringify(version)}`, [{ ...issue, path: ['data', version] }]);
     const b = body as { scoresHistory?: unknown; scores?: Record<string, { title?: string; difficulty?: string; clearState?: unknown; missCount?: unknown }> };
     if (!Array.isArray(b?.scoresHistory) || b.scoresHistory.length === 0) continue;
     versions.push(version);
