@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { A_CLASSES, ARENA_ORDER, type ArenaClass, LATEST_VERSION } from '../../domain/constants';
+import { ARENA_ORDER, type ArenaClass, LATEST_VERSION } from '../../domain/constants';
 import { requireVersion } from '../../graphql/args';
 import { ArenaFormatError, normalizeArenaRanking } from '../../domain/arena';
 import { round2 } from '../../domain/bpi';

@@ -6,7 +6,6 @@
  * export is given only to the latest history entry of a chart (not stamped on every old entry).
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/client';
 import { ClearLamp, Difficulty, PlayStyle } from '../../domain/constants';
 import { jstToUtc, normalizeWallClock } from '../../domain/csv';
 import { improvements, applyPlay, type Best } from '../../domain/scores';

@@ -1,6 +1,5 @@
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context';
-import { unauthenticated } from '../../errors';
 import { UserType } from '../shared/user.type';
 import { FollowerArgs, FollowRequestIdArgs, InviteTokenArgs, OwnerArgs, OwnerConnectionArgs, TargetArgs } from './social.inputs';
 import {
