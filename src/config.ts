@@ -36,7 +36,44 @@ const EnvSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL').optional(),
   TITLE_CORRECTIONS_FILE: z.string().min(1).optional(),
+  CORS_ORIGINS: z.string().optional(),
+  CORS_ALLOW_CREDENTIALS: bool(false),
 });
+
+/**
+ * Origins a browser page may call this server from when CORS_ORIGINS is unset and NODE_ENV is not
+ * production: the usual local dev-server ports (Vite 5173 / preview 4173, Next / CRA 3000, 4000,
+ * webpack 8080), on localhost and 127.0.0.1.
+ */
+export const DEV_CORS_ORIGINS: readonly string[] = [3000, 4000, 4173, 5173, 8080].flatMap((port) => [
+  `http://localhost:${port}`,
+  `http://127.0.0.1:${port}`,
+]);
+
+/**
+ * CORS_ORIGINS: a comma list of exact origins (`scheme://host[:port]`), `*` for any origin, or
+ * `none`. Unset: none in production, DEV_CORS_ORIGINS otherwise. Returns the normalised origins
+ * (as browsers send them) or an error message naming the bad entry.
+ */
+function parseCorsOrigins(raw: string | undefined, env: string, credentials: boolean): string[] | '*' | { error: string } {
+  if (raw === undefined) return env === 'production' ? [] : [...DEV_CORS_ORIGINS];
+  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  if (entries.length === 1 && entries[0].toLowerCase() === 'none') return [];
+  if (entries.includes('*')) {
+    if (entries.length > 1) return { error: "CORS_ORIGINS: '*' (any origin) cannot be combined with a list of origins" };
+    if (credentials) return { error: "CORS_ORIGINS: '*' is refused with CORS_ALLOW_CREDENTIALS=true (list the exact origins)" };
+    return '*';
+  }
+  const origins: string[] = [];
+  for (const entry of entries) {
+    const origin = /^https?:\/\/[^/?#@\s]+\/?$/i.test(entry) && URL.canParse(entry) ? new URL(entry).origin : undefined;
+    if (!origin || origin === 'null') {
+      return { error: `CORS_ORIGINS: '${entry}' is not an origin (http(s)://host[:port], no path)` };
+    }
+    if (!origins.includes(origin)) origins.push(origin);
+  }
+  return origins;
+}
 
 export type Config = ReturnType<typeof loadConfig>;
 
@@ -51,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  const corsOrigins = parseCorsOrigins(c.CORS_ORIGINS, c.NODE_ENV, c.CORS_ALLOW_CREDENTIALS);
+  if (!Array.isArray(corsOrigins) && corsOrigins !== '*') throw new ConfigError(`Invalid configuration:\n  ${corsOrigins.error}`);
   const external = [c.AUTH_ISSUER, c.AUTH_JWKS_URL, c.AUTH_AUDIENCE].filter(Boolean).length;
   if (external !== 0 && external !== 3) {
     throw new ConfigError('Invalid configuration:\n  AUTH_ISSUER, AUTH_JWKS_URL and AUTH_AUDIENCE must be set together');
@@ -83,5 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     redisUrl: c.REDIS_URL,
     /** JSON {"export title": "catalogue title"} used when matching imported scores (none when unset). */
     titleCorrectionsFile: c.TITLE_CORRECTIONS_FILE ? path.resolve(c.TITLE_CORRECTIONS_FILE) : undefined,
+    /** Browser origins allowed to call this server (src/cors.ts): exact origins, or '*' for any; [] = no CORS. */
+    cors: { origins: corsOrigins, allowCredentials: c.CORS_ALLOW_CREDENTIALS },
   };
 }

@@ -6,7 +6,7 @@ import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations
 import type { App } from './app';
 import { contextForRequest, type Context } from './graphql/context';
 import { makeFormatError } from './graphql/errors';
-import { EXPLORER_CSP, explorerPage } from './graphql/explorer';
+import { explorerReply } from './graphql/explorer';
 import { getSchema } from './schema';
 import { attachSubscriptions } from './graphql/subscriptions';
 import { registerRest } from './rest';
@@ -15,6 +15,7 @@ import { CompiledExecutor } from './graphql/executor';
 import { restError } from './rest/errors';
 import { GraphQLError } from 'graphql';
 import { HTTP_STATUS, toAppError } from './errors';
+import { appendVary, registerCors } from './cors';
 
 export interface HttpServer {
   fastify: FastifyInstance;
@@ -26,6 +27,8 @@ export interface HttpServer {
 /** Fastify + Apollo Server 5: GraphQL at /graphql, the explorer, health checks and REST routes. */
 export async function createHttpServer(app: App): Promise<HttpServer> {
   const fastify = Fastify({ logger: false, bodyLimit: app.config.bodyLimit, trustProxy: false });
+  // First hook: preflights are answered before anything else runs (CORS_ORIGINS, src/cors.ts).
+  registerCors(fastify, app.config);
   const schema = await getSchema();
   const formatError = makeFormatError(app.log);
   const apollo = new ApolloServer<Context>({
@@ -72,14 +75,12 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     method: ['GET', 'POST', 'OPTIONS'],
     url: '/graphql',
     handler: async function (req, reply) {
-      const wantsHtml = req.method === 'GET' && (req.headers.accept ?? '').includes('text/html') && !(req.query as Record<string, unknown>)?.query;
-      if (wantsHtml) {
+      // A browser navigation gets the explorer (also with ?query=…, which opens it on that query).
+      if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html') && (app.config.explorer || !(req.query as Record<string, unknown>)?.query)) {
         if (!app.config.explorer) return reply.code(404).send({ message: 'The explorer is disabled' });
-        const page = explorerPage('/graphql');
-        const gzip = (req.headers['accept-encoding'] ?? '').includes('gzip');
-        reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', EXPLORER_CSP);
-        if (gzip) reply.header('content-encoding', 'gzip');
-        return reply.send(gzip ? page.gzip : page.html);
+        const page = explorerReply(req.headers);
+        appendVary(reply, 'Accept-Encoding');
+        return reply.code(page.status).headers(page.headers).send(page.body);
       }
       if (executor && (await executor.handle(req, reply))) return reply;
       return graphqlHandler.call(this, req as never, reply as never);

@@ -18,4 +18,29 @@ describe('configuration', () => {
   it('parses switches', () => {
     expect(loadConfig({ SEED_DEMO: 'false', GRAPHQL_EXPLORER: '0' })).toMatchObject({ seedDemo: false, explorer: false });
   });
+
+  describe('CORS_ORIGINS', () => {
+    it('defaults to the localhost dev ports outside production and to none in production', () => {
+      const dev = loadConfig({}).cors;
+      expect(dev.allowCredentials).toBe(false);
+      expect(dev.origins).toEqual(expect.arrayContaining(['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:3000', 'http://localhost:4000']));
+      expect(loadConfig({ NODE_ENV: 'test' }).cors.origins).toEqual(dev.origins);
+      expect(loadConfig({ NODE_ENV: 'production' }).cors.origins).toEqual([]);
+      expect(loadConfig({ CORS_ORIGINS: 'none' }).cors.origins).toEqual([]);
+    });
+    it('takes a comma list of exact origins, normalised as browsers send them', () => {
+      expect(loadConfig({ NODE_ENV: 'production', CORS_ORIGINS: ' https://App.Example.org/ ,http://localhost:5173,https://app.example.org' }).cors.origins).toEqual([
+        'https://app.example.org',
+        'http://localhost:5173',
+      ]);
+      expect(loadConfig({ CORS_ORIGINS: '*' }).cors.origins).toBe('*');
+    });
+    it('refuses what is not an origin, and * with credentials or mixed with origins', () => {
+      for (const bad of ['https://app.example.org/path', 'app.example.org', 'ftp://files.example.org', 'null', 'https://user@app.example.org', 'https://a.example?x=1']) {
+        expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS: '.*' is not an origin/);
+      }
+      expect(() => loadConfig({ CORS_ORIGINS: '*', CORS_ALLOW_CREDENTIALS: 'true' })).toThrow(/'\*' is refused with CORS_ALLOW_CREDENTIALS=true/);
+      expect(() => loadConfig({ CORS_ORIGINS: '*,https://a.example' })).toThrow(/cannot be combined/);
+    });
+  });
 });

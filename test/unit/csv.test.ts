@@ -39,7 +39,11 @@ describe('official CSV', () => {
     const r = parseScoreExport(text);
     expect(r.issues).toEqual([]);
     expect(r.rows.map((x) => x.difficulty)).toEqual(DIFFS);
-    expect(r.rows[2]).toEqual<ParsedRow>({ line: 2, title: 'Song A', difficulty: 'HYPER', exScore: 1500, clearLamp: 'HARD_CLEAR', missCount: null, lastPlayed: '2025-01-02 03:04:00' });
+    expect(r.rows[2]).toEqual<ParsedRow>({
+      line: 2, title: 'Song A', playStyle: 'SP', difficulty: 'HYPER', level: 10, notes: null, exScore: 1500, clearLamp: 'HARD_CLEAR', missCount: null,
+      lastPlayed: '2025-01-02 03:04:00', genre: 'G', artist: 'Art',
+    });
+    expect(r.rows.map((x) => x.level)).toEqual([3, 6, 10, 12, 12]);
     expect(r.rows[4]).toMatchObject({ difficulty: 'LEGGENDARIA', exScore: 2600, clearLamp: 'FAILED', missCount: 5 });
   });
 
@@ -51,29 +55,44 @@ describe('official CSV', () => {
     const r = parseScoreExport([CURRENT_HEADER, good, short, badScore, badLamp].join('\n'));
     expect(r.rows).toHaveLength(1);
     expect(r.issues).toEqual([
-      { line: 3, reason: 'expected 41 fields, found 4', severity: 'error', column: undefined },
-      { line: 4, column: 'ANOTHER スコア', reason: 'EX score "abc" is not a non-negative integer', severity: 'error' },
-      { line: 5, column: 'ANOTHER クリアタイプ', reason: 'unknown clear type "SUPER CLEAR"', severity: 'error' },
+      { line: 3, reason: 'expected 41 fields, found 4; the line is skipped', severity: 'error' },
+      { line: 4, column: 'ANOTHER スコア', value: 'abc', title: 'Bad', playStyle: 'SP', difficulty: 'ANOTHER', reason: 'EX score "abc" is not a non-negative integer; the chart is skipped', severity: 'error' },
+      { line: 5, column: 'ANOTHER クリアタイプ', value: 'SUPER CLEAR', title: 'Lamp', playStyle: 'SP', difficulty: 'ANOTHER', reason: 'unknown clear type "SUPER CLEAR"; the chart is skipped', severity: 'error' },
     ]);
-    expect(r.skipped).toBe(4 + 4 + 4);
+    // NONE blocks have level 0: charts that do not exist in the song, not unplayed charts
+    expect(r.skipped).toBe(0);
+    expect(r.absent).toBe(4 + 4 + 4);
   });
 
   it('repairs an unquoted title containing a comma when the catalogue knows the title', () => {
     const row = ['v', 'Blind Justice ～Torn souls', ' Hurt Faiths ～', 'G', 'A', '1', NONE, NONE, NONE, cells(12, 2000, '3', 'CLEAR'), NONE, '2025-01-02 03:04'].join(',');
     const known = (t: string) => t === 'Blind Justice ～Torn souls, Hurt Faiths ～';
     expect(parseScoreExport([CURRENT_HEADER, row].join('\n'), { knownTitle: known }).rows[0].title).toBe('Blind Justice ～Torn souls, Hurt Faiths ～');
-    expect(parseScoreExport([CURRENT_HEADER, row].join('\n')).issues[0]).toMatchObject({ line: 2, reason: 'expected 41 fields, found 42' });
+    expect(parseScoreExport([CURRENT_HEADER, row].join('\n')).issues[0]).toMatchObject({ line: 2, reason: expect.stringMatching(/^expected 41 fields, found 42: /) });
   });
 
   itShared('parses the real older-layout sample (no BEGINNER/LEGGENDARIA, "EXスコア", unescaped quotes)', () => {
     const text = fs.readFileSync(SAMPLE, 'utf8');
-    const r = parseScoreExport(text);
+    const r = parseScoreExport(text, { now: new Date('2025-01-01T00:00:00Z') });
     expect(r.format).toBe('official');
     expect(r.issues).toEqual([]);
     const dataLines = text.split(/\r?\n/).filter((l) => l.trim()).length - 1;
-    // every (row, difficulty) cell is either a play or a counted skip
-    expect(r.rows.length + r.skipped).toBe(dataLines * 3);
-    expect(r.rows.find((x) => x.title === '5.1.1.')).toEqual({ line: 2, title: '5.1.1.', difficulty: 'ANOTHER', exScore: 1362, clearLamp: 'EX_HARD_CLEAR', missCount: 5, lastPlayed: '2019-10-28 14:05:00' });
+    // every (row, difficulty) block is a play, a counted skip (no play) or an absent chart (level 0)
+    expect(r.rows.length + r.skipped + r.absent).toBe(dataLines * 3);
+    expect(r.rows.find((x) => x.title === '5.1.1.')).toEqual({
+      line: 2, title: '5.1.1.', playStyle: 'SP', difficulty: 'ANOTHER', level: 10, notes: null, exScore: 1362, clearLamp: 'EX_HARD_CLEAR', missCount: 5,
+      lastPlayed: '2019-10-28 14:05:00', genre: 'PIANO AMBIENT', artist: 'dj nagureo',
+    });
+    // line 72 "reunion": ANOTHER (level 12) has EX 2122 (845 PG × 2 + 432 GR) with the lamp NO PLAY — a score
+    // without a lamp, kept (the reference dropped it); its HYPER (level 11) is an ordinary play
+    expect(r.rows.filter((x) => x.title === 'reunion').map((x) => [x.difficulty, x.level, x.exScore, x.clearLamp, x.missCount])).toEqual([
+      ['HYPER', 11, 2070, 'HARD_CLEAR', 25],
+      ['ANOTHER', 12, 2122, null, 153],
+    ]);
+    // line 6 "THE SAFARI" has no ANOTHER (level 0): absent, not a skipped play
+    expect(r.rows.filter((x) => x.title === 'THE SAFARI').map((x) => x.difficulty)).toEqual(['HYPER']);
+    // played charts of every level are kept: NORMAL level 6 of line 146
+    expect(r.rows.find((x) => x.line === 146)).toMatchObject({ title: '金野火織の金色提言', difficulty: 'NORMAL', level: 6, exScore: 1156 });
     expect(r.rows.some((x) => x.title === `You'll say "Now!"`)).toBe(true);
     expect(new Set(r.rows.map((x) => x.difficulty))).toEqual(new Set(['NORMAL', 'HYPER', 'ANOTHER']));
   });
@@ -110,11 +129,11 @@ describe('tool formats', () => {
     expect(detectFormat(text)).toBe('daken_counter');
     const r = parseScoreExport(text);
     expect(r.rows).toEqual([
-      { line: 2, title: 'Title, with comma', difficulty: 'ANOTHER', exScore: 2500, clearLamp: 'EX_HARD_CLEAR', missCount: 12, lastPlayed: '2024-05-06 07:08:00' },
-      { line: 3, title: 'Other', difficulty: 'HYPER', exScore: 2000, clearLamp: 'FULLCOMBO_CLEAR', missCount: null, lastPlayed: null },
+      { line: 2, title: 'Title, with comma', playStyle: 'SP', difficulty: 'ANOTHER', level: 12, notes: null, exScore: 2500, clearLamp: 'EX_HARD_CLEAR', missCount: 12, lastPlayed: '2024-05-06 07:08:00' },
+      { line: 3, title: 'Other', playStyle: 'SP', difficulty: 'HYPER', level: 11, notes: null, exScore: 2000, clearLamp: 'FULLCOMBO_CLEAR', missCount: null, lastPlayed: null },
     ]);
-    expect(r.skipped).toBe(2);
-    expect(r.issues).toEqual([{ line: 6, column: 'mode', reason: 'unknown mode "SPX"', severity: 'error' }]);
+    expect(r.skipped).toBe(2); // the DP chart (DP not asked for) and the NO PLAY chart
+    expect(r.issues).toEqual([{ line: 6, column: 'mode', value: 'SPX', title: 'Bad', reason: 'unknown mode "SPX"; the chart is skipped', severity: 'error' }]);
   });
 
   it('result techo CSV: compact date-times, difficulty words', () => {
@@ -126,10 +145,12 @@ describe('tool formats', () => {
     expect(detectFormat(text)).toBe('result_techo');
     const r = parseScoreExport(text);
     expect(r.rows).toEqual([
-      { line: 2, title: 'Song T', difficulty: 'ANOTHER', exScore: 2400, clearLamp: 'HARD_CLEAR', missCount: 15, lastPlayed: '2024-01-02 03:04:05' },
-      { line: 3, title: 'Song T', difficulty: 'HYPER', exScore: 1500, clearLamp: 'ASSIST_CLEAR', missCount: null, lastPlayed: null },
+      { line: 2, title: 'Song T', playStyle: 'SP', difficulty: 'ANOTHER', level: 12, notes: null, exScore: 2400, clearLamp: 'HARD_CLEAR', missCount: 15, lastPlayed: '2024-01-02 03:04:05' },
+      { line: 3, title: 'Song T', playStyle: 'SP', difficulty: 'HYPER', level: 10, notes: null, exScore: 1500, clearLamp: 'ASSIST_CLEAR', missCount: null, lastPlayed: null },
     ]);
-    expect(r.issues).toEqual([{ line: 3, column: '最終プレイ日時', reason: 'last played "garbage" is not a date-time; the import time is used', severity: 'warning' }]);
+    expect(r.issues).toEqual([
+      { line: 3, column: '最終プレイ日時', value: 'garbage', title: 'Song T', playStyle: 'SP', difficulty: 'HYPER', reason: 'last played "garbage" is not a date-time; the import time is used', severity: 'warning' },
+    ]);
   });
 
   it('fits formats to versions: tool exports are INF, the official CSV is arcade', () => {

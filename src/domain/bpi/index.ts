@@ -50,7 +50,9 @@ export function calcBpi(s: number, def: ChartDef): number | null {
   const Z = pgf(z, m) / pk;
   const lnZ = Math.log(Z);
   if (Math.abs(lnZ) < 1e-5) return 0;
-  const raw = s >= k ? 100 * Math.pow(Math.log(S) / lnZ, p) : -100 * Math.pow(-Math.log(S) / lnZ, p);
+  // bpi.md step 4: the power of the absolute value, the sign from s ≥ k alone. (A chart whose
+  // kaiden average is above its world record has ln Z < 0: raising the signed ratio gave NaN.)
+  const raw = (s >= k ? 100 : -100) * Math.pow(Math.abs(Math.log(S) / lnZ), p);
   if (Number.isNaN(raw)) return null;
   return Math.max(BPI_FLOOR, round2(raw));
 }
@@ -65,18 +67,28 @@ export function safeBpi(s: number, def: ChartDef): number | null {
   }
 }
 
-/** EX score needed for target BPI t: ceiled unless raw is asked for; clamped to [0, 2·notes]. */
+/**
+ * EX score needed for target BPI t: ceiled unless raw is asked for; clamped to [0, 2·notes]; null
+ * without a usable definition. The inverse of calcBpi on every chart: with
+ * |ln S| = |ln Z|·(|t|/100)^(1/p) and ln S of the sign of t (S ≥ 1 exactly when s ≥ k), the
+ * score is m·(S − 0.5)/S for S = pgf(k)·e^(sign(t)·(|t|/100)^(1/p)·|ln Z|). bpi.md's
+ * `sign(t)·(|t|/100)^(1/p)·ln Z` is the same when the world record is above the kaiden average;
+ * on charts whose average is above the record (ln Z < 0) it answered a score below the average
+ * for a positive target — a score whose BPI is negative. The degenerate chart (ln Z ≈ 0, every
+ * score BPI 0) answers the kaiden average.
+ */
 export function exScoreForBpi(t: number, def: ChartDef, raw = false): number | null {
   const m = def.notes * 2;
-  if (!(def.notes > 0) || !known(def.kaidenAvg) || !known(def.wr)) return null;
+  if (!(def.notes > 0) || !known(def.kaidenAvg) || !known(def.wr) || !Number.isFinite(t)) return null;
   const p = effectiveCoef(def.coef);
   const pk = pgf(def.kaidenAvg, m);
   const lnZ = Math.log(pgf(def.wr, m) / pk);
-  const inner = Math.sign(t) * Math.pow(Math.abs(t) / 100, 1 / p) * lnZ;
+  const inner = Math.sign(t) * Math.pow(Math.abs(t) / 100, 1 / p) * Math.abs(lnZ);
   const S = pk * Math.exp(inner);
   let score = (m * (S - 0.5)) / S;
   score = Math.min(m, Math.max(0, score));
-  return raw ? score : Math.ceil(score);
+  // ceil, ignoring floating-point noise (the average's own BPI 0 must answer the average, not +1)
+  return raw ? score : Math.ceil(score - 1e-9);
 }
 
 /**

@@ -3,10 +3,12 @@ import { ClearLamp, lampFromLabel } from '../constants';
 /**
  * Lamp spellings of the exports. `null` = the chart was not played (skipped, not an error);
  * undefined = unknown spelling (reported). Reflux's spelled-out FAILED is accepted (the
- * reference dropped it, domain-scores.md §8.12).
+ * reference dropped it, domain-scores.md §8.12), and so is its PFC (perfect full combo, a full
+ * combo lamp; the reference dropped those charts too).
  */
 const TOOL_LAMPS: Record<string, ClearLamp | null> = {
   FC: ClearLamp.FULLCOMBO_CLEAR,
+  PFC: ClearLamp.FULLCOMBO_CLEAR, // Reflux: perfect full combo
   'F-COMBO': ClearLamp.FULLCOMBO_CLEAR,
   EXH: ClearLamp.EX_HARD_CLEAR,
   EX: ClearLamp.EX_HARD_CLEAR,
@@ -41,9 +43,10 @@ const OFFICIAL: Record<string, ClearLamp | null> = {
 /** Lamp of a cell in any export (official wire strings or tool abbreviations). */
 export function parseLamp(cell: string | undefined): ClearLamp | null | undefined {
   const raw = cell ?? '';
-  if (raw in OFFICIAL) return OFFICIAL[raw];
+  // own keys only: a cell such as "toString" must not find Object.prototype
+  if (Object.hasOwn(OFFICIAL, raw)) return OFFICIAL[raw];
   const v = raw.trim().toUpperCase();
-  if (v in TOOL_LAMPS) return TOOL_LAMPS[v];
+  if (Object.hasOwn(TOOL_LAMPS, v)) return TOOL_LAMPS[v];
   const official = lampFromLabel(v);
   if (official === ClearLamp.NO_PLAY) return null;
   return official;

@@ -13,7 +13,8 @@ function referenceBpi(s: number, notes: number, k: number | null, z: number | nu
   const S = f(s) / f(k);
   const Z = f(z) / f(k);
   if (Math.abs(Math.log(Z)) < 1e-5) return 0;
-  const b = s >= k ? 100 * Math.pow(Math.log(S) / Math.log(Z), p) : -100 * Math.pow(-Math.log(S) / Math.log(Z), p);
+  // step 4 as corrected: the power of the absolute value, the sign from s ≥ k alone (charts whose average is above the record)
+  const b = (s >= k ? 100 : -100) * Math.pow(Math.abs(Math.log(S) / Math.log(Z)), p);
   if (Number.isNaN(b)) return null; // "no value", never a number
   return Math.max(-15, Math.round(b * 100) / 100);
 }

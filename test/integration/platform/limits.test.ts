@@ -276,5 +276,11 @@ describe('rate limits (3 writes, 2 expensive reads per minute) and production sw
     const res = await fetch(`${s.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ message: 'The explorer is disabled' });
+    // a GET query from a browser-like Accept is still answered by GraphQL
+    const query = await fetch(`${s.url}/graphql?query=${encodeURIComponent('{ serverInfo { name } }')}`, {
+      headers: { accept: 'text/html, application/json', 'apollo-require-preflight': 'true' },
+    });
+    expect(query.status).toBe(200);
+    expect(await query.json()).toEqual({ data: { serverInfo: { name: 'bpigraph' } } });
   });
 });

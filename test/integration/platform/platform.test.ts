@@ -37,6 +37,53 @@ describe('HTTP platform', () => {
     expect(html).not.toMatch(/<link[^>]+href=["']https?:/i);
   });
 
+  it('serves the explorer compressed (br, else gzip), cacheable with an ETag (304), never framed', async () => {
+    const zlib = await import('node:zlib');
+    const get = (headers: Record<string, string>, path = '/graphql') =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        // node:http, so that the body arrives as sent (fetch would decode it)
+        const http = require('node:http') as typeof import('node:http');
+        http.get(`${s.url}${path}`, { headers: { accept: 'text/html', ...headers } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    const plain = await get({});
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    expect(plain.headers['vary']).toContain('Accept-Encoding');
+    expect(plain.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(plain.headers['content-security-policy']).toContain("connect-src 'self'");
+    const html = plain.body.toString();
+    expect(html).toContain('graphqlWs'); // the graphql-ws browser client, inlined
+    expect(html).toContain('query Dashboard');
+
+    const gz = await get({ 'accept-encoding': 'gzip, deflate' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    expect(gz.body.length).toBeLessThan(plain.body.length / 2);
+    const br = await get({ 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    expect((await get({ 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe('gzip');
+
+    // each encoding has its own ETag; a matching If-None-Match gets 304 without a body
+    const tags = new Set([plain.headers.etag, gz.headers.etag, br.headers.etag]);
+    expect(tags.size).toBe(3);
+    const again = await get({ 'accept-encoding': 'gzip', 'if-none-match': String(gz.headers.etag) });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers.etag).toBe(gz.headers.etag);
+    expect((await get({ 'accept-encoding': 'gzip', 'if-none-match': '"stale"' })).status).toBe(200);
+
+    // a link with ?query=… opens the explorer in a browser (it used to be a CSRF error there)
+    const link = await get({}, `/graphql?query=${encodeURIComponent('{ serverInfo { name } }')}`);
+    expect(link.status).toBe(200);
+    expect(link.body.equals(plain.body)).toBe(true);
+  });
+
   it('gives clear codes for bad GraphQL: parse, validation, bad arguments', async () => {
     const parse = await s.gql('{ serverInfo { ');
     expect(parse.status).toBe(400);

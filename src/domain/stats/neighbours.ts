@@ -1,0 +1,108 @@
+/**
+ * Recommendations from the players nearest my total BPI (domain-stats §3.9): the charts where I
+ * am furthest above ("weapons") and below ("potential") the average of my neighbours.
+ *
+ * Needs (constant SQL):
+ * 1. my stored total (PlayerVersionStatus.totalBpi for user + version; none → −15) and my bests
+ *    in the version (the request's loaders);
+ * 2. the neighbour candidates, two index range scans on PlayerVersionStatus(version, totalBpi):
+ *    `(SELECT "userId", "totalBpi" … WHERE "version" = $v AND "userId" <> $me AND "totalBpi" >= $T
+ *    ORDER BY "totalBpi" ASC, "userId" LIMIT $n) UNION ALL (… "totalBpi" < $T ORDER BY "totalBpi"
+ *    DESC, "userId" LIMIT $n)` — at most 2n rows, of which pickNeighbours keeps n;
+ * 3. their bests on my charts: `SELECT "userId", "chartId", "exScore" FROM "BestScore" WHERE
+ *    "version" = $v AND "userId" = ANY($neighbours) AND "chartId" = ANY($myCharts)`.
+ *
+ * Rules:
+ * - Neighbours: the n other players of the version with a stored total closest to mine
+ *   (|their total − mine| ascending, ties by user id). Private players are included — their
+ *   scores only enter averages and counts; **no neighbour identity is ever part of the result**
+ *   (no ids, names or per-player values).
+ * - Charts: my bests on SP charts in the query's scope (levels default 11 and 12, difficulties
+ *   default HYPER/ANOTHER/LEGGENDARIA) with a current definition. BPIs are the EX scores' under
+ *   the current definitions, mine and theirs alike.
+ * - Per chart: neighborCount = neighbours with a best (and a BPI) on it; neighborAvgBpi = their
+ *   mean BPI rounded to 2 decimals; bpiDiff = round2(my BPI − neighborAvgBpi). Charts no
+ *   neighbour played are left out (as the reference).
+ * - weapons: bpiDiff desc; potential: bpiDiff asc (ties by title, chart id); the same page
+ *   [offset, offset + limit) of each; total = charts kept.
+ */
+import { BPI_FLOOR, round2 } from '../bpi';
+import { inScope, type BestInput, type ChartFilter, type ChartSource } from './common';
+
+export interface NeighbourCandidate {
+  userId: string;
+  totalBpi: number;
+}
+
+/** The n candidates closest to `myTotal` (me excluded), closest first, ties by user id. */
+export function pickNeighbours(myTotal: number, candidates: readonly NeighbourCandidate[], myId: string, n: number): string[] {
+  const seen = new Set<string>();
+  return candidates
+    .filter((c) => c.userId !== myId && !seen.has(c.userId) && seen.add(c.userId))
+    .sort((a, b) => Math.abs(Number(a.totalBpi) - myTotal) - Math.abs(Number(b.totalBpi) - myTotal) || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0))
+    .slice(0, n)
+    .map((c) => c.userId);
+}
+
+export interface NeighbourBest extends BestInput {
+  userId: string;
+}
+
+export interface NeighbourItem {
+  chartId: number;
+  title: string;
+  difficulty: string;
+  level: number;
+  notes: number;
+  exScore: number;
+  bpi: number;
+  neighborAvgBpi: number;
+  neighborCount: number;
+  bpiDiff: number;
+}
+
+export interface NeighbourRecommendations {
+  myTotalBpi: number;
+  usedNeighbors: number;
+  weapons: { data: NeighbourItem[]; total: number };
+  potential: { data: NeighbourItem[]; total: number };
+}
+
+export function neighbourRecommendations(
+  source: ChartSource,
+  filter: ChartFilter,
+  myTotal: number | null,
+  myBests: Iterable<BestInput>,
+  neighbourIds: readonly string[],
+  neighbourBests: Iterable<NeighbourBest>,
+  page: { offset: number; limit: number },
+): NeighbourRecommendations {
+  const ids = new Set(neighbourIds);
+  const agg = new Map<number, { sum: number; count: number }>();
+  for (const b of neighbourBests) {
+    if (!ids.has(b.userId)) continue;
+    const bpi = source.currentBpi(b.chartId, b.exScore);
+    if (bpi === null) continue;
+    const a = agg.get(b.chartId) ?? { sum: 0, count: 0 };
+    a.sum += bpi;
+    a.count++;
+    agg.set(b.chartId, a);
+  }
+  const items: NeighbourItem[] = [];
+  for (const b of myBests) {
+    const c = source.chart(b.chartId);
+    const a = agg.get(b.chartId);
+    if (!c || !c.definition || !inScope(c, filter) || !a) continue;
+    const bpi = source.currentBpi(c.id, b.exScore) ?? BPI_FLOOR;
+    const avg = round2(a.sum / a.count);
+    items.push({ chartId: c.id, title: c.title, difficulty: c.difficulty, level: c.level, notes: c.notes, exScore: b.exScore, bpi, neighborAvgBpi: avg, neighborCount: a.count, bpiDiff: round2(bpi - avg) });
+  }
+  const tie = (a: NeighbourItem, b: NeighbourItem) => a.title.localeCompare(b.title) || a.chartId - b.chartId;
+  const slice = (sorted: NeighbourItem[]) => sorted.slice(page.offset, page.offset + page.limit);
+  return {
+    myTotalBpi: myTotal ?? BPI_FLOOR,
+    usedNeighbors: ids.size,
+    weapons: { data: slice([...items].sort((a, b) => b.bpiDiff - a.bpiDiff || tie(a, b))), total: items.length },
+    potential: { data: slice([...items].sort((a, b) => a.bpiDiff - b.bpiDiff || tie(a, b))), total: items.length },
+  };
+}

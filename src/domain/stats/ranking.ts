@@ -1,0 +1,78 @@
+/**
+ * The ranking core shared by the cross-player parts (tower ranking §4.4, global ranking by radar
+ * category §4.1): order, competition ranks, the viewer's own rank, paging and masking.
+ *
+ * Rules:
+ * - Higher value first; equal values share a rank (competition ranking "1224"; the reference
+ *   numbers ties 1, 2, 3 by row order) and are listed by user id for stable pages.
+ * - `selfRank` is the viewer's rank over the whole population (null when absent), whatever page
+ *   is asked for.
+ * - Identity: a row whose `visible` is false (decided by the service through the rule table —
+ *   e.g. a private player who is not the viewer) is masked: `isMasked` true, `userId`,
+ *   `profileImage`, `gameId` null and the name "非公開ユーザー". Its value and rank stay. The
+ *   viewer's own row is never masked for the viewer (the reference masks it). Nothing of a
+ *   masked row can be used to find the player: no id, no stable pseudonym.
+ */
+import { MASKED_USER_NAME } from '../profile';
+import { competitionRanks } from './common';
+
+export interface RankingIdentity {
+  userId: string;
+  name: string;
+  profileImage: string | null;
+  gameId: string | null;
+  /** may the viewer see who this is? (rule table; the viewer's own row is always visible) */
+  visible: boolean;
+}
+
+export interface RankedRow<T> {
+  rank: number;
+  isSelf: boolean;
+  isMasked: boolean;
+  userId: string | null;
+  name: string;
+  profileImage: string | null;
+  gameId: string | null;
+  value: number;
+  data: T;
+}
+
+export interface RankingPage<T> {
+  entries: RankedRow<T>[];
+  totalCount: number;
+  selfRank: number | null;
+  /** the viewer's own row (null when absent) */
+  self: RankedRow<T> | null;
+  offset: number;
+  hasNextPage: boolean;
+}
+
+export function rankRows<T extends RankingIdentity>(rows: readonly T[], valueOf: (r: T) => number, viewerId: string | null, page: { offset: number; limit: number }): RankingPage<Omit<T, keyof RankingIdentity>> {
+  const sorted = [...rows].sort((a, b) => valueOf(b) - valueOf(a) || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+  const ranks = competitionRanks(sorted.map(valueOf));
+  const toRow = (r: T, i: number): RankedRow<Omit<T, keyof RankingIdentity>> => {
+    const isSelf = viewerId !== null && r.userId === viewerId;
+    const shown = isSelf || r.visible;
+    const { userId, name, profileImage, gameId, visible: _v, ...data } = r;
+    return {
+      rank: ranks[i],
+      isSelf,
+      isMasked: !shown,
+      userId: shown ? userId : null,
+      name: shown ? name : MASKED_USER_NAME,
+      profileImage: shown ? profileImage : null,
+      gameId: shown ? gameId : null,
+      value: valueOf(r),
+      data,
+    };
+  };
+  const selfIndex = viewerId === null ? -1 : sorted.findIndex((r) => r.userId === viewerId);
+  return {
+    entries: sorted.slice(page.offset, page.offset + page.limit).map((r, k) => toRow(r, page.offset + k)),
+    totalCount: sorted.length,
+    selfRank: selfIndex >= 0 ? ranks[selfIndex] : null,
+    self: selfIndex >= 0 ? toRow(sorted[selfIndex], selfIndex) : null,
+    offset: page.offset,
+    hasNextPage: page.offset + page.limit < sorted.length,
+  };
+}
