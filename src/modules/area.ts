@@ -7,14 +7,9 @@
  * Dependencies are narrow: a service declares the part of `AreaScope` it uses
  * (`Pick<AreaScope, 'db' | 'catalogue' | 'loaders'>`), never the whole application.
  */
-import type { Config } from '../config';
-import type { DatabaseHandle, Db } from '../db/client';
-import type { EventBus } from '../events';
-import type { AccessLookup, AreaRuntime, Context, Loaders, Services, Viewer } from '../graphql/context';
-import type { AppPubSub } from '../graphql/pubsub';
+import type { Db } from '../db/client';
+import type { AccessLookup, AreaRuntime, Context, Loaders, Platform, Services, Viewer } from '../graphql/context';
 import type { RecomputeJob } from '../jobs/recompute.job';
-import type { Logger } from '../logger';
-import type { RateLimiter } from '../ratelimit';
 import type { ArenaAverageCache } from './arena/arena.cache';
 import type { AuthService } from './auth/auth.service';
 import type { Catalogue } from './catalogue/catalogue';
@@ -24,14 +19,7 @@ import type { Catalogue } from './catalogue/catalogue';
  * rate limits, pub/sub, recompute job) and the singletons some areas set up for the others
  * (catalogue: the in-memory catalogue; arena: the arena-average cache; auth: identity).
  */
-export interface AreaDeps {
-  config: Config;
-  log: Logger;
-  database: DatabaseHandle;
-  db: Db;
-  events: EventBus;
-  rateLimiter: RateLimiter;
-  pubsub: AppPubSub;
+export interface AreaDeps extends Omit<Platform, 'auth' | 'areas'> {
   /** The recompute job of derived values (src/jobs); areas add steps through their manifest. */
   recompute: RecomputeJob;
   catalogue: Catalogue;
