@@ -22,7 +22,7 @@ import { openDatabase } from '../src/db/client';
 import { importDefinitions } from '../src/db/definitions';
 import { applyMigrations } from '../src/db/migrate';
 import { recomputeAll } from '../src/modules/scores/totals.service';
-import { Catalogue } from '../src/modules/songs/songs.catalogue';
+import { Catalogue } from '../src/modules/catalogue/catalogue';
 import { LATEST_VERSION } from '../src/domain/constants';
 import { fmt, pgAdminUrl, pgUrl, SCALE_DB, SHARED } from './lib';
 

@@ -14,7 +14,7 @@ import { importDefinitions } from '../src/db/definitions';
 import { applyMigrations } from '../src/db/migrate';
 import { parseScoreExport } from '../src/domain/csv';
 import { importScores } from '../src/modules/scores/import.service';
-import { Catalogue } from '../src/modules/songs/songs.catalogue';
+import { Catalogue } from '../src/modules/catalogue/catalogue';
 import { fmt, record } from './lib';
 
 const SONGS = 1300;

@@ -22,7 +22,7 @@ import { seedDemoCatalogue } from '../src/db/seed';
 import { LATEST_VERSION } from '../src/domain/constants';
 import { createHttpServer } from '../src/http';
 import { createLogger } from '../src/logger';
-import { Catalogue } from '../src/modules/songs/songs.catalogue';
+import { Catalogue } from '../src/modules/catalogue/catalogue';
 import { fmt, load, pgAdminUrl, pgUrl, record, rssMiB, SHARED, startProcess, tmpDir } from './lib';
 
 export const NESTED_QUERY = `query($id: ID!) { user(id: $id) {
@@ -120,7 +120,7 @@ export async function benchNested(target: 'pglite' | 'postgresql' = (process.env
       const errs = n.errors + n.non2xx;
       record(`Nested GraphQL read at saturation (${target === 'pglite' ? 'PGlite' : 'PostgreSQL'})`, `bench/nested.ts: user → stats → followers(first: 50) → stats + recommended(limit: 5) weapons/potential; ${FOLLOWERS} followers × ${SCORES_PER_PLAYER} best scores, ${fs.existsSync(DEFS) ? 'real 202509156 definitions' : 'demo catalogue'}; SQL counted in process after a warm-up; autocannon, 16 connections, ${duration} s after a 2 s warm-up, server in its own process`, [
         ['followers in the response', String(edges), String(FOLLOWERS)],
-        ['SQL statements per request', String(statements), '≤ 25, constant in the follower count (test/integration/sql-count.test.ts)'],
+        ['SQL statements per request', String(statements), '≤ 25, constant in the follower count (test/integration/platform/sql-count.test.ts)'],
         ['trivial query { serverInfo { name } } (baseline, same server)', `${fmt(t.rps)} req/s (p99 ${t.p99} ms)`, '—'],
         ['nested read', `${fmt(n.rps)} req/s (p50 ${n.p50} ms, p99 ${n.p99} ms)`, '—'],
         ['nested / trivial', fmt(n.rps / t.rps, 4), '—'],

@@ -1,57 +1,47 @@
 import type { Config } from './config';
-import type { DatabaseHandle, Db } from './db/client';
+import type { DatabaseHandle } from './db/client';
 import type { Logger } from './logger';
-import { Catalogue } from './modules/songs/songs.catalogue';
-import { AuthService } from './modules/auth/auth.service';
 import { EventBus } from './events';
-import { createRateLimiter, type RateLimiter } from './ratelimit';
-import { ArenaAverageCache, registerArenaAverages } from './modules/songs/arena.service';
-import { RecomputeJob } from './modules/songs/recompute.job';
-import { recomputeAll } from './modules/scores/totals.service';
-import { createAppPubSub, type AppPubSub } from './graphql/pubsub';
-import { registerSocialListeners } from './modules/social/social.events';
-import { registerUserListeners } from './modules/users/users.events';
+import { createRateLimiter } from './ratelimit';
+import { RecomputeJob } from './jobs/recompute.job';
+import { createAppPubSub } from './graphql/pubsub';
+import type { Platform } from './graphql/context';
+import { createAreaRuntime, type AreaDeps } from './modules/area';
+import { AREAS } from './modules';
 
 /**
- * Process-wide singletons: configuration, the database client, the in-memory catalogue and
- * other services that live as long as the server. Per-request state lives in the GraphQL context.
+ * Process-wide singletons: the platform's (configuration, database, events, rate limits,
+ * pub/sub, recompute job) and those the areas set up (catalogue, arena averages, identity).
+ * Per-request state lives in the request context (src/graphql/context.ts).
  */
-export interface App {
-  config: Config;
-  log: Logger;
-  database: DatabaseHandle;
-  db: Db;
-  catalogue: Catalogue;
-  auth: AuthService;
-  /** Fixed-window rate limits (in memory, or shared through Redis with REDIS_URL): src/ratelimit.ts. */
-  rateLimiter: RateLimiter;
-  /** Arena-class averages per chart, cached in memory (recomputed by jobs). */
-  arenaAverages: ArenaAverageCache;
-  /** Domain events after commits (src/events.ts). */
-  events: EventBus;
-  /** The recompute job for derived values (steps registered by areas). */
-  recompute: RecomputeJob;
-  /** Pub/sub of GraphQL subscriptions (in-process, or Redis with REDIS_URL); closed with the HTTP server. */
-  pubsub: AppPubSub;
+export interface App extends Platform, AreaDeps {
+  auth: AreaDeps['auth'];
 }
 
+/** Builds the application from the area manifests (src/modules/index.ts): setups, recompute steps, listeners. */
 export async function createApp(config: Config, database: DatabaseHandle, log: Logger): Promise<App> {
   const db = database.prisma;
-  const catalogue = new Catalogue(db);
-  await catalogue.load();
-  const auth = await AuthService.create(config, db);
-  const rateLimiter = createRateLimiter(config, log);
-  const events = new EventBus((err, event) => log.error({ err, event }, 'event listener failed'));
-  const arenaAverages = new ArenaAverageCache(db, catalogue);
-  const recompute = new RecomputeJob(db, log);
-  const pubsub = createAppPubSub({ redisUrl: config.redisUrl, log });
-  const app: App = { config, log, database, db, catalogue, auth, rateLimiter, events, arenaAverages, recompute, pubsub };
-  // After a definitions update: every player's total over their bests first, then the arena
-  // averages. (The bests' BPIs are derived on read from the reloaded catalogue; the step keeps
-  // its name, which recomputeStatus shows.)
-  recompute.addStep({ name: 'bests and totals', order: 10, run: async (version, progress) => void (await recomputeAll(db, catalogue, version, progress)) });
-  registerArenaAverages(app);
-  registerSocialListeners(app);
-  registerUserListeners(app);
+  const partial: Partial<App> = {
+    config,
+    log,
+    database,
+    db,
+    rateLimiter: createRateLimiter(config, log),
+    events: new EventBus((err, event) => log.error({ err, event }, 'event listener failed')),
+    recompute: new RecomputeJob(db, log),
+    pubsub: createAppPubSub({ redisUrl: config.redisUrl, log }),
+  };
+  // One object for the whole process: services read it through their scope's prototype, so a
+  // later change (a test swapping the rate limiter) is seen everywhere.
+  const app = partial as App;
+  for (const area of AREAS) if (area.setup) Object.assign(app, await area.setup(app));
+  for (const key of ['catalogue', 'arenaAverages', 'auth'] as const) {
+    if (!app[key]) throw new Error(`No area set up ${key}`);
+  }
+  for (const area of AREAS) {
+    for (const step of area.recompute ?? []) app.recompute.addStep({ name: step.name, order: step.order, run: (version, progress) => step.run(app, version, progress) });
+  }
+  for (const area of AREAS) area.listeners?.(app);
+  app.areas = createAreaRuntime(AREAS, app);
   return app;
 }

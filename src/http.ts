@@ -7,7 +7,7 @@ import type { App } from './app';
 import { contextForRequest, type Context } from './graphql/context';
 import { makeFormatError } from './graphql/errors';
 import { explorerReply } from './graphql/explorer';
-import { getSchema } from './graphql/schema';
+import { getSchema } from './schema';
 import { attachSubscriptions } from './graphql/subscriptions';
 import { registerRest } from './rest';
 import { limitsPlugin, registerRestRateLimits } from './graphql/limits';

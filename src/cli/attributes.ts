@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import { RankingsService, type AttributeImportEntry } from '../modules/songs/rankings.service';
+import { importChartAttributes, type AttributeImportEntry } from '../modules/rankings/rankings.service';
 import { readJson, UsageError, withDatabase } from './support';
 
 /**
@@ -11,7 +11,7 @@ export async function importAttributesCommand([src]: string[], config: Config): 
   const doc = await readJson(src);
   if (!Array.isArray(doc)) throw new UsageError(`${src}: expected a JSON array of {title, difficulty, playStyle?, attributes}`);
   return withDatabase(config, 'charts import-attributes', async (db) => {
-    const report = await new RankingsService(db.prisma).importAttributes(doc as AttributeImportEntry[]);
+    const report = await importChartAttributes(db.prisma, doc as AttributeImportEntry[]);
     console.log(`Chart attributes: ${report.updated} updated, ${report.unchanged} unchanged, ${report.problems.length} problems`);
     for (const p of report.problems.slice(0, 20)) console.log(`  entry ${p.index}${p.title ? ` (${p.title})` : ''}: ${p.reason}`);
     if (report.problems.length > 20) console.log(`  … ${report.problems.length - 20} more`);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import type { Config } from '../config';
 import { openDatabase } from '../db/client';
 import { applyMigrations, createMigration, pendingSchemaSql } from '../db/migrate';
-import { emitSchemaFile, getSchema, printSdl, SCHEMA_FILE } from '../graphql/schema';
+import { emitSchemaFile, printSdl, SCHEMA_FILE } from '../graphql/schema';
+import { getSchema } from '../schema';
 import { importAttributesCommand } from './attributes';
 import { createUserCommand, tokenCommand } from './users';
 import { importArenaCommand, importDefinitionsCommand, recomputeCommand } from './definitions';
@@ -71,7 +72,7 @@ export const COMMANDS: Command[] = [
     usage: 'schema emit',
     summary: 'Write schema.graphql (the committed contract) from the code-first schema',
     run: async () => {
-      await emitSchemaFile();
+      emitSchemaFile(await getSchema());
       console.log(`Wrote ${SCHEMA_FILE}`);
       return 0;
     },

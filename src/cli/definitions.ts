@@ -1,8 +1,8 @@
 import type { Config } from '../config';
 import type { App } from '../app';
 import { LATEST_VERSION } from '../domain/constants';
-import { importOfficialArena } from '../modules/songs/arena.service';
-import { updateDefinitions } from '../modules/songs/definitions.service';
+import { importOfficialArena } from '../modules/arena/arena.service';
+import { updateDefinitions } from '../modules/catalogue/definitions.service';
 import { progressBar } from './progress';
 import { readJson, UsageError, withApp } from './support';
 

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import { importRadarCategories } from '../modules/users/radar.service';
+import { importRadarCategories } from '../modules/catalogue/categories.service';
 import { readJson, UsageError, withDatabase } from './support';
 
 /** npm run cli -- charts import-categories <file|url>: [{title, difficulty, top}] → Chart.radarCategory */

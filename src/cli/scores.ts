@@ -1,18 +1,15 @@
 import fs from 'node:fs';
 import type { Config } from '../config';
-import { CsvFormatError, formatFitsVersion, parseScoreExport, type CsvFormat } from '../domain/csv';
-import type { ImportSource } from '../generated/prisma/enums';
+import { AppError } from '../errors';
+import { Catalogue } from '../modules/catalogue/catalogue';
 import { loadTitleCorrections } from '../modules/scores/corrections';
-import { importScores } from '../modules/scores/import.service';
-import { catalogueTitles, formatMismatch } from '../modules/scores/scores.resolver';
-import { Catalogue } from '../modules/songs/songs.catalogue';
+import { importScoreExport } from '../modules/scores/import.service';
 import { progressBar } from './progress';
 import { UsageError, withDatabase } from './support';
 
-const SOURCE: Record<CsvFormat, ImportSource> = { official: 'OFFICIAL_CSV', reflux: 'REFLUX', daken_counter: 'DAKEN_COUNTER', result_techo: 'RESULT_TECHO' };
 const USAGE = 'usage: npm run cli -- scores import --user <id> --version <v> [--corrections <titles.json>] <file>';
 
-/** scores import: parse an export file (format detected) and import it as one batch for a user. */
+/** scores import: an export file (format detected) as one batch for a user — the use case of the importScoresCsv mutation. */
 export async function importScoresCommand(args: string[], config: Config): Promise<number> {
   const opts: Record<string, string> = {};
   const files: string[] = [];
@@ -32,20 +29,17 @@ export async function importScoresCommand(args: string[], config: Config): Promi
     if (!(await db.prisma.user.findUnique({ where: { id: opts.user } }))) throw new UsageError(`No user ${opts.user}`);
     const catalogue = new Catalogue(db.prisma);
     await catalogue.load();
-    let parsed;
-    try {
-      parsed = parseScoreExport(text, { corrections, knownTitle: catalogueTitles(catalogue) });
-    } catch (err) {
-      if (err instanceof CsvFormatError) throw new UsageError(`${files[0]}: ${err.message}`);
-      throw err;
-    }
-    if (!formatFitsVersion(parsed.format, opts.version)) throw new UsageError(formatMismatch(parsed.format, opts.version));
     const bar = progressBar('import');
-    const r = await importScores(
-      { db: db.prisma, catalogue },
-      { userId: opts.user, version: opts.version, source: SOURCE[parsed.format], format: parsed.format, rows: parsed.rows, parseIssues: parsed.issues, skipped: parsed.skipped, corrections, onProgress: bar.update },
-    );
-    bar.done();
+    let r;
+    try {
+      r = await importScoreExport({ db: db.prisma, catalogue }, { userId: opts.user, version: opts.version, csv: text }, { corrections, onProgress: bar.update });
+    } catch (err) {
+      // A file that does not parse or fit the version is the caller's mistake: a usage error naming the file.
+      if (err instanceof AppError && err.code === 'BAD_USER_INPUT') throw new UsageError(`${files[0]}: ${err.message}`);
+      throw err;
+    } finally {
+      bar.done();
+    }
     console.log(r.upToDate ? `${r.message}.` : `Batch ${r.batchId}: ${r.updatedCount} plays stored (${r.bpiUpdatedCount} on BPI charts); total BPI ${r.previousTotalBpi} → ${r.newTotalBpi}`);
     console.log(`${r.format}: ${r.rowCount} rows, ${r.skipped} unplayed cells, ${r.notFound.length} not found, ${r.problems.length} problems`);
     for (const n of r.notFound.slice(0, 20)) console.log(`  not found (line ${n.line}): ${n.title} [${n.difficulty}]`);

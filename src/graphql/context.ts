@@ -1,6 +1,11 @@
-import type { App } from '../app';
-import type { Db } from '../db/client';
-import { createLoaders, type Loaders } from './loaders';
+import type { Config } from '../config';
+import type { DatabaseHandle, Db } from '../db/client';
+import { unauthenticated } from '../errors';
+import type { EventBus } from '../events';
+import type { User } from '../generated/prisma/client';
+import type { Logger } from '../logger';
+import type { RateLimiter } from '../ratelimit';
+import type { AppPubSub } from './pubsub';
 
 export interface Viewer {
   id: string;
@@ -15,12 +20,73 @@ export interface ExternalIdentityRef {
   subject: string;
 }
 
+/**
+ * The services of the areas for one request, by area name: `ctx.services.scores.bestScores(…)`.
+ * Empty here (the platform names no area): each area declares its service on this interface next
+ * to its manifest (`declare module` in src/modules/<area>/index.ts). Built lazily, one area at a
+ * time, on first use.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Services {}
+
+/**
+ * The DataLoaders of one request, namespaced by area: `ctx.loaders.scores.bests.load({ userId, version })`.
+ * Declared by the areas like Services; each area's namespace is created on first use.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Loaders {}
+
+/** Turns the Authorization header into the caller (src/modules/auth/auth.service.ts implements it). */
+export interface Authenticator {
+  authenticate(authorization: string | undefined): Promise<{ viewer: Viewer | null; identity?: ExternalIdentityRef }>;
+  resolveViewer(authorization: string | undefined): Promise<Viewer | null>;
+}
+
+/**
+ * What the rule table needs to know about players (who they are, who follows whom with approval),
+ * answered through the request's loaders. The users area provides it (its manifest's `access`).
+ */
+export interface AccessLookup {
+  user(ctx: Context, id: string): Promise<User | null>;
+  userByName(ctx: Context, name: string): Promise<User | null>;
+  approvedFollow(ctx: Context, followerId: string, followingId: string): Promise<boolean>;
+}
+
+/** How the platform reaches the areas without naming them: built from the manifests (src/modules/area.ts). */
+export interface AreaRuntime {
+  /** A fresh set of loader namespaces (one per request). */
+  loaders(db: Db): Loaders;
+  /** The request's services (each area's built on first use). */
+  services(ctx: Context): Services;
+  access: AccessLookup;
+}
+
+/**
+ * The process-wide state the platform (context, rules, limits, executor, subscriptions) works
+ * with. The application (src/app.ts) is this plus the areas' own singletons, which only areas see.
+ */
+export interface Platform {
+  config: Config;
+  log: Logger;
+  database: DatabaseHandle;
+  db: Db;
+  /** Domain events after commits (src/events.ts). */
+  events: EventBus;
+  /** Fixed-window rate limits (in memory, or shared through Redis with REDIS_URL): src/ratelimit.ts. */
+  rateLimiter: RateLimiter;
+  /** Pub/sub of GraphQL subscriptions (in-process, or Redis with REDIS_URL); closed with the HTTP server. */
+  pubsub: AppPubSub;
+  auth: Authenticator;
+  areas: AreaRuntime;
+}
+
 /** Per-request context, built the same way for GraphQL and the REST adapter. */
 export interface Context {
-  app: App;
+  app: Platform;
   db: Db;
   viewer: Viewer | null;
   loaders: Loaders;
+  services: Services;
   ip: string;
   /**
    * Set when the bearer token is a valid ID token of the external OIDC provider whose
@@ -32,35 +98,50 @@ export interface Context {
   identity?: ExternalIdentityRef;
   /** The X-API-Key header, read only by the API-key exchange (Mutation.exchangeApiKey). */
   apiKey?: string;
+  /**
+   * Drops what the request has cached (loaders, services, visibility verdicts): a subscription's
+   * context lives as long as the subscription, and renews them for each event.
+   */
+  renew(): void;
 }
 
 /**
- * The context object. A class, so the lazy `loaders` getter lives on the prototype: an object
- * literal with a getter makes V8 define the accessor at run time on every request (measured on
- * the calculator path: about 1.5% of the server's CPU).
+ * The context object. A class, so the lazy `loaders` / `services` getters live on the prototype:
+ * an object literal with a getter makes V8 define the accessor at run time on every request
+ * (measured on the calculator path: about 1.5% of the server's CPU).
  */
 class RequestContext implements Context {
   readonly db: Db;
   identity?: ExternalIdentityRef;
   apiKey?: string;
   private lazyLoaders?: Loaders;
+  private lazyServices?: Services;
 
   constructor(
-    readonly app: App,
-    readonly viewer: Viewer | null,
+    readonly app: Platform,
+    public viewer: Viewer | null,
     readonly ip: string,
   ) {
     this.db = app.db;
   }
 
   // Built on first use (still one fresh set per request): paths that need no loader, such as
-  // the BPI calculator, skip constructing dozens of DataLoaders.
+  // the BPI calculator, skip constructing them.
   get loaders(): Loaders {
-    return (this.lazyLoaders ??= createLoaders(this.app.db));
+    return (this.lazyLoaders ??= this.app.areas.loaders(this.db));
+  }
+
+  get services(): Services {
+    return (this.lazyServices ??= this.app.areas.services(this));
+  }
+
+  renew(): void {
+    this.lazyLoaders = undefined;
+    this.lazyServices = undefined;
   }
 }
 
-export function createContext(app: App, viewer: Viewer | null, ip = ''): Context {
+export function createContext(app: Platform, viewer: Viewer | null, ip = ''): Context {
   return new RequestContext(app, viewer, ip);
 }
 
@@ -69,7 +150,7 @@ export function createContext(app: App, viewer: Viewer | null, ip = ''): Context
  * Synchronous without an Authorization header; a promise when a token must be verified.
  */
 export function contextForRequest(
-  app: App,
+  app: Platform,
   req: { headers: Record<string, string | string[] | undefined>; ip: string },
 ): Context | Promise<Context> {
   const authorization = req.headers.authorization;
@@ -86,4 +167,10 @@ function withApiKey(ctx: Context, req: { headers: Record<string, string | string
   const apiKey = req.headers['x-api-key'];
   if (typeof apiKey === 'string' && apiKey) ctx.apiKey = apiKey;
   return ctx;
+}
+
+/** The signed-in caller's id; UNAUTHENTICATED without one (the rule table usually refused already). */
+export function viewerId(ctx: Pick<Context, 'viewer'>): string {
+  if (!ctx.viewer) throw unauthenticated();
+  return ctx.viewer.id;
 }

@@ -35,7 +35,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 // The variable coercion graphql-jit compiles into every query, compiled once per document here
 // too: the pre-check below sees exactly what execution would (graphql-jit is pinned exactly).
 import { compileVariableParsing, failToParseVariables } from 'graphql-jit/dist/variables';
-import type { App } from '../app';
+import type { Platform as App } from './context';
 import { contextForRequest, type Context } from './context';
 import { countOperation, limitsFromConfig, measureOperation, rateLimitedRetryAfter, type LimitsConfig, type OperationCost } from './limits';
 

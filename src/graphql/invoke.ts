@@ -1,25 +1,28 @@
 /**
- * Lean resolver invocation: how the schema calls our resolver methods.
+ * How the schema calls our resolvers: the speed path, kept honest.
  *
  * type-graphql wraps every handler in a generic invoker that, on each call, sorts the parameter
  * list, looks up the args class, copies the arguments into a new class instance, runs an async
  * validation step (a promise and a Promise.all even with `validate: false`) and a middleware
- * chain; it also gives every field of a non-simple object type a middleware wrapper around
- * `root[field]`. On the BPI calculator that machinery cost more than the resolver (≈ 7 µs per
- * call, bench/RESULTS.md); on a nested read it runs for every field of every row.
+ * chain; on the BPI calculator that machinery cost more than the resolver (≈ 7 µs per call,
+ * bench/RESULTS.md), and on a nested read it runs for every field of every row.
  *
- * We use no middleware, no auth checker (the rule table wraps root fields: ./rules.ts), no
- * argument validation and plain argument classes (DTOs without methods, getters or
- * initialisers). So after the schema is built, `leanResolvers` replaces, from type-graphql's own
- * metadata:
- * - each handler (Query, Mutation, `@FieldResolver`) with a direct call of the method on one
- *   instance per resolver class (type-graphql's default container does the same), its
- *   parameters taken as they are: `@Args` → the arguments object, `@Arg(name)` → that argument,
- *   `@Ctx`, `@Info`, `@Root` (untyped or typed as an interface);
- * - each plain field of a non-simple object type with the default property read.
- * Anything else keeps type-graphql's invoker: middleware or roles, validation settings, custom
- * or pub/sub parameters, a `@Root` typed as a class, `@Args` next to `@Arg`, subscriptions.
- * `leanResolverReport` says what was replaced (a test checks nothing falls back unnoticed).
+ * This schema uses none of what that machinery is for: no middleware, no `@Authorized` (the rule
+ * table wraps root and player fields: ./rules.ts), no argument validation, plain argument
+ * classes (DTOs without methods, getters or initialisers). So:
+ *  1. plain fields: every object type is a type-graphql *simple* type (`simpleResolvers`, its own
+ *     option, made the default here: `simpleObjectTypes`), so graphql-js reads them with its
+ *     default resolver;
+ *  2. handlers (Query, Mutation, `@FieldResolver`): `leanResolvers` calls the method directly on
+ *     one instance per resolver class (type-graphql's default container does the same), its
+ *     parameters taken as they are: `@Args` → the arguments object, `@Arg(name)` → that argument,
+ *     `@Ctx`, `@Info`, `@Root` (untyped or typed as an interface).
+ * Two handler shapes keep type-graphql's own invoker, which honours them (slower, listed in
+ * `leanResolverReport().kept`, checked by test/unit/lean-resolvers.test.ts): a `@Root` typed as a
+ * class (converted to an instance) and `@Args` next to `@Arg`. Anything else that the direct call
+ * could not honour — `@UseMiddleware`, `@Authorized`, argument validation, other parameter
+ * decorators — stops the start-up with a message saying why, instead of silently taking
+ * another path.
  */
 import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
@@ -48,22 +51,52 @@ interface Handler {
 export interface LeanResolverReport {
   /** Handlers now called directly, as `Type.field`. */
   direct: string[];
-  /** Plain fields now read by the default resolver. */
+  /** Plain fields (read by graphql-js' default resolver: simple object types). */
   plain: string[];
-  /** Fields left with type-graphql's invoker, with the reason. */
+  /** Handlers left with type-graphql's invoker, which honours them, with the reason. */
   kept: { field: string; reason: string }[];
 }
 
 let lastReport: LeanResolverReport | undefined;
 export const leanResolverReport = () => lastReport;
 
-/** One getter per parameter, or the reason the handler must keep type-graphql's invoker. */
+/** Shapes that type-graphql's own invoker handles correctly and the direct call does not: kept on its invoker. */
+const KEEP_TYPE_GRAPHQL_INVOKER = new Set(['@Root typed as a class', '@Args next to @Arg']);
+
+/** Why the direct call cannot honour what a decorator asks for, as a start-up error. */
+function unsupported(field: string, what: string): Error {
+  return new Error(
+    `${field}: ${what} is not supported by this schema's resolver invocation (src/graphql/invoke.ts). ` +
+      'Access rules belong in src/graphql/rules.ts; arguments are checked with the helpers of src/graphql/args.ts.',
+  );
+}
+
+/**
+ * Before the schema is built: refuses `@Authorized` anywhere (the rule table decides access), and
+ * makes every object type a simple type (type-graphql's `simpleResolvers`, unless a type says
+ * otherwise), refusing field middleware, which type-graphql silently skips on simple types.
+ */
+export function simpleObjectTypes(): void {
+  const storage = getMetadataStorage();
+  for (const a of storage.authorizedFields as { target: Function; fieldName: string }[]) {
+    throw unsupported(`${a.target.name}.${a.fieldName}`, '@Authorized');
+  }
+  for (const objectType of storage.objectTypes) {
+    for (const field of objectType.fields ?? []) {
+      if (field.middlewares?.length) throw unsupported(`${objectType.name}.${field.schemaName}`, '@UseMiddleware on a field');
+      if (field.roles?.length) throw unsupported(`${objectType.name}.${field.schemaName}`, '@Authorized on a field');
+    }
+    objectType.simpleResolvers ??= true;
+  }
+}
+
+/** One getter per parameter, or the reason the handler must keep type-graphql's invoker (or cannot be served). */
 function paramGetters(params: Param[]): ParamGetter[] | string {
   const kinds = new Set(params.map((p) => p.kind));
   if (kinds.has('args') && kinds.has('arg')) return '@Args next to @Arg';
   const getters: ParamGetter[] = [];
   for (const p of [...params].sort((a, b) => a.index - b.index)) {
-    if (p.index !== getters.length) return 'parameter without a decorator';
+    if (p.index !== getters.length) return 'a parameter without a decorator';
     switch (p.kind) {
       case 'args':
       case 'arg': {
@@ -89,15 +122,15 @@ function paramGetters(params: Param[]): ParamGetter[] | string {
         break;
       }
       default:
-        return `${p.kind} parameter`;
+        return `a ${p.kind} parameter`;
     }
   }
   return getters;
 }
 
 function directInvoker(handler: Handler, instances: Map<Function, object>): AnyResolver | string {
-  if (handler.middlewares?.length) return 'middleware';
-  if (handler.roles?.length) return 'roles';
+  if (handler.middlewares?.length) return '@UseMiddleware';
+  if (handler.roles?.length) return '@Authorized';
   const getters = paramGetters(handler.params ?? []);
   if (typeof getters === 'string') return getters;
   let instance = instances.get(handler.target);
@@ -118,7 +151,7 @@ function directInvoker(handler: Handler, instances: Map<Function, object>): AnyR
   }
 }
 
-/** Replaces type-graphql's invokers where it is safe (see the module comment). Returns the schema. */
+/** Replaces type-graphql's invokers of our handlers with direct calls (see the module comment). Returns the schema. */
 export function leanResolvers(schema: GraphQLSchema, resolverClasses: readonly Function[]): GraphQLSchema {
   const storage = getMetadataStorage();
   const ours = new Set(resolverClasses);
@@ -129,11 +162,15 @@ export function leanResolvers(schema: GraphQLSchema, resolverClasses: readonly F
     const type = schema.getType(typeName);
     const field = isObjectType(type) ? type.getFields()[fieldName] : undefined;
     if (!field) return;
+    const coordinate = `${typeName}.${fieldName}`;
     const invoker = directInvoker(handler, instances);
-    if (typeof invoker === 'string') report.kept.push({ field: `${typeName}.${fieldName}`, reason: invoker });
-    else {
+    if (typeof invoker !== 'string') {
       field.resolve = invoker;
-      report.direct.push(`${typeName}.${fieldName}`);
+      report.direct.push(coordinate);
+    } else if (KEEP_TYPE_GRAPHQL_INVOKER.has(invoker)) {
+      report.kept.push({ field: coordinate, reason: invoker });
+    } else {
+      throw unsupported(coordinate, invoker);
     }
   };
 
@@ -145,8 +182,9 @@ export function leanResolvers(schema: GraphQLSchema, resolverClasses: readonly F
     for (const h of handlers) if (ours.has(h.target)) replaceHandler(typeName, h.schemaName, h as unknown as Handler);
   }
 
-  // Object types: external field resolvers called directly; plain fields read directly. The
-  // field resolvers that apply (type-graphql's own choice) indexed once by object class + method.
+  // Object types: external field resolvers called directly (indexed once by object class +
+  // method, type-graphql's own choice of the resolver that applies); plain fields are checked to
+  // be default reads (simple types).
   const fieldResolvers = new Map<Function, Map<string, (typeof storage.fieldResolvers)[number]>>();
   for (const r of storage.fieldResolvers) {
     const target = r.getObjectType?.();
@@ -158,25 +196,21 @@ export function leanResolvers(schema: GraphQLSchema, resolverClasses: readonly F
   for (const objectType of storage.objectTypes) {
     const gqlType = schema.getType(objectType.name);
     if (!isObjectType(gqlType)) continue;
-    const simple = objectType.simpleResolvers === true;
     for (const field of objectType.fields ?? []) {
       const resolverMeta = fieldResolvers.get(field.target)?.get(field.name);
+      const coordinate = `${objectType.name}.${field.schemaName}`;
       const gqlField = gqlType.getFields()[field.schemaName];
       if (!gqlField) continue;
       if (resolverMeta) {
-        if (resolverMeta.kind === 'external') replaceHandler(objectType.name, field.schemaName, resolverMeta as unknown as Handler);
-        else report.kept.push({ field: `${objectType.name}.${field.schemaName}`, reason: 'resolver method on the object type' });
+        if (resolverMeta.kind !== 'external') throw unsupported(coordinate, 'a resolver method on the object type itself (use a @FieldResolver in a resolver class)');
+        replaceHandler(objectType.name, field.schemaName, resolverMeta as unknown as Handler);
         continue;
       }
-      const fieldSimple = field.simple !== undefined ? field.simple : simple;
-      if (fieldSimple || !gqlField.resolve) continue; // already the default read
-      if (field.middlewares?.length || field.roles?.length) {
-        report.kept.push({ field: `${objectType.name}.${field.schemaName}`, reason: 'middleware or roles' });
-        continue;
-      }
+      if (gqlField.resolve) throw unsupported(coordinate, 'a plain field with type-graphql\'s per-field wrapper (an object type with simpleResolvers: false)');
+      // A field renamed in the schema (`@Field({ name })`) reads its property (graphql-js would read the schema name).
       const name = field.name;
-      gqlField.resolve = name === field.schemaName ? undefined : (root: Record<string, unknown>) => root[name];
-      report.plain.push(`${objectType.name}.${field.schemaName}`);
+      if (name !== field.schemaName) gqlField.resolve = (root: Record<string, unknown>) => root[name];
+      report.plain.push(coordinate);
     }
   }
   lastReport = report;

@@ -44,7 +44,7 @@ import {
   type ValueNode,
   visit,
 } from 'graphql';
-import type { App } from '../app';
+import type { Platform as App } from './context';
 import { AppError, badInput, HTTP_STATUS } from '../errors';
 import type { RateLimitPolicy } from '../ratelimit';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './connection';

@@ -1,21 +1,39 @@
-import type { Db } from '../db/client';
-import { createSongLoaders } from '../modules/songs/songs.loaders';
-import { createUserLoaders } from '../modules/users/users.loaders';
-import { createNoteLoaders } from '../modules/songs/notes.loaders';
-import { createPatternLoaders } from '../modules/songs/patterns.loaders';
-import { createRankingLoaders } from '../modules/songs/rankings.loaders';
-import { createScoreLoaders } from '../modules/scores/scores.loaders';
+/**
+ * DataLoader helpers for the areas' loaders (src/modules/<area>/<area>.loaders.ts). Loaders are
+ * per request (ctx.loaders.<area>.<name>, built lazily per area) and never module-level; batch
+ * functions return results in key order, `null` (or []) for misses.
+ */
+import DataLoader from 'dataloader';
 
-/** The one loader factory: every area contributes its loaders; a fresh set per request. */
-export function createLoaders(db: Db) {
-  return {
-    ...createScoreLoaders(db),
-    ...createUserLoaders(db),
-    ...createSongLoaders(db),
-    ...createNoteLoaders(db),
-    ...createPatternLoaders(db),
-    ...createRankingLoaders(db),
-  };
+/**
+ * A DataLoader whose keys are objects (`{ userId, version }`): `cacheKey` encodes a key into the
+ * cache key, written once per loader; batch functions read the key objects' fields directly.
+ */
+export function keyedLoader<K extends object, V>(
+  cacheKey: (key: K) => string,
+  batch: (keys: readonly K[]) => Promise<readonly (V | Error)[]>,
+): DataLoader<K, V, string> {
+  return new DataLoader<K, V, string>(batch, { cacheKeyFn: cacheKey });
 }
 
-export type Loaders = ReturnType<typeof createLoaders>;
+/** A DataLoader with plain (string or number) keys. */
+export function loader<K extends string | number, V>(batch: (keys: readonly K[]) => Promise<readonly (V | Error)[]>): DataLoader<K, V> {
+  return new DataLoader<K, V>(batch);
+}
+
+/** Rows grouped by a key, in input order. */
+export function groupBy<K, V>(items: readonly V[], key: (v: V) => K): Map<K, V[]> {
+  const m = new Map<K, V[]>();
+  for (const it of items) {
+    const k = key(it);
+    const list = m.get(k);
+    if (list) list.push(it);
+    else m.set(k, [it]);
+  }
+  return m;
+}
+
+/** `keys.map(k => byKey.get(k) ?? miss)`: the batch answer in key order. */
+export function inKeyOrder<K, V, M>(keys: readonly K[], byKey: ReadonlyMap<K, V>, miss: M): (V | M)[] {
+  return keys.map((k) => (byKey.has(k) ? byKey.get(k)! : miss));
+}

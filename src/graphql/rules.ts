@@ -1,4 +1,4 @@
-import { defaultFieldResolver, GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, GraphQLObjectType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { forbidden, notFound, unauthenticated } from '../errors';
 import type { Context } from './context';
 import type { User } from '../generated/prisma/client';
@@ -6,7 +6,9 @@ import type { User } from '../generated/prisma/client';
 /**
  * The one table of authorization rules. Every root operation (GraphQL Query/Mutation/
  * Subscription field, REST route) names its rule here; an operation missing from the table is
- * refused (fail closed). Resolvers never hand-roll access checks.
+ * refused (fail closed). So does every field of an object type that reveals a player's data
+ * (`User.*`, see PLAYER_TYPES). Resolvers never hand-roll access checks: the same wrapper
+ * (applyRules) enforces root and object-field entries.
  *
  *  PUBLIC         anyone
  *  AUTHENTICATED  any signed-in caller
@@ -14,26 +16,47 @@ import type { User } from '../generated/prisma/client';
  *  VISIBLE        the target user is public, or is the caller, or the caller is an approved
  *                 follower of the (private) target
  *  ADMIN          administrators
+ *
+ * Root operations refuse with an error (UNAUTHENTICATED / FORBIDDEN). An object field states what
+ * a refused caller gets (`deny`): 'null' — the field is masked to null, no error (a private
+ * player inside a list stays in the list with its data hidden) — or 'error' — null with a
+ * FORBIDDEN (UNAUTHENTICATED without a viewer) error.
  */
 export type RuleName = 'PUBLIC' | 'AUTHENTICATED' | 'OWNER' | 'VISIBLE' | 'ADMIN';
 
 export interface RuleEntry {
   rule: RuleName;
-  /** Where the target user id comes from (OWNER / VISIBLE). */
-  target?: (args: Record<string, any>, ctx: Context) => string | undefined | Promise<string | undefined>;
-  /** OAuth scope needed by third-party apps (default: read for queries, write for mutations). */
+  /**
+   * Where the target user id comes from (OWNER / VISIBLE). Root operations: the arguments
+   * (default `args.userId`); object fields: the parent object (`root`), e.g. the user itself.
+   */
+  target?: (args: Record<string, any>, ctx: Context, root?: any) => string | undefined | Promise<string | undefined>;
+  /** OAuth scope needed by third-party apps (default: read for queries, write for mutations). Root operations only. */
   scope?: 'read' | 'write';
   /**
    * Only the user themself (own JWT or external ID token), never a third-party app holding an
-   * OAuth token, whatever its scopes: credential management and consent.
+   * OAuth token, whatever its scopes: credential management and consent. Root operations only.
    */
   firstParty?: boolean;
+  /** Object fields (required there): what a caller the rule refuses gets, null or an error. */
+  deny?: 'null' | 'error';
 }
 
 const byUserId = (args: Record<string, any>) => args.userId as string | undefined;
 
+/**
+ * Object types whose every field reveals a player's data: each of their fields must have an entry
+ * (`User.profileText`), checked when the schema is built and by the authorization matrix. A field
+ * that shows nothing private says so with PUBLIC.
+ */
+export const PLAYER_TYPES = ['User'] as const;
+
+/** A field of User (the parent object is the user): PUBLIC, or a rule about that user with its deny. */
+const userField = (rule: RuleName, deny: 'null' | 'error' = 'null'): RuleEntry =>
+  rule === 'PUBLIC' ? { rule } : { rule, deny, target: (_args, _ctx, root: { id: string }) => root.id };
+
 export const RULES: Record<string, RuleEntry> = {
-  // songs / catalogue
+  // catalogue, arena, calculator
   'Query.songs': { rule: 'PUBLIC' },
   'Query.song': { rule: 'PUBLIC' },
   'Query.chart': { rule: 'PUBLIC' },
@@ -44,7 +67,7 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.importDefinitions': { rule: 'ADMIN' },
   'Mutation.importOfficialArena': { rule: 'ADMIN' },
   'Mutation.recompute': { rule: 'ADMIN' },
-  // songs: notes, fingering patterns, rankings (src/modules/songs/notes|patterns|rankings.*)
+  // notes, fingering patterns, rankings (src/modules/notes|patterns|rankings)
   'Query.songNotes': { rule: 'PUBLIC' },
   'Query.recentSongNotes': { rule: 'PUBLIC' },
   'Mutation.postSongNote': { rule: 'AUTHENTICATED' },
@@ -70,7 +93,7 @@ export const RULES: Record<string, RuleEntry> = {
   // unknown name → no target → passes, and the resolver answers null
   'Query.userByName': {
     rule: 'VISIBLE',
-    target: async (a, ctx) => (await ctx.loaders.userByNameKey.load(String(a.name).toLowerCase()))?.id,
+    target: async (a, ctx) => (await ctx.app.areas.access.userByName(ctx, String(a.name)))?.id,
   },
   'Query.nameAvailability': { rule: 'PUBLIC' },
   // PUBLIC in the table: the caller is an external identity without a local user (ctx.identity),
@@ -119,39 +142,93 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.timeline': { rule: 'OWNER' },
   'Subscription.notificationAdded': { rule: 'AUTHENTICATED' },
   'Subscription.timelineEntryAdded': { rule: 'AUTHENTICATED' },
-  // scores & logs (src/modules/scores, src/modules/logs). Their reads are User fields (scores,
-  // batches, recommended…): field resolvers apply the VISIBLE predicate through canView(ctx,
-  // user.id) — the same function this table's VISIBLE rule uses — so no second table exists.
+  // scores & logs (src/modules/scores, src/modules/logs). Their reads are fields of User (below).
   'Mutation.importScores': { rule: 'OWNER' },
   'Mutation.importScoresCsv': { rule: 'OWNER' },
   'Mutation.migrateLegacyScores': { rule: 'OWNER' },
   'Mutation.deleteBatch': { rule: 'OWNER' },
   // REST compatibility routes (named like the GraphQL operation they call)
   'REST.recommended': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/stats/recommended → User.recommended
+
+  // ── fields of User (PLAYER_TYPES): a nested user the viewer may not see (private, not self,
+  // not an approved follower) keeps these PUBLIC fields and gets null for the VISIBLE ones.
+  'User.id': userField('PUBLIC'),
+  'User.name': userField('PUBLIC'), // masked in follow lists by the users service (MASKED_USER_NAME)
+  'User.isPublic': userField('PUBLIC'),
+  'User.createdAt': userField('PUBLIC'),
+  'User.isMasked': userField('PUBLIC'),
+  'User.relationship': userField('PUBLIC'), // the viewer's own follow rows
+  // users: profile
+  'User.profileText': userField('VISIBLE'),
+  'User.profileImage': userField('VISIBLE'),
+  'User.gameId': userField('VISIBLE'),
+  'User.socialId': userField('VISIBLE'),
+  'User.role': userField('VISIBLE'),
+  'User.follows': userField('VISIBLE'),
+  'User.followers': userField('VISIBLE'),
+  'User.following': userField('VISIBLE'),
+  'User.statsPrivacy': userField('OWNER'),
+  // stats
+  'User.stats': userField('VISIBLE'),
+  'User.areaRank': userField('VISIBLE'),
+  'User.recommended': userField('VISIBLE'),
+  'User.totalBpiHistory': userField('VISIBLE'),
+  // rivals
+  'User.compare': userField('VISIBLE'),
+  // scores
+  'User.scores': userField('VISIBLE'),
+  'User.allDifficultyScores': userField('VISIBLE'),
+  'User.chartHistory': userField('VISIBLE'),
+  'User.songHistory': userField('VISIBLE'),
+  'User.bestEver': userField('VISIBLE'),
+  'User.versionComparison': userField('VISIBLE'),
+  'User.unplayedCharts': userField('VISIBLE'),
+  // logs (batch: rivals overtaken are shown to the owner only, by the logs service)
+  'User.batches': userField('VISIBLE'),
+  'User.playDays': userField('VISIBLE'),
+  'User.batch': userField('VISIBLE'),
+  'User.scoreDetails': userField('VISIBLE'),
+  'User.versionSummary': userField('VISIBLE'),
 };
 
-/** Adds rules (areas register theirs at import time, keeping the table in one place at run time). */
-export function defineRules(entries: Record<string, RuleEntry>): void {
-  for (const [k, v] of Object.entries(entries)) {
-    if (RULES[k]) throw new Error(`duplicate rule for ${k}`);
-    RULES[k] = v;
-  }
-}
-
-/** Can the caller see this user's data? (public, self, or approved follower) */
+/** Can the caller see this user's data? (public, self, or approved follower) NOT_FOUND for an unknown user. */
 export async function canView(ctx: Context, targetUserId: string): Promise<boolean> {
-  const user = await ctx.loaders.userById.load(targetUserId);
+  const access = ctx.app.areas.access;
+  const user = await access.user(ctx, targetUserId);
   if (!user) throw notFound('User not found');
   if (user.isPublic) return true;
   if (!ctx.viewer) return false;
   if (ctx.viewer.id === targetUserId || ctx.viewer.isAdmin) return true;
-  const follow = await ctx.loaders.approvedFollow.load(`${ctx.viewer.id}:${targetUserId}`);
-  return follow;
+  return access.approvedFollow(ctx, ctx.viewer.id, targetUserId);
 }
 
-/** The user when the caller may see them (canView), else null: players in lists and rankings are masked with it. */
+/** Verdicts of canView per request, by user id (kept with the request's loaders: renewed with them). */
+const verdicts = new WeakMap<object, Map<string, boolean | Promise<boolean>>>();
+
+/**
+ * canView for a user object, remembered for the request: the first field of a user asks (one
+ * promise), the user's other fields get a plain boolean. A user row known to be public, and the
+ * caller themself, need no lookup.
+ */
+export function userVisibility(ctx: Context, user: { id: string; isPublic?: boolean }): boolean | Promise<boolean> {
+  if (user.isPublic === true) return true;
+  const v = ctx.viewer;
+  if (v && (v.id === user.id || v.isAdmin)) return true;
+  let memo = verdicts.get(ctx.loaders);
+  if (!memo) verdicts.set(ctx.loaders, (memo = new Map()));
+  const known = memo.get(user.id);
+  if (known !== undefined) return known;
+  const asked = canView(ctx, user.id).then((ok) => {
+    memo.set(user.id, ok);
+    return ok;
+  });
+  memo.set(user.id, asked);
+  return asked;
+}
+
+/** The user when the caller may see them, else null: players in lists and rankings are masked with it. */
 export async function visibleUser(ctx: Context, userId: string): Promise<User | null> {
-  return (await canView(ctx, userId)) ? ctx.loaders.userById.load(userId) : null;
+  return (await userVisibility(ctx, { id: userId })) ? ctx.app.areas.access.user(ctx, userId) : null;
 }
 
 /** UNAUTHENTICATED, saying what to do when the caller is a verified external identity with no account yet. */
@@ -205,13 +282,82 @@ async function enforceVisible(ctx: Context, entry: RuleEntry, args: Record<strin
   if (!(await canView(ctx, target))) throw forbidden('This profile is set as a private.');
 }
 
+/**
+ * Whether an object-field entry lets the caller read the field: true / false, or a promise of it
+ * (VISIBLE asks once per user and request: userVisibility). Throws when the entry's deny is
+ * 'error'. Synchronous whenever no lookup is needed.
+ */
+export function fieldAllowed(ctx: Context, entry: RuleEntry, root: any, args: Record<string, any>): boolean | Promise<boolean> {
+  let ok: boolean | Promise<boolean>;
+  switch (entry.rule) {
+    case 'PUBLIC':
+      return true;
+    case 'AUTHENTICATED':
+      ok = ctx.viewer !== null;
+      break;
+    case 'ADMIN':
+      ok = ctx.viewer?.isAdmin === true;
+      break;
+    case 'OWNER':
+    case 'VISIBLE': {
+      const target = entry.target!(args, ctx, root);
+      ok = target instanceof Promise ? target.then((t) => targetAllowed(ctx, entry.rule, t)) : targetAllowed(ctx, entry.rule, target);
+      break;
+    }
+  }
+  if (entry.deny !== 'error') return ok;
+  return ok instanceof Promise ? ok.then((v) => v || refuse(ctx)) : ok || refuse(ctx);
+}
+
+function targetAllowed(ctx: Context, rule: RuleName, target: string | undefined): boolean | Promise<boolean> {
+  if (target === undefined) return false;
+  return rule === 'OWNER' ? ctx.viewer?.id === target : userVisibility(ctx, { id: target });
+}
+
+function refuse(ctx: Context): never {
+  throw ctx.viewer ? forbidden('You may not see this') : noViewer(ctx);
+}
+
+/** The verdict of the table for one object field (REST routes that assemble a type by hand use it). */
+export function fieldVerdict(ctx: Context, coordinate: string, root: any, args: Record<string, any> = {}): boolean | Promise<boolean> {
+  const entry = RULES[coordinate];
+  if (!entry) throw forbidden(`No authorization rule for ${coordinate}`);
+  return fieldAllowed(ctx, entry, root, args);
+}
+
+/** Marks a field resolver as wrapped by the rule table (the authorization matrix checks it). */
+export const RULED = Symbol('ruled');
+
+/**
+ * Wraps one object field in its entry. A PUBLIC field is left as it is (no wrapper at all: the
+ * plain fields of large responses stay plain reads); otherwise the field resolves as before when
+ * allowed, and to null (or the refusal) when not — without a promise of its own when the verdict
+ * is already known.
+ */
+function ruleObjectField(coordinate: string, entry: RuleEntry, field: GraphQLField<unknown, Context>): void {
+  if (entry.rule === 'PUBLIC') return;
+  if (entry.deny !== 'null' && entry.deny !== 'error') throw new Error(`Rule ${coordinate}: an object field must say what a refused caller gets (deny: 'null' | 'error')`);
+  if ((entry.rule === 'OWNER' || entry.rule === 'VISIBLE') && !entry.target) throw new Error(`Rule ${coordinate}: ${entry.rule} needs a target`);
+  if (entry.scope || entry.firstParty) throw new Error(`Rule ${coordinate}: scope and firstParty apply to root operations only`);
+  const resolve = field.resolve ?? defaultFieldResolver;
+  const wrapped: GraphQLFieldResolver<unknown, Context> = (source, args, context, info) => {
+    const ok = fieldAllowed(context, entry, source, args);
+    if (ok === true) return resolve(source, args, context, info);
+    if (ok === false) return null;
+    return ok.then((v) => (v ? resolve(source, args, context, info) : null));
+  };
+  (wrapped as unknown as Record<symbol, string>)[RULED] = coordinate;
+  field.resolve = wrapped;
+}
+
 const ROOTS: Record<string, 'read' | 'write'> = { Query: 'read', Mutation: 'write', Subscription: 'read' };
 
 /**
- * Applies the table to every root field of the built schema (Query, Mutation, Subscription —
- * for a subscription both when it starts and for each event). Wrapping the root resolvers, not a
- * type-graphql global middleware, keeps the thousands of nested field resolutions of a large
- * response free of middleware (measured: nested read 155 → ~100 ms in process).
+ * Applies the table to the built schema: every root field (Query, Mutation, Subscription — for a
+ * subscription both when it starts and for each event) and every object field with an entry.
+ * Wrapping resolvers, not a type-graphql global middleware, keeps the thousands of nested field
+ * resolutions of a large response free of middleware (measured: nested read 155 → ~100 ms in
+ * process); PUBLIC and unlisted object fields are not wrapped at all.
  */
 export function applyRules(schema: GraphQLSchema): GraphQLSchema {
   for (const [typeName, kind] of Object.entries(ROOTS)) {
@@ -234,6 +380,24 @@ export function applyRules(schema: GraphQLSchema): GraphQLSchema {
         };
       }
     }
+  }
+  // Object fields: every entry `Type.field` of the table (and every field of PLAYER_TYPES must have one).
+  const missing: string[] = [];
+  for (const typeName of PLAYER_TYPES) {
+    const type = schema.getType(typeName);
+    if (!type) continue; // a schema without players (a test's probe schema)
+    if (!isObjectType(type)) throw new Error(`PLAYER_TYPES names ${typeName}, which is not an object type`);
+    for (const name of Object.keys(type.getFields())) if (!RULES[`${typeName}.${name}`]) missing.push(`${typeName}.${name}`);
+  }
+  if (missing.length) throw new Error(`No authorization rule for ${missing.join(', ')} (src/graphql/rules.ts): every field of ${PLAYER_TYPES.join(', ')} needs one`);
+  for (const [coordinate, entry] of Object.entries(RULES)) {
+    const [typeName, fieldName] = coordinate.split('.');
+    if (ROOTS[typeName]) continue;
+    const type = schema.getType(typeName);
+    if (!isObjectType(type)) continue; // REST., OAuth.: not GraphQL fields
+    const field = type.getFields()[fieldName];
+    if (!field) throw new Error(`Rule ${coordinate}: ${typeName} has no field ${fieldName}`);
+    ruleObjectField(coordinate, entry, field);
   }
   return schema;
 }

@@ -2,10 +2,9 @@ import type { Server } from 'node:http';
 import { GraphQLError, Kind, getOperationAST, parse, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values';
 import { WebSocketServer } from 'ws';
-import type { App } from '../app';
+import type { Platform as App } from './context';
 import { HTTP_STATUS, badInput, toAppError, unauthenticated } from '../errors';
 import { createContext, type Context, type Viewer } from './context';
-import { createLoaders } from './loaders';
 import { enforce } from './rules';
 import { limitsFromConfig, measureOperation } from './limits';
 
@@ -156,11 +155,11 @@ export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: 
 }
 
 /**
- * A subscription's context lives as long as the subscription: give each event fresh loaders so
- * that nothing cached (users, follows, access grants) outlives a change.
+ * A subscription's context lives as long as the subscription: give each event fresh loaders (and
+ * services, visibility verdicts) so that nothing cached (users, follows, access grants) outlives a change.
  */
 export function renewLoaders(ctx: Context): void {
-  Object.defineProperty(ctx, 'loaders', { value: createLoaders(ctx.db), writable: true, configurable: true, enumerable: true });
+  ctx.renew();
 }
 
 /**

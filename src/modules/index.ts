@@ -1,47 +1,38 @@
-/** Every resolver of every area; the schema is built from this list. */
-import { ChartsResolver, SongsResolver } from './songs/songs.resolver';
-import { UsersResolver } from './users/users.resolver';
-import { ChartNotesResolver, NotesResolver } from './songs/notes.resolver';
-import { PatternsResolver } from './songs/patterns.resolver';
-import { ChartAttributesResolver, RankingsResolver } from './songs/rankings.resolver';
-import { AuthResolver } from './auth/auth.resolver';
-import { BpiCalcResolver } from './bpicalc/bpicalc.resolver';
-import { ArenaResolver, ChartArenaResolver } from './songs/arena.resolver';
+/**
+ * The areas of the application, in dependency order (an area only depends on areas above it):
+ * their manifests are the one list the application (src/app.ts: setups, recompute steps,
+ * listeners), the schema (src/schema.ts: resolvers) and the request context (loaders, services)
+ * are built from. Adding an area = one manifest (`src/modules/<area>/index.ts`, which also declares
+ * the types of its service and loaders on the context) + one line here.
+ */
+import { catalogueArea } from './catalogue';
+import { usersArea } from './users';
+import { authArea } from './auth';
+import { scoresArea } from './scores';
+import { statsArea } from './stats';
+import { rivalsArea } from './rivals';
+import { logsArea } from './logs';
+import { notesArea } from './notes';
+import { patternsArea } from './patterns';
+import { rankingsArea } from './rankings';
+import { arenaArea } from './arena';
+import { bpicalcArea } from './bpicalc';
+import { optimizerArea } from './optimizer';
+import { socialArea } from './social';
 
-import { FollowInviteResolver, FollowsResolver, OutgoingFollowRequestResolver, PendingFollowerResolver } from './social/follows.resolver';
-import { FollowedUserWithListsResolver, FollowListsResolver } from './social/lists.resolver';
-import { NotificationsResolver } from './social/notifications.resolver';
-import { TimelineResolver } from './social/timeline.resolver';
-import { ScoresMutationResolver, ScoresUserResolver } from './scores/scores.resolver';
-import { LogsMutationResolver, LogsUserResolver } from './logs/logs.resolver';
-import { StatsResolver } from './stats/stats.resolver';
-
-export const resolvers = [
-  SongsResolver,
-  ChartsResolver,
-  UsersResolver,
-  NotesResolver,
-  ChartNotesResolver,
-  PatternsResolver,
-  RankingsResolver,
-  ChartAttributesResolver,
-  AuthResolver,
-  BpiCalcResolver,
-  ArenaResolver,
-  ChartArenaResolver,
-  // social (src/modules/social)
-  FollowsResolver,
-  PendingFollowerResolver,
-  OutgoingFollowRequestResolver,
-  FollowInviteResolver,
-  FollowListsResolver,
-  FollowedUserWithListsResolver,
-  NotificationsResolver,
-  TimelineResolver,
-  ScoresMutationResolver,
-  ScoresUserResolver,
-  LogsMutationResolver,
-  LogsUserResolver,
-  // stats (src/modules/stats)
-  StatsResolver,
+export const AREAS = [
+  catalogueArea,
+  usersArea,
+  authArea,
+  scoresArea,
+  statsArea,
+  rivalsArea,
+  logsArea,
+  notesArea,
+  patternsArea,
+  rankingsArea,
+  arenaArea,
+  bpicalcArea,
+  optimizerArea,
+  socialArea,
 ] as const;

@@ -3,10 +3,8 @@ import { z } from 'zod';
 import type { App } from '../app';
 import { AppError } from '../errors';
 import { GAME_VERSIONS } from '../domain/constants';
-import { BpiCalcResolver } from '../modules/bpicalc/bpicalc.resolver';
-import type { ArenaAverageEntry } from '../modules/bpicalc/bpicalc.types';
-import { getRoute } from './index';
-import { enforce } from '../graphql/rules';
+import type { ArenaAverageEntry } from '../modules/arena/arena.types';
+import { getRoute } from './route';
 
 const Query = z.object({
   title: z.string({ error: 'title is required' }).min(1, 'title is required'),
@@ -15,8 +13,6 @@ const Query = z.object({
   version: z.enum(GAME_VERSIONS, { error: `version must be one of ${GAME_VERSIONS.join(', ')}` }).optional(),
   includeRank: z.string().optional(),
 });
-
-const resolver = new BpiCalcResolver();
 
 /** Reference shape: arenaAverages keyed by class; avgBpi omitted where there is none. */
 function arenaObject(list: ArenaAverageEntry[] | null) {
@@ -28,26 +24,29 @@ function arenaObject(list: ArenaAverageEntry[] | null) {
   return out;
 }
 
-/** GET /api/v1/bpi/calc — the single-song calculator (calls the GraphQL resolver method). */
+/** GET /api/v1/bpi/calc — the single-song calculator (the service of GraphQL bpiCalc; rule Query.bpiCalc). */
 export function registerBpiCalc(fastify: FastifyInstance, app: App): void {
-  getRoute(fastify, app, '/api/v1/bpi/calc', async (ctx, req) => {
-    const parsed = Query.safeParse(req.query ?? {});
-    if (!parsed.success) {
-      throw new AppError('BAD_USER_INPUT', 'Invalid parameters', {
-        issues: parsed.error.issues.map((i) => ({ code: i.code, path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message })),
-      });
-    }
-    const q = parsed.data;
-    await enforce(ctx, 'Query.bpiCalc', {}, 'read');
-    const r = await resolver.bpiCalc(
-      { title: q.title, difficulty: q.difficulty, exScore: q.exScore, version: q.version ?? null, includeRank: q.includeRank === 'true' },
-      ctx,
-    );
-    return {
-      song: r.song,
-      bpi: r.bpi,
-      rank: r.rank,
-      metadata: { version: r.metadata.version, arenaAverages: arenaObject(r.metadata.arenaAverages) },
-    };
+  getRoute(fastify, app, {
+    url: '/api/v1/bpi/calc',
+    rule: 'Query.bpiCalc',
+    parse: (req) => {
+      const parsed = Query.safeParse(req.query ?? {});
+      if (!parsed.success) {
+        throw new AppError('BAD_USER_INPUT', 'Invalid parameters', {
+          issues: parsed.error.issues.map((i) => ({ code: i.code, path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message })),
+        });
+      }
+      const q = parsed.data;
+      return { title: q.title, difficulty: q.difficulty, exScore: q.exScore, version: q.version ?? null, includeRank: q.includeRank === 'true' };
+    },
+    handle: async (ctx, q) => {
+      const r = await ctx.services.bpicalc.calc(q);
+      return {
+        song: r.song,
+        bpi: r.bpi,
+        rank: r.rank,
+        metadata: { version: r.metadata.version, arenaAverages: arenaObject(r.metadata.arenaAverages) },
+      };
+    },
   });
 }

@@ -1,13 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../app';
 import { badInput, type ErrorIssue } from '../errors';
-import { enforce } from '../graphql/rules';
-import { NotesResolver } from '../modules/songs/notes.resolver';
-import { RECENT_NOTES_PAGE_SIZE } from '../modules/songs/notes.service';
-import { SongNoteSort } from '../modules/songs/notes.types';
-import { getRoute } from './index';
-
-const resolver = new NotesResolver();
+import { RECENT_NOTES_PAGE_SIZE } from '../modules/notes/notes.service';
+import { SongNoteSort } from '../modules/notes/notes.types';
+import { getRoute } from './route';
 
 /** One item of the reference's recent-notes array (service-interface.md "Song note"). */
 export interface RecentSongNoteJson {
@@ -48,32 +44,37 @@ function parseQuery(q: Record<string, unknown>): { sort: SongNoteSort; page: num
 
 /**
  * GET /api/v1/songs/notes/recent?sort=latest|upvotes&page=N — notes across all charts, 20 per
- * page, page 0-based. Calls NotesResolver.recentSongNotes (the GraphQL field) and maps its
- * connection to the reference's array; upvoted / editable are per caller (optional bearer token).
+ * page, page 0-based. The service of the GraphQL field recentSongNotes (rule Query.recentSongNotes),
+ * its connection mapped to the reference's array; upvoted / editable are per caller (optional
+ * bearer token).
  */
 export function registerRecentNotes(fastify: FastifyInstance, app: App): void {
-  getRoute(fastify, app, '/api/v1/songs/notes/recent', async (ctx, req) => {
-    const { sort, page } = parseQuery((req.query ?? {}) as Record<string, unknown>);
-    await enforce(ctx, 'Query.recentSongNotes', {}, 'read');
-    const result = await resolver.recentSongNotes({ sort, page, first: RECENT_NOTES_PAGE_SIZE }, ctx);
-    const notes = result.edges.map((e) => e.node);
-    const charts = await Promise.all(notes.map((n) => resolver.chart(n, ctx)));
-    const songs = await Promise.all(charts.map((c, i) => (c ? ctx.loaders.songById.load(c.songId) : Promise.reject(new Error(`chart of note ${notes[i].id} missing`)))));
-    return Promise.all(
-      notes.map(async (n, i): Promise<RecentSongNoteJson> => ({
-        id: n.id,
-        body: n.body,
-        authorTotalBpi: n.authorTotalBpi,
-        upvoteCount: n.upvoteCount,
-        upvoted: await resolver.upvoted(n, ctx),
-        editable: resolver.editable(n, ctx),
-        createdAt: n.createdAt.toISOString(),
-        updatedAt: n.updatedAt.toISOString(),
-        songId: n.chartId,
-        songTitle: songs[i]!.title,
-        difficulty: charts[i]!.difficulty,
-        difficultyLevel: charts[i]!.level,
-      })),
-    );
+  getRoute(fastify, app, {
+    url: '/api/v1/songs/notes/recent',
+    rule: 'Query.recentSongNotes',
+    parse: (req) => parseQuery((req.query ?? {}) as Record<string, unknown>),
+    handle: async (ctx, { sort, page }) => {
+      const { notes: service, catalogue } = ctx.services;
+      const result = await service.listRecent(sort, { page, first: RECENT_NOTES_PAGE_SIZE });
+      const notes = result.edges.map((e) => e.node);
+      const charts = await Promise.all(notes.map((n) => catalogue.chart(n.chartId)));
+      const songs = await Promise.all(charts.map((c, i) => (c ? catalogue.song(c.songId) : Promise.reject(new Error(`chart of note ${notes[i].id} missing`)))));
+      return Promise.all(
+        notes.map(async (n, i): Promise<RecentSongNoteJson> => ({
+          id: n.id,
+          body: n.body,
+          authorTotalBpi: n.authorTotalBpi,
+          upvoteCount: n.upvoteCount,
+          upvoted: await service.upvoted(n),
+          editable: service.editable(n),
+          createdAt: n.createdAt.toISOString(),
+          updatedAt: n.updatedAt.toISOString(),
+          songId: n.chartId,
+          songTitle: songs[i]!.title,
+          difficulty: charts[i]!.difficulty,
+          difficultyLevel: charts[i]!.level,
+        })),
+      );
+    },
   });
 }

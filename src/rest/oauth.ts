@@ -145,7 +145,7 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
           .headers({ ...PAGE_HEADERS, ...(e.code === 'UNAUTHENTICATED' ? { 'www-authenticate': 'Bearer' } : {}) })
           .send(page('Sign in required', `<h1>Sign in required</h1><p>${escapeHtml(e.message)}.</p><p>Open this page with your access token (<code>Authorization: Bearer …</code>).</p>`));
       }
-      const user = await ctx.loaders.userById.load(ctx.viewer!.id);
+      const user = await ctx.services.users.user(ctx.viewer!.id);
       // One ticket per decision, each single-use (its id is stored with the code it approves).
       const ticketFor = (approve: boolean) =>
         app.auth.signTicket(

@@ -2,13 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
 import { contextForRequest } from '../graphql/context';
 import { enforce } from '../graphql/rules';
-import { AuthResolver } from '../modules/auth/auth.resolver';
 import { restError } from './errors';
 
 /**
  * POST /api/v1/token — exchange the API key in the X-API-Key header for an access token:
  * 200 `{ token, expiresIn }`; 401 `{message}` for a missing or unknown key; 429 + Retry-After past
- * 20 requests per minute per IP (the same bucket as Mutation.exchangeApiKey, which it calls).
+ * 20 requests per minute per IP (the same bucket and service as Mutation.exchangeApiKey).
  */
 export function registerTokenRoute(fastify: FastifyInstance, app: App): void {
   fastify.route({
@@ -19,7 +18,7 @@ export function registerTokenRoute(fastify: FastifyInstance, app: App): void {
       try {
         const ctx = await contextForRequest(app, req);
         await enforce(ctx, 'Mutation.exchangeApiKey', {}, 'write');
-        const result = await new AuthResolver().exchangeApiKey(ctx);
+        const result = await ctx.services.auth.exchangeApiKey();
         return reply.code(200).header('cache-control', 'no-store').send({ token: result.token, expiresIn: result.expiresIn });
       } catch (err) {
         const { status, body, headers } = restError(err, app.log);

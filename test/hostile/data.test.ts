@@ -3,7 +3,7 @@
  * never stored (import, migration), the legacy migration is capped in size and finishes a file at
  * its cap within a bound, and filtered rankings / arena averages cannot be matched to a player.
  */
-import { recomputeArenaAverages } from '../../src/modules/songs/arena.service';
+import { recomputeArenaAverages } from '../../src/modules/arena/arena.service';
 import { aPublicPlayer, aVersionStatus, follows, withBestScore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { underAttack, warmUp } from './hostile';

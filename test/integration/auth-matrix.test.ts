@@ -5,11 +5,20 @@
  * rule's. ADDING AN OPERATION? Add a case to CASES below (variables are enough for GraphQL
  * operations: the document is built from the schema, selecting only __typename). Use ids that do
  * not exist and bystander users in arguments so that the owner's calls leave the fixture intact.
+ *
+ * Object fields too: every field of a type that reveals a player's data (PLAYER_TYPES: every field
+ * of User) must have an entry (a field without one fails here, and at start-up); every
+ * object-field entry must be applied by the schema's rule wrapper; and every protected one is read
+ * on a private player nested in a public player's followers, by each caller: a refused caller gets
+ * null (deny 'null') or FORBIDDEN / UNAUTHENTICATED (deny 'error'), an allowed one the value. ADDING
+ * A FIELD TO User? Give it an entry in RULES and a case in FIELD_CASES (its arguments), and make
+ * the fixture hold data for it (an allowed caller must see a value, not null).
  */
-import { getNamedType, isObjectType, isInterfaceType, isUnionType, type GraphQLSchema } from 'graphql';
+import { getNamedType, isObjectType, isInterfaceType, isUnionType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { createContext } from '../../src/graphql/context';
-import { RULES, enforce } from '../../src/graphql/rules';
-import { getSchema } from '../../src/graphql/schema';
+import { PLAYER_TYPES, RULED, RULES, enforce, fieldVerdict } from '../../src/graphql/rules';
+import { LATEST_VERSION } from '../../src/domain/constants';
+import { getSchema } from '../../src/schema';
 import { hashSecret, newSecret, pkceChallenge } from '../../src/modules/auth/secrets';
 import type { User } from '../../src/generated/prisma/client';
 import { aPrivatePlayer, aPublicPlayer, anAdmin, follows } from '../helpers/factories';
@@ -122,6 +131,41 @@ const CASES: Record<string, Case> = {
 
 const PROTECTED = ['OWNER', 'VISIBLE', 'AUTHENTICATED', 'ADMIN'];
 
+/** `Type.field` entries of object types (not root operations, REST routes or OAuth endpoints). */
+const isObjectField = (op: string) => !/^(Query|Mutation|Subscription|REST|OAuth)\./.test(op);
+
+/** Arguments of the protected object fields (fields without arguments: {}). */
+const FIELD_CASES: Record<string, { args: Record<string, unknown> }> = {
+  'User.profileText': { args: {} },
+  'User.profileImage': { args: {} },
+  'User.gameId': { args: {} },
+  'User.socialId': { args: {} },
+  'User.role': { args: {} },
+  'User.follows': { args: {} },
+  'User.followers': { args: {} },
+  'User.following': { args: {} },
+  'User.statsPrivacy': { args: {} },
+  'User.stats': { args: {} },
+  'User.areaRank': { args: {} },
+  'User.recommended': { args: {} },
+  'User.totalBpiHistory': { args: {} },
+  'User.compare': { args: {} },
+  'User.scores': { args: {} },
+  'User.allDifficultyScores': { args: {} },
+  'User.chartHistory': { args: { chartId: 1 } },
+  'User.songHistory': { args: { songId: 1 } },
+  'User.bestEver': { args: { currentVersion: '33' } },
+  'User.versionComparison': { args: { currentVersion: '33', targetVersion: '32' } },
+  'User.unplayedCharts': { args: {} },
+  'User.batches': { args: {} },
+  'User.playDays': { args: {} },
+  'User.batch': { args: { id: MISSING } }, // NOT_FOUND for an allowed caller: the resolver ran
+  'User.scoreDetails': { args: { date: '2026-01-01' } },
+  'User.versionSummary': { args: {} },
+};
+
+type FieldVerdict = 'VALUE' | 'NULL' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'OTHER_ERROR';
+
 /** The verdict each rule gives each caller when the operation is about the private owner. */
 const EXPECTED: Record<string, Partial<Record<Who, Verdict>>> = {
   AUTHENTICATED: { anonymous: 'UNAUTHENTICATED', other: 'ALLOWED', owner: 'ALLOWED', follower: 'ALLOWED' },
@@ -132,7 +176,7 @@ const EXPECTED: Record<string, Partial<Record<Who, Verdict>>> = {
 
 let s: TestServer;
 let schema: GraphQLSchema;
-const users = {} as Record<Exclude<Who, 'anonymous'>, User> & { bystander: User; publicTarget: User };
+const users = {} as Record<Exclude<Who, 'anonymous'>, User> & { bystander: User; publicTarget: User; hub: User };
 const tokens = {} as Record<Who, string | undefined>;
 let clientId: string;
 
@@ -147,6 +191,18 @@ beforeAll(async () => {
   users.bystander = await aPublicPlayer(db);
   users.publicTarget = await aPublicPlayer(db);
   await follows(db, users.follower, users.owner, { approved: true });
+  // Object fields: the private owner with data for every User field, nested in a public hub's followers.
+  users.hub = await aPublicPlayer(db);
+  await follows(db, users.owner, users.hub);
+  await db.user.update({
+    where: { id: users.owner.id },
+    data: { profileText: 'matrix', profileImage: 'https://matrix.example/p.png', gameId: '12345678', socialId: 'matrix', showArea: true },
+  });
+  await db.userBadge.create({ data: { userId: users.owner.id, role: 'COFFEE', description: 'matrix' } });
+  await db.playerVersionStatus.create({ data: { userId: users.owner.id, version: LATEST_VERSION, totalBpi: 10 } });
+  // fetched 'in the future': stays the latest snapshot after the admin's importOfficialArena case adds an empty one
+  const snapshot = await db.arenaSnapshot.create({ data: { version: LATEST_VERSION, entryCount: 1, fetchedAt: new Date('2100-01-01T00:00:00Z') } });
+  await db.arenaEntry.create({ data: { snapshotId: snapshot.id, gameId: '12345678', name: 'MATRIX', area: 'TOKYO', arenaClass: 'A1', rank: 1 } });
   for (const who of ['other', 'owner', 'follower', 'admin'] as const) tokens[who] = await s.tokenFor(users[who].id);
   tokens.anonymous = undefined;
   const reg = await fetch(`${s.url}/api/oauth/register`, {
@@ -209,7 +265,39 @@ async function verdict(op: string, c: Case, who: Who, target: User): Promise<{ v
   };
 }
 
-const protectedOps = () => Object.entries(RULES).filter(([, e]) => PROTECTED.includes(e.rule));
+const protectedOps = () => Object.entries(RULES).filter(([op, e]) => PROTECTED.includes(e.rule) && !isObjectField(op));
+const protectedFields = () => Object.entries(RULES).filter(([op, e]) => PROTECTED.includes(e.rule) && isObjectField(op));
+
+/** `query M($hub: ID!, …) { user(id: $hub) { followers(first: 100) { edges { node { id f: <field>(…) <selection> } } } } }`. */
+function nestedDocument(coordinate: string, args: Record<string, unknown>): string {
+  const [typeName, fieldName] = coordinate.split('.');
+  if (typeName !== 'User') throw new Error(`The matrix reaches object fields of User only; ${coordinate} needs a path`);
+  const def = (schema.getType('User') as GraphQLObjectType).getFields()[fieldName];
+  const argDefs = def.args.filter((a) => a.name in args);
+  const decl = argDefs.map((a) => `, $${a.name}: ${a.type}`).join('');
+  const pass = argDefs.length ? `(${argDefs.map((a) => `${a.name}: $${a.name}`).join(', ')})` : '';
+  const named = getNamedType(def.type);
+  const selection = isObjectType(named) || isInterfaceType(named) || isUnionType(named) ? ' { __typename }' : '';
+  return `query M($hub: ID!${decl}) { user(id: $hub) { followers(first: 100) { edges { node { id f: ${fieldName}${pass}${selection} } } } } }`;
+}
+
+/** The field on the private owner, read by `who` through the hub's followers. */
+async function fieldVerdictOf(coordinate: string, who: Who): Promise<{ verdict: FieldVerdict; detail: string }> {
+  const { args } = FIELD_CASES[coordinate];
+  const res = await s.gql(nestedDocument(coordinate, args), { hub: users.hub.id, ...args }, tokens[who]);
+  if (res.body.errors?.some((e: any) => e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' || e.extensions?.code === 'BAD_USER_INPUT') || !res.body.data?.user) {
+    throw new Error(`The matrix case for ${coordinate} is not a valid request: ${JSON.stringify(res.body)}`);
+  }
+  const edges: any[] = res.body.data.user.followers.edges;
+  const i = edges.findIndex((e) => e.node.id === users.owner.id);
+  if (i < 0) throw new Error(`the owner is not among the hub's followers: ${JSON.stringify(edges)}`);
+  const err = res.body.errors?.find((e: any) => e.path?.[3] === i && e.path?.[5] === 'f'); // user.followers.edges[i].node.f
+  const code = err?.extensions?.code;
+  if (code === 'UNAUTHENTICATED' || code === 'FORBIDDEN') return { verdict: code, detail: err.message };
+  if (err) return { verdict: 'OTHER_ERROR', detail: `${code}: ${err.message}` };
+  const value = edges[i].node.f;
+  return { verdict: value === null ? 'NULL' : 'VALUE', detail: JSON.stringify(value) };
+}
 
 describe('access matrix (rule table → verdicts)', () => {
   it('has a matrix case for every protected entry of RULES', () => {
@@ -303,5 +391,65 @@ describe('access matrix (rule table → verdicts)', () => {
       for (const name of Object.keys(type.getFields())) if (!RULES[`${type.name}.${name}`]) missing.push(`${type.name}.${name}`);
     }
     expect(missing).toEqual([]);
+  });
+
+  it('has a rule for every field of a player type, and a case for every protected object field', () => {
+    const missingRules: string[] = [];
+    for (const typeName of PLAYER_TYPES) {
+      for (const name of Object.keys((schema.getType(typeName) as GraphQLObjectType).getFields())) {
+        if (!RULES[`${typeName}.${name}`]) missingRules.push(`${typeName}.${name}`);
+      }
+    }
+    const missingCases = protectedFields()
+      .map(([op]) => op)
+      .filter((op) => !FIELD_CASES[op]);
+    if (missingRules.length || missingCases.length) {
+      throw new Error(
+        (missingRules.length ? `No rule for ${missingRules.join(', ')}: every field of ${PLAYER_TYPES.join(', ')} reveals a player's data; add an entry to src/graphql/rules.ts (PUBLIC if it shows nothing private).\n` : '') +
+          (missingCases.length ? `No FIELD_CASES entry for ${missingCases.join(', ')} in test/integration/auth-matrix.test.ts.` : ''),
+      );
+    }
+    expect(protectedFields().length).toBeGreaterThan(20);
+  });
+
+  it('applies every object-field rule in the schema (the field resolver is the rule wrapper)', () => {
+    const unwrapped: string[] = [];
+    for (const [op] of protectedFields()) {
+      const [typeName, fieldName] = op.split('.');
+      const field = (schema.getType(typeName) as GraphQLObjectType | undefined)?.getFields()[fieldName];
+      const marker = (field?.resolve as unknown as Record<symbol, string> | undefined)?.[RULED];
+      if (marker !== op) unwrapped.push(`${op}: ${field ? 'resolver not wrapped by the rule table' : 'no such field'}`);
+    }
+    expect(unwrapped).toEqual([]);
+  });
+
+  it('gives every caller the verdict of the field rule (a private player nested in a list)', async () => {
+    const mismatches: string[] = [];
+    let checked = 0;
+    for (const [op, entry] of protectedFields()) {
+      for (const [who, rootVerdict] of Object.entries(EXPECTED[entry.rule]) as [Who, Verdict][]) {
+        const allowed = rootVerdict === 'ALLOWED';
+        const got = await fieldVerdictOf(op, who);
+        checked++;
+        const refusal: FieldVerdict[] = entry.deny === 'error' ? [rootVerdict === 'UNAUTHENTICATED' ? 'UNAUTHENTICATED' : 'FORBIDDEN'] : ['NULL'];
+        const ok = allowed ? got.verdict === 'VALUE' || got.verdict === 'OTHER_ERROR' : refusal.includes(got.verdict);
+        if (!ok) mismatches.push(`${op} (${entry.rule}, deny ${entry.deny}) as ${who}: expected ${allowed ? 'a value' : refusal.join('/')}, got ${got.verdict} (${got.detail.slice(0, 120)})`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(checked).toBeGreaterThan(80);
+  });
+
+  it('VISIBLE object fields of a public player are open to everyone, anonymous included', async () => {
+    const refused: string[] = [];
+    for (const [op, entry] of protectedFields()) {
+      if (entry.rule !== 'VISIBLE') continue;
+      for (const who of ['anonymous', 'other'] as Who[]) {
+        const viewer = who === 'anonymous' ? null : { id: users.other.id, isAdmin: false };
+        const ok = await fieldVerdict(createContext(s.app, viewer, '127.0.0.1'), op, users.publicTarget);
+        if (!ok) refused.push(`${op} as ${who}`);
+      }
+    }
+    expect(refused).toEqual([]);
   });
 });

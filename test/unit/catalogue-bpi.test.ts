@@ -1,6 +1,6 @@
 import type { Db } from '../../src/db/client';
 import { safeBpi } from '../../src/domain/bpi';
-import { Catalogue } from '../../src/modules/songs/songs.catalogue';
+import { Catalogue } from '../../src/modules/catalogue/catalogue';
 
 /** A Catalogue over an in-memory stand-in for the two reads load() makes. */
 function catalogueOver(charts: { id: number; notes: number; def: { wr: number | null; kaidenAvg: number | null; coef: number | null } | null }[]) {

@@ -3,7 +3,7 @@
  * invoker does something we rely on. A new resolver that falls back for another reason (middleware,
  * validation settings, custom parameters…) fails here, so the fallback is a decision, not an accident.
  */
-import { getSchema } from '../../src/graphql/schema';
+import { getSchema } from '../../src/schema';
 import { leanResolverReport } from '../../src/graphql/invoke';
 
 const ALLOWED_FALLBACKS = new Set(['@Root typed as a class', '@Args next to @Arg']);

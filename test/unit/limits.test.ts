@@ -1,5 +1,5 @@
 import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
-import { getSchema } from '../../src/graphql/schema';
+import { getSchema } from '../../src/schema';
 import { analyseOperation, containsNul, operationDepth, queryComplexity } from '../../src/graphql/limits';
 
 const depthOf = (q: string) => {

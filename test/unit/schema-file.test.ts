@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { getSchema, printSdl, SCHEMA_FILE } from '../../src/graphql/schema';
+import { printSdl, SCHEMA_FILE } from '../../src/graphql/schema';
+import { getSchema } from '../../src/schema';
 
 describe('schema.graphql (the committed contract)', () => {
   it('matches the code-first schema — run `npm run schema:emit` when this fails', async () => {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import { badInput, unauthenticated } from '../../errors';
-import type { App } from '../../app';
+import type { AreaDeps } from '../area';
 import { RATE_LIMITS } from '../../ratelimit';
 import { CREDENTIAL_PREFIX } from './auth.service';
 import { hashSecret, hintOf, newId, newSecret, redirectUrisProblem } from './secrets';
@@ -38,7 +38,7 @@ export class CredentialsService {
   }
 
   /** X-API-Key → access token (rate-limited per client IP). */
-  async exchangeApiKey(app: App, apiKey: string | undefined, ip: string) {
+  async exchangeApiKey(app: Pick<AreaDeps, 'rateLimiter' | 'auth'>, apiKey: string | undefined, ip: string) {
     await app.rateLimiter.consume(RATE_LIMITS.token, ip || 'unknown');
     if (!apiKey) throw unauthenticated('API key is required (send it in the X-API-Key header)');
     const [row] = await this.db.apiKey.updateManyAndReturn({

@@ -1,5 +1,5 @@
 import { ArgsType, Field, Int } from 'type-graphql';
-import { Difficulty } from '../../domain/constants';
+import { Difficulty } from '../shared/enums';
 
 @ArgsType()
 export class BpiCalcArgs {

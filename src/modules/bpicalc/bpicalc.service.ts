@@ -1,8 +1,8 @@
-import type { App } from '../../app';
 import { BPI_DIFFICULTIES, GAME_VERSIONS, isGameVersion, LATEST_VERSION, PlayStyle, versionIndex, type Difficulty } from '../../domain/constants';
 import { calcBpi, estimateRankFromTotal, ExScoreOverMaxError } from '../../domain/bpi';
 import { AppError, badInput, notFound, type ErrorIssue } from '../../errors';
-import type { CatalogueChart } from '../songs/songs.catalogue';
+import type { AreaScope } from '../area';
+import type { CatalogueChart } from '../catalogue/catalogue';
 
 export interface BpiCalcInput {
   title: string;
@@ -23,7 +23,7 @@ const isAvailable = (c: CatalogueChart) => {
  * and arena averages from their in-memory cache; only includeRank reads the database.
  */
 export class BpiCalcService {
-  constructor(private readonly app: App) {}
+  constructor(private readonly s: Pick<AreaScope, 'db' | 'catalogue' | 'arenaAverages'>) {}
 
   validate(input: BpiCalcInput): void {
     const issues: ErrorIssue[] = [];
@@ -41,7 +41,7 @@ export class BpiCalcService {
   async calc(input: BpiCalcInput) {
     this.validate(input);
     const version = input.version ?? LATEST_VERSION;
-    const chart = this.app.catalogue.find(input.title, PlayStyle.SP, input.difficulty);
+    const chart = this.s.catalogue.find(input.title, PlayStyle.SP, input.difficulty);
     if (!chart || !isAvailable(chart)) throw notFound('Song not found');
     let bpi: number | null;
     try {
@@ -54,7 +54,7 @@ export class BpiCalcService {
     let bpimRank: number | null = null;
     let bpimTotal: number | null = null;
     if (input.includeRank) {
-      const [row] = await this.app.db.$queryRawUnsafe<{ total: number; higher: number }[]>(
+      const [row] = await this.s.db.$queryRawUnsafe<{ total: number; higher: number }[]>(
         `SELECT COUNT(*)::int AS total, (COUNT(*) FILTER (WHERE "exScore" > $3))::int AS higher
            FROM "BestScore" WHERE "chartId" = $1 AND version = $2`,
         chart.id,
@@ -64,7 +64,7 @@ export class BpiCalcService {
       bpimTotal = row.total;
       bpimRank = row.higher + 1;
     }
-    const arenaAverages = [11, 12].includes(chart.level) ? await this.app.arenaAverages.forChart(chart.id, version) : null;
+    const arenaAverages = [11, 12].includes(chart.level) ? await this.s.arenaAverages.forChart(chart.id, version) : null;
     return {
       song: { title: chart.title, difficulty: chart.difficulty, difficultyLevel: chart.level, notes: chart.notes },
       bpi,

@@ -1,8 +1,6 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
-import { ArenaClass, Difficulty } from '../../domain/constants';
-import { registerEnumType } from 'type-graphql';
-
-registerEnumType(ArenaClass, { name: 'ArenaClass', description: 'Official arena class, A1 best' });
+import { Difficulty } from '../shared/enums';
+import { ArenaAverageEntry } from '../arena/arena.types';
 
 @ObjectType({ simpleResolvers: true })
 export class BpiCalcSong {
@@ -20,15 +18,6 @@ export class BpiCalcRank {
   bpimRank!: number | null;
   @Field(() => Int, { nullable: true, description: 'Players of this chart on this server in that version (includeRank only)' })
   bpimTotal!: number | null;
-}
-
-@ObjectType({ simpleResolvers: true, description: 'Average of the players of one arena class on a chart' })
-export class ArenaAverageEntry {
-  @Field(() => ArenaClass) arenaClass!: ArenaClass;
-  @Field(() => Float) avgExScore!: number;
-  @Field(() => Float, { description: '% of the maximum EX score' }) rate!: number;
-  @Field(() => Int) count!: number;
-  @Field(() => Float, { nullable: true }) avgBpi!: number | null;
 }
 
 @ObjectType({ simpleResolvers: true })

@@ -18,3 +18,14 @@ export class ScoreDetailsArgs {
   @Field(() => String, { defaultValue: 'day', description: 'day, week (Mon–Sun) or month' }) unit!: string;
   @Field(() => String, { defaultValue: 'createdAt', description: 'createdAt (import time) or playedAt (play time)' }) groupedBy!: string;
 }
+
+@ArgsType()
+export class DeleteBatchArgs {
+  @Field(() => ID) userId!: string;
+  @Field(() => ID) batchId!: string;
+}
+
+@ArgsType()
+export class VersionArgs {
+  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
+}

@@ -8,14 +8,26 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
-import { ClearLamp, Difficulty, isGameVersion, PlayStyle } from '../../domain/constants';
-import { correctTitle, jstToUtc, NO_CORRECTIONS, normalizeWallClock, type ParseIssue, type TitleCorrections } from '../../domain/csv';
+import { ClearLamp, Difficulty, PlayStyle } from '../../domain/constants';
+import {
+  correctTitle,
+  CsvFormatError,
+  formatFitsVersion,
+  jstToUtc,
+  NO_CORRECTIONS,
+  normalizeWallClock,
+  parseScoreExport,
+  type CsvFormat,
+  type ParseIssue,
+  type TitleCorrections,
+} from '../../domain/csv';
 import { playDateProblem } from '../../domain/dates';
 import { applyPlay, improvements, type Best } from '../../domain/scores';
 import { badInput } from '../../errors';
 import type { EventBus } from '../../events';
 import type { ImportSource } from '../../generated/prisma/enums';
-import type { CatalogueChart } from '../songs/songs.catalogue';
+import { requireVersion } from '../../graphql/args';
+import type { CatalogueChart } from '../catalogue/catalogue';
 import { bestBpis, computeTotal, lockPlayer, storeTotals, totalSetIds, type ChartLookup } from './totals.service';
 
 export const MAX_IMPORT_ROWS = 10_000;
@@ -77,46 +89,85 @@ export interface ImportInput {
   afterPlaysInserted?: () => Promise<void> | void;
 }
 
+/** The catalogue as the import sees it: charts by id and by title + difficulty (ChartMatcher), current BPIs. */
+export type ImportCatalogue = ChartLookup & { find(title: string, playStyle: PlayStyle, difficulty: Difficulty): CatalogueChart | undefined };
+
 export interface ImportDeps {
   db: Db;
-  catalogue: ChartLookup & { find(title: string, playStyle: PlayStyle, difficulty: Difficulty): CatalogueChart | undefined };
+  catalogue: ImportCatalogue;
   events?: EventBus;
 }
 
-interface Candidate {
+/** A row matched to its chart, ready to compare with the player's best. */
+export interface MatchedRow {
   row: ImportRow;
   chart: CatalogueChart;
   playedAt: Date;
+  /** The play's BPI with the definition in force now (stored on the play: Score.bpi). */
   bpi: number | null;
+}
+
+/** A matched row that improves the running best: it becomes a play (`tempId` until inserted). */
+export interface Candidate extends MatchedRow {
   tempId: number;
 }
 
-export function assertVersion(version: string): void {
-  if (!isGameVersion(version)) {
-    throw badInput(`Unknown game version ${JSON.stringify(version)}`, [{ code: 'invalid_enum_value', path: ['version'], message: 'Unknown game version' }]);
-  }
+const SOURCE: Record<CsvFormat, ImportSource> = {
+  official: 'OFFICIAL_CSV',
+  reflux: 'REFLUX',
+  daken_counter: 'DAKEN_COUNTER',
+  result_techo: 'RESULT_TECHO',
+};
+
+export const formatMismatch = (format: CsvFormat, version: string) =>
+  version === 'INF'
+    ? `A ${format} export is arcade data: INF takes Reflux, daken counter or result techo exports`
+    : `A ${format} export is INFINITAS data: import it with version INF (version ${version} takes the official CSV)`;
+
+/** Title predicate for repairing unquoted titles with commas in official CSVs. */
+export function catalogueTitles(catalogue: Pick<ChartLookup, 'charts'>): (title: string) => boolean {
+  const titles = new Set<string>();
+  for (const c of catalogue.charts()) titles.add(c.title);
+  return (t) => titles.has(t);
 }
 
-export async function importScores(deps: ImportDeps, input: ImportInput): Promise<ImportReport> {
-  const { db, catalogue } = deps;
-  assertVersion(input.version);
-  if (input.rows.length > MAX_IMPORT_ROWS) {
-    throw badInput(`At most ${MAX_IMPORT_ROWS} rows per import (got ${input.rows.length})`, [
-      { code: 'too_big', path: ['rows'], message: `At most ${MAX_IMPORT_ROWS} rows` },
-    ]);
+/**
+ * Step 0 (pure): an export file as import input — the format detected and parsed (titles with
+ * commas repaired against the catalogue), and checked against the version (official CSV: arcade
+ * versions; the other formats: INF). BAD_USER_INPUT naming `csv` / `version` otherwise.
+ */
+export function parseExport(
+  text: string,
+  version: string,
+  catalogue: Pick<ChartLookup, 'charts'>,
+  corrections: TitleCorrections = NO_CORRECTIONS,
+): Pick<ImportInput, 'source' | 'format' | 'rows' | 'parseIssues' | 'skipped'> {
+  let parsed;
+  try {
+    parsed = parseScoreExport(text, { corrections, knownTitle: catalogueTitles(catalogue) });
+  } catch (err) {
+    if (err instanceof CsvFormatError) throw badInput(err.message, [{ code: 'invalid_format', path: ['csv', err.line], message: err.message }]);
+    throw err;
   }
-  const now = input.now ?? new Date();
-  const corrections = input.corrections ?? NO_CORRECTIONS;
-  const progress = input.onProgress ?? (() => {});
-  const total = input.rows.length;
-  const problems: ImportProblem[] = (input.parseIssues ?? []).map((i) => ({ ...i }));
-  const notFound: ImportReport['notFound'] = [];
-  let skipped = input.skipped ?? 0;
+  if (!formatFitsVersion(parsed.format, version)) {
+    const message = formatMismatch(parsed.format, version);
+    throw badInput(message, [{ code: 'format_version_mismatch', path: ['version'], message }]);
+  }
+  return { source: SOURCE[parsed.format], format: parsed.format, rows: parsed.rows, parseIssues: parsed.issues, skipped: parsed.skipped };
+}
 
-  // 1. match rows to charts (in memory)
+/**
+ * Step 1 (pure): rows matched to charts by exact title + difficulty (then the corrected title),
+ * checked (EX within the chart's maximum, misses), their play time read (JST wall clock; the
+ * import time when absent or unreadable, with a warning). Zero scores are charts without a play.
+ */
+export function matchRows(catalogue: ImportCatalogue, rows: readonly ImportRow[], corrections: TitleCorrections, now: Date) {
+  const problems: ImportProblem[] = [];
+  const notFound: ImportReport['notFound'] = [];
+  let skipped = 0;
   const times = new Map<string, Date | null>(); // one export date usually serves many rows
-  const matched: { row: ImportRow; chart: CatalogueChart; playedAt: Date; bpi: number | null }[] = [];
-  for (const row of input.rows) {
+  const matched: MatchedRow[] = [];
+  for (const row of rows) {
     const chart = catalogue.find(row.title, PlayStyle.SP, row.difficulty) ?? catalogue.find(correctTitle(row.title, corrections), PlayStyle.SP, row.difficulty);
     if (!chart) {
       notFound.push({ line: row.line, title: row.title, difficulty: row.difficulty });
@@ -156,9 +207,66 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
         playedAt = at;
       } else problems.push({ line: row.line, title: row.title, difficulty: row.difficulty, column: 'lastPlayed', reason: 'not a date-time; the import time is used', severity: 'warning' });
     }
-    const bpi = catalogue.currentBpi(chart.id, row.exScore); // the play's BPI (Score.bpi) with the definition in force now
-    matched.push({ row, chart, playedAt, bpi });
+    matched.push({ row, chart, playedAt, bpi: catalogue.currentBpi(chart.id, row.exScore) });
   }
+  return { matched, notFound, problems, skipped };
+}
+
+/**
+ * Step 2 (pure): the matched rows that improve the player's best on some field (EX, lamp,
+ * misses), in file order — two rows of one chart are each compared with the running best.
+ * Updates `bests` in place (the new per-field bests, play ids negative until inserted).
+ */
+export function improvingPlays(matched: readonly MatchedRow[], bests: Map<number, Best>): Candidate[] {
+  const candidates: Candidate[] = [];
+  for (const m of matched) {
+    const best = bests.get(m.chart.id);
+    const play = { exScore: m.row.exScore, clearLamp: m.row.clearLamp, missCount: m.row.missCount };
+    if (!improvements(play, best).any) continue;
+    const tempId = -(candidates.length + 1);
+    candidates.push({ ...m, tempId });
+    bests.set(m.chart.id, applyPlay(best, { ...play, id: tempId, playedAt: m.playedAt }));
+  }
+  return candidates;
+}
+
+/**
+ * Step 3 (pure): the BestScore rows to upsert for the changed charts, the temporary play ids
+ * replaced by the inserted ones (`insertedIds`: ids of the candidates' plays, ascending, in
+ * candidate order).
+ */
+export function bestUpserts(bests: ReadonlyMap<number, Best>, changedCharts: readonly number[], insertedIds: readonly number[]) {
+  const realId = (id: number | null) => (id !== null && id < 0 ? insertedIds[-id - 1] : id);
+  return changedCharts.map((chartId) => {
+    const b = bests.get(chartId)!;
+    return {
+      chartId,
+      exScore: b.exScore,
+      exScoreId: realId(b.exScoreId),
+      clearLamp: b.clearLamp,
+      clearLampId: realId(b.clearLampId),
+      missCount: b.missCount,
+      missCountId: realId(b.missCountId),
+      playedAt: b.playedAt.toISOString(),
+    };
+  });
+}
+
+export async function importScores(deps: ImportDeps, input: ImportInput): Promise<ImportReport> {
+  const { db, catalogue } = deps;
+  requireVersion(input.version);
+  if (input.rows.length > MAX_IMPORT_ROWS) {
+    throw badInput(`At most ${MAX_IMPORT_ROWS} rows per import (got ${input.rows.length})`, [
+      { code: 'too_big', path: ['rows'], message: `At most ${MAX_IMPORT_ROWS} rows` },
+    ]);
+  }
+  const now = input.now ?? new Date();
+  const progress = input.onProgress ?? (() => {});
+  const total = input.rows.length;
+  const step1 = matchRows(catalogue, input.rows, input.corrections ?? NO_CORRECTIONS, now);
+  const { matched, notFound } = step1;
+  const problems: ImportProblem[] = [...(input.parseIssues ?? []).map((i) => ({ ...i })), ...step1.problems];
+  const skipped = (input.skipped ?? 0) + step1.skipped;
   progress(Math.floor(total / 4), total);
 
   const report = (over: Partial<ImportReport>): ImportReport => ({
@@ -189,17 +297,8 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
       const previousTotalBpi = status?.totalBpi ?? -15;
       const bests = new Map<number, Best>(bestRows.map((b) => [b.chartId, { ...b }]));
 
-      // 3. improvements, in file order (two rows of one chart: each compared with the running best)
-      const candidates: Candidate[] = [];
-      for (const m of matched) {
-        const best = bests.get(m.chart.id);
-        const play = { exScore: m.row.exScore, clearLamp: m.row.clearLamp, missCount: m.row.missCount };
-        if (!improvements(play, best).any) continue;
-        const tempId = -(candidates.length + 1);
-        candidates.push({ ...m, tempId });
-        const next = applyPlay(best, { ...play, id: tempId, playedAt: m.playedAt });
-        bests.set(m.chart.id, next);
-      }
+      // 3. improvements, in file order
+      const candidates = improvingPlays(matched, bests);
       if (candidates.length === 0) {
         const message = matched.length === 0 ? 'Nothing imported: no row matched a chart of the catalogue' : 'Already up to date: no score improved';
         return report({ previousTotalBpi, newTotalBpi: previousTotalBpi, message });
@@ -251,23 +350,10 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
       );
       if (inserted.length !== candidates.length) throw new Error(`inserted ${inserted.length} plays, expected ${candidates.length}`);
       const ids = inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
-      const realId = (id: number | null) => (id !== null && id < 0 ? ids[-id - 1] : id);
       await input.afterPlaysInserted?.();
       progress(Math.floor((total * 3) / 4), total);
 
-      const upserts = changedCharts.map((chartId) => {
-        const b = bests.get(chartId)!;
-        return {
-          chartId,
-          exScore: b.exScore,
-          exScoreId: realId(b.exScoreId),
-          clearLamp: b.clearLamp,
-          clearLampId: realId(b.clearLampId),
-          missCount: b.missCount,
-          missCountId: realId(b.missCountId),
-          playedAt: b.playedAt.toISOString(),
-        };
-      });
+      const upserts = bestUpserts(bests, changedCharts, ids);
       await tx.$executeRawUnsafe(
         `INSERT INTO "BestScore" ("userId", "version", "chartId", "exScore", "exScoreId", "clearLamp", "clearLampId", "missCount", "missCountId", "playedAt", "updatedAt")
          SELECT $2, $3, x."chartId", x."exScore", x."exScoreId", x."clearLamp"::"ClearLamp", x."clearLampId", x."missCount", x."missCountId", x."playedAt"::timestamp(3), $4::timestamp(3)
@@ -301,4 +387,18 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
     deps.events?.emit('scores.imported', { userId: input.userId, version: input.version, batchId: result.batchId, chartIds: result.chartIds });
   }
   return result;
+}
+
+/**
+ * The export-file use case (the importScoresCsv mutation and `cli scores import`): the version
+ * checked, the file parsed and checked against it (parseExport), then imported as one batch.
+ */
+export function importScoreExport(
+  deps: ImportDeps,
+  args: { userId: string; version: string; csv: string },
+  opts: { corrections: TitleCorrections; onProgress?: (done: number, total: number) => void },
+): Promise<ImportReport> {
+  requireVersion(args.version);
+  const parsed = parseExport(args.csv, args.version, deps.catalogue, opts.corrections);
+  return importScores(deps, { userId: args.userId, version: args.version, ...parsed, corrections: opts.corrections, onProgress: opts.onProgress });
 }

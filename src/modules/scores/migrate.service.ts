@@ -6,14 +6,14 @@
  * export is given only to the latest history entry of a chart (not stamped on every old entry).
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/client';
-import { ClearLamp, Difficulty, isGameVersion, PlayStyle } from '../../domain/constants';
+import { ClearLamp, Difficulty, PlayStyle } from '../../domain/constants';
 import { jstToUtc, normalizeWallClock } from '../../domain/csv';
 import { yieldToEventLoop } from '../../db/yield';
 import { playDateProblem } from '../../domain/dates';
 import { improvements, applyPlay, type Best } from '../../domain/scores';
 import { badInput } from '../../errors';
-import { rebuildDerived } from '../logs/logs.service';
+import { versionIssue } from '../../graphql/args';
+import { rebuildDerived } from './rebuild.service';
 import { lockPlayer } from './totals.service';
 import type { ImportDeps } from './import.service';
 
@@ -66,7 +66,8 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
   const now = Date.now();
   const versions: string[] = [];
   for (const [version, body] of Object.entries(doc as Record<string, unknown>)) {
-    if (!isGameVersion(version)) throw badInput(`Unknown game version ${JSON.stringify(version)}`, [{ code: 'invalid_enum_value', path: ['data', version], message: 'Unknown game version' }]);
+    const issue = versionIssue(version, 'data');
+    if (issue) throw badInput(`Unknown game version ${JSON.stringify(version)}`, [{ ...issue, path: ['data', version] }]);
     const b = body as { scoresHistory?: unknown; scores?: Record<string, { title?: string; difficulty?: string; clearState?: unknown; missCount?: unknown }> };
     if (!Array.isArray(b?.scoresHistory) || b.scoresHistory.length === 0) continue;
     entries += b.scoresHistory.length;
@@ -166,7 +167,7 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
       total = rows.length;
       for (const v of new Set([...versions, ...old.map((o) => o.version)])) {
         await yieldToEventLoop();
-        await rebuildDerived(tx as Db, catalogue, userId, v);
+        await rebuildDerived(tx, catalogue, userId, v);
       }
     },
     { timeout: 120_000 },

@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
-import { Difficulty } from '../../domain/constants';
+import { Difficulty } from '../shared/enums';
 import { ConnectionArgs } from '../../graphql/connection';
 
 @InputType('ScoreRowInput', { description: 'One normalized row (as produced by the CSV adapters)' })
@@ -33,12 +33,6 @@ export class MigrateLegacyArgs {
 }
 
 @ArgsType()
-export class DeleteBatchArgs {
-  @Field(() => ID) userId!: string;
-  @Field(() => ID) batchId!: string;
-}
-
-@ArgsType()
 export class ScoresArgs extends ConnectionArgs {
   @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
   @Field(() => Date, { nullable: true, description: 'State as of this instant (by import time); default now' }) asOf?: Date | null;
@@ -50,11 +44,6 @@ export class ScoresArgs extends ConnectionArgs {
 export class AllDifficultyScoresArgs extends ConnectionArgs {
   @Field(() => [Int], { nullable: true }) levels?: number[] | null;
   @Field(() => [Difficulty], { nullable: true }) difficulties?: Difficulty[] | null;
-}
-
-@ArgsType()
-export class VersionArgs {
-  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
 }
 
 @ArgsType()
@@ -74,19 +63,4 @@ export class BestEverArgs {
 export class VersionComparisonArgs {
   @Field(() => String) currentVersion!: string;
   @Field(() => String) targetVersion!: string;
-}
-
-@ArgsType()
-export class RecommendedArgs {
-  @Field(() => String, { nullable: true }) version?: string | null;
-  @Field(() => [Int], { nullable: true, description: 'Levels (11, 12); empty = all' }) level?: number[] | null;
-  @Field(() => [Difficulty], { nullable: true, description: 'HYPER, ANOTHER, LEGGENDARIA; empty = all' }) difficulty?: Difficulty[] | null;
-  @Field(() => Int, { nullable: true, description: '1–100, default 10' }) limit?: number | null;
-  @Field(() => Int, { nullable: true, description: '≥ 0, default 0' }) offset?: number | null;
-}
-
-@ArgsType()
-export class TotalBpiHistoryArgs {
-  @Field(() => String, { nullable: true }) version?: string | null;
-  @Field(() => String, { nullable: true, description: 'day (default), week or month' }) groupBy?: string | null;
 }

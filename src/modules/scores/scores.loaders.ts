@@ -1,36 +1,45 @@
-import DataLoader from 'dataloader';
 import type { Db } from '../../db/client';
-import type { BestScore, PlayerVersionStatus } from '../../generated/prisma/client';
+import type { BestScore } from '../../generated/prisma/client';
+import { groupBy, keyedLoader } from '../../graphql/loaders';
 
-const key = (userId: string, version: string) => `${userId}\u0000${version}`;
+/** A player in a version. */
+export interface PlayerVersion {
+  userId: string;
+  version: string;
+}
 
-/** Per-request loaders of the scores area: a player's bests per version. */
+/** A player's best on one chart in a version. */
+export interface PlayerChart extends PlayerVersion {
+  chartId: number;
+}
+
+const pvKey = (k: PlayerVersion) => `${k.userId}\u0000${k.version}`;
+const pcKey = (k: PlayerChart) => `${k.userId}\u0000${k.version}\u0000${k.chartId}`;
+
+/** Loaders of the scores area: `ctx.loaders.scores.<name>`. */
 export function createScoreLoaders(db: Db) {
   return {
-    /** key `${userId}\0${version}` → the player's BestScore rows in that version */
-    scoreBestsByUserVersion: new DataLoader<string, BestScore[]>(async (keys) => {
-      const pairs = keys.map((k) => k.split('\u0000') as [string, string]);
+    /** The player's BestScore rows in that version. */
+    bests: keyedLoader<PlayerVersion, BestScore[]>(pvKey, async (keys) => {
       // Two IN lists (a fixed query shape, unlike an OR per pair); pairs not asked for are dropped below.
       const rows = await db.bestScore.findMany({
-        where: { userId: { in: [...new Set(pairs.map((p) => p[0]))] }, version: { in: [...new Set(pairs.map((p) => p[1]))] } },
+        where: { userId: { in: [...new Set(keys.map((k) => k.userId))] }, version: { in: [...new Set(keys.map((k) => k.version))] } },
       });
-      const map = new Map<string, BestScore[]>(keys.map((k) => [k, []]));
-      for (const r of rows) map.get(key(r.userId, r.version))?.push(r);
-      return keys.map((k) => map.get(k)!);
+      const byKey = groupBy(rows, pvKey);
+      return keys.map((k) => byKey.get(pvKey(k)) ?? []);
+    }),
+    /** The player's best on that chart, or null. One query per (player, version). */
+    best: keyedLoader<PlayerChart, BestScore | null>(pcKey, async (keys) => {
+      const groups = groupBy(keys, pvKey);
+      const rows = (
+        await Promise.all(
+          [...groups.values()].map((g) => db.bestScore.findMany({ where: { userId: g[0].userId, version: g[0].version, chartId: { in: g.map((k) => k.chartId) } } })),
+        )
+      ).flat();
+      const byKey = new Map(rows.map((r) => [pcKey(r), r]));
+      return keys.map((k) => byKey.get(pcKey(k)) ?? null);
     }),
   };
 }
 
 export type ScoreLoaders = ReturnType<typeof createScoreLoaders>;
-
-/** Where the read services get a player's bests and total (DataLoaders in requests, the DB elsewhere). */
-export interface ScoreSource {
-  bests(userId: string, version: string): Promise<BestScore[]>;
-  totalBpi(userId: string, version: string): Promise<number | null>;
-}
-
-/** Bests from this area's loader; the current total from the users area's per-player status loader (one read of PlayerVersionStatus per request). */
-export const loaderSource = (l: ScoreLoaders & { statusesByUserId: DataLoader<string, PlayerVersionStatus[]> }): ScoreSource => ({
-  bests: (u, v) => l.scoreBestsByUserVersion.load(key(u, v)),
-  totalBpi: async (u, v) => (await l.statusesByUserId.load(u)).find((s) => s.version === v)?.totalBpi ?? null,
-});

@@ -1,8 +1,6 @@
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { ClearLamp, Difficulty } from '../../domain/constants';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
-
-registerEnumType(ClearLamp, { name: 'ClearLamp', description: 'Clear lamp, in rank order (NO_PLAY lowest, FULLCOMBO_CLEAR highest)' });
+import { ClearLamp, Difficulty } from '../shared/enums';
 
 /** Chart facts repeated on score entries (from the in-memory catalogue, current definition). */
 @ObjectType()
@@ -121,37 +119,4 @@ export class MigrateLegacyScoresPayload {
   @Field(() => Int, { description: 'Plays stored' }) totalProcessed!: number;
   @Field(() => Int) batchCount!: number;
   @Field(() => Int, { description: 'History entries whose chart is not in the catalogue' }) notFound!: number;
-}
-
-@ObjectType('RecommendedEntry', { description: 'A chart in weapons/potential (domain-stats §3.8)' })
-export class RecommendedEntryType extends ChartFields {
-  @Field(() => Int) logId!: number;
-  @Field(() => Int) exScore!: number;
-  @Field(() => Float, { nullable: true }) bpi!: number | null;
-  @Field(() => ClearLamp, { nullable: true }) clearLamp!: ClearLamp | null;
-  @Field(() => String, { nullable: true }) clearState!: string | null;
-  @Field(() => Int, { nullable: true }) missCount!: number | null;
-  @Field(() => Date) scoreAt!: Date;
-  @Field(() => Float, { description: 'BPI (−15 when none) minus the player total BPI' }) bpiDiff!: number;
-}
-
-@ObjectType('RecommendedList')
-export class RecommendedListType {
-  @Field(() => [RecommendedEntryType]) data!: RecommendedEntryType[];
-  @Field(() => Int) total!: number;
-}
-
-@ObjectType('Recommended')
-export class RecommendedType {
-  @Field(() => Float, { description: 'The total BPI the entries are compared with' }) totalBpi!: number;
-  @Field(() => RecommendedListType, { description: 'Charts most above the total (strongest)' }) weapons!: RecommendedListType;
-  @Field(() => RecommendedListType, { description: 'Charts most below the total (most room)' }) potential!: RecommendedListType;
-}
-
-@ObjectType('TotalBpiHistoryPoint')
-export class TotalBpiHistoryPointType {
-  @Field(() => String, { description: 'JST date (day), Monday of the week, or YYYY-MM' }) date!: string;
-  @Field(() => Float) totalBpi!: number;
-  @Field(() => Int, { description: 'Charts of the set played so far' }) count!: number;
-  @Field(() => Int, { description: 'Plays in this period' }) updated!: number;
 }

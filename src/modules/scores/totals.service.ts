@@ -7,7 +7,7 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../../db/client';
 import { inTotalSet, totalOverSet } from '../../domain/totals';
-import type { CatalogueChart } from '../songs/songs.catalogue';
+import type { CatalogueChart } from '../catalogue/catalogue';
 
 /** A Prisma client or an interactive transaction client. */
 export type DbLike = Prisma.TransactionClient;

@@ -1,8 +1,6 @@
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context';
-import { unauthenticated } from '../../errors';
-import { UserType } from '../users/users.types';
-import { FollowsService } from './follows.service';
+import { UserType } from '../shared/user.type';
 import { FollowerArgs, FollowRequestIdArgs, InviteTokenArgs, OwnerArgs, OwnerConnectionArgs, TargetArgs } from './social.inputs';
 import {
   FollowInvite,
@@ -18,11 +16,6 @@ import {
   FollowRequestStatus,
 } from './social.types';
 
-const viewerId = (ctx: Context) => {
-  if (!ctx.viewer) throw unauthenticated();
-  return ctx.viewer.id;
-};
-
 const payload = (r: { followerId: string; followingId: string; state: string; pendingRequest: boolean }): FollowPayload => ({
   followerId: r.followerId,
   followingId: r.followingId,
@@ -37,30 +30,30 @@ export class FollowsResolver {
 
   @Mutation(() => FollowPayload, { description: 'Follow a public user (instant). Private users: use their invitation (sendFollowRequest).' })
   async follow(@Args(() => TargetArgs) { userId }: TargetArgs, @Ctx() ctx: Context): Promise<FollowPayload> {
-    return payload(await new FollowsService(ctx.app).follow(viewerId(ctx), userId));
+    return payload(await ctx.services.social.follows.follow(userId));
   }
 
   @Mutation(() => FollowPayload, { description: 'Stop following (also removes the user from your follow lists; an approval ends with the follow).' })
   async unfollow(@Args(() => TargetArgs) { userId }: TargetArgs, @Ctx() ctx: Context): Promise<FollowPayload> {
-    return payload(await new FollowsService(ctx.app).unfollow(viewerId(ctx), userId));
+    return payload(await ctx.services.social.follows.unfollow(userId));
   }
 
   @Mutation(() => SendFollowRequestPayload, {
     description: 'Use an invitation token: follows a public inviter at once; asks a private inviter for approval (idempotent).',
   })
   async sendFollowRequest(@Args(() => InviteTokenArgs) { token }: InviteTokenArgs, @Ctx() ctx: Context): Promise<SendFollowRequestPayload> {
-    const r = await new FollowsService(ctx.app).sendRequest(viewerId(ctx), token);
+    const r = await ctx.services.social.follows.sendRequest(token);
     return { status: r.status as FollowRequestStatus, targetId: r.targetId, state: r.state as FollowStateEnum };
   }
 
   @Mutation(() => FollowPayload, { description: 'Withdraw your pending follow request to a user' })
   async withdrawFollowRequest(@Args(() => TargetArgs) { userId }: TargetArgs, @Ctx() ctx: Context): Promise<FollowPayload> {
-    return payload(await new FollowsService(ctx.app).withdrawRequest(viewerId(ctx), userId));
+    return payload(await ctx.services.social.follows.withdrawRequest(userId));
   }
 
   @Query(() => OutgoingFollowRequestConnection, { description: 'Your pending follow requests, newest first' })
   outgoingFollowRequests(@Args(() => OwnerConnectionArgs) { userId, first, after }: OwnerConnectionArgs, @Ctx() ctx: Context) {
-    return new FollowsService(ctx.app).outgoingRequests(userId, first, after);
+    return ctx.services.social.follows.outgoingRequests(userId, first, after);
   }
 
   // ---- owner side
@@ -69,67 +62,67 @@ export class FollowsResolver {
     description: 'Waiting for your approval: follow requests (oldest first), then, while you are private, followers you never approved',
   })
   incomingFollowRequests(@Args(() => OwnerConnectionArgs) { userId, first, after }: OwnerConnectionArgs, @Ctx() ctx: Context) {
-    return new FollowsService(ctx.app).pendingFollowers(userId, first, after);
+    return ctx.services.social.follows.pendingFollowers(userId, first, after);
   }
 
   @Mutation(() => FollowPayload, { description: 'Approve a follow request: the requester follows you with access, and is notified' })
   async approveFollowRequest(@Args(() => FollowRequestIdArgs) { userId, requestId }: FollowRequestIdArgs, @Ctx() ctx: Context) {
-    return payload(await new FollowsService(ctx.app).approveRequest(userId, requestId));
+    return payload(await ctx.services.social.follows.approveRequest(userId, requestId));
   }
 
   @Mutation(() => FollowPayload, { description: 'Reject a follow request (the requester is not notified)' })
   async rejectFollowRequest(@Args(() => FollowRequestIdArgs) { userId, requestId }: FollowRequestIdArgs, @Ctx() ctx: Context) {
-    return payload(await new FollowsService(ctx.app).rejectRequest(userId, requestId));
+    return payload(await ctx.services.social.follows.rejectRequest(userId, requestId));
   }
 
   @Mutation(() => FollowPayload, { description: 'Approve an existing follower that has no approval (a legacy follower)' })
   async approveFollower(@Args(() => FollowerArgs) { userId, followerId }: FollowerArgs, @Ctx() ctx: Context) {
-    return payload(await new FollowsService(ctx.app).approveFollower(userId, followerId));
+    return payload(await ctx.services.social.follows.approveFollower(userId, followerId));
   }
 
   @Mutation(() => FollowPayload, { description: 'Remove a follower (and their approval). Not a block: they may ask again.' })
   async removeFollower(@Args(() => FollowerArgs) { userId, followerId }: FollowerArgs, @Ctx() ctx: Context) {
-    return payload(await new FollowsService(ctx.app).removeFollower(userId, followerId));
+    return payload(await ctx.services.social.follows.removeFollower(userId, followerId));
   }
 
   // ---- invitations
 
   @Query(() => FollowInviteStatus, { description: 'Whether you have an invitation token (the token itself is only shown when issued)' })
   followInvite(@Args(() => OwnerArgs) { userId }: OwnerArgs, @Ctx() ctx: Context) {
-    return new FollowsService(ctx.app).inviteStatus(userId);
+    return ctx.services.social.follows.inviteStatus(userId);
   }
 
   @Mutation(() => IssueFollowInvitePayload, { description: 'Issue a new invitation token; the previous one stops working' })
   issueFollowInvite(@Args(() => OwnerArgs) { userId }: OwnerArgs, @Ctx() ctx: Context) {
-    return new FollowsService(ctx.app).issueInvite(userId);
+    return ctx.services.social.follows.issueInvite(userId);
   }
 
   @Query(() => FollowInvite, { description: 'Who an invitation token belongs to, and where you stand with them (30 a minute per client IP)' })
   resolveFollowInvite(@Args(() => InviteTokenArgs) { token }: InviteTokenArgs, @Ctx() ctx: Context) {
-    return new FollowsService(ctx.app).resolveInvite(ctx.viewer?.id ?? null, token, ctx.ip);
+    return ctx.services.social.follows.resolveInvite(token);
   }
 }
 
 @Resolver(() => PendingFollower)
 export class PendingFollowerResolver {
   @FieldResolver(() => UserType, { nullable: true, description: 'Who asks (they chose to show themselves to you)' })
-  requester(@Root() p: PendingFollower, @Ctx() ctx: Context) {
-    return ctx.loaders.userById.load(p.requesterId);
+  requester(@Root() p: Pick<PendingFollower, 'requesterId'>, @Ctx() ctx: Context) {
+    return ctx.services.users.user(p.requesterId);
   }
 }
 
 @Resolver(() => OutgoingFollowRequest)
 export class OutgoingFollowRequestResolver {
   @FieldResolver(() => UserType, { nullable: true })
-  target(@Root() r: OutgoingFollowRequest, @Ctx() ctx: Context) {
-    return ctx.loaders.userById.load(r.targetId);
+  target(@Root() r: Pick<OutgoingFollowRequest, 'targetId'>, @Ctx() ctx: Context) {
+    return ctx.services.users.user(r.targetId);
   }
 }
 
 @Resolver(() => FollowInvite)
 export class FollowInviteResolver {
   @FieldResolver(() => UserType, { nullable: true, description: 'The inviter (holding the token reveals who they are)' })
-  inviter(@Root() r: FollowInvite, @Ctx() ctx: Context) {
-    return ctx.loaders.userById.load(r.inviterId);
+  inviter(@Root() r: Pick<FollowInvite, 'inviterId'>, @Ctx() ctx: Context) {
+    return ctx.services.users.user(r.inviterId);
   }
 }

@@ -1,9 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { App } from '../../app';
 import { followState, transition, type FollowAction, type FollowSnapshot, type FollowState, type Transition } from '../../domain/follow-state';
 import { badInput, notFound } from '../../errors';
 import type { Prisma } from '../../generated/prisma/client';
-import { offsetFromCursor, offsetPage, pageSize, type Page } from '../../graphql/connection';
+import { offsetArgs } from '../../graphql/args';
+import { offsetPage, type Page } from '../../graphql/connection';
+import { viewerId } from '../../graphql/context';
+import type { AreaScope } from '../area';
 import type { RateLimitPolicy } from '../../ratelimit';
 import { publishNotifications } from './notifications.service';
 
@@ -37,10 +39,10 @@ export const INVITE_RESOLVE_LIMIT: RateLimitPolicy = { name: 'invite-resolve', m
  * published and 'social.followed' emitted after the commit.
  */
 export class FollowsService {
-  constructor(private readonly app: App) {}
+  constructor(private readonly s: Pick<AreaScope, 'ctx' | 'db' | 'events' | 'pubsub' | 'rateLimiter' | 'viewer'>) {}
 
   private get db() {
-    return this.app.db;
+    return this.s.db;
   }
 
   /** The pair's snapshot inside a transaction; NOT_FOUND when either user does not exist. */
@@ -69,9 +71,9 @@ export class FollowsService {
       const notificationIds = await this.apply(tx, followerId, targetId, t, action);
       return { t, notificationIds };
     });
-    publishNotifications(this.app, notificationIds);
+    publishNotifications(this.s, notificationIds);
     if (t.effects.includes('EMIT_FOLLOWED')) {
-      this.app.events.emit('social.followed', { followerId, followingId: targetId, approved: t.to === 'approved-follower' });
+      this.s.events.emit('social.followed', { followerId, followingId: targetId, approved: t.to === 'approved-follower' });
     }
     return { followerId, followingId: targetId, state: t.to, pendingRequest: t.pendingRequest, transition: t };
   }
@@ -136,30 +138,30 @@ export class FollowsService {
 
   // ---- follower side -------------------------------------------------------------------------
 
-  follow(viewerId: string, targetId: string) {
-    return this.act(viewerId, targetId, 'FOLLOW');
+  follow(targetId: string) {
+    return this.act(viewerId(this.s), targetId, 'FOLLOW');
   }
 
-  unfollow(viewerId: string, targetId: string) {
-    return this.act(viewerId, targetId, 'UNFOLLOW');
+  unfollow(targetId: string) {
+    return this.act(viewerId(this.s), targetId, 'UNFOLLOW');
   }
 
   /** Uses an invitation token: a follow (public inviter) or a pending request (private inviter). */
-  async sendRequest(viewerId: string, token: string) {
+  async sendRequest(token: string) {
+    const me = viewerId(this.s);
     const inviterId = await this.inviterOf(token);
-    const r = await this.act(viewerId, inviterId, 'REQUEST');
+    const r = await this.act(me, inviterId, 'REQUEST');
     const status = r.state === 'following' || r.state === 'approved-follower' ? 'FOLLOWED' : 'REQUESTED';
     return { ...r, status: status as 'FOLLOWED' | 'REQUESTED', targetId: inviterId };
   }
 
-  withdrawRequest(viewerId: string, targetId: string) {
-    return this.act(viewerId, targetId, 'WITHDRAW');
+  withdrawRequest(targetId: string) {
+    return this.act(viewerId(this.s), targetId, 'WITHDRAW');
   }
 
-  async outgoingRequests(viewerId: string, first?: number | null, after?: string | null): Promise<Page<{ id: number; targetId: string; createdAt: Date }>> {
-    const size = pageSize(first);
-    const offset = offsetFromCursor(after);
-    const where = { requesterId: viewerId };
+  async outgoingRequests(ownerId: string, first?: number | null, after?: string | null): Promise<Page<{ id: number; targetId: string; createdAt: Date }>> {
+    const { size, offset } = offsetArgs({ first, after });
+    const where = { requesterId: ownerId };
     const [rows, total] = await Promise.all([
       this.db.followRequest.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: size + 1 }),
       this.db.followRequest.count({ where }),
@@ -196,8 +198,7 @@ export class FollowsService {
    * followers without approval ("legacy"); a legacy follower with a request appears once, as REQUEST.
    */
   async pendingFollowers(ownerId: string, first?: number | null, after?: string | null): Promise<Page<PendingFollowerRow>> {
-    const size = pageSize(first);
-    const offset = offsetFromCursor(after);
+    const { size, offset } = offsetArgs({ first, after });
     const owner = await this.db.user.findUnique({ where: { id: ownerId }, select: { isPublic: true } });
     if (!owner) throw notFound('User not found');
     const legacyWhere = { followingId: ownerId, approvedAt: null, follower: { sentRequests: { none: { targetId: ownerId } } } };
@@ -256,8 +257,9 @@ export class FollowsService {
   }
 
   /** Resolves a token to its owner (rate limited per IP; one indexed lookup + the viewer's flags). */
-  async resolveInvite(viewerId: string | null, token: string, ip: string) {
-    await this.app.rateLimiter.consume(INVITE_RESOLVE_LIMIT, ip || 'unknown');
+  async resolveInvite(token: string) {
+    const viewerId = this.s.viewer?.id ?? null;
+    await this.s.rateLimiter.consume(INVITE_RESOLVE_LIMIT, this.s.ctx.ip || 'unknown');
     const inviterId = await this.inviterOf(token);
     const base = { type: 'follow', inviterId, isSelf: viewerId === inviterId, isFollowing: false, hasPendingRequest: false };
     if (!viewerId || viewerId === inviterId) return base;

@@ -1,8 +1,7 @@
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context';
-import { canView } from '../../graphql/rules';
-import { UserType } from '../users/users.types';
-import { ListsService } from './lists.service';
+import { visibleUser } from '../../graphql/rules';
+import { UserType } from '../shared/user.type';
 import { CreateFollowListArgs, FollowListArgs, FollowListMemberArgs, OwnerArgs, OwnerConnectionArgs, UpdateFollowListArgs } from './social.inputs';
 import {
   DeleteFollowListPayload,
@@ -17,39 +16,39 @@ import {
 export class FollowListsResolver {
   @Query(() => [FollowListType], { description: 'Your follow lists, oldest first' })
   followLists(@Args(() => OwnerArgs) { userId }: OwnerArgs, @Ctx() ctx: Context) {
-    return new ListsService(ctx.db).lists(userId);
+    return ctx.services.social.lists.lists(userId);
   }
 
   @Query(() => FollowedUserWithListsConnection, { description: 'Everyone you follow (by name) with the ids of your lists they are in' })
   followingWithLists(@Args(() => OwnerConnectionArgs) { userId, first, after }: OwnerConnectionArgs, @Ctx() ctx: Context) {
-    return new ListsService(ctx.db).followingWithLists(userId, first, after);
+    return ctx.services.social.lists.followingWithLists(userId, first, after);
   }
 
   @Mutation(() => FollowListType)
   createFollowList(@Args(() => CreateFollowListArgs) { userId, name, isPublic }: CreateFollowListArgs, @Ctx() ctx: Context) {
-    return new ListsService(ctx.db).create(userId, name, isPublic);
+    return ctx.services.social.lists.create(userId, name, isPublic);
   }
 
   @Mutation(() => FollowListType, { description: 'Rename and/or change the visibility flag (at least one)' })
   updateFollowList(@Args(() => UpdateFollowListArgs) { userId, listId, name, isPublic }: UpdateFollowListArgs, @Ctx() ctx: Context) {
-    return new ListsService(ctx.db).update(userId, listId, { name, isPublic });
+    return ctx.services.social.lists.update(userId, listId, { name, isPublic });
   }
 
   @Mutation(() => DeleteFollowListPayload)
   async deleteFollowList(@Args(() => FollowListArgs) { userId, listId }: FollowListArgs, @Ctx() ctx: Context): Promise<DeleteFollowListPayload> {
-    await new ListsService(ctx.db).delete(userId, listId);
+    await ctx.services.social.lists.delete(userId, listId);
     return { id: listId, deleted: true };
   }
 
   @Mutation(() => FollowListMemberPayload, { description: 'Add a user you follow to a list (idempotent)' })
   async addFollowListMember(@Args(() => FollowListMemberArgs) { userId, listId, memberId }: FollowListMemberArgs, @Ctx() ctx: Context) {
-    await new ListsService(ctx.db).addMember(userId, listId, memberId);
+    await ctx.services.social.lists.addMember(userId, listId, memberId);
     return { listId, userId: memberId, isMember: true };
   }
 
   @Mutation(() => FollowListMemberPayload, { description: 'Remove a user from a list (idempotent)' })
   async removeFollowListMember(@Args(() => FollowListMemberArgs) { userId, listId, memberId }: FollowListMemberArgs, @Ctx() ctx: Context) {
-    await new ListsService(ctx.db).removeMember(userId, listId, memberId);
+    await ctx.services.social.lists.removeMember(userId, listId, memberId);
     return { listId, userId: memberId, isMember: false };
   }
 }
@@ -57,8 +56,7 @@ export class FollowListsResolver {
 @Resolver(() => FollowedUserWithLists)
 export class FollowedUserWithListsResolver {
   @FieldResolver(() => UserType, { nullable: true, description: 'The user; null while they are private and have not approved you' })
-  async user(@Root() r: FollowedUserWithLists, @Ctx() ctx: Context) {
-    if (!(await canView(ctx, r.userId))) return null;
-    return ctx.loaders.userById.load(r.userId);
+  user(@Root() r: Pick<FollowedUserWithLists, 'userId'>, @Ctx() ctx: Context) {
+    return visibleUser(ctx, r.userId);
   }
 }

@@ -1,6 +1,7 @@
-import type { Db } from '../../db/client';
 import { badInput, notFound } from '../../errors';
-import { offsetFromCursor, offsetPage, pageSize, type Page } from '../../graphql/connection';
+import { offsetArgs } from '../../graphql/args';
+import { offsetPage, type Page } from '../../graphql/connection';
+import type { AreaScope } from '../area';
 import { followState, type FollowState } from '../../domain/follow-state';
 
 export const LIST_NAME_MAX = 50;
@@ -25,7 +26,11 @@ export function listName(raw: string): string {
 
 /** Follow lists: owner-only groupings of the users one follows. */
 export class ListsService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly s: Pick<AreaScope, 'db'>) {}
+
+  private get db() {
+    return this.s.db;
+  }
 
   async lists(ownerId: string): Promise<FollowListRow[]> {
     const rows = await this.db.followList.findMany({
@@ -86,8 +91,7 @@ export class ListsService {
     first?: number | null,
     after?: string | null,
   ): Promise<Page<{ userId: string; state: FollowState; followedAt: Date; listIds: number[] }>> {
-    const size = pageSize(first);
-    const offset = offsetFromCursor(after);
+    const { size, offset } = offsetArgs({ first, after });
     const where = { followerId: ownerId };
     const [rows, total] = await Promise.all([
       this.db.follow.findMany({

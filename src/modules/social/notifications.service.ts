@@ -1,9 +1,8 @@
-import type { App } from '../../app';
-import type { Db } from '../../db/client';
 import type { Notification, Prisma } from '../../generated/prisma/client';
 import type { NotificationType as NotificationTypeValue } from '../../generated/prisma/enums';
-import { badInput } from '../../errors';
-import { decodeCursor, encodeCursor, pageSize, type Page } from '../../graphql/connection';
+import { pageSize, timeIdCursor } from '../../graphql/args';
+import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
+import type { AreaDeps, AreaScope } from '../area';
 
 export interface NotificationRow {
   id: number;
@@ -18,7 +17,7 @@ export interface NotificationRow {
 }
 
 /** Publishes committed notifications to their recipients' subscriptions. */
-export function publishNotifications(app: App, rows: { id: number; recipientId: string }[]): void {
+export function publishNotifications(app: Pick<AreaDeps, 'pubsub'>, rows: { id: number; recipientId: string }[]): void {
   for (const r of rows) app.pubsub.publish('NOTIFICATION_ADDED', r.recipientId, { id: r.id });
 }
 
@@ -55,7 +54,11 @@ function toRow(n: Notification, lastReadAt: Date | null): NotificationRow {
 }
 
 export class NotificationsService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly s: Pick<AreaScope, 'db'>) {}
+
+  private get db() {
+    return this.s.db;
+  }
 
   private async lastReadAt(viewerId: string): Promise<Date | null> {
     const s = await this.db.notificationReadState.findUnique({ where: { userId: viewerId }, select: { lastReadAt: true } });
@@ -68,9 +71,7 @@ export class NotificationsService {
     const base = visibleWhere(viewerId, type);
     let where: Prisma.NotificationWhereInput = base;
     if (after) {
-      const [iso, id] = decodeCursor(after, 2);
-      const at = new Date(String(iso));
-      if (Number.isNaN(at.getTime()) || typeof id !== 'number') throw badInput('Invalid cursor');
+      const { at, id } = timeIdCursor(after);
       where = { AND: [base, { OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: id } }] }] };
     }
     const [rows, totalCount, lastReadAt] = await Promise.all([
@@ -78,17 +79,13 @@ export class NotificationsService {
       this.db.notification.count({ where: base }),
       this.lastReadAt(viewerId),
     ]);
-    const edges = rows.slice(0, size).map((n) => ({ cursor: encodeCursor([n.createdAt.toISOString(), n.id]), node: toRow(n, lastReadAt) }));
-    return {
-      edges,
+    return keysetPage(
+      rows.map((n) => toRow(n, lastReadAt)),
+      size,
+      after,
+      (n) => encodeCursor([n.createdAt.toISOString(), n.id]),
       totalCount,
-      pageInfo: {
-        hasNextPage: rows.length > size,
-        hasPreviousPage: !!after,
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: edges[edges.length - 1]?.cursor ?? null,
-      },
-    };
+    );
   }
 
   /** One notification of the viewer (null when not theirs or not visible to them any more). */

@@ -1,8 +1,6 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/connection';
-import { Difficulty } from '../../domain/constants';
-// the Difficulty GraphQL enum is registered by the songs area
-import '../songs/songs.types';
+import { Difficulty } from '../shared/enums';
 import { NotificationKind, TimelineMode } from './social.types';
 
 @ArgsType()

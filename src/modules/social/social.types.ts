@@ -1,9 +1,7 @@
 import { NotificationType as NotificationKind } from '../../domain/constants';
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
-import { ClearLamp } from '../../domain/constants';
-// the ClearLamp GraphQL enum is registered by the scores area
-import '../scores/scores.types';
+import { ClearLamp } from '../shared/enums';
 
 export enum FollowStateEnum {
   NONE = 'none',

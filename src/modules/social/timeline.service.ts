@@ -1,9 +1,12 @@
-import type { Db } from '../../db/client';
-import { LATEST_VERSION, type ClearLamp } from '../../domain/constants';
+import { type ClearLamp } from '../../domain/constants';
 import { badInput } from '../../errors';
 import { Prisma } from '../../generated/prisma/client';
-import { decodeCursor, encodeCursor, pageSize, type Page } from '../../graphql/connection';
-import type { ChartLookup } from '../scores/totals.service';
+import { pageSize, parseVersion, timeIdCursor } from '../../graphql/args';
+import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
+import type { AreaScope } from '../area';
+
+/** A page of the feed; its total is counted only when asked for (countAll). */
+export type TimelinePage = Omit<Page<TimelineRow>, 'totalCount'> & { countAll(): Promise<number> };
 
 export type TimelineModeValue = 'ALL' | 'PLAYED' | 'OVERTAKEN';
 
@@ -56,10 +59,11 @@ const tsParam = (d: Date) => Prisma.sql`${d.toISOString().replace('Z', '')}::tim
  *  - isOvertaken: previousExScore (or −1) ≤ viewer's best < this play's EX
  */
 export class TimelineService {
-  constructor(
-    private readonly db: Db,
-    private readonly catalogue: Pick<ChartLookup, 'currentBpi'>,
-  ) {}
+  constructor(private readonly s: Pick<AreaScope, 'db' | 'catalogue'>) {}
+
+  private get db() {
+    return this.s.db;
+  }
 
   /** The player's best EX on the chart in the version before play `s` (a LATERAL subquery). */
   private static readonly PREV = Prisma.sql`LEFT JOIN LATERAL (
@@ -119,7 +123,7 @@ export class TimelineService {
       clearLamp: r.clearLamp ?? null,
       missCount: r.missCount === null || r.missCount === undefined ? null : Number(r.missCount),
       isOvertaken: viewerEx !== null && viewerEx >= (prev ?? -1) && viewerEx < exScore,
-      viewerScore: viewerEx === null ? null : { exScore: viewerEx, bpi: this.catalogue.currentBpi(chartId, viewerEx), diffExScore: viewerEx - exScore },
+      viewerScore: viewerEx === null ? null : { exScore: viewerEx, bpi: this.s.catalogue.currentBpi(chartId, viewerEx), diffExScore: viewerEx - exScore },
     };
   }
 
@@ -141,10 +145,13 @@ export class TimelineService {
       levels?: number[] | null;
       difficulties?: string[] | null;
     },
-  ): Promise<Page<TimelineRow>> {
+  ): Promise<TimelinePage> {
+    if (opts.levels?.some((l) => !Number.isInteger(l) || l < 1 || l > 12)) {
+      throw badInput('levels must be between 1 and 12', [{ code: 'too_big', path: ['levels'], message: 'levels must be between 1 and 12' }]);
+    }
+    const version = parseVersion(opts.version);
     const size = pageSize(opts.first);
     const mode = opts.mode ?? 'ALL';
-    const version = opts.version ?? LATEST_VERSION;
     const filters: Prisma.Sql[] = [];
     const search = opts.search?.trim();
     if (search) {
@@ -157,33 +164,22 @@ export class TimelineService {
     const base = Prisma.sql`s."version" = ${version} AND ${this.modeSql(mode)}${filters.length ? Prisma.sql` AND ${Prisma.join(filters, ' AND ')}` : Prisma.empty}`;
     let where = base;
     if (opts.after) {
-      const [iso, id] = decodeCursor(opts.after, 2);
-      const at = new Date(String(iso));
-      if (Number.isNaN(at.getTime()) || typeof id !== 'number') throw badInput('Invalid cursor');
+      const { at, id } = timeIdCursor(opts.after);
       where = Prisma.sql`${base} AND (s."playedAt", s."id") < (${tsParam(at)}, ${id})`;
     }
     const withPrev = mode === 'OVERTAKEN';
     const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, where, withPrev, size + 1, withChart));
     const rows = raw.map((r) => this.toRow(r));
-    const edges = rows.slice(0, size).map((node) => ({ cursor: encodeCursor([node.playedAt.toISOString(), node.id]), node }));
+    const { edges, pageInfo } = keysetPage(rows, size, opts.after, (node) => encodeCursor([node.playedAt.toISOString(), node.id]), 0);
     const db = this.db;
     const countSql = Prisma.sql`SELECT count(*)::int AS n FROM (${this.candidates(viewerId, base, withPrev, null, withChart)}) t`;
     let count: Promise<number> | undefined;
-    const page = {
+    return {
       edges,
-      pageInfo: {
-        hasNextPage: rows.length > size,
-        hasPreviousPage: !!opts.after,
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: edges[edges.length - 1]?.cursor ?? null,
-      },
-      // computed only when asked for (it scans the whole feed)
-      get totalCount() {
-        count ??= db.$queryRaw<{ n: number }[]>(countSql).then((r) => Number(r[0]?.n ?? 0));
-        return count as unknown as number;
-      },
+      pageInfo,
+      // computed only when asked for (it scans the whole feed): TimelineConnection.totalCount
+      countAll: () => (count ??= db.$queryRaw<{ n: number }[]>(countSql).then((r) => Number(r[0]?.n ?? 0))),
     };
-    return page;
   }
 
   /** One play as a timeline entry for the viewer (null when not in their feed / not visible). */

@@ -1,9 +1,9 @@
-import { Args, Ctx, Query, Resolver } from 'type-graphql';
+import { Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
-import { visibleUser } from '../../graphql/rules';
-import { GlobalRankingArgs } from './stats.inputs';
-import { StatsService } from './stats.service';
-import { GlobalRankingConnection, GlobalRankingEntryType } from './stats.types';
+import { UserType } from '../shared/user.type';
+import { GlobalRankingArgs, RecommendedArgs, TotalBpiHistoryArgs } from './stats.inputs';
+import { AreaRankType, GlobalRankingConnection, ProfileStatsEntryType, RecommendedType, TotalBpiHistoryPointType } from './stats.types';
 
 @Resolver()
 export class StatsResolver {
@@ -12,19 +12,31 @@ export class StatsResolver {
       'Total-BPI ranking of all players of a version (optionally of one area / arena class), best first. ' +
       'Players the caller may not see are anonymous; a player who hides the area or class the ranking is filtered on is not in it.',
   })
-  async globalRanking(@Args(() => GlobalRankingArgs) args: GlobalRankingArgs, @Ctx() ctx: Context): Promise<GlobalRankingConnection> {
-    const selfId = ctx.viewer?.id ?? null;
-    const { version, area, arenaClass, selfRank, page } = await new StatsService(ctx.db).globalRanking(args, selfId);
-    const edges = await Promise.all(
-      page.edges.map(async ({ cursor, node }) => {
-        const isSelf = node.userId === selfId;
-        let player = await visibleUser(ctx, node.userId);
-        // Filtering on a hidden area / class would reveal it next to the name: such players stay anonymous.
-        if (player && !isSelf && ((area !== null && !player.showArea) || (arenaClass !== null && !player.showArenaClass))) player = null;
-        const entry: GlobalRankingEntryType = { rank: node.rank, player, anonymous: !player, totalBpi: node.totalBpi, isSelf };
-        return { cursor, node: entry };
-      }),
-    );
-    return { ...page, edges, version, selfRank };
+  globalRanking(@Args(() => GlobalRankingArgs) args: GlobalRankingArgs, @Ctx() ctx: Context): Promise<GlobalRankingConnection> {
+    return ctx.services.stats.globalRanking(args);
+  }
+}
+
+/** Stats on User (rules: src/graphql/rules.ts, User.*). */
+@Resolver(() => UserType)
+export class StatsUserResolver {
+  @FieldResolver(() => [ProfileStatsEntryType], { nullable: true, description: 'Per-version total BPI and arena status, newest version first (INF last)' })
+  stats(@Root() user: User, @Ctx() ctx: Context) {
+    return ctx.services.stats.profileStats(user);
+  }
+
+  @FieldResolver(() => AreaRankType, { nullable: true, description: 'Area rank among A-class players (null: no game id / not ranked / hidden by showArea)' })
+  areaRank(@Root() user: User, @Ctx() ctx: Context) {
+    return ctx.services.stats.areaRank(user);
+  }
+
+  @FieldResolver(() => RecommendedType, { nullable: true, description: 'Weapons and potential (domain-stats §3.8); a chart without BPI counts as -15' })
+  recommended(@Root() user: User, @Args(() => RecommendedArgs) args: RecommendedArgs, @Ctx() ctx: Context) {
+    return ctx.services.stats.recommended(user.id, args);
+  }
+
+  @FieldResolver(() => [TotalBpiHistoryPointType], { nullable: true, description: 'Daily (weekly, monthly) total BPI trend by play time (JST days)' })
+  totalBpiHistory(@Root() user: User, @Args(() => TotalBpiHistoryArgs) args: TotalBpiHistoryArgs, @Ctx() ctx: Context) {
+    return ctx.services.stats.totalBpiHistory(user.id, args.version, args.groupBy);
   }
 }

@@ -1,13 +1,22 @@
 /**
- * Stats area: the global total-BPI ranking (domain-stats §4.1, totalBpi category). Reads the stored
- * totals (PlayerVersionStatus, kept by src/modules/scores/totals.service.ts); no GraphQL types here.
+ * Stats: a player's stats per version (total BPI and arena status, masked by the owner's
+ * switches), area rank, radar, recommended charts (weapons / potential), the total-BPI trend,
+ * and the global total-BPI ranking. Reads the stored totals (PlayerVersionStatus, kept by the
+ * scores area's totals.service.ts) and the bests through the scores area; no GraphQL types here.
  */
-import type { Db } from '../../db/client';
-import { Prisma } from '../../generated/prisma/client';
-import type { ArenaClass } from '../../domain/constants';
-import { badInput } from '../../errors';
-import { offsetFromCursor, offsetPage, pageSize } from '../../graphql/connection';
-import { parseVersion } from '../songs/rankings.service';
+import { Prisma, type PlayerVersionStatus, type User } from '../../generated/prisma/client';
+import { BPI_FLOOR, round2 } from '../../domain/bpi';
+import { BPI_LEVELS, LATEST_VERSION, PlayStyle, type ArenaClass, type Difficulty } from '../../domain/constants';
+import { sortVersionsForProfile } from '../../domain/profile';
+import { chartInVersion, computeRadar, type RadarValues } from '../../domain/radar';
+import { badInput, type ErrorIssue } from '../../errors';
+import { offsetArgs, parseVersion, versionIssue } from '../../graphql/args';
+import { offsetPage } from '../../graphql/connection';
+import { visibleUser } from '../../graphql/rules';
+import type { AreaScope } from '../area';
+import type { CatalogueChart } from '../catalogue/catalogue';
+import { entry, loadPlays, matchesFilter, playDayTotals, weekKey, type ChartFilter } from '../scores/plays';
+import type { ScoresService } from '../scores/scores.service';
 
 export const AREA_MAX_LENGTH = 40;
 
@@ -25,23 +34,178 @@ export interface GlobalRankingRow {
   rank: number;
 }
 
+export interface StatsEntry {
+  version: string;
+  totalBpi: number | null;
+  arenaClass: string | null;
+  arenaRank: number | null;
+  area: string | null;
+  gradeSp: string | null;
+  gradeDp: string | null;
+  updatedAt: Date | null;
+  bestArenaClass: string | null;
+  bestArenaClassAt: Date | null;
+}
+
+export interface RecommendedQuery {
+  version?: string | null;
+  level?: readonly number[] | null;
+  difficulty?: readonly string[] | null;
+  limit?: number | null;
+  offset?: number | null;
+}
+
+/** Validates the recommended query; out-of-range values are a 400, not a silent slice. */
+export function parseRecommendedQuery(q: RecommendedQuery) {
+  const issues: ErrorIssue[] = [];
+  const version = q.version === null || q.version === undefined ? LATEST_VERSION : q.version;
+  const vIssue = versionIssue(version);
+  if (vIssue) issues.push(vIssue);
+  const limit = q.limit ?? 10;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) issues.push({ code: 'out_of_range', path: ['limit'], message: 'limit must be an integer between 1 and 100' });
+  const offset = q.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0) issues.push({ code: 'out_of_range', path: ['offset'], message: 'offset must be an integer ≥ 0' });
+  const levels = [...(q.level ?? [])];
+  for (const l of levels) if (!(BPI_LEVELS as readonly number[]).includes(l)) issues.push({ code: 'invalid_value', path: ['level'], message: 'level must be 11 or 12' });
+  const difficulties = [...(q.difficulty ?? [])] as Difficulty[];
+  for (const d of difficulties) {
+    if (!['HYPER', 'ANOTHER', 'LEGGENDARIA'].includes(d)) issues.push({ code: 'invalid_value', path: ['difficulty'], message: 'difficulty must be HYPER, ANOTHER or LEGGENDARIA' });
+  }
+  if (issues.length) throw badInput(issues[0].message, issues);
+  return { version, limit, offset, levels, difficulties };
+}
+
+type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue' | 'loaders' | 'viewer'> & { services: { scores: ScoresService } };
+
 export class StatsService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly s: Scope) {}
+
+  private isOwner(userId: string): boolean {
+    return this.s.viewer?.id === userId;
+  }
+
+  /** The player's status rows (total BPI, arena status) of every version (batched per request). */
+  statuses(userId: string): Promise<PlayerVersionStatus[]> {
+    return this.s.loaders.stats.statuses.load(userId);
+  }
+
+  /** The stored total BPI of a player in a version (null: none yet). */
+  async totalBpi(userId: string, version: string): Promise<number | null> {
+    return (await this.statuses(userId)).find((s) => s.version === version)?.totalBpi ?? null;
+  }
+
+  /** One entry per version (newest first, INF last), masked by the owner's switches for others. */
+  async profileStats(user: User): Promise<StatsEntry[]> {
+    const rows = await this.statuses(user.id);
+    const owner = this.isOwner(user.id);
+    return sortVersionsForProfile(rows).map((r) => maskStats(r, owner ? null : user));
+  }
+
+  /** Rank among the A-class players of the user's area (null: no game id, not ranked, or hidden by showArea). */
+  async areaRank(user: User) {
+    if (!user.gameId) return null;
+    if (!this.isOwner(user.id) && !user.showArea) return null;
+    return this.s.loaders.stats.areaRank.load(user.gameId);
+  }
+
+  /** The user's radar in a version: total BPI per category over the category's charts. */
+  async radar(userId: string, version: string): Promise<RadarValues> {
+    const best = await this.s.services.scores.bests(userId, version);
+    const catalogue = this.s.catalogue;
+    const bpis = new Map<number, number | null>();
+    for (const b of best) {
+      const c = catalogue.chart(b.chartId);
+      if (c?.playStyle === PlayStyle.SP && c.radarCategory) bpis.set(b.chartId, catalogue.currentBpi(b.chartId, b.exScore));
+    }
+    const valid = [...catalogue.charts()].filter((c) => c.playStyle === PlayStyle.SP && c.radarCategory && chartInVersion(c, version));
+    return computeRadar(valid, bpis, (id) => catalogue.chart(id)?.radarCategory);
+  }
+
+  /**
+   * Weapons (charts most above the player's total BPI) and potential (most below), over the
+   * player's bests on BPI charts. A chart without a BPI counts as -15 (not 0 as the reference).
+   */
+  async recommended(userId: string, q: RecommendedQuery) {
+    const { version, limit, offset, levels, difficulties } = parseRecommendedQuery(q);
+    const cat = this.s.catalogue;
+    const filter: ChartFilter = { levels: levels.length ? levels : [...BPI_LEVELS], difficulties };
+    const [stored, rows] = await Promise.all([this.totalBpi(userId, version), this.s.services.scores.bests(userId, version)]);
+    const total = stored ?? BPI_FLOOR;
+    // Rank light candidates; only the rows of the two returned pages become full entries (a nested
+    // read asks this for every follower, usually for a handful of rows out of hundreds).
+    const scored: { c: CatalogueChart; b: (typeof rows)[number]; bpi: number | null; bpiDiff: number }[] = [];
+    for (const b of rows) {
+      const c = cat.chart(b.chartId);
+      if (!c?.definition || !matchesFilter(c, filter)) continue;
+      const bpi = cat.currentBpi(b.chartId, b.exScore);
+      scored.push({ c, b, bpi, bpiDiff: round2((bpi ?? BPI_FLOOR) - total) });
+    }
+    type Scored = (typeof scored)[number];
+    const tie = (a: Scored, b: Scored) => a.c.title.localeCompare(b.c.title) || a.c.id - b.c.id;
+    const page = (sorted: Scored[]) =>
+      sorted.slice(offset, offset + limit).map(({ c, b, bpi, bpiDiff }) => ({ ...entry(c, version, { ...b, bpi }), logId: b.exScoreId, scoreAt: b.playedAt, bpiDiff }));
+    return {
+      totalBpi: total,
+      weapons: { data: page([...scored].sort((a, b) => b.bpiDiff - a.bpiDiff || tie(a, b))), total: scored.length },
+      potential: { data: page([...scored].sort((a, b) => a.bpiDiff - b.bpiDiff || tie(a, b))), total: scored.length },
+    };
+  }
+
+  /** Daily (weekly, monthly) total BPI trend by play time (JST days); days without plays carry the total. */
+  async totalBpiHistory(userId: string, versionArg: string | null | undefined, groupByArg: string | null | undefined) {
+    const version = parseVersion(versionArg);
+    const groupBy = groupByArg ?? 'day';
+    if (!['day', 'week', 'month'].includes(groupBy)) throw badInput('groupBy must be day, week or month', [{ code: 'invalid_value', path: ['groupBy'], message: 'groupBy must be day, week or month' }]);
+    const played = playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
+    // every calendar day from the first to the last play day (days without plays carry the total)
+    const days: { date: string; totalBpi: number; count: number; plays: unknown[] }[] = [];
+    for (const d of played) {
+      const last = days[days.length - 1];
+      if (last) {
+        for (let t = Date.parse(`${last.date}T00:00:00Z`) + 86400_000; t < Date.parse(`${d.date}T00:00:00Z`); t += 86400_000) {
+          days.push({ date: new Date(t).toISOString().slice(0, 10), totalBpi: last.totalBpi, count: last.count, plays: [] });
+        }
+      }
+      days.push(d);
+    }
+    const out = new Map<string, { date: string; totalBpi: number; count: number; updated: number }>();
+    for (const d of days) {
+      const key = groupBy === 'day' ? d.date : groupBy === 'month' ? d.date.slice(0, 7) : weekKey(d.date);
+      const prev = out.get(key);
+      out.set(key, { date: key, totalBpi: d.totalBpi, count: d.count, updated: (prev?.updated ?? 0) + d.plays.length });
+    }
+    return [...out.values()];
+  }
 
   /**
    * Players with a total in the version, highest first (ties by user id, for stable pages), with
    * competition ranks over the filtered population. Unlike the reference (whole population in one
-   * answer, ranks without ties) this pages with first/after.
+   * answer, ranks without ties) this pages with first/after. Players the caller may not see are
+   * anonymous (player null); so is a player who hides the area or arena class the ranking is
+   * filtered on (it would be revealed next to the name).
    */
-  async globalRanking(q: GlobalRankingQuery, selfUserId: string | null) {
+  async globalRanking(q: GlobalRankingQuery) {
+    const selfId = this.s.viewer?.id ?? null;
+    const { version, area, arenaClass, selfRank, page } = await this.ranking(q, selfId);
+    const edges = await Promise.all(
+      page.edges.map(async ({ cursor, node }) => {
+        const isSelf = node.userId === selfId;
+        let player = await visibleUser(this.s.ctx, node.userId);
+        if (player && !isSelf && ((area !== null && !player.showArea) || (arenaClass !== null && !player.showArenaClass))) player = null;
+        return { cursor, node: { rank: node.rank, player, anonymous: !player, totalBpi: node.totalBpi, isSelf } };
+      }),
+    );
+    return { ...page, edges, version, selfRank };
+  }
+
+  private async ranking(q: GlobalRankingQuery, selfUserId: string | null) {
     const version = parseVersion(q.version);
     const area = q.area == null ? null : q.area.trim();
     if (area !== null && (area.length === 0 || area.length > AREA_MAX_LENGTH)) {
       const message = `area must be 1–${AREA_MAX_LENGTH} characters`;
       throw badInput(message, [{ code: 'invalid_string', path: ['area'], message }]);
     }
-    const size = pageSize(q.first);
-    const offset = offsetFromCursor(q.after);
+    const { size, offset } = offsetArgs(q);
     const filter = (alias: string) => {
       const t = Prisma.raw(alias);
       const parts = [Prisma.sql`${t}."version" = ${version}`];
@@ -54,14 +218,14 @@ export class StatsService {
       return Prisma.join(parts, ' AND ');
     };
     const [rows, [{ total }], self] = await Promise.all([
-      this.db.$queryRaw<GlobalRankingRow[]>`
+      this.s.db.$queryRaw<GlobalRankingRow[]>`
         SELECT "userId", "totalBpi", "rank" FROM (
           SELECT s."userId", s."totalBpi", (RANK() OVER (ORDER BY s."totalBpi" DESC))::int AS "rank"
             FROM "PlayerVersionStatus" s WHERE ${filter('s')}
         ) r ORDER BY "totalBpi" DESC, "userId" ASC OFFSET ${offset} LIMIT ${size + 1}`,
-      this.db.$queryRaw<{ total: number }[]>`SELECT COUNT(*)::int AS total FROM "PlayerVersionStatus" s WHERE ${filter('s')}`,
+      this.s.db.$queryRaw<{ total: number }[]>`SELECT COUNT(*)::int AS total FROM "PlayerVersionStatus" s WHERE ${filter('s')}`,
       selfUserId
-        ? this.db.$queryRaw<{ rank: number }[]>`
+        ? this.s.db.$queryRaw<{ rank: number }[]>`
             SELECT (1 + (SELECT COUNT(*) FROM "PlayerVersionStatus" s WHERE ${filter('s')} AND s."totalBpi" > me."totalBpi"))::int AS "rank"
               FROM "PlayerVersionStatus" me WHERE me."userId" = ${selfUserId} AND ${filter('me')}`
         : Promise.resolve([]),
@@ -74,4 +238,23 @@ export class StatsService {
     );
     return { version, area, arenaClass: q.arenaClass ?? null, selfRank: self[0] ? Number(self[0].rank) : null, page };
   }
+}
+
+function maskStats(r: PlayerVersionStatus, maskFor: User | null): StatsEntry {
+  const showClass = !maskFor || maskFor.showArenaClass;
+  const showRank = !maskFor || maskFor.showArenaRank;
+  const showArea = !maskFor || maskFor.showArea;
+  const showGrade = !maskFor || maskFor.showGrade;
+  return {
+    version: r.version,
+    totalBpi: r.totalBpi,
+    arenaClass: showClass ? r.arenaClass : null,
+    arenaRank: showRank ? r.arenaRank : null,
+    area: showArea ? r.area : null,
+    gradeSp: showGrade ? r.gradeSp : null,
+    gradeDp: showGrade ? r.gradeDp : null,
+    updatedAt: r.updatedAt,
+    bestArenaClass: showClass ? r.bestArenaClass : null,
+    bestArenaClassAt: showClass ? r.bestArenaClassAt : null,
+  };
 }

@@ -1,7 +1,4 @@
-import type { Context } from '../../graphql/context';
-import { canView } from '../../graphql/rules';
-import type { PlayerVersionStatus, Prisma, User } from '../../generated/prisma/client';
-import { PlayStyle } from '../../domain/constants';
+import type { Prisma, User } from '../../generated/prisma/client';
 import {
   MASKED_USER_NAME,
   PROFILE_TEXT_MAX,
@@ -9,46 +6,20 @@ import {
   parseGameId,
   parseSocialId,
   profileImageProblem,
-  sortVersionsForProfile,
   userNameProblem,
 } from '../../domain/profile';
-import { chartInVersion, computeRadar, type RadarValues } from '../../domain/radar';
 import { badInput, conflict, fromDatabaseError, notFound, unauthenticated, type ErrorIssue } from '../../errors';
-import { encodeCursor, offsetFromCursor, pageSize, type PageInfo } from '../../graphql/connection';
-import { followPageKey, type FollowDirection } from './users.loaders';
-import { loaderSource } from '../scores/scores.loaders';
-
-export interface StatsEntry {
-  version: string;
-  totalBpi: number | null;
-  arenaClass: string | null;
-  arenaRank: number | null;
-  area: string | null;
-  gradeSp: string | null;
-  gradeDp: string | null;
-  updatedAt: Date | null;
-  bestArenaClass: string | null;
-  bestArenaClassAt: Date | null;
-}
+import { offsetArgs } from '../../graphql/args';
+import { offsetPage } from '../../graphql/connection';
+import { userVisibility } from '../../graphql/rules';
+import type { AreaScope } from '../area';
+import type { FollowDirection } from './users.loaders';
 
 export interface StatsPrivacy {
   showArenaClass: boolean;
   showArenaRank: boolean;
   showArea: boolean;
   showGrade: boolean;
-}
-
-export interface FollowPage {
-  edges: { cursor: string; node: User; followedAt: Date }[];
-  pageInfo: PageInfo;
-  totalCount: number;
-}
-
-export interface WinLoss {
-  level: number;
-  win: number;
-  lose: number;
-  draw: number;
 }
 
 export interface ProfileFields {
@@ -61,132 +32,75 @@ export interface ProfileFields {
   statsPrivacy?: Partial<Record<keyof StatsPrivacy, boolean | null>> | null;
 }
 
-const COMPARE_LEVELS = [11, 12] as const;
+export type FollowEdge = { cursor: string; node: User; followedAt: Date };
 
-/** Profile reads and writes. Visibility of the root user is the rule table's; nested rows use canView. */
+type Scope = Pick<AreaScope, 'ctx' | 'db' | 'events' | 'loaders' | 'viewer'>;
+
+/**
+ * Profiles: reads and writes. Who may see a user's fields is the rule table's (User.* in
+ * src/graphql/rules.ts); the follow connections mask the names of users the viewer may not see.
+ */
 export class UsersService {
-  constructor(private readonly ctx: Context) {}
+  constructor(private readonly s: Scope) {}
 
   // ───────────── reads ─────────────
 
+  user(id: string): Promise<User | null> {
+    return this.s.loaders.users.byId.load(id);
+  }
+
   userByName(name: string): Promise<User | null> {
-    return this.ctx.loaders.userByNameKey.load(nameKeyOf(name));
+    return this.s.loaders.users.byNameKey.load(nameKeyOf(name));
   }
 
-  /** May the viewer see this user's profile and stats? (per row, batched) */
-  canSee(user: User): Promise<boolean> {
-    this.ctx.loaders.userById.prime(user.id, user);
-    return canView(this.ctx, user.id);
+  /** The signed-in caller's user (NOT_FOUND when the account is gone). */
+  async me(viewerId: string): Promise<User> {
+    const user = await this.user(viewerId);
+    if (!user) throw notFound('User not found');
+    return user;
   }
 
-  isOwner(userId: string): boolean {
-    return this.ctx.viewer?.id === userId;
-  }
-
-  /** A profile field, or null when the viewer may not see the user. */
-  async visible<T>(user: User, value: () => T | Promise<T>): Promise<T | null> {
-    return (await this.canSee(user)) ? value() : null;
-  }
-
-  statsPrivacy(user: User): StatsPrivacy | null {
-    if (!this.isOwner(user.id)) return null;
+  /** The user's display switches for stats (rule User.statsPrivacy: the owner only). */
+  statsPrivacy(user: User): StatsPrivacy {
     return { showArenaClass: user.showArenaClass, showArenaRank: user.showArenaRank, showArea: user.showArea, showGrade: user.showGrade };
   }
 
-  async followCounts(user: User) {
-    return this.ctx.loaders.followCounts.load(user.id);
+  followCounts(user: Pick<User, 'id'>) {
+    return this.s.loaders.users.followCounts.load(user.id);
   }
 
-  async relationship(user: User) {
-    const v = this.ctx.viewer;
+  async relationship(user: Pick<User, 'id'>) {
+    const v = this.s.viewer;
     if (!v) return { isFollowing: false, isFollowedBy: false, isMutual: false, isSelf: false };
     const [isFollowing, isFollowedBy] = await Promise.all([
-      this.ctx.loaders.followExists.load(`${v.id}:${user.id}`),
-      this.ctx.loaders.followExists.load(`${user.id}:${v.id}`),
+      this.s.loaders.users.followExists.load({ followerId: v.id, followingId: user.id }),
+      this.s.loaders.users.followExists.load({ followerId: user.id, followingId: v.id }),
     ]);
     return { isFollowing, isFollowedBy, isMutual: isFollowing && isFollowedBy, isSelf: v.id === user.id };
   }
 
-  async badge(user: User) {
-    const b = await this.ctx.loaders.badgeByUserId.load(user.id);
+  async badge(user: Pick<User, 'id'>) {
+    const b = await this.s.loaders.users.badge.load(user.id);
     return b ? { role: b.role.toLowerCase(), description: b.description, grantedAt: b.grantedAt } : null;
   }
 
-  /** One entry per version (newest first, INF last), masked by the owner's switches for others. */
-  async stats(user: User): Promise<StatsEntry[]> {
-    const rows = await this.ctx.loaders.statusesByUserId.load(user.id);
-    const owner = this.isOwner(user.id);
-    return sortVersionsForProfile(rows).map((r) => maskStats(r, owner ? null : user));
-  }
-
-  async areaRank(user: User) {
-    if (!user.gameId) return null;
-    if (!this.isOwner(user.id) && !user.showArea) return null;
-    return this.ctx.loaders.areaRankByGameId.load(user.gameId);
-  }
-
-  async followConnection(user: User, dir: FollowDirection, first: number | null | undefined, after: string | null | undefined): Promise<FollowPage> {
-    const size = pageSize(first);
-    const offset = offsetFromCursor(after);
+  /** One page of a user's followers / followings, newest first; users the viewer may not see are named MASKED_USER_NAME. */
+  async followConnection(user: Pick<User, 'id'>, direction: FollowDirection, args: { first?: number | null; after?: string | null }) {
+    const { size, offset } = offsetArgs(args);
     const [rows, counts] = await Promise.all([
-      this.ctx.loaders.followPage.load(followPageKey(dir, user.id, offset, size + 1)),
-      this.ctx.loaders.followCounts.load(user.id),
+      this.s.loaders.users.followPage.load({ direction, userId: user.id, offset, take: size + 1 }),
+      this.s.loaders.users.followCounts.load(user.id),
     ]);
-    const slice = rows.slice(0, size);
-    const users = await this.ctx.loaders.userById.loadMany(slice.map((r) => r.otherId));
-    const visible = await Promise.all(users.map((u) => (u && !(u instanceof Error) ? this.canSee(u) : false)));
-    const edges = slice.flatMap((r, i) => {
-      const user = users[i];
-      if (!user || user instanceof Error) return [];
+    const users = await this.s.loaders.users.byId.loadMany(rows.slice(0, size).map((r) => r.otherId));
+    const visible = await Promise.all(users.map((u) => (u && !(u instanceof Error) ? userVisibility(this.s.ctx, u) : false)));
+    const page = offsetPage(rows, offset, size, direction === 'followers' ? counts.followers : counts.following);
+    const edges = page.edges.flatMap((e, i): FollowEdge[] => {
+      const u = users[i];
+      if (!u || u instanceof Error) return [];
       // Identity of users the viewer may not see is masked in follow lists (profile fields are null anyway).
-      const node = visible[i] ? user : { ...user, name: MASKED_USER_NAME };
-      return [{ cursor: encodeCursor([offset + i + 1]), node, followedAt: r.createdAt }];
+      return [{ cursor: e.cursor, node: visible[i] ? u : { ...u, name: MASKED_USER_NAME }, followedAt: rows[i].createdAt }];
     });
-    return {
-      edges,
-      totalCount: dir === 'followers' ? counts.followers : counts.following,
-      pageInfo: {
-        hasNextPage: rows.length > size,
-        hasPreviousPage: offset > 0,
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: edges[edges.length - 1]?.cursor ?? null,
-      },
-    };
-  }
-
-  /** The user's radar in a version: total BPI per category over the category's charts. */
-  async radar(userId: string, version: string): Promise<RadarValues> {
-    const best = await loaderSource(this.ctx.loaders).bests(userId, version);
-    const catalogue = this.ctx.app.catalogue;
-    const bpis = new Map<number, number | null>();
-    for (const b of best) {
-      const c = catalogue.chart(b.chartId);
-      if (c?.playStyle === PlayStyle.SP && c.radarCategory) bpis.set(b.chartId, catalogue.currentBpi(b.chartId, b.exScore));
-    }
-    const valid = [...catalogue.charts()].filter((c) => c.playStyle === PlayStyle.SP && c.radarCategory && chartInVersion(c, version));
-    return computeRadar(valid, bpis, (id) => catalogue.chart(id)?.radarCategory);
-  }
-
-  /** Viewer against the user: per level (11, 12) wins/losses/draws on SP charts both played. */
-  async winLoss(userId: string, version: string): Promise<WinLoss[] | null> {
-    const v = this.ctx.viewer;
-    if (!v) return null;
-    const bests = loaderSource(this.ctx.loaders);
-    const [mine, theirs] = await Promise.all([bests.bests(v.id, version), bests.bests(userId, version)]);
-    const theirMap = new Map(theirs.map((b) => [b.chartId, b.exScore]));
-    const tally = new Map<number, WinLoss>();
-    for (const b of mine) {
-      const other = theirMap.get(b.chartId);
-      if (other === undefined) continue;
-      const chart = this.ctx.app.catalogue.chart(b.chartId);
-      if (!chart || chart.playStyle !== PlayStyle.SP || !(COMPARE_LEVELS as readonly number[]).includes(chart.level)) continue;
-      const t = tally.get(chart.level) ?? { level: chart.level, win: 0, lose: 0, draw: 0 };
-      if (b.exScore > other) t.win++;
-      else if (b.exScore < other) t.lose++;
-      else t.draw++;
-      tally.set(chart.level, t);
-    }
-    return COMPARE_LEVELS.flatMap((l) => (tally.has(l) ? [tally.get(l)!] : []));
+    return { ...page, edges };
   }
 
   // ───────────── writes ─────────────
@@ -194,18 +108,18 @@ export class UsersService {
   async nameAvailability(name: string): Promise<{ name: string; available: boolean; message: string }> {
     const problem = userNameProblem(name);
     if (problem) return { name, available: false, message: problem };
-    const taken = await this.ctx.db.user.findUnique({ where: { nameKey: nameKeyOf(name) }, select: { id: true } });
+    const taken = await this.s.db.user.findUnique({ where: { nameKey: nameKeyOf(name) }, select: { id: true } });
     return taken ? { name, available: false, message: 'This name is already taken' } : { name, available: true, message: 'This name is available' };
   }
 
   /** POST semantics: the caller has no profile yet (an external identity without a local user). */
   async createProfile(input: ProfileFields & { name: string }): Promise<User> {
-    const { viewer, identity } = this.ctx;
+    const { viewer, identity } = this.s.ctx;
     if (viewer) throw conflict('Profile already exists. Use updateProfile to change it.');
     if (!identity) throw unauthenticated();
     const data = validateProfile(input, true);
     try {
-      const user = await this.ctx.db.$transaction(async (tx) => {
+      const user = await this.s.db.$transaction(async (tx) => {
         const linked = await tx.externalIdentity.findUnique({ where: { issuer_subject: { issuer: identity.issuer, subject: identity.subject } } });
         if (linked) throw conflict('Profile already exists. Use updateProfile to change it.');
         const user = await tx.user.create({ data: { ...(data as Prisma.UserUpdateInput), name: input.name, nameKey: nameKeyOf(input.name) } as Prisma.UserCreateInput });
@@ -214,9 +128,9 @@ export class UsersService {
       });
       // From here on the caller is that user (as the same ID token resolves on the next request),
       // so the payload's fields are read as the owner's.
-      this.ctx.viewer = { id: user.id, isAdmin: false };
-      this.ctx.identity = undefined;
-      this.ctx.loaders.userById.clear(user.id).prime(user.id, user);
+      this.s.ctx.viewer = { id: user.id, isAdmin: false };
+      this.s.ctx.identity = undefined;
+      this.s.loaders.users.byId.clear(user.id).prime(user.id, user);
       return user;
     } catch (err) {
       throw nameClash(err);
@@ -225,18 +139,18 @@ export class UsersService {
 
   /** PATCH semantics: only the given fields change; null clears an optional field. */
   async updateProfile(input: ProfileFields): Promise<User> {
-    const viewer = this.ctx.viewer;
+    const viewer = this.s.viewer;
     if (!viewer) throw unauthenticated();
     const data = validateProfile(input, false);
     if (input.name !== undefined && input.name !== null) data.nameKey = nameKeyOf(input.name);
     try {
-      const updated = await this.ctx.db.$transaction(async (tx) => {
+      const updated = await this.s.db.$transaction(async (tx) => {
         const exists = await tx.user.findUnique({ where: { id: viewer.id }, select: { id: true } });
         if (!exists) throw notFound('Profile not found. Use createProfile to create it.');
         return tx.user.update({ where: { id: viewer.id }, data });
       });
       // Later field resolvers of this request (visibility, masks) must see the new values.
-      this.ctx.loaders.userById.clear(updated.id).prime(updated.id, updated);
+      this.s.loaders.users.byId.clear(updated.id).prime(updated.id, updated);
       return updated;
     } catch (err) {
       throw nameClash(err);
@@ -253,9 +167,9 @@ export class UsersService {
    * areas (arena averages) are told through the `users.deleted` event.
    */
   async deleteAccount(confirmName: string): Promise<{ deletedUserId: string; message: string }> {
-    const viewer = this.ctx.viewer;
+    const viewer = this.s.viewer;
     if (!viewer) throw unauthenticated();
-    const db = this.ctx.db;
+    const db = this.s.db;
     const user = await db.user.findUnique({ where: { id: viewer.id }, select: { id: true, name: true } });
     if (!user) throw notFound('User not found');
     if (confirmName !== user.name) {
@@ -280,31 +194,12 @@ export class UsersService {
     }, { timeout: 60_000 });
     const byVersion = new Map<string, number[]>();
     for (const b of bests) byVersion.set(b.version, [...(byVersion.get(b.version) ?? []), b.chartId]);
-    this.ctx.app.events.emit('users.deleted', {
+    this.s.events.emit('users.deleted', {
       userId: user.id,
       bestCharts: [...byVersion].map(([version, chartIds]) => ({ version, chartIds })),
     });
     return { deletedUserId: user.id, message: 'The account was deleted' };
   }
-}
-
-function maskStats(r: PlayerVersionStatus, maskFor: User | null): StatsEntry {
-  const showClass = !maskFor || maskFor.showArenaClass;
-  const showRank = !maskFor || maskFor.showArenaRank;
-  const showArea = !maskFor || maskFor.showArea;
-  const showGrade = !maskFor || maskFor.showGrade;
-  return {
-    version: r.version,
-    totalBpi: r.totalBpi,
-    arenaClass: showClass ? r.arenaClass : null,
-    arenaRank: showRank ? r.arenaRank : null,
-    area: showArea ? r.area : null,
-    gradeSp: showGrade ? r.gradeSp : null,
-    gradeDp: showGrade ? r.gradeDp : null,
-    updatedAt: r.updatedAt,
-    bestArenaClass: showClass ? r.bestArenaClass : null,
-    bestArenaClassAt: showClass ? r.bestArenaClassAt : null,
-  };
 }
 
 function nameClash(err: unknown): unknown {

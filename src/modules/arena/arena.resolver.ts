@@ -1,0 +1,31 @@
+import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { Chart } from '../../generated/prisma/client';
+import type { Context } from '../../graphql/context';
+import { parseJsonArgument } from '../../errors';
+import { ChartType } from '../shared/chart.type';
+import { ArenaAverageEntry, ArenaImportResult, OfficialArena } from './arena.types';
+
+@Resolver(() => ChartType)
+export class ChartArenaResolver {
+  @FieldResolver(() => [ArenaAverageEntry], { nullable: true, description: 'Average EX, rate, count and BPI per arena class A1–A5 (level 11/12 charts)' })
+  arenaAverages(@Root() chart: Chart, @Arg('version', () => String, { nullable: true }) version: string | null, @Ctx() ctx: Context) {
+    return ctx.services.arena.chartAverages(chart, version);
+  }
+}
+
+@Resolver()
+export class ArenaResolver {
+  @Query(() => OfficialArena, { nullable: true, description: 'Official arena class distribution (latest snapshot of the version)' })
+  officialArena(@Arg('version', () => String, { nullable: true }) version: string | null, @Ctx() ctx: Context) {
+    return ctx.services.arena.officialArena(version);
+  }
+
+  @Mutation(() => ArenaImportResult, { description: 'Admin: import an official arena ranking snapshot (JSON array)' })
+  importOfficialArena(
+    @Arg('json', () => String) json: string,
+    @Arg('version', () => String, { nullable: true }) version: string | null,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.arena.importOfficialArena(parseJsonArgument(json, 'json'), version);
+  }
+}

@@ -1,0 +1,13 @@
+import { Field, InputType, Int } from 'type-graphql';
+import { Difficulty, PlayStyle } from '../shared/enums';
+
+@InputType({ description: 'Song filters; a song matches when one of its charts matches all chart filters' })
+export class SongFilter {
+  @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the title (at most 256 characters)' })
+  title?: string | null;
+  @Field(() => Int, { nullable: true }) level?: number | null;
+  @Field(() => Difficulty, { nullable: true }) difficulty?: Difficulty | null;
+  @Field(() => PlayStyle, { nullable: true }) playStyle?: PlayStyle | null;
+  @Field(() => Int, { nullable: true, description: 'Released in this game version number' })
+  releasedVersion?: number | null;
+}

@@ -1,0 +1,91 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { Chart, Song } from '../../generated/prisma/client';
+import { intIdOrNull } from '../../graphql/args';
+import { ConnectionArgs } from '../../graphql/connection';
+import type { Context } from '../../graphql/context';
+import { parseJsonArgument } from '../../errors';
+import { ChartType } from '../shared/chart.type';
+import { SongFilter } from './catalogue.inputs';
+import {
+  ChartDefinitionType,
+  DefinitionsImportResult,
+  RadarCategoryImportPayload,
+  RecomputeStatus,
+  ServerInfo,
+  SongConnection,
+  SongType,
+} from './catalogue.types';
+
+@Resolver(() => SongType)
+export class SongsResolver {
+  @Query(() => ServerInfo, { description: 'Server name, version, database kind and catalogue state' })
+  serverInfo(@Ctx() ctx: Context): ServerInfo {
+    return ctx.services.catalogue.serverInfo();
+  }
+
+  @Query(() => SongConnection, { description: 'The song catalogue, ordered by title' })
+  songs(
+    @Args(() => ConnectionArgs) { first, after }: ConnectionArgs,
+    @Arg('filter', () => SongFilter, { nullable: true }) filter: SongFilter | null,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.catalogue.listSongs(filter, first, after);
+  }
+
+  @Query(() => SongType, { nullable: true })
+  song(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.services.catalogue.song(intIdOrNull(id));
+  }
+
+  @FieldResolver(() => [ChartType])
+  charts(@Root() song: Song, @Ctx() ctx: Context) {
+    return ctx.services.catalogue.chartsOfSong(song.id);
+  }
+}
+
+@Resolver(() => ChartType)
+export class ChartsResolver {
+  @Query(() => ChartType, { nullable: true })
+  chart(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.services.catalogue.chart(intIdOrNull(id));
+  }
+
+  @FieldResolver(() => SongType)
+  song(@Root() chart: Chart, @Ctx() ctx: Context) {
+    return ctx.services.catalogue.song(chart.songId);
+  }
+
+  @FieldResolver(() => ChartDefinitionType, { nullable: true, description: 'The definition in force (null: no BPI definition)' })
+  definition(@Root() chart: Chart, @Ctx() ctx: Context): ChartDefinitionType | null {
+    return ctx.services.catalogue.currentDefinition(chart.id);
+  }
+
+  @FieldResolver(() => [ChartDefinitionType], { description: 'Every published definition of this chart, oldest first' })
+  definitionHistory(@Root() chart: Chart, @Ctx() ctx: Context) {
+    return ctx.services.catalogue.definitionHistory(chart.id);
+  }
+}
+
+/** Administration of the catalogue: definitions updates, the recompute job, radar categories. */
+@Resolver()
+export class CatalogueAdminResolver {
+  @Mutation(() => DefinitionsImportResult, { description: 'Admin: import a published BPI definitions file (JSON text)' })
+  importDefinitions(@Arg('json', () => String) json: string, @Ctx() ctx: Context) {
+    return ctx.services.catalogue.importDefinitions(parseJsonArgument(json, 'json'));
+  }
+
+  @Mutation(() => Boolean, { description: 'Admin: recompute derived values (totals, arena averages); false when already running' })
+  recompute(@Arg('version', () => String, { nullable: true }) version: string | null, @Ctx() ctx: Context) {
+    return ctx.services.catalogue.recompute(version);
+  }
+
+  @Query(() => RecomputeStatus, { description: 'Admin: progress of the recompute job' })
+  recomputeStatus(@Ctx() ctx: Context) {
+    return ctx.services.catalogue.recomputeStatus();
+  }
+
+  @Mutation(() => RadarCategoryImportPayload, { description: 'Admin: import radar categories from JSON text [{title, difficulty, top}]' })
+  importRadarCategories(@Arg('json', () => String) json: string, @Ctx() ctx: Context) {
+    return ctx.services.catalogue.importRadarCategories(parseJsonArgument(json, 'json'));
+  }
+}

@@ -1,0 +1,115 @@
+import type { Prisma, Song } from '../../generated/prisma/client';
+import { badInput } from '../../errors';
+import { decodeCursor, pageSize } from '../../graphql/args';
+import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
+import { GAME_VERSIONS, LATEST_VERSION, type Difficulty, type PlayStyle } from '../../domain/constants';
+import type { AreaScope } from '../area';
+import { importRadarCategories, type RadarCategoryImportReport } from './categories.service';
+import { updateDefinitions } from './definitions.service';
+import pkg from '../../../package.json';
+
+export interface SongFilterInput {
+  title?: string | null;
+  level?: number | null;
+  difficulty?: Difficulty | null;
+  playStyle?: PlayStyle | null;
+  releasedVersion?: number | null;
+}
+
+type Scope = Pick<AreaScope, 'db' | 'database' | 'catalogue' | 'events' | 'recompute' | 'loaders'>;
+
+/** The catalogue: songs, charts and their definitions; definitions updates and the recompute job; radar categories. */
+export class CatalogueService {
+  constructor(private readonly s: Scope) {}
+
+  serverInfo() {
+    return {
+      name: 'bpigraph',
+      version: pkg.version,
+      database: this.s.database.kind,
+      definitionsVersion: this.s.catalogue.definitionsVersion,
+      chartCount: this.s.catalogue.size,
+      gameVersions: [...GAME_VERSIONS],
+      latestVersion: LATEST_VERSION,
+    };
+  }
+
+  /** Songs ordered by title (keyset cursor over title, id). */
+  async listSongs(filter: SongFilterInput | null | undefined, first: number | null | undefined, after: string | null | undefined): Promise<Page<Song>> {
+    const size = pageSize(first);
+    if (filter?.level != null && (filter.level < 1 || filter.level > 12)) throw badInput('level must be between 1 and 12');
+    const chartWhere: Prisma.ChartWhereInput = {};
+    if (filter?.level != null) chartWhere.level = filter.level;
+    if (filter?.difficulty) chartWhere.difficulty = filter.difficulty;
+    if (filter?.playStyle) chartWhere.playStyle = filter.playStyle;
+    if (filter?.releasedVersion != null) chartWhere.releasedVersion = filter.releasedVersion;
+    const where: Prisma.SongWhereInput = {};
+    if (Object.keys(chartWhere).length) where.charts = { some: chartWhere };
+    if (filter?.title) where.title = { contains: filter.title, mode: 'insensitive' };
+    const cursorWhere: Prisma.SongWhereInput = {};
+    if (after) {
+      const [title, id] = decodeCursor(after, 2);
+      if (typeof title !== 'string' || typeof id !== 'number') throw badInput('Invalid cursor');
+      cursorWhere.OR = [{ title: { gt: title } }, { title, id: { gt: id } }];
+    }
+    const [rows, totalCount] = await Promise.all([
+      this.s.db.song.findMany({ where: { AND: [where, cursorWhere] }, orderBy: [{ title: 'asc' }, { id: 'asc' }], take: size + 1 }),
+      this.s.db.song.count({ where }),
+    ]);
+    return keysetPage(rows, size, after, (s) => encodeCursor([s.title, s.id]), totalCount);
+  }
+
+  song(id: number | null) {
+    return id === null ? null : this.s.loaders.catalogue.songs.load(id);
+  }
+
+  /** A chart row by id (batched per request); null for an unknown id. */
+  chart(id: number | null) {
+    return id === null ? null : this.s.loaders.catalogue.charts.load(id);
+  }
+
+  /** A chart from the in-memory catalogue (current definition; no query), or null. */
+  catalogueChart(id: number) {
+    return this.s.catalogue.chart(id) ?? null;
+  }
+
+  chartsOfSong(songId: number) {
+    return this.s.loaders.catalogue.chartsOfSong.load(songId);
+  }
+
+  /** The definition in force (from the in-memory catalogue); null: no BPI definition. */
+  currentDefinition(chartId: number) {
+    const d = this.s.catalogue.chart(chartId)?.definition;
+    return d ? { ...d, isCurrent: true } : null;
+  }
+
+  definitionHistory(chartId: number) {
+    return this.s.loaders.catalogue.definitionHistory.load(chartId);
+  }
+
+  /** A definitions file: import, reload the catalogue, start the recompute job when anything changed. */
+  async importDefinitions(doc: unknown) {
+    const { report, recomputeStarted } = await updateDefinitions(this.s, doc);
+    return {
+      ...report,
+      problems: report.problems.map((p) => `entry ${p.index}${p.title ? ` (${p.title})` : ''}: ${p.reason}`),
+      recomputeStarted,
+    };
+  }
+
+  /** Radar categories [{title, difficulty, top}]; the catalogue is reloaded either way (the CLI may have changed them). */
+  async importRadarCategories(doc: unknown): Promise<RadarCategoryImportReport> {
+    const report = await importRadarCategories(this.s.db, doc);
+    await this.s.catalogue.load();
+    return report;
+  }
+
+  /** Starts the recompute job (false when one is running). */
+  recompute(version: string | null | undefined): boolean {
+    return this.s.recompute.start(version ? [version] : undefined);
+  }
+
+  recomputeStatus() {
+    return this.s.recompute.state;
+  }
+}

@@ -1,0 +1,139 @@
+import type { Db } from '../../db/client';
+import { safeBpi } from '../../domain/bpi';
+import type { Difficulty, PlayStyle, RadarCategory } from '../../generated/prisma/enums';
+
+export interface CatalogueDefinition {
+  id: number;
+  definitionsVersion: string;
+  wr: number | null;
+  kaidenAvg: number | null;
+  coef: number | null;
+  notes: number;
+}
+
+export interface CatalogueChart {
+  id: number;
+  songId: number;
+  title: string;
+  playStyle: PlayStyle;
+  difficulty: Difficulty;
+  level: number;
+  notes: number;
+  bpm: string;
+  releasedVersion: number | null;
+  removedInVersion: string | null;
+  radarCategory: RadarCategory | null;
+  definition: CatalogueDefinition | null;
+}
+
+/**
+ * Charts by exact title + play style + difficulty: the one way rows of an import (scores,
+ * radar categories, attribute vectors, legacy data, the calculator) are matched to charts.
+ */
+export class ChartMatcher<C extends { title: string; playStyle: PlayStyle; difficulty: Difficulty }> {
+  private readonly byKey = new Map<string, C>();
+
+  constructor(charts: Iterable<C>) {
+    for (const c of charts) this.byKey.set(ChartMatcher.key(c.title, c.playStyle, c.difficulty), c);
+  }
+
+  private static key(title: string, playStyle: PlayStyle, difficulty: Difficulty): string {
+    return `${title}\u0000${playStyle}\u0000${difficulty}`;
+  }
+
+  find(title: string, playStyle: PlayStyle, difficulty: Difficulty): C | undefined {
+    return this.byKey.get(ChartMatcher.key(title, playStyle, difficulty));
+  }
+}
+
+/**
+ * In-memory catalogue: every chart with its current definition, by id and by
+ * title + play style + difficulty. Loaded once at start and reloaded after a definitions
+ * import, so hot paths (the BPI calculator, CSV matching) never query the database for charts.
+ */
+export class Catalogue {
+  private byId = new Map<number, CatalogueChart>();
+  private matcher = new ChartMatcher<CatalogueChart>([]);
+  private currentDefinitionsVersion: string | null = null;
+  /** chart id → BPI by EX score under the current definition (NaN: not computed yet; -Infinity: null). */
+  private bpiMemo = new Map<number, Float64Array>();
+
+  constructor(private readonly db: Db) {}
+
+  async load(): Promise<void> {
+    const charts = await this.db.chart.findMany({
+      include: {
+        song: { select: { title: true } },
+        definitions: { where: { isCurrent: true }, take: 1 },
+      },
+    });
+    const byId = new Map<number, CatalogueChart>();
+    for (const c of charts) {
+      const d = c.definitions[0];
+      const entry: CatalogueChart = {
+        id: c.id,
+        songId: c.songId,
+        title: c.song.title,
+        playStyle: c.playStyle,
+        difficulty: c.difficulty,
+        level: c.level,
+        notes: c.notes,
+        bpm: c.bpm,
+        releasedVersion: c.releasedVersion,
+        removedInVersion: c.removedInVersion,
+        radarCategory: c.radarCategory,
+        definition: d
+          ? { id: d.id, definitionsVersion: d.definitionsVersion, wr: d.wr, kaidenAvg: d.kaidenAvg, coef: d.coef, notes: d.notes }
+          : null,
+      };
+      byId.set(c.id, entry);
+    }
+    const latest = await this.db.definitionsRelease.findFirst({ orderBy: { importedAt: 'desc' } });
+    this.byId = byId;
+    this.matcher = new ChartMatcher(byId.values());
+    this.bpiMemo = new Map(); // the memo belongs to the definitions just replaced
+    this.currentDefinitionsVersion = latest?.version ?? null;
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  get definitionsVersion(): string | null {
+    return this.currentDefinitionsVersion;
+  }
+
+  chart(id: number): CatalogueChart | undefined {
+    return this.byId.get(id);
+  }
+
+  find(title: string, playStyle: PlayStyle, difficulty: Difficulty): CatalogueChart | undefined {
+    return this.matcher.find(title, playStyle, difficulty);
+  }
+
+  charts(): IterableIterator<CatalogueChart> {
+    return this.byId.values();
+  }
+
+  /**
+   * The BPI of `exScore` on a chart under the chart's CURRENT definition (src/domain/bpi safeBpi;
+   * null: no current definition, or a score over the maximum). This is the BPI of a best score
+   * everywhere it is shown or summed — BestScore stores none, so a definitions update changes it
+   * at the next catalogue load. (Score.bpi is different: the BPI with the definition in force at
+   * import, stored.) Memoised per (chart, EX score) in one Float64Array per chart (8 bytes per
+   * possible EX score, allocated on first use); the memo is dropped when the catalogue reloads.
+   */
+  currentBpi(chartId: number, exScore: number): number | null {
+    const def = this.byId.get(chartId)?.definition;
+    if (!def) return null;
+    const max = def.notes * 2;
+    if (!Number.isInteger(exScore) || exScore < 0 || exScore > max || !(max > 0)) return safeBpi(exScore, def);
+    let memo = this.bpiMemo.get(chartId);
+    if (!memo) this.bpiMemo.set(chartId, (memo = new Float64Array(max + 1).fill(Number.NaN)));
+    const hit = memo[exScore];
+    if (!Number.isNaN(hit)) return hit === Number.NEGATIVE_INFINITY ? null : hit;
+    const bpi = safeBpi(exScore, def);
+    memo[exScore] = bpi === null ? Number.NEGATIVE_INFINITY : bpi;
+    return bpi;
+  }
+}

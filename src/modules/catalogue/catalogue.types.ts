@@ -1,0 +1,68 @@
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Connection } from '../../graphql/connection';
+
+@ObjectType('ChartDefinition', { description: 'A BPI definition of a chart, as published in one definitions release' })
+export class ChartDefinitionType {
+  @Field(() => String) definitionsVersion!: string;
+  @Field(() => Int, { nullable: true, description: 'World-record EX score (null: unknown)' }) wr!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Kaiden average EX score (null: unknown)' }) kaidenAvg!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Exponent; null means the default 1.175' }) coef!: number | null;
+  @Field(() => Int) notes!: number;
+  @Field(() => Boolean) isCurrent!: boolean;
+}
+
+@ObjectType('Song')
+export class SongType {
+  @Field(() => ID) id!: number;
+  @Field(() => String) title!: string;
+  @Field(() => String, { nullable: true }) genre!: string | null;
+  @Field(() => String, { nullable: true }) artist!: string | null;
+}
+
+@ObjectType()
+export class SongConnection extends Connection(SongType, 'Song') {}
+
+@ObjectType({ description: 'What this server is and what it holds' })
+export class ServerInfo {
+  @Field(() => String) name!: string;
+  @Field(() => String) version!: string;
+  @Field(() => String, { description: 'pglite or postgres' }) database!: string;
+  @Field(() => String, { nullable: true }) definitionsVersion!: string | null;
+  @Field(() => Int) chartCount!: number;
+  @Field(() => [String]) gameVersions!: string[];
+  @Field(() => String) latestVersion!: string;
+}
+
+@ObjectType()
+export class DefinitionsImportResult {
+  @Field(() => String) version!: string;
+  @Field(() => Int) added!: number;
+  @Field(() => Int) changed!: number;
+  @Field(() => Int) unchanged!: number;
+  @Field(() => Int) removed!: number;
+  @Field(() => Int, { description: 'Charts no longer listed: their definition was retired' }) absent!: number;
+  @Field(() => Int) duplicates!: number;
+  @Field(() => [String], { description: 'Entries that could not be imported, with the reason' }) problems!: string[];
+  @Field(() => Boolean, { description: 'A recompute of derived values was started' }) recomputeStarted!: boolean;
+}
+
+@ObjectType()
+export class RecomputeStatus {
+  @Field(() => Boolean) running!: boolean;
+  @Field(() => String, { nullable: true }) step!: string | null;
+  @Field(() => Int) done!: number;
+  @Field(() => Int) total!: number;
+  @Field(() => Date, { nullable: true }) startedAt!: Date | null;
+  @Field(() => Date, { nullable: true }) finishedAt!: Date | null;
+  @Field(() => String, { nullable: true }) error!: string | null;
+}
+
+@ObjectType('RadarCategoryImportPayload', { description: 'Result of importing radar categories ([{title, difficulty, top}])' })
+export class RadarCategoryImportPayload {
+  @Field(() => Int, { description: 'entries in the file' }) total!: number;
+  @Field(() => Int, { description: 'entries matching an SP chart of the catalogue' }) matched!: number;
+  @Field(() => Int, { description: 'charts whose category changed' }) updated!: number;
+  @Field(() => Int, { description: 'entries with no matching chart' }) unmatched!: number;
+  @Field(() => Int, { description: 'malformed entries skipped' }) invalid!: number;
+  @Field(() => [String], { description: 'up to 20 unmatched "title (DIFFICULTY)"' }) unmatchedSamples!: string[];
+}

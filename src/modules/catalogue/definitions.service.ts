@@ -1,0 +1,31 @@
+import type { AreaDeps } from '../area';
+import { importDefinitions, type DefinitionsImportReport } from '../../db/definitions';
+import { DefinitionsFormatError } from '../../domain/definitions';
+import { badInput } from '../../errors';
+
+/**
+ * A definitions update: import (one transaction), reload the in-memory catalogue, announce it,
+ * and start the recompute job when anything changed.
+ */
+export async function updateDefinitions(
+  app: Pick<AreaDeps, 'db' | 'catalogue' | 'events' | 'recompute'>,
+  doc: unknown,
+  onProgress?: (done: number, total: number) => void,
+  opts: { startRecompute?: boolean } = {},
+): Promise<{ report: DefinitionsImportReport; recomputeStarted: boolean }> {
+  let report: DefinitionsImportReport;
+  try {
+    report = await importDefinitions(app.db, doc, onProgress);
+  } catch (err) {
+    if (err instanceof DefinitionsFormatError) throw badInput(err.message);
+    throw err;
+  }
+  await app.catalogue.load();
+  const changed = report.changedChartIds.length > 0;
+  let recomputeStarted = false;
+  if (changed) {
+    app.events.emit('definitions.imported', { version: report.version, changedChartIds: report.changedChartIds });
+    if (opts.startRecompute ?? true) recomputeStarted = app.recompute.start();
+  }
+  return { report, recomputeStarted };
+}

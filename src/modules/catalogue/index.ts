@@ -1,0 +1,30 @@
+import { defineArea } from '../area';
+import { Catalogue } from './catalogue';
+import { createCatalogueLoaders, type CatalogueLoaders } from './catalogue.loaders';
+import { CatalogueAdminResolver, ChartsResolver, SongsResolver } from './catalogue.resolver';
+import { CatalogueService } from './catalogue.service';
+
+/**
+ * The catalogue: songs, charts, definitions (the in-memory Catalogue every area reads, its
+ * updates and the recompute job they start), radar categories. Depends on no other area.
+ */
+export const catalogueArea = defineArea({
+  name: 'catalogue',
+  resolvers: [SongsResolver, ChartsResolver, CatalogueAdminResolver],
+  async setup({ db }) {
+    const catalogue = new Catalogue(db);
+    await catalogue.load();
+    return { catalogue };
+  },
+  loaders: createCatalogueLoaders,
+  services: (s) => new CatalogueService(s),
+});
+
+declare module '../../graphql/context' {
+  interface Services {
+    catalogue: CatalogueService;
+  }
+  interface Loaders {
+    catalogue: CatalogueLoaders;
+  }
+}

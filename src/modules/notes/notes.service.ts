@@ -1,0 +1,236 @@
+import { Prisma, type SongNote } from '../../generated/prisma/client';
+import { badInput, forbidden, notFound } from '../../errors';
+import { decodeCursor, offsetFromCursor, pageSize } from '../../graphql/args';
+import { encodeCursor, keysetPage, offsetPage, type Page } from '../../graphql/connection';
+import { LATEST_VERSION } from '../../domain/constants';
+import { viewerId } from '../../graphql/context';
+import type { AreaScope } from '../area';
+import { SongNoteSort } from './notes.types';
+
+export const NOTE_BODY_MAX = 2000;
+export const RECENT_NOTES_PAGE_SIZE = 20;
+
+/** Trims and checks a note body: 1–2000 characters (UTF-16 units) after trimming. */
+export function normaliseNoteBody(body: string): string {
+  const trimmed = body.trim();
+  if (!trimmed) throw badInput('body is required', [{ code: 'too_small', path: ['body'], message: 'body is required' }]);
+  if (trimmed.length > NOTE_BODY_MAX) {
+    throw badInput(`body too long (max ${NOTE_BODY_MAX})`, [{ code: 'too_big', path: ['body'], message: `body too long (max ${NOTE_BODY_MAX})` }]);
+  }
+  return trimmed;
+}
+
+function orderBy(sort: SongNoteSort): Prisma.SongNoteOrderByWithRelationInput[] {
+  return sort === SongNoteSort.UPVOTES
+    ? [{ upvoteCount: 'desc' }, { createdAt: 'desc' }, { id: 'desc' }]
+    : [{ createdAt: 'desc' }, { id: 'desc' }];
+}
+
+function cursorOf(sort: SongNoteSort, n: SongNote): string {
+  return sort === SongNoteSort.UPVOTES
+    ? encodeCursor([n.upvoteCount, n.createdAt.toISOString(), n.id])
+    : encodeCursor([n.createdAt.toISOString(), n.id]);
+}
+
+interface NoteCursor {
+  upvoteCount: number | null;
+  at: Date;
+  id: number;
+}
+
+/** Decodes a keyset cursor of the given sort (BAD_USER_INPUT when it is not one). */
+export function parseNoteCursor(sort: SongNoteSort, after: string): NoteCursor {
+  const bad = () => badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+  if (sort === SongNoteSort.UPVOTES) {
+    const [count, at, id] = decodeCursor(after, 3);
+    const date = new Date(String(at));
+    if (typeof count !== 'number' || typeof id !== 'number' || typeof at !== 'string' || Number.isNaN(date.getTime())) throw bad();
+    return { upvoteCount: count, at: date, id };
+  }
+  const [at, id] = decodeCursor(after, 2);
+  const date = new Date(String(at));
+  if (typeof id !== 'number' || typeof at !== 'string' || Number.isNaN(date.getTime())) throw bad();
+  return { upvoteCount: null, at: date, id };
+}
+
+/** Rows strictly after the cursor in the sort order (keyset pagination), as SQL. */
+function afterSql(sort: SongNoteSort, c: NoteCursor): Prisma.Sql {
+  if (sort === SongNoteSort.UPVOTES) {
+    return Prisma.sql`AND ("upvoteCount" < ${c.upvoteCount} OR ("upvoteCount" = ${c.upvoteCount} AND ("createdAt" < ${c.at} OR ("createdAt" = ${c.at} AND "id" < ${c.id}))))`;
+  }
+  return Prisma.sql`AND ("createdAt" < ${c.at} OR ("createdAt" = ${c.at} AND "id" < ${c.id}))`;
+}
+
+function orderSql(sort: SongNoteSort): Prisma.Sql {
+  return sort === SongNoteSort.UPVOTES
+    ? Prisma.sql`"upvoteCount" DESC, "createdAt" DESC, "id" DESC`
+    : Prisma.sql`"createdAt" DESC, "id" DESC`;
+}
+
+/**
+ * Holds the note against deletion for the rest of the transaction (FOR KEY SHARE: concurrent
+ * upvotes do not wait on each other) and fails with NOT_FOUND when it does not exist.
+ */
+async function lockNote(tx: Prisma.TransactionClient, noteId: number): Promise<void> {
+  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "SongNote" WHERE "id" = ${noteId} FOR KEY SHARE`;
+  if (rows.length === 0) throw notFound('Note not found');
+}
+
+/**
+ * One page of notes for each of several charts in two statements (a window function per chart
+ * and one grouped count): the batch behind `Chart.notes` and `songNotes`.
+ */
+export async function pagesForCharts(db: AreaScope['db'], chartIds: number[], sort: SongNoteSort, size: number, after: string | null): Promise<Map<number, Page<SongNote>>> {
+  const cursor = after ? parseNoteCursor(sort, after) : null;
+  const ids = [...new Set(chartIds)];
+  const [rows, counts] = await Promise.all([
+    db.$queryRaw<SongNote[]>`
+      SELECT "id", "chartId", "authorId", "body", "authorTotalBpi", "upvoteCount", "createdAt", "updatedAt" FROM (
+        SELECT n.*, ROW_NUMBER() OVER (PARTITION BY n."chartId" ORDER BY ${orderSql(sort)}) AS rn
+        FROM "SongNote" n WHERE n."chartId" IN (${Prisma.join(ids)}) ${cursor ? afterSql(sort, cursor) : Prisma.empty}
+      ) t WHERE t.rn <= ${size + 1} ORDER BY t."chartId", t.rn`,
+    db.songNote.groupBy({ by: ['chartId'], where: { chartId: { in: ids } }, _count: { _all: true } }),
+  ]);
+  const byChart = new Map<number, SongNote[]>(ids.map((id) => [id, []]));
+  for (const r of rows) byChart.get(r.chartId)!.push(r);
+  const totals = new Map(counts.map((c) => [c.chartId, c._count._all]));
+  const out = new Map<number, Page<SongNote>>();
+  for (const [id, list] of byChart) out.set(id, keysetPage(list, size, after, (n) => cursorOf(sort, n), totals.get(id) ?? 0));
+  return out;
+}
+
+type Scope = Pick<AreaScope, 'db' | 'loaders' | 'viewer'>;
+
+/** Song notes: reads, authoring (author-only edits) and exact upvote counts. */
+export class NotesService {
+  constructor(private readonly s: Scope) {}
+
+  private get db() {
+    return this.s.db;
+  }
+
+  private async requireChart(chartId: number): Promise<void> {
+    const chart = await this.db.chart.findUnique({ where: { id: chartId }, select: { id: true } });
+    if (!chart) throw notFound('Chart not found');
+  }
+
+  /** The chart's notes as a field of Chart: one page per chart, batched across the charts asking for the same page. */
+  chartNotes(chartId: number, sort: SongNoteSort, first: number | null | undefined, after: string | null | undefined): Promise<Page<SongNote>> {
+    const size = pageSize(first);
+    if (after) parseNoteCursor(sort, after);
+    return this.s.loaders.notes.page.load({ chartId, sort, size, after: after ?? null });
+  }
+
+  /** Has the caller upvoted the note? (false when signed out; batched) */
+  upvoted(note: Pick<SongNote, 'id'>): Promise<boolean> | boolean {
+    const v = this.s.viewer;
+    return v ? this.s.loaders.notes.upvoted.load({ userId: v.id, noteId: note.id }) : false;
+  }
+
+  /** Is the caller the author (may edit and delete)? */
+  editable(note: Pick<SongNote, 'authorId'>): boolean {
+    return this.s.viewer?.id === note.authorId;
+  }
+
+  /** Notes of one chart, newest or most upvoted first (keyset cursors). */
+  async listForChart(chartId: number, sort: SongNoteSort, first: number | null | undefined, after: string | null | undefined): Promise<Page<SongNote>> {
+    const size = pageSize(first);
+    if (after) parseNoteCursor(sort, after);
+    await this.requireChart(chartId);
+    return (await pagesForCharts(this.db, [chartId], sort, size, after ?? null)).get(chartId)!;
+  }
+
+  /**
+   * Notes across all charts. Offset pages (the feed is paged by number): `page` N (0-based)
+   * starts at N × size; `after` is an offset cursor from a previous page.
+   */
+  async listRecent(sort: SongNoteSort, opts: { first?: number | null; after?: string | null; page?: number | null }): Promise<Page<SongNote>> {
+    const size = pageSize(opts.first);
+    let offset = 0;
+    if (opts.page != null) {
+      if (opts.after) throw badInput('Give either page or after, not both', [{ code: 'invalid_arguments', path: ['page'], message: 'Give either page or after, not both' }]);
+      if (!Number.isSafeInteger(opts.page) || opts.page < 0) {
+        throw badInput('page must be an integer ≥ 0', [{ code: 'too_small', path: ['page'], message: 'page must be an integer ≥ 0' }]);
+      }
+      offset = opts.page * size;
+    } else if (opts.after) {
+      offset = offsetFromCursor(opts.after);
+    }
+    const [rows, totalCount] = await Promise.all([
+      this.db.songNote.findMany({ orderBy: orderBy(sort), skip: offset, take: size + 1 }),
+      this.db.songNote.count(),
+    ]);
+    return offsetPage(rows, offset, size, totalCount);
+  }
+
+  async post(chartId: number, rawBody: string): Promise<SongNote> {
+    const authorId = viewerId(this.s);
+    const body = normaliseNoteBody(rawBody);
+    await this.requireChart(chartId);
+    const status = await this.db.playerVersionStatus.findUnique({
+      where: { userId_version: { userId: authorId, version: LATEST_VERSION } },
+      select: { totalBpi: true },
+    });
+    return this.db.songNote.create({ data: { chartId, authorId, body, authorTotalBpi: status?.totalBpi ?? null } });
+  }
+
+  /** Author only (FORBIDDEN for anyone else); `updatedAt` moves. */
+  async edit(noteId: number, rawBody: string): Promise<SongNote> {
+    const userId = viewerId(this.s);
+    const body = normaliseNoteBody(rawBody);
+    return this.db.$transaction(async (tx) => {
+      const note = await tx.songNote.findUnique({ where: { id: noteId }, select: { authorId: true } });
+      if (!note) throw notFound('Note not found');
+      if (note.authorId !== userId) throw forbidden('Only the author may edit this note');
+      return tx.songNote.update({ where: { id: noteId }, data: { body } });
+    });
+  }
+
+  /** Author only; the note's upvotes cascade. */
+  async delete(noteId: number): Promise<void> {
+    const userId = viewerId(this.s);
+    await this.db.$transaction(async (tx) => {
+      const note = await tx.songNote.findUnique({ where: { id: noteId }, select: { authorId: true } });
+      if (!note) throw notFound('Note not found');
+      if (note.authorId !== userId) throw forbidden('Only the author may delete this note');
+      await tx.songNote.delete({ where: { id: noteId } });
+    });
+  }
+
+  /**
+   * Upvote once per user. The upvote row insert (ON CONFLICT DO NOTHING) and the counter's atomic
+   * increment run in one transaction, so the count stays exact under concurrent votes; a second
+   * upvote by the same user is an idempotent no-op (changed = false), never a double count.
+   */
+  async upvote(noteId: number): Promise<{ note: SongNote; changed: boolean }> {
+    const userId = viewerId(this.s);
+    const result = await this.db.$transaction(async (tx) => {
+      await lockNote(tx, noteId);
+      const { count } = await tx.songNoteUpvote.createMany({ data: [{ noteId, userId }], skipDuplicates: true });
+      if (count === 1) {
+        // Raw increment: atomic, and leaves updatedAt (the body's edit time) alone.
+        await tx.$executeRaw`UPDATE "SongNote" SET "upvoteCount" = "upvoteCount" + 1 WHERE "id" = ${noteId}`;
+      }
+      const note = await tx.songNote.findUniqueOrThrow({ where: { id: noteId } });
+      return { note, changed: count === 1 };
+    });
+    this.s.loaders.notes.upvoted.clear({ userId, noteId }).prime({ userId, noteId }, true);
+    return result;
+  }
+
+  /** Cancels the caller's upvote; idempotent (changed = false when there was none). */
+  async cancelUpvote(noteId: number): Promise<{ note: SongNote; changed: boolean }> {
+    const userId = viewerId(this.s);
+    const result = await this.db.$transaction(async (tx) => {
+      await lockNote(tx, noteId);
+      const { count } = await tx.songNoteUpvote.deleteMany({ where: { noteId, userId } });
+      if (count === 1) {
+        await tx.$executeRaw`UPDATE "SongNote" SET "upvoteCount" = "upvoteCount" - 1 WHERE "id" = ${noteId}`;
+      }
+      const note = await tx.songNote.findUniqueOrThrow({ where: { id: noteId } });
+      return { note, changed: count === 1 };
+    });
+    this.s.loaders.notes.upvoted.clear({ userId, noteId }).prime({ userId, noteId }, false);
+    return result;
+  }
+}

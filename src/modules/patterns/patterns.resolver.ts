@@ -1,0 +1,46 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { FingeringPattern } from '../../generated/prisma/client';
+import { parseIntId } from '../../graphql/args';
+import type { Context } from '../../graphql/context';
+import { FingeringPatternsArgs } from './patterns.inputs';
+import {
+  FingeringPatternConnection,
+  FingeringPatternSearchResult,
+  FingeringPatternSort,
+  FingeringPatternType,
+  FingeringPatternVotePayload,
+  PatternVote,
+} from './patterns.types';
+
+@Resolver(() => FingeringPatternType)
+export class PatternsResolver {
+  @Query(() => FingeringPatternConnection, { description: 'Lane patterns of a chart, 100 per page by default (at most 100)' })
+  fingeringPatterns(@Args(() => FingeringPatternsArgs) args: FingeringPatternsArgs, @Ctx() ctx: Context) {
+    return ctx.services.patterns.list(parseIntId(args.chartId, 'chartId'), args.sort ?? FingeringPatternSort.SCORE, args.first, args.after);
+  }
+
+  @Query(() => FingeringPatternSearchResult, { nullable: true, description: 'Exact-match pattern lookup on one chart (null: not found)' })
+  searchFingeringPattern(@Arg('chartId', () => ID) chartId: string, @Arg('pattern', () => String) pattern: string, @Ctx() ctx: Context) {
+    return ctx.services.patterns.search(parseIntId(chartId, 'chartId'), pattern);
+  }
+
+  @Mutation(() => FingeringPatternVotePayload, { description: 'Votes for a pattern (one vote per user; a new type replaces the old)' })
+  async voteFingeringPattern(
+    @Arg('chartId', () => ID) chartId: string,
+    @Arg('pattern', () => String) pattern: string,
+    @Arg('vote', () => PatternVote) vote: PatternVote,
+    @Ctx() ctx: Context,
+  ): Promise<FingeringPatternVotePayload> {
+    return { pattern: await ctx.services.patterns.vote(parseIntId(chartId, 'chartId'), pattern, vote), myVote: vote };
+  }
+
+  @Mutation(() => FingeringPatternVotePayload, { description: "Cancels the caller's vote on a pattern (idempotent)" })
+  async cancelFingeringPatternVote(@Arg('chartId', () => ID) chartId: string, @Arg('pattern', () => String) pattern: string, @Ctx() ctx: Context): Promise<FingeringPatternVotePayload> {
+    return { pattern: await ctx.services.patterns.cancelVote(parseIntId(chartId, 'chartId'), pattern), myVote: null };
+  }
+
+  @FieldResolver(() => PatternVote, { nullable: true, description: "The caller's vote (null: none or signed out)" })
+  myVote(@Root() p: FingeringPattern, @Ctx() ctx: Context) {
+    return ctx.services.patterns.myVote(p);
+  }
+}

@@ -1,0 +1,117 @@
+import type { FingeringPattern, Prisma } from '../../generated/prisma/client';
+import { badInput, notFound } from '../../errors';
+import { offsetArgs } from '../../graphql/args';
+import { offsetPage, type Page } from '../../graphql/connection';
+import { viewerId } from '../../graphql/context';
+import type { AreaScope } from '../area';
+import { patternProblem } from '../../domain/fingering';
+import { FingeringPatternSort, PatternVote } from './patterns.types';
+
+/** Patterns are listed 100 per page (the reference's page size), at most 100. */
+export const PATTERN_PAGE_SIZE = 100;
+
+export function validatePattern(pattern: string): string {
+  const problem = patternProblem(pattern);
+  if (problem) throw badInput(`Invalid pattern: ${problem}`, [{ code: 'invalid_pattern', path: ['pattern'], message: problem }]);
+  return pattern;
+}
+
+/** Fingering patterns: lists, votes (one per user and pattern, exact counts) and search. */
+type Scope = Pick<AreaScope, 'db' | 'loaders' | 'viewer'>;
+
+export class PatternsService {
+  constructor(private readonly s: Scope) {}
+
+  private get db() {
+    return this.s.db;
+  }
+
+  /** The caller's vote on a pattern (null: none or signed out; batched). */
+  myVote(p: Pick<FingeringPattern, 'chartId' | 'pattern'>) {
+    const v = this.s.viewer;
+    return v ? this.s.loaders.patterns.myVote.load({ userId: v.id, chartId: p.chartId, pattern: p.pattern }) : null;
+  }
+
+  private async requireChart(chartId: number): Promise<void> {
+    const chart = await this.db.chart.findUnique({ where: { id: chartId }, select: { id: true } });
+    if (!chart) throw notFound('Chart not found');
+  }
+
+  async list(chartId: number, sort: FingeringPatternSort, first: number | null | undefined, after: string | null | undefined): Promise<Page<FingeringPattern>> {
+    const { size, offset } = offsetArgs({ first, after }, PATTERN_PAGE_SIZE, PATTERN_PAGE_SIZE);
+    await this.requireChart(chartId);
+    const orderBy: Prisma.FingeringPatternOrderByWithRelationInput[] =
+      sort === FingeringPatternSort.UPVOTES
+        ? [{ upvotes: 'desc' }, { score: 'desc' }, { pattern: 'asc' }]
+        : [{ score: 'desc' }, { pattern: 'asc' }];
+    const [rows, total] = await Promise.all([
+      this.db.fingeringPattern.findMany({ where: { chartId }, orderBy, skip: offset, take: size + 1 }),
+      this.db.fingeringPattern.count({ where: { chartId } }),
+    ]);
+    return offsetPage(rows, offset, size, total);
+  }
+
+  /**
+   * One vote per (chart, pattern, user); a new type replaces the old one. The pattern row is
+   * created on its first vote and locked (FOR UPDATE) for the rest of the transaction, so the
+   * counters recomputed from the vote rows are exact under concurrent votes.
+   */
+  async vote(chartId: number, pattern: string, type: PatternVote): Promise<FingeringPattern> {
+    const userId = viewerId(this.s);
+    validatePattern(pattern);
+    await this.requireChart(chartId);
+    const row = await this.db.$transaction(async (tx) => {
+      await tx.$executeRaw`INSERT INTO "FingeringPattern" ("chartId", "pattern", "score", "upvotes", "downvotes", "updatedAt")
+        VALUES (${chartId}, ${pattern}, 0, 0, 0, now()) ON CONFLICT DO NOTHING`;
+      await tx.$queryRaw`SELECT 1 FROM "FingeringPattern" WHERE "chartId" = ${chartId} AND "pattern" = ${pattern} FOR UPDATE`;
+      await tx.fingeringPatternVote.upsert({
+        where: { chartId_pattern_userId: { chartId, pattern, userId } },
+        create: { chartId, pattern, userId, type },
+        update: { type },
+      });
+      return this.recount(tx, chartId, pattern);
+    });
+    const key = { userId, chartId: row.chartId, pattern: row.pattern };
+    this.s.loaders.patterns.myVote.clear(key).prime(key, type);
+    return row;
+  }
+
+  /** Removes the caller's vote (idempotent). Null when the pattern has never been voted on. */
+  async cancelVote(chartId: number, pattern: string): Promise<FingeringPattern | null> {
+    const userId = viewerId(this.s);
+    validatePattern(pattern);
+    await this.requireChart(chartId);
+    const row = await this.db.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "FingeringPattern" WHERE "chartId" = ${chartId} AND "pattern" = ${pattern} FOR UPDATE`;
+      await tx.fingeringPatternVote.deleteMany({ where: { chartId, pattern, userId } });
+      if (locked.length === 0) return null;
+      return this.recount(tx, chartId, pattern);
+    });
+    const key = { userId, chartId, pattern };
+    this.s.loaders.patterns.myVote.clear(key).prime(key, null);
+    return row;
+  }
+
+  private async recount(tx: Prisma.TransactionClient, chartId: number, pattern: string): Promise<FingeringPattern> {
+    const groups = await tx.fingeringPatternVote.groupBy({ by: ['type'], where: { chartId, pattern }, _count: { _all: true } });
+    const upvotes = groups.find((g) => g.type === PatternVote.UPVOTE)?._count._all ?? 0;
+    const downvotes = groups.find((g) => g.type === PatternVote.DOWNVOTE)?._count._all ?? 0;
+    return tx.fingeringPattern.update({
+      where: { chartId_pattern: { chartId, pattern } },
+      data: { upvotes, downvotes, score: upvotes - downvotes },
+    });
+  }
+
+  /** Exact-match lookup: the pattern, its rank among the chart's patterns (ties share) and the total; null when absent. */
+  async search(chartId: number, pattern: string): Promise<{ pattern: FingeringPattern; score: number; rank: number; total: number } | null> {
+    validatePattern(pattern);
+    await this.requireChart(chartId);
+    const row = await this.db.fingeringPattern.findUnique({ where: { chartId_pattern: { chartId, pattern } } });
+    if (!row) return null;
+    const [higher, total] = await Promise.all([
+      this.db.fingeringPattern.count({ where: { chartId, score: { gt: row.score } } }),
+      this.db.fingeringPattern.count({ where: { chartId } }),
+    ]);
+    return { pattern: row, score: row.score, rank: higher + 1, total };
+  }
+}

@@ -1,0 +1,281 @@
+import type { Db } from '../../db/client';
+import { Prisma, type BestScore, type Chart } from '../../generated/prisma/client';
+import { badInput, notFound } from '../../errors';
+import { offsetArgs, parseIntId, parseVersion } from '../../graphql/args';
+import { offsetPage, type Page } from '../../graphql/connection';
+import { visibleUser } from '../../graphql/rules';
+import { BPI_DIFFICULTIES, BPI_LEVELS, Difficulty, PlayStyle, type GameVersion } from '../../domain/constants';
+import { attributeDistance, chartInVersion, toAttributeVector, type AttributeVector } from '../../domain/similarity';
+import type { AreaScope } from '../area';
+import { ChartMatcher, type CatalogueChart } from '../catalogue/catalogue';
+import type { CatalogueService } from '../catalogue/catalogue.service';
+import { withCurrentBpi } from '../scores/plays';
+import type { ScoresService } from '../scores/scores.service';
+import { ChartPopularityOrder } from './rankings.types';
+
+export const SIMILAR_LIMIT_MAX = 50;
+export const SIMILAR_LIMIT_DEFAULT = 10;
+
+/** One ranking row (the BPI of its EX score comes from the catalogue: currentBpi). */
+export interface RankingRow {
+  userId: string;
+  exScore: number;
+  rank: number;
+}
+
+export interface AttributeImportEntry {
+  title: string;
+  difficulty: string;
+  playStyle?: string | null;
+  attributes: unknown;
+}
+
+export interface AttributeImportReport {
+  updated: number;
+  unchanged: number;
+  problems: { index: number; title: string | null; reason: string }[];
+}
+
+const DIFFICULTY_ORDER = Object.values(Difficulty) as string[];
+
+/** How long per-chart player counts are reused (per process) before they are counted again. */
+export const POPULARITY_TTL_MS = 60_000;
+const popularityCache = new WeakMap<object, Map<string, { at: number; counts: Promise<{ chartId: number; playerCount: number }[]> }>>();
+
+interface PageArgs {
+  first?: number | null;
+  after?: string | null;
+}
+
+type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue'> & { services: { catalogue: CatalogueService; scores: ScoresService } };
+
+/** Per-chart rankings, similar charts, chart popularity and the profile song list. */
+export class RankingsService {
+  constructor(private readonly scope: Scope) {}
+
+  private get db(): Db {
+    return this.scope.db;
+  }
+
+  /** Attribute vectors for similar songs (administrators; also `cli charts import-attributes`). */
+  importAttributes(entries: AttributeImportEntry[]): Promise<AttributeImportReport> {
+    return importChartAttributes(this.db, entries);
+  }
+
+  /**
+   * A chart's ranking with players the caller may not see anonymised (visibleUser, batched);
+   * isSelf / selfRank refer to `selfUserId` (the caller, or the profile user).
+   */
+  async rankingPage(chartIdArg: string, args: PageArgs & { version?: string | null }, selfUserId: string | null) {
+    const chartId = parseIntId(chartIdArg, 'chartId');
+    const { version, selfRank, page } = await this.ranking(chartId, args.version, args.first, args.after, selfUserId);
+    const edges = await Promise.all(
+      page.edges.map(async ({ cursor, node }) => {
+        const player = await visibleUser(this.scope.ctx, node.userId);
+        return {
+          cursor,
+          node: { rank: node.rank, player, anonymous: !player, exScore: node.exScore, bpi: this.scope.catalogue.currentBpi(chartId, node.exScore), isSelf: node.userId === selfUserId },
+        };
+      }),
+    );
+    return { ...page, edges, version, selfRank };
+  }
+
+  /** Similar charts, with `userId`'s best on each when given (profile variant). */
+  async similarCharts(args: { chartId: string; version?: string | null; limit?: number | null }, userId: string | null) {
+    const version = parseVersion(args.version);
+    const rows = await this.similar(parseIntId(args.chartId, 'chartId'), version, args.limit);
+    const scores = userId ? await Promise.all(rows.map((r) => this.scope.services.scores.bestOn(userId, version, r.chart.id))) : [];
+    return rows.map((r, i) => ({ chart: r.chart, distance: r.distance, score: userId ? this.toScore(scores[i]) : null }));
+  }
+
+  /** A best as a PlayerChartScore: its BPI under the chart's current definition. */
+  private toScore(s: BestScore | null | undefined) {
+    return s ? withCurrentBpi(this.scope.catalogue, s) : null;
+  }
+
+  private async chartRows(ids: number[]): Promise<Chart[]> {
+    const catalogue = this.scope.services.catalogue;
+    return Promise.all(
+      ids.map(async (id) => {
+        const c = await catalogue.chart(id);
+        if (!c) throw new Error(`chart ${id} vanished`);
+        return c;
+      }),
+    );
+  }
+
+  /** Charts by number of players, with their chart rows. */
+  async popularCharts(args: PageArgs & { order?: ChartPopularityOrder | null; version?: string | null; level?: number | null }) {
+    const page = await this.popular(args.order ?? ChartPopularityOrder.MOST, args.version, args.level, args.first, args.after);
+    const charts = await this.chartRows(page.edges.map((e) => e.node.chartId));
+    return { ...page, edges: page.edges.map((e, i) => ({ cursor: e.cursor, node: { chart: charts[i], playerCount: e.node.playerCount } })) };
+  }
+
+  /** The BPI song master list with `userId`'s best scores. */
+  async userSongs(args: PageArgs & { userId: string; version?: string | null }) {
+    const { version, page } = this.masterList(this.scope.catalogue.charts(), args.version, args.first, args.after);
+    const ids = page.edges.map((e) => e.node.id);
+    const [charts, scores] = await Promise.all([this.chartRows(ids), Promise.all(ids.map((id) => this.scope.services.scores.bestOn(args.userId, version, id)))]);
+    return { ...page, edges: page.edges.map((e, i) => ({ cursor: e.cursor, node: { chart: charts[i], score: this.toScore(scores[i]) } })) };
+  }
+
+  /** A chart's attribute vector as name/value pairs (null: none imported). Roots narrower than a chart row are loaded. */
+  async attributes(chart: Pick<Chart, 'id'> & Partial<Pick<Chart, 'attributes'>>) {
+    const raw = chart.attributes !== undefined ? chart.attributes : (await this.scope.services.catalogue.chart(chart.id))?.attributes;
+    const v = toAttributeVector(raw);
+    return v ? Object.entries(v).map(([name, value]) => ({ name, value })) : null;
+  }
+
+  /**
+   * Players' best EX scores on one level 11/12 chart in one version, best first. Ranks are
+   * competition ranks (ties share: 1, 2, 2, 4); tie order within a rank is by user id (stable pages).
+   */
+  async ranking(chartId: number, versionArg: string | null | undefined, first: number | null | undefined, after: string | null | undefined, selfUserId: string | null) {
+    const version = parseVersion(versionArg);
+    const { size, offset } = offsetArgs({ first, after });
+    const chart = await this.db.chart.findUnique({ where: { id: chartId }, select: { level: true } });
+    if (!chart) throw notFound('Chart not found');
+    if (!(BPI_LEVELS as readonly number[]).includes(chart.level)) {
+      throw badInput('Rankings exist for level 11 and 12 charts only', [{ code: 'invalid_chart', path: ['chartId'], message: 'Rankings exist for level 11 and 12 charts only' }]);
+    }
+    const [rows, totalCount, selfRank] = await Promise.all([
+      this.db.$queryRaw<RankingRow[]>`
+        SELECT "userId", "exScore", (RANK() OVER (ORDER BY "exScore" DESC))::int AS "rank"
+        FROM "BestScore" WHERE "chartId" = ${chartId} AND "version" = ${version}
+        ORDER BY "exScore" DESC, "userId" ASC OFFSET ${offset} LIMIT ${size + 1}`,
+      this.db.bestScore.count({ where: { chartId, version } }),
+      selfUserId ? this.rankOf(chartId, version, selfUserId) : Promise.resolve(null),
+    ]);
+    return { version, selfRank, page: offsetPage(rows.map((r) => ({ ...r, rank: Number(r.rank) })), offset, size, totalCount) };
+  }
+
+  private async rankOf(chartId: number, version: string, userId: string): Promise<number | null> {
+    const own = await this.db.bestScore.findUnique({ where: { userId_version_chartId: { userId, version, chartId } }, select: { exScore: true } });
+    if (!own) return null;
+    return 1 + (await this.db.bestScore.count({ where: { chartId, version, exScore: { gt: own.exScore } } }));
+  }
+
+  /**
+   * Charts nearest to one chart by Euclidean distance over the attribute names both have.
+   * Candidates: charts with attributes that exist in the version, the chart itself excluded.
+   */
+  async similar(chartId: number, versionArg: string | null | undefined, limitArg: number | null | undefined): Promise<{ chart: Chart; distance: number }[]> {
+    const version = parseVersion(versionArg);
+    const limit = limitArg ?? SIMILAR_LIMIT_DEFAULT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > SIMILAR_LIMIT_MAX) {
+      throw badInput(`limit must be between 1 and ${SIMILAR_LIMIT_MAX}`, [{ code: 'too_big', path: ['limit'], message: `limit must be between 1 and ${SIMILAR_LIMIT_MAX}` }]);
+    }
+    const target = await this.db.chart.findUnique({ where: { id: chartId } });
+    if (!target) throw notFound('Chart not found');
+    const vector = toAttributeVector(target.attributes);
+    if (!vector) return [];
+    const candidates = await this.db.chart.findMany({ where: { id: { not: chartId }, NOT: { attributes: { equals: Prisma.DbNull } } } });
+    const scored: { chart: Chart; distance: number }[] = [];
+    for (const c of candidates) {
+      if (!chartInVersion(c, version)) continue;
+      const v = toAttributeVector(c.attributes);
+      const distance = v ? attributeDistance(vector, v) : null;
+      if (distance !== null) scored.push({ chart: c, distance });
+    }
+    scored.sort((a, b) => a.distance - b.distance || a.chart.id - b.chart.id);
+    return scored.slice(0, limit);
+  }
+
+  /** Charts by number of players (best-score rows) in a version; charts nobody played are absent. */
+  async popular(order: ChartPopularityOrder, versionArg: string | null | undefined, level: number | null | undefined, first: number | null | undefined, after: string | null | undefined): Promise<Page<{ chartId: number; playerCount: number }>> {
+    const version = parseVersion(versionArg);
+    const { size, offset } = offsetArgs({ first, after });
+    if (level != null && (!Number.isInteger(level) || level < 1 || level > 12)) throw badInput('level must be between 1 and 12');
+    const levelFilter = level != null ? Prisma.sql`AND c."level" = ${level}` : Prisma.empty;
+    // Counting players per chart scans every best of the version (millions of rows at scale), so
+    // the counts are computed at most once per POPULARITY_TTL_MS per process and sorted in memory.
+    const key = `${version}|${level ?? ''}`;
+    let cache = popularityCache.get(this.db);
+    if (!cache) popularityCache.set(this.db, (cache = new Map()));
+    let entry = cache.get(key);
+    if (!entry || Date.now() - entry.at > POPULARITY_TTL_MS) {
+      const counts = this.db.$queryRaw<{ chartId: number; playerCount: number }[]>`
+        SELECT b."chartId", COUNT(*)::int AS "playerCount"
+        FROM "BestScore" b JOIN "Chart" c ON c."id" = b."chartId"
+        WHERE b."version" = ${version} ${levelFilter}
+        GROUP BY b."chartId"`.then((rows) => rows.map((r) => ({ chartId: Number(r.chartId), playerCount: Number(r.playerCount) })));
+      entry = { at: Date.now(), counts };
+      cache.set(key, entry);
+      counts.catch(() => cache!.delete(key));
+    }
+    const counts = await entry.counts;
+    const sign = order === ChartPopularityOrder.FEWEST ? 1 : -1;
+    const sorted = [...counts].sort((a, b) => sign * (a.playerCount - b.playerCount) || a.chartId - b.chartId);
+    return offsetPage(sorted.slice(offset, offset + size + 1), offset, size, sorted.length);
+  }
+
+  /**
+   * The BPI song master list (level 11/12 HYPER/ANOTHER/LEGGENDARIA charts existing in the
+   * version), ordered by title, play style, difficulty; from the in-memory catalogue.
+   */
+  masterList(catalogue: Iterable<CatalogueChart>, versionArg: string | null | undefined, first: number | null | undefined, after: string | null | undefined): { version: GameVersion; page: Page<CatalogueChart> } {
+    const version = parseVersion(versionArg);
+    const { size, offset } = offsetArgs({ first, after });
+    const charts = [...catalogue].filter(
+      (c) => (BPI_LEVELS as readonly number[]).includes(c.level) && (BPI_DIFFICULTIES as readonly string[]).includes(c.difficulty) && chartInVersion(c, version),
+    );
+    const ps = (p: string) => (p === PlayStyle.SP ? 0 : 1);
+    charts.sort(
+      (a, b) =>
+        (a.title < b.title ? -1 : a.title > b.title ? 1 : 0) ||
+        ps(a.playStyle) - ps(b.playStyle) ||
+        DIFFICULTY_ORDER.indexOf(a.difficulty) - DIFFICULTY_ORDER.indexOf(b.difficulty) ||
+        a.id - b.id,
+    );
+    return { version, page: offsetPage(charts.slice(offset, offset + size + 1), offset, size, charts.length) };
+  }
+
+}
+
+/**
+ * Imports attribute vectors ({title, difficulty, playStyle?, attributes: {name: number}}),
+ * matched by title + play style (default SP) + difficulty. One transaction; entries that do
+ * not match or are malformed are reported, not fatal. Importing the same data twice changes nothing.
+ */
+export async function importChartAttributes(db: Db, entries: AttributeImportEntry[]): Promise<AttributeImportReport> {
+  const charts = await db.chart.findMany({ select: { id: true, playStyle: true, difficulty: true, attributes: true, song: { select: { title: true } } } });
+  const matcher = new ChartMatcher(charts.map((c) => ({ ...c, title: c.song.title })));
+  const report: AttributeImportReport = { updated: 0, unchanged: 0, problems: [] };
+  const updates = new Map<number, AttributeVector>();
+  entries.forEach((e, index) => {
+    const title = typeof e?.title === 'string' ? e.title : null;
+    const problem = (reason: string) => report.problems.push({ index, title, reason });
+    if (!title) return problem('title is required');
+    const difficulty = typeof e.difficulty === 'string' ? e.difficulty.toUpperCase() : '';
+    if (!DIFFICULTY_ORDER.includes(difficulty)) return problem(`unknown difficulty: ${String(e.difficulty)}`);
+    const playStyle = e.playStyle == null ? PlayStyle.SP : String(e.playStyle).toUpperCase();
+    if (playStyle !== PlayStyle.SP && playStyle !== PlayStyle.DP) return problem(`unknown playStyle: ${String(e.playStyle)}`);
+    const raw = e.attributes;
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return problem('attributes must be an object of numbers');
+    const bad = Object.entries(raw as Record<string, unknown>).find(([, v]) => typeof v !== 'number' || !Number.isFinite(v));
+    if (bad) return problem(`attribute ${bad[0]} is not a finite number`);
+    const vector = toAttributeVector(raw);
+    if (!vector) return problem('attributes is empty');
+    const chart = matcher.find(title, playStyle as PlayStyle, difficulty as Difficulty);
+    if (!chart) return problem('no such chart');
+    if (updates.has(chart.id)) return problem('duplicate entry for this chart');
+    updates.set(chart.id, vector);
+  });
+  const current = new Map(charts.map((c) => [c.id, c.attributes]));
+  const changed = [...updates].filter(([id, v]) => JSON.stringify(sortKeys(toAttributeVector(current.get(id)))) !== JSON.stringify(sortKeys(v)));
+  report.unchanged = updates.size - changed.length;
+  report.updated = changed.length;
+  if (changed.length) {
+    await db.$transaction(async (tx) => {
+      for (const [id, v] of changed) await tx.chart.update({ where: { id }, data: { attributes: sortKeys(v) as Prisma.InputJsonValue } });
+    });
+  }
+  return report;
+}
+
+function sortKeys(v: AttributeVector | null): AttributeVector | null {
+  if (!v) return null;
+  return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+

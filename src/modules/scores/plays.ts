@@ -1,0 +1,151 @@
+/**
+ * Plays and bests as the reads of several areas see them (scores, logs, stats, rivals): chart
+ * facts on entries, the replay of plays into per-field bests, play days. Pure functions over the
+ * in-memory catalogue, and the one read of a player's plays.
+ */
+import type { Db } from '../../db/client';
+import { ClearLamp, Difficulty, LAMP_LABEL, lampFromLabel } from '../../domain/constants';
+import { applyPlay, type Best } from '../../domain/scores';
+import type { CatalogueChart } from '../catalogue/catalogue';
+import { computeTotal, totalSetIds, type ChartLookup, type DbLike } from './totals.service';
+
+export type Lookup = ChartLookup;
+
+export function chartFields(c: CatalogueChart) {
+  return {
+    chartId: c.id,
+    songId: c.songId,
+    title: c.title,
+    difficulty: c.difficulty,
+    level: c.level,
+    notes: c.notes,
+    bpm: c.bpm,
+    releasedVersion: c.releasedVersion,
+    wrScore: c.definition?.wr ?? null,
+    kaidenAvg: c.definition?.kaidenAvg ?? null,
+    coef: c.definition?.coef ?? null,
+  };
+}
+export type ChartFieldsData = ReturnType<typeof chartFields>;
+
+export interface EntryData extends ChartFieldsData {
+  version: string;
+  exScore: number;
+  exScoreId: number;
+  bpi: number | null;
+  clearLamp: ClearLamp | null;
+  clearState: string | null;
+  missCount: number | null;
+  playedAt: Date;
+}
+
+export interface ChartFilter {
+  levels?: readonly number[] | null;
+  difficulties?: readonly Difficulty[] | null;
+}
+
+export const matchesFilter = (c: CatalogueChart, f: ChartFilter) =>
+  (!f.levels?.length || f.levels.includes(c.level)) && (!f.difficulties?.length || f.difficulties.includes(c.difficulty));
+
+/** Default order of score lists: level desc, then title. */
+export const byLevelTitle = (a: ChartFieldsData, b: ChartFieldsData) => b.level - a.level || a.title.localeCompare(b.title) || a.chartId - b.chartId;
+
+export type PlayRow = {
+  id: number;
+  chartId: number;
+  version: string;
+  batchId: string;
+  exScore: number;
+  clearLamp: ClearLamp | null;
+  missCount: number | null;
+  bpi: number | null;
+  playedAt: Date;
+  createdAt: Date;
+};
+
+export const PLAY_SELECT = { id: true, chartId: true, version: true, batchId: true, exScore: true, clearLamp: true, missCount: true, bpi: true, playedAt: true, createdAt: true } as const;
+
+/** A player's plays in id (import) order. */
+export function loadPlays(db: Db | DbLike, where: { userId: string; version?: string; createdAt?: { lte: Date }; chartId?: { in: number[] } | number }): Promise<PlayRow[]> {
+  return db.score.findMany({ where, select: PLAY_SELECT, orderBy: { id: 'asc' } });
+}
+
+export type ReplayBest = Best & { bpi: number | null };
+
+/** Per-field bests from plays in id order; bpi = the stored BPI of the best EX play. */
+export function replay(plays: readonly PlayRow[], into = new Map<number, ReplayBest>()): Map<number, ReplayBest> {
+  for (const p of plays) {
+    const prev = into.get(p.chartId);
+    const next = applyPlay(prev, p);
+    into.set(p.chartId, { ...next, bpi: next.exScoreId === p.id ? p.bpi : prev!.bpi });
+  }
+  return into;
+}
+
+export function entry(c: CatalogueChart, version: string, b: ReplayBest): EntryData {
+  return {
+    ...chartFields(c),
+    version,
+    exScore: b.exScore,
+    exScoreId: b.exScoreId,
+    bpi: b.bpi,
+    clearLamp: b.clearLamp,
+    clearState: b.clearLamp ? LAMP_LABEL[b.clearLamp] : null,
+    missCount: b.missCount,
+    playedAt: b.playedAt,
+  };
+}
+
+/** A stored best (BestScore row) with its BPI: the EX score's under the chart's current definition. */
+export function withCurrentBpi<T extends { chartId: number; exScore: number }>(cat: Lookup, b: T): T & { bpi: number | null } {
+  return { ...b, bpi: cat.currentBpi(b.chartId, b.exScore) };
+}
+
+export function playData(cat: Lookup, p: PlayRow) {
+  const c = cat.chart(p.chartId);
+  return { ...p, title: c?.title ?? '', difficulty: c?.difficulty ?? Difficulty.ANOTHER, level: c?.level ?? 0 };
+}
+
+export const snapshot = (b: { exScore: number; bpi: number | null; clearLamp: ClearLamp | null; missCount: number | null; playedAt: Date | null }) => ({
+  exScore: b.exScore,
+  bpi: b.bpi,
+  clearLamp: b.clearLamp,
+  missCount: b.missCount,
+  playedAt: b.playedAt,
+});
+
+const JST_MS = 9 * 3600_000;
+export const jstDate = (d: Date) => new Date(d.getTime() + JST_MS).toISOString().slice(0, 10);
+
+export function weekKey(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  const dow = (d.getUTCDay() + 6) % 7; // Monday = 0
+  return new Date(d.getTime() - dow * 86400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Replays the player's plays of a version by play time, one point per JST play day: the total
+ * BPI (the one definition, totals.service) after that day's plays.
+ */
+export function playDayTotals(cat: Lookup, version: string, plays: readonly PlayRow[]) {
+  const setIds = totalSetIds(cat, version);
+  const sorted = [...plays].sort((a, b) => a.playedAt.getTime() - b.playedAt.getTime() || a.id - b.id);
+  const bests = new Map<number, ReplayBest>();
+  const days: { date: string; totalBpi: number; count: number; plays: PlayRow[]; lastPlayedAt: Date }[] = [];
+  let i = 0;
+  while (i < sorted.length) {
+    const date = jstDate(sorted[i].playedAt);
+    const dayPlays: PlayRow[] = [];
+    while (i < sorted.length && jstDate(sorted[i].playedAt) === date) dayPlays.push(sorted[i++]);
+    replay(dayPlays, bests);
+    const bpis = new Map<number, number | null>([...bests].map(([k, b]) => [k, b.bpi]));
+    const t = computeTotal(cat, version, bpis, setIds);
+    days.push({ date, totalBpi: t.totalBpi, count: t.playedCount, plays: dayPlays, lastPlayedAt: dayPlays[dayPlays.length - 1].playedAt });
+  }
+  return days;
+}
+
+export function lampOf(value: string): ClearLamp | undefined {
+  const v = value.trim().toUpperCase();
+  return (Object.values(ClearLamp) as string[]).includes(v) ? (v as ClearLamp) : lampFromLabel(v);
+}

@@ -1,0 +1,58 @@
+import { BPI_FLOOR } from '../../domain/bpi';
+import { loadPlays, replay, type PlayRow, type ReplayBest } from './plays';
+import { bestBpis, computeTotal, storeTotals, totalSetIds, type ChartLookup, type DbLike } from './totals.service';
+
+/**
+ * Rebuilds the derived state of one player and version from the stored plays, in `tx`: BestScore
+ * (per-field bests), the totals stored on every batch (replayed in import order with the BPIs
+ * stored on the plays, from `fromBatchCreatedAt` on) and the current total (the bests' BPIs under
+ * the current definitions).
+ */
+export async function rebuildDerived(tx: DbLike, cat: ChartLookup, userId: string, version: string, fromBatchCreatedAt?: Date): Promise<void> {
+  const [plays, batches] = await Promise.all([
+    loadPlays(tx, { userId, version }),
+    tx.importBatch.findMany({ where: { userId, version }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, createdAt: true } }),
+  ]);
+  const setIds = totalSetIds(cat, version);
+  const byBatch = new Map<string, PlayRow[]>();
+  for (const p of plays) {
+    const list = byBatch.get(p.batchId);
+    if (list) list.push(p);
+    else byBatch.set(p.batchId, [p]);
+  }
+  const bests = new Map<number, ReplayBest>();
+  let prevTotal = BPI_FLOOR;
+  const updates: { id: string; previousTotalBpi: number; totalBpi: number }[] = [];
+  for (const b of batches) {
+    replay(byBatch.get(b.id) ?? [], bests);
+    const t = computeTotal(cat, version, new Map([...bests].map(([k, v]) => [k, v.bpi])), setIds).totalBpi;
+    if (!fromBatchCreatedAt || b.createdAt >= fromBatchCreatedAt) updates.push({ id: b.id, previousTotalBpi: prevTotal, totalBpi: t });
+    prevTotal = t;
+  }
+  if (updates.length) {
+    await tx.$executeRawUnsafe(
+      `UPDATE "ImportBatch" b SET "previousTotalBpi" = x."previousTotalBpi", "totalBpi" = x."totalBpi"
+         FROM jsonb_to_recordset($1::jsonb) AS x("id" text, "previousTotalBpi" double precision, "totalBpi" double precision) WHERE b."id" = x."id"`,
+      JSON.stringify(updates),
+    );
+  }
+  await tx.bestScore.deleteMany({ where: { userId, version } });
+  if (bests.size) {
+    await tx.bestScore.createMany({
+      data: [...bests].map(([chartId, b]) => ({
+        userId,
+        version,
+        chartId,
+        exScore: b.exScore,
+        exScoreId: b.exScoreId,
+        clearLamp: b.clearLamp,
+        clearLampId: b.clearLampId,
+        missCount: b.missCount,
+        missCountId: b.missCountId,
+        playedAt: b.playedAt,
+      })),
+    });
+  }
+  const current = bestBpis(cat, bests);
+  await storeTotals(tx, version, new Map([[userId, computeTotal(cat, version, current, setIds)]]));
+}

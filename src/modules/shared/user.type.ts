@@ -1,0 +1,22 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+
+/**
+ * A player. Shared by every area: areas add their own fields with `@Resolver(() => UserType)` +
+ * `@FieldResolver` (users: profile fields; scores: scores, bestEver…; logs: batches…; stats:
+ * stats, recommended…; rivals: compare). This file imports no area.
+ *
+ * Every field of User reveals a player's data, so every field needs a rule in
+ * src/graphql/rules.ts (`User.<field>`), applied by the rule wrapper (a start-up check and the
+ * authorization matrix fail on a field without one). For a player the viewer may not see
+ * (private, not self, not an approved follower) the VISIBLE fields are null and `isMasked` is
+ * true; `id`, `name`, `isPublic`, `createdAt` and `relationship` stay. In the follow connections
+ * the name is masked as well (MASKED_USER_NAME, as the reference's follow lists).
+ */
+@ObjectType('User')
+export class UserType {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { description: 'User name (2–20 characters); "非公開ユーザー" in follow lists for a private user the viewer may not see' })
+  name!: string;
+  @Field(() => Boolean) isPublic!: boolean;
+  @Field(() => Date) createdAt!: Date;
+}

@@ -1,0 +1,36 @@
+import { defineArea } from '../area';
+import { FollowInviteResolver, FollowsResolver, OutgoingFollowRequestResolver, PendingFollowerResolver } from './follows.resolver';
+import { FollowedUserWithListsResolver, FollowListsResolver } from './lists.resolver';
+import { NotificationsResolver } from './notifications.resolver';
+import { onScoresImported } from './social.events';
+import { SocialService } from './social.service';
+import { TimelineConnectionResolver, TimelineResolver } from './timeline.resolver';
+
+/**
+ * Social: follows, requests, invitations, lists, notifications, the timeline and their live
+ * subscriptions. Depends on users and rivals (followers passed by an import).
+ */
+export const socialArea = defineArea({
+  name: 'social',
+  resolvers: [
+    FollowsResolver,
+    PendingFollowerResolver,
+    OutgoingFollowRequestResolver,
+    FollowInviteResolver,
+    FollowListsResolver,
+    FollowedUserWithListsResolver,
+    NotificationsResolver,
+    TimelineResolver,
+    TimelineConnectionResolver,
+  ],
+  services: (s) => new SocialService(s),
+  listeners(deps) {
+    deps.events.on('scores.imported', (e) => onScoresImported(deps, e));
+  },
+});
+
+declare module '../../graphql/context' {
+  interface Services {
+    social: SocialService;
+  }
+}
