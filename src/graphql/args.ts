@@ -28,10 +28,13 @@ export function parseVersion(value: string | null | undefined, field = 'version'
 
 // ───────────── ids ─────────────
 
-/** A GraphQL ID / REST id that must be a positive integer (chart, note, song ids). */
+/** Largest value of an integer id column (PostgreSQL `integer`): a larger id cannot exist, and must never reach SQL. */
+export const MAX_INT_ID = 2147483647;
+
+/** A GraphQL ID / REST id that must be a positive 32-bit integer (chart, note, song ids). */
 export function parseIntId(value: string | number, name: string): number {
-  const n = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) {
+  const n = typeof value === 'number' ? value : /^\d{1,10}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_INT_ID) {
     throw badInput(`Invalid ${name}`, [{ code: 'invalid_id', path: [name], message: `Invalid ${name}` }]);
   }
   return n;
@@ -39,8 +42,9 @@ export function parseIntId(value: string | number, name: string): number {
 
 /** An id lookup that answers null (not an error) for an id that cannot exist: `chart(id: "x")`. */
 export function intIdOrNull(value: string): number | null {
+  if (!/^-?\d{1,10}$/.test(value)) return null;
   const n = Number(value);
-  return Number.isInteger(n) ? n : null;
+  return n >= -MAX_INT_ID - 1 && n <= MAX_INT_ID ? n : null;
 }
 
 // ───────────── pages ─────────────

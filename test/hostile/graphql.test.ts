@@ -173,6 +173,37 @@ describe('L: documents, cursors, suggestions, compilation', () => {
     }
   });
 
+  it('ids above the 32-bit range (or 1e300) are never a 500: lookups answer null, writes and chart reads BAD_USER_INPUT', async () => {
+    // its own server: this file's 10 writes a minute would otherwise answer RATE_LIMITED first
+    const t = await startTestServer();
+    const auth = { authorization: `Bearer ${await t.tokenFor((await aPublicPlayer(t.db.prisma)).id)}` };
+    try {
+      for (const id of ['99999999999', '2147483648', '1e300', '-99999999999']) {
+        // lookups: an id that cannot exist is simply not found
+        for (const query of ['query($id: ID!) { song(id: $id) { id } }', 'query($id: ID!) { chart(id: $id) { id } }']) {
+          const res = await post(t.url, { query, variables: { id } });
+          expect({ query, id, status: res.status, errors: res.json.errors }).toMatchObject({ query, id, status: 200, errors: undefined });
+        }
+        // an id argument of an operation: BAD_USER_INPUT naming it
+        const cases: [string, Record<string, unknown>][] = [
+          ['query($id: ID!) { songNotes(chartId: $id) { totalCount } }', { id }],
+          ['mutation($id: ID!) { postSongNote(chartId: $id, body: "x") { note { id } } }', { id }],
+          ['mutation($id: ID!) { editSongNote(id: $id, body: "x") { note { id } } }', { id }],
+          ['mutation($id: ID!) { deleteSongNote(id: $id) { deleted } }', { id }],
+          ['mutation($id: ID!) { upvoteSongNote(id: $id) { changed } }', { id }],
+          ['mutation($id: ID!) { cancelSongNoteUpvote(id: $id) { changed } }', { id }],
+        ];
+        for (const [query, variables] of cases) {
+          const res = await post(t.url, { query, variables }, auth);
+          expect({ query, id, code: codeOf(res) }).toEqual({ query, id, code: 'BAD_USER_INPUT' });
+          expect(res.status).toBeLessThan(500);
+        }
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
   it('an over-limit document is never compiled by graphql-jit', async () => {
     const before = s.executor!.stats.jit;
     expect(typeof before).toBe('number'); // the executor counts its graphql-jit compilations
