@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
-import type { App } from './app';
+import { closeApp, type App } from './app';
 import { contextForRequest, type Context } from './graphql/context';
 import { makeFormatError } from './graphql/errors';
 import { explorerReply } from './graphql/explorer';
@@ -58,7 +58,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   // GraphQL subscriptions (graphql-ws) on the same server and path; closed before the server stops.
   const subscriptions = attachSubscriptions(fastify.server, schema, app);
   fastify.addHook('preClose', async () => subscriptions.close());
-  fastify.addHook('onClose', async () => app.pubsub.close());
+  fastify.addHook('onClose', async () => closeApp(app));
 
   fastify.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

@@ -10,14 +10,18 @@ import { readJson, UsageError, withApp } from './support';
 export async function runRecompute(app: App, versions?: string[]): Promise<void> {
   let bar: ReturnType<typeof progressBar> | undefined;
   let label = '';
-  await app.recompute.run(versions, (step, done, total) => {
-    if (step !== label) {
-      bar?.done();
-      label = step;
-      bar = progressBar(`recompute ${step}`);
-    }
-    bar!.update(done, total);
-  });
+  await app.recompute.run(
+    versions,
+    (step, done, total) => {
+      if (step !== label) {
+        bar?.done();
+        label = step;
+        bar = progressBar(`recompute ${step}`);
+      }
+      bar!.update(done, total);
+    },
+    () => console.log('Another process is running the recompute job: waiting for it to end…'),
+  );
   bar?.done();
 }
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { createApp, type App } from '../app';
+import { closeApp, createApp, type App } from '../app';
 import type { Config } from '../config';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { applyMigrations } from '../db/migrate';
@@ -29,9 +29,19 @@ export async function withDatabase<T>(
   }
 }
 
-/** The database plus the app services (catalogue, events, recompute job) for a command. */
+/**
+ * The database plus the app services (catalogue, events, recompute job, the cluster's caches and
+ * bus: what a command changes is announced to the running servers) for a command.
+ */
 export async function withApp<T>(config: Config, purpose: string, fn: (app: App) => Promise<T>): Promise<T> {
-  return withDatabase(config, purpose, async (db) => fn(await createApp(config, db, createLogger(process.env.LOG_LEVEL ?? 'warn'))));
+  return withDatabase(config, purpose, async (db) => {
+    const app = await createApp(config, db, createLogger(process.env.LOG_LEVEL ?? 'warn'));
+    try {
+      return await fn(app);
+    } finally {
+      await closeApp(app);
+    }
+  });
 }
 
 /** Text of a file path or an http(s) URL. */

@@ -15,6 +15,8 @@ export interface DatabaseHandle {
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   /** Human-readable location (data dir or URL without password). */
   where: string;
+  /** PostgreSQL: the connection string (for the cluster bus's and locks' own connections). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
     prisma,
     adapterFactory,
     where,
+    url: opts.url,
     async close() {
       await prisma.$disconnect();
       await closeDriver();

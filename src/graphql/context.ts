@@ -6,6 +6,8 @@ import type { User } from '../generated/prisma/client';
 import type { Logger } from '../logger';
 import type { RateLimiter } from '../ratelimit';
 import type { AppPubSub } from './pubsub';
+import type { ClusterBus } from '../cluster/bus';
+import type { ClusterCaches } from '../cluster/caches';
 
 export interface Viewer {
   id: string;
@@ -74,8 +76,12 @@ export interface Platform {
   events: EventBus;
   /** Fixed-window rate limits (in memory, or shared through Redis with REDIS_URL): src/ratelimit.ts. */
   rateLimiter: RateLimiter;
-  /** Pub/sub of GraphQL subscriptions (in-process, or Redis with REDIS_URL); closed with the HTTP server. */
+  /** Pub/sub of GraphQL subscriptions, carried by the cluster bus; closed with the HTTP server. */
   pubsub: AppPubSub;
+  /** Messages to every process of the deployment (src/cluster/bus.ts: in-process, LISTEN/NOTIFY or Redis). */
+  bus: ClusterBus;
+  /** The process-local caches and their invalidation across the cluster (src/cluster/caches.ts). */
+  caches: ClusterCaches;
   auth: Authenticator;
   areas: AreaRuntime;
 }

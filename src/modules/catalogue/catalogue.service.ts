@@ -6,6 +6,7 @@ import { GAME_VERSIONS, LATEST_VERSION, type Difficulty, type PlayStyle } from '
 import type { AreaScope } from '../area';
 import { importRadarCategories, type RadarCategoryImportReport } from './categories.service';
 import { updateDefinitions } from './definitions.service';
+import { CATALOGUE_CACHE } from './catalogue';
 import pkg from '../../../package.json';
 
 export interface SongFilterInput {
@@ -16,7 +17,7 @@ export interface SongFilterInput {
   releasedVersion?: number | null;
 }
 
-type Scope = Pick<AreaScope, 'db' | 'database' | 'catalogue' | 'events' | 'recompute' | 'loaders'>;
+type Scope = Pick<AreaScope, 'db' | 'database' | 'catalogue' | 'caches' | 'events' | 'recompute' | 'loaders'>;
 
 /** The catalogue: songs, charts and their definitions; definitions updates and the recompute job; radar categories. */
 export class CatalogueService {
@@ -97,19 +98,20 @@ export class CatalogueService {
     };
   }
 
-  /** Radar categories [{title, difficulty, top}]; the catalogue is reloaded either way (the CLI may have changed them). */
+  /** Radar categories [{title, difficulty, top}]; the catalogue is reloaded in every process either way (the CLI may have changed them). */
   async importRadarCategories(doc: unknown): Promise<RadarCategoryImportReport> {
     const report = await importRadarCategories(this.s.db, doc);
-    await this.s.catalogue.load();
+    await this.s.caches.changed(CATALOGUE_CACHE);
     return report;
   }
 
-  /** Starts the recompute job (false when one is running). */
-  recompute(version: string | null | undefined): boolean {
+  /** Starts the recompute job (false when one is running in any process). */
+  recompute(version: string | null | undefined): Promise<boolean> {
     return this.s.recompute.start(version ? [version] : undefined);
   }
 
+  /** The recompute job's state as the whole cluster sees it. */
   recomputeStatus() {
-    return this.s.recompute.state;
+    return this.s.recompute.status();
   }
 }

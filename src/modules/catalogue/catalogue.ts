@@ -51,6 +51,9 @@ export class ChartMatcher<C extends { title: string; playStyle: PlayStyle; diffi
  * title + play style + difficulty. Loaded once at start and reloaded after a definitions
  * import, so hot paths (the BPI calculator, CSV matching) never query the database for charts.
  */
+/** The catalogue's name among the cluster's caches (src/cluster/caches.ts): `caches.changed(CATALOGUE_CACHE)` reloads it everywhere. */
+export const CATALOGUE_CACHE = 'catalogue';
+
 export class Catalogue {
   private byId = new Map<number, CatalogueChart>();
   private matcher = new ChartMatcher<CatalogueChart>([]);

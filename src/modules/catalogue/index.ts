@@ -1,5 +1,5 @@
 import { defineArea } from '../area';
-import { Catalogue } from './catalogue';
+import { Catalogue, CATALOGUE_CACHE } from './catalogue';
 import { createCatalogueLoaders, type CatalogueLoaders } from './catalogue.loaders';
 import { CatalogueAdminResolver, ChartsResolver, SongsResolver } from './catalogue.resolver';
 import { CatalogueService } from './catalogue.service';
@@ -16,6 +16,8 @@ export const catalogueArea = defineArea({
     await catalogue.load();
     return { catalogue };
   },
+  // The in-memory catalogue (and its BPI memo): reloaded in every process after a definitions or radar-category import.
+  caches: ({ catalogue }) => [{ name: CATALOGUE_CACHE, invalidate: () => catalogue.load() }],
   loaders: createCatalogueLoaders,
   services: (s) => new CatalogueService(s),
 });
