@@ -41,6 +41,7 @@ export class RecomputeJob {
   private readonly lock: ClusterLock;
   private lastWrite = 0;
   private writing: Promise<unknown> = Promise.resolve();
+  private trailing: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Db,
@@ -150,7 +151,16 @@ export class RecomputeJob {
   /** Writes the state to the RecomputeStatus row (in order; at most every 500 ms unless forced). */
   private persist(force: boolean): Promise<unknown> {
     const now = Date.now();
-    if (!force && now - this.lastWrite < PROGRESS_WRITE_MS) return this.writing;
+    if (!force && now - this.lastWrite < PROGRESS_WRITE_MS) {
+      // a trailing write, so that the last progress of a quiet step is stored too
+      this.trailing ??= setTimeout(() => {
+        this.trailing = null;
+        void this.persist(true);
+      }, PROGRESS_WRITE_MS - (now - this.lastWrite));
+      return this.writing;
+    }
+    if (this.trailing) clearTimeout(this.trailing);
+    this.trailing = null;
     this.lastWrite = now;
     const s = { ...this.state };
     const data = { running: s.running, step: s.step, done: s.done, total: s.total, startedAt: s.startedAt, finishedAt: s.finishedAt, error: s.error, holder: this.opts.instanceId ?? null };
