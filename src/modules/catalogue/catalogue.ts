@@ -18,6 +18,7 @@ export interface CatalogueChart {
   playStyle: PlayStyle;
   difficulty: Difficulty;
   level: number;
+  /** Note count; 0 = unknown (a chart learned from a score export: Chart.notes is null). */
   notes: number;
   bpm: string;
   releasedVersion: number | null;
@@ -61,7 +62,34 @@ export class Catalogue {
   /** chart id → BPI by EX score under the current definition (NaN: not computed yet; -Infinity: null). */
   private bpiMemo = new Map<number, Float64Array>();
 
+  /** The reload under way (callers share it) and when a reload for unknown chart ids last ran. */
+  private reloading: Promise<void> | null = null;
+  private lastMissReload = 0;
+
   constructor(private readonly db: Db) {}
+
+  /** load(), shared by concurrent callers. */
+  reload(): Promise<void> {
+    this.reloading ??= this.load().finally(() => {
+      this.reloading = null;
+    });
+    return this.reloading;
+  }
+
+  /**
+   * Charts are added by score imports too (charts learned from an export, in any process): a
+   * chart id this catalogue does not hold means another process added it since the last load,
+   * and the catalogue reloads once (at most once a second for ids that stay unknown).
+   */
+  async ensureCharts(ids: Iterable<number>): Promise<void> {
+    for (const id of ids) {
+      if (this.byId.has(id)) continue;
+      if (this.reloading) return this.reloading;
+      if (Date.now() - this.lastMissReload < 1000) return;
+      this.lastMissReload = Date.now();
+      return this.reload();
+    }
+  }
 
   async load(): Promise<void> {
     const charts = await this.db.chart.findMany({
@@ -80,7 +108,7 @@ export class Catalogue {
         playStyle: c.playStyle,
         difficulty: c.difficulty,
         level: c.level,
-        notes: c.notes,
+        notes: c.notes ?? 0,
         bpm: c.bpm,
         releasedVersion: c.releasedVersion,
         removedInVersion: c.removedInVersion,

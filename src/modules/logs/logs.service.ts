@@ -91,7 +91,8 @@ export class LogsService {
       bpiUpdatedCount: b.bpiUpdatedCount,
       previousTotalBpi: b.previousTotalBpi ?? BPI_FLOOR,
       totalBpi: b.totalBpi ?? BPI_FLOOR,
-      diff: round2((b.totalBpi ?? BPI_FLOOR) - (b.previousTotalBpi ?? BPI_FLOOR)),
+      // a first batch (no previous total) differs by 0, as the reference's first log
+      diff: b.previousTotalBpi === null ? 0 : round2((b.totalBpi ?? BPI_FLOOR) - b.previousTotalBpi),
       topScores: (byBatch.get(b.id) ?? []).slice(0, TOP_N).map((p) => playData(this.s.catalogue, p)),
     }));
     return offsetPage(nodes, offset, size, totalCount);
@@ -107,7 +108,7 @@ export class LogsService {
       date: d.date,
       totalBpi: d.totalBpi,
       songCount: d.plays.length,
-      diff: round2(d.totalBpi - (i > 0 ? days[i - 1].totalBpi : BPI_FLOOR)),
+      diff: i > 0 ? round2(d.totalBpi - days[i - 1].totalBpi) : 0, // the first play day differs by 0 (reference §6.3)
       createdAt: d.lastPlayedAt,
       topScores: [...d.plays].sort((a, b) => (b.bpi ?? -Infinity) - (a.bpi ?? -Infinity)).slice(0, TOP_N).map((p) => playData(this.s.catalogue, p)),
     }));

@@ -1,11 +1,13 @@
 import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
-import { Difficulty } from '../shared/enums';
+import { Difficulty, PlayStyle } from '../shared/enums';
 import { ConnectionArgs } from '../../graphql/connection';
 
 @InputType('ScoreRowInput', { description: 'One normalized row (as produced by the CSV adapters)' })
 export class ScoreRowInput {
   @Field(() => String) title!: string;
+  @Field(() => PlayStyle, { nullable: true, description: 'Play style (default SP)' }) playStyle?: PlayStyle | null;
   @Field(() => Difficulty) difficulty!: Difficulty;
+  @Field(() => Int, { nullable: true, description: "The chart's level (1–12): a chart the catalogue does not hold is learned from it (no BPI)" }) level?: number | null;
   @Field(() => Int) exScore!: number;
   @Field(() => String, { description: 'Lamp: wire string ("HARD CLEAR") or enum name (HARD_CLEAR)' }) clearState!: string;
   @Field(() => Int, { nullable: true }) missCount?: number | null;
@@ -24,6 +26,8 @@ export class ImportScoresCsvArgs {
   @Field(() => ID) userId!: string;
   @Field(() => String) version!: string;
   @Field(() => String, { description: 'Official CSV, Reflux TSV, daken counter or result techo CSV (detected)' }) csv!: string;
+  @Field(() => PlayStyle, { nullable: true, description: 'The play style an official CSV was downloaded for (the file does not say; default SP). Tool exports name it per row.' })
+  playStyle?: PlayStyle | null;
 }
 
 @ArgsType()

@@ -5,7 +5,7 @@
  */
 import type { BestScore } from '../../generated/prisma/client';
 import { BPI_FLOOR, round2 } from '../../domain/bpi';
-import { type Difficulty } from '../../domain/constants';
+import { PlayStyle, type Difficulty } from '../../domain/constants';
 import { availableIn } from '../../domain/totals';
 import { badInput } from '../../errors';
 import { offsetArgs, parseVersion, requireVersion } from '../../graphql/args';
@@ -41,7 +41,9 @@ interface PageArgs {
 /** A normalized row of the importScores mutation (ScoreRowInput). */
 export interface ScoreRowData {
   title: string;
+  playStyle?: PlayStyle | null;
   difficulty: Difficulty;
+  level?: number | null;
   exScore: number;
   clearState: string;
   missCount?: number | null;
@@ -86,7 +88,8 @@ export class ScoresService {
     const out: EntryData[] = [];
     for (const [chartId, b] of bests) {
       const c = cat.chart(chartId);
-      if (c && matchesFilter(c, q)) out.push(entry(c, version, b));
+      // the BPI score list: charts with a definition (learned charts are in allDifficultyScores)
+      if (c && c.definition && matchesFilter(c, q)) out.push(entry(c, version, b));
     }
     return page(out.sort(byLevelTitle), q);
   }
@@ -185,7 +188,10 @@ export class ScoresService {
     args.rows.forEach((r, i) => {
       const clearLamp = lampOf(r.clearState);
       if (!clearLamp) return void problems.push({ line: i + 1, title: r.title, difficulty: r.difficulty, column: 'clearState', reason: `unknown clear state ${JSON.stringify(r.clearState)}`, severity: 'error' });
-      rows.push({ line: i + 1, title: r.title, difficulty: r.difficulty, exScore: r.exScore, clearLamp: clearLamp === 'NO_PLAY' ? null : clearLamp, missCount: r.missCount ?? null, lastPlayed: r.lastPlayed ?? null });
+      if (r.level != null && (!Number.isInteger(r.level) || r.level < 1 || r.level > 12)) {
+        throw badInput(`rows[${i}].level must be between 1 and 12`, [{ code: 'too_big', path: ['rows', i, 'level'], message: 'level must be between 1 and 12' }]);
+      }
+      rows.push({ line: i + 1, title: r.title, playStyle: r.playStyle ?? PlayStyle.SP, difficulty: r.difficulty, level: r.level ?? null, exScore: r.exScore, clearLamp: clearLamp === 'NO_PLAY' ? null : clearLamp, missCount: r.missCount ?? null, lastPlayed: r.lastPlayed ?? null });
     });
     return importScores(this.s, {
       userId: args.userId,
@@ -199,7 +205,7 @@ export class ScoresService {
   }
 
   /** An export file (official CSV, Reflux TSV, daken counter, result techo; detected) as one batch (the use case `cli scores import` shares). */
-  importExport(args: { userId: string; version: string; csv: string }): Promise<ImportReport> {
+  importExport(args: { userId: string; version: string; csv: string; playStyle?: PlayStyle | null }): Promise<ImportReport> {
     return importScoreExport(this.s, args, { corrections: loadTitleCorrections(this.s.config.titleCorrectionsFile) });
   }
 

@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
-import { ClearLamp, Difficulty } from '../shared/enums';
+import { ClearLamp, Difficulty, PlayStyle } from '../shared/enums';
 
 /** Chart facts repeated on score entries (from the in-memory catalogue, current definition). */
 @ObjectType()
@@ -10,7 +10,7 @@ export abstract class ChartFields {
   @Field(() => String) title!: string;
   @Field(() => Difficulty) difficulty!: Difficulty;
   @Field(() => Int) level!: number;
-  @Field(() => Int) notes!: number;
+  @Field(() => Int, { nullable: true, description: 'Note count; null = unknown (a chart learned from a score export)' }) notes!: number | null;
   @Field(() => String) bpm!: string;
   @Field(() => Int, { nullable: true }) releasedVersion!: number | null;
   @Field(() => Int, { nullable: true, description: 'World-record EX score of the current definition' }) wrScore!: number | null;
@@ -80,10 +80,11 @@ export class UnplayedChartType extends ChartFields {}
 @ObjectType()
 export class UnplayedChartConnection extends Connection(UnplayedChartType, 'UnplayedChart') {}
 
-@ObjectType('ImportNotFound')
+@ObjectType('ImportNotFound', { description: 'Value type: a row whose chart is neither in the catalogue nor learnable (the export names no level)' })
 export class ImportNotFoundType {
   @Field(() => Int) line!: number;
   @Field(() => String) title!: string;
+  @Field(() => PlayStyle, { description: 'Play style of the row' }) playStyle!: PlayStyle;
   @Field(() => String) difficulty!: string;
 }
 
@@ -93,6 +94,7 @@ export class ImportProblemType {
   @Field(() => String, { nullable: true }) title?: string;
   @Field(() => String, { nullable: true }) difficulty?: string;
   @Field(() => String, { nullable: true }) column?: string;
+  @Field(() => String, { nullable: true, description: 'The offending cell as written in the export' }) value?: string;
   @Field(() => String) reason!: string;
   @Field(() => String, { description: 'error (value dropped) or warning (row kept)' }) severity!: string;
 }
@@ -111,6 +113,8 @@ export class ImportScoresPayload {
   @Field(() => Int, { description: 'Charts present without a play (NO PLAY, zero score)' }) skipped!: number;
   @Field(() => [ImportNotFoundType]) notFound!: ImportNotFoundType[];
   @Field(() => [ImportProblemType]) problems!: ImportProblemType[];
+  @Field(() => Int, { description: 'Charts the catalogue learned from this export (played charts not in the BPI definitions; stored without BPI)' })
+  learnedCharts!: number;
 }
 
 @ObjectType('MigrateLegacyScoresPayload')
