@@ -103,7 +103,9 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.deleteAccount': { rule: 'AUTHENTICATED', firstParty: true },
   'Mutation.importRadarCategories': { rule: 'ADMIN' },
   // auth: identity and the caller's own credentials (src/modules/auth)
-  'Query.me': { rule: 'AUTHENTICATED' },
+  // null / {signedIn: false} for an anonymous caller instead of an error (the caller's own row only)
+  'Query.me': { rule: 'PUBLIC' },
+  'Query.viewer': { rule: 'PUBLIC' },
   'Mutation.exchangeApiKey': { rule: 'PUBLIC' },
   'Query.apiKeyStatus': { rule: 'AUTHENTICATED', firstParty: true },
   'Mutation.issueApiKey': { rule: 'AUTHENTICATED', firstParty: true },

@@ -55,7 +55,8 @@ const CASES: Record<string, Case> = {
   'Mutation.createProfile': { vars: () => ({ input: { name: 'ScopeProbe' } }) }, // PUBLIC: only for the scope check
   'Mutation.importRadarCategories': { vars: () => ({ json: '[]' }) },
   // auth
-  'Query.me': { vars: () => ({}) },
+  'Query.me': { vars: () => ({}) }, // PUBLIC: null when signed out (test/integration/auth/auth.test.ts)
+  'Query.viewer': { vars: () => ({}) }, // PUBLIC: never an error
   'Mutation.exchangeApiKey': { vars: () => ({}) }, // PUBLIC: only for the scope check
   'Query.apiKeyStatus': { vars: () => ({}) },
   'Mutation.issueApiKey': { vars: () => ({}) },

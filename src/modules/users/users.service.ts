@@ -53,11 +53,16 @@ export class UsersService {
     return this.s.loaders.users.byNameKey.load(nameKeyOf(name));
   }
 
-  /** The signed-in caller's user (NOT_FOUND when the account is gone). */
-  async me(viewerId: string): Promise<User> {
-    const user = await this.user(viewerId);
-    if (!user) throw notFound('User not found');
-    return user;
+  /** The signed-in caller's user; null when signed out, or when the account does not exist (yet). */
+  async me(viewerId: string | null): Promise<User | null> {
+    return viewerId ? this.user(viewerId) : null;
+  }
+
+  /** Who is calling (the `viewer` query): signed in or not, and whether a profile exists. */
+  async viewer(): Promise<{ signedIn: boolean; exists: boolean; user: User | null; canCreateProfile: boolean }> {
+    const { viewer, identity } = this.s.ctx;
+    const user = viewer ? await this.user(viewer.id) : null;
+    return { signedIn: !!viewer || !!identity, exists: !!user, user, canCreateProfile: !viewer && !!identity };
   }
 
   /** The user's display switches for stats (rule User.statsPrivacy: the owner only). */
