@@ -1,6 +1,5 @@
 import type { Prisma, User } from '../../generated/prisma/client';
 import {
-  MASKED_USER_NAME,
   PROFILE_TEXT_MAX,
   nameKeyOf,
   parseGameId,
@@ -11,7 +10,7 @@ import {
 import { badInput, conflict, fromDatabaseError, notFound, unauthenticated, type ErrorIssue } from '../../errors';
 import { offsetArgs } from '../../graphql/args';
 import { offsetPage } from '../../graphql/connection';
-import { userVisibility } from '../../graphql/rules';
+import { anonymousUser, userVisibility } from '../../graphql/rules';
 import type { AreaScope } from '../area';
 import type { FollowDirection } from './users.loaders';
 
@@ -89,7 +88,7 @@ export class UsersService {
     return b ? { role: b.role.toLowerCase(), description: b.description, grantedAt: b.grantedAt } : null;
   }
 
-  /** One page of a user's followers / followings, newest first; users the viewer may not see are named MASKED_USER_NAME. */
+  /** One page of a user's followers / followings, newest first; users the viewer may not see are anonymous stand-ins (anonymousUser). */
   async followConnection(user: Pick<User, 'id'>, direction: FollowDirection, args: { first?: number | null; after?: string | null }) {
     const { size, offset } = offsetArgs(args);
     const [rows, counts] = await Promise.all([
@@ -102,8 +101,9 @@ export class UsersService {
     const edges = page.edges.flatMap((e, i): FollowEdge[] => {
       const u = users[i];
       if (!u || u instanceof Error) return [];
-      // Identity of users the viewer may not see is masked in follow lists (profile fields are null anyway).
-      return [{ cursor: e.cursor, node: visible[i] ? u : { ...u, name: MASKED_USER_NAME }, followedAt: rows[i].createdAt }];
+      // A member the viewer may not see is masked completely, id included (as the reference's
+      // userId ""): a stand-in with a random id and the masked name; every VISIBLE field is null.
+      return [{ cursor: e.cursor, node: visible[i] ? u : anonymousUser(this.s.ctx), followedAt: rows[i].createdAt }];
     });
     return { ...page, edges };
   }
