@@ -7,11 +7,13 @@ import {
   profileImageProblem,
   userNameProblem,
 } from '../../domain/profile';
-import { badInput, conflict, fromDatabaseError, notFound, unauthenticated, type ErrorIssue } from '../../errors';
+import fs from 'node:fs/promises';
+import { AppError, badInput, conflict, fromDatabaseError, notFound, unauthenticated, type ErrorIssue } from '../../errors';
 import { offsetArgs } from '../../graphql/args';
 import { offsetPage } from '../../graphql/connection';
 import { anonymousUser, userVisibility } from '../../graphql/rules';
 import type { AreaScope } from '../area';
+import { accountBackup, writeAccountBackup } from './account-backup';
 import type { FollowDirection } from './users.loaders';
 
 export interface StatsPrivacy {
@@ -33,7 +35,7 @@ export interface ProfileFields {
 
 export type FollowEdge = { cursor: string; node: User; followedAt: Date };
 
-type Scope = Pick<AreaScope, 'ctx' | 'db' | 'events' | 'loaders' | 'viewer'>;
+type Scope = Pick<AreaScope, 'config' | 'ctx' | 'db' | 'events' | 'loaders' | 'log' | 'viewer'>;
 
 /**
  * Profiles: reads and writes. Who may see a user's fields is the rule table's (User.* in
@@ -163,7 +165,9 @@ export class UsersService {
   }
 
   /**
-   * Deletes the caller's account in one transaction. The user's own rows go by ON DELETE
+   * Deletes the caller's account in one transaction, after writing its JSON backup
+   * (account-backup.ts; USER_DELETION_BACKUP_DIR) inside that transaction: a backup that cannot be
+   * written refuses the deletion (SERVICE_UNAVAILABLE, nothing deleted). The user's own rows go by ON DELETE
    * CASCADE (scores, bests, batches, statuses, follows both ways, requests, invite token, lists
    * and memberships, notifications sent to or about them, notes and their upvotes, votes, memos,
    * tower data, API key, OAuth client/codes/tokens, radar cache, badge, external identities).
@@ -180,7 +184,17 @@ export class UsersService {
     if (confirmName !== user.name) {
       throw badInput('The confirmation does not match the user name', [{ code: 'mismatch', path: ['confirmName'], message: 'The confirmation does not match the user name' }]);
     }
+    let backupFile: string | undefined;
     const bests = await db.$transaction(async (tx) => {
+      // First the backup (domain-social.md §2.7 step 3), read in this transaction: when it cannot
+      // be written the transaction ends here and nothing is deleted.
+      const backup = await accountBackup(tx, user.id);
+      try {
+        backupFile = await writeAccountBackup(this.s.config.userDeletionBackupDir, user.id, backup);
+      } catch (err) {
+        this.s.log.error({ err, dir: this.s.config.userDeletionBackupDir }, 'account backup failed: deletion refused');
+        throw new AppError('SERVICE_UNAVAILABLE', 'The account could not be backed up before deletion; nothing was deleted. Try again later.');
+      }
       const upvoted = await tx.songNoteUpvote.findMany({ where: { userId: user.id, note: { authorId: { not: user.id } } }, select: { noteId: true } });
       const votes = await tx.fingeringPatternVote.findMany({ where: { userId: user.id }, select: { chartId: true, pattern: true } });
       const bestRows = await tx.bestScore.findMany({ where: { userId: user.id }, select: { version: true, chartId: true } });
@@ -196,7 +210,11 @@ export class UsersService {
         await tx.fingeringPattern.updateMany({ where: { chartId: v.chartId, pattern: v.pattern }, data: { upvotes, downvotes, score: upvotes - downvotes } });
       }
       return bestRows;
-    }, { timeout: 60_000 });
+    }, { timeout: 60_000 }).catch(async (err) => {
+      // the deletion did not happen: a backup of an account that still exists is not kept
+      if (backupFile) await fs.rm(backupFile, { force: true }).catch(() => undefined);
+      throw err;
+    });
     const byVersion = new Map<string, number[]>();
     for (const b of bests) byVersion.set(b.version, [...(byVersion.get(b.version) ?? []), b.chartId]);
     this.s.events.emit('users.deleted', {
