@@ -48,6 +48,8 @@ const EnvSchema = z.object({
   TITLE_CORRECTIONS_FILE: z.string().min(1).optional(),
   CORS_ORIGINS: z.string().optional(),
   CORS_ALLOW_CREDENTIALS: bool(false),
+  USER_DELETION_BACKUP_DIR: z.string().min(1).optional(),
+  INVITE_TOKEN_KEY: z.string().min(32, 'INVITE_TOKEN_KEY must be at least 32 characters').optional(),
 });
 
 /**
@@ -152,5 +154,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     titleCorrectionsFile: c.TITLE_CORRECTIONS_FILE ? path.resolve(c.TITLE_CORRECTIONS_FILE) : undefined,
     /** Browser origins allowed to call this server (src/cors.ts): exact origins, or '*' for any; [] = no CORS. */
     cors: { origins: corsOrigins, allowCredentials: c.CORS_ALLOW_CREDENTIALS },
+    /** Where deleteAccount writes the account's JSON backup first (default DATA_DIR/deleted-accounts). */
+    userDeletionBackupDir: path.resolve(c.USER_DELETION_BACKUP_DIR ?? path.join(c.DATA_DIR, 'deleted-accounts')),
+    /** Key that seals invitation tokens so their owner can see the link again (default: derived from the access-token key). */
+    inviteTokenKey: c.INVITE_TOKEN_KEY,
   };
 }

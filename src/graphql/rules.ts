@@ -1,4 +1,6 @@
 import { defaultFieldResolver, GraphQLObjectType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { randomUUID } from 'node:crypto';
+import { MASKED_USER_NAME } from '../domain/profile';
 import { forbidden, notFound, unauthenticated } from '../errors';
 import type { Context } from './context';
 import type { User } from '../generated/prisma/client';
@@ -103,7 +105,9 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.deleteAccount': { rule: 'AUTHENTICATED', firstParty: true },
   'Mutation.importRadarCategories': { rule: 'ADMIN' },
   // auth: identity and the caller's own credentials (src/modules/auth)
-  'Query.me': { rule: 'AUTHENTICATED' },
+  // null / {signedIn: false} for an anonymous caller instead of an error (the caller's own row only)
+  'Query.me': { rule: 'PUBLIC' },
+  'Query.viewer': { rule: 'PUBLIC' },
   'Mutation.exchangeApiKey': { rule: 'PUBLIC' },
   'Query.apiKeyStatus': { rule: 'AUTHENTICATED', firstParty: true },
   'Mutation.issueApiKey': { rule: 'AUTHENTICATED', firstParty: true },
@@ -138,6 +142,7 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.removeFollowListMember': { rule: 'OWNER' },
   'Query.notifications': { rule: 'OWNER' },
   'Query.unreadNotificationCount': { rule: 'OWNER' },
+  'Query.unreadNotificationSummary': { rule: 'OWNER' },
   'Mutation.markNotificationsRead': { rule: 'OWNER' },
   'Query.timeline': { rule: 'OWNER' },
   'Subscription.notificationAdded': { rule: 'AUTHENTICATED' },
@@ -224,6 +229,21 @@ export function userVisibility(ctx: Context, user: { id: string; isPublic?: bool
   });
   memo.set(user.id, asked);
   return asked;
+}
+
+/**
+ * A stand-in for a user the caller may not see, where even their id must not show (members of
+ * follow lists, as the reference's `userId: ""`): a fresh random id (per request and row: it
+ * names nobody and links nothing), the masked name, `isPublic: false`, `createdAt` the Unix
+ * epoch, no other column. The rule table answers every non-PUBLIC field of it with its deny
+ * (null) without a lookup, and `isMasked` is true.
+ */
+export function anonymousUser(ctx: Context): User {
+  const id = randomUUID();
+  let memo = verdicts.get(ctx.loaders);
+  if (!memo) verdicts.set(ctx.loaders, (memo = new Map()));
+  memo.set(id, false);
+  return { id, name: MASKED_USER_NAME, isPublic: false, createdAt: new Date(0) } as User;
 }
 
 /** The user when the caller may see them, else null: players in lists and rankings are masked with it. */

@@ -16,6 +16,8 @@ export interface FollowResult {
   followingId: string;
   state: FollowState;
   pendingRequest: boolean;
+  /** False when the operation changed nothing (following again, unfollowing nobody, repeated request). */
+  changed: boolean;
 }
 
 export interface PendingFollowerRow {
@@ -75,7 +77,7 @@ export class FollowsService {
     if (t.effects.includes('EMIT_FOLLOWED')) {
       this.s.events.emit('social.followed', { followerId, followingId: targetId, approved: t.to === 'approved-follower' });
     }
-    return { followerId, followingId: targetId, state: t.to, pendingRequest: t.pendingRequest, transition: t };
+    return { followerId, followingId: targetId, state: t.to, pendingRequest: t.pendingRequest, changed: !t.noop, transition: t };
   }
 
   private async apply(tx: Tx, followerId: string, followingId: string, t: Transition, action: FollowAction) {
@@ -101,9 +103,12 @@ export class FollowsService {
           if (count === 0) return [];
           break;
         }
-        case 'CREATE_FOLLOW':
-          await tx.follow.create({ data: { followerId, followingId } });
+        case 'CREATE_FOLLOW': {
+          // a concurrent follow of the same pair won: this one changes nothing (and notifies nothing)
+          const { count } = await tx.follow.createMany({ data: [{ followerId, followingId }], skipDuplicates: true });
+          if (count === 0) return [];
           break;
+        }
         case 'CREATE_APPROVED_FOLLOW':
           await tx.follow.upsert({ where: pair, create: { followerId, followingId, approvedAt: now }, update: { approvedAt: now } });
           break;
@@ -111,7 +116,7 @@ export class FollowsService {
           await tx.follow.update({ where: pair, data: { approvedAt: now } });
           break;
         case 'DELETE_FOLLOW':
-          await tx.follow.delete({ where: pair });
+          await tx.follow.deleteMany({ where: { followerId, followingId } });
           // as in the reference, the "new follower" item goes with the follow (no follow/unfollow spam)
           await tx.notification.deleteMany({ where: { recipientId: followingId, actorId: followerId, type: 'NEW_FOLLOWER' } });
           break;
