@@ -418,6 +418,25 @@ describe('radar ranking and site summary', () => {
     expect(follower.edges[0].node).toMatchObject({ name: 'dash_q', isMasked: false });
   });
 
+  it('an import keeps the radar cache: R imports Alpha at WR → NOTES {Alpha 100, Gamma −15 unplayed}, k = 1 → (100 − 15)/2 = 42.5', async () => {
+    const r = await aPublicPlayer(s.db.prisma, { name: 'dash_r' });
+    const token = await s.tokenFor(r.id);
+    expectNoErrors(
+      await s.gql(
+        `mutation($u: ID!) { importScores(userId: $u, version: "33", rows: [{ title: "Alpha", difficulty: ANOTHER, exScore: 1900, clearState: "HARD CLEAR" }]) { __typename } }`,
+        { u: r.id },
+        token,
+      ),
+    );
+    // the listener runs after the commit, asynchronously: wait for its row
+    let row = null;
+    for (let i = 0; i < 50 && !row; i++) {
+      row = await s.db.prisma.radarCache.findUnique({ where: { userId_version: { userId: r.id, version: '33' } } });
+      if (!row) await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(row).toMatchObject({ notes: 42.5, peak: -15, chord: -15 });
+  });
+
   it('site summary: today is today in JST; a player created yesterday 23:30 JST is not counted as today\u2019s', async () => {
     const db = s.db.prisma;
     const todayJst = new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 10);
