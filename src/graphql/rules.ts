@@ -90,6 +90,11 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.importChartAttributes': { rule: 'ADMIN' },
   // stats: the global total-BPI ranking (rows of players the caller may not see are anonymous)
   'Query.globalRanking': { rule: 'PUBLIC' },
+  // stats: radar-category and tower rankings (masked rows as globalRanking), the site summary, tower register
+  'Query.radarRanking': { rule: 'PUBLIC' },
+  'Query.towerRanking': { rule: 'PUBLIC' },
+  'Query.siteSummary': { rule: 'PUBLIC' },
+  'Mutation.registerTower': { rule: 'OWNER' },
   // users / profile
   'Query.user': { rule: 'VISIBLE', target: (a) => a.id },
   // unknown name → no target → passes, and the resolver answers null
@@ -154,6 +159,7 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.deleteBatch': { rule: 'OWNER' },
   // REST compatibility routes (named like the GraphQL operation they call)
   'REST.recommended': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/stats/recommended → User.recommended
+  'REST.charts': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/charts/{kind}.svg → User.dashboard { radarSvg | trendSvg | bpiDistributionSvg }
 
   // ── fields of User (PLAYER_TYPES): a nested user the viewer may not see (private, not self,
   // not an approved follower) keeps these PUBLIC fields and gets null for the VISIBLE ones.
@@ -178,6 +184,10 @@ export const RULES: Record<string, RuleEntry> = {
   'User.areaRank': userField('VISIBLE'),
   'User.recommended': userField('VISIBLE'),
   'User.totalBpiHistory': userField('VISIBLE'),
+  // the dashboard: every part behind this one entry (statsPrivacy applied by the service), the
+  // review refused loudly to anyone but the owner (the root of a Dashboard carries userId)
+  'User.dashboard': userField('VISIBLE'),
+  'Dashboard.review': { rule: 'OWNER', deny: 'error', target: (_args, _ctx, root: { userId: string }) => root.userId },
   // rivals
   'User.compare': userField('VISIBLE'),
   // scores

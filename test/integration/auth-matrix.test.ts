@@ -127,8 +127,11 @@ const CASES: Record<string, Case> = {
   'Mutation.importScoresCsv': { vars: (f) => ({ userId: f.target.id, version: '33', csv: '' }) },
   'Mutation.migrateLegacyScores': { vars: (f) => ({ userId: f.target.id, data: '[]' }) },
   'Mutation.deleteBatch': { vars: (f) => ({ userId: f.target.id, batchId: MISSING }) },
+  // stats
+  'Mutation.registerTower': { vars: (f) => ({ userId: f.target.id, version: '33', rows: [{ playDate: '2026-01-01', keyCount: 1, scratchCount: 1 }] }) },
   // REST compatibility routes
   'REST.recommended': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/stats/recommended`, token)).status },
+  'REST.charts': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/charts/radar.svg`, token)).status },
 };
 
 const PROTECTED = ['OWNER', 'VISIBLE', 'AUTHENTICATED', 'ADMIN'];
@@ -136,8 +139,12 @@ const PROTECTED = ['OWNER', 'VISIBLE', 'AUTHENTICATED', 'ADMIN'];
 /** `Type.field` entries of object types (not root operations, REST routes or OAuth endpoints). */
 const isObjectField = (op: string) => !/^(Query|Mutation|Subscription|REST|OAuth)\./.test(op);
 
-/** Arguments of the protected object fields (fields without arguments: {}). */
-const FIELD_CASES: Record<string, { args: Record<string, unknown> }> = {
+/**
+ * Arguments of the protected object fields (fields without arguments: {}). A field of another
+ * type reached through a User field names that field in `via` (e.g. Dashboard.review through
+ * User.dashboard).
+ */
+const FIELD_CASES: Record<string, { args: Record<string, unknown>; via?: string }> = {
   'User.profileText': { args: {} },
   'User.profileImage': { args: {} },
   'User.gameId': { args: {} },
@@ -164,6 +171,8 @@ const FIELD_CASES: Record<string, { args: Record<string, unknown> }> = {
   'User.batch': { args: { id: MISSING } }, // NOT_FOUND for an allowed caller: the resolver ran
   'User.scoreDetails': { args: { date: '2026-01-01' } },
   'User.versionSummary': { args: {} },
+  'User.dashboard': { args: {} },
+  'Dashboard.review': { args: { month: '2026-01' }, via: 'dashboard' },
 };
 
 type FieldVerdict = 'VALUE' | 'NULL' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'OTHER_ERROR';
@@ -271,22 +280,23 @@ const protectedOps = () => Object.entries(RULES).filter(([op, e]) => PROTECTED.i
 const protectedFields = () => Object.entries(RULES).filter(([op, e]) => PROTECTED.includes(e.rule) && isObjectField(op));
 
 /** `query M($hub: ID!, …) { user(id: $hub) { followers(first: 100) { edges { node { id f: <field>(…) <selection> } } } } }`. */
-function nestedDocument(coordinate: string, args: Record<string, unknown>): string {
+function nestedDocument(coordinate: string, args: Record<string, unknown>, via?: string): string {
   const [typeName, fieldName] = coordinate.split('.');
-  if (typeName !== 'User') throw new Error(`The matrix reaches object fields of User only; ${coordinate} needs a path`);
-  const def = (schema.getType('User') as GraphQLObjectType).getFields()[fieldName];
+  if (typeName !== 'User' && !via) throw new Error(`The matrix reaches object fields of User only; ${coordinate} needs a path (via)`);
+  const def = (schema.getType(typeName) as GraphQLObjectType).getFields()[fieldName];
   const argDefs = def.args.filter((a) => a.name in args);
   const decl = argDefs.map((a) => `, $${a.name}: ${a.type}`).join('');
   const pass = argDefs.length ? `(${argDefs.map((a) => `${a.name}: $${a.name}`).join(', ')})` : '';
   const named = getNamedType(def.type);
   const selection = isObjectType(named) || isInterfaceType(named) || isUnionType(named) ? ' { __typename }' : '';
-  return `query M($hub: ID!${decl}) { user(id: $hub) { followers(first: 100) { edges { node { id f: ${fieldName}${pass}${selection} } } } } }`;
+  const inner = `${fieldName}${pass}${selection}`;
+  return `query M($hub: ID!${decl}) { user(id: $hub) { followers(first: 100) { edges { node { id f: ${via ? `${via} { ${inner} }` : inner} } } } } }`;
 }
 
 /** The field on the private owner, read by `who` through the hub's followers. */
 async function fieldVerdictOf(coordinate: string, who: Who): Promise<{ verdict: FieldVerdict; detail: string }> {
-  const { args } = FIELD_CASES[coordinate];
-  const res = await s.gql(nestedDocument(coordinate, args), { hub: users.hub.id, ...args }, tokens[who]);
+  const { args, via } = FIELD_CASES[coordinate];
+  const res = await s.gql(nestedDocument(coordinate, args, via), { hub: users.hub.id, ...args }, tokens[who]);
   if (res.body.errors?.some((e: any) => e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' || e.extensions?.code === 'BAD_USER_INPUT') || !res.body.data?.user) {
     throw new Error(`The matrix case for ${coordinate} is not a valid request: ${JSON.stringify(res.body)}`);
   }
@@ -301,7 +311,7 @@ async function fieldVerdictOf(coordinate: string, who: Who): Promise<{ verdict: 
   const code = err?.extensions?.code;
   if (code === 'UNAUTHENTICATED' || code === 'FORBIDDEN') return { verdict: code, detail: err.message };
   if (err) return { verdict: 'OTHER_ERROR', detail: `${code}: ${err.message}` };
-  const value = edges[i].node.f;
+  const value = via ? edges[i].node.f?.[coordinate.split('.')[1]] ?? null : edges[i].node.f;
   return { verdict: value === null ? 'NULL' : 'VALUE', detail: JSON.stringify(value) };
 }
 
@@ -438,6 +448,8 @@ describe('access matrix (rule table → verdicts)', () => {
         const got = await fieldVerdictOf(op, who);
         checked++;
         const refusal: FieldVerdict[] = entry.deny === 'error' ? [rootVerdict === 'UNAUTHENTICATED' ? 'UNAUTHENTICATED' : 'FORBIDDEN'] : ['NULL'];
+        // reached through another field (via): that field's own rule may already answer null
+        if (FIELD_CASES[op].via) refusal.push('NULL');
         const ok = allowed ? got.verdict === 'VALUE' || got.verdict === 'OTHER_ERROR' : refusal.includes(got.verdict);
         if (!ok) mismatches.push(`${op} (${entry.rule}, deny ${entry.deny}) as ${who}: expected ${allowed ? 'a value' : refusal.join('/')}, got ${got.verdict} (${got.detail.slice(0, 120)})`);
       }
