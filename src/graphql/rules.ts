@@ -175,6 +175,7 @@ export const RULES: Record<string, RuleEntry> = {
   'User.totalBpiHistory': userField('VISIBLE'),
   // rivals
   'User.compare': userField('VISIBLE'),
+  'User.rivalry': userField('VISIBLE'),
   // scores
   'User.scores': userField('VISIBLE'),
   'User.allDifficultyScores': userField('VISIBLE'),

@@ -150,6 +150,7 @@ const FIELD_CASES: Record<string, { args: Record<string, unknown> }> = {
   'User.recommended': { args: {} },
   'User.totalBpiHistory': { args: {} },
   'User.compare': { args: {} },
+  'User.rivalry': { args: {} },
   'User.scores': { args: {} },
   'User.allDifficultyScores': { args: {} },
   'User.chartHistory': { args: { chartId: 1 } },

@@ -3,9 +3,14 @@
  * rivals passed in an import period (logs), the followers an import passed (social notifications).
  * Reads bests through the scores area and radars through the stats area.
  */
-import { Prisma } from '../../generated/prisma/client';
-import { PlayStyle } from '../../domain/constants';
-import { parseVersion } from '../../graphql/args';
+import { Prisma, type BestScore } from '../../generated/prisma/client';
+import { round2 } from '../../domain/bpi';
+import { ClearLamp, PlayStyle } from '../../domain/constants';
+import { comparePositions, compareSides, positionOf, winLossTrend, type ComparisonRow, type ComparisonSort, type SideScore, type TrendPlay } from '../../domain/rivals';
+import { jstDate } from '../../domain/stats/common';
+import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
+import { intIdOrNull, pageSize, parseEnumList, parseLevels, parseSearch, parseVersion, sortKeyCursor } from '../../graphql/args';
+import type { CatalogueChart } from '../catalogue/catalogue';
 import type { AreaScope } from '../area';
 import type { ReplayBest } from '../scores/plays';
 import type { ScoresService } from '../scores/scores.service';
@@ -36,10 +41,169 @@ export interface OvertakenFollower {
 
 const COMPARE_LEVELS = [11, 12] as const;
 
-type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'viewer'> & { services: { scores: ScoresService; stats: StatsService } };
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'viewer' | 'loaders'> & { services: { scores: ScoresService; stats: StatsService } };
+
+/** The viewer against one player: what `User.rivalry` resolves to (the pair and filter ride along for the nested lists). */
+export interface RivalryData {
+  version: string;
+  viewerId: string;
+  userId: string;
+  levels: number[] | null;
+  difficulties: string[] | null;
+  wins: number;
+  losses: number;
+  draws: number;
+  played: number;
+  bpiDiff: number;
+  viewerTotalBpi: number;
+  totalBpi: number;
+}
+
+/** A side of a comparison row as the API shows it. */
+export interface RivalSideData extends SideScore {
+  clearLamp: ClearLamp;
+  missCount: number | null;
+}
+
+export interface RivalChartData {
+  chartId: number;
+  chart: CatalogueChart;
+  mine: RivalSideData | null;
+  rival: RivalSideData | null;
+  exDiff: number;
+  bpiDiff: number;
+  outcome: ComparisonRow['outcome'];
+}
+
+interface RivalChartsArgs {
+  first?: number | null;
+  after?: string | null;
+  sort?: ComparisonSort | null;
+  order?: 'ASC' | 'DESC' | null;
+  outcomes?: ComparisonRow['outcome'][] | null;
+  bothPlayed?: boolean | null;
+  search?: string | null;
+}
 
 export class RivalsService {
   constructor(private readonly s: Scope) {}
+
+  // ───────────── rivalry: the viewer against one player (nested, batched) ─────────────
+
+  /**
+   * The viewer against `userId` in a version, on the charts both played (optionally of some levels /
+   * difficulties); null for an anonymous viewer. Batched: any number of players in one request
+   * cost the same statements (rivals loaders).
+   */
+  async rivalry(userId: string, args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null }): Promise<RivalryData | null> {
+    const v = this.s.viewer;
+    const version = parseVersion(args.version);
+    const levels = parseLevels(args.levels);
+    const difficulties = parseEnumList(args.difficulties);
+    if (!v) return null;
+    const l = this.s.loaders.rivals;
+    const [counts, viewerTotalBpi, totalBpi] = await Promise.all([
+      l.rivalry.load({ viewerId: v.id, userId, version, levels, difficulties }),
+      l.totalBpi.load({ userId: v.id, version }),
+      l.totalBpi.load({ userId, version }),
+    ]);
+    return {
+      version,
+      viewerId: v.id,
+      userId,
+      levels,
+      difficulties,
+      ...counts,
+      played: counts.wins + counts.losses + counts.draws,
+      bpiDiff: round2(viewerTotalBpi - totalBpi),
+      viewerTotalBpi,
+      totalBpi,
+    };
+  }
+
+  /** Is the chart in the rivalry's filter? */
+  private inFilter(r: Pick<RivalryData, 'levels' | 'difficulties'>, c: CatalogueChart): boolean {
+    return (!r.levels || r.levels.includes(c.level)) && (!r.difficulties || r.difficulties.includes(c.difficulty));
+  }
+
+  private side(b: BestScore | undefined): RivalSideData | null {
+    if (!b) return null;
+    return { exScore: b.exScore, bpi: this.s.catalogue.currentBpi(b.chartId, b.exScore), clearLamp: b.clearLamp ?? ClearLamp.NO_PLAY, missCount: b.missCount, playedAt: b.playedAt };
+  }
+
+  /** Every chart of the filter where at least one of the pair has a best, compared (unsorted). */
+  private async comparisonRows(r: RivalryData): Promise<RivalChartData[]> {
+    const scores = this.s.services.scores;
+    const [mine, theirs] = await Promise.all([scores.bests(r.viewerId, r.version), scores.bests(r.userId, r.version)]);
+    const m = new Map(mine.map((b) => [b.chartId, b]));
+    const t = new Map(theirs.map((b) => [b.chartId, b]));
+    const out: RivalChartData[] = [];
+    for (const chartId of new Set([...m.keys(), ...t.keys()])) {
+      const chart = this.s.catalogue.chart(chartId);
+      if (!chart || !this.inFilter(r, chart)) continue;
+      out.push(this.row(chart, m.get(chartId), t.get(chartId)));
+    }
+    return out;
+  }
+
+  private row(chart: CatalogueChart, mine: BestScore | undefined, theirs: BestScore | undefined): RivalChartData {
+    const a = this.side(mine);
+    const b = this.side(theirs);
+    const c = compareSides({ chartId: chart.id, title: chart.title, level: chart.level, notes: chart.notes, bpm: chart.bpm }, a, b);
+    return { chartId: chart.id, chart, mine: a, rival: b, exDiff: c.exDiff, bpiDiff: c.bpiDiff, outcome: c.outcome };
+  }
+
+  /** §5.1: the comparison list, filtered, sorted (total order) and paged with a keyset cursor holding the sort key. */
+  async rivalCharts(r: RivalryData, args: RivalChartsArgs): Promise<Page<RivalChartData>> {
+    const size = pageSize(args.first);
+    const sort: ComparisonSort = args.sort ?? 'LEVEL';
+    const order = args.order ?? 'DESC';
+    const search = parseSearch(args.search)?.toLowerCase() ?? null;
+    const outcomes = args.outcomes ? new Set(args.outcomes) : null;
+    const after = args.after ? sortKeyCursor(args.after, sort, order) : null;
+    const rows = (await this.comparisonRows(r)).filter(
+      (x) => (!args.bothPlayed || (x.mine && x.rival)) && (!outcomes || outcomes.has(x.outcome)) && (!search || x.chart.title.toLowerCase().includes(search)),
+    );
+    const pos = (x: RivalChartData) => positionOf({ ...x, title: x.chart.title, level: x.chart.level, notes: x.chart.notes, bpm: x.chart.bpm, theirs: x.rival }, sort);
+    let keyed = rows.map((x) => ({ x, p: pos(x) })).sort((a, b) => comparePositions(a.p, b.p, order));
+    if (after) {
+      // The position after which the page starts: the cursor's sort key, level and title from its chart.
+      const c = this.s.catalogue.chart(after.chartId);
+      const cur = { ...after, level: c?.level ?? 0, title: c?.title ?? '' };
+      keyed = keyed.filter((k) => comparePositions(k.p, cur, order) > 0);
+    }
+    const cursorOf = (x: RivalChartData) => {
+      const p = pos(x);
+      return encodeCursor([sort, order, p.group, typeof p.value === 'number' ? `n:${p.value}` : `s:${p.value}`, p.chartId]);
+    };
+    const selected = keyed;
+    return keysetPage(selected.slice(0, size + 1).map((k) => k.x), size, args.after, cursorOf, rows.length);
+  }
+
+  /** §5.2: the comparison on one chart (null: neither has a best, or an unknown chart). */
+  async rivalChart(r: RivalryData, chartIdArg: string): Promise<RivalChartData | null> {
+    const chartId = intIdOrNull(chartIdArg);
+    const chart = chartId === null ? undefined : this.s.catalogue.chart(chartId);
+    if (!chart) return null;
+    const scores = this.s.services.scores;
+    const [mine, theirs] = await Promise.all([scores.bestOn(r.viewerId, r.version, chart.id), scores.bestOn(r.userId, r.version, chart.id)]);
+    if (!mine && !theirs) return null;
+    return this.row(chart, mine ?? undefined, theirs ?? undefined);
+  }
+
+  /** §5.3: the win/loss trend against the rival from every play of both (JST days), on the filter's charts (and `level`). */
+  async rivalTrend(r: RivalryData, levelArg: number | null | undefined) {
+    const level = levelArg == null ? null : parseLevels([levelArg], 'level')![0];
+    const plays = await this.s.loaders.rivals.plays.load({ userIds: [r.viewerId, r.userId].sort().join(','), version: r.version });
+    const trendPlays: TrendPlay[] = [];
+    for (const p of plays) {
+      if (p.userId !== r.viewerId && p.userId !== r.userId) continue;
+      const c = this.s.catalogue.chart(p.chartId);
+      if (!c || !this.inFilter(r, c) || (level !== null && c.level !== level)) continue;
+      trendPlays.push({ side: p.userId === r.viewerId ? 'mine' : 'theirs', chartId: p.chartId, exScore: p.exScore, date: jstDate(p.playedAt) });
+    }
+    return winLossTrend(trendPlays);
+  }
 
   /** Win/loss of the viewer against the user and the user's radar, in a version (default latest). */
   async compare(userId: string, versionArg: string | null | undefined) {
