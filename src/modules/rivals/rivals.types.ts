@@ -2,6 +2,7 @@ import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphq
 import { Connection } from '../../graphql/connection';
 import { ClearLamp } from '../../domain/constants';
 import { ChartType } from '../shared/chart.type';
+import { UserType } from '../shared/user.type';
 import '../shared/enums';
 import { RadarType } from '../stats/stats.types';
 
@@ -142,4 +143,88 @@ export class RivalTrendPointType {
   @Field(() => String, { description: 'JST calendar date (YYYY-MM-DD) with plays of either player' }) date!: string;
   @Field(() => Int, { description: 'Change of (wins − losses) that day' }) delta!: number;
   @Field(() => Int, { description: 'wins − losses after that day' }) cumulative!: number;
+}
+
+// ───────────── everyone I follow (§5.4–§5.10) ─────────────
+
+export enum RivalSummarySort {
+  WINS = 'WINS',
+  LOSSES = 'LOSSES',
+  DRAWS = 'DRAWS',
+  PLAYED = 'PLAYED',
+  BPI_DIFF = 'BPI_DIFF',
+  TOTAL_BPI = 'TOTAL_BPI',
+  NAME = 'NAME',
+}
+registerEnumType(RivalSummarySort, {
+  name: 'RivalSummarySort',
+  description: 'Sort keys of the win/loss summary per followed player; ties by name, then user id',
+  valuesConfig: {
+    WINS: { description: 'Charts the viewer wins' },
+    LOSSES: { description: 'Charts the viewer loses' },
+    DRAWS: { description: 'Draws' },
+    PLAYED: { description: 'Charts both played' },
+    BPI_DIFF: { description: 'Viewer\'s total BPI − the player\'s' },
+    TOTAL_BPI: { description: 'The player\'s total BPI' },
+    NAME: { description: 'The player\'s name (code-point order)' },
+  },
+});
+
+@ObjectType('RivalSummary', { description: 'Value type: one followed player and the viewer\'s rivalry with them' })
+export class RivalSummaryType {
+  @Field(() => ID, { description: 'The followed player\'s id' }) userId!: string;
+  @Field(() => UserType, { description: 'The followed player' }) user!: UserType;
+  @Field(() => RivalryType, { description: 'The viewer against this player (in the summary\'s version and filter)' }) rivalry!: RivalryType;
+}
+
+@ObjectType('FollowingChartStat', {
+  description:
+    'Value type: the players a user follows (public, or private with an approved follow) on one chart: how many have a best, their average and top scores. Private players count but stay anonymous (topPlayer is null when the top score is a private player\'s).',
+})
+export class FollowingChartStatType {
+  @Field(() => ID, { description: 'The chart\'s id' }) chartId!: number;
+  @Field(() => ChartType, { description: 'The chart' }) chart!: ChartType;
+  @Field(() => Int, { description: 'Followed players with a best on the chart' }) players!: number;
+  @Field(() => Float, { description: 'Average of their best EX scores, rounded to 2 decimals' }) averageExScore!: number;
+  @Field(() => Float, { nullable: true, description: 'Average BPI of those bests that have one (current definition), rounded to 2 decimals; null when none has' }) averageBpi!: number | null;
+  @Field(() => Int, { description: 'Highest best EX score' }) topExScore!: number;
+  @Field(() => Float, { nullable: true, description: 'BPI of the highest EX score (null: no definition)' }) topBpi!: number | null;
+  @Field(() => UserType, { nullable: true, description: 'Who holds the top score (the lowest user id among ties); null when that player is private' }) topPlayer!: UserType | null;
+}
+
+@ObjectType('FollowingChartScore', { description: 'Value type: one followed player\'s best on a chart' })
+export class FollowingChartScoreType {
+  @Field(() => ID, { description: 'The player\'s id' }) userId!: string;
+  @Field(() => UserType, { description: 'The player' }) user!: UserType;
+  @Field(() => ID, { description: 'The chart\'s id' }) chartId!: number;
+  @Field(() => ChartType, { description: 'The chart' }) chart!: ChartType;
+  @Field(() => Int, { description: 'Best EX score' }) exScore!: number;
+  @Field(() => Float, { nullable: true, description: 'Its BPI under the current definition (null: no definition)' }) bpi!: number | null;
+  @Field(() => ClearLamp, { description: 'Best clear lamp (NO_PLAY when none recorded)' }) clearLamp!: ClearLamp;
+  @Field(() => Int, { nullable: true, description: 'Fewest misses (null: unknown)' }) missCount!: number | null;
+  @Field(() => Date, { description: 'When the best EX was played' }) playedAt!: Date;
+}
+
+@ObjectType('NearLoss', { description: 'Value type: a chart where a followed player leads the viewer by a few EX' })
+export class NearLossType {
+  @Field(() => ID, { description: 'The chart\'s id' }) chartId!: number;
+  @Field(() => ChartType, { description: 'The chart' }) chart!: ChartType;
+  @Field(() => ID, { description: 'The rival\'s id' }) rivalId!: string;
+  @Field(() => UserType, { description: 'The rival' }) rival!: UserType;
+  @Field(() => Int, { description: 'The viewer\'s best EX' }) exScore!: number;
+  @Field(() => Float, { nullable: true, description: 'The viewer\'s BPI (current definition)' }) bpi!: number | null;
+  @Field(() => Int, { description: 'The rival\'s best EX' }) rivalExScore!: number;
+  @Field(() => Int, { description: 'rivalExScore − exScore (> 0: the rival leads)' }) exDiff!: number;
+}
+
+@ObjectType('NearLossConnection', { description: 'A page of near losses, exDiff ascending, then chart id, rival id (keyset cursor)' })
+export class NearLossConnection extends Connection(NearLossType, 'NearLoss') {}
+
+@ObjectType('FollowingBpiChange', { description: 'Value type: a followed public player\'s ☆12 total BPI at the start and end of a period (§5.7)' })
+export class FollowingBpiChangeType {
+  @Field(() => ID, { description: 'The player\'s id' }) userId!: string;
+  @Field(() => UserType, { description: 'The player' }) user!: UserType;
+  @Field(() => Float, { description: '☆12 (HYPER/ANOTHER/LEGGENDARIA) total BPI from the plays before the period' }) bpiStart!: number;
+  @Field(() => Float, { description: 'The same from the plays up to the end of the period' }) bpiEnd!: number;
+  @Field(() => Float, { description: 'bpiEnd − bpiStart, rounded to 2 decimals' }) change!: number;
 }
