@@ -102,3 +102,43 @@ export function timeIdCursor(after: string): { at: Date; id: number } {
   if (Number.isNaN(at.getTime()) || typeof id !== 'number') throw badInput('Invalid cursor');
   return { at, id };
 }
+
+// ───────────── chart filters and search text ─────────────
+
+/** An optional list of chart levels (1–12, at most 12 values): null when absent; sorted, distinct. */
+export function parseLevels(value: readonly number[] | null | undefined, field = 'levels'): number[] | null {
+  if (value === null || value === undefined) return null;
+  if (value.length > 12 || value.some((l) => !Number.isInteger(l) || l < 1 || l > 12)) {
+    throw badInput(`${field} must be levels between 1 and 12`, [{ code: 'invalid_level', path: [field], message: `${field} must be levels between 1 and 12` }]);
+  }
+  return [...new Set(value)].sort((a, b) => a - b);
+}
+
+/** An optional list of enum values (already validated by GraphQL): null when absent; sorted, distinct. */
+export function parseEnumList<T extends string>(value: readonly T[] | null | undefined): T[] | null {
+  return value === null || value === undefined ? null : [...new Set(value)].sort();
+}
+
+/** An optional search text: trimmed, 1–`max` characters (null when absent or empty after trimming). */
+export function parseSearch(value: string | null | undefined, field = 'search', max = 100): string | null {
+  if (value === null || value === undefined) return null;
+  const t = value.trim();
+  if (!t) return null;
+  if (t.length > max) throw badInput(`${field} is longer than ${max} characters`, [{ code: 'too_big', path: [field], message: `${field} is longer than ${max} characters` }]);
+  return t;
+}
+
+/** A keyset cursor of a rival comparison list: [sort, order, group, value, chartId] (the value of a float key as a string). */
+export function sortKeyCursor(after: string, sort: string, order: string): { group: number; value: number | string; chartId: number } {
+  const [s, o, group, value, chartId] = decodeCursor(after, 5);
+  if (s !== sort || o !== order || typeof group !== 'number' || typeof chartId !== 'number') {
+    throw badInput('Invalid cursor (from another sort or order)', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+  }
+  if (typeof value === 'string' && value.startsWith('n:')) {
+    const n = Number(value.slice(2));
+    if (!Number.isFinite(n)) throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+    return { group, value: n, chartId };
+  }
+  if (typeof value !== 'string' || !value.startsWith('s:')) throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+  return { group, value: value.slice(2), chartId };
+}

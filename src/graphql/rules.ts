@@ -190,6 +190,13 @@ export const RULES: Record<string, RuleEntry> = {
   'Dashboard.review': { rule: 'OWNER', deny: 'error', target: (_args, _ctx, root: { userId: string }) => root.userId },
   // rivals
   'User.compare': userField('VISIBLE'),
+  'User.rivalry': userField('VISIBLE'),
+  'User.publicFollowing': userField('VISIBLE'),
+  'User.followingScoresOn': userField('VISIBLE'), // rows of private players only for callers who may see them (service)
+  'User.followingBpiChanges': userField('VISIBLE'), // public followed players only
+  'User.rivalSummary': userField('OWNER', 'error'),
+  'User.followingChartStats': userField('OWNER', 'error'), // private players count but stay anonymous
+  'User.nearLosses': userField('OWNER', 'error'),
   // scores
   'User.scores': userField('VISIBLE'),
   'User.allDifficultyScores': userField('VISIBLE'),
