@@ -102,3 +102,17 @@ export function timeIdCursor(after: string): { at: Date; id: number } {
   if (Number.isNaN(at.getTime()) || typeof id !== 'number') throw badInput('Invalid cursor');
   return { at, id };
 }
+
+// ───────────── argument issues found by a domain validator ─────────────
+
+/**
+ * Throws BAD_USER_INPUT for the issues a pure validator found (src/domain: `{argument, message}`),
+ * the message naming the first argument at fault; does nothing when there are none.
+ */
+export function refuseIssues(issues: readonly { argument: string; message: string }[]): void {
+  if (issues.length === 0) return;
+  throw badInput(
+    issues.map((i) => i.message).join('; '),
+    issues.map((i) => ({ code: 'invalid_argument', path: i.argument.split(/[.[\]]+/).filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p)), message: i.message })),
+  );
+}

@@ -99,6 +99,10 @@ export const LIST_BOUNDS: Record<string, number> = {
   'User.chartHistory': 50,
   'User.songHistory': 100,
   'User.totalBpiHistory': 100,
+  // a plan has maxSteps (≤ 400, default 30) steps; counted as 100 so that reading five fields of
+  // them makes the CPU-heavy plan an expensive read (rate-limited) while a full read stays allowed
+  'BpiPlan.steps': 100,
+  'User.ticketRecommendations': 50, // at most 50 tickets
 };
 
 /**
@@ -113,6 +117,7 @@ export const STRING_LIMITS: Record<string, number> = {
   'Mutation.importDefinitions.json': Infinity,
   'Mutation.importRadarCategories.json': Infinity,
   'Mutation.importOfficialArena.json': Infinity,
+  'Mutation.importArrangementScores.json': Infinity,
   'Mutation.postSongNote.body': 8000,
   'Mutation.editSongNote.body': 8000,
   'Mutation.issueOAuthClient.redirectUris': 2048,
@@ -133,6 +138,7 @@ export const UPLOAD_FIELDS = new Set([
   'importDefinitions',
   'importRadarCategories',
   'importOfficialArena',
+  'importArrangementScores',
   'importChartAttributes',
 ]);
 
