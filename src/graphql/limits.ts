@@ -102,7 +102,8 @@ export const LIST_BOUNDS: Record<string, number> = {
   // a plan has maxSteps (≤ 400, default 30) steps; counted as 100 so that reading five fields of
   // them makes the CPU-heavy plan an expensive read (rate-limited) while a full read stays allowed
   'BpiPlan.steps': 100,
-  'User.ticketRecommendations': 50, // at most 50 tickets
+  // at most 50 tickets, each a first page of 10 charts by default (counted as 20 below): 20 keeps a full read of 50 allowed
+  'User.ticketRecommendations': 20,
 };
 
 /**

@@ -125,6 +125,10 @@ const CASES: Record<string, Case> = {
   'Mutation.importScoresCsv': { vars: (f) => ({ userId: f.target.id, version: '33', csv: '' }) },
   'Mutation.migrateLegacyScores': { vars: (f) => ({ userId: f.target.id, data: '[]' }) },
   'Mutation.deleteBatch': { vars: (f) => ({ userId: f.target.id, batchId: MISSING }) },
+  // optimizer: memos (the owner's save adds a memo to the fixture: the optimizeMemos field case reads it)
+  'Mutation.saveOptimizeMemo': { vars: (f) => ({ userId: f.target.id, input: { targetBpi: 0 } }) },
+  'Mutation.deleteOptimizeMemo': { vars: (f) => ({ userId: f.target.id, memoId: 'no-such-memo' }) },
+  'Mutation.importArrangementScores': { vars: () => ({ json: '[]' }) },
   // REST compatibility routes
   'REST.recommended': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/stats/recommended`, token)).status },
 };
@@ -162,6 +166,10 @@ const FIELD_CASES: Record<string, { args: Record<string, unknown> }> = {
   'User.batch': { args: { id: MISSING } }, // NOT_FOUND for an allowed caller: the resolver ran
   'User.scoreDetails': { args: { date: '2026-01-01' } },
   'User.versionSummary': { args: {} },
+  'User.bpiPlan': { args: { input: { targetBpi: 0 } } },
+  'User.optimizeMemos': { args: {} },
+  'User.ticketRecommendation': { args: { ticketId: '1234567' } },
+  'User.ticketRecommendations': { args: { tickets: [{ ticketId: '1234567' }] } },
 };
 
 type FieldVerdict = 'VALUE' | 'NULL' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'OTHER_ERROR';
