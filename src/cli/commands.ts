@@ -4,6 +4,7 @@ import { openDatabase } from '../db/client';
 import { applyMigrations, createMigration, pendingSchemaSql } from '../db/migrate';
 import { emitSchemaFile, printSdl, SCHEMA_FILE } from '../graphql/schema';
 import { getSchema } from '../schema';
+import { importArrangementScoresCommand } from './arrangement';
 import { importAttributesCommand } from './attributes';
 import { createUserCommand, tokenCommand } from './users';
 import { importArenaCommand, importDefinitionsCommand, recomputeCommand } from './definitions';
@@ -127,6 +128,12 @@ export const COMMANDS: Command[] = [
     usage: 'charts import-categories <file|url>',
     summary: 'Import radar categories [{title, difficulty, top}] into the SP charts',
     run: (args, config) => importRadarCategoriesCommand(args, config),
+  },
+  {
+    name: 'tickets import-scores',
+    usage: 'tickets import-scores <file|url>',
+    summary: 'Import precomputed lane-arrangement scores [{title, difficulty, playStyle?, scores:{pattern: number}}] for ticket advice',
+    run: (args, config) => importArrangementScoresCommand(args, config),
   },
   {
     name: 'recompute',

@@ -142,3 +142,17 @@ export function sortKeyCursor(after: string, sort: string, order: string): { gro
   if (typeof value !== 'string' || !value.startsWith('s:')) throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
   return { group, value: value.slice(2), chartId };
 }
+
+// ───────────── argument issues found by a domain validator ─────────────
+
+/**
+ * Throws BAD_USER_INPUT for the issues a pure validator found (src/domain: `{argument, message}`),
+ * the message naming the first argument at fault; does nothing when there are none.
+ */
+export function refuseIssues(issues: readonly { argument: string; message: string }[]): void {
+  if (issues.length === 0) return;
+  throw badInput(
+    issues.map((i) => i.message).join('; '),
+    issues.map((i) => ({ code: 'invalid_argument', path: i.argument.split(/[.[\]]+/).filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p)), message: i.message })),
+  );
+}

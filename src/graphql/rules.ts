@@ -157,6 +157,11 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.importScoresCsv': { rule: 'OWNER' },
   'Mutation.migrateLegacyScores': { rule: 'OWNER' },
   'Mutation.deleteBatch': { rule: 'OWNER' },
+  // optimizer (src/modules/optimizer): memos are written by their owner; the plan, memos and
+  // ticket advice are read as the player's scores are (User.bpiPlan … below); the import is admin.
+  'Mutation.saveOptimizeMemo': { rule: 'OWNER' },
+  'Mutation.deleteOptimizeMemo': { rule: 'OWNER' },
+  'Mutation.importArrangementScores': { rule: 'ADMIN' },
   // REST compatibility routes (named like the GraphQL operation they call)
   'REST.recommended': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/stats/recommended → User.recommended
   'REST.charts': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/charts/{kind}.svg → User.dashboard { radarSvg | trendSvg | bpiDistributionSvg }
@@ -211,6 +216,11 @@ export const RULES: Record<string, RuleEntry> = {
   'User.batch': userField('VISIBLE'),
   'User.scoreDetails': userField('VISIBLE'),
   'User.versionSummary': userField('VISIBLE'),
+  // optimizer: a plan, memo or ticket advice shows the player's scores
+  'User.bpiPlan': userField('VISIBLE'),
+  'User.optimizeMemos': userField('VISIBLE'),
+  'User.ticketRecommendation': userField('VISIBLE'),
+  'User.ticketRecommendations': userField('VISIBLE'),
 };
 
 /** Can the caller see this user's data? (public, self, or approved follower) NOT_FOUND for an unknown user. */

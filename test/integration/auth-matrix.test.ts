@@ -129,6 +129,10 @@ const CASES: Record<string, Case> = {
   'Mutation.deleteBatch': { vars: (f) => ({ userId: f.target.id, batchId: MISSING }) },
   // stats
   'Mutation.registerTower': { vars: (f) => ({ userId: f.target.id, version: '33', rows: [{ playDate: '2026-01-01', keyCount: 1, scratchCount: 1 }] }) },
+  // optimizer: memos (the owner's save adds a memo to the fixture: the optimizeMemos field case reads it)
+  'Mutation.saveOptimizeMemo': { vars: (f) => ({ userId: f.target.id, input: { targetBpi: 0 } }) },
+  'Mutation.deleteOptimizeMemo': { vars: (f) => ({ userId: f.target.id, memoId: 'no-such-memo' }) },
+  'Mutation.importArrangementScores': { vars: () => ({ json: '[]' }) },
   // REST compatibility routes
   'REST.recommended': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/stats/recommended`, token)).status },
   'REST.charts': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/charts/radar.svg`, token)).status },
@@ -180,6 +184,10 @@ const FIELD_CASES: Record<string, { args: Record<string, unknown>; via?: string 
   'User.versionSummary': { args: {} },
   'User.dashboard': { args: {} },
   'Dashboard.review': { args: { month: '2026-01' }, via: 'dashboard' },
+  'User.bpiPlan': { args: { input: { targetBpi: 0 } } },
+  'User.optimizeMemos': { args: {} },
+  'User.ticketRecommendation': { args: { ticketId: '1234567' } },
+  'User.ticketRecommendations': { args: { tickets: [{ ticketId: '1234567' }] } },
 };
 
 type FieldVerdict = 'VALUE' | 'NULL' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'OTHER_ERROR';

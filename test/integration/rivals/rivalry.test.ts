@@ -27,7 +27,7 @@ beforeAll(async () => {
       orderBy: { id: 'asc' },
       skip,
     });
-    return { id: ch.id, level: ch.level, notes: ch.notes, wr: ch.definitions[0].wr!, kaidenAvg: ch.definitions[0].kaidenAvg! };
+    return { id: ch.id, level: ch.level, notes: ch.notes!, wr: ch.definitions[0].wr!, kaidenAvg: ch.definitions[0].kaidenAvg! };
   };
   c1 = await withDef([12]);
   c2 = await withDef([12], 1);
@@ -36,7 +36,7 @@ beforeAll(async () => {
   const c1Row = await db.chart.findUniqueOrThrow({ where: { id: c1.id } });
   const low = await db.chart.create({ data: { songId: c1Row.songId, playStyle: 'SP', difficulty: 'NORMAL', level: 7, notes: 700 } });
   await s.app.catalogue.load();
-  c4 = { id: low.id, level: low.level, notes: low.notes, wr: 0, kaidenAvg: 0 };
+  c4 = { id: low.id, level: low.level, notes: low.notes!, wr: 0, kaidenAvg: 0 };
   c5 = await withDef([11], 1);
 
   viewer = await aPublicPlayer(db, { name: 'rv_viewer' });
@@ -191,14 +191,14 @@ describe('Rivalry.trend (§5.3)', () => {
 describe('SQL statements of the nested rivalry read', () => {
   it('me → following(first: 50) → rivalry runs the same statements for 2 and 20 followed players', async () => {
     const db = s.db.prisma;
-    const allCharts = await db.chart.findMany({ where: { level: { in: [11, 12] } }, orderBy: { id: 'asc' }, take: 12, select: { id: true, notes: true } });
+    const allCharts = await db.chart.findMany({ where: { level: { in: [11, 12] }, notes: { not: null } }, orderBy: { id: 'asc' }, take: 12, select: { id: true, notes: true } });
     const withFollowing = async (n: number) => {
       const me = await aPublicPlayer(db);
-      for (const c of allCharts) await aBestScoreRow(db, me, c.id, Math.min(2 * c.notes, 900));
+      for (const c of allCharts) await aBestScoreRow(db, me, c.id, Math.min(2 * c.notes!, 900));
       for (let i = 0; i < n; i++) {
         const p = i % 3 === 0 ? await aPrivatePlayer(db) : await aPublicPlayer(db);
         await follows(db, me, p, { approved: i % 2 === 0 });
-        for (const [k, c] of allCharts.entries()) if ((k + i) % 2 === 0) await aBestScoreRow(db, p, c.id, Math.min(2 * c.notes, 850 + 10 * k));
+        for (const [k, c] of allCharts.entries()) if ((k + i) % 2 === 0) await aBestScoreRow(db, p, c.id, Math.min(2 * c.notes!, 850 + 10 * k));
       }
       return s.tokenFor(me.id);
     };
