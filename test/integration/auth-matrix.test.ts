@@ -138,6 +138,9 @@ const CASES: Record<string, Case> = {
   'REST.charts': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/charts/radar.svg`, token)).status },
 };
 
+/** The enumerating tests send one request per (rule × caller): they grow with the rule table. */
+const MATRIX_TIMEOUT = 300_000;
+
 const PROTECTED = ['OWNER', 'VISIBLE', 'AUTHENTICATED', 'ADMIN'];
 
 /** `Type.field` entries of object types (not root operations, REST routes or OAuth endpoints). */
@@ -362,7 +365,7 @@ describe('access matrix (rule table → verdicts)', () => {
     }
     expect(mismatches).toEqual([]);
     expect(checked).toBeGreaterThan(100);
-  });
+  }, MATRIX_TIMEOUT);
 
   it('VISIBLE operations about a public user are open to everyone, anonymous included', async () => {
     const mismatches: string[] = [];
@@ -374,7 +377,7 @@ describe('access matrix (rule table → verdicts)', () => {
       }
     }
     expect(mismatches).toEqual([]);
-  });
+  }, MATRIX_TIMEOUT);
 
   it('a read-only OAuth token is refused every mutation (scope write), and app tokens never reach firstParty operations', async () => {
     const readOnly = newSecret('bpat');
@@ -413,7 +416,7 @@ describe('access matrix (rule table → verdicts)', () => {
     if (uncovered.length) console.warn(`auth-matrix: mutations without a matrix case (scope not checked): ${uncovered.join(', ')}`);
     expect(wrong).toEqual([]);
     expect(checked).toBeGreaterThan(20);
-  });
+  }, MATRIX_TIMEOUT);
 
   it('every root field of the schema has a rule (fail closed)', () => {
     const missing: string[] = [];
@@ -471,7 +474,7 @@ describe('access matrix (rule table → verdicts)', () => {
     }
     expect(mismatches).toEqual([]);
     expect(checked).toBeGreaterThan(80);
-  });
+  }, MATRIX_TIMEOUT);
 
   it('VISIBLE object fields of a public player are open to everyone, anonymous included', async () => {
     const refused: string[] = [];
@@ -484,5 +487,5 @@ describe('access matrix (rule table → verdicts)', () => {
       }
     }
     expect(refused).toEqual([]);
-  });
+  }, MATRIX_TIMEOUT);
 });
