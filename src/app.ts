@@ -50,6 +50,15 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
     for (const step of area.recompute ?? []) app.recompute.addStep({ name: step.name, order: step.order, run: (version, progress) => step.run(app, version, progress) });
   }
   for (const area of AREAS) for (const spec of area.caches?.(app) ?? []) app.caches.register(spec);
+  const reads = database.reads;
+  if (reads) {
+    // A player's write position reaches every process: their reads stay on the primary until the replicas replayed it.
+    reads.onWrite = (userId, lsn) => bus.publish('reads.wrote', { userId, lsn: lsn.toString() });
+    bus.subscribe('reads.wrote', (m, origin) => {
+      const w = m as { userId: string; lsn: string };
+      if (origin !== bus.instanceId) reads.note(w.userId, BigInt(w.lsn));
+    });
+  }
   for (const area of AREAS) area.listeners?.(app);
   app.areas = createAreaRuntime(AREAS, app);
   return app;

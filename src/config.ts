@@ -16,6 +16,10 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgresql:// URL (unset it to use the embedded PGlite)')
     .optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .regex(/^\s*postgres(ql)?:\/\/[^,]+(,\s*postgres(ql)?:\/\/[^,]+)*\s*$/, 'DATABASE_REPLICA_URLS must be a comma list of postgresql:// URLs')
+    .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   SEED_DEMO: bool(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -102,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const c = parsed.data;
   const corsOrigins = parseCorsOrigins(c.CORS_ORIGINS, c.NODE_ENV, c.CORS_ALLOW_CREDENTIALS);
   if (!Array.isArray(corsOrigins) && corsOrigins !== '*') throw new ConfigError(`Invalid configuration:\n  ${corsOrigins.error}`);
+  if (c.DATABASE_REPLICA_URLS && !c.DATABASE_URL) throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URLS needs DATABASE_URL (the primary)');
   const external = [c.AUTH_ISSUER, c.AUTH_JWKS_URL, c.AUTH_AUDIENCE].filter(Boolean).length;
   if (external !== 0 && external !== 3) {
     throw new ConfigError('Invalid configuration:\n  AUTH_ISSUER, AUTH_JWKS_URL and AUTH_AUDIENCE must be set together');
@@ -112,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     host: c.HOST,
     databaseUrl: c.DATABASE_URL,
     databasePoolMax: c.DATABASE_POOL_MAX,
+    /** PostgreSQL streaming replicas for read-only requests (src/db/replicas.ts); [] = none. */
+    databaseReplicaUrls: (c.DATABASE_REPLICA_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
     dataDir: path.resolve(c.DATA_DIR),
     seedDemo: c.SEED_DEMO,
     logLevel: c.LOG_LEVEL,

@@ -127,6 +127,8 @@ export function createAreaRuntime(areas: readonly AnyArea[], deps: AreaDeps): Ar
 
   // A service's scope: the process-wide dependencies (prototype) plus the request's.
   const scopeProto: object = Object.create(deps, {
+    // The request's database (a read replica for a read-only request: src/db/replicas.ts).
+    db: { get(this: { ctx: Context }) { return this.ctx.db; } },
     viewer: { get(this: { ctx: Context }) { return this.ctx.viewer; } },
     loaders: { get(this: { ctx: Context }) { return this.ctx.loaders; } },
     services: { get(this: { ctx: Context }) { return this.ctx.services; } },
