@@ -11,7 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const script = process.argv[2] ?? 'start:prod';
-const startTimeoutMs = Number(process.env.START_CHECK_TIMEOUT_MS ?? 180_000);
+const startTimeoutMs = Number(process.env.START_CHECK_TIMEOUT_MS ?? 300_000);
 const root = path.resolve(__dirname, '..');
 
 const freePort = () =>

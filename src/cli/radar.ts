@@ -1,9 +1,10 @@
 import type { Config } from '../config';
 import { importRadarCategories } from '../modules/catalogue/categories.service';
+import type { CliArgs } from './commands';
 import { readJson, UsageError, withDatabase } from './support';
 
 /** npm run cli -- charts import-categories <file|url>: [{title, difficulty, top}] → Chart.radarCategory */
-export async function importRadarCategoriesCommand([src]: string[], config: Config): Promise<number> {
+export async function importRadarCategoriesCommand({ positionals: [src] }: CliArgs, config: Config): Promise<number> {
   if (!src) throw new UsageError('usage: npm run cli -- charts import-categories <file|url>');
   const doc = await readJson(src);
   return withDatabase(config, 'charts import-categories', async (db) => {
