@@ -2,13 +2,14 @@ import type { Config } from '../config';
 import { importArrangementScores } from '../modules/optimizer/arrangement.import';
 import { AppError } from '../errors';
 import { readJson, UsageError, withDatabase } from './support';
+import type { CliArgs } from './commands';
 
 /**
  * `tickets import-scores <file|url>`: precomputed arrangement scores, a JSON array of
  * `{title, difficulty, playStyle?, scores: {pattern: number}}` (README "Arrangement scores").
  * Validated whole (nothing is written when any entry is wrong), then one transaction; re-runnable.
  */
-export async function importArrangementScoresCommand([src]: string[], config: Config): Promise<number> {
+export async function importArrangementScoresCommand({ positionals: [src] }: CliArgs, config: Config): Promise<number> {
   if (!src) throw new UsageError('usage: npm run cli -- tickets import-scores <file|url>');
   const doc = await readJson(src);
   return withDatabase(config, 'tickets import-scores', async (db) => {

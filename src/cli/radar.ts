@@ -1,10 +1,11 @@
 import type { Config } from '../config';
 import { CATALOGUE_CACHE } from '../modules/catalogue/catalogue';
 import { importRadarCategories } from '../modules/catalogue/categories.service';
+import type { CliArgs } from './commands';
 import { readJson, UsageError, withApp } from './support';
 
 /** npm run cli -- charts import-categories <file|url>: [{title, difficulty, top}] → Chart.radarCategory */
-export async function importRadarCategoriesCommand([src]: string[], config: Config): Promise<number> {
+export async function importRadarCategoriesCommand({ positionals: [src] }: CliArgs, config: Config): Promise<number> {
   if (!src) throw new UsageError('usage: npm run cli -- charts import-categories <file|url>');
   const doc = await readJson(src);
   return withApp(config, 'charts import-categories', async (app) => {
