@@ -4,6 +4,7 @@
  * clear BAD_USER_INPUT (naming the argument) everywhere, and range checks live here only.
  */
 import { isGameVersion, LATEST_VERSION, type GameVersion } from '../domain/constants';
+import { DEFAULT_SORT, type ScoreListFilter, type ScoreListSort, type ScoreSortKey, type SortOrder } from '../domain/score-list';
 import { badInput, type ErrorIssue } from '../errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './connection';
 
@@ -155,4 +156,89 @@ export function refuseIssues(issues: readonly { argument: string; message: strin
     issues.map((i) => i.message).join('; '),
     issues.map((i) => ({ code: 'invalid_argument', path: i.argument.split(/[.[\]]+/).filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p)), message: i.message })),
   );
+}
+
+// ───────────── ranges, lists, text ─────────────
+
+const argIssue = (name: string, message: string): ErrorIssue => ({ code: 'invalid_value', path: [name], message });
+
+/** An optional [min, max] pair: each within [lo, hi] (integers when `integer`), min ≤ max; BAD_USER_INPUT naming the argument. */
+export function rangeArgs(
+  min: number | null | undefined,
+  max: number | null | undefined,
+  names: [string, string],
+  bounds: { lo: number; hi: number; integer?: boolean },
+): { min: number | null; max: number | null } {
+  const check = (v: number | null | undefined, name: string) => {
+    if (v === null || v === undefined) return null;
+    if (!Number.isFinite(v) || (bounds.integer && !Number.isInteger(v)) || v < bounds.lo || v > bounds.hi) {
+      const message = `${name} must be ${bounds.integer ? 'an integer ' : ''}between ${bounds.lo} and ${bounds.hi}`;
+      throw badInput(message, [argIssue(name, message)]);
+    }
+    return v;
+  };
+  const a = check(min, names[0]);
+  const b = check(max, names[1]);
+  if (a !== null && b !== null && a > b) {
+    const message = `${names[0]} must not exceed ${names[1]}`;
+    throw badInput(message, [argIssue(names[0], message)]);
+  }
+  return { min: a, max: b };
+}
+
+/** An optional list of integers within [lo, hi] (at most `maxItems`); BAD_USER_INPUT naming the argument. */
+export function intListArg(values: readonly number[] | null | undefined, name: string, lo: number, hi: number, maxItems = 50): number[] | null {
+  if (!values?.length) return null;
+  if (values.length > maxItems || values.some((v) => !Number.isInteger(v) || v < lo || v > hi)) {
+    const message = `${name} must list at most ${maxItems} integers between ${lo} and ${hi}`;
+    throw badInput(message, [argIssue(name, message)]);
+  }
+  return [...values];
+}
+
+/** An optional search text: trimmed (empty = none), at most `maxLength` characters; BAD_USER_INPUT naming the argument. */
+export function textArg(value: string | null | undefined, name: string, maxLength = 100): string | null {
+  const t = value?.trim() ?? '';
+  if (t.length > maxLength) {
+    const message = `${name} must be at most ${maxLength} characters`;
+    throw badInput(message, [argIssue(name, message)]);
+  }
+  return t || null;
+}
+
+/** Filters and sort of a score list (User.scores, allDifficultyScores, unplayedCharts), checked. */
+export function scoreListArgs(a: ScoreListFilter & { sort?: ScoreSortKey | null; order?: SortOrder | null }): { filter: ScoreListFilter; sort: ScoreListSort } {
+  const bpi = rangeArgs(a.bpiMin, a.bpiMax, ['bpiMin', 'bpiMax'], { lo: -15, hi: 10_000 });
+  const bpm = rangeArgs(a.bpmMin, a.bpmMax, ['bpmMin', 'bpmMax'], { lo: 0, hi: 10_000 });
+  const notes = rangeArgs(a.notesMin, a.notesMax, ['notesMin', 'notesMax'], { lo: 0, hi: 100_000, integer: true });
+  return {
+    filter: {
+      levels: intListArg(a.levels, 'levels', 1, 12),
+      difficulties: a.difficulties?.length ? [...a.difficulties] : null,
+      clearLamps: a.clearLamps?.length ? [...a.clearLamps] : null,
+      bpiMin: bpi.min,
+      bpiMax: bpi.max,
+      bpmMin: bpm.min,
+      bpmMax: bpm.max,
+      soflan: a.soflan ?? null,
+      notesMin: notes.min,
+      notesMax: notes.max,
+      search: textArg(a.search, 'search'),
+      releasedVersions: intListArg(a.releasedVersions, 'releasedVersions', 1, 99),
+      radarCategories: a.radarCategories?.length ? [...a.radarCategories] : null,
+    },
+    sort: { key: a.sort ?? DEFAULT_SORT.key, order: a.order ?? DEFAULT_SORT.order },
+  };
+}
+
+/** A score-list cursor: the sort it belongs to, the sort value and the chart id (BAD_USER_INPUT naming `after` for another sort). */
+export function scoreListCursor(after: string, sort: ScoreListSort): { value: number; chartId: number } {
+  const [key, order, value, chartId] = decodeCursor(after, 4);
+  const v = typeof value === 'string' ? Number(value) : NaN;
+  if (key !== sort.key || order !== sort.order || !Number.isFinite(v) || typeof chartId !== 'number') {
+    throw badInput('Invalid cursor: it belongs to another sort (sort and order must stay the same while paging)', [
+      { code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor for this sort' },
+    ]);
+  }
+  return { value: v, chartId };
 }

@@ -206,6 +206,7 @@ export const RULES: Record<string, RuleEntry> = {
   'User.scores': userField('VISIBLE'),
   'User.allDifficultyScores': userField('VISIBLE'),
   'User.chartHistory': userField('VISIBLE'),
+  'User.chartHistoryByVersion': userField('VISIBLE'),
   'User.songHistory': userField('VISIBLE'),
   'User.bestEver': userField('VISIBLE'),
   'User.versionComparison': userField('VISIBLE'),

@@ -176,6 +176,7 @@ const FIELD_CASES: Record<string, { args: Record<string, unknown>; via?: string 
   'User.scores': { args: {} },
   'User.allDifficultyScores': { args: {} },
   'User.chartHistory': { args: { chartId: 1 } },
+  'User.chartHistoryByVersion': { args: { chartId: 1 } },
   'User.songHistory': { args: { songId: 1 } },
   'User.bestEver': { args: { currentVersion: '33' } },
   'User.versionComparison': { args: { currentVersion: '33', targetVersion: '32' } },

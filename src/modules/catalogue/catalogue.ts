@@ -62,6 +62,8 @@ export class Catalogue {
   /** chart id → BPI by EX score under the current definition (NaN: not computed yet; -Infinity: null). */
   private bpiMemo = new Map<number, Float64Array>();
 
+  /** chart id → rank of its title in collation order (built on first use after each load). */
+  private titleRanks: Map<number, number> | null = null;
   /** The reload under way (callers share it) and when a reload for unknown chart ids last ran. */
   private reloading: Promise<void> | null = null;
   private lastMissReload = 0;
@@ -123,6 +125,7 @@ export class Catalogue {
     this.byId = byId;
     this.matcher = new ChartMatcher(byId.values());
     this.bpiMemo = new Map(); // the memo belongs to the definitions just replaced
+    this.titleRanks = null;
     this.currentDefinitionsVersion = latest?.version ?? null;
   }
 
@@ -144,6 +147,20 @@ export class Catalogue {
 
   charts(): IterableIterator<CatalogueChart> {
     return this.byId.values();
+  }
+
+  /**
+   * The rank of a chart's title in the catalogue's title order (Intl collation, as the
+   * reference's localeCompare): score lists sort titles by comparing integers. Unknown ids rank last.
+   */
+  titleRank(chartId: number): number {
+    if (!this.titleRanks) {
+      const collator = new Intl.Collator();
+      const titles = [...new Set([...this.byId.values()].map((c) => c.title))].sort(collator.compare);
+      const rank = new Map(titles.map((t, i) => [t, i]));
+      this.titleRanks = new Map([...this.byId.values()].map((c) => [c.id, rank.get(c.title)!]));
+    }
+    return this.titleRanks.get(chartId) ?? Number.MAX_SAFE_INTEGER;
   }
 
   /**

@@ -7,16 +7,17 @@
 import { BPI_FLOOR, round2 } from '../../domain/bpi';
 import { GAME_VERSIONS, VERSION_TITLES, versionIndex, type GameVersion } from '../../domain/constants';
 import { badInput, notFound } from '../../errors';
-import { offsetArgs, parseVersion } from '../../graphql/args';
+import { offsetArgs, parseVersion, rangeArgs } from '../../graphql/args';
 import { offsetPage } from '../../graphql/connection';
 import type { AreaScope } from '../area';
 import type { OvertakenData, RivalsService } from '../rivals/rivals.service';
-import { chartFields, loadPlays, playData, playDayTotals, replay, type PlayRow, type ReplayBest } from '../scores/plays';
+import { chartFields, jstDate, loadPlays, playData, playDayTotals, replay, type PlayRow, type ReplayBest } from '../scores/plays';
 import { rebuildDerived } from '../scores/rebuild.service';
 import type { ScoresService } from '../scores/scores.service';
 import { computeTotal, lockPlayer } from '../scores/totals.service';
 
-const TOP_N = 5;
+/** `topN` of the timelines: plays listed per batch or day, 1–100 (default 5, as the reference). */
+const topNArg = (topN: number | null | undefined) => rangeArgs(topN, null, ['topN', 'topN'], { lo: 1, hi: 100, integer: true }).min ?? 5;
 
 interface PageArgs {
   first?: number | null;
@@ -47,6 +48,12 @@ export function jstRange(date: string, unit: string): { start: Date; end: Date }
   return { start: new Date(s.getTime() - off), end: new Date(e.getTime() - off - 1) };
 }
 
+export interface RivalRankInfo {
+  myRankBefore: number;
+  myRankAfter: number;
+  totalRivals: number;
+}
+
 type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'viewer'> & { services: { scores: ScoresService; rivals: RivalsService } };
 
 export class LogsService {
@@ -57,9 +64,10 @@ export class LogsService {
   }
 
   /** Batches of a version, newest first (offset paging). */
-  async batches(userId: string, args: PageArgs & { version?: string | null }) {
+  async batches(userId: string, args: PageArgs & { version?: string | null; topN?: number | null }) {
     const version = parseVersion(args.version);
     const { size, offset } = offsetArgs(args);
+    const topN = topNArg(args.topN);
     const take = size + 1;
     const [rows, totalCount] = await Promise.all([
       this.s.db.importBatch.findMany({ where: { userId, version }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take }),
@@ -71,8 +79,9 @@ export class LogsService {
           `SELECT "id", "chartId", "version", "batchId", "exScore", "clearLamp"::text AS "clearLamp", "missCount", "bpi", "playedAt", "createdAt"
              FROM (SELECT s.*, row_number() OVER (PARTITION BY s."batchId" ORDER BY s."bpi" DESC NULLS LAST, s."id") AS rn
                      FROM "Score" s WHERE s."batchId" IN (SELECT jsonb_array_elements_text($1::jsonb))) t
-            WHERE rn <= ${TOP_N} ORDER BY "batchId", rn`,
+            WHERE rn <= $2 ORDER BY "batchId", rn`,
           JSON.stringify(rows.map((r) => r.id)),
+          topN,
         )
       : [];
     const byBatch = new Map<string, PlayRow[]>();
@@ -93,15 +102,16 @@ export class LogsService {
       totalBpi: b.totalBpi ?? BPI_FLOOR,
       // a first batch (no previous total) differs by 0, as the reference's first log
       diff: b.previousTotalBpi === null ? 0 : round2((b.totalBpi ?? BPI_FLOOR) - b.previousTotalBpi),
-      topScores: (byBatch.get(b.id) ?? []).slice(0, TOP_N).map((p) => playData(this.s.catalogue, p)),
+      topScores: (byBatch.get(b.id) ?? []).slice(0, topN).map((p) => playData(this.s.catalogue, p)),
     }));
     return offsetPage(nodes, offset, size, totalCount);
   }
 
   /** One entry per JST play day (total BPI recomputed by replaying plays), newest first. */
-  async playDays(userId: string, args: PageArgs & { version?: string | null }) {
+  async playDays(userId: string, args: PageArgs & { version?: string | null; topN?: number | null }) {
     const version = parseVersion(args.version);
     const { size, offset } = offsetArgs(args);
+    const topN = topNArg(args.topN);
     const days = playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
     const out = days.map((d, i) => ({
       id: d.date,
@@ -110,7 +120,7 @@ export class LogsService {
       songCount: d.plays.length,
       diff: i > 0 ? round2(d.totalBpi - days[i - 1].totalBpi) : 0, // the first play day differs by 0 (reference §6.3)
       createdAt: d.lastPlayedAt,
-      topScores: [...d.plays].sort((a, b) => (b.bpi ?? -Infinity) - (a.bpi ?? -Infinity)).slice(0, TOP_N).map((p) => playData(this.s.catalogue, p)),
+      topScores: [...d.plays].sort((a, b) => (b.bpi ?? -Infinity) - (a.bpi ?? -Infinity)).slice(0, topN).map((p) => playData(this.s.catalogue, p)),
     }));
     const all = out.reverse();
     return offsetPage(all.slice(offset, offset + size + 1), offset, size, all.length);
@@ -156,6 +166,7 @@ export class LogsService {
         exDiff: cur.exScore - (prev?.exScore ?? 0),
         bpiDiff: round2((cur.bpi ?? BPI_FLOOR) - (prev ? prev.bpi ?? BPI_FLOOR : BPI_FLOOR)),
         overtaken: overtaken.get(chartId) ?? [],
+        rivalRankInfo: null as RivalRankInfo | null,
       });
     }
     entries.sort((a, b) => b.bpiDiff - a.bpiDiff || a.title.localeCompare(b.title));
@@ -168,10 +179,19 @@ export class LogsService {
     const batch = await this.s.db.importBatch.findFirst({ where: { id: batchId, userId } });
     if (!batch) throw notFound('Batch not found.');
     const { entries } = await this.periodEntries(userId, batch.version, (p) => p.batchId === batchId, viewerIsOwner);
-    const [prev, next] = await Promise.all([
-      this.s.db.importBatch.findFirst({ where: { userId, version: batch.version, createdAt: { lt: batch.createdAt } }, orderBy: { createdAt: 'desc' }, select: { id: true } }),
-      this.s.db.importBatch.findFirst({ where: { userId, version: batch.version, createdAt: { gt: batch.createdAt } }, orderBy: { createdAt: 'asc' }, select: { id: true } }),
+    const day = jstRange(jstDate(batch.createdAt), 'day');
+    const ref = { id: true, createdAt: true, totalBpi: true } as const;
+    const where = { userId, version: batch.version };
+    const [prev, next, prevDay, nextDay, dayBatches, ranks] = await Promise.all([
+      this.s.db.importBatch.findFirst({ where: { ...where, createdAt: { lt: batch.createdAt } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: ref }),
+      this.s.db.importBatch.findFirst({ where: { ...where, createdAt: { gt: batch.createdAt } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: ref }),
+      this.s.db.importBatch.findFirst({ where: { ...where, createdAt: { lt: day.start } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: ref }),
+      this.s.db.importBatch.findFirst({ where: { ...where, createdAt: { gt: day.end } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: ref }),
+      this.s.db.importBatch.findMany({ where: { ...where, createdAt: { gte: day.start, lte: day.end } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: ref }),
+      this.rivalRanks(userId, batch.version, entries),
     ]);
+    for (const e of entries) e.rivalRankInfo = ranks.get(e.chartId) ?? null;
+    const link = (b: { id: string; createdAt: Date; totalBpi: number | null } | null) => (b ? { id: b.id, createdAt: b.createdAt, totalBpi: b.totalBpi ?? BPI_FLOOR } : null);
     const rivals = new Map<string, { rivalUserId: string; rivalName: string; count: number }>();
     for (const e of entries) for (const o of e.overtaken) rivals.set(o.rivalUserId, { rivalUserId: o.rivalUserId, rivalName: o.rivalName, count: (rivals.get(o.rivalUserId)?.count ?? 0) + 1 });
     return {
@@ -185,7 +205,50 @@ export class LogsService {
       rivalsOvertaken: [...rivals.values()],
       prevBatchId: prev?.id ?? null,
       nextBatchId: next?.id ?? null,
+      prevBatch: link(prev),
+      nextBatch: link(next),
+      prevDayBatch: link(prevDay),
+      nextDayBatch: link(nextDay),
+      dayBatches: dayBatches.map((b) => link(b)!),
     };
+  }
+
+  /**
+   * Per chart of a batch, my rank among the players I follow and may see (public, or approved)
+   * who have a best on it in the version — their CURRENT bests, as the reference: before = 1 +
+   * rivals strictly above my previous best (rivals + 1 without one), after = 1 + rivals strictly
+   * above my new best. Counts only: no rival is named, so a private rival stays anonymous. One
+   * statement for the whole batch. Charts no followed player has played: null.
+   */
+  private async rivalRanks(userId: string, version: string, entries: { chartId: number; current: { exScore: number }; previous: { exScore: number } | null }[]): Promise<Map<number, RivalRankInfo>> {
+    const out = new Map<number, RivalRankInfo>();
+    if (!entries.length) return out;
+    const rows = await this.s.db.$queryRawUnsafe<{ chartId: number; exScore: number }[]>(
+      `SELECT b."chartId", b."exScore" FROM "BestScore" b
+         JOIN "Follow" f ON f."followingId" = b."userId" AND f."followerId" = $1
+         JOIN "User" r ON r."id" = b."userId"
+        WHERE b."version" = $2 AND b."chartId" = ANY($3::int[]) AND (r."isPublic" OR f."approvedAt" IS NOT NULL)`,
+      userId,
+      version,
+      entries.map((e) => e.chartId),
+    );
+    const byChart = new Map<number, number[]>();
+    for (const r of rows) {
+      const list = byChart.get(Number(r.chartId));
+      if (list) list.push(Number(r.exScore));
+      else byChart.set(Number(r.chartId), [Number(r.exScore)]);
+    }
+    for (const e of entries) {
+      const rivals = byChart.get(e.chartId);
+      if (!rivals?.length) continue;
+      const above = (ex: number) => rivals.filter((x) => x > ex).length;
+      out.set(e.chartId, {
+        myRankBefore: e.previous ? 1 + above(e.previous.exScore) : rivals.length + 1,
+        myRankAfter: 1 + above(e.current.exScore),
+        totalRivals: rivals.length,
+      });
+    }
+    return out;
   }
 
   /** Score details of a day/week/month, grouped by import time (createdAt) or play time (playedAt). */
@@ -205,7 +268,36 @@ export class LogsService {
     const plays = (await loadPlays(this.s.db, { userId, version })).filter((p) => (groupedBy === 'createdAt' ? p.createdAt : p.playedAt) <= end);
     const bests = replay(groupedBy === 'createdAt' ? plays : [...plays].sort((a, b) => a.playedAt.getTime() - b.playedAt.getTime() || a.id - b.id));
     const total = computeTotal(this.s.catalogue, version, new Map([...bests].map(([k, b]) => [k, b.bpi])));
-    return { start, end, unit, groupedBy, label: date, totalBpi: total.totalBpi, batchCount, scores: entries };
+    const { previous, next } = await this.periodNeighbours(userId, version, groupedBy, start, end);
+    return { start, end, unit, groupedBy, label: date, totalBpi: total.totalBpi, batchCount, scores: entries, previous, next };
+  }
+
+  /**
+   * Navigation of a period (the reference's pagination prev / next): by import time, the last
+   * batch before the period and the first after it; by play time, the nearest play day before and
+   * after it, with the total BPI after that day (the play-day timeline). null at either end.
+   */
+  private async periodNeighbours(userId: string, version: string, groupedBy: string, start: Date, end: Date) {
+    type Link = { date: string; createdAt: Date; totalBpi: number; batchId: string | null };
+    if (groupedBy === 'createdAt') {
+      const ref = { id: true, createdAt: true, totalBpi: true } as const;
+      const [p, n] = await Promise.all([
+        this.s.db.importBatch.findFirst({ where: { userId, version, createdAt: { lt: start } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: ref }),
+        this.s.db.importBatch.findFirst({ where: { userId, version, createdAt: { gt: end } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: ref }),
+      ]);
+      const link = (b: typeof p): Link | null => (b ? { date: jstDate(b.createdAt), createdAt: b.createdAt, totalBpi: b.totalBpi ?? BPI_FLOOR, batchId: b.id } : null);
+      return { previous: link(p), next: link(n) };
+    }
+    const days = playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
+    const first = jstDate(start);
+    const last = jstDate(end);
+    let previous: Link | null = null;
+    let next: Link | null = null;
+    for (const d of days) {
+      if (d.date < first) previous = { date: d.date, createdAt: d.lastPlayedAt, totalBpi: d.totalBpi, batchId: null };
+      else if (d.date > last && !next) next = { date: d.date, createdAt: d.lastPlayedAt, totalBpi: d.totalBpi, batchId: null };
+    }
+    return { previous, next };
   }
 
   /** My bests in `version` against the nearest earlier version with data (domain-scores §5.4). */
@@ -225,7 +317,7 @@ export class LogsService {
       currentVersion: version,
       compareVersion: compare,
       compareVersionLabel: `${compare} ${VERSION_TITLES[compare]}`,
-      entries: await this.s.services.scores.versionComparison(userId, version, compare),
+      entries: await this.s.services.scores.versionComparison(userId, version, compare, { summaryDiffs: true }),
     };
   }
 

@@ -24,6 +24,7 @@ export function chartFields(c: CatalogueChart) {
     wrScore: c.definition?.wr ?? null,
     kaidenAvg: c.definition?.kaidenAvg ?? null,
     coef: c.definition?.coef ?? null,
+    radarTop: c.radarCategory,
   };
 }
 export type ChartFieldsData = ReturnType<typeof chartFields>;

@@ -30,8 +30,8 @@ d('CLI: scores import (embedded database)', () => {
     const first = await cli('scores', 'import', '--user', id!, '--version', '27', '--corrections', CORRECTIONS, SAMPLE);
     const stored = Number(/(\d+) plays stored/.exec(first.stdout)?.[1]);
     expect(stored).toBeGreaterThan(20);
-    expect(first.stdout).toMatch(/official: \d+ rows, \d+ unplayed cells, \d+ not found, 0 problems/);
-    expect(first.stdout).toContain('not found (line 2): 5.1.1. [ANOTHER]');
+    // charts the definitions lack (e.g. 5.1.1. ANOTHER, level 10) are learned from the export: nothing is lost
+    expect(first.stdout).toMatch(/official: \d+ rows, \d+ unplayed cells, [1-9]\d* charts learned, 0 not found, 0 problems/);
     const again = await cli('scores', 'import', '--user', id!, '--version', '27', SAMPLE);
     expect(again.stdout).toContain('Already up to date');
 
