@@ -27,6 +27,21 @@ export function parseVersion(value: string | null | undefined, field = 'version'
   return value === null || value === undefined ? LATEST_VERSION : requireVersion(value, field);
 }
 
+// ───────────── BPI targets ─────────────
+
+/** Lowest BPI there is (the floor) and the highest target accepted (far beyond any world record). */
+export const BPI_TARGET_MIN = -15;
+export const BPI_TARGET_MAX = 200;
+
+/** A target BPI: a finite number in [-15, 200] (BAD_USER_INPUT naming `field` otherwise). */
+export function parseBpiTarget(value: number, field = 'bpi'): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < BPI_TARGET_MIN || value > BPI_TARGET_MAX) {
+    const message = `${field} must be a number between ${BPI_TARGET_MIN} and ${BPI_TARGET_MAX}`;
+    throw badInput(message, [{ code: 'out_of_range', path: [field], message }]);
+  }
+  return value;
+}
+
 // ───────────── ids ─────────────
 
 /** Largest value of an integer id column (PostgreSQL `integer`): a larger id cannot exist, and must never reach SQL. */

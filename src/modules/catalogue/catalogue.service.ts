@@ -1,6 +1,7 @@
 import type { Prisma, Song } from '../../generated/prisma/client';
 import { badInput } from '../../errors';
-import { decodeCursor, pageSize } from '../../graphql/args';
+import { decodeCursor, pageSize, parseBpiTarget } from '../../graphql/args';
+import { exScoreForBpi, round2 } from '../../domain/bpi';
 import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
 import { GAME_VERSIONS, LATEST_VERSION, type Difficulty, type PlayStyle } from '../../domain/constants';
 import type { AreaScope } from '../area';
@@ -79,6 +80,18 @@ export class CatalogueService {
   }
 
   /** The definition in force (from the in-memory catalogue); null: no BPI definition. */
+  /** The EX score needed for a target BPI under the chart's current definition (null: no definition). */
+  exForBpi(chartId: number, target: number) {
+    const t = parseBpiTarget(target, 'bpi');
+    const def = this.s.catalogue.chart(chartId)?.definition;
+    if (!def) return null;
+    const exScore = exScoreForBpi(t, def);
+    if (exScore === null) return null;
+    const max = def.notes * 2;
+    const bpi = this.s.catalogue.currentBpi(chartId, exScore);
+    return { targetBpi: t, exScore, bpi, rate: max > 0 ? exScore / max : 0, reachable: bpi !== null && bpi >= round2(t) };
+  }
+
   currentDefinition(chartId: number) {
     const d = this.s.catalogue.chart(chartId)?.definition;
     return d ? { ...d, isCurrent: true } : null;

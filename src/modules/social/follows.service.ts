@@ -7,6 +7,7 @@ import { offsetPage, type Page } from '../../graphql/connection';
 import { viewerId } from '../../graphql/context';
 import type { AreaScope } from '../area';
 import type { RateLimitPolicy } from '../../ratelimit';
+import { inviteKeyFromSecret, openInviteToken, sealInviteToken } from './invite-seal';
 import { publishNotifications } from './notifications.service';
 
 type Tx = Prisma.TransactionClient;
@@ -41,7 +42,7 @@ export const INVITE_RESOLVE_LIMIT: RateLimitPolicy = { name: 'invite-resolve', m
  * published and 'social.followed' emitted after the commit.
  */
 export class FollowsService {
-  constructor(private readonly s: Pick<AreaScope, 'ctx' | 'db' | 'events' | 'pubsub' | 'rateLimiter' | 'viewer'>) {}
+  constructor(private readonly s: Pick<AreaScope, 'auth' | 'config' | 'ctx' | 'db' | 'events' | 'pubsub' | 'rateLimiter' | 'viewer'>) {}
 
   private get db() {
     return this.s.db;
@@ -235,20 +236,34 @@ export class FollowsService {
 
   // ---- invitations ---------------------------------------------------------------------------
 
-  async inviteStatus(ownerId: string) {
-    const row = await this.db.followInviteToken.findUnique({ where: { userId: ownerId }, select: { createdAt: true } });
-    return { exists: !!row, createdAt: row?.createdAt ?? null };
+  /** The key sealing invitation tokens: INVITE_TOKEN_KEY, else derived from the access-token key. */
+  private inviteKey(): Buffer {
+    const configured = this.s.config.inviteTokenKey;
+    return configured ? inviteKeyFromSecret(configured) : this.s.auth.deriveKey('follow-invite');
   }
 
-  /** Issues a new token (the previous one stops working at once); the plaintext is returned only here. */
+  /**
+   * The owner's current invitation, with the working token opened from its sealed copy (null when
+   * the token was issued before sealing or the key changed since: reissue to get a visible one).
+   */
+  async inviteStatus(ownerId: string) {
+    const row = await this.db.followInviteToken.findUnique({ where: { userId: ownerId }, select: { createdAt: true, tokenSealed: true, tokenHash: true } });
+    if (!row) return { exists: false, createdAt: null, token: null };
+    const token = openInviteToken(this.inviteKey(), ownerId, row.tokenSealed);
+    // a token that does not hash to the stored hash is not the working one (never shown)
+    return { exists: true, createdAt: row.createdAt, token: token && hashInviteToken(token) === row.tokenHash ? token : null };
+  }
+
+  /** Issues a new token (the previous one stops working at once): stored as its hash and sealed for its owner. */
   async issueInvite(ownerId: string) {
     const token = randomUUID().replace(/-/g, '');
     const tokenHash = hashInviteToken(token);
+    const tokenSealed = sealInviteToken(this.inviteKey(), ownerId, token);
     const createdAt = new Date();
     await this.db.followInviteToken.upsert({
       where: { userId: ownerId },
-      create: { userId: ownerId, tokenHash, createdAt },
-      update: { tokenHash, createdAt },
+      create: { userId: ownerId, tokenHash, tokenSealed, createdAt },
+      update: { tokenHash, tokenSealed, createdAt },
     });
     return { token, createdAt };
   }

@@ -101,11 +101,17 @@ export class OutgoingFollowRequestConnection extends Connection(OutgoingFollowRe
 export class FollowInviteStatus {
   @Field(() => Boolean) exists!: boolean;
   @Field(() => Date, { nullable: true }) createdAt!: Date | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The current working token (share as /invite/{token}), opened from its sealed copy: only its owner sees it. Null when there is none, or when it was issued before tokens were sealed or under another INVITE_TOKEN_KEY (issueFollowInvite gives a new one)',
+  })
+  token!: string | null;
 }
 
 @ObjectType()
 export class IssueFollowInvitePayload {
-  @Field(() => String, { description: '32 lowercase hex characters; shown only now (only a hash is stored). Share as /invite/{token}.' })
+  @Field(() => String, { description: '32 lowercase hex characters. Share as /invite/{token}. Stored as its hash (the lookup key) and sealed for you: followInvite shows it again.' })
   token!: string;
   @Field(() => Date) createdAt!: Date;
 }

@@ -129,6 +129,37 @@ describe('invitations', () => {
   });
 });
 
+describe('invitations: the owner sees the working link again (sealed token, issue #17 item 8)', () => {
+  const STATUS = 'query($o: ID!) { followInvite(userId: $o) { exists createdAt token } }';
+  it('followInvite gives back the current token; the row holds only its hash and a sealed copy bound to the owner', async () => {
+    const p = await aPrivatePlayer(s.db.prisma);
+    const q = await aPrivatePlayer(s.db.prisma);
+    const other = await aPublicPlayer(s.db.prisma);
+    expect((await ok(p, STATUS, { o: p.id })).followInvite).toEqual({ exists: false, createdAt: null, token: null });
+    const first = (await ok(p, ISSUE, { o: p.id })).issueFollowInvite;
+    expect((await ok(p, STATUS, { o: p.id })).followInvite).toEqual({ exists: true, createdAt: first.createdAt, token: first.token });
+    const row = await s.db.prisma.followInviteToken.findUniqueOrThrow({ where: { userId: p.id } });
+    expect(row.tokenSealed).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(row.tokenSealed).not.toContain(first.token);
+    // the shown token works
+    await ok(other, SEND, { t: first.token });
+    expect(await s.db.prisma.followRequest.count({ where: { requesterId: other.id, targetId: p.id } })).toBe(1);
+    // only the owner may ask (OWNER rule)
+    expect(errorCode(await as(other, STATUS, { o: p.id }))).toBe('FORBIDDEN');
+    // a reissue: the status shows the new token, the old one stops working
+    const second = (await ok(p, ISSUE, { o: p.id })).issueFollowInvite;
+    expect((await ok(p, STATUS, { o: p.id })).followInvite.token).toBe(second.token);
+    expect(errorCode(await as(null, 'query($t: String!) { resolveFollowInvite(token: $t) { inviterId } }', { t: first.token }))).toBe('NOT_FOUND');
+    // a sealed copy moved to another owner's row does not open there (the owner id is bound in)
+    await ok(q, ISSUE, { o: q.id });
+    await s.db.prisma.followInviteToken.update({ where: { userId: q.id }, data: { tokenSealed: (await s.db.prisma.followInviteToken.findUniqueOrThrow({ where: { userId: p.id } })).tokenSealed } });
+    expect((await ok(q, STATUS, { o: q.id })).followInvite).toMatchObject({ exists: true, token: null });
+    // a token issued before sealing (no sealed copy): exists, but cannot be shown — reissue
+    await s.db.prisma.followInviteToken.update({ where: { userId: p.id }, data: { tokenSealed: null } });
+    expect((await ok(p, STATUS, { o: p.id })).followInvite).toMatchObject({ exists: true, token: null });
+  });
+});
+
 describe('invitation resolving is rate limited per client IP', () => {
   it('answers RATE_LIMITED with retryAfter past 30 a minute', async () => {
     const p = await aPrivatePlayer(s.db.prisma);
