@@ -242,12 +242,12 @@ export async function benchDashboard(target: 'pglite' | 'postgresql'): Promise<v
       await db.close();
     }
     // over HTTP: the server in its own process
-    const server = await startProcess('src/server.ts', env, 4131, '/readyz');
+    const server = await startProcess('src/server.ts', { ...env, ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}) }, 4131, '/readyz');
     try {
       const post = () =>
         fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: DASHBOARD_QUERY, variables: { id: seeded.big } }) }).then(async (r) => {
           const b = await r.json();
-          if (b.errors || r.status !== 200) throw new Error(`HTTP dashboard failed: ${JSON.stringify(b).slice(0, 300)}`);
+          if (b.errors || r.status !== 200) throw new Error(`HTTP dashboard failed (HTTP ${r.status}): ${JSON.stringify(b).slice(0, 600)}`);
         });
       await post();
       await post();
