@@ -661,7 +661,7 @@ export function rateLimitedRetryAfter(errors: readonly unknown[] | undefined): n
  * pattern: the router matches every spelling of a path (`/%61pi/…`, `/api//v1/…`) to its
  * pattern, so the limit applies to all of them.
  */
-const EXPENSIVE_REST = new Set(['/api/v1/users/:userId/profile', '/api/v1/users/:userId/stats/recommended', '/api/v1/songs/notes/recent']);
+const EXPENSIVE_REST = new Set(['/api/v1/users/:userId/profile', '/api/v1/users/:userId/stats/recommended', '/api/v1/users/:userId/charts/:file', '/api/v1/songs/notes/recent']);
 
 /**
  * Guards of the HTTP routes, on the matched route rather than the raw URL: a NUL character

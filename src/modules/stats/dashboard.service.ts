@@ -53,6 +53,7 @@ import {
   towerPeriodRanks,
   towerRanking,
   type ChartFilter,
+  type DistributionStep,
   type GroupBy,
   type HourBucket,
   type NeighbourCandidate,
@@ -83,6 +84,28 @@ export function parseDashboardQuery(args: { version?: string | null; levels?: nu
 export class DashboardService {
   constructor(private readonly s: Scope) {}
 
+  /** Results shared by a JSON part and its picture within the request (the service lives per request). */
+  private readonly memo = new Map<string, Promise<unknown>>();
+
+  private once<T>(r: StatsQuery & { userId: string }, part: string, compute: () => Promise<T>): Promise<T> {
+    const key = `${r.userId}|${r.version}|${r.levels?.join(',') ?? ''}|${r.difficulties?.join(',') ?? ''}|${part}`;
+    let p = this.memo.get(key) as Promise<T> | undefined;
+    if (!p) this.memo.set(key, (p = compute()));
+    return p;
+  }
+
+  private radarOf(r: DashboardRoot) {
+    return this.once(r, 'radar', async () => radarWithSongs(this.s.catalogue, r.version, this.filter(r), await this.bests(r)));
+  }
+
+  private trendOf(r: DashboardRoot, groupBy: GroupBy) {
+    return this.once(r, `trend:${groupBy}`, async () => totalBpiTrend(this.s.catalogue, r.version, this.filter(r), groupBy, await this.plays(r)));
+  }
+
+  private bpiHistogram(r: DashboardRoot, step: DistributionStep) {
+    return this.once(r, `bpi:${step}`, async () => bpiDistribution(this.s.catalogue, await this.bests(r), this.filter(r), step));
+  }
+
   private filter(r: DashboardRoot): ChartFilter {
     return { levels: r.levels, difficulties: r.difficulties };
   }
@@ -106,8 +129,7 @@ export class DashboardService {
   // ───────────── distributions, tables ─────────────
 
   async bpiDistribution(r: DashboardRoot, stepArg: number | null | undefined) {
-    const step = orThrow(parseStep(stepArg));
-    return bpiDistribution(this.s.catalogue, await this.bests(r), this.filter(r), step);
+    return this.bpiHistogram(r, orThrow(parseStep(stepArg)));
   }
 
   async djRankDistribution(r: DashboardRoot) {
@@ -139,12 +161,12 @@ export class DashboardService {
   }
 
   async trend(r: DashboardRoot, groupBy: GroupBy | null | undefined) {
-    const t = totalBpiTrend(this.s.catalogue, r.version, this.filter(r), groupBy ?? 'day', await this.plays(r));
+    const t = await this.trendOf(r, groupBy ?? 'day');
     return { ...t, points: t.points.map((p) => ({ ...p, updates: p.updates.map((u) => JSON_CHART(this.s.catalogue, u)) })) };
   }
 
   async radar(r: DashboardRoot) {
-    const radar = radarWithSongs(this.s.catalogue, r.version, this.filter(r), await this.bests(r));
+    const radar = await this.radarOf(r);
     return { ...radar, categories: radar.categories.map((c) => ({ ...c, songs: c.songs.map((x) => JSON_CHART(this.s.catalogue, x)) })) };
   }
 
@@ -299,18 +321,18 @@ export class DashboardService {
   }
 
   async radarSvg(r: DashboardRoot, theme: ChartTheme) {
-    const radar = radarWithSongs(this.s.catalogue, r.version, this.filter(r), await this.bests(r));
+    const radar = await this.radarOf(r);
     return renderRadarSvg(radar, { theme, title: r.user.name, subtitle: this.subtitle(r, 'レーダー') });
   }
 
   async trendSvg(r: DashboardRoot, theme: ChartTheme, groupBy: GroupBy | null | undefined) {
-    const t = totalBpiTrend(this.s.catalogue, r.version, this.filter(r), groupBy ?? 'day', await this.plays(r));
+    const t = await this.trendOf(r, groupBy ?? 'day');
     return renderTrendSvg(t, { theme, title: r.user.name, subtitle: this.subtitle(r, `総合BPI推移 (${t.groupBy})`) });
   }
 
   async bpiDistributionSvg(r: DashboardRoot, theme: ChartTheme, stepArg: number | string | null | undefined) {
     const step = orThrow(parseStep(stepArg));
-    const h = bpiDistribution(this.s.catalogue, await this.bests(r), this.filter(r), step);
+    const h = await this.bpiHistogram(r, step);
     return renderBpiDistributionSvg(h, { theme, title: r.user.name, subtitle: this.subtitle(r, `単曲BPI分布 (step ${step})`) });
   }
 
