@@ -177,6 +177,7 @@ export const RULES: Record<string, RuleEntry> = {
   'User.compare': userField('VISIBLE'),
   'User.rivalry': userField('VISIBLE'),
   'User.publicFollowing': userField('VISIBLE'),
+  'User.chartRanks': userField('VISIBLE'),
   'User.followingScoresOn': userField('VISIBLE'), // rows of private players only for callers who may see them (service)
   'User.followingBpiChanges': userField('VISIBLE'), // public followed players only
   'User.rivalSummary': userField('OWNER', 'error'),

@@ -152,6 +152,7 @@ const FIELD_CASES: Record<string, { args: Record<string, unknown> }> = {
   'User.compare': { args: {} },
   'User.rivalry': { args: {} },
   'User.publicFollowing': { args: {} },
+  'User.chartRanks': { args: {} },
   'User.followingScoresOn': { args: { chartId: '1' } },
   'User.followingBpiChanges': { args: { month: '2026-01' } },
   'User.rivalSummary': { args: {} },

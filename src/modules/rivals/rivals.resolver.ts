@@ -5,6 +5,7 @@ import { UserType } from '../shared/user.type';
 import { FollowingBpiChangesArgs, FollowingChartStatsArgs, FollowingScoresOnArgs, NearLossesArgs, RivalChartArgs, RivalChartsArgs, RivalryArgs, RivalSummaryArgs, RivalTrendArgs } from './rivals.inputs';
 import type { RivalryData } from './rivals.service';
 import {
+  ChartRankType,
   FollowingBpiChangeType,
   FollowingChartScoreType,
   FollowingChartStatType,
@@ -83,6 +84,15 @@ export class RivalsFollowingResolver {
   })
   nearLosses(@Root() user: User, @Args(() => NearLossesArgs) args: NearLossesArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.nearLosses(user.id, args);
+  }
+
+  @FieldResolver(() => [ChartRankType], {
+    nullable: true,
+    description:
+      'This user\'s rank on every chart they have a best on in a version (§4.3; any level or difficulty unless filtered), best rank first: live ranks from the rank tree kept in the import\'s transaction (a new best shows at once). One SQL statement for any number of users.',
+  })
+  chartRanks(@Root() user: User, @Args(() => RivalryArgs) args: RivalryArgs, @Ctx() ctx: Context) {
+    return ctx.services.rivals.chartRanks(user.id, args);
   }
 
   @FieldResolver(() => [UserType], { nullable: true, description: 'The public players this user follows, by name (rival selection, §5.6)' })

@@ -236,6 +236,28 @@ export class RivalsService {
     return COMPARE_LEVELS.flatMap((l) => (tally.has(l) ? [tally.get(l)!] : []));
   }
 
+  // ───────────── ranks (§4.3) ─────────────
+
+  /**
+   * §4.3: the player's rank on every chart they have a best on (all levels and difficulties), best
+   * rank first, from the rank tree the BestScore triggers keep in the import's transaction (a new
+   * best shows at once; the reference reads a cache rebuilt twice a day). Batched per request.
+   */
+  async chartRanks(userId: string, args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null }) {
+    const version = parseVersion(args.version);
+    const levels = parseLevels(args.levels);
+    const difficulties = parseEnumList(args.difficulties);
+    const rows = await this.s.loaders.rivals.chartRanks.load({ userId, version });
+    const cat = this.s.catalogue;
+    const out = [];
+    for (const r of rows) {
+      const chart = cat.chart(r.chartId);
+      if (!chart || (levels && !levels.includes(chart.level)) || (difficulties && !difficulties.includes(chart.difficulty))) continue;
+      out.push({ ...r, chart, bpi: cat.currentBpi(r.chartId, r.exScore) });
+    }
+    return out;
+  }
+
   // ───────────── everyone the user follows (§5.4–§5.10) ─────────────
 
   /** The players `userId` follows whose data `userId` may see: public, or private with an approved follow; by name. */
