@@ -86,6 +86,8 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.userSongRanking': { rule: 'VISIBLE' },
   'Query.userSimilarSongs': { rule: 'VISIBLE' },
   'Mutation.importChartAttributes': { rule: 'ADMIN' },
+  // rivals: user search (public profiles; private ones only for callers who may see them: service)
+  'Query.searchUsers': { rule: 'PUBLIC' },
   // stats: the global total-BPI ranking (rows of players the caller may not see are anonymous)
   'Query.globalRanking': { rule: 'PUBLIC' },
   // users / profile
@@ -183,6 +185,7 @@ export const RULES: Record<string, RuleEntry> = {
   'User.rivalSummary': userField('OWNER', 'error'),
   'User.followingChartStats': userField('OWNER', 'error'), // private players count but stay anonymous
   'User.nearLosses': userField('OWNER', 'error'),
+  'User.suggestedRivals': userField('OWNER', 'error'),
   // scores
   'User.scores': userField('VISIBLE'),
   'User.allDifficultyScores': userField('VISIBLE'),

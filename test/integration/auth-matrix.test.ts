@@ -158,6 +158,7 @@ const FIELD_CASES: Record<string, { args: Record<string, unknown> }> = {
   'User.rivalSummary': { args: {} },
   'User.followingChartStats': { args: {} },
   'User.nearLosses': { args: {} },
+  'User.suggestedRivals': { args: {} },
   'User.scores': { args: {} },
   'User.allDifficultyScores': { args: {} },
   'User.chartHistory': { args: { chartId: 1 } },

@@ -258,6 +258,48 @@ export class RivalsService {
     return out;
   }
 
+  // ───────────── discovery (§5.11, user search) ─────────────
+
+  /**
+   * §5.11: public players (not the owner) whose stored total BPI in the version is nearest the
+   * owner's (−15 without one), nearest first (ties by user id): two index range scans of
+   * (version, totalBpi), one above and one below, whatever the population.
+   */
+  async suggestedRivals(userId: string, args: { version?: string | null; first?: number | null }) {
+    const version = parseVersion(args.version);
+    const n = pageSize(args.first, 50, 20);
+    const mine = await this.s.loaders.rivals.totalBpi.load({ userId, version });
+    const rows = await this.s.db.$queryRaw<{ userId: string; totalBpi: number }[]>`
+      (SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s JOIN "User" u ON u."id" = s."userId" AND u."isPublic"
+        WHERE s."version" = ${version} AND s."totalBpi" >= ${mine} AND s."userId" <> ${userId} ORDER BY s."totalBpi" ASC LIMIT ${n})
+      UNION ALL
+      (SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s JOIN "User" u ON u."id" = s."userId" AND u."isPublic"
+        WHERE s."version" = ${version} AND s."totalBpi" < ${mine} AND s."userId" <> ${userId} ORDER BY s."totalBpi" DESC LIMIT ${n})`;
+    return rows
+      .map((r) => ({ userId: r.userId, totalBpi: r.totalBpi, distance: round2(Math.abs(r.totalBpi - mine)), raw: Math.abs(r.totalBpi - mine) }))
+      .sort((a, b) => a.raw - b.raw || (a.userId < b.userId ? -1 : 1))
+      .slice(0, n)
+      .map(({ raw: _raw, ...r }) => r);
+  }
+
+  /**
+   * Players whose name starts with `prefix` (case-insensitive), by name: public profiles, and
+   * private ones the caller may see (themself, or as an approved follower). One statement.
+   */
+  async searchUsers(args: { prefix: string; first?: number | null }): Promise<User[]> {
+    const prefix = parseSearch(args.prefix, 'prefix', 20);
+    if (!prefix) throw badInput('prefix must not be empty', [{ code: 'too_small', path: ['prefix'], message: 'prefix must not be empty' }]);
+    const n = pageSize(args.first, 50, 20);
+    const pattern = `${prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const viewerId = this.s.viewer?.id ?? null;
+    return this.s.db.$queryRaw<User[]>`
+      SELECT u.* FROM "User" u
+       WHERE u."nameKey" LIKE ${pattern}
+         AND (u."isPublic" OR u."id" = ${viewerId}
+              OR EXISTS (SELECT 1 FROM "Follow" f WHERE f."followerId" = ${viewerId} AND f."followingId" = u."id" AND f."approvedAt" IS NOT NULL))
+       ORDER BY u."nameKey" LIMIT ${n}`;
+  }
+
   // ───────────── everyone the user follows (§5.4–§5.10) ─────────────
 
   /** The players `userId` follows whose data `userId` may see: public, or private with an approved follow; by name. */

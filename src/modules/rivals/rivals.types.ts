@@ -238,3 +238,11 @@ export class ChartRankType {
   @Field(() => Int, { description: '1 + the number of players with a higher best EX' }) rank!: number;
   @Field(() => Int, { description: 'Players with a best on the chart in the version' }) players!: number;
 }
+
+@ObjectType('SuggestedRival', { description: 'Value type: a public player whose total BPI is near the viewer\'s (§5.11)' })
+export class SuggestedRivalType {
+  @Field(() => ID, { description: 'The player\'s id' }) userId!: string;
+  @Field(() => UserType, { description: 'The player' }) user!: UserType;
+  @Field(() => Float, { description: 'Their total BPI in the version' }) totalBpi!: number;
+  @Field(() => Float, { description: '|their total − the viewer\'s total|, rounded to 2 decimals' }) distance!: number;
+}
