@@ -72,6 +72,31 @@ describe('User.chartRanks', () => {
     expect(await ranks(rival)).toEqual([[z.id, 1000, 2, 2]]);
   });
 
+  it('agrees with a direct count after random inserts, updates and deletes (EX 0 and the maximum included)', async () => {
+    const db = s.db.prisma;
+    const chart = charts[1];
+    const version = '30'; // untouched by the other cases
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const players = await Promise.all(Array.from({ length: 40 }, () => aPublicPlayer(db)));
+    const exOf = (i: number) => [0, 16383, 1, 2][i] ?? rnd(3000);
+    for (const [i, p] of players.entries()) await aSongBestScore(db, p, chart.id, exOf(i), { version });
+    for (let i = 0; i < 30; i++) {
+      const p = players[rnd(players.length)];
+      const where = { userId_version_chartId: { userId: p.id, version, chartId: chart.id } };
+      if (i % 5 === 4) await db.bestScore.deleteMany({ where: { userId: p.id, version, chartId: chart.id } });
+      else if (await db.bestScore.findUnique({ where })) await db.bestScore.update({ where, data: { exScore: rnd(3000) } });
+      else await aSongBestScore(db, p, chart.id, rnd(3000), { version });
+    }
+    const rows = await db.bestScore.findMany({ where: { chartId: chart.id, version } });
+    const q = `query($id: ID!) { user(id: $id) { chartRanks(version: "30") { exScore rank players } } }`;
+    for (const r of rows) {
+      const got = expectNoErrors<any>(await s.gql(q, { id: r.userId })).user.chartRanks[0];
+      // rank = 1 + players with a strictly higher EX; players = every best on the chart
+      expect(got).toEqual({ exScore: r.exScore, rank: 1 + rows.filter((o) => o.exScore > r.exScore).length, players: rows.length });
+    }
+  });
+
   it('is one statement for any number of users nested in a list', async () => {
     const db = s.db.prisma;
     const build = async (n: number) => {
