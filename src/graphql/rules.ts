@@ -88,6 +88,8 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.userSongRanking': { rule: 'VISIBLE' },
   'Query.userSimilarSongs': { rule: 'VISIBLE' },
   'Mutation.importChartAttributes': { rule: 'ADMIN' },
+  // rivals: user search (public profiles; private ones only for callers who may see them: service)
+  'Query.searchUsers': { rule: 'PUBLIC' },
   // stats: the global total-BPI ranking (rows of players the caller may not see are anonymous)
   'Query.globalRanking': { rule: 'PUBLIC' },
   // stats: radar-category and tower rankings (masked rows as globalRanking), the site summary, tower register
@@ -197,11 +199,13 @@ export const RULES: Record<string, RuleEntry> = {
   'User.compare': userField('VISIBLE'),
   'User.rivalry': userField('VISIBLE'),
   'User.publicFollowing': userField('VISIBLE'),
+  'User.chartRanks': userField('VISIBLE'),
   'User.followingScoresOn': userField('VISIBLE'), // rows of private players only for callers who may see them (service)
   'User.followingBpiChanges': userField('VISIBLE'), // public followed players only
   'User.rivalSummary': userField('OWNER', 'error'),
   'User.followingChartStats': userField('OWNER', 'error'), // private players count but stay anonymous
   'User.nearLosses': userField('OWNER', 'error'),
+  'User.suggestedRivals': userField('OWNER', 'error'),
   // scores
   'User.scores': userField('VISIBLE'),
   'User.allDifficultyScores': userField('VISIBLE'),

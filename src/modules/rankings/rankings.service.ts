@@ -140,17 +140,15 @@ export class RankingsService {
   }
 
   /**
-   * Players' best EX scores on one level 11/12 chart in one version, best first. Ranks are
+   * Players' best EX scores on one chart (any level or difficulty) in one version, best first. Ranks are
    * competition ranks (ties share: 1, 2, 2, 4); tie order within a rank is by user id (stable pages).
    */
   async ranking(chartId: number, versionArg: string | null | undefined, first: number | null | undefined, after: string | null | undefined, selfUserId: string | null) {
     const version = parseVersion(versionArg);
     const { size, offset } = offsetArgs({ first, after });
+    // Any chart of the one catalogue (every difficulty and level: the reference's all-scores ranking, §5.12).
     const chart = await this.db.chart.findUnique({ where: { id: chartId }, select: { level: true } });
     if (!chart) throw notFound('Chart not found');
-    if (!(BPI_LEVELS as readonly number[]).includes(chart.level)) {
-      throw badInput('Rankings exist for level 11 and 12 charts only', [{ code: 'invalid_chart', path: ['chartId'], message: 'Rankings exist for level 11 and 12 charts only' }]);
-    }
     const [rows, totalCount, selfRank] = await Promise.all([
       this.db.$queryRaw<RankingRow[]>`
         SELECT "userId", "exScore", (RANK() OVER (ORDER BY "exScore" DESC))::int AS "rank"

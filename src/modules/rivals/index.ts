@@ -1,6 +1,6 @@
 import { defineArea } from '../area';
 import { createRivalLoaders, type RivalLoaders } from './rivals.loaders';
-import { FollowingChartScoreResolver, FollowingChartStatResolver, NearLossResolver, RivalryResolver, RivalsFollowingResolver, RivalsUserResolver } from './rivals.resolver';
+import { FollowingChartScoreResolver, FollowingChartStatResolver, NearLossResolver, RivalryResolver, RivalsQueryResolver, SuggestedRivalResolver, RivalsFollowingResolver, RivalsUserResolver } from './rivals.resolver';
 import { RivalsService } from './rivals.service';
 
 /**
@@ -9,7 +9,7 @@ import { RivalsService } from './rivals.service';
  */
 export const rivalsArea = defineArea({
   name: 'rivals',
-  resolvers: [RivalsUserResolver, RivalryResolver, RivalsFollowingResolver, FollowingChartStatResolver, FollowingChartScoreResolver, NearLossResolver],
+  resolvers: [RivalsUserResolver, RivalryResolver, RivalsFollowingResolver, FollowingChartStatResolver, FollowingChartScoreResolver, NearLossResolver, SuggestedRivalResolver, RivalsQueryResolver],
   loaders: (db) => createRivalLoaders(db),
   services: (s) => new RivalsService(s),
 });

@@ -102,3 +102,21 @@ export class FollowingBpiChangesArgs {
   @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' })
   version?: string | null;
 }
+
+@ArgsType()
+export class SuggestedRivalsArgs {
+  @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' })
+  version?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'How many, 1–50 (default 20)' })
+  first?: number | null;
+}
+
+@ArgsType()
+export class SearchUsersArgs {
+  @Field(() => String, { description: 'Start of the name, case-insensitive (1–20 characters)' })
+  prefix!: string;
+
+  @Field(() => Int, { nullable: true, description: 'How many, 1–50 (default 20)' })
+  first?: number | null;
+}

@@ -1,10 +1,12 @@
-import { Arg, Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
-import { FollowingBpiChangesArgs, FollowingChartStatsArgs, FollowingScoresOnArgs, NearLossesArgs, RivalChartArgs, RivalChartsArgs, RivalryArgs, RivalSummaryArgs, RivalTrendArgs } from './rivals.inputs';
+import { FollowingBpiChangesArgs, FollowingChartStatsArgs, FollowingScoresOnArgs, NearLossesArgs, RivalChartArgs, RivalChartsArgs, RivalryArgs, RivalSummaryArgs, RivalTrendArgs, SearchUsersArgs, SuggestedRivalsArgs } from './rivals.inputs';
 import type { RivalryData } from './rivals.service';
 import {
+  ChartRankType,
+  SuggestedRivalType,
   FollowingBpiChangeType,
   FollowingChartScoreType,
   FollowingChartStatType,
@@ -85,6 +87,23 @@ export class RivalsFollowingResolver {
     return ctx.services.rivals.nearLosses(user.id, args);
   }
 
+  @FieldResolver(() => [ChartRankType], {
+    nullable: true,
+    description:
+      'This user\'s rank on every chart they have a best on in a version (§4.3; any level or difficulty unless filtered), best rank first: live ranks from the rank tree kept in the import\'s transaction (a new best shows at once). One SQL statement for any number of users.',
+  })
+  chartRanks(@Root() user: User, @Args(() => RivalryArgs) args: RivalryArgs, @Ctx() ctx: Context) {
+    return ctx.services.rivals.chartRanks(user.id, args);
+  }
+
+  @FieldResolver(() => [SuggestedRivalType], {
+    nullable: true,
+    description: 'Owner only: public players whose total BPI in the version is nearest the owner\'s (§5.11), nearest first',
+  })
+  suggestedRivals(@Root() user: User, @Args(() => SuggestedRivalsArgs) args: SuggestedRivalsArgs, @Ctx() ctx: Context) {
+    return ctx.services.rivals.suggestedRivals(user.id, args);
+  }
+
   @FieldResolver(() => [UserType], { nullable: true, description: 'The public players this user follows, by name (rival selection, §5.6)' })
   publicFollowing(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.services.rivals.publicFollowing(user.id);
@@ -126,5 +145,24 @@ export class NearLossResolver {
   @FieldResolver(() => UserType, { description: 'The rival' })
   rival(@Root() r: { rivalId: string }, @Ctx() ctx: Context) {
     return ctx.services.users.user(r.rivalId);
+  }
+}
+
+@Resolver(() => SuggestedRivalType)
+export class SuggestedRivalResolver {
+  @FieldResolver(() => UserType, { description: 'The player' })
+  user(@Root() r: { userId: string }, @Ctx() ctx: Context) {
+    return ctx.services.users.user(r.userId);
+  }
+}
+
+/** Root reads of the rivals area. */
+@Resolver()
+export class RivalsQueryResolver {
+  @Query(() => [UserType], {
+    description: 'Players whose name starts with a prefix (case-insensitive), by name: public profiles, and private ones the caller may see (themself, approved follower)',
+  })
+  searchUsers(@Args(() => SearchUsersArgs) args: SearchUsersArgs, @Ctx() ctx: Context) {
+    return ctx.services.rivals.searchUsers(args);
   }
 }

@@ -236,6 +236,70 @@ export class RivalsService {
     return COMPARE_LEVELS.flatMap((l) => (tally.has(l) ? [tally.get(l)!] : []));
   }
 
+  // ───────────── ranks (§4.3) ─────────────
+
+  /**
+   * §4.3: the player's rank on every chart they have a best on (all levels and difficulties), best
+   * rank first, from the rank tree the BestScore triggers keep in the import's transaction (a new
+   * best shows at once; the reference reads a cache rebuilt twice a day). Batched per request.
+   */
+  async chartRanks(userId: string, args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null }) {
+    const version = parseVersion(args.version);
+    const levels = parseLevels(args.levels);
+    const difficulties = parseEnumList(args.difficulties);
+    const rows = await this.s.loaders.rivals.chartRanks.load({ userId, version });
+    const cat = this.s.catalogue;
+    const out = [];
+    for (const r of rows) {
+      const chart = cat.chart(r.chartId);
+      if (!chart || (levels && !levels.includes(chart.level)) || (difficulties && !difficulties.includes(chart.difficulty))) continue;
+      out.push({ ...r, chart, bpi: cat.currentBpi(r.chartId, r.exScore) });
+    }
+    return out;
+  }
+
+  // ───────────── discovery (§5.11, user search) ─────────────
+
+  /**
+   * §5.11: public players (not the owner) whose stored total BPI in the version is nearest the
+   * owner's (−15 without one), nearest first (ties by user id): two index range scans of
+   * (version, totalBpi), one above and one below, whatever the population.
+   */
+  async suggestedRivals(userId: string, args: { version?: string | null; first?: number | null }) {
+    const version = parseVersion(args.version);
+    const n = pageSize(args.first, 50, 20);
+    const mine = await this.s.loaders.rivals.totalBpi.load({ userId, version });
+    const rows = await this.s.db.$queryRaw<{ userId: string; totalBpi: number }[]>`
+      (SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s JOIN "User" u ON u."id" = s."userId" AND u."isPublic"
+        WHERE s."version" = ${version} AND s."totalBpi" >= ${mine} AND s."userId" <> ${userId} ORDER BY s."totalBpi" ASC LIMIT ${n})
+      UNION ALL
+      (SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s JOIN "User" u ON u."id" = s."userId" AND u."isPublic"
+        WHERE s."version" = ${version} AND s."totalBpi" < ${mine} AND s."userId" <> ${userId} ORDER BY s."totalBpi" DESC LIMIT ${n})`;
+    return rows
+      .map((r) => ({ userId: r.userId, totalBpi: r.totalBpi, distance: round2(Math.abs(r.totalBpi - mine)), raw: Math.abs(r.totalBpi - mine) }))
+      .sort((a, b) => a.raw - b.raw || (a.userId < b.userId ? -1 : 1))
+      .slice(0, n)
+      .map(({ raw: _raw, ...r }) => r);
+  }
+
+  /**
+   * Players whose name starts with `prefix` (case-insensitive), by name: public profiles, and
+   * private ones the caller may see (themself, or as an approved follower). One statement.
+   */
+  async searchUsers(args: { prefix: string; first?: number | null }): Promise<User[]> {
+    const prefix = parseSearch(args.prefix, 'prefix', 20);
+    if (!prefix) throw badInput('prefix must not be empty', [{ code: 'too_small', path: ['prefix'], message: 'prefix must not be empty' }]);
+    const n = pageSize(args.first, 50, 20);
+    const pattern = `${prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const viewerId = this.s.viewer?.id ?? null;
+    return this.s.db.$queryRaw<User[]>`
+      SELECT u.* FROM "User" u
+       WHERE u."nameKey" LIKE ${pattern}
+         AND (u."isPublic" OR u."id" = ${viewerId}
+              OR EXISTS (SELECT 1 FROM "Follow" f WHERE f."followerId" = ${viewerId} AND f."followingId" = u."id" AND f."approvedAt" IS NOT NULL))
+       ORDER BY u."nameKey" LIMIT ${n}`;
+  }
+
   // ───────────── everyone the user follows (§5.4–§5.10) ─────────────
 
   /** The players `userId` follows whose data `userId` may see: public, or private with an approved follow; by name. */

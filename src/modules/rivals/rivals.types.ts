@@ -228,3 +228,21 @@ export class FollowingBpiChangeType {
   @Field(() => Float, { description: 'The same from the plays up to the end of the period' }) bpiEnd!: number;
   @Field(() => Float, { description: 'bpiEnd − bpiStart, rounded to 2 decimals' }) change!: number;
 }
+
+@ObjectType('ChartRank', { description: 'Value type: a player\'s rank on one chart in a version (competition rank over every player\'s best EX: ties share a rank)' })
+export class ChartRankType {
+  @Field(() => ID, { description: 'The chart\'s id' }) chartId!: number;
+  @Field(() => ChartType, { description: 'The chart' }) chart!: ChartType;
+  @Field(() => Int, { description: 'The player\'s best EX score' }) exScore!: number;
+  @Field(() => Float, { nullable: true, description: 'Its BPI under the current definition (null: no definition)' }) bpi!: number | null;
+  @Field(() => Int, { description: '1 + the number of players with a higher best EX' }) rank!: number;
+  @Field(() => Int, { description: 'Players with a best on the chart in the version' }) players!: number;
+}
+
+@ObjectType('SuggestedRival', { description: 'Value type: a public player whose total BPI is near the viewer\'s (§5.11)' })
+export class SuggestedRivalType {
+  @Field(() => ID, { description: 'The player\'s id' }) userId!: string;
+  @Field(() => UserType, { description: 'The player' }) user!: UserType;
+  @Field(() => Float, { description: 'Their total BPI in the version' }) totalBpi!: number;
+  @Field(() => Float, { description: '|their total − the viewer\'s total|, rounded to 2 decimals' }) distance!: number;
+}
