@@ -20,6 +20,13 @@ const VALUE_TYPES = [
   'Rivalry',
   'RivalTrendPoint',
   'SuggestedRival',
+
+  // optimizer (values without identity: a plan, its steps and settings, a ticket's advice)
+  'BpiPlan',
+  'BpiPlanSettings',
+  'BpiPlanStep',
+  'TicketChart',
+  'TicketRecommendation',
 ];
 
 /** @returns {import('eslint').Linter.Config[]} */

@@ -1,5 +1,6 @@
 import { defineArea } from '../area';
-import { BpiPlanStepResolver, OptimizeMemoResolver, OptimizerResolver, OptimizerUserResolver, TicketChartResolver } from './optimizer.resolver';
+import { createOptimizerLoaders, type OptimizerLoaders } from './optimizer.loaders';
+import { ArrangementPatternResolver, BpiPlanStepResolver, OptimizeMemoResolver, OptimizerResolver, OptimizerUserResolver, TicketChartResolver } from './optimizer.resolver';
 import { OptimizerService } from './optimizer.service';
 
 /**
@@ -9,12 +10,16 @@ import { OptimizerService } from './optimizer.service';
  */
 export const optimizerArea = defineArea({
   name: 'optimizer',
-  resolvers: [OptimizerResolver, OptimizerUserResolver, BpiPlanStepResolver, TicketChartResolver, OptimizeMemoResolver],
+  resolvers: [ArrangementPatternResolver, OptimizerResolver, OptimizerUserResolver, BpiPlanStepResolver, TicketChartResolver, OptimizeMemoResolver],
+  loaders: createOptimizerLoaders,
   services: (s) => new OptimizerService(s),
 });
 
 declare module '../../graphql/context' {
   interface Services {
     optimizer: OptimizerService;
+  }
+  interface Loaders {
+    optimizer: OptimizerLoaders;
   }
 }

@@ -1,10 +1,10 @@
-import { Arg, Args, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Float, Mutation, Resolver, Root } from 'type-graphql';
 import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { parseJsonArgument } from '../../errors';
 import { ChartType } from '../shared/chart.type';
 import { UserType } from '../shared/user.type';
-import { PatternVote } from '../patterns/patterns.types';
+import { FingeringPatternType, PatternVote } from '../patterns/patterns.types';
 import { BpiPlanArgs, DeleteOptimizeMemoArgs, OptimizeMemosArgs, SaveOptimizeMemoArgs, TicketRecommendationArgs, TicketRecommendationsArgs } from './optimizer.inputs';
 import type { MemoView, TicketChartView } from './optimizer.service';
 import {
@@ -105,5 +105,17 @@ export class OptimizeMemoResolver {
   @FieldResolver(() => Boolean, { description: "The player's bests in the memo's version changed since it was saved (a new import, a deleted batch)" })
   scoresMovedSince(@Root() memo: MemoView, @Ctx() ctx: Context) {
     return ctx.services.optimizer.scoresMovedSince(memo);
+  }
+}
+
+/** The imported arrangement score beside a fingering pattern's votes (the reference's pattern list serves that score). */
+@Resolver(() => FingeringPatternType)
+export class ArrangementPatternResolver {
+  @FieldResolver(() => Float, {
+    nullable: true,
+    description: 'The imported arrangement score of this pattern on this chart (precomputed data, higher is better; null: none imported). Votes do not change it',
+  })
+  arrangementScore(@Root() p: { chartId: number; pattern: string }, @Ctx() ctx: Context) {
+    return ctx.services.optimizer.arrangementScore(p);
   }
 }

@@ -298,6 +298,11 @@ export class OptimizerService {
     return this.s.services.patterns.myVote({ chartId: item.chartId, pattern: item.pattern });
   }
 
+  /** The imported arrangement score of a pattern on a chart (null: none; batched). */
+  arrangementScore(p: { chartId: number; pattern: string }): Promise<number | null> {
+    return this.s.loaders.optimizer.arrangementScore.load({ chartId: p.chartId, pattern: p.pattern });
+  }
+
   // ───────────── admin ─────────────
 
   importArrangementScores(doc: unknown) {

@@ -109,11 +109,11 @@ describe('User.bpiPlan', () => {
   });
 
   it('caps by the current total by default (humanCap = total + 12 without a radar value)', async () => {
-    // Target 0, maxSteps 5, caps on: the cap of Alpha at total −7.5 is max(−7.5 + 12, 0 + 5) = 5 → EX
-    // 2000 − 1000·2^(−0.05) = 1034.1 → at most 1035 (BPI 5.0x); Beta: max(4.5, −15 + 5) = 4.5. Even both at
-    // their caps the sum stays below 0 ((5.0x + 4.5)/2 ≈ 4.8 from −7.5 needs the steps in turn: the
-    // search follows the caps as the total rises). Whatever the plan, every step stays within the
-    // cap computed from the total reached before it.
+    // Caps on (the default): a step's cap is humanCap = min(100, max(T + 12, fromBpi + 5)) with T the
+    // total reached before it (no radar value here). At T = −7.5: Alpha max(4.5, 5) = 5, Beta
+    // max(4.5, −10) = 4.5 — the uncapped plan (Alpha to 15.04 first) is not allowed; a later step's
+    // cap grows with the total reached. Every step must fit its cap, and the plan must still reach 0
+    // (e.g. Beta alone to BPI 0, EX 1000, fits its 4.5 cap: total (0 + 0)/2 = 0).
     const r = (expectNoErrors(await plan({ targetBpi: 0, maxSteps: 5 })) as any).user.bpiPlan;
     let total = -7.5;
     for (const step of r.steps) {
@@ -122,6 +122,7 @@ describe('User.bpiPlan', () => {
       total = step.cumulativeTotalBpi;
     }
     expect(r.currentTotalBpi).toBe(-7.5);
+    expect(r.achievable).toBe(true);
   });
 
   it('is deterministic: the same scores and arguments give the same plan', async () => {

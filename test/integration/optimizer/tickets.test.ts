@@ -131,6 +131,13 @@ describe('ticket recommendations', () => {
     expect(anon).toMatchObject({ upvotes: 1, myVote: null }); // the caller's vote, not the player's
   });
 
+  it('serves the imported score beside the votes in the fingering-pattern list (votes do not change it)', async () => {
+    const LIST = `query($c: ID!) { fingeringPatterns(chartId: $c) { edges { node { pattern upvotes arrangementScore } } } }`;
+    const r = (expectNoErrors(await s.gql(LIST, { c: String(ids.alpha) })) as any).fingeringPatterns.edges.map((e: any) => e.node);
+    // the voted pattern 2641753 on Alpha (previous test): its imported score 30, one upvote
+    expect(r).toEqual([{ pattern: '2641753', upvotes: 1, arrangementScore: 30 }]);
+  });
+
   it('refuses a ticket that is not 7 distinct lane digits, more than 50 tickets, a bad page', async () => {
     for (const t of ['1234566', '123456', '12345678', '0123456', '8123456', 'abcdefg']) {
       const r = await one({ t });
