@@ -6,7 +6,9 @@ import { printJson, readJson, UsageError, withDatabase } from './support';
 
 /**
  * `charts import-attributes <file|url>`: a JSON array of
- * `{title, difficulty, playStyle?, attributes: {name: number}}` (playStyle defaults to SP).
+ * `{title, difficulty, playStyle?, attributes: {name: number}}` (playStyle defaults to SP); the
+ * reference's profile / global vector sets as `p_*` / `g_*` names, `{profile, global}` or rows
+ * with top-level `p_*` / `g_*` columns (see importChartAttributes).
  */
 export async function importAttributesCommand({ positionals: [src], values }: CliArgs, config: Config): Promise<number> {
   if (!src) throw new UsageError('usage: npm run cli -- charts import-attributes <file|url>');

@@ -10,4 +10,10 @@ export class SongFilter {
   @Field(() => PlayStyle, { nullable: true }) playStyle?: PlayStyle | null;
   @Field(() => Int, { nullable: true, description: 'Released in this game version number' })
   releasedVersion?: number | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Exists in this game version (e.g. "31"): released at or before it (unknown release counts as released) and not removed at or before it (a removal of unknown version counts as removed); "INF": no filter. The same rule as the total BPI chart set',
+  })
+  availableIn?: string | null;
 }

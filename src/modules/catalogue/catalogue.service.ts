@@ -1,6 +1,6 @@
 import type { Prisma, Song } from '../../generated/prisma/client';
 import { badInput } from '../../errors';
-import { decodeCursor, pageSize, parseBpiTarget } from '../../graphql/args';
+import { decodeCursor, pageSize, parseBpiTarget, requireVersion } from '../../graphql/args';
 import { exScoreForBpi, round2 } from '../../domain/bpi';
 import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
 import { GAME_VERSIONS, LATEST_VERSION, type Difficulty, type PlayStyle } from '../../domain/constants';
@@ -16,6 +16,7 @@ export interface SongFilterInput {
   difficulty?: Difficulty | null;
   playStyle?: PlayStyle | null;
   releasedVersion?: number | null;
+  availableIn?: string | null;
 }
 
 type Scope = Pick<AreaScope, 'db' | 'database' | 'catalogue' | 'caches' | 'events' | 'recompute' | 'loaders'>;
@@ -45,6 +46,19 @@ export class CatalogueService {
     if (filter?.difficulty) chartWhere.difficulty = filter.difficulty;
     if (filter?.playStyle) chartWhere.playStyle = filter.playStyle;
     if (filter?.releasedVersion != null) chartWhere.releasedVersion = filter.releasedVersion;
+    if (filter?.availableIn != null) {
+      const version = requireVersion(filter.availableIn, 'filter.availableIn');
+      // src/domain/totals.ts availableIn, in SQL: released ≤ V (or unknown), removal null or a later number
+      if (version !== 'INF') {
+        const v = Number(version);
+        const rows = await this.s.db.$queryRaw<{ id: number }[]>`
+          SELECT "id" FROM "Chart"
+          WHERE ("releasedVersion" IS NULL OR "releasedVersion" <= ${v})
+            AND ("removedInVersion" IS NULL
+              OR CASE WHEN "removedInVersion" ~ '^[0-9]{1,6}$' THEN "removedInVersion"::int > ${v} ELSE false END)`;
+        chartWhere.id = { in: rows.map((r) => r.id) };
+      }
+    }
     const where: Prisma.SongWhereInput = {};
     if (Object.keys(chartWhere).length) where.charts = { some: chartWhere };
     if (filter?.title) where.title = { contains: filter.title, mode: 'insensitive' };

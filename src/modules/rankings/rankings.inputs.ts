@@ -1,6 +1,6 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/connection';
-import { ChartPopularityOrder } from './rankings.types';
+import { ChartPopularityOrder, SimilarityModeEnum } from './rankings.types';
 
 @ArgsType()
 export class SongRankingArgs extends ConnectionArgs {
@@ -18,6 +18,8 @@ export class SimilarSongsArgs {
   @Field(() => ID) chartId!: string;
   @Field(() => String, { nullable: true, description: 'Game version for the candidates (default: the latest)' }) version?: string | null;
   @Field(() => Int, { nullable: true, defaultValue: 10, description: '1–50 (default 10)' }) limit?: number | null;
+  @Field(() => SimilarityModeEnum, { nullable: true, defaultValue: SimilarityModeEnum.SHARED, description: 'SHARED (default), or the reference\'s PROFILE / GLOBAL vector sets' })
+  mode?: SimilarityModeEnum | null;
 }
 
 @ArgsType()

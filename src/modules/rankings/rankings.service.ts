@@ -5,7 +5,7 @@ import { offsetArgs, parseIntId, parseVersion } from '../../graphql/args';
 import { offsetPage, type Page } from '../../graphql/connection';
 import { visibleUser } from '../../graphql/rules';
 import { BPI_DIFFICULTIES, BPI_LEVELS, Difficulty, PlayStyle, type GameVersion } from '../../domain/constants';
-import { attributeDistance, chartInVersion, toAttributeVector, type AttributeVector } from '../../domain/similarity';
+import { chartInVersion, hasModeAttributes, mergeAttributeVector, modeDistance, toAttributeVector, type AttributeVector, type SimilarityMode } from '../../domain/similarity';
 import type { AreaScope } from '../area';
 import { ChartMatcher, type CatalogueChart } from '../catalogue/catalogue';
 import type { CatalogueService } from '../catalogue/catalogue.service';
@@ -94,9 +94,9 @@ export class RankingsService {
   }
 
   /** Similar charts, with `userId`'s best on each when given (profile variant). */
-  async similarCharts(args: { chartId: string; version?: string | null; limit?: number | null }, userId: string | null) {
+  async similarCharts(args: { chartId: string; version?: string | null; limit?: number | null; mode?: SimilarityMode | null }, userId: string | null) {
     const version = parseVersion(args.version);
-    const rows = await this.similar(parseIntId(args.chartId, 'chartId'), version, args.limit);
+    const rows = await this.similar(parseIntId(args.chartId, 'chartId'), version, args.limit, args.mode ?? 'SHARED');
     const scores = userId ? await Promise.all(rows.map((r) => this.scope.services.scores.bestOn(userId, version, r.chart.id))) : [];
     return rows.map((r, i) => ({ chart: r.chart, distance: r.distance, score: userId ? this.toScore(scores[i]) : null }));
   }
@@ -167,10 +167,12 @@ export class RankingsService {
   }
 
   /**
-   * Charts nearest to one chart by Euclidean distance over the attribute names both have.
-   * Candidates: charts with attributes that exist in the version, the chart itself excluded.
+   * Charts nearest to one chart by Euclidean distance (src/domain/similarity.ts): SHARED over the
+   * attribute names both have; PROFILE / GLOBAL over the reference's 11 p_* / 9 g_* attributes,
+   * missing ones 0. Candidates: charts with attributes (of the mode's family) that exist in the
+   * version, the chart itself excluded; a target without them has none.
    */
-  async similar(chartId: number, versionArg: string | null | undefined, limitArg: number | null | undefined): Promise<{ chart: Chart; distance: number }[]> {
+  async similar(chartId: number, versionArg: string | null | undefined, limitArg: number | null | undefined, mode: SimilarityMode = 'SHARED'): Promise<{ chart: Chart; distance: number }[]> {
     const version = parseVersion(versionArg);
     const limit = limitArg ?? SIMILAR_LIMIT_DEFAULT;
     if (!Number.isInteger(limit) || limit < 1 || limit > SIMILAR_LIMIT_MAX) {
@@ -179,13 +181,13 @@ export class RankingsService {
     const target = await this.db.chart.findUnique({ where: { id: chartId } });
     if (!target) throw notFound('Chart not found');
     const vector = toAttributeVector(target.attributes);
-    if (!vector) return [];
+    if (!vector || !hasModeAttributes(vector, mode)) return [];
     const candidates = await this.db.chart.findMany({ where: { id: { not: chartId }, NOT: { attributes: { equals: Prisma.DbNull } } } });
     const scored: { chart: Chart; distance: number }[] = [];
     for (const c of candidates) {
       if (!chartInVersion(c, version)) continue;
       const v = toAttributeVector(c.attributes);
-      const distance = v ? attributeDistance(vector, v) : null;
+      const distance = v && hasModeAttributes(v, mode) ? modeDistance(vector, v, mode) : null;
       if (distance !== null) scored.push({ chart: c, distance });
     }
     scored.sort((a, b) => a.distance - b.distance || a.chart.id - b.chart.id);
@@ -261,7 +263,7 @@ export async function importChartAttributes(db: Db, entries: AttributeImportEntr
     if (!DIFFICULTY_ORDER.includes(difficulty)) return problem(`unknown difficulty: ${String(e.difficulty)}`);
     const playStyle = e.playStyle == null ? PlayStyle.SP : String(e.playStyle).toUpperCase();
     if (playStyle !== PlayStyle.SP && playStyle !== PlayStyle.DP) return problem(`unknown playStyle: ${String(e.playStyle)}`);
-    const raw = e.attributes;
+    const raw = attributesOf(e);
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return problem('attributes must be an object of numbers');
     const bad = Object.entries(raw as Record<string, unknown>).find(([, v]) => typeof v !== 'number' || !Number.isFinite(v));
     if (bad) return problem(`attribute ${bad[0]} is not a finite number`);
@@ -272,8 +274,10 @@ export async function importChartAttributes(db: Db, entries: AttributeImportEntr
     if (updates.has(chart.id)) return problem('duplicate entry for this chart');
     updates.set(chart.id, vector);
   });
-  const current = new Map(charts.map((c) => [c.id, c.attributes]));
-  const changed = [...updates].filter(([id, v]) => JSON.stringify(sortKeys(toAttributeVector(current.get(id)))) !== JSON.stringify(sortKeys(v)));
+  const current = new Map(charts.map((c) => [c.id, toAttributeVector(c.attributes)]));
+  // each family present (p_*, g_*, other) replaces that family; the others stay (two files, one per vector set)
+  for (const [id, v] of updates) updates.set(id, mergeAttributeVector(current.get(id) ?? null, v));
+  const changed = [...updates].filter(([id, v]) => JSON.stringify(sortKeys(current.get(id) ?? null)) !== JSON.stringify(sortKeys(v)));
   report.unchanged = updates.size - changed.length;
   report.updated = changed.length;
   if (changed.length) {
@@ -282,6 +286,31 @@ export async function importChartAttributes(db: Db, entries: AttributeImportEntr
     });
   }
   return report;
+}
+
+/**
+ * The attribute object of an import entry, in the shapes the reference's data comes in:
+ * `attributes: {name: number}`; `attributes: {profile: {scratch: …}, global: {…}}` (→ p_* / g_*);
+ * or the reference's songAttributes row / song-list element with the 22 `p_*` / `g_*` columns at
+ * the top level (null columns left out: a missing attribute counts as 0).
+ */
+function attributesOf(e: AttributeImportEntry): unknown {
+  const raw = e.attributes as Record<string, unknown> | undefined | null;
+  if (raw && typeof raw === 'object' && !Array.isArray(raw) && ('profile' in raw || 'global' in raw)) {
+    const out: Record<string, unknown> = {};
+    for (const [set, prefix] of [['profile', 'p_'], ['global', 'g_']] as const) {
+      const part = raw[set];
+      if (part == null) continue;
+      if (typeof part !== 'object' || Array.isArray(part)) return null;
+      for (const [k, v] of Object.entries(part as Record<string, unknown>)) if (v !== null) out[`${prefix}${k}`] = v;
+    }
+    return out;
+  }
+  if (raw === undefined || raw === null) {
+    const top = Object.entries(e as unknown as Record<string, unknown>).filter(([k, v]) => /^[pg]_[a-z_]+$/.test(k) && v !== null);
+    return top.length ? Object.fromEntries(top) : raw;
+  }
+  return raw;
 }
 
 function sortKeys(v: AttributeVector | null): AttributeVector | null {

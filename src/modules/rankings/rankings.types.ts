@@ -82,6 +82,21 @@ export class ChartAttributeInput {
   @Field(() => Float) value!: number;
 }
 
+export enum SimilarityModeEnum {
+  SHARED = 'SHARED',
+  PROFILE = 'PROFILE',
+  GLOBAL = 'GLOBAL',
+}
+registerEnumType(SimilarityModeEnum, {
+  name: 'SimilarityMode',
+  description: 'How similarSongs measures the distance between two charts (Euclidean)',
+  valuesConfig: {
+    SHARED: { description: 'Over every attribute name both charts have (the default)' },
+    PROFILE: { description: "The reference's profile mode: the 11 p_* attributes (relative within a chart), a missing one counting as 0; charts without p_* attributes take no part" },
+    GLOBAL: { description: "The reference's global mode: 9 g_* attributes (comparable across charts; not g_udeoshi, g_scratch_complex), a missing one counting as 0; charts without g_* attributes take no part" },
+  },
+});
+
 @InputType('ChartAttributesInput', { description: 'Attribute vector of one chart, matched by title + difficulty (+ play style, default SP)' })
 export class ChartAttributesInput {
   @Field(() => String) title!: string;
