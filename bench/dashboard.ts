@@ -15,6 +15,7 @@
  */
 import 'reflect-metadata';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -242,7 +243,14 @@ export async function benchDashboard(target: 'pglite' | 'postgresql'): Promise<v
       await db.close();
     }
     // over HTTP: the server in its own process
-    const server = await startProcess('src/server.ts', { ...env, ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}) }, 4131, '/readyz');
+    // a free port: a fixed one may be another run's server on this shared machine (its /readyz would answer)
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as net.AddressInfo).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const server = await startProcess('src/server.ts', { ...env, ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}) }, port, '/readyz');
     try {
       const post = () =>
         fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: DASHBOARD_QUERY, variables: { id: seeded.big } }) }).then(async (r) => {
