@@ -72,6 +72,7 @@ async function main(): Promise<void> {
         await db.close();
       }
     }
+    console.log('seeded');
     // 2. the server in its own process
     const env = { DATA_DIR: dataDir, DATABASE_URL: url ?? '', SEED_DEMO: 'false', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-000', RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0' };
     const server = await startProcess('src/server.ts', env, 4127, '/readyz');
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
         }
         const p99 = percentile(lat, 99);
         worst = Math.max(worst, p99);
+        console.log(`${key}: p50 ${fmt(percentile(lat, 50), 1)} ms, p99 ${fmt(p99, 1)} ms`);
         rows.push([`sort ${key}: page of ${PAGE} after ${AT}`, `p50 ${fmt(percentile(lat, 50), 1)} ms, p99 ${fmt(p99, 1)} ms`, `p99 < 50 ms — ${p99 < 50 ? 'met' : 'NOT met'}`]);
       }
       rows.push(['worst p99 over the keys', `${fmt(worst, 1)} ms`, `< 50 ms — ${worst < 50 ? 'met' : 'NOT met'}`]);
