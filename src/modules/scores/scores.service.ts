@@ -107,7 +107,7 @@ export class ScoresService {
     if (q.asOf) {
       bests = replay(await loadPlays(this.s.db, { userId, version, createdAt: { lte: q.asOf } }));
     } else {
-      bests = new Map((await this.bests(userId, version)).map((r) => [r.chartId, withCurrentBpi(cat, r)]));
+      bests = await this.compactBests(userId, version);
     }
     await cat.ensureCharts(bests.keys());
     const out: EntryData[] = [];
@@ -117,6 +117,42 @@ export class ScoresService {
       if (c && c.definition) out.push(entry(c, version, b));
     }
     return this.listPage(out, q);
+  }
+
+  /**
+   * The player's bests in a version for a score list: one row of parallel arrays (array_agg over
+   * the primary key range), so 5,000 bests cost one small result instead of 5,000 client rows;
+   * each best with its current BPI (catalogue).
+   */
+  private async compactBests(userId: string, version: string): Promise<Map<number, ReplayBest>> {
+    const [r] = await this.s.db.$queryRawUnsafe<
+      { c: number[] | null; e: number[] | null; ei: number[] | null; l: (string | null)[] | null; li: (number | null)[] | null; m: (number | null)[] | null; mi: (number | null)[] | null; p: number[] | null }[]
+    >(
+      `SELECT array_agg("chartId") AS c, array_agg("exScore") AS e, array_agg("exScoreId") AS ei, array_agg("clearLamp"::text) AS l,
+              array_agg("clearLampId") AS li, array_agg("missCount") AS m, array_agg("missCountId") AS mi,
+              array_agg(round(extract(epoch from "playedAt") * 1000)::float8) AS p
+         FROM "BestScore" WHERE "userId" = $1 AND "version" = $2`,
+      userId,
+      version,
+    );
+    const out = new Map<number, ReplayBest>();
+    if (!r?.c) return out;
+    const cat = this.s.catalogue;
+    for (let i = 0; i < r.c.length; i++) {
+      const chartId = Number(r.c[i]);
+      const exScore = Number(r.e![i]);
+      out.set(chartId, {
+        exScore,
+        exScoreId: Number(r.ei![i]),
+        clearLamp: (r.l![i] as ReplayBest['clearLamp']) ?? null,
+        clearLampId: r.li![i] === null ? null : Number(r.li![i]),
+        missCount: r.m![i] === null ? null : Number(r.m![i]),
+        missCountId: r.mi![i] === null ? null : Number(r.mi![i]),
+        playedAt: new Date(Number(r.p![i])),
+        bpi: cat.currentBpi(chartId, exScore),
+      });
+    }
+    return out;
   }
 
   /** Per chart, the most recently played best over all versions (every difficulty and level, learned charts too). */
