@@ -61,18 +61,19 @@ describe('score import, pure steps', () => {
       row({ line: 7, missCount: -1 }),
       row({ line: 8, exScore: 1600, lastPlayed: 'yesterday' }), // unreadable: the import time, with a warning
     ];
+    // a problem names the offending cell's value; a row not found names its play style (SP by default)
     const r = matchRows(catalogue, rows, corrections, NOW);
     expect(r.matched.map((m) => [m.row.line, m.chart.id, m.playedAt.toISOString(), m.bpi])).toEqual([
       [2, 1, '2026-01-02T03:34:00.000Z', 15], // BPI = 1500 / 100
       [3, 2, NOW.toISOString(), 8],
       [8, 1, NOW.toISOString(), 16],
     ]);
-    expect(r.notFound).toEqual([{ line: 4, title: 'Nowhere', difficulty: 'ANOTHER' }]);
+    expect(r.notFound).toEqual([{ line: 4, title: 'Nowhere', difficulty: 'ANOTHER', playStyle: 'SP' }]);
     expect(r.skipped).toBe(1);
     expect(r.problems).toEqual([
-      { line: 6, title: 'Song A', difficulty: 'ANOTHER', column: 'exScore', reason: "exScore 2001 exceeds the chart's maximum 2000", severity: 'error' },
-      { line: 7, title: 'Song A', difficulty: 'ANOTHER', column: 'missCount', reason: 'missCount must be a non-negative integer', severity: 'error' },
-      { line: 8, title: 'Song A', difficulty: 'ANOTHER', column: 'lastPlayed', reason: 'not a date-time; the import time is used', severity: 'warning' },
+      { line: 6, title: 'Song A', difficulty: 'ANOTHER', column: 'exScore', reason: "exScore 2001 exceeds the chart's maximum 2000", severity: 'error', value: '2001' },
+      { line: 7, title: 'Song A', difficulty: 'ANOTHER', column: 'missCount', reason: 'missCount must be a non-negative integer', severity: 'error', value: '-1' },
+      { line: 8, title: 'Song A', difficulty: 'ANOTHER', column: 'lastPlayed', reason: 'not a date-time; the import time is used', severity: 'warning', value: 'yesterday' },
     ]);
     // without corrections the misspelt title is not found
     expect(matchRows(catalogue, [rows[1]], NO_CORRECTIONS, NOW).notFound).toHaveLength(1);
