@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import { importRadarCategories } from '../modules/catalogue/categories.service';
-import type { CliArgs } from './commands';
 import { readJson, UsageError, withDatabase } from './support';
+import type { CliArgs } from './support';
 
 /** npm run cli -- charts import-categories <file|url>: [{title, difficulty, top}] → Chart.radarCategory */
 export async function importRadarCategoriesCommand({ positionals: [src] }: CliArgs, config: Config): Promise<number> {

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import { recomputeDuration } from '../metrics';
 import type { Logger } from '../logger';
 
 export interface RecomputeStep {
@@ -78,10 +79,12 @@ export class RecomputeJob {
   async run(versions?: string[], onProgress?: (step: string, done: number, total: number) => void): Promise<void> {
     const s = this.state;
     Object.assign(s, { running: true, step: null, done: 0, total: 0, startedAt: new Date(), finishedAt: null, error: null });
+    const runTimer = recomputeDuration.startTimer({ step: 'all' });
     try {
       const targets = versions ?? (await this.versionsWithScores());
       for (const version of targets) {
         for (const step of this.steps) {
+          const stepTimer = recomputeDuration.startTimer({ step: step.name });
           s.step = `${step.name} (${version})`;
           s.done = 0;
           s.total = 0;
@@ -90,6 +93,7 @@ export class RecomputeJob {
             s.total = total;
             onProgress?.(s.step!, done, total);
           });
+          stepTimer();
           this.log?.info({ step: step.name, version }, 'recompute step done');
         }
       }
@@ -98,6 +102,7 @@ export class RecomputeJob {
       this.log?.error({ err }, 'recompute failed');
       throw err;
     } finally {
+      runTimer();
       s.running = false;
       s.finishedAt = new Date();
     }

@@ -2,6 +2,7 @@ import type { AreaDeps } from '../area';
 import { importDefinitions, type DefinitionsImportReport } from '../../db/definitions';
 import { DefinitionsFormatError } from '../../domain/definitions';
 import { badInput } from '../../errors';
+import { importDuration, timed } from '../../metrics';
 
 /**
  * A definitions update: import (one transaction), reload the in-memory catalogue, announce it,
@@ -15,7 +16,7 @@ export async function updateDefinitions(
 ): Promise<{ report: DefinitionsImportReport; recomputeStarted: boolean }> {
   let report: DefinitionsImportReport;
   try {
-    report = await importDefinitions(app.db, doc, onProgress);
+    report = await timed(importDuration, { kind: 'definitions' }, () => importDefinitions(app.db, doc, onProgress));
   } catch (err) {
     if (err instanceof DefinitionsFormatError) throw badInput(err.message);
     throw err;
