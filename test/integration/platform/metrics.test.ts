@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { parsePrometheusText, type Family } from '../../helpers/prometheus';
 import { startTestServer, testConfig, type TestServer } from '../../helpers/server';
 import { openTestDatabase, usingPostgres } from '../../helpers/db';
 import { aPublicPlayer } from '../../helpers/factories';
@@ -9,46 +9,46 @@ import { createLogger } from '../../../src/logger';
 import { demoDefinitions } from '../../../src/db/seed';
 import { updateDefinitions } from '../../../src/modules/catalogue/definitions.service';
 
-type Sample = { labels?: Record<string, string>; value?: string; count?: string; sum?: string; buckets?: Record<string, string> };
-type Family = { name: string; help: string; type: string; metrics: Sample[] };
 
-/** GET /metrics, checked as Prometheus text (version 0.0.4) and parsed by a Prometheus text-format parser. */
+/** GET /metrics, checked as Prometheus text (version 0.0.4) and parsed by a strict exposition-format parser. */
 async function scrape(s: TestServer): Promise<Map<string, Family>> {
   const res = await fetch(`${s.url}/metrics`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-  const families = parsePrometheusTextFormat(await res.text()) as Family[];
-  return new Map(families.map((f) => [f.name, f]));
+  return parsePrometheusText(await res.text());
 }
-const same = (a: Record<string, string> = {}, b: Record<string, string>) => Object.entries(b).every(([k, v]) => a[k] === v);
-/** A counter's / gauge's value for these labels (0 when the series does not exist yet). */
-const value = (m: Map<string, Family>, name: string, labels: Record<string, string>) =>
-  Number(m.get(name)?.metrics.find((x) => same(x.labels, labels))?.value ?? 0);
-/** A histogram's count and sum for these labels. */
-const hist = (m: Map<string, Family>, name: string, labels: Record<string, string>) => {
-  const x = m.get(name)?.metrics.find((y) => same(y.labels, labels));
-  return { count: Number(x?.count ?? 0), sum: Number(x?.sum ?? 0) };
+/** Exactly these labels (a histogram's `le` aside). */
+const same = (a: Record<string, string>, b: Record<string, string>) => {
+  const { le: _le, ...rest } = a;
+  return Object.keys(rest).length === Object.keys(b).length && Object.entries(b).every(([k, v]) => rest[k] === v);
 };
+/** A counter's / gauge's value for these labels (0 when the series does not exist yet). */
+const value = (m: Map<string, Family>, name: string, labels: Record<string, string>) => m.get(name)?.samples.find((x) => x.name === name && same(x.labels, labels))?.value ?? 0;
+/** A histogram's count and sum for these labels. */
+const hist = (m: Map<string, Family>, name: string, labels: Record<string, string>) => ({
+  count: m.get(name)?.samples.find((x) => x.name === `${name}_count` && same(x.labels, labels))?.value ?? 0,
+  sum: m.get(name)?.samples.find((x) => x.name === `${name}_sum` && same(x.labels, labels))?.value ?? 0,
+});
 
 describe('GET /metrics (Prometheus)', () => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer();
-  });
-  afterAll(() => s.close());
+  }, 300_000);
+  afterAll(() => s.close(), 120_000);
 
   it('exposes the families, typed, and the series move with requests, errors, loader batches, imports and recomputes', async () => {
     const a = await aPublicPlayer(s.db.prisma);
     const b = await aPublicPlayer(s.db.prisma);
     const before = await scrape(s);
     for (const [name, type] of [
-      ['bpigraph_requests_total', 'COUNTER'],
-      ['bpigraph_request_duration_seconds', 'HISTOGRAM'],
-      ['bpigraph_graphql_errors_total', 'COUNTER'],
-      ['bpigraph_dataloader_batch_size', 'HISTOGRAM'],
-      ['bpigraph_import_duration_seconds', 'HISTOGRAM'],
-      ['bpigraph_recompute_duration_seconds', 'HISTOGRAM'],
-      ['bpigraph_process_cpu_seconds_total', 'COUNTER'],
+      ['bpigraph_requests_total', 'counter'],
+      ['bpigraph_request_duration_seconds', 'histogram'],
+      ['bpigraph_graphql_errors_total', 'counter'],
+      ['bpigraph_dataloader_batch_size', 'histogram'],
+      ['bpigraph_import_duration_seconds', 'histogram'],
+      ['bpigraph_recompute_duration_seconds', 'histogram'],
+      ['bpigraph_process_cpu_seconds_total', 'counter'],
     ]) {
       expect(before.get(name)?.type).toBe(type);
     }
@@ -91,9 +91,17 @@ describe('GET /metrics (Prometheus)', () => {
       expect(value(after, 'bpigraph_db_pool_connections', { state: 'max' })).toBeGreaterThanOrEqual(5);
       expect(value(after, 'bpigraph_db_pool_connections', { state: 'total' })).toBeGreaterThanOrEqual(1);
     } else {
-      expect(after.get('bpigraph_db_pool_connections')?.metrics ?? []).toEqual([]);
+      expect(after.get('bpigraph_db_pool_connections')?.samples ?? []).toEqual([]);
     }
   }, 180_000);
+
+  it('the parser is strict: it refuses what is not the exposition format', () => {
+    expect(() => parsePrometheusText('# TYPE a counter\na{x="1"} 1\n')).not.toThrow();
+    expect(() => parsePrometheusText('a 1\n')).toThrow(/of no declared family/);
+    expect(() => parsePrometheusText('# TYPE a counter\na{x=1} 1\n')).toThrow(/not quoted/);
+    expect(() => parsePrometheusText('# TYPE a counter\na one\n')).toThrow(/bad value/);
+    expect(() => parsePrometheusText('# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="+Inf"} 1\nh_count 1\nh_sum 1\n')).toThrow(/not cumulative/);
+  });
 
   it('x-request-id: a new one per request, the client’s kept when sane', async () => {
     const fresh = await fetch(`${s.url}/healthz`);

@@ -31,8 +31,8 @@ describe('GET /api/v1/openapi.json (OpenAPI 3.1, from the routes’ schemas)', (
     const res = await s.get('/api/v1/openapi.json');
     expect(res.status).toBe(200);
     doc = res.body;
-  });
-  afterAll(() => s.close()); // also validates every REST response below against the document
+  }, 300_000);
+  afterAll(() => s.close(), 120_000); // also validates every REST response below against the document
 
   it('validates as an OpenAPI 3.1 document', async () => {
     const { Validator } = await importEsm('@seriousme/openapi-schema-validator');
@@ -76,5 +76,5 @@ describe('GET /api/v1/openapi.json (OpenAPI 3.1, from the routes’ schemas)', (
     expect((await fetch(`${s.url}/api/v1/token`)).status).toBe(405);
     expect((await fetch(`${s.url}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type":"password"}' })).status).toBe(400);
     expect((await fetch(`${s.url}/api/oauth/authorize?client_id=x`)).status).toBe(400);
-  });
+  }, 120_000);
 });
