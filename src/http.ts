@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
@@ -13,9 +13,20 @@ import { registerRest } from './rest';
 import { limitsPlugin, registerRestRateLimits } from './graphql/limits';
 import { CompiledExecutor } from './graphql/executor';
 import { restError } from './rest/errors';
+import { registerOpenApi } from './rest/openapi';
 import { GraphQLError } from 'graphql';
 import { HTTP_STATUS, toAppError } from './errors';
 import { appendVary, registerCors } from './cors';
+import { randomUUID } from 'node:crypto';
+import { requestContext } from './logger';
+import { graphqlErrors, operationLabel, registry, requestDuration, requestsTotal } from './metrics';
+
+/** A client's X-Request-ID is kept when it is a sane token (no spaces or control characters, ≤ 128); else a new UUID. */
+const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
+export function requestIdFor(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
 
 /** The query text of a GraphQL request (POST body or GET parameter) when longer than the limit: the message; else null. */
 function queryTooLong(req: FastifyRequest, max: number): string | null {
@@ -35,11 +46,47 @@ export interface HttpServer {
 
 /** Fastify + Apollo Server 5: GraphQL at /graphql, the explorer, health checks and REST routes. */
 export async function createHttpServer(app: App): Promise<HttpServer> {
-  const fastify = Fastify({ logger: false, bodyLimit: app.config.bodyLimit, trustProxy: false });
+  const fastify = Fastify({
+    // Fastify's own logger is the process logger; request ids from genReqId (X-Request-ID kept).
+    loggerInstance: app.log as FastifyBaseLogger,
+    disableRequestLogging: true,
+    genReqId: requestIdFor,
+    requestIdLogLabel: 'reqId',
+    bodyLimit: app.config.bodyLimit,
+    trustProxy: false,
+  });
+  // Every reply says its request id; everything logged while serving it carries reqId (src/logger.ts).
+  fastify.addHook('onRequest', (req, reply, done) => {
+    reply.header('x-request-id', req.id);
+    requestContext.run({ reqId: req.id }, done);
+  });
+  fastify.addHook('onResponse', (req, reply, done) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    const kind = route === '/graphql' ? 'graphql' : route.startsWith('/api/') || route.startsWith('/.well-known/') ? 'rest' : 'other';
+    let operation = '';
+    if (kind === 'graphql') {
+      const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
+      const q = req.query as Record<string, unknown> | undefined;
+      operation = operationLabel(body?.operationName ?? q?.operationName, body?.query ?? q?.query);
+    }
+    requestsTotal.inc({ kind, route, operation, status: String(reply.statusCode) });
+    requestDuration.observe({ kind, route, operation }, reply.elapsedTime / 1000);
+    if (route !== '/metrics' && route !== '/healthz' && route !== '/readyz') {
+      req.log.info({ method: req.method, route, operation: operation || undefined, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+    }
+    done();
+  });
   // First hook: preflights are answered before anything else runs (CORS_ORIGINS, src/cors.ts).
   registerCors(fastify, app.config);
+  // The REST contract, collected from the routes registered below (GET /api/v1/openapi.json).
+  await registerOpenApi(fastify, app.config);
   const schema = await getSchema();
-  const formatError = makeFormatError(app.log);
+  const format = makeFormatError(app.log);
+  const formatError: typeof format = (formatted, error) => {
+    const out = format(formatted, error);
+    graphqlErrors.inc({ code: String(out.extensions?.code ?? 'INTERNAL_SERVER_ERROR') });
+    return out;
+  };
   const apollo = new ApolloServer<Context>({
     schema,
     introspection: app.config.introspection,
@@ -124,6 +171,8 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   });
 
   fastify.get('/healthz', async () => ({ status: 'ok' }));
+  // Prometheus text exposition of this process's metrics (src/metrics.ts).
+  fastify.get('/metrics', async (_req, reply) => reply.header('content-type', registry.contentType).send(await registry.metrics()));
   fastify.get('/readyz', async (_req, reply) => {
     try {
       await Promise.race([

@@ -2,7 +2,7 @@ import type { Config } from '../config';
 import { importArrangementScores } from '../modules/optimizer/arrangement.import';
 import { AppError } from '../errors';
 import { readJson, UsageError, withDatabase } from './support';
-import type { CliArgs } from './commands';
+import type { CliArgs } from './support';
 
 /**
  * `tickets import-scores <file|url>`: precomputed arrangement scores, a JSON array of

@@ -1,8 +1,8 @@
 import type { Config } from '../config';
 import { importChartAttributes, type AttributeImportEntry } from '../modules/rankings/rankings.service';
-import type { CliArgs } from './commands';
 import { listSome } from './progress';
 import { printJson, readJson, UsageError, withDatabase } from './support';
+import type { CliArgs } from './support';
 
 /**
  * `charts import-attributes <file|url>`: a JSON array of

@@ -11,13 +11,7 @@ import { createUserCommand, deleteUserCommand, grantCommand, listUsersCommand, t
 import { importArenaCommand, importDefinitionsCommand, recomputeCommand } from './definitions';
 import { importRadarCategoriesCommand } from './radar';
 import { importScoresCommand } from './scores';
-import { UsageError, withDatabase } from './support';
-
-/** A command's arguments as node:util.parseArgs gives them (strict: unknown options are refused). */
-export interface CliArgs {
-  values: Record<string, string | boolean | undefined>;
-  positionals: string[];
-}
+import { UsageError, withDatabase, type CliArgs } from './support';
 
 export interface Command {
   name: string;

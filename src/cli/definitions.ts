@@ -4,9 +4,9 @@ import { LATEST_VERSION } from '../domain/constants';
 import { importOfficialArena } from '../modules/arena/arena.service';
 import { updateDefinitions } from '../modules/catalogue/definitions.service';
 import { normalizeDefinitions } from '../domain/definitions';
-import type { CliArgs } from './commands';
 import { listSome, progressBar } from './progress';
 import { gameVersion, printJson, readJson, UsageError, withApp } from './support';
+import type { CliArgs } from './support';
 
 /** Runs the recompute job in the foreground with a progress bar per step. */
 export async function runRecompute(app: App, versions?: string[]): Promise<void> {

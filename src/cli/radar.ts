@@ -1,8 +1,8 @@
 import type { Config } from '../config';
 import { CATALOGUE_CACHE } from '../modules/catalogue/catalogue';
 import { importRadarCategories } from '../modules/catalogue/categories.service';
-import type { CliArgs } from './commands';
 import { readJson, UsageError, withApp } from './support';
+import type { CliArgs } from './support';
 
 /** npm run cli -- charts import-categories <file|url>: [{title, difficulty, top}] → Chart.radarCategory */
 export async function importRadarCategoriesCommand({ positionals: [src] }: CliArgs, config: Config): Promise<number> {

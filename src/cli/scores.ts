@@ -5,8 +5,8 @@ import { Catalogue } from '../modules/catalogue/catalogue';
 import { loadTitleCorrections } from '../modules/scores/corrections';
 import { importScoreExport } from '../modules/scores/import.service';
 import { listSome, progressBar } from './progress';
-import type { CliArgs } from './commands';
 import { gameVersion, printJson, UsageError, withDatabase } from './support';
+import type { CliArgs } from './support';
 
 const USAGE = 'usage: npm run cli -- scores import --user <user> --version <v> [--corrections <titles.json>] [--play-style SP|DP] [--json] <file>';
 

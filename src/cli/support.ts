@@ -6,6 +6,12 @@ import { applyMigrations } from '../db/migrate';
 import { GAME_VERSIONS } from '../domain/constants';
 import { createLogger } from '../logger';
 
+/** A command's arguments as node:util.parseArgs gives them (strict: unknown options are refused). */
+export interface CliArgs {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
 /** What every admin command shares: usage errors, the database, the app services, input files. */
 export class UsageError extends Error {
   name = 'UsageError';

@@ -3,8 +3,8 @@ import type { Db } from '../db/client';
 import { BadgeRole } from '../generated/prisma/enums';
 import { AuthService } from '../modules/auth/auth.service';
 import { CredentialsService } from '../modules/auth/credentials.service';
-import type { CliArgs } from './commands';
 import { printJson, UsageError, withDatabase } from './support';
+import type { CliArgs } from './support';
 
 const str = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
 

@@ -6,6 +6,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import { PrismaClient } from '../generated/prisma/client';
 import { acquireDataDirLock } from './lock';
 import { ReadRouter } from './replicas';
+import { trackPool } from '../metrics';
 
 export type Db = PrismaClient;
 
@@ -50,8 +51,21 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
     const u = new URL(opts.url);
     u.password = '';
     where = u.toString();
-    adapterFactory = new PrismaPg({ connectionString: opts.url, max: opts.poolMax ?? 10 });
-    closeDriver = async () => {};
+    const max = opts.poolMax ?? 10;
+    const factory = new PrismaPg({ connectionString: opts.url, max });
+    // The pools the adapter opens, for the pool-use gauge (src/metrics.ts bpigraph_db_pool_connections).
+    const untrack: (() => void)[] = [];
+    adapterFactory = Object.assign(Object.create(factory) as typeof factory, {
+      async connect() {
+        const adapter = await factory.connect();
+        const pool = adapter.underlyingDriver() as { totalCount: number; idleCount: number; waitingCount: number };
+        untrack.push(trackPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max })));
+        return adapter;
+      },
+    });
+    closeDriver = async () => {
+      for (const u of untrack) u();
+    };
   } else {
     kind = 'pglite';
     const dataDir = opts.dataDir ?? 'memory://';

@@ -4,6 +4,7 @@
  * functions return results in key order, `null` (or []) for misses.
  */
 import DataLoader from 'dataloader';
+import { dataloaderBatchSize } from '../metrics';
 
 /**
  * A DataLoader whose keys are objects (`{ userId, version }`): `cacheKey` encodes a key into the
@@ -13,12 +14,23 @@ export function keyedLoader<K extends object, V>(
   cacheKey: (key: K) => string,
   batch: (keys: readonly K[]) => Promise<readonly (V | Error)[]>,
 ): DataLoader<K, V, string> {
-  return new DataLoader<K, V, string>(batch, { cacheKeyFn: cacheKey });
+  const dl: DataLoader<K, V, string> = new DataLoader<K, V, string>(
+    (keys) => {
+      dataloaderBatchSize.observe({ loader: dl.name ?? 'unnamed' }, keys.length);
+      return batch(keys);
+    },
+    { cacheKeyFn: cacheKey },
+  );
+  return dl;
 }
 
 /** A DataLoader with plain (string or number) keys. */
 export function loader<K extends string | number, V>(batch: (keys: readonly K[]) => Promise<readonly (V | Error)[]>): DataLoader<K, V> {
-  return new DataLoader<K, V>(batch);
+  const dl: DataLoader<K, V> = new DataLoader<K, V>((keys) => {
+    dataloaderBatchSize.observe({ loader: dl.name ?? 'unnamed' }, keys.length);
+    return batch(keys);
+  });
+  return dl;
 }
 
 /** Rows grouped by a key, in input order. */

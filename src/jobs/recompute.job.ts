@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import { recomputeDuration } from '../metrics';
 import type { Logger } from '../logger';
 import { LocalLock, type ClusterLock } from '../cluster/lock';
 
@@ -174,10 +175,13 @@ export class RecomputeJob {
     const s = this.state;
     Object.assign(s, { running: true, step: null, done: 0, total: 0, startedAt: new Date(), finishedAt: null, error: null });
     await this.persist(true);
+
+    const runTimer = recomputeDuration.startTimer({ step: 'all' });
     try {
       const targets = versions ?? (await this.versionsWithScores());
       for (const version of targets) {
         for (const step of this.steps) {
+          const stepTimer = recomputeDuration.startTimer({ step: step.name });
           s.step = `${step.name} (${version})`;
           s.done = 0;
           s.total = 0;
@@ -188,6 +192,7 @@ export class RecomputeJob {
             void this.persist(false);
             onProgress?.(s.step!, done, total);
           });
+          stepTimer();
           this.log?.info({ step: step.name, version }, 'recompute step done');
         }
       }
@@ -196,6 +201,7 @@ export class RecomputeJob {
       this.log?.error({ err }, 'recompute failed');
       throw err;
     } finally {
+      runTimer();
       s.running = false;
       s.finishedAt = new Date();
       await this.persist(true);

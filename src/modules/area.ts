@@ -120,7 +120,7 @@ export function createAreaRuntime(areas: readonly AnyArea[], deps: AreaDeps): Ar
     const name = a.name;
     Object.defineProperty(AreaLoaders.prototype, name, {
       get(this: AreaLoaders) {
-        return (this.made[name] ??= make(this.db));
+        return (this.made[name] ??= nameLoaders(name, make(this.db)));
       },
     });
   }
@@ -159,4 +159,14 @@ export function createAreaRuntime(areas: readonly AnyArea[], deps: AreaDeps): Ar
     services: (ctx) => new AreaServices(ctx) as unknown as Services,
     access: providers[0].access!,
   };
+}
+
+/** Names each DataLoader of an area `<area>.<key>` (DataLoader's own `name`: the label of its batch-size metric). */
+function nameLoaders<T>(area: string, made: T): T {
+  if (made && typeof made === 'object') {
+    for (const [key, value] of Object.entries(made)) {
+      if (value && typeof value === 'object' && 'loadMany' in value && 'name' in value && !(value as { name: unknown }).name) (value as { name: string }).name = `${area}.${key}`;
+    }
+  }
+  return made;
 }

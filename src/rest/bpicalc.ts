@@ -14,6 +14,15 @@ const Query = z.object({
   includeRank: z.string().optional(),
 });
 
+const ArenaAverage = z.object({ avgExScore: z.number(), rate: z.number(), count: z.number().int(), avgBpi: z.number().optional() });
+/** The 200 body (the OpenAPI document's schema of this route). */
+const Response = z.object({
+  song: z.object({ title: z.string(), difficulty: z.string(), difficultyLevel: z.number().int(), notes: z.number().int() }),
+  bpi: z.number().nullable(),
+  rank: z.object({ estimatedRank: z.number().nullable(), bpimRank: z.number().int().nullable(), bpimTotal: z.number().int().nullable() }).loose().nullable(),
+  metadata: z.object({ version: z.string(), arenaAverages: z.record(z.string(), ArenaAverage).nullable() }),
+});
+
 /** Reference shape: arenaAverages keyed by class; avgBpi omitted where there is none. */
 function arenaObject(list: ArenaAverageEntry[] | null) {
   if (!list) return null;
@@ -29,6 +38,13 @@ export function registerBpiCalc(fastify: FastifyInstance, app: App): void {
   getRoute(fastify, app, {
     url: '/api/v1/bpi/calc',
     rule: 'Query.bpiCalc',
+    doc: {
+      summary: 'BPI of one EX score on one chart (the GraphQL bpiCalc)',
+      description: 'rank only with includeRank=true; arenaAverages by arena class (avgBpi omitted where there is none).',
+      query: Query,
+      response: Response,
+      errors: { 404: 'No such chart' },
+    },
     parse: (req) => {
       const parsed = Query.safeParse(req.query ?? {});
       if (!parsed.success) {
@@ -39,7 +55,7 @@ export function registerBpiCalc(fastify: FastifyInstance, app: App): void {
       const q = parsed.data;
       return { title: q.title, difficulty: q.difficulty, exScore: q.exScore, version: q.version ?? null, includeRank: q.includeRank === 'true' };
     },
-    handle: async (ctx, q) => {
+    handle: async (ctx, q): Promise<z.input<typeof Response>> => {
       const r = await ctx.services.bpicalc.calc(q);
       return {
         song: r.song,

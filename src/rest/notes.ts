@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../app';
 import { badInput, type ErrorIssue } from '../errors';
@@ -21,6 +22,26 @@ export interface RecentSongNoteJson {
   difficulty: string;
   difficultyLevel: number;
 }
+
+/** The query as documented (src/rest/openapi.ts); parseQuery below gives the reference's error messages. */
+const DocQuery = z.object({
+  sort: z.enum(['latest', 'upvotes']).optional().describe('latest (default) or upvotes'),
+  page: z.string().regex(/^\d{1,9}$/).optional().describe('0-based page of 20'),
+});
+const Note = z.object({
+  id: z.number().int(),
+  body: z.string(),
+  authorTotalBpi: z.number().nullable(),
+  upvoteCount: z.number().int(),
+  upvoted: z.boolean(),
+  editable: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  songId: z.number().int(),
+  songTitle: z.string(),
+  difficulty: z.string(),
+  difficultyLevel: z.number().int(),
+});
 
 function parseQuery(q: Record<string, unknown>): { sort: SongNoteSort; page: number } {
   const issues: ErrorIssue[] = [];
@@ -52,6 +73,7 @@ export function registerRecentNotes(fastify: FastifyInstance, app: App): void {
   getRoute(fastify, app, {
     url: '/api/v1/songs/notes/recent',
     rule: 'Query.recentSongNotes',
+    doc: { summary: 'Recent song notes across all charts, 20 per page', query: DocQuery, response: z.array(Note) },
     parse: (req) => parseQuery((req.query ?? {}) as Record<string, unknown>),
     handle: async (ctx, { sort, page }) => {
       const { notes: service, catalogue } = ctx.services;

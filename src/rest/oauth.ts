@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
 import { publicBaseUrl } from '../config';
+import { z } from 'zod';
+import { HIDDEN, OAuthErrorBody, routeSchema, type RouteDoc } from './openapi';
 import { AppError, HTTP_STATUS, toAppError } from '../errors';
 import { contextForRequest, type Context } from '../graphql/context';
 import { enforce } from '../graphql/rules';
@@ -71,6 +73,22 @@ function oauthFailure(err: unknown, app: App): { status: number; body: Record<st
   return { status: HTTP_STATUS[e.code], body: { error, error_description: description }, headers };
 }
 
+const AuthorizeQuery = z
+  .object({
+    response_type: z.literal('code').optional(),
+    client_id: z.string(),
+    redirect_uri: z.string(),
+    code_challenge: z.string(),
+    code_challenge_method: z.literal('S256'),
+    scope: z.string().optional(),
+    state: z.string().optional(),
+  })
+  .loose();
+const AuthServerMetadata = z
+  .object({ issuer: z.string(), authorization_endpoint: z.string(), token_endpoint: z.string(), registration_endpoint: z.string(), revocation_endpoint: z.string() })
+  .loose();
+const ResourceMetadata = z.object({ resource: z.string(), authorization_servers: z.array(z.string()) }).loose();
+
 export function registerOAuth(fastify: FastifyInstance, app: App): void {
   const oauth = new OAuthService(app.db);
   // Security metadata (issuer, endpoints) never comes from request headers (Host, X-Forwarded-*):
@@ -88,14 +106,20 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
     });
 
     /** One route: allowed methods, else 405 `{error}` with Allow; failures as RFC 6749 bodies. */
-    const route = (methods: ('GET' | 'POST')[], urls: string[], handler: Handler) => {
+    const route = (methods: ('GET' | 'POST')[], urls: string[], doc: Omit<RouteDoc, 'errors' | 'tags'>, handler: Handler) => {
+      const others = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((m) => !methods.includes(m as 'GET') && !(m === 'HEAD' && methods.includes('GET')));
       for (const url of urls) {
         scope.route({
-          method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+          method: others,
           url,
+          ...HIDDEN,
+          handler: async (_req, reply) => reply.code(405).header('allow', methods.join(', ')).send({ error: 'invalid_request', error_description: 'Method not allowed' }),
+        });
+        scope.route({
+          method: methods,
+          url,
+          ...routeSchema({ ...doc, tags: ['oauth'], errors: OAuthErrorBody }),
           handler: async (req, reply) => {
-            const allowed = methods.includes(req.method as 'GET') || (req.method === 'HEAD' && methods.includes('GET'));
-            if (!allowed) return reply.code(405).header('allow', methods.join(', ')).send({ error: 'invalid_request', error_description: 'Method not allowed' });
             try {
               return await handler(req, reply);
             } catch (err) {
@@ -107,22 +131,41 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
       }
     };
 
-    route(['GET'], ['/.well-known/oauth-authorization-server', '/api/oauth/authorization-server-metadata'], async (req) => oauth.metadata(base(req)));
-    route(['GET'], ['/.well-known/oauth-protected-resource', '/api/oauth/protected-resource-metadata'], async (req) =>
+    route(['GET'], ['/.well-known/oauth-authorization-server', '/api/oauth/authorization-server-metadata'], { summary: 'RFC 8414 authorization server metadata', responses: { 200: { description: 'Metadata', body: AuthServerMetadata } } }, async (req) => oauth.metadata(base(req)));
+    route(['GET'], ['/.well-known/oauth-protected-resource', '/api/oauth/protected-resource-metadata'], { summary: 'RFC 9728 protected resource metadata (of /graphql)', responses: { 200: { description: 'Metadata', body: ResourceMetadata } } }, async (req) =>
       oauth.protectedResourceMetadata(base(req)),
     );
 
-    route(['POST'], ['/api/oauth/register'], async (req, reply) => {
+    route(['POST'], ['/api/oauth/register'], {
+      summary: 'RFC 7591 dynamic client registration (public clients, 20/min per address)',
+      body: z.object({ redirect_uris: z.array(z.string()), client_name: z.string().optional(), token_endpoint_auth_method: z.literal('none').optional() }).loose(),
+      responses: { 201: { description: 'The registered client', body: z.object({ client_id: z.string(), redirect_uris: z.array(z.string()) }).loose() } },
+    }, async (req, reply) => {
       await app.rateLimiter.consume(RATE_LIMITS.oauthRegister, ip(req));
       return reply.code(201).header('cache-control', 'no-store').send(await oauth.register(bodyOf(req)));
     });
 
-    route(['GET'], ['/api/oauth/client'], async (req) => {
+    route(['GET'], ['/api/oauth/client'], {
+      summary: 'A client’s name and redirect hosts, for a consent screen (60/min per address)',
+      query: z.object({ client_id: z.string() }),
+      responses: { 200: { description: 'The client', body: z.object({ clientName: z.string().nullable(), redirectHosts: z.array(z.string()) }) } },
+    }, async (req) => {
       await app.rateLimiter.consume(RATE_LIMITS.oauthClient, ip(req));
       return oauth.clientInfo((req.query as Record<string, string | undefined>).client_id);
     });
 
-    route(['GET'], ['/api/oauth/authorize'], async (req, reply) => {
+    route(['GET'], ['/api/oauth/authorize'], {
+      summary: 'The consent page for the signed-in user (Bearer token): HTML; invalid requests redirect to a verified redirect_uri with an error',
+      query: AuthorizeQuery,
+      bearer: 'required',
+      responses: {
+        200: { description: 'Consent page', html: true },
+        302: { description: 'Redirect to the client with error (verified redirect_uri only)' },
+        400: { description: 'Invalid request (page)', html: true },
+        401: { description: 'Sign in required (page)', html: true },
+        403: { description: 'Not allowed (page)', html: true },
+      },
+    }, async (req, reply) => {
       let request: AuthorizationRequest;
       try {
         request = await oauth.validateAuthorization((req.query as Record<string, unknown>) ?? {});
@@ -196,7 +239,12 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
         );
     });
 
-    route(['POST'], ['/api/oauth/authorize/consent'], async (req, reply) => {
+    route(['POST'], ['/api/oauth/authorize/consent'], {
+      summary: 'The decision on a consent page: JSON {redirectUrl}, or a 303 redirect for the page’s form',
+      body: AuthorizeQuery.extend({ approve: z.union([z.boolean(), z.enum(['true', 'false'])]), consent_ticket: z.string().optional() }).loose(),
+      bearer: 'optional',
+      responses: { 200: { description: 'Where to send the user', body: z.object({ redirectUrl: z.string() }) }, 303: { description: 'Redirect (form post)' } },
+    }, async (req, reply) => {
       const body = bodyOf(req);
       // Errors here are answered as JSON (400), never by redirect: the caller is the consent UI.
       const request = await oauth.validateAuthorization({ ...body, response_type: 'code' });
@@ -230,7 +278,11 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
       return reply.code(200).header('cache-control', 'no-store').send({ redirectUrl });
     });
 
-    route(['POST'], ['/api/oauth/token'], async (req, reply) => {
+    route(['POST'], ['/api/oauth/token'], {
+      summary: 'Token endpoint: authorization_code with PKCE, refresh_token (30/min per address)',
+      body: z.object({ grant_type: z.enum(['authorization_code', 'refresh_token']), code: z.string().optional(), redirect_uri: z.string().optional(), client_id: z.string().optional(), code_verifier: z.string().optional(), refresh_token: z.string().optional(), scope: z.string().optional() }).loose(),
+      responses: { 200: { description: 'Tokens', body: z.object({ access_token: z.string(), token_type: z.string(), expires_in: z.number().int(), refresh_token: z.string().optional(), scope: z.string().optional() }).loose() } },
+    }, async (req, reply) => {
       await app.rateLimiter.consume(RATE_LIMITS.oauthToken, ip(req));
       const body = bodyOf(req);
       const result = await oauth.token(body, req.headers.authorization);
@@ -238,7 +290,11 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
       return reply.code(200).headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(result);
     });
 
-    route(['POST'], ['/api/oauth/revoke'], async (req, reply) => {
+    route(['POST'], ['/api/oauth/revoke'], {
+      summary: 'RFC 7009 token revocation (always 200 for a known client)',
+      body: z.object({ token: z.string(), token_type_hint: z.string().optional(), client_id: z.string().optional() }).loose(),
+      responses: { 200: { description: 'Revoked (or unknown token)', body: z.object({}) } },
+    }, async (req, reply) => {
       await app.rateLimiter.consume(RATE_LIMITS.oauthToken, ip(req));
       const body = bodyOf(req);
       await oauth.revoke(body, req.headers.authorization);

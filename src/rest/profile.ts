@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../app';
 import { badInput, notFound } from '../errors';
@@ -6,6 +7,29 @@ import { fieldVerdict } from '../graphql/rules';
 import { formatGameId } from '../domain/profile';
 import type { User } from '../generated/prisma/client';
 import { getRoute } from './route';
+
+const StatsEntry = z
+  .object({ version: z.string(), totalBpi: z.number().nullable(), arenaClass: z.string().nullable(), arenaRank: z.number().int().nullable(), area: z.string().nullable() })
+  .loose();
+/** The 200 body (the OpenAPI document's schema of this route): fields the rules hide are null. */
+const ProfileResponse = z.object({
+  profile: z.object({
+    userId: z.string(),
+    userName: z.string(),
+    profileText: z.string().nullable(),
+    profileImage: z.string().nullable(),
+    gameId: z.string().nullable(),
+    socialId: z.string().nullable(),
+    isPublic: z.union([z.literal(0), z.literal(1)]),
+    follows: z.object({ followers: z.number().int(), following: z.number().int() }),
+    relationship: z.object({ isFollowing: z.boolean(), isFollowedBy: z.boolean(), isMutual: z.boolean(), isSelf: z.boolean() }).nullable(),
+    role: z.object({ role: z.string(), description: z.string(), grantedAt: z.string() }).nullable(),
+    stats: z.array(StatsEntry),
+    areaRank: z.object({ area: z.string(), areaRank: z.number().int(), totalInArea: z.number().int() }).nullable(),
+  }),
+  compare: z.object({ winLoss: z.array(z.object({}).loose()).nullable(), radar: z.unknown() }).optional().describe('only with compare=true'),
+  statsPrivacy: z.object({ showArenaClass: z.boolean(), showArenaRank: z.boolean(), showArea: z.boolean(), showGrade: z.boolean() }).optional().describe('only for the owner'),
+});
 
 /** The value when the rule table lets the caller read `User.<field>` of this user, else null (as the GraphQL field). */
 async function ruled<T>(ctx: Context, user: User, field: string, value: () => T | Promise<T>): Promise<T | null> {
@@ -23,6 +47,13 @@ export function registerProfile(fastify: FastifyInstance, app: App): void {
   getRoute(fastify, app, {
     url: '/api/v1/users/:userId/profile',
     rule: 'Query.user',
+    doc: {
+      summary: "A player's profile (the GraphQL User fields under the same rules)",
+      params: z.object({ userId: z.string() }),
+      query: z.object({ compare: z.enum(['true', 'false']).optional() }),
+      response: ProfileResponse,
+      errors: { 403: 'This profile is set as a private.', 404: 'User not found' },
+    },
     parse: (req) => {
       const { userId } = req.params as { userId: string };
       const cmp = ((req.query ?? {}) as Record<string, unknown>).compare;

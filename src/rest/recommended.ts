@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../app';
 import { effectiveCoef } from '../domain/bpi';
@@ -28,6 +29,19 @@ export function registerRecommended(fastify: FastifyInstance, app: App): void {
   getRoute(fastify, app, {
     url: '/api/v1/users/:userId/stats/recommended',
     rule: 'REST.recommended',
+    doc: {
+      summary: 'Weapons and potential: the charts that raise total BPI most (the GraphQL User.recommended)',
+      params: z.object({ userId: z.string() }),
+      query: z.object({
+        version: z.string().optional(),
+        level: z.string().optional().describe('11, 12 or 11,12'),
+        difficulty: z.string().optional().describe('HYPER, ANOTHER, LEGGENDARIA (comma list)'),
+        limit: z.string().regex(/^\d+$/).optional().describe('1–100, default 10'),
+        offset: z.string().regex(/^\d+$/).optional(),
+      }),
+      response: z.object({ weapons: RecommendedList, potential: RecommendedList }),
+      errors: { 403: 'This profile is set as a private.', 404: 'User not found' },
+    },
     parse: (req) => {
       const { userId } = req.params as { userId: string };
       const q = (req.query ?? {}) as Record<string, unknown>;
@@ -48,6 +62,26 @@ export function registerRecommended(fastify: FastifyInstance, app: App): void {
     handle: async (ctx, { userId, args }) => wireRecommended(await ctx.services.stats.recommended(userId, args)),
   });
 }
+
+const RecommendedItem = z.object({
+  songId: z.number().int(),
+  title: z.string(),
+  notes: z.number().int(),
+  bpm: z.string(),
+  difficulty: z.string(),
+  difficultyLevel: z.number().int(),
+  releasedVersion: z.number().int().nullable(),
+  logId: z.union([z.number(), z.string()]).nullable(),
+  exScore: z.number().int().nullable(),
+  bpi: z.number().nullable(),
+  clearState: z.union([z.number(), z.string()]).nullable(),
+  missCount: z.number().int().nullable(),
+  scoreAt: z.string(),
+  wrScore: z.number().int().nullable(),
+  kaidenAvg: z.number().int().nullable(),
+  coef: z.number().nullable(),
+});
+const RecommendedList = z.object({ data: z.array(RecommendedItem), total: z.number().int() });
 
 type Recommended = Awaited<ReturnType<StatsService['recommended']>>;
 

@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
 import { contextForRequest } from '../graphql/context';
 import { enforce } from '../graphql/rules';
+import { z } from 'zod';
 import { restError } from './errors';
+import { ErrorBody, HIDDEN, routeSchema } from './openapi';
 
 /**
  * POST /api/v1/token — exchange the API key in the X-API-Key header for an access token:
@@ -11,10 +13,26 @@ import { restError } from './errors';
  */
 export function registerTokenRoute(fastify: FastifyInstance, app: App): void {
   fastify.route({
-    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     url: '/api/v1/token',
+    ...HIDDEN,
+    handler: async (_req: FastifyRequest, reply: FastifyReply) => reply.code(405).header('allow', 'POST').send({ message: 'Method not allowed' }),
+  });
+  fastify.route({
+    method: 'POST',
+    url: '/api/v1/token',
+    ...routeSchema({
+      summary: 'Exchange an API key (X-API-Key header) for an access token',
+      tags: ['auth'],
+      apiKey: true,
+      responses: {
+        200: { description: 'An access token (Bearer) and its lifetime in seconds', body: z.object({ token: z.string(), expiresIn: z.number().int() }) },
+        401: { description: 'Missing or unknown API key', body: ErrorBody },
+        429: { description: 'More than 20 requests per minute from this address (Retry-After)', body: ErrorBody },
+      },
+      errors: ErrorBody,
+    }),
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
-      if (req.method !== 'POST') return reply.code(405).header('allow', 'POST').send({ message: 'Method not allowed' });
       try {
         const ctx = await contextForRequest(app, req);
         await enforce(ctx, 'Mutation.exchangeApiKey', {}, 'write');

@@ -9,6 +9,7 @@ import type { CompiledExecutor } from '../../src/graphql/executor';
 import { createLogger } from '../../src/logger';
 import type { DatabaseHandle } from '../../src/db/client';
 import { openTestDatabase } from './db';
+import { contractViolations, isRestRoute, type RecordedResponse } from './openapi-check';
 
 export interface TestServer {
   app: App;
@@ -59,6 +60,17 @@ export async function startTestServer(opts: { seedDemo?: boolean; env?: Record<s
   const config = testConfig(opts.env);
   const app = await createApp(config, db, createLogger('silent'));
   const { fastify, executor } = await createHttpServer(app);
+  // Every REST response a test produces is checked against the OpenAPI document when the server closes.
+  const recorded: RecordedResponse[] = [];
+  fastify.addHook('onSend', async (req, reply, payload) => {
+    const route = req.routeOptions.url;
+    // (the wrong-method 405 routes are left out of the document on purpose: `schema.hide`)
+    const hidden = (req.routeOptions.schema as { hide?: boolean } | undefined)?.hide === true;
+    if (route && isRestRoute(route) && !hidden && req.method !== 'HEAD' && (typeof payload === 'string' || payload === null || payload === undefined)) {
+      recorded.push({ method: req.method, route, status: reply.statusCode, contentType: String(reply.getHeader('content-type') ?? ''), body: (payload as string | null) ?? '' });
+    }
+    return payload;
+  });
   await fastify.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(fastify.server.address() as { port: number }).port}`;
   const auth = (token?: string): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
@@ -92,8 +104,11 @@ export async function startTestServer(opts: { seedDemo?: boolean; env?: Record<s
       return (await app.auth.issueAccessToken(userId)).token;
     },
     async close() {
+      const doc = (fastify as unknown as { swagger(): Parameters<typeof contractViolations>[0] }).swagger();
       await fastify.close();
       await db.close();
+      const problems = contractViolations(doc, recorded);
+      if (problems.length) throw new Error(`REST responses outside the OpenAPI document (src/rest/openapi.ts):\n${problems.join('\n')}`);
     },
   };
 }

@@ -4,6 +4,8 @@ import { DefinitionsFormatError } from '../../domain/definitions';
 import { badInput } from '../../errors';
 import { CATALOGUE_CACHE } from './catalogue';
 
+import { importDuration, timed } from '../../metrics';
+
 /**
  * A definitions update: import (one transaction), then — after the commit — reload the in-memory
  * catalogue in every process (the cluster's caches), announce it, and start the recompute job
@@ -17,7 +19,7 @@ export async function updateDefinitions(
 ): Promise<{ report: DefinitionsImportReport; recomputeStarted: boolean }> {
   let report: DefinitionsImportReport;
   try {
-    report = await importDefinitions(app.db, doc, onProgress);
+    report = await timed(importDuration, { kind: 'definitions' }, () => importDefinitions(app.db, doc, onProgress));
   } catch (err) {
     if (err instanceof DefinitionsFormatError) throw badInput(err.message);
     throw err;

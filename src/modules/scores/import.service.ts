@@ -30,6 +30,7 @@ import { requireVersion } from '../../graphql/args';
 import type { CatalogueChart } from '../catalogue/catalogue';
 import { learnCharts } from './learn.service';
 import { bestBpis, computeTotal, lockPlayer, storeTotals, totalSetIds, type ChartLookup } from './totals.service';
+import { importDuration, timed } from '../../metrics';
 
 export const MAX_IMPORT_ROWS = 10_000;
 
@@ -330,7 +331,11 @@ export function bestUpserts(bests: ReadonlyMap<number, Best>, changedCharts: rea
   });
 }
 
-export async function importScores(deps: ImportDeps, input: ImportInput): Promise<ImportReport> {
+export function importScores(deps: ImportDeps, input: ImportInput): Promise<ImportReport> {
+  return timed(importDuration, { kind: 'scores' }, () => importScoresUntimed(deps, input));
+}
+
+async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promise<ImportReport> {
   const { db, catalogue } = deps;
   requireVersion(input.version);
   if (input.rows.length > MAX_IMPORT_ROWS) {
