@@ -1,4 +1,5 @@
 import { defineArea } from '../area';
+import { catalogueNodes } from './catalogue.nodes';
 import { Catalogue } from './catalogue';
 import { createCatalogueLoaders, type CatalogueLoaders } from './catalogue.loaders';
 import { CatalogueAdminResolver, ChartsResolver, SongsResolver } from './catalogue.resolver';
@@ -17,6 +18,7 @@ export const catalogueArea = defineArea({
     return { catalogue };
   },
   loaders: createCatalogueLoaders,
+  nodes: catalogueNodes,
   services: (s) => new CatalogueService(s),
 });
 

@@ -1,5 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
+import { NodeInterface } from '../../graphql/global-id';
 import { ClearLamp, Difficulty } from '../shared/enums';
 
 /** Chart facts repeated on score entries (from the in-memory catalogue, current definition). */
@@ -33,9 +34,9 @@ export class ScoreEntryType extends ChartFields {
 @ObjectType()
 export class ScoreEntryConnection extends Connection(ScoreEntryType, 'ScoreEntry') {}
 
-@ObjectType('Play', { description: 'One stored improving play (append-only)' })
+@ObjectType('Play', { implements: NodeInterface, description: 'One stored improving play (append-only)' })
 export class PlayType {
-  @Field(() => ID) id!: number;
+  @Field(() => Int, { name: 'databaseId', description: 'Database id of the play' }) id!: number;
   @Field(() => Int) chartId!: number;
   @Field(() => String) title!: string;
   @Field(() => Difficulty) difficulty!: Difficulty;

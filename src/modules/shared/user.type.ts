@@ -1,4 +1,6 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ObjectType } from 'type-graphql';
+import { NodeInterface } from '../../graphql/global-id';
+import { GraphQLUUID } from 'graphql-scalars';
 
 /**
  * A player. Shared by every area: areas add their own fields with `@Resolver(() => UserType)` +
@@ -12,9 +14,9 @@ import { Field, ID, ObjectType } from 'type-graphql';
  * true; `id`, `name`, `isPublic`, `createdAt` and `relationship` stay. In the follow connections
  * the name is masked as well (MASKED_USER_NAME, as the reference's follow lists).
  */
-@ObjectType('User')
+@ObjectType('User', { implements: NodeInterface, description: 'A player' })
 export class UserType {
-  @Field(() => ID) id!: string;
+  @Field(() => GraphQLUUID, { name: 'databaseId', description: 'Database id of the user (a UUID; the `userId` of other types and arguments)' }) id!: string;
   @Field(() => String, { description: 'User name (2–20 characters); "非公開ユーザー" in follow lists for a private user the viewer may not see' })
   name!: string;
   @Field(() => Boolean) isPublic!: boolean;

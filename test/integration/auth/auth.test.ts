@@ -27,7 +27,7 @@ async function gqlWith(server: TestServer, query: string, headers: Record<string
 
 const ISSUE_KEY = 'mutation { issueApiKey { apiKey hint createdAt } }';
 const EXCHANGE = 'mutation { exchangeApiKey { token expiresIn } }';
-const ME = '{ me { id name } }';
+const ME = '{ me { id: databaseId name } }';
 
 describe('API keys and token exchange', () => {
   it('issues a key once, exchanges it (GraphQL and REST) for a working token, and reports status without the key', async () => {

@@ -12,13 +12,13 @@ let carol: User;
 let aliceToken: string;
 let bobToken: string;
 
-const POST = `mutation($chartId: ID!, $body: String!) { postSongNote(chartId: $chartId, body: $body) { note { id body authorTotalBpi upvoteCount upvoted editable createdAt updatedAt chartId } } }`;
+const POST = `mutation($chartId: ID!, $body: String!) { postSongNote(chartId: $chartId, body: $body) { note { id: databaseId body authorTotalBpi upvoteCount upvoted editable createdAt updatedAt chartId } } }`;
 const LIST = `query($chartId: ID!, $sort: SongNoteSort, $first: Int, $after: String) {
   songNotes(chartId: $chartId, sort: $sort, first: $first, after: $after) {
     totalCount pageInfo { hasNextPage hasPreviousPage endCursor }
     edges { cursor node { id body upvoteCount upvoted editable authorTotalBpi } }
   } }`;
-const UPVOTE = `mutation($id: ID!) { upvoteSongNote(id: $id) { upvoteCount upvoted changed note { id upvoteCount upvoted } } }`;
+const UPVOTE = `mutation($id: ID!) { upvoteSongNote(id: $id) { upvoteCount upvoted changed note { id: databaseId upvoteCount upvoted } } }`;
 const CANCEL = `mutation($id: ID!) { cancelSongNoteUpvote(id: $id) { upvoteCount upvoted changed } }`;
 
 async function post(token: string, chartId: number, body: string): Promise<number> {
@@ -81,7 +81,7 @@ describe('song notes: posting', () => {
 describe('song notes: authorship', () => {
   it('lets only the author edit or delete (FORBIDDEN otherwise), NOT_FOUND for unknown notes', async () => {
     const id = await post(aliceToken, chartB, 'original');
-    const EDIT = `mutation($id: ID!, $body: String!) { editSongNote(id: $id, body: $body) { note { id body editable updatedAt createdAt } } }`;
+    const EDIT = `mutation($id: ID!, $body: String!) { editSongNote(id: $id, body: $body) { note { id: databaseId body editable updatedAt createdAt } } }`;
     const DEL = `mutation($id: ID!) { deleteSongNote(id: $id) { id deleted } }`;
     const byBob = await s.gql(EDIT, { id: String(id), body: 'hacked' }, bobToken);
     expect(byBob.body.errors![0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
@@ -230,7 +230,7 @@ describe('song notes: ordering and pagination', () => {
   });
 
   it('loads upvoted flags and charts through loaders (statement count does not grow with the page)', async () => {
-    const Q = `query($first: Int) { recentSongNotes(first: $first) { edges { node { id upvoted editable chart { id level song { title } } } } } }`;
+    const Q = `query($first: Int) { recentSongNotes(first: $first) { edges { node { id upvoted editable chart { id: databaseId level song { title } } } } } }`;
     s.sql.reset();
     expectNoErrors(await s.gql(Q, { first: 2 }, bobToken));
     const small = s.sql.count;
