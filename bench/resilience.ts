@@ -45,13 +45,13 @@ const HEADER = [
 ].join(',');
 
 /** An official current-layout CSV over the catalogue's songs (scores scaled by `seed`). */
-function csvFor(songs: { title: string; charts: { difficulty: string; notes: number; level: number }[] }[], seed: number): string {
+function csvFor(songs: { title: string; charts: { difficulty: string; notes: number | null; level: number }[] }[], seed: number): string {
   const lines = [HEADER];
   for (const s of songs) {
     const groups = DIFFS.map((d) => {
       const c = s.charts.find((x) => x.difficulty === d);
       if (!c) return '0,0,0,0,---,NO PLAY,---';
-      return [c.level, Math.floor(c.notes * (1.2 + (seed % 50) / 100)), 0, 0, 5, 'HARD CLEAR', 'AA'].join(',');
+      return [c.level, Math.floor((c.notes ?? 0) * (1.2 + (seed % 50) / 100)), 0, 0, 5, 'HARD CLEAR', 'AA'].join(',');
     });
     lines.push(['33 Sparkle Shower', s.title, 'G', 'A', 1, ...groups, '2025-01-02 03:04'].join(','));
   }

@@ -7,7 +7,27 @@ const graphql = require('@graphql-eslint/eslint-plugin');
  * Object types that are values, not entities: no `id`, and their description says so.
  * strict-id-in-types skips them.
  */
-const VALUE_TYPES = [];
+const VALUE_TYPES = [
+  // rivals (src/modules/rivals/rivals.types.ts): descriptions start with "Value type:"
+  'ChartRank',
+  'FollowingBpiChange',
+  'FollowingChartScore',
+  'FollowingChartStat',
+  'NearLoss',
+  'RivalChart',
+  'RivalSide',
+  'RivalSummary',
+  'Rivalry',
+  'RivalTrendPoint',
+  'SuggestedRival',
+
+  // optimizer (values without identity: a plan, its steps and settings, a ticket's advice)
+  'BpiPlan',
+  'BpiPlanSettings',
+  'BpiPlanStep',
+  'TicketChart',
+  'TicketRecommendation',
+];
 
 /** @returns {import('eslint').Linter.Config[]} */
 function schemaLintConfig(schemaFile) {

@@ -8,6 +8,9 @@ import { createAppPubSub } from './graphql/pubsub';
 import type { Platform } from './graphql/context';
 import { createAreaRuntime, type AreaDeps } from './modules/area';
 import { AREAS } from './modules';
+import { createClusterBus } from './cluster/bus';
+import { ClusterCaches } from './cluster/caches';
+import { createClusterLock, RECOMPUTE_LOCK_KEY } from './cluster/lock';
 
 /**
  * Process-wide singletons: the platform's (configuration, database, events, rate limits,
@@ -21,15 +24,20 @@ export interface App extends Platform, AreaDeps {
 /** Builds the application from the area manifests (src/modules/index.ts): setups, recompute steps, listeners. */
 export async function createApp(config: Config, database: DatabaseHandle, log: Logger): Promise<App> {
   const db = database.prisma;
+  // The bus: Redis with REDIS_URL, else LISTEN/NOTIFY on PostgreSQL, else in-process (PGlite: one process).
+  const databaseUrl = database.kind === 'postgres' ? database.url : undefined;
+  const bus = createClusterBus({ redisUrl: config.redisUrl, databaseUrl, log });
   const partial: Partial<App> = {
     config,
     log,
     database,
     db,
+    bus,
+    caches: new ClusterCaches(bus, log),
     rateLimiter: createRateLimiter(config, log),
     events: new EventBus((err, event) => log.error({ err, event }, 'event listener failed')),
-    recompute: new RecomputeJob(db, log),
-    pubsub: createAppPubSub({ redisUrl: config.redisUrl, log }),
+    recompute: new RecomputeJob(db, log, { lock: createClusterLock(databaseUrl, RECOMPUTE_LOCK_KEY, log), instanceId: bus.instanceId }),
+    pubsub: createAppPubSub({ bus, log }),
   };
   // One object for the whole process: services read it through their scope's prototype, so a
   // later change (a test swapping the rate limiter) is seen everywhere.
@@ -41,7 +49,24 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
   for (const area of AREAS) {
     for (const step of area.recompute ?? []) app.recompute.addStep({ name: step.name, order: step.order, run: (version, progress) => step.run(app, version, progress) });
   }
+  for (const area of AREAS) for (const spec of area.caches?.(app) ?? []) app.caches.register(spec);
+  const reads = database.reads;
+  if (reads) {
+    // A player's write position reaches every process: their reads stay on the primary until the replicas replayed it.
+    reads.onWrite = (userId, lsn) => bus.publish('reads.wrote', { userId, lsn: lsn.toString() });
+    bus.subscribe('reads.wrote', (m, origin) => {
+      const w = m as { userId: string; lsn: string };
+      if (origin !== bus.instanceId) reads.note(w.userId, BigInt(w.lsn));
+    });
+  }
   for (const area of AREAS) area.listeners?.(app);
   app.areas = createAreaRuntime(AREAS, app);
   return app;
+}
+
+/** Stops the app's cluster connections (subscriptions, bus); the database is closed by its owner. */
+export async function closeApp(app: Pick<App, 'pubsub' | 'bus' | 'caches'>): Promise<void> {
+  await app.pubsub.close();
+  app.caches.close();
+  await app.bus.close();
 }

@@ -16,8 +16,13 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgresql:// URL (unset it to use the embedded PGlite)')
     .optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .regex(/^\s*postgres(ql)?:\/\/[^,]+(,\s*postgres(ql)?:\/\/[^,]+)*\s*$/, 'DATABASE_REPLICA_URLS must be a comma list of postgresql:// URLs')
+    .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
-  SEED_DEMO: bool(true),
+  /** Default: true in development and test, false in production (demo data never in production unless asked for). */
+  SEED_DEMO: z.enum(['true', 'false', '1', '0', 'yes', 'no']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHQL_INTROSPECTION: bool(true),
   GRAPHQL_EXPLORER: bool(true),
@@ -48,6 +53,8 @@ const EnvSchema = z.object({
   TITLE_CORRECTIONS_FILE: z.string().min(1).optional(),
   CORS_ORIGINS: z.string().optional(),
   CORS_ALLOW_CREDENTIALS: bool(false),
+  USER_DELETION_BACKUP_DIR: z.string().min(1).optional(),
+  INVITE_TOKEN_KEY: z.string().min(32, 'INVITE_TOKEN_KEY must be at least 32 characters').optional(),
 });
 
 /**
@@ -100,6 +107,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const c = parsed.data;
   const corsOrigins = parseCorsOrigins(c.CORS_ORIGINS, c.NODE_ENV, c.CORS_ALLOW_CREDENTIALS);
   if (!Array.isArray(corsOrigins) && corsOrigins !== '*') throw new ConfigError(`Invalid configuration:\n  ${corsOrigins.error}`);
+  if (c.DATABASE_REPLICA_URLS && !c.DATABASE_URL) throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URLS needs DATABASE_URL (the primary)');
+  if (c.NODE_ENV === 'production' && !c.PUBLIC_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PUBLIC_URL is required in production: the external base URL of this server (e.g. https://api.example.org), ' +
+        'the issuer of its OAuth metadata (security metadata is never built from request headers)',
+    );
+  }
   const external = [c.AUTH_ISSUER, c.AUTH_JWKS_URL, c.AUTH_AUDIENCE].filter(Boolean).length;
   if (external !== 0 && external !== 3) {
     throw new ConfigError('Invalid configuration:\n  AUTH_ISSUER, AUTH_JWKS_URL and AUTH_AUDIENCE must be set together');
@@ -110,8 +124,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     host: c.HOST,
     databaseUrl: c.DATABASE_URL,
     databasePoolMax: c.DATABASE_POOL_MAX,
+    /** PostgreSQL streaming replicas for read-only requests (src/db/replicas.ts); [] = none. */
+    databaseReplicaUrls: (c.DATABASE_REPLICA_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
     dataDir: path.resolve(c.DATA_DIR),
-    seedDemo: c.SEED_DEMO,
+    seedDemo: c.SEED_DEMO === undefined ? c.NODE_ENV !== 'production' : ['true', '1', 'yes'].includes(c.SEED_DEMO),
     logLevel: c.LOG_LEVEL,
     introspection: c.GRAPHQL_INTROSPECTION,
     explorer: c.GRAPHQL_EXPLORER,
@@ -146,11 +162,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     externalAuth: c.AUTH_ISSUER
       ? { issuer: c.AUTH_ISSUER, jwksUrl: c.AUTH_JWKS_URL!, audience: c.AUTH_AUDIENCE! }
       : undefined,
-    publicUrl: c.PUBLIC_URL,
+    /**
+     * The external base URL (no trailing slash): the OAuth issuer and endpoint URLs. Required in
+     * production; elsewhere unset means http://localhost:<listening port> (publicBaseUrl below),
+     * never the request's Host header.
+     */
+    publicUrl: c.PUBLIC_URL?.replace(/\/+$/, ''),
     redisUrl: c.REDIS_URL,
     /** JSON {"export title": "catalogue title"} used when matching imported scores (none when unset). */
     titleCorrectionsFile: c.TITLE_CORRECTIONS_FILE ? path.resolve(c.TITLE_CORRECTIONS_FILE) : undefined,
     /** Browser origins allowed to call this server (src/cors.ts): exact origins, or '*' for any; [] = no CORS. */
     cors: { origins: corsOrigins, allowCredentials: c.CORS_ALLOW_CREDENTIALS },
+    /** Where deleteAccount writes the account's JSON backup first (default DATA_DIR/deleted-accounts). */
+    userDeletionBackupDir: path.resolve(c.USER_DELETION_BACKUP_DIR ?? path.join(c.DATA_DIR, 'deleted-accounts')),
+    /** Key that seals invitation tokens so their owner can see the link again (default: derived from the access-token key). */
+    inviteTokenKey: c.INVITE_TOKEN_KEY,
   };
+}
+
+/** The external base URL: PUBLIC_URL, or in development http://localhost:<the port actually listened on>. */
+export function publicBaseUrl(config: Pick<Config, 'publicUrl'>, listeningPort: number): string {
+  return config.publicUrl ?? `http://localhost:${listeningPort}`;
 }

@@ -10,6 +10,8 @@ export interface DomainEvents {
   'scores.imported': { userId: string; version: string; batchId: string; chartIds: number[] };
   /** A batch was deleted. */
   'scores.batchDeleted': { userId: string; version: string; batchId: string };
+  /** Charts were added to the catalogue outside a definitions import (learned from a score export). */
+  'catalogue.chartsAdded': { chartIds: number[] };
   /** A definitions release was imported (something changed). */
   'definitions.imported': { version: string; changedChartIds: number[] };
   /** A follow was created (public follow or approved request). */

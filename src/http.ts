@@ -3,8 +3,8 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
-import type { App } from './app';
-import { contextForRequest, type Context } from './graphql/context';
+import { closeApp, type App } from './app';
+import { contextForRequest, contextOf, type Context } from './graphql/context';
 import { makeFormatError } from './graphql/errors';
 import { explorerReply } from './graphql/explorer';
 import { getSchema } from './schema';
@@ -49,7 +49,14 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     hideSchemaDetailsFromClientErrors: !app.config.introspection,
     // Request-wide cap on the document's size (its length is capped in the route below).
     parseOptions: { maxTokens: app.config.graphqlMaxTokens },
-    plugins: [fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limitsPlugin(app)],
+    plugins: [
+      fastifyApolloDrainPlugin(fastify),
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      limitsPlugin(app),
+      // A query reads only: its statements may go to a read replica (src/db/replicas.ts).
+      { requestDidStart: async () => ({ didResolveOperation: async (rc) => void (rc.operation?.operation === 'query' && (rc.contextValue.readOnly = true)) }) },
+    ],
   });
   await apollo.start();
   // Operations seen before run compiled; the rest (and every error of a request) goes to Apollo.
@@ -58,7 +65,16 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   // GraphQL subscriptions (graphql-ws) on the same server and path; closed before the server stops.
   const subscriptions = attachSubscriptions(fastify.server, schema, app);
   fastify.addHook('preClose', async () => subscriptions.close());
-  fastify.addHook('onClose', async () => app.pubsub.close());
+  fastify.addHook('onClose', async () => closeApp(app));
+  const reads = app.database.reads;
+  if (reads) {
+    // Read-your-writes with replicas: a player's write is recorded (here and on the bus) before the answer leaves.
+    fastify.addHook('onSend', async (req, _reply, payload) => {
+      const ctx = contextOf(req);
+      if (ctx?.viewer && !ctx.readOnly) await reads.wrote(ctx.viewer.id).catch((err) => app.log.error({ err }, 'write position not recorded'));
+      return payload;
+    });
+  }
 
   fastify.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

@@ -21,6 +21,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     url: config.databaseUrl,
     dataDir: config.dataDir,
     poolMax: config.databasePoolMax,
+    replicaUrls: config.databaseReplicaUrls,
     purpose: 'bpigraph server',
   });
   try {

@@ -1,20 +1,25 @@
 import type { Config } from '../config';
 import { importChartAttributes, type AttributeImportEntry } from '../modules/rankings/rankings.service';
-import { readJson, UsageError, withDatabase } from './support';
+import type { CliArgs } from './commands';
+import { listSome } from './progress';
+import { printJson, readJson, UsageError, withDatabase } from './support';
 
 /**
  * `charts import-attributes <file|url>`: a JSON array of
  * `{title, difficulty, playStyle?, attributes: {name: number}}` (playStyle defaults to SP).
  */
-export async function importAttributesCommand([src]: string[], config: Config): Promise<number> {
+export async function importAttributesCommand({ positionals: [src], values }: CliArgs, config: Config): Promise<number> {
   if (!src) throw new UsageError('usage: npm run cli -- charts import-attributes <file|url>');
   const doc = await readJson(src);
   if (!Array.isArray(doc)) throw new UsageError(`${src}: expected a JSON array of {title, difficulty, playStyle?, attributes}`);
   return withDatabase(config, 'charts import-attributes', async (db) => {
     const report = await importChartAttributes(db.prisma, doc as AttributeImportEntry[]);
+    if (values.json) {
+      printJson(report);
+      return 0;
+    }
     console.log(`Chart attributes: ${report.updated} updated, ${report.unchanged} unchanged, ${report.problems.length} problems`);
-    for (const p of report.problems.slice(0, 20)) console.log(`  entry ${p.index}${p.title ? ` (${p.title})` : ''}: ${p.reason}`);
-    if (report.problems.length > 20) console.log(`  … ${report.problems.length - 20} more`);
+    for (const line of listSome(report.problems, (p) => `  entry ${p.index}${p.title ? ` (${p.title})` : ''}: ${p.reason}`)) console.log(line);
     return 0;
   });
 }

@@ -1,22 +1,34 @@
 import fs from 'node:fs';
+import type { ParseArgsConfig } from 'node:util';
 import type { Config } from '../config';
 import { openDatabase } from '../db/client';
 import { applyMigrations, createMigration, pendingSchemaSql } from '../db/migrate';
 import { emitSchemaFile, printSdl, SCHEMA_FILE } from '../graphql/schema';
 import { getSchema } from '../schema';
+import { importArrangementScoresCommand } from './arrangement';
 import { importAttributesCommand } from './attributes';
-import { createUserCommand, tokenCommand } from './users';
+import { createUserCommand, deleteUserCommand, grantCommand, listUsersCommand, tokenCommand } from './users';
 import { importArenaCommand, importDefinitionsCommand, recomputeCommand } from './definitions';
 import { importRadarCategoriesCommand } from './radar';
 import { importScoresCommand } from './scores';
 import { UsageError, withDatabase } from './support';
 
+/** A command's arguments as node:util.parseArgs gives them (strict: unknown options are refused). */
+export interface CliArgs {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
 export interface Command {
   name: string;
   usage: string;
   summary: string;
-  run(args: string[], config: Config): Promise<number>;
+  /** parseArgs options (`--help` is added to every command). */
+  options?: ParseArgsConfig['options'];
+  run(args: CliArgs, config: Config): Promise<number>;
 }
+
+const json = { json: { type: 'boolean' } } as const;
 
 
 export const COMMANDS: Command[] = [
@@ -35,7 +47,7 @@ export const COMMANDS: Command[] = [
     name: 'db diff',
     usage: 'db diff <name>',
     summary: 'Write prisma/migrations/<timestamp>_<name>/migration.sql from the schema change',
-    run: async ([name]) => {
+    run: async ({ positionals: [name] }) => {
       if (!name) throw new UsageError('usage: npm run db:diff -- <name>');
       // Diffing needs no real database: an in-memory PGlite serves as the shadow.
       const db = await openDatabase({ dataDir: 'memory://' });
@@ -96,30 +108,55 @@ export const COMMANDS: Command[] = [
     name: 'users create',
     usage: 'users create --name <name>',
     summary: 'Create a local user; prints its id and an API key (shown once)',
+    options: { name: { type: 'string' } },
     run: (args, config) => createUserCommand(args, config),
   },
   {
+    name: 'users list',
+    usage: 'users list [--admins] [--limit <n>] [--json]',
+    summary: 'List users (newest first): id, name, admin, badge',
+    options: { admins: { type: 'boolean' }, limit: { type: 'string' }, ...json },
+    run: (args, config) => listUsersCommand(args, config),
+  },
+  {
+    name: 'users grant',
+    usage: 'users grant --admin|--no-admin|--badge <role>|--no-badge <user>',
+    summary: 'Make a user admin (the admin GraphQL mutations need it) or give / take a badge; <user> is an id or a name',
+    options: { admin: { type: 'boolean' }, 'no-admin': { type: 'boolean' }, badge: { type: 'string' }, 'no-badge': { type: 'boolean' }, description: { type: 'string' } },
+    run: (args, config) => grantCommand(args, config),
+  },
+  {
+    name: 'users delete',
+    usage: 'users delete <user> --yes',
+    summary: 'Delete a user and everything of theirs (scores, follows, notes, tokens); <user> is an id or a name',
+    options: { yes: { type: 'boolean' } },
+    run: (args, config) => deleteUserCommand(args, config),
+  },
+  {
     name: 'token',
-    usage: 'token <userId>',
-    summary: 'Print an access token (Bearer) for a user',
+    usage: 'token <user>',
+    summary: 'Print an access token (Bearer) for a user (id or name)',
     run: (args, config) => tokenCommand(args, config),
   },
   {
     name: 'definitions import',
-    usage: 'definitions import <file|url>',
-    summary: 'Import a published BPI definitions file (path or http(s) URL)',
+    usage: 'definitions import <file|url> [--json]',
+    summary: 'Import a published BPI definitions file (path or http(s) URL); the first real one removes the demo catalogue',
+    options: json,
     run: (args, config) => importDefinitionsCommand(args, config),
   },
   {
     name: 'scores import',
-    usage: 'scores import --user <id> --version <v> [--corrections <titles.json>] <file>',
+    usage: 'scores import --user <user> --version <v> [--corrections <titles.json>] [--play-style SP|DP] [--json] <file>',
     summary: 'Import a score export (official CSV, Reflux TSV, daken counter, result techo) as one batch',
+    options: { user: { type: 'string' }, version: { type: 'string' }, corrections: { type: 'string' }, 'play-style': { type: 'string' }, ...json },
     run: (args, config) => importScoresCommand(args, config),
   },
   {
     name: 'charts import-attributes',
-    usage: 'charts import-attributes <file|url>',
+    usage: 'charts import-attributes <file|url> [--json]',
     summary: 'Import chart attribute vectors [{title, difficulty, playStyle?, attributes:{name: number}}] for similar songs',
+    options: json,
     run: (args, config) => importAttributesCommand(args, config),
   },
   {
@@ -129,15 +166,23 @@ export const COMMANDS: Command[] = [
     run: (args, config) => importRadarCategoriesCommand(args, config),
   },
   {
+    name: 'tickets import-scores',
+    usage: 'tickets import-scores <file|url>',
+    summary: 'Import precomputed lane-arrangement scores [{title, difficulty, playStyle?, scores:{pattern: number}}] for ticket advice',
+    run: (args, config) => importArrangementScoresCommand(args, config),
+  },
+  {
     name: 'recompute',
     usage: 'recompute [--version <v>]',
     summary: 'Recompute derived values (bests’ BPI, totals, arena averages); re-runnable',
+    options: { version: { type: 'string' } },
     run: (args, config) => recomputeCommand(args, config),
   },
   {
     name: 'arena import',
     usage: 'arena import <file> [--version <v>]',
     summary: 'Import an official arena ranking snapshot (JSON array of players)',
+    options: { version: { type: 'string' } },
     run: (args, config) => importArenaCommand(args, config),
   },
 ];

@@ -1,7 +1,11 @@
 import 'reflect-metadata';
+import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
 import { DataDirLockedError } from '../db/lock';
+import { DefinitionsFormatError } from '../domain/definitions';
+import { AppError } from '../errors';
 import { COMMANDS, type Command } from './commands';
+import { UsageError } from './support';
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));
@@ -12,6 +16,7 @@ function help(): string {
     '',
     'The embedded database (PGlite, DATA_DIR) can be opened by one process only: stop the server',
     'before running a command that needs the database, or set DATABASE_URL to use PostgreSQL.',
+    'Errors are one line on stderr (exit 2: wrong usage or input; 1: anything else; DEBUG=1 adds the stack).',
   ].join('\n');
 }
 
@@ -23,25 +28,48 @@ async function main(argv: string[]): Promise<number> {
   // Longest matching command name (commands have one or two words).
   const match: Command | undefined =
     COMMANDS.find((c) => c.name === `${argv[0]} ${argv[1] ?? ''}`.trim()) ?? COMMANDS.find((c) => c.name === argv[0]);
-  if (!match) {
-    console.error(`Unknown command: ${argv.join(' ')}\n\n${help()}`);
-    return 2;
-  }
+  if (!match) throw new UsageError(`Unknown command '${argv.slice(0, 2).join(' ')}' (npm run cli -- --help lists them)`);
   const rest = argv.slice(match.name.split(' ').length);
-  if (rest.includes('--help') || rest.includes('-h')) {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      options: { ...match.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (err) {
+    // ERR_PARSE_ARGS_UNKNOWN_OPTION / _INVALID_OPTION_VALUE: node's message names the option.
+    const message = (err as Error).message.split('\n')[0];
+    const head = /^(Unknown option '[^']+'|Option '[^']+' argument missing|Unexpected argument '[^']+')/.exec(message)?.[1] ?? message.replace(/\. .*$/, '');
+    throw new UsageError(`${head} — usage: npm run cli -- ${match.usage}`);
+  }
+  if (parsed.values.help) {
     console.log(`${match.usage}\n\n${match.summary}`);
     return 0;
   }
   const config = loadConfig();
-  return match.run(rest, config);
+  return match.run({ values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals }, config);
+}
+
+/** One line for any failure (never a stack trace unless DEBUG is set) and the exit code. */
+function failure(err: unknown): { line: string; code: number } {
+  const e = err as Error & { code?: string };
+  if (err instanceof UsageError) return { line: e.message, code: 2 };
+  if (err instanceof ConfigError) return { line: e.message, code: 2 };
+  if (err instanceof DataDirLockedError) return { line: e.message, code: 1 };
+  if (err instanceof DefinitionsFormatError) return { line: `Not a definitions document: ${e.message}`, code: 2 };
+  if (err instanceof AppError) return { line: e.message, code: e.code === 'BAD_USER_INPUT' || e.code === 'NOT_FOUND' ? 2 : 1 };
+  const cause = (e?.cause as Error | undefined)?.message;
+  return { line: `Failed: ${e?.message ?? String(err)}${cause ? ` (${cause})` : ''}`, code: 1 };
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
-    if (err instanceof ConfigError || err instanceof DataDirLockedError) console.error(err.message);
-    else if (err?.name === 'UsageError') console.error(err.message);
-    else console.error(err);
-    process.exit(err?.name === 'UsageError' ? 2 : 1);
+    const { line, code } = failure(err);
+    console.error(`error: ${line.replace(/\s*\n\s*/g, ' ')}`);
+    if (process.env.DEBUG) console.error(err);
+    process.exit(code);
   },
 );

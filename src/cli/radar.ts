@@ -1,19 +1,22 @@
 import type { Config } from '../config';
+import { CATALOGUE_CACHE } from '../modules/catalogue/catalogue';
 import { importRadarCategories } from '../modules/catalogue/categories.service';
-import { readJson, UsageError, withDatabase } from './support';
+import type { CliArgs } from './commands';
+import { readJson, UsageError, withApp } from './support';
 
 /** npm run cli -- charts import-categories <file|url>: [{title, difficulty, top}] → Chart.radarCategory */
-export async function importRadarCategoriesCommand([src]: string[], config: Config): Promise<number> {
+export async function importRadarCategoriesCommand({ positionals: [src] }: CliArgs, config: Config): Promise<number> {
   if (!src) throw new UsageError('usage: npm run cli -- charts import-categories <file|url>');
   const doc = await readJson(src);
-  return withDatabase(config, 'charts import-categories', async (db) => {
-    const r = await importRadarCategories(db.prisma, doc);
+  return withApp(config, 'charts import-categories', async (app) => {
+    const r = await importRadarCategories(app.db, doc);
     console.log(
       `Radar categories: ${r.total} entries, ${r.matched} matched SP charts, ${r.updated} updated, ` +
         `${r.unmatched} without a chart, ${r.invalid} invalid`,
     );
     for (const s of r.unmatchedSamples) console.log(`  no chart: ${s}`);
-    if (r.updated > 0) console.log('A running server picks the categories up at its next catalogue reload (restart, definitions import, or the importRadarCategories mutation).');
+    // Running servers reload their catalogue (PostgreSQL: through the cluster bus).
+    if (r.updated > 0) await app.caches.changed(CATALOGUE_CACHE);
     return 0;
   });
 }

@@ -5,6 +5,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from '../generated/prisma/client';
 import { acquireDataDirLock } from './lock';
+import { ReadRouter } from './replicas';
 
 export type Db = PrismaClient;
 
@@ -15,6 +16,10 @@ export interface DatabaseHandle {
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   /** Human-readable location (data dir or URL without password). */
   where: string;
+  /** PostgreSQL: the connection string (for the cluster bus's and locks' own connections). */
+  url?: string;
+  /** With read replicas (DATABASE_REPLICA_URLS): the client of each read-only request (src/db/replicas.ts). */
+  reads?: ReadRouter;
   close(): Promise<void>;
 }
 
@@ -30,6 +35,8 @@ export interface DatabaseOptions {
   onQuery?: (e: { query: string; durationMs: number }) => void;
   /** Who holds the PGlite lock (shown to a second process). */
   purpose?: string;
+  /** PostgreSQL streaming replicas for read-only requests (src/db/replicas.ts). */
+  replicaUrls?: readonly string[];
 }
 
 /** The one factory for database clients: PGlite when no URL is given, PostgreSQL otherwise. */
@@ -79,12 +86,25 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
       (e) => cb({ query: e.query, durationMs: e.duration }),
     );
   }
+  let reads: ReadRouter | undefined;
+  if (opts.url && opts.replicaUrls?.length) {
+    const replicas = opts.replicaUrls.map((url) => {
+      const u = new URL(url);
+      u.password = '';
+      return { prisma: new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: opts.poolMax ?? 10 }) }), where: u.toString() };
+    });
+    reads = new ReadRouter(prisma, replicas);
+    await reads.start();
+  }
   return {
     kind,
     prisma,
+    reads,
     adapterFactory,
     where,
+    url: opts.url,
     async close() {
+      await reads?.close();
       await prisma.$disconnect();
       await closeDriver();
     },

@@ -2,8 +2,15 @@ import type { Db } from './client';
 import type { Chart, ChartDefinition } from '../generated/prisma/client';
 import { normalizeDefinitions, type NormalizedDefinition } from '../domain/definitions';
 
+/** The release version of the fictional demo catalogue (src/db/seed.ts); every `demo-…` version is demo data. */
+export const DEMO_DEFINITIONS_VERSION = 'demo-1';
+const DEMO_PREFIX = 'demo-';
+export const isDemoRelease = (version: string) => version.startsWith(DEMO_PREFIX);
+
 export interface DefinitionsImportReport {
   version: string;
+  /** Demo songs removed by this import (the first real release purges the demo catalogue, with everything on its charts). */
+  demoSongsPurged: number;
   added: number;
   changed: number;
   unchanged: number;
@@ -37,6 +44,7 @@ export async function importDefinitions(
   const norm = normalizeDefinitions(doc);
   const report: DefinitionsImportReport = {
     version: norm.version,
+    demoSongsPurged: 0,
     added: 0,
     changed: 0,
     unchanged: 0,
@@ -48,8 +56,24 @@ export async function importDefinitions(
     chartsCreated: 0,
     changedChartIds: [],
   };
+  const purgedChartIds: number[] = [];
   await db.$transaction(
     async (tx) => {
+      // Demo data never mixes with real definitions: the first real release removes the demo
+      // songs (charts, scores and notes on them cascade) and the demo release itself.
+      if (!isDemoRelease(norm.version) && (await tx.definitionsRelease.count({ where: { version: { startsWith: DEMO_PREFIX } } }))) {
+        const demo = { definitionsVersion: { startsWith: DEMO_PREFIX } };
+        const real = { NOT: demo };
+        const demoSongs = await tx.song.findMany({
+          where: { charts: { some: { definitions: { some: demo } }, none: { definitions: { some: real } } } },
+          select: { id: true, charts: { select: { id: true } } },
+        });
+        if (demoSongs.length) await tx.song.deleteMany({ where: { id: { in: demoSongs.map((s) => s.id) } } });
+        await tx.chartDefinition.deleteMany({ where: demo });
+        await tx.definitionsRelease.deleteMany({ where: { version: { startsWith: DEMO_PREFIX } } });
+        report.demoSongsPurged = demoSongs.length;
+        purgedChartIds.push(...demoSongs.flatMap((s) => s.charts.map((c) => c.id)));
+      }
       const known = await tx.definitionsRelease.findUnique({ where: { version: norm.version } });
       if (!known) await tx.definitionsRelease.create({ data: { version: norm.version, requireVersion: norm.requireVersion } });
       // songs
@@ -153,7 +177,7 @@ export async function importDefinitions(
       const gone = current.filter((d) => !listed.has(d.chartId));
       report.absent = gone.length;
       if (gone.length) await tx.chartDefinition.updateMany({ where: { id: { in: gone.map((d) => d.id) } }, data: { isCurrent: false } });
-      report.changedChartIds = [...toCreate.map((c) => c.chartId), ...gone.map((d) => d.chartId)];
+      report.changedChartIds = [...toCreate.map((c) => c.chartId), ...gone.map((d) => d.chartId), ...purgedChartIds];
       if (!known || report.added + report.changed + report.removed + report.absent > 0) await tx.definitionsRelease.update({
         where: { version: norm.version },
         data: { added: report.added, changed: report.changed, unchanged: report.unchanged, removed: report.removed, importedAt: new Date() },

@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PACKAGE_ROOT } from '../paths';
 
 /**
  * Migrations through Prisma's own WebAssembly schema engine (@prisma/schema-engine-wasm):
  * no native engine download. The engine is an ES module whose .wasm import needs a flag in
  * plain Node, so we instantiate the .wasm ourselves and hand it to the JS glue.
  */
-export const ROOT = path.resolve(__dirname, '../..');
+export const ROOT = PACKAGE_ROOT;
 export const SCHEMA_PATH = path.join(ROOT, 'prisma/schema.prisma');
 export const MIGRATIONS_DIR = path.join(ROOT, 'prisma/migrations');
 

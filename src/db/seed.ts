@@ -1,5 +1,5 @@
 import type { Db } from './client';
-import { importDefinitions } from './definitions';
+import { DEMO_DEFINITIONS_VERSION, importDefinitions } from './definitions';
 
 /** Deterministic PRNG (mulberry32) so the demo catalogue is the same on every machine. */
 function rng(seed: number) {
@@ -52,10 +52,10 @@ export function demoDefinitions(): { version: string; requireVersion: string; bo
       });
     }
   }
-  return { version: 'demo-1', requireVersion: '0', body };
+  return { version: DEMO_DEFINITIONS_VERSION, requireVersion: '0', body };
 }
 
-/** Seeds the demo catalogue when the catalogue is empty; returns the number of charts created (0 if none). */
+/** Seeds the demo catalogue when the catalogue is empty (the first real definitions import removes it again); returns the number of charts created (0 if none). */
 export async function seedDemoCatalogue(db: Db): Promise<number> {
   if ((await db.song.count()) > 0) return 0;
   const report = await importDefinitions(db, demoDefinitions());

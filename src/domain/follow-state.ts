@@ -20,7 +20,9 @@
  *   - the approval lives on the Follow row, so unfollow / force-removal revoke it (no residual
  *     approval that silently re-grants access later);
  *   - a legacy follower can unfollow;
- *   - approving twice, withdrawing nothing, unfollowing nothing are errors, not silent no-ops.
+ *   - approving twice and withdrawing nothing are errors, not silent no-ops; following someone
+ *     already followed and unfollowing someone not followed succeed and change nothing (`noop`),
+ *     as the reference's "Already followed" / "Already unfollowed".
  */
 import { badInput, conflict, forbidden, notFound, type AppError } from '../errors';
 
@@ -82,7 +84,7 @@ export interface Transition {
   /** Whether the target still has a pending request after the transition. */
   pendingRequest: boolean;
   effects: FollowEffect[];
-  /** True when nothing changes (idempotent repeat of REQUEST). */
+  /** True when nothing changes (idempotent repeat of REQUEST, FOLLOW, UNFOLLOW). */
   noop: boolean;
 }
 
@@ -108,13 +110,16 @@ export function transition(s: FollowSnapshot, action: FollowAction): Transition 
 
   switch (action) {
     case 'FOLLOW':
-      if (from === 'following' || from === 'approved-follower' || from === 'legacy-follower') return fail(conflict('Already following'));
+      // already following (with or without approval): succeeds and changes nothing, as the
+      // reference's "Already followed" (domain-social.md §3.3)
+      if (s.follow) return done(from, [], s.hasPendingRequest);
       if (!s.targetIsPublic) return fail(forbidden(PRIVATE_MESSAGE));
       // none | requested (a request left from a private period): the follow supersedes it
       return done('following', [...(s.hasPendingRequest ? (['DELETE_REQUEST'] as const) : []), 'CREATE_FOLLOW', 'NOTIFY_NEW_FOLLOWER', 'EMIT_FOLLOWED']);
 
     case 'UNFOLLOW':
-      if (!s.follow) return fail(conflict('Not following this user'));
+      // not following: succeeds and changes nothing ("Already unfollowed"); a pending request stays
+      if (!s.follow) return done(from, [], s.hasPendingRequest);
       return done(s.hasPendingRequest ? 'requested' : 'none', ['DELETE_FOLLOW', 'REMOVE_FROM_LISTS'], s.hasPendingRequest);
 
     case 'REQUEST':

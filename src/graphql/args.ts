@@ -4,6 +4,7 @@
  * clear BAD_USER_INPUT (naming the argument) everywhere, and range checks live here only.
  */
 import { isGameVersion, LATEST_VERSION, type GameVersion } from '../domain/constants';
+import { DEFAULT_SORT, type ScoreListFilter, type ScoreListSort, type ScoreSortKey, type SortOrder } from '../domain/score-list';
 import { badInput, type ErrorIssue } from '../errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './connection';
 
@@ -24,6 +25,21 @@ export function requireVersion(value: string, field = 'version'): GameVersion {
 /** An optional game version: the latest when absent. */
 export function parseVersion(value: string | null | undefined, field = 'version'): GameVersion {
   return value === null || value === undefined ? LATEST_VERSION : requireVersion(value, field);
+}
+
+// ───────────── BPI targets ─────────────
+
+/** Lowest BPI there is (the floor) and the highest target accepted (far beyond any world record). */
+export const BPI_TARGET_MIN = -15;
+export const BPI_TARGET_MAX = 200;
+
+/** A target BPI: a finite number in [-15, 200] (BAD_USER_INPUT naming `field` otherwise). */
+export function parseBpiTarget(value: number, field = 'bpi'): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < BPI_TARGET_MIN || value > BPI_TARGET_MAX) {
+    const message = `${field} must be a number between ${BPI_TARGET_MIN} and ${BPI_TARGET_MAX}`;
+    throw badInput(message, [{ code: 'out_of_range', path: [field], message }]);
+  }
+  return value;
 }
 
 // ───────────── ids ─────────────
@@ -101,4 +117,143 @@ export function timeIdCursor(after: string): { at: Date; id: number } {
   const at = new Date(String(iso));
   if (Number.isNaN(at.getTime()) || typeof id !== 'number') throw badInput('Invalid cursor');
   return { at, id };
+}
+
+// ───────────── chart filters and search text ─────────────
+
+/** An optional list of chart levels (1–12, at most 12 values): null when absent; sorted, distinct. */
+export function parseLevels(value: readonly number[] | null | undefined, field = 'levels'): number[] | null {
+  if (value === null || value === undefined) return null;
+  if (value.length > 12 || value.some((l) => !Number.isInteger(l) || l < 1 || l > 12)) {
+    throw badInput(`${field} must be levels between 1 and 12`, [{ code: 'invalid_level', path: [field], message: `${field} must be levels between 1 and 12` }]);
+  }
+  return [...new Set(value)].sort((a, b) => a - b);
+}
+
+/** An optional list of enum values (already validated by GraphQL): null when absent; sorted, distinct. */
+export function parseEnumList<T extends string>(value: readonly T[] | null | undefined): T[] | null {
+  return value === null || value === undefined ? null : [...new Set(value)].sort();
+}
+
+/** An optional search text: trimmed, 1–`max` characters (null when absent or empty after trimming). */
+export function parseSearch(value: string | null | undefined, field = 'search', max = 100): string | null {
+  if (value === null || value === undefined) return null;
+  const t = value.trim();
+  if (!t) return null;
+  if (t.length > max) throw badInput(`${field} is longer than ${max} characters`, [{ code: 'too_big', path: [field], message: `${field} is longer than ${max} characters` }]);
+  return t;
+}
+
+/** A keyset cursor of a rival comparison list: [sort, order, group, value, chartId] (the value of a float key as a string). */
+export function sortKeyCursor(after: string, sort: string, order: string): { group: number; value: number | string; chartId: number } {
+  const [s, o, group, value, chartId] = decodeCursor(after, 5);
+  if (s !== sort || o !== order || typeof group !== 'number' || typeof chartId !== 'number') {
+    throw badInput('Invalid cursor (from another sort or order)', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+  }
+  if (typeof value === 'string' && value.startsWith('n:')) {
+    const n = Number(value.slice(2));
+    if (!Number.isFinite(n)) throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+    return { group, value: n, chartId };
+  }
+  if (typeof value !== 'string' || !value.startsWith('s:')) throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+  return { group, value: value.slice(2), chartId };
+}
+
+// ───────────── argument issues found by a domain validator ─────────────
+
+/**
+ * Throws BAD_USER_INPUT for the issues a pure validator found (src/domain: `{argument, message}`),
+ * the message naming the first argument at fault; does nothing when there are none.
+ */
+export function refuseIssues(issues: readonly { argument: string; message: string }[]): void {
+  if (issues.length === 0) return;
+  throw badInput(
+    issues.map((i) => i.message).join('; '),
+    issues.map((i) => ({ code: 'invalid_argument', path: i.argument.split(/[.[\]]+/).filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p)), message: i.message })),
+  );
+}
+
+// ───────────── ranges, lists, text ─────────────
+
+const argIssue = (name: string, message: string): ErrorIssue => ({ code: 'invalid_value', path: [name], message });
+
+/** An optional [min, max] pair: each within [lo, hi] (integers when `integer`), min ≤ max; BAD_USER_INPUT naming the argument. */
+export function rangeArgs(
+  min: number | null | undefined,
+  max: number | null | undefined,
+  names: [string, string],
+  bounds: { lo: number; hi: number; integer?: boolean },
+): { min: number | null; max: number | null } {
+  const check = (v: number | null | undefined, name: string) => {
+    if (v === null || v === undefined) return null;
+    if (!Number.isFinite(v) || (bounds.integer && !Number.isInteger(v)) || v < bounds.lo || v > bounds.hi) {
+      const message = `${name} must be ${bounds.integer ? 'an integer ' : ''}between ${bounds.lo} and ${bounds.hi}`;
+      throw badInput(message, [argIssue(name, message)]);
+    }
+    return v;
+  };
+  const a = check(min, names[0]);
+  const b = check(max, names[1]);
+  if (a !== null && b !== null && a > b) {
+    const message = `${names[0]} must not exceed ${names[1]}`;
+    throw badInput(message, [argIssue(names[0], message)]);
+  }
+  return { min: a, max: b };
+}
+
+/** An optional list of integers within [lo, hi] (at most `maxItems`); BAD_USER_INPUT naming the argument. */
+export function intListArg(values: readonly number[] | null | undefined, name: string, lo: number, hi: number, maxItems = 50): number[] | null {
+  if (!values?.length) return null;
+  if (values.length > maxItems || values.some((v) => !Number.isInteger(v) || v < lo || v > hi)) {
+    const message = `${name} must list at most ${maxItems} integers between ${lo} and ${hi}`;
+    throw badInput(message, [argIssue(name, message)]);
+  }
+  return [...values];
+}
+
+/** An optional search text: trimmed (empty = none), at most `maxLength` characters; BAD_USER_INPUT naming the argument. */
+export function textArg(value: string | null | undefined, name: string, maxLength = 100): string | null {
+  const t = value?.trim() ?? '';
+  if (t.length > maxLength) {
+    const message = `${name} must be at most ${maxLength} characters`;
+    throw badInput(message, [argIssue(name, message)]);
+  }
+  return t || null;
+}
+
+/** Filters and sort of a score list (User.scores, allDifficultyScores, unplayedCharts), checked. */
+export function scoreListArgs(a: ScoreListFilter & { sort?: ScoreSortKey | null; order?: SortOrder | null }): { filter: ScoreListFilter; sort: ScoreListSort } {
+  const bpi = rangeArgs(a.bpiMin, a.bpiMax, ['bpiMin', 'bpiMax'], { lo: -15, hi: 10_000 });
+  const bpm = rangeArgs(a.bpmMin, a.bpmMax, ['bpmMin', 'bpmMax'], { lo: 0, hi: 10_000 });
+  const notes = rangeArgs(a.notesMin, a.notesMax, ['notesMin', 'notesMax'], { lo: 0, hi: 100_000, integer: true });
+  return {
+    filter: {
+      levels: intListArg(a.levels, 'levels', 1, 12),
+      difficulties: a.difficulties?.length ? [...a.difficulties] : null,
+      clearLamps: a.clearLamps?.length ? [...a.clearLamps] : null,
+      bpiMin: bpi.min,
+      bpiMax: bpi.max,
+      bpmMin: bpm.min,
+      bpmMax: bpm.max,
+      soflan: a.soflan ?? null,
+      notesMin: notes.min,
+      notesMax: notes.max,
+      search: textArg(a.search, 'search'),
+      releasedVersions: intListArg(a.releasedVersions, 'releasedVersions', 1, 99),
+      radarCategories: a.radarCategories?.length ? [...a.radarCategories] : null,
+    },
+    sort: { key: a.sort ?? DEFAULT_SORT.key, order: a.order ?? DEFAULT_SORT.order },
+  };
+}
+
+/** A score-list cursor: the sort it belongs to, the sort value and the chart id (BAD_USER_INPUT naming `after` for another sort). */
+export function scoreListCursor(after: string, sort: ScoreListSort): { value: number; chartId: number } {
+  const [key, order, value, chartId] = decodeCursor(after, 4);
+  const v = typeof value === 'string' ? Number(value) : NaN;
+  if (key !== sort.key || order !== sort.order || !Number.isFinite(v) || typeof chartId !== 'number') {
+    throw badInput('Invalid cursor: it belongs to another sort (sort and order must stay the same while paging)', [
+      { code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor for this sort' },
+    ]);
+  }
+  return { value: v, chartId };
 }

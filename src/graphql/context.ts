@@ -6,6 +6,8 @@ import type { User } from '../generated/prisma/client';
 import type { Logger } from '../logger';
 import type { RateLimiter } from '../ratelimit';
 import type { AppPubSub } from './pubsub';
+import type { ClusterBus } from '../cluster/bus';
+import type { ClusterCaches } from '../cluster/caches';
 
 export interface Viewer {
   id: string;
@@ -87,8 +89,12 @@ export interface Platform {
   events: EventBus;
   /** Fixed-window rate limits (in memory, or shared through Redis with REDIS_URL): src/ratelimit.ts. */
   rateLimiter: RateLimiter;
-  /** Pub/sub of GraphQL subscriptions (in-process, or Redis with REDIS_URL); closed with the HTTP server. */
+  /** Pub/sub of GraphQL subscriptions, carried by the cluster bus; closed with the HTTP server. */
   pubsub: AppPubSub;
+  /** Messages to every process of the deployment (src/cluster/bus.ts: in-process, LISTEN/NOTIFY or Redis). */
+  bus: ClusterBus;
+  /** The process-local caches and their invalidation across the cluster (src/cluster/caches.ts). */
+  caches: ClusterCaches;
   auth: Authenticator;
   areas: AreaRuntime;
 }
@@ -96,7 +102,14 @@ export interface Platform {
 /** Per-request context, built the same way for GraphQL and the REST adapter. */
 export interface Context {
   app: Platform;
-  db: Db;
+  /** The request's database: a read replica for a read-only request when replicas are configured (src/db/replicas.ts), else the primary. */
+  readonly db: Db;
+  /**
+   * The request can only read (a GraphQL query, a REST GET): set before anything runs, it sends
+   * the request's statements to a read replica (DATABASE_REPLICA_URLS) unless the viewer's own
+   * latest write is not replayed there yet.
+   */
+  readOnly: boolean;
   viewer: Viewer | null;
   loaders: Loaders;
   services: Services;
@@ -124,7 +137,7 @@ export interface Context {
  * (measured on the calculator path: about 1.5% of the server's CPU).
  */
 class RequestContext implements Context {
-  readonly db: Db;
+  readOnly = false;
   identity?: ExternalIdentityRef;
   apiKey?: string;
   private lazyLoaders?: Loaders;
@@ -134,8 +147,11 @@ class RequestContext implements Context {
     readonly app: Platform,
     public viewer: Viewer | null,
     readonly ip: string,
-  ) {
-    this.db = app.db;
+  ) {}
+
+  get db(): Db {
+    const reads = this.readOnly ? this.app.database.reads : undefined;
+    return reads ? reads.reader(this.viewer?.id) : this.app.db;
   }
 
   // Built on first use (still one fresh set per request): paths that need no loader, such as
@@ -164,7 +180,7 @@ export function createContext(app: Platform, viewer: Viewer | null, ip = ''): Co
  */
 export function contextForRequest(
   app: Platform,
-  req: { headers: Record<string, string | string[] | undefined>; ip: string },
+  req: { headers: Record<string, string | string[] | undefined>; ip: string; method?: string },
 ): Context | Promise<Context> {
   const authorization = req.headers.authorization;
   // No credential: an anonymous caller, built without a promise (the hot public reads).
@@ -176,9 +192,19 @@ export function contextForRequest(
   });
 }
 
-function withApiKey(ctx: Context, req: { headers: Record<string, string | string[] | undefined> }): Context {
+/** The contexts of HTTP requests (for the response hook recording a player's write: src/db/replicas.ts). */
+const requestContexts = new WeakMap<object, Context>();
+
+/** The context built for an HTTP request, if any. */
+export function contextOf(req: object): Context | undefined {
+  return requestContexts.get(req);
+}
+
+function withApiKey(ctx: Context, req: { headers: Record<string, string | string[] | undefined>; method?: string }): Context {
   const apiKey = req.headers['x-api-key'];
   if (typeof apiKey === 'string' && apiKey) ctx.apiKey = apiKey;
+  if (req.method === 'GET' || req.method === 'HEAD') ctx.readOnly = true; // REST reads; GraphQL over GET runs queries only
+  if (ctx.app.database.reads) requestContexts.set(req, ctx);
   return ctx;
 }
 

@@ -128,6 +128,7 @@ export class CompiledExecutor {
     } catch {
       return this.toApollo(); // a bad bearer token: Apollo's 401 with the error's code
     }
+    if (compiled.operation.operation === 'query') ctx.readOnly = true;
 
     const rq = { schema: this.schema, document: compiled.document, operation: compiled.operation, operationName: compiled.operationName, variables, ctx };
     let measured: OperationCost;

@@ -99,6 +99,11 @@ export const LIST_BOUNDS: Record<string, number> = {
   'User.chartHistory': 50,
   'User.songHistory': 100,
   'User.totalBpiHistory': 100,
+  // a plan has maxSteps (≤ 400, default 30) steps; counted as 100 so that reading five fields of
+  // them makes the CPU-heavy plan an expensive read (rate-limited) while a full read stays allowed
+  'BpiPlan.steps': 100,
+  // at most 50 tickets, each a first page of 10 charts by default (counted as 20 below): 20 keeps a full read of 50 allowed
+  'User.ticketRecommendations': 20,
 };
 
 /**
@@ -113,6 +118,7 @@ export const STRING_LIMITS: Record<string, number> = {
   'Mutation.importDefinitions.json': Infinity,
   'Mutation.importRadarCategories.json': Infinity,
   'Mutation.importOfficialArena.json': Infinity,
+  'Mutation.importArrangementScores.json': Infinity,
   'Mutation.postSongNote.body': 8000,
   'Mutation.editSongNote.body': 8000,
   'Mutation.issueOAuthClient.redirectUris': 2048,
@@ -133,6 +139,7 @@ export const UPLOAD_FIELDS = new Set([
   'importDefinitions',
   'importRadarCategories',
   'importOfficialArena',
+  'importArrangementScores',
   'importChartAttributes',
 ]);
 
@@ -654,7 +661,7 @@ export function rateLimitedRetryAfter(errors: readonly unknown[] | undefined): n
  * pattern: the router matches every spelling of a path (`/%61pi/…`, `/api//v1/…`) to its
  * pattern, so the limit applies to all of them.
  */
-const EXPENSIVE_REST = new Set(['/api/v1/users/:userId/profile', '/api/v1/users/:userId/stats/recommended', '/api/v1/songs/notes/recent']);
+const EXPENSIVE_REST = new Set(['/api/v1/users/:userId/profile', '/api/v1/users/:userId/stats/recommended', '/api/v1/users/:userId/charts/:file', '/api/v1/songs/notes/recent']);
 
 /**
  * Guards of the HTTP routes, on the matched route rather than the raw URL: a NUL character

@@ -1,12 +1,12 @@
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
-import { Redis } from 'ioredis';
+import type { ClusterBus } from '../cluster/bus';
 import type { Logger } from '../logger';
 
 /**
- * Pub/sub for GraphQL subscriptions. In-process by default; with REDIS_URL the events go through
- * Redis channels so that a subscriber connected to one server process receives what another
- * process published. Payloads are small JSON objects (ids): subscribers load the row themselves,
- * under their own access rules.
+ * Pub/sub for GraphQL subscriptions, carried by the cluster bus (src/cluster/bus.ts): in-process
+ * on PGlite, LISTEN/NOTIFY on PostgreSQL, Redis with REDIS_URL — so that a subscriber connected
+ * to one server process receives what another process published. Payloads are small JSON
+ * objects (ids): subscribers load the row themselves, under their own access rules.
  */
 export type PubSubTopics = {
   /** recipientId → a Notification row id */
@@ -16,84 +16,64 @@ export type PubSubTopics = {
 };
 
 export interface AppPubSub extends PubSub<PubSubTopics> {
-  readonly kind: 'memory' | 'redis';
+  /** The carrier: 'memory' (one process), 'postgres' (LISTEN/NOTIFY) or 'redis'. */
+  readonly kind: 'memory' | 'postgres' | 'redis';
   /** Open subscriptions of this process on a topic (routing key + id). */
   subscriberCount(routingKey: keyof PubSubTopics, id: string): number;
-  /** Resolves when every subscription so far is live (Redis acknowledged the SUBSCRIBE). */
+  /** Resolves when every subscription so far is live (the carrier acknowledged it). */
   settled(): Promise<void>;
-  /** Ends every open subscription iterator and closes Redis connections. */
+  /** Ends every open subscription iterator (the bus is closed by the app). */
   close(): Promise<void>;
 }
 
-const CHANNEL_PREFIX = 'bpigraph:pubsub:';
+const CHANNEL_PREFIX = 'pubsub:';
 
 type Listener = EventListenerOrEventListenerObject;
 
-/**
- * A minimal EventTarget over Redis pub/sub: dispatchEvent publishes `detail` as JSON; listeners
- * receive every message on their topic's channel (including this process's own).
- */
-class RedisEventTarget implements EventTarget {
-  private readonly listeners = new Map<string, Set<Listener>>();
-  /** Redis SUBSCRIBE commands not yet acknowledged. */
-  readonly pending = new Set<Promise<unknown>>();
+/** An EventTarget over the cluster bus: dispatchEvent publishes `detail`; listeners get every process's events. */
+class BusEventTarget implements EventTarget {
+  private readonly listeners = new Map<string, { set: Set<Listener>; unsubscribe: () => void }>();
 
   constructor(
-    private readonly pub: Redis,
-    private readonly sub: Redis,
+    private readonly bus: ClusterBus,
     private readonly log: Logger,
-  ) {
-    sub.on('message', (channel: string, message: string) => {
-      const topic = channel.slice(CHANNEL_PREFIX.length);
-      const set = this.listeners.get(topic);
-      if (!set?.size) return;
-      let detail: unknown;
-      try {
-        detail = JSON.parse(message);
-      } catch {
-        return;
-      }
-      const event = new CustomEvent(topic, { detail });
-      for (const l of set) {
-        if (typeof l === 'function') l(event);
-        else l.handleEvent(event);
-      }
-    });
-  }
+  ) {}
 
   addEventListener(type: string, callback: Listener | null): void {
     if (!callback) return;
-    let set = this.listeners.get(type);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(type, set);
-      const p: Promise<unknown> = this.sub
-        .subscribe(CHANNEL_PREFIX + type)
-        .catch((err) => this.log.error({ err, type }, 'redis subscribe failed'))
-        .finally(() => this.pending.delete(p));
-      this.pending.add(p);
+    let entry = this.listeners.get(type);
+    if (!entry) {
+      const set = new Set<Listener>();
+      const unsubscribe = this.bus.subscribe(CHANNEL_PREFIX + type, (detail) => {
+        const event = new CustomEvent(type, { detail });
+        for (const l of [...set]) {
+          if (typeof l === 'function') l(event);
+          else l.handleEvent(event);
+        }
+      });
+      this.listeners.set(type, (entry = { set, unsubscribe }));
     }
-    set.add(callback);
+    entry.set.add(callback);
   }
 
   removeEventListener(type: string, callback: Listener | null): void {
-    const set = this.listeners.get(type);
-    if (!set || !callback) return;
-    set.delete(callback);
-    if (!set.size) {
+    const entry = this.listeners.get(type);
+    if (!entry || !callback) return;
+    entry.set.delete(callback);
+    if (!entry.set.size) {
       this.listeners.delete(type);
-      if (this.sub.status === 'ready') this.sub.unsubscribe(CHANNEL_PREFIX + type).catch(() => {});
+      entry.unsubscribe();
     }
   }
 
   dispatchEvent(event: Event): boolean {
     const detail = (event as CustomEvent).detail;
-    this.pub.publish(CHANNEL_PREFIX + event.type, JSON.stringify(detail ?? null)).catch((err) => this.log.error({ err, type: event.type }, 'redis publish failed'));
+    this.bus.publish(CHANNEL_PREFIX + event.type, detail ?? null).catch((err) => this.log.error({ err, type: event.type }, 'pub/sub publish failed'));
     return true;
   }
 }
 
-export function createAppPubSub(opts: { redisUrl?: string; log: Logger }): AppPubSub {
+export function createAppPubSub(opts: { bus: ClusterBus; log: Logger }): AppPubSub {
   const open = new Set<{ return?: () => unknown }>();
   const counts = new Map<string, number>();
   const bump = (topic: string, by: number) => {
@@ -101,19 +81,9 @@ export function createAppPubSub(opts: { redisUrl?: string; log: Logger }): AppPu
     if (n > 0) counts.set(topic, n);
     else counts.delete(topic);
   };
-  let redis: { pub: Redis; sub: Redis } | undefined;
-  let eventTarget: RedisEventTarget | undefined;
-  if (opts.redisUrl) {
-    const pub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 2 });
-    const sub = new Redis(opts.redisUrl);
-    pub.on('error', (err) => opts.log.warn({ err }, 'redis (pub/sub publisher) error'));
-    sub.on('error', (err) => opts.log.warn({ err }, 'redis (pub/sub subscriber) error'));
-    redis = { pub, sub };
-    eventTarget = new RedisEventTarget(pub, sub, opts.log);
-  }
-  const inner = createPubSub<PubSubTopics>(eventTarget ? { eventTarget: eventTarget as never } : undefined);
+  const inner = createPubSub<PubSubTopics>({ eventTarget: new BusEventTarget(opts.bus, opts.log) as never });
   return {
-    kind: redis ? 'redis' : 'memory',
+    kind: opts.bus.kind === 'local' ? 'memory' : opts.bus.kind,
     publish: inner.publish.bind(inner),
     subscribe: ((...args: Parameters<typeof inner.subscribe>) => {
       const it = inner.subscribe(...args);
@@ -128,13 +98,10 @@ export function createAppPubSub(opts: { redisUrl?: string; log: Logger }): AppPu
       return it;
     }) as AppPubSub['subscribe'],
     subscriberCount: (routingKey, id) => counts.get(`${routingKey}:${id}`) ?? 0,
-    async settled() {
-      if (eventTarget) await Promise.all([...eventTarget.pending]);
-    },
+    settled: () => opts.bus.ready(),
     async close() {
       await Promise.allSettled([...open].map((it) => it.return?.()));
       open.clear();
-      if (redis) await Promise.allSettled([redis.pub.quit(), redis.sub.quit()]);
     },
   };
 }

@@ -1,4 +1,6 @@
 import { defaultFieldResolver, GraphQLObjectType, isInterfaceType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { randomUUID } from 'node:crypto';
+import { MASKED_USER_NAME } from '../domain/profile';
 import { forbidden, notFound, unauthenticated } from '../errors';
 import type { Context } from './context';
 import type { User } from '../generated/prisma/client';
@@ -86,11 +88,18 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.userSongRanking': { rule: 'VISIBLE' },
   'Query.userSimilarSongs': { rule: 'VISIBLE' },
   'Mutation.importChartAttributes': { rule: 'ADMIN' },
+  // rivals: user search (public profiles; private ones only for callers who may see them: service)
+  'Query.searchUsers': { rule: 'PUBLIC' },
   // stats: the global total-BPI ranking (rows of players the caller may not see are anonymous)
   'Query.globalRanking': { rule: 'PUBLIC' },
   // Relay object identification: PUBLIC here, each node's type then answers to NODE_RULES below
   'Query.node': { rule: 'PUBLIC' },
   'Query.nodes': { rule: 'PUBLIC' },
+  // stats: radar-category and tower rankings (masked rows as globalRanking), the site summary, tower register
+  'Query.radarRanking': { rule: 'PUBLIC' },
+  'Query.towerRanking': { rule: 'PUBLIC' },
+  'Query.siteSummary': { rule: 'PUBLIC' },
+  'Mutation.registerTower': { rule: 'OWNER' },
   // users / profile
   'Query.user': { rule: 'VISIBLE', target: (a) => a.id },
   // unknown name → no target → passes, and the resolver answers null
@@ -106,7 +115,9 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.deleteAccount': { rule: 'AUTHENTICATED', firstParty: true },
   'Mutation.importRadarCategories': { rule: 'ADMIN' },
   // auth: identity and the caller's own credentials (src/modules/auth)
-  'Query.me': { rule: 'AUTHENTICATED' },
+  // null / {signedIn: false} for an anonymous caller instead of an error (the caller's own row only)
+  'Query.me': { rule: 'PUBLIC' },
+  'Query.viewer': { rule: 'PUBLIC' },
   'Mutation.exchangeApiKey': { rule: 'PUBLIC' },
   'Query.apiKeyStatus': { rule: 'AUTHENTICATED', firstParty: true },
   'Mutation.issueApiKey': { rule: 'AUTHENTICATED', firstParty: true },
@@ -141,6 +152,7 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.removeFollowListMember': { rule: 'OWNER' },
   'Query.notifications': { rule: 'OWNER' },
   'Query.unreadNotificationCount': { rule: 'OWNER' },
+  'Query.unreadNotificationSummary': { rule: 'OWNER' },
   'Mutation.markNotificationsRead': { rule: 'OWNER' },
   'Query.timeline': { rule: 'OWNER' },
   'Subscription.notificationAdded': { rule: 'AUTHENTICATED' },
@@ -150,8 +162,14 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.importScoresCsv': { rule: 'OWNER' },
   'Mutation.migrateLegacyScores': { rule: 'OWNER' },
   'Mutation.deleteBatch': { rule: 'OWNER' },
+  // optimizer (src/modules/optimizer): memos are written by their owner; the plan, memos and
+  // ticket advice are read as the player's scores are (User.bpiPlan … below); the import is admin.
+  'Mutation.saveOptimizeMemo': { rule: 'OWNER' },
+  'Mutation.deleteOptimizeMemo': { rule: 'OWNER' },
+  'Mutation.importArrangementScores': { rule: 'ADMIN' },
   // REST compatibility routes (named like the GraphQL operation they call)
   'REST.recommended': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/stats/recommended → User.recommended
+  'REST.charts': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/charts/{kind}.svg → User.dashboard { radarSvg | trendSvg | bpiDistributionSvg }
 
   // ── fields of User (PLAYER_TYPES): a nested user the viewer may not see (private, not self,
   // not an approved follower) keeps these PUBLIC fields and gets null for the VISIBLE ones.
@@ -177,12 +195,26 @@ export const RULES: Record<string, RuleEntry> = {
   'User.areaRank': userField('VISIBLE'),
   'User.recommended': userField('VISIBLE'),
   'User.totalBpiHistory': userField('VISIBLE'),
+  // the dashboard: every part behind this one entry (statsPrivacy applied by the service), the
+  // review refused loudly to anyone but the owner (the root of a Dashboard carries userId)
+  'User.dashboard': userField('VISIBLE'),
+  'Dashboard.review': { rule: 'OWNER', deny: 'error', target: (_args, _ctx, root: { userId: string }) => root.userId },
   // rivals
   'User.compare': userField('VISIBLE'),
+  'User.rivalry': userField('VISIBLE'),
+  'User.publicFollowing': userField('VISIBLE'),
+  'User.chartRanks': userField('VISIBLE'),
+  'User.followingScoresOn': userField('VISIBLE'), // rows of private players only for callers who may see them (service)
+  'User.followingBpiChanges': userField('VISIBLE'), // public followed players only
+  'User.rivalSummary': userField('OWNER', 'error'),
+  'User.followingChartStats': userField('OWNER', 'error'), // private players count but stay anonymous
+  'User.nearLosses': userField('OWNER', 'error'),
+  'User.suggestedRivals': userField('OWNER', 'error'),
   // scores
   'User.scores': userField('VISIBLE'),
   'User.allDifficultyScores': userField('VISIBLE'),
   'User.chartHistory': userField('VISIBLE'),
+  'User.chartHistoryByVersion': userField('VISIBLE'),
   'User.songHistory': userField('VISIBLE'),
   'User.bestEver': userField('VISIBLE'),
   'User.versionComparison': userField('VISIBLE'),
@@ -193,6 +225,11 @@ export const RULES: Record<string, RuleEntry> = {
   'User.batch': userField('VISIBLE'),
   'User.scoreDetails': userField('VISIBLE'),
   'User.versionSummary': userField('VISIBLE'),
+  // optimizer: a plan, memo or ticket advice shows the player's scores
+  'User.bpiPlan': userField('VISIBLE'),
+  'User.optimizeMemos': userField('VISIBLE'),
+  'User.ticketRecommendation': userField('VISIBLE'),
+  'User.ticketRecommendations': userField('VISIBLE'),
 };
 
 const byOwner = (field: string) => (_args: Record<string, any>, _ctx: Context, node: Record<string, any>) => node[field] as string | undefined;
@@ -249,6 +286,21 @@ export function userVisibility(ctx: Context, user: { id: string; isPublic?: bool
   });
   memo.set(user.id, asked);
   return asked;
+}
+
+/**
+ * A stand-in for a user the caller may not see, where even their id must not show (members of
+ * follow lists, as the reference's `userId: ""`): a fresh random id (per request and row: it
+ * names nobody and links nothing), the masked name, `isPublic: false`, `createdAt` the Unix
+ * epoch, no other column. The rule table answers every non-PUBLIC field of it with its deny
+ * (null) without a lookup, and `isMasked` is true.
+ */
+export function anonymousUser(ctx: Context): User {
+  const id = randomUUID();
+  let memo = verdicts.get(ctx.loaders);
+  if (!memo) verdicts.set(ctx.loaders, (memo = new Map()));
+  memo.set(id, false);
+  return { id, name: MASKED_USER_NAME, isPublic: false, createdAt: new Date(0) } as User;
 }
 
 /** The user when the caller may see them, else null: players in lists and rankings are masked with it. */

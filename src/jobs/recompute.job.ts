@@ -1,5 +1,6 @@
 import type { Db } from '../db/client';
 import type { Logger } from '../logger';
+import { LocalLock, type ClusterLock } from '../cluster/lock';
 
 export interface RecomputeStep {
   name: string;
@@ -18,18 +19,37 @@ export interface RecomputeState {
   error: string | null;
 }
 
+/** How often a running job writes its progress to the RecomputeStatus row (besides step changes). */
+const PROGRESS_WRITE_MS = 500;
+
 /**
  * Recomputes stored derived values (totals per user and version, arena averages…) after a
  * definitions update, for every version that has scores. (A best's BPI is not stored: it follows
  * the definitions by itself, see Catalogue.currentBpi.) Areas register their
- * steps; one run at a time; re-runnable; progress is observable (GraphQL recomputeStatus, CLI bar).
+ * steps; re-runnable; progress is observable (GraphQL recomputeStatus, CLI bar).
+ *
+ * One run at a time across the cluster: a run holds the cluster lock (a PostgreSQL advisory
+ * lock, src/cluster/lock.ts), so `start` on two processes at once runs the job once and the
+ * second answers false. The progress is written to the one RecomputeStatus row (at each step and
+ * at most every 500 ms), which `status()` reads on every process.
  */
 export class RecomputeJob {
   private readonly steps: RecomputeStep[] = [];
   private current: Promise<void> | null = null;
+  /** This process's run (the last one it ran); `status()` is the cluster's view. */
   readonly state: RecomputeState = { running: false, step: null, done: 0, total: 0, startedAt: null, finishedAt: null, error: null };
+  private readonly lock: ClusterLock;
+  private lastWrite = 0;
+  private writing: Promise<unknown> = Promise.resolve();
+  private trailing: NodeJS.Timeout | null = null;
 
-  constructor(private readonly db: Db, private readonly log?: Logger) {}
+  constructor(
+    private readonly db: Db,
+    private readonly log?: Logger,
+    private readonly opts: { lock?: ClusterLock; instanceId?: string } = {},
+  ) {
+    this.lock = opts.lock ?? new LocalLock();
+  }
 
   addStep(step: RecomputeStep): void {
     if (this.steps.some((s) => s.name === step.name)) return;
@@ -41,14 +61,51 @@ export class RecomputeJob {
     return this.steps.map((s) => s.name);
   }
 
-  /** Starts a run in the background; false when one is already running. */
-  start(versions?: string[], onProgress?: (step: string, done: number, total: number) => void): boolean {
-    if (this.current) return false;
-    this.current = this.run(versions, onProgress).finally(() => {
+  /** Starts a run in the background; false when one is already running (in any process of the cluster). */
+  start(versions?: string[], onProgress?: (step: string, done: number, total: number) => void): Promise<boolean> {
+    if (this.current) return Promise.resolve(false);
+    let claimed!: (ok: boolean) => void;
+    const claim = new Promise<boolean>((r) => (claimed = r));
+    this.current = (async () => {
+      let release: (() => Promise<void>) | null = null;
+      try {
+        release = await this.lock.tryAcquire();
+      } catch (err) {
+        this.log?.error({ err }, 'recompute lock unavailable');
+      }
+      claimed(release !== null);
+      if (!release) return;
+      try {
+        await this.runLocked(versions, onProgress);
+      } finally {
+        await release();
+      }
+    })().finally(() => {
       this.current = null;
     });
     this.current.catch(() => {});
-    return true;
+    return claim;
+  }
+
+  /**
+   * The job's state as every process sees it: this process's run when it runs one, else the
+   * RecomputeStatus row (a row left `running` by a process that died without releasing the lock
+   * reads as not running).
+   */
+  async status(): Promise<RecomputeState> {
+    if (this.state.running) return { ...this.state };
+    const row = await this.db.recomputeStatus.findUnique({ where: { id: 1 } });
+    if (!row) return { ...this.state };
+    const running = row.running && (await this.lock.isHeld());
+    return {
+      running,
+      step: row.step,
+      done: row.done,
+      total: row.total,
+      startedAt: row.startedAt,
+      finishedAt: row.finishedAt,
+      error: row.error ?? (row.running && !running ? 'interrupted (the process running it stopped)' : null),
+    };
   }
 
   /** Waits for the running job (if any). */
@@ -74,10 +131,49 @@ export class RecomputeJob {
     return rows.map((r) => r.version);
   }
 
-  /** Runs the job to the end (throws on failure). */
-  async run(versions?: string[], onProgress?: (step: string, done: number, total: number) => void): Promise<void> {
+  /**
+   * Runs the job to the end in the foreground (throws on failure); when another process runs it,
+   * waits for that run to end first (`onWait` is told), then runs.
+   */
+  async run(versions?: string[], onProgress?: (step: string, done: number, total: number) => void, onWait?: () => void): Promise<void> {
+    let release = await this.lock.tryAcquire();
+    if (!release) {
+      onWait?.();
+      release = await this.lock.acquire();
+    }
+    try {
+      await this.runLocked(versions, onProgress);
+    } finally {
+      await release();
+    }
+  }
+
+  /** Writes the state to the RecomputeStatus row (in order; at most every 500 ms unless forced). */
+  private persist(force: boolean): Promise<unknown> {
+    const now = Date.now();
+    if (!force && now - this.lastWrite < PROGRESS_WRITE_MS) {
+      // a trailing write, so that the last progress of a quiet step is stored too
+      this.trailing ??= setTimeout(() => {
+        this.trailing = null;
+        void this.persist(true);
+      }, PROGRESS_WRITE_MS - (now - this.lastWrite));
+      return this.writing;
+    }
+    if (this.trailing) clearTimeout(this.trailing);
+    this.trailing = null;
+    this.lastWrite = now;
+    const s = { ...this.state };
+    const data = { running: s.running, step: s.step, done: s.done, total: s.total, startedAt: s.startedAt, finishedAt: s.finishedAt, error: s.error, holder: this.opts.instanceId ?? null };
+    this.writing = this.writing
+      .then(() => this.db.recomputeStatus.upsert({ where: { id: 1 }, create: { id: 1, ...data }, update: data }))
+      .catch((err) => this.log?.warn({ err }, 'recompute progress not stored'));
+    return this.writing;
+  }
+
+  private async runLocked(versions?: string[], onProgress?: (step: string, done: number, total: number) => void): Promise<void> {
     const s = this.state;
     Object.assign(s, { running: true, step: null, done: 0, total: 0, startedAt: new Date(), finishedAt: null, error: null });
+    await this.persist(true);
     try {
       const targets = versions ?? (await this.versionsWithScores());
       for (const version of targets) {
@@ -85,9 +181,11 @@ export class RecomputeJob {
           s.step = `${step.name} (${version})`;
           s.done = 0;
           s.total = 0;
+          void this.persist(true);
           await step.run(version, (done, total) => {
             s.done = done;
             s.total = total;
+            void this.persist(false);
             onProgress?.(s.step!, done, total);
           });
           this.log?.info({ step: step.name, version }, 'recompute step done');
@@ -100,6 +198,7 @@ export class RecomputeJob {
     } finally {
       s.running = false;
       s.finishedAt = new Date();
+      await this.persist(true);
     }
   }
 }

@@ -8,6 +8,7 @@
  * (`Pick<AreaScope, 'db' | 'catalogue' | 'loaders'>`), never the whole application.
  */
 import type { Db } from '../db/client';
+import type { CacheSpec } from '../cluster/caches';
 import type { AccessLookup, AreaRuntime, Context, Loaders, NodeSource, Platform, Services, Viewer } from '../graphql/context';
 import type { RecomputeJob } from '../jobs/recompute.job';
 import type { ArenaAverageCache } from './arena/arena.cache';
@@ -73,6 +74,12 @@ export interface Area<N extends string = string> {
   services?(scope: AreaScope): Declared<Services, N>;
   /** Steps of the recompute job. */
   recompute?: readonly AreaRecomputeStep[];
+  /**
+   * The area's process-local caches and how to invalidate them (src/cluster/caches.ts): a writer
+   * calls `deps.caches.changed(name, detail)` after its commit and every process invalidates.
+   * Every in-memory cache of an area is registered here.
+   */
+  caches?(deps: AreaDeps): readonly CacheSpec[];
   /** Registers the area's reactions to domain events (src/events.ts). */
   listeners?(deps: AreaDeps): void;
   /** The lookups the rule table needs (the users area). */
@@ -128,6 +135,8 @@ export function createAreaRuntime(areas: readonly AnyArea[], deps: AreaDeps): Ar
 
   // A service's scope: the process-wide dependencies (prototype) plus the request's.
   const scopeProto: object = Object.create(deps, {
+    // The request's database (a read replica for a read-only request: src/db/replicas.ts).
+    db: { get(this: { ctx: Context }) { return this.ctx.db; } },
     viewer: { get(this: { ctx: Context }) { return this.ctx.viewer; } },
     loaders: { get(this: { ctx: Context }) { return this.ctx.loaders; } },
     services: { get(this: { ctx: Context }) { return this.ctx.services; } },

@@ -6,6 +6,7 @@ import { registerBpiCalc } from './bpicalc';
 import { registerProfile } from './profile';
 import { registerRecentNotes } from './notes';
 import { registerRecommended } from './recommended';
+import { registerCharts } from './charts';
 
 /** The four compatibility routes live under /api/v1 (added by their areas). */
 export function registerRest(fastify: FastifyInstance, app: App): void {
@@ -13,6 +14,7 @@ export function registerRest(fastify: FastifyInstance, app: App): void {
   registerTokenRoute(fastify, app);
   registerOAuth(fastify, app);
   registerRecommended(fastify, app);
+  registerCharts(fastify, app);
   registerProfile(fastify, app);
   registerRecentNotes(fastify, app);
 }

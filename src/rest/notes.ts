@@ -63,7 +63,7 @@ export function registerRecentNotes(fastify: FastifyInstance, app: App): void {
         notes.map(async (n, i): Promise<RecentSongNoteJson> => ({
           id: n.id,
           body: n.body,
-          authorTotalBpi: n.authorTotalBpi,
+          authorTotalBpi: await service.authorTotalBpi(n), // live, as the reference
           upvoteCount: n.upvoteCount,
           upvoted: await service.upvoted(n),
           editable: service.editable(n),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
+import { publicBaseUrl } from '../config';
 import { AppError, HTTP_STATUS, toAppError } from '../errors';
 import { contextForRequest, type Context } from '../graphql/context';
 import { enforce } from '../graphql/rules';
@@ -72,7 +73,9 @@ function oauthFailure(err: unknown, app: App): { status: number; body: Record<st
 
 export function registerOAuth(fastify: FastifyInstance, app: App): void {
   const oauth = new OAuthService(app.db);
-  const base = (req: FastifyRequest) => (app.config.publicUrl ?? `${req.protocol}://${req.headers.host ?? `${app.config.host}:${app.config.port}`}`).replace(/\/+$/, '');
+  // Security metadata (issuer, endpoints) never comes from request headers (Host, X-Forwarded-*):
+  // PUBLIC_URL (required in production), else http://localhost:<the port this server listens on>.
+  const base = (_req: FastifyRequest) => publicBaseUrl(app.config, (fastify.server.address() as { port: number } | null)?.port ?? app.config.port);
   const ip = (req: FastifyRequest) => req.ip || 'unknown';
   /** The JSON or form body as an object ({} when absent or not an object). */
   const bodyOf = (req: FastifyRequest): Record<string, unknown> =>

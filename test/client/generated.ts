@@ -69,14 +69,14 @@ export type DashboardQueryVariables = Exact<{
 }>;
 
 
-export type DashboardQuery = { serverInfo: { latestVersion: string }, me: { id: string, name: string, isPublic: boolean, follows: { followers: number, following: number } | null, stats: Array<{ version: string, totalBpi: number | null, arenaClass: string | null, arenaRank: number | null }> | null, scores: { totalCount: number, edges: Array<{ node: { chartId: number, title: string, difficulty: Difficulty, level: number, exScore: number, bpi: number | null, clearLamp: ClearLamp | null, playedAt: string } }> } | null, recommended: { totalBpi: number, potential: { total: number, data: Array<{ chartId: number, title: string, difficulty: Difficulty, level: number, exScore: number, bpi: number | null, bpiDiff: number }> } } | null, followers: { totalCount: number, edges: Array<{ followedAt: string, node: { id: string, name: string, stats: Array<{ version: string, totalBpi: number | null }> | null } }> } | null } };
+export type DashboardQuery = { serverInfo: { latestVersion: string }, me: { id: string, name: string, isPublic: boolean, follows: { followers: number, following: number } | null, stats: Array<{ version: string, totalBpi: number | null, arenaClass: string | null, arenaRank: number | null }> | null, scores: { totalCount: number, edges: Array<{ node: { chartId: number, title: string, difficulty: Difficulty, level: number, exScore: number, bpi: number | null, clearLamp: ClearLamp | null, playedAt: string } }> } | null, recommended: { totalBpi: number, potential: { total: number, data: Array<{ chartId: number, title: string, difficulty: Difficulty, level: number, exScore: number, bpi: number | null, bpiDiff: number }> } } | null, followers: { totalCount: number, edges: Array<{ followedAt: string, node: { id: string, name: string, stats: Array<{ version: string, totalBpi: number | null }> | null } }> } | null } | null };
 
 export type SongsPageQueryVariables = Exact<{
   after?: string | null | undefined;
 }>;
 
 
-export type SongsPageQuery = { songs: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, title: string, artist: string | null, charts: Array<{ id: string, difficulty: Difficulty, level: number, notes: number }> } }> } };
+export type SongsPageQuery = { songs: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, title: string, artist: string | null, charts: Array<{ id: string, difficulty: Difficulty, level: number, notes: number | null }> } }> } };
 
 export type NotificationsSubscriptionVariables = Exact<{ [key: string]: never; }>;
 

@@ -15,6 +15,16 @@ describe('configuration', () => {
     expect(() => loadConfig({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO/);
     expect(() => loadConfig({ AUTH_ISSUER: 'https://id.example' })).toThrow(/must be set together/);
   });
+  it('requires PUBLIC_URL in production, and seeds the demo catalogue only outside production by default', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PUBLIC_URL is required in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/);
+    const prod = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://api.example.org/' });
+    expect(prod).toMatchObject({ publicUrl: 'https://api.example.org', seedDemo: false });
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://api.example.org', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' })).toMatchObject({ publicUrl: undefined, seedDemo: true });
+    expect(loadConfig({ NODE_ENV: 'test', SEED_DEMO: 'no' }).seedDemo).toBe(false);
+  });
   it('parses switches', () => {
     expect(loadConfig({ SEED_DEMO: 'false', GRAPHQL_EXPLORER: '0' })).toMatchObject({ seedDemo: false, explorer: false });
   });
@@ -25,11 +35,11 @@ describe('configuration', () => {
       expect(dev.allowCredentials).toBe(false);
       expect(dev.origins).toEqual(expect.arrayContaining(['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:3000', 'http://localhost:4000']));
       expect(loadConfig({ NODE_ENV: 'test' }).cors.origins).toEqual(dev.origins);
-      expect(loadConfig({ NODE_ENV: 'production' }).cors.origins).toEqual([]);
+      expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://api.example.org' }).cors.origins).toEqual([]);
       expect(loadConfig({ CORS_ORIGINS: 'none' }).cors.origins).toEqual([]);
     });
     it('takes a comma list of exact origins, normalised as browsers send them', () => {
-      expect(loadConfig({ NODE_ENV: 'production', CORS_ORIGINS: ' https://App.Example.org/ ,http://localhost:5173,https://app.example.org' }).cors.origins).toEqual([
+      expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://api.example.org', CORS_ORIGINS: ' https://App.Example.org/ ,http://localhost:5173,https://app.example.org' }).cors.origins).toEqual([
         'https://app.example.org',
         'http://localhost:5173',
       ]);

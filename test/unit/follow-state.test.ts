@@ -69,15 +69,22 @@ describe('follow state machine', () => {
     expect(transition(S.legacyRequested, 'REMOVE_FOLLOWER')).toMatchObject({ to: 'requested', pendingRequest: true });
   });
 
+  it('following again and unfollowing nobody succeed and change nothing (reference: "Already followed" / "Already unfollowed")', () => {
+    expect(transition(S.following, 'FOLLOW')).toMatchObject({ from: 'following', to: 'following', effects: [], noop: true });
+    expect(transition(S.legacy, 'FOLLOW')).toMatchObject({ to: 'legacy-follower', noop: true });
+    expect(transition(S.approvedPrivate, 'FOLLOW')).toMatchObject({ to: 'approved-follower', noop: true });
+    expect(transition(S.legacyRequested, 'FOLLOW')).toMatchObject({ to: 'legacy-follower', noop: true, pendingRequest: true });
+    expect(transition(S.none, 'UNFOLLOW')).toMatchObject({ from: 'none', to: 'none', effects: [], noop: true });
+    expect(transition(S.nonePrivate, 'UNFOLLOW')).toMatchObject({ to: 'none', noop: true });
+    // a pending request is not a follow: unfollow leaves it alone (withdrawFollowRequest removes it)
+    expect(transition(S.requested, 'UNFOLLOW')).toMatchObject({ to: 'requested', noop: true, pendingRequest: true });
+  });
+
   it('every illegal transition is a clear error', () => {
     expect(code(snap({ isSelf: true }), 'FOLLOW')).toBe('BAD_USER_INPUT');
     expect(code(snap({ isSelf: true }), 'REQUEST')).toBe('BAD_USER_INPUT');
-    expect(code(S.following, 'FOLLOW')).toBe('CONFLICT');
-    expect(code(S.legacy, 'FOLLOW')).toBe('CONFLICT');
-    expect(code(S.approvedPrivate, 'FOLLOW')).toBe('CONFLICT');
     expect(code(S.nonePrivate, 'FOLLOW')).toBe('FORBIDDEN');
     expect(code(S.requested, 'FOLLOW')).toBe('FORBIDDEN');
-    expect(code(S.none, 'UNFOLLOW')).toBe('CONFLICT');
     expect(code(S.none, 'WITHDRAW')).toBe('CONFLICT');
     expect(code(S.none, 'APPROVE_REQUEST')).toBe('NOT_FOUND');
     expect(code(S.legacy, 'REJECT_REQUEST')).toBe('NOT_FOUND');

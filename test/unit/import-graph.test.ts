@@ -2,7 +2,7 @@
  * The house's layering, checked on the import graph of src/ (type-only imports included: a
  * circle through types is still a circle for the reader):
  *  - no import circles between files;
- *  - layers only import downwards: domain (pure; with the error types) ← base (db, errors, config, events…) ← platform
+ *  - layers only import downwards: domain (pure; with the error types) ← base (db, cluster, errors, config, events…) ← platform
  *    (src/graphql, src/jobs) ← areas (src/modules) ← application (app, schema, http, server,
  *    cors, rest, cli). So nothing in src/graphql or src/db imports an area;
  *  - between areas (src/modules/<area>/) dependencies go one way: no two-way pair, no circle.
@@ -14,7 +14,7 @@ import { cycles, importGraph, type ImportGraph } from '../helpers/import-graph';
 
 const LAYERS: [name: string, test: RegExp][] = [
   ['domain', /^(domain\/|generated\/|errors\.ts$)/],
-  ['base', /^(db\/|logger\.ts$|config\.ts$|events\.ts$|ratelimit\.ts$)/],
+  ['base', /^(db\/|cluster\/|logger\.ts$|config\.ts$|events\.ts$|ratelimit\.ts$)/],
   ['platform', /^(graphql|jobs)\//],
   ['areas', /^modules\//],
   ['application', /^(app|schema|http|server|cors)\.ts$|^(rest|cli)\//],

@@ -37,7 +37,8 @@ describe('recommendations from players near my total BPI (§3.9)', () => {
       { userId: 'a', chartId: 5, exScore: 1200 }, // 0 → diff 30
       { userId: 'c', chartId: 4, exScore: 1500 }, // c is not a neighbour: ignored
     ];
-    const r = neighbourRecommendations(src, NO_FILTER, 40, mine, ['e', 'a', 'd'], theirs, { offset: 0, limit: 10 });
+    const noMinimum = { neighbours: 1, perChart: 1 }; // the arithmetic without the privacy minimums (tested below)
+    const r = neighbourRecommendations(src, NO_FILTER, 40, mine, ['e', 'a', 'd'], theirs, { offset: 0, limit: 10 }, noMinimum);
     expect(r.usedNeighbors).toBe(3);
     expect(r.myTotalBpi).toBe(40);
     expect(r.weapons.total).toBe(4);
@@ -49,10 +50,28 @@ describe('recommendations from players near my total BPI (§3.9)', () => {
     ]);
     expect(r.potential.data.map((i) => i.chartId)).toEqual([2, 1, 5, 3]);
     expect(JSON.stringify(r)).not.toMatch(/"(e|a|d|c)"/); // no neighbour id anywhere
-    const f = neighbourRecommendations(src, { levels: [12], difficulties: null }, null, mine, ['e', 'a', 'd'], theirs, { offset: 1, limit: 2 });
+    const f = neighbourRecommendations(src, { levels: [12], difficulties: null }, null, mine, ['e', 'a', 'd'], theirs, { offset: 1, limit: 2 }, noMinimum);
     expect(f.myTotalBpi).toBe(-15); // no stored total
     expect(f.weapons.total).toBe(3); // the ☆11 chart is filtered out
     expect(f.weapons.data.map((i) => i.chartId)).toEqual([1, 2]); // page [1, 3) of [3, 1, 2]
+  });
+
+  it('privacy minimums: nothing with fewer than 5 neighbours; a chart only with 3 of them on it', () => {
+    const mine = [{ chartId: 1, exScore: 1350 }, { chartId: 3, exScore: 1500 }];
+    const theirs = [
+      { userId: 'e', chartId: 1, exScore: 1290 },
+      { userId: 'a', chartId: 1, exScore: 1410 }, // chart 1: 2 neighbours → hidden (one of them would be nearly identifiable)
+      { userId: 'e', chartId: 3, exScore: 1440 },
+      { userId: 'a', chartId: 3, exScore: 1380 },
+      { userId: 'd', chartId: 3, exScore: 1350 }, // chart 3: 3 neighbours → shown
+    ];
+    // 3 neighbours < MIN_NEIGHBOURS (5): nothing at all, usedNeighbors 0
+    const few = neighbourRecommendations(src, NO_FILTER, 40, mine, ['e', 'a', 'd'], theirs, { offset: 0, limit: 10 });
+    expect([few.usedNeighbors, few.weapons.total, few.potential.total]).toEqual([0, 0, 0]);
+    // 5 neighbours: chart 3 only (mean (80 + 60 + 50)/3 = 63.33)
+    const enough = neighbourRecommendations(src, NO_FILTER, 40, mine, ['e', 'a', 'd', 'x', 'y'], theirs, { offset: 0, limit: 10 });
+    expect(enough.usedNeighbors).toBe(5);
+    expect(enough.weapons.data.map((i) => [i.chartId, i.neighborAvgBpi, i.neighborCount])).toEqual([[3, 63.33, 3]]);
   });
 });
 

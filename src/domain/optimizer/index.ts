@@ -7,3 +7,4 @@ export * from './math';
 export * from './plan';
 export * from './solver';
 export * from './tickets';
+export * from './arrangement';

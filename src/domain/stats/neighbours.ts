@@ -23,11 +23,20 @@
  * - Per chart: neighborCount = neighbours with a best (and a BPI) on it; neighborAvgBpi = their
  *   mean BPI rounded to 2 decimals; bpiDiff = round2(my BPI − neighborAvgBpi). Charts no
  *   neighbour played are left out (as the reference).
+ * - Privacy (the reference shows averages of a single neighbour): no average is shown unless at
+ *   least MIN_NEIGHBOURS neighbours were found (fewer → usedNeighbors 0 and empty lists), and a
+ *   chart is listed only when at least `minPerChart` (MIN_NEIGHBOURS_PER_CHART) of them played it,
+ *   so no listed number is one identifiable player's score.
  * - weapons: bpiDiff desc; potential: bpiDiff asc (ties by title, chart id); the same page
  *   [offset, offset + limit) of each; total = charts kept.
  */
 import { BPI_FLOOR, round2 } from '../bpi';
 import { inScope, type BestInput, type ChartFilter, type ChartSource } from './common';
+
+/** Neighbours needed before any average is shown. */
+export const MIN_NEIGHBOURS = 5;
+/** Neighbours needed on a chart before its average is shown. */
+export const MIN_NEIGHBOURS_PER_CHART = 3;
 
 export interface NeighbourCandidate {
   userId: string;
@@ -76,8 +85,9 @@ export function neighbourRecommendations(
   neighbourIds: readonly string[],
   neighbourBests: Iterable<NeighbourBest>,
   page: { offset: number; limit: number },
+  minimum: { neighbours: number; perChart: number } = { neighbours: MIN_NEIGHBOURS, perChart: MIN_NEIGHBOURS_PER_CHART },
 ): NeighbourRecommendations {
-  const ids = new Set(neighbourIds);
+  const ids = new Set(neighbourIds.length >= minimum.neighbours ? neighbourIds : []);
   const agg = new Map<number, { sum: number; count: number }>();
   for (const b of neighbourBests) {
     if (!ids.has(b.userId)) continue;
@@ -92,7 +102,7 @@ export function neighbourRecommendations(
   for (const b of myBests) {
     const c = source.chart(b.chartId);
     const a = agg.get(b.chartId);
-    if (!c || !c.definition || !inScope(c, filter) || !a) continue;
+    if (!c || !c.definition || !inScope(c, filter) || !a || a.count < minimum.perChart) continue;
     const bpi = source.currentBpi(c.id, b.exScore) ?? BPI_FLOOR;
     const avg = round2(a.sum / a.count);
     items.push({ chartId: c.id, title: c.title, difficulty: c.difficulty, level: c.level, notes: c.notes, exScore: b.exScore, bpi, neighborAvgBpi: avg, neighborCount: a.count, bpiDiff: round2(bpi - avg) });

@@ -131,10 +131,13 @@ export async function recomputeArenaAverages(db: Db, catalogue: Catalogue, versi
  * Recomputes the averages of the charts an import (or a deleted account's bests) changed, and drops
  * the cached view of that version. Only the charts given, in one statement.
  */
-export async function refreshArenaAverages(deps: Pick<AreaDeps, 'db' | 'catalogue' | 'arenaAverages'>, version: string, chartIds?: number[]): Promise<void> {
+export async function refreshArenaAverages(deps: Pick<AreaDeps, 'db' | 'catalogue' | 'caches'>, version: string, chartIds?: number[]): Promise<void> {
   await recomputeArenaAverages(deps.db, deps.catalogue, version, chartIds);
-  deps.arenaAverages.invalidate(version);
+  await deps.caches.changed(ARENA_AVERAGES_CACHE, { version });
 }
+
+/** The name of the arena-average cache (src/cluster/caches.ts). */
+export const ARENA_AVERAGES_CACHE = 'arena.averages';
 
 type Scope = Pick<AreaScope, 'db' | 'arenaAverages' | 'recompute'>;
 
@@ -157,7 +160,7 @@ export class ArenaService {
   /** Imports a snapshot and starts the recompute job for its version (averages by the new classes). */
   async importOfficialArena(doc: unknown, version: string | null | undefined) {
     const r = await importOfficialArena(this.s.db, doc, version ?? LATEST_VERSION);
-    this.s.recompute.start([r.version]);
+    await this.s.recompute.start([r.version]);
     return { ...r, skipped: r.skipped.length };
   }
 }

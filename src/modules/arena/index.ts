@@ -2,7 +2,7 @@ import { A_CLASSES } from '../../domain/constants';
 import { defineArea } from '../area';
 import { ArenaResolver, ChartArenaResolver } from './arena.resolver';
 import { ArenaAverageCache } from './arena.cache';
-import { ArenaService, recomputeArenaAverages, refreshArenaAverages } from './arena.service';
+import { ARENA_AVERAGES_CACHE, ArenaService, recomputeArenaAverages, refreshArenaAverages } from './arena.service';
 
 /**
  * The official arena: ranking snapshots (class, rank, area of registered players) and the
@@ -21,11 +21,13 @@ export const arenaArea = defineArea({
       run: async (deps, version, progress) => {
         progress(0, 1);
         await recomputeArenaAverages(deps.db, deps.catalogue, version);
-        deps.arenaAverages.invalidate(version);
+        await deps.caches.changed(ARENA_AVERAGES_CACHE, { version });
         progress(1, 1);
       },
     },
   ],
+  // The averages per version, in memory for the calculator: dropped in every process when a recompute or an import rewrote them.
+  caches: ({ arenaAverages }) => [{ name: ARENA_AVERAGES_CACHE, invalidate: (d) => arenaAverages.invalidate(typeof d?.version === 'string' ? d.version : undefined) }],
   listeners(deps) {
     // An import by an A-class player changes the averages of the charts it improved.
     deps.events.on('scores.imported', async ({ userId, version, chartIds }) => {

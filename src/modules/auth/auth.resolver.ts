@@ -2,14 +2,25 @@ import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { viewerId, type Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
 import { IssueOAuthClientArgs } from './auth.inputs';
-import { AccessTokenPayload, ApiKeyStatus, DeleteOAuthClientPayload, IssueApiKeyPayload, IssueOAuthClientPayload, OAuthClientStatus } from './auth.types';
+import { ViewerType, AccessTokenPayload, ApiKeyStatus, DeleteOAuthClientPayload, IssueApiKeyPayload, IssueOAuthClientPayload, OAuthClientStatus } from './auth.types';
 
 /** Identity and the caller's own credentials. Rules: src/graphql/rules.ts ('auth' section). */
 @Resolver()
 export class AuthResolver {
-  @Query(() => UserType, { description: 'The signed-in caller' })
+  @Query(() => UserType, {
+    nullable: true,
+    description:
+      "The signed-in caller's user; null (no error) when signed out or when the signed-in identity has no profile yet — `viewer` tells those two apart",
+  })
   me(@Ctx() ctx: Context) {
-    return ctx.services.users.me(viewerId(ctx));
+    return ctx.services.users.me(ctx.viewer?.id ?? null);
+  }
+
+  @Query(() => ViewerType, {
+    description: 'Who is calling: signed in or not, and whether that identity has a profile (`exists`, as the reference\'s GET /api/v1/me); never an error',
+  })
+  viewer(@Ctx() ctx: Context) {
+    return ctx.services.users.viewer();
   }
 
   @Mutation(() => AccessTokenPayload, {

@@ -118,6 +118,14 @@ export class AuthService {
     return { token: await jwt.sign(this.secret), expiresIn };
   }
 
+  /**
+   * A 32-byte key for another purpose, derived from the access-token key (HKDF-SHA256, the
+   * purpose as info): e.g. the key that seals invitation tokens when INVITE_TOKEN_KEY is unset.
+   */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(crypto.hkdfSync('sha256', this.secret, Buffer.alloc(0), `bpigraph:${purpose}`, 32));
+  }
+
   /** Short-lived signed value bound to a purpose (audience), e.g. the consent form's ticket. */
   async signTicket(purpose: string, claims: Record<string, unknown>, ttlSeconds: number): Promise<string> {
     return new SignJWT(claims)

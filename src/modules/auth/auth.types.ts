@@ -1,4 +1,21 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import type { User } from '../../generated/prisma/client';
+import { UserType } from '../shared/user.type';
+
+@ObjectType('Viewer', {
+  description:
+    'Value type: the caller of this request. Signed out: signedIn false, exists false. Signed in with an identity that has no profile yet (an external OpenID Connect identity before createProfile): signedIn true, exists false, user null. Otherwise exists true and user is the caller.',
+})
+export class ViewerType {
+  @Field(() => Boolean, { description: 'Whether the request carries a valid credential (an access token or an ID token of the configured provider)' })
+  signedIn!: boolean;
+  @Field(() => Boolean, { description: 'Whether the signed-in identity has a profile (a local user); false when signed out' })
+  exists!: boolean;
+  @Field(() => UserType, { nullable: true, description: 'The caller\'s user when it exists (the same object as `me`)' })
+  user!: User | null;
+  @Field(() => Boolean, { description: 'True for a signed-in identity without a profile: it may call createProfile' })
+  canCreateProfile!: boolean;
+}
 
 @ObjectType({ description: 'An access token obtained with an API key' })
 export class AccessTokenPayload {

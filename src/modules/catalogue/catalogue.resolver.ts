@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Float, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Chart, Song } from '../../generated/prisma/client';
 import { intIdOrNull } from '../../graphql/args';
 import { ConnectionArgs } from '../../graphql/connection';
@@ -7,6 +7,7 @@ import { parseJsonArgument } from '../../errors';
 import { ChartType } from '../shared/chart.type';
 import { SongFilter } from './catalogue.inputs';
 import {
+  ExForBpiType,
   ChartDefinitionType,
   DefinitionsImportResult,
   RadarCategoryImportPayload,
@@ -58,6 +59,14 @@ export class ChartsResolver {
   @FieldResolver(() => ChartDefinitionType, { nullable: true, description: 'The definition in force (null: no BPI definition)' })
   definition(@Root() chart: Chart, @Ctx() ctx: Context): ChartDefinitionType | null {
     return ctx.services.catalogue.currentDefinition(chart.id);
+  }
+
+  @FieldResolver(() => ExForBpiType, {
+    nullable: true,
+    description: 'The EX score needed for a target BPI under the current definition (null: no BPI definition). bpi outside [-15, 200] is BAD_USER_INPUT',
+  })
+  exForBpi(@Root() chart: Chart, @Arg('bpi', () => Float, { description: 'Target BPI, -15 to 200' }) bpi: number, @Ctx() ctx: Context) {
+    return ctx.services.catalogue.exForBpi(chart.id, bpi);
   }
 
   @FieldResolver(() => [ChartDefinitionType], { description: 'Every published definition of this chart, oldest first' })

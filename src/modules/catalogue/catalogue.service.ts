@@ -1,11 +1,13 @@
 import type { Prisma, Song } from '../../generated/prisma/client';
 import { badInput } from '../../errors';
-import { decodeCursor, pageSize } from '../../graphql/args';
+import { decodeCursor, pageSize, parseBpiTarget } from '../../graphql/args';
+import { exScoreForBpi, round2 } from '../../domain/bpi';
 import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
 import { GAME_VERSIONS, LATEST_VERSION, type Difficulty, type PlayStyle } from '../../domain/constants';
 import type { AreaScope } from '../area';
 import { importRadarCategories, type RadarCategoryImportReport } from './categories.service';
 import { updateDefinitions } from './definitions.service';
+import { CATALOGUE_CACHE } from './catalogue';
 import pkg from '../../../package.json';
 
 export interface SongFilterInput {
@@ -16,7 +18,7 @@ export interface SongFilterInput {
   releasedVersion?: number | null;
 }
 
-type Scope = Pick<AreaScope, 'db' | 'database' | 'catalogue' | 'events' | 'recompute' | 'loaders'>;
+type Scope = Pick<AreaScope, 'db' | 'database' | 'catalogue' | 'caches' | 'events' | 'recompute' | 'loaders'>;
 
 /** The catalogue: songs, charts and their definitions; definitions updates and the recompute job; radar categories. */
 export class CatalogueService {
@@ -78,6 +80,18 @@ export class CatalogueService {
   }
 
   /** The definition in force (from the in-memory catalogue); null: no BPI definition. */
+  /** The EX score needed for a target BPI under the chart's current definition (null: no definition). */
+  exForBpi(chartId: number, target: number) {
+    const t = parseBpiTarget(target, 'bpi');
+    const def = this.s.catalogue.chart(chartId)?.definition;
+    if (!def) return null;
+    const exScore = exScoreForBpi(t, def);
+    if (exScore === null) return null;
+    const max = def.notes * 2;
+    const bpi = this.s.catalogue.currentBpi(chartId, exScore);
+    return { targetBpi: t, exScore, bpi, rate: max > 0 ? exScore / max : 0, reachable: bpi !== null && bpi >= round2(t) };
+  }
+
   currentDefinition(chartId: number) {
     const d = this.s.catalogue.chart(chartId)?.definition;
     return d ? { ...d, isCurrent: true } : null;
@@ -97,19 +111,20 @@ export class CatalogueService {
     };
   }
 
-  /** Radar categories [{title, difficulty, top}]; the catalogue is reloaded either way (the CLI may have changed them). */
+  /** Radar categories [{title, difficulty, top}]; the catalogue is reloaded in every process either way (the CLI may have changed them). */
   async importRadarCategories(doc: unknown): Promise<RadarCategoryImportReport> {
     const report = await importRadarCategories(this.s.db, doc);
-    await this.s.catalogue.load();
+    await this.s.caches.changed(CATALOGUE_CACHE);
     return report;
   }
 
-  /** Starts the recompute job (false when one is running). */
-  recompute(version: string | null | undefined): boolean {
+  /** Starts the recompute job (false when one is running in any process). */
+  recompute(version: string | null | undefined): Promise<boolean> {
     return this.s.recompute.start(version ? [version] : undefined);
   }
 
+  /** The recompute job's state as the whole cluster sees it. */
   recomputeStatus() {
-    return this.s.recompute.state;
+    return this.s.recompute.status();
   }
 }

@@ -18,6 +18,7 @@ export interface CatalogueChart {
   playStyle: PlayStyle;
   difficulty: Difficulty;
   level: number;
+  /** Note count; 0 = unknown (a chart learned from a score export: Chart.notes is null). */
   notes: number;
   bpm: string;
   releasedVersion: number | null;
@@ -51,6 +52,9 @@ export class ChartMatcher<C extends { title: string; playStyle: PlayStyle; diffi
  * title + play style + difficulty. Loaded once at start and reloaded after a definitions
  * import, so hot paths (the BPI calculator, CSV matching) never query the database for charts.
  */
+/** The catalogue's name among the cluster's caches (src/cluster/caches.ts): `caches.changed(CATALOGUE_CACHE)` reloads it everywhere. */
+export const CATALOGUE_CACHE = 'catalogue';
+
 export class Catalogue {
   private byId = new Map<number, CatalogueChart>();
   private matcher = new ChartMatcher<CatalogueChart>([]);
@@ -58,7 +62,36 @@ export class Catalogue {
   /** chart id → BPI by EX score under the current definition (NaN: not computed yet; -Infinity: null). */
   private bpiMemo = new Map<number, Float64Array>();
 
+  /** chart id → rank of its title in collation order (built on first use after each load). */
+  private titleRanks: Map<number, number> | null = null;
+  /** The reload under way (callers share it) and when a reload for unknown chart ids last ran. */
+  private reloading: Promise<void> | null = null;
+  private lastMissReload = 0;
+
   constructor(private readonly db: Db) {}
+
+  /** load(), shared by concurrent callers. */
+  reload(): Promise<void> {
+    this.reloading ??= this.load().finally(() => {
+      this.reloading = null;
+    });
+    return this.reloading;
+  }
+
+  /**
+   * Charts are added by score imports too (charts learned from an export, in any process): a
+   * chart id this catalogue does not hold means another process added it since the last load,
+   * and the catalogue reloads once (at most once a second for ids that stay unknown).
+   */
+  async ensureCharts(ids: Iterable<number>): Promise<void> {
+    for (const id of ids) {
+      if (this.byId.has(id)) continue;
+      if (this.reloading) return this.reloading;
+      if (Date.now() - this.lastMissReload < 1000) return;
+      this.lastMissReload = Date.now();
+      return this.reload();
+    }
+  }
 
   async load(): Promise<void> {
     const charts = await this.db.chart.findMany({
@@ -77,7 +110,7 @@ export class Catalogue {
         playStyle: c.playStyle,
         difficulty: c.difficulty,
         level: c.level,
-        notes: c.notes,
+        notes: c.notes ?? 0,
         bpm: c.bpm,
         releasedVersion: c.releasedVersion,
         removedInVersion: c.removedInVersion,
@@ -92,6 +125,7 @@ export class Catalogue {
     this.byId = byId;
     this.matcher = new ChartMatcher(byId.values());
     this.bpiMemo = new Map(); // the memo belongs to the definitions just replaced
+    this.titleRanks = null;
     this.currentDefinitionsVersion = latest?.version ?? null;
   }
 
@@ -113,6 +147,20 @@ export class Catalogue {
 
   charts(): IterableIterator<CatalogueChart> {
     return this.byId.values();
+  }
+
+  /**
+   * The rank of a chart's title in the catalogue's title order (Intl collation, as the
+   * reference's localeCompare): score lists sort titles by comparing integers. Unknown ids rank last.
+   */
+  titleRank(chartId: number): number {
+    if (!this.titleRanks) {
+      const collator = new Intl.Collator();
+      const titles = [...new Set([...this.byId.values()].map((c) => c.title))].sort(collator.compare);
+      const rank = new Map(titles.map((t, i) => [t, i]));
+      this.titleRanks = new Map([...this.byId.values()].map((c) => [c.id, rank.get(c.title)!]));
+    }
+    return this.titleRanks.get(chartId) ?? Number.MAX_SAFE_INTEGER;
   }
 
   /**

@@ -12,6 +12,18 @@ export class ChartDefinitionType {
   @Field(() => Boolean) isCurrent!: boolean;
 }
 
+@ObjectType('ExForBpi', {
+  description:
+    'Value type: the EX score needed on a chart for a target BPI under its current definition (../shared/spec/bpi.md, the inverse: the smallest whole EX score the formula gives, clamped to [0, 2·notes])',
+})
+export class ExForBpiType {
+  @Field(() => Float, { description: 'The target BPI asked for' }) targetBpi!: number;
+  @Field(() => Int, { description: 'EX score needed (rounded up, at most the maximum 2·notes)' }) exScore!: number;
+  @Field(() => Float, { nullable: true, description: 'The BPI of that EX score (the forward formula; null: no value)' }) bpi!: number | null;
+  @Field(() => Float, { description: 'exScore / (2·notes)' }) rate!: number;
+  @Field(() => Boolean, { description: 'False when even the maximum EX score stays below the target' }) reachable!: boolean;
+}
+
 @ObjectType('Song', { implements: NodeInterface, description: 'A song: title, genre, artist and its charts' })
 export class SongType {
   @Field(() => Int, { name: 'databaseId', description: 'Database id of the song (the `songId` of other types and arguments)' }) id!: number;

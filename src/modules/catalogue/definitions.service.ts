@@ -2,13 +2,15 @@ import type { AreaDeps } from '../area';
 import { importDefinitions, type DefinitionsImportReport } from '../../db/definitions';
 import { DefinitionsFormatError } from '../../domain/definitions';
 import { badInput } from '../../errors';
+import { CATALOGUE_CACHE } from './catalogue';
 
 /**
- * A definitions update: import (one transaction), reload the in-memory catalogue, announce it,
- * and start the recompute job when anything changed.
+ * A definitions update: import (one transaction), then — after the commit — reload the in-memory
+ * catalogue in every process (the cluster's caches), announce it, and start the recompute job
+ * when anything changed.
  */
 export async function updateDefinitions(
-  app: Pick<AreaDeps, 'db' | 'catalogue' | 'events' | 'recompute'>,
+  app: Pick<AreaDeps, 'db' | 'caches' | 'events' | 'recompute'>,
   doc: unknown,
   onProgress?: (done: number, total: number) => void,
   opts: { startRecompute?: boolean } = {},
@@ -20,12 +22,12 @@ export async function updateDefinitions(
     if (err instanceof DefinitionsFormatError) throw badInput(err.message);
     throw err;
   }
-  await app.catalogue.load();
+  await app.caches.changed(CATALOGUE_CACHE);
   const changed = report.changedChartIds.length > 0;
   let recomputeStarted = false;
   if (changed) {
     app.events.emit('definitions.imported', { version: report.version, changedChartIds: report.changedChartIds });
-    if (opts.startRecompute ?? true) recomputeStarted = app.recompute.start();
+    if (opts.startRecompute ?? true) recomputeStarted = await app.recompute.start();
   }
   return { report, recomputeStarted };
 }

@@ -1,6 +1,6 @@
 import { defineArea } from '../area';
 import { catalogueNodes } from './catalogue.nodes';
-import { Catalogue } from './catalogue';
+import { Catalogue, CATALOGUE_CACHE } from './catalogue';
 import { createCatalogueLoaders, type CatalogueLoaders } from './catalogue.loaders';
 import { CatalogueAdminResolver, ChartsResolver, SongsResolver } from './catalogue.resolver';
 import { CatalogueService } from './catalogue.service';
@@ -17,6 +17,8 @@ export const catalogueArea = defineArea({
     await catalogue.load();
     return { catalogue };
   },
+  // The in-memory catalogue (and its BPI memo): reloaded in every process after a definitions or radar-category import.
+  caches: ({ catalogue }) => [{ name: CATALOGUE_CACHE, invalidate: () => catalogue.load() }],
   loaders: createCatalogueLoaders,
   nodes: catalogueNodes,
   services: (s) => new CatalogueService(s),

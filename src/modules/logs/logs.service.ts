@@ -7,28 +7,33 @@
 import { BPI_FLOOR, round2 } from '../../domain/bpi';
 import { GAME_VERSIONS, VERSION_TITLES, versionIndex, type GameVersion } from '../../domain/constants';
 import { badInput, notFound } from '../../errors';
-import { offsetArgs, parseVersion } from '../../graphql/args';
+import { offsetArgs, parseVersion, rangeArgs } from '../../graphql/args';
 import { offsetPage } from '../../graphql/connection';
 import type { AreaScope } from '../area';
 import type { OvertakenData, RivalsService } from '../rivals/rivals.service';
-import { chartFields, loadPlays, playData, playDayTotals, replay, type PlayRow, type ReplayBest } from '../scores/plays';
+import { chartFields, jstDate, loadPlays, playData, playDayTotals, replay, type PlayRow, type ReplayBest } from '../scores/plays';
 import { rebuildDerived } from '../scores/rebuild.service';
 import type { ScoresService } from '../scores/scores.service';
 import { computeTotal, lockPlayer } from '../scores/totals.service';
 
+/** `topN` of the timelines: plays listed per batch or day, 1–100 (default 5, as the reference). */
+const topNArg = (topN: number | null | undefined) => rangeArgs(topN, null, ['topN', 'topN'], { lo: 1, hi: 100, integer: true }).min ?? 5;
+
+/** Plays listed per batch where no `topN` is asked (a node, a play's batch). */
 const TOP_N = 5;
 
 type BatchRow = Awaited<ReturnType<AreaScope['db']['importBatch']['findMany']>>[number];
 
 /** The top plays of each batch (highest BPI first), in one statement (a batch can hold thousands of plays). */
-export async function batchTopPlays(db: AreaScope['db'], batchIds: readonly string[]): Promise<Map<string, PlayRow[]>> {
+export async function batchTopPlays(db: AreaScope['db'], batchIds: readonly string[], topN = TOP_N): Promise<Map<string, PlayRow[]>> {
   const plays = batchIds.length
     ? await db.$queryRawUnsafe<PlayRow[]>(
         `SELECT "id", "chartId", "version", "batchId", "exScore", "clearLamp"::text AS "clearLamp", "missCount", "bpi", "playedAt", "createdAt"
            FROM (SELECT s.*, row_number() OVER (PARTITION BY s."batchId" ORDER BY s."bpi" DESC NULLS LAST, s."id") AS rn
                    FROM "Score" s WHERE s."batchId" IN (SELECT jsonb_array_elements_text($1::jsonb))) t
-          WHERE rn <= ${TOP_N} ORDER BY "batchId", rn`,
+          WHERE rn <= $2 ORDER BY "batchId", rn`,
         JSON.stringify(batchIds),
+        topN,
       )
     : [];
   const byBatch = new Map<string, PlayRow[]>();
@@ -41,7 +46,7 @@ export async function batchTopPlays(db: AreaScope['db'], batchIds: readonly stri
 }
 
 /** A Batch object (GraphQL Batch) of an import-batch row and its top plays; `userId` is kept for the rule table (node(id:)). */
-export function batchNode(catalogue: AreaScope['catalogue'], b: BatchRow, top: readonly PlayRow[] | undefined) {
+export function batchNode(catalogue: AreaScope['catalogue'], b: BatchRow, top: readonly PlayRow[] | undefined, topN = TOP_N) {
   return {
     id: b.id,
     userId: b.userId,
@@ -53,8 +58,9 @@ export function batchNode(catalogue: AreaScope['catalogue'], b: BatchRow, top: r
     bpiUpdatedCount: b.bpiUpdatedCount,
     previousTotalBpi: b.previousTotalBpi ?? BPI_FLOOR,
     totalBpi: b.totalBpi ?? BPI_FLOOR,
-    diff: round2((b.totalBpi ?? BPI_FLOOR) - (b.previousTotalBpi ?? BPI_FLOOR)),
-    topScores: (top ?? []).slice(0, TOP_N).map((p) => playData(catalogue, p)),
+    // a first batch (no previous total) differs by 0, as the reference's first log
+    diff: b.previousTotalBpi === null ? 0 : round2((b.totalBpi ?? BPI_FLOOR) - b.previousTotalBpi),
+    topScores: (top ?? []).slice(0, topN).map((p) => playData(catalogue, p)),
   };
 }
 
@@ -87,6 +93,12 @@ export function jstRange(date: string, unit: string): { start: Date; end: Date }
   return { start: new Date(s.getTime() - off), end: new Date(e.getTime() - off - 1) };
 }
 
+export interface RivalRankInfo {
+  myRankBefore: number;
+  myRankAfter: number;
+  totalRivals: number;
+}
+
 type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'viewer' | 'loaders'> & { services: { scores: ScoresService; rivals: RivalsService } };
 
 export class LogsService {
@@ -103,32 +115,34 @@ export class LogsService {
   }
 
   /** Batches of a version, newest first (offset paging). */
-  async batches(userId: string, args: PageArgs & { version?: string | null }) {
+  async batches(userId: string, args: PageArgs & { version?: string | null; topN?: number | null }) {
     const version = parseVersion(args.version);
     const { size, offset } = offsetArgs(args);
+    const topN = topNArg(args.topN);
     const take = size + 1;
     const [rows, totalCount] = await Promise.all([
       this.s.db.importBatch.findMany({ where: { userId, version }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take }),
       this.s.db.importBatch.count({ where: { userId, version } }),
     ]);
-    const top = await batchTopPlays(this.s.db, rows.map((r) => r.id));
-    const nodes = rows.map((b) => batchNode(this.s.catalogue, b, top.get(b.id)));
+    const top = await batchTopPlays(this.s.db, rows.map((r) => r.id), topN);
+    const nodes = rows.map((b) => batchNode(this.s.catalogue, b, top.get(b.id), topN));
     return offsetPage(nodes, offset, size, totalCount);
   }
 
   /** One entry per JST play day (total BPI recomputed by replaying plays), newest first. */
-  async playDays(userId: string, args: PageArgs & { version?: string | null }) {
+  async playDays(userId: string, args: PageArgs & { version?: string | null; topN?: number | null }) {
     const version = parseVersion(args.version);
     const { size, offset } = offsetArgs(args);
+    const topN = topNArg(args.topN);
     const days = playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
     const out = days.map((d, i) => ({
       id: d.date,
       date: d.date,
       totalBpi: d.totalBpi,
       songCount: d.plays.length,
-      diff: round2(d.totalBpi - (i > 0 ? days[i - 1].totalBpi : BPI_FLOOR)),
+      diff: i > 0 ? round2(d.totalBpi - days[i - 1].totalBpi) : 0, // the first play day differs by 0 (reference §6.3)
       createdAt: d.lastPlayedAt,
-      topScores: [...d.plays].sort((a, b) => (b.bpi ?? -Infinity) - (a.bpi ?? -Infinity)).slice(0, TOP_N).map((p) => playData(this.s.catalogue, p)),
+      topScores: [...d.plays].sort((a, b) => (b.bpi ?? -Infinity) - (a.bpi ?? -Infinity)).slice(0, topN).map((p) => playData(this.s.catalogue, p)),
     }));
     const all = out.reverse();
     return offsetPage(all.slice(offset, offset + size + 1), offset, size, all.length);
@@ -174,6 +188,7 @@ export class LogsService {
         exDiff: cur.exScore - (prev?.exScore ?? 0),
         bpiDiff: round2((cur.bpi ?? BPI_FLOOR) - (prev ? prev.bpi ?? BPI_FLOOR : BPI_FLOOR)),
         overtaken: overtaken.get(chartId) ?? [],
+        rivalRankInfo: null as RivalRankInfo | null,
       });
     }
     entries.sort((a, b) => b.bpiDiff - a.bpiDiff || a.title.localeCompare(b.title));
@@ -186,10 +201,19 @@ export class LogsService {
     const batch = await this.s.db.importBatch.findFirst({ where: { id: batchId, userId } });
     if (!batch) throw notFound('Batch not found.');
     const { entries } = await this.periodEntries(userId, batch.version, (p) => p.batchId === batchId, viewerIsOwner);
-    const [prev, next] = await Promise.all([
-      this.s.db.importBatch.findFirst({ where: { userId, version: batch.version, createdAt: { lt: batch.createdAt } }, orderBy: { createdAt: 'desc' }, select: { id: true } }),
-      this.s.db.importBatch.findFirst({ where: { userId, version: batch.version, createdAt: { gt: batch.createdAt } }, orderBy: { createdAt: 'asc' }, select: { id: true } }),
+    const day = jstRange(jstDate(batch.createdAt), 'day');
+    const ref = { id: true, createdAt: true, totalBpi: true } as const;
+    const where = { userId, version: batch.version };
+    const [prev, next, prevDay, nextDay, dayBatches, ranks] = await Promise.all([
+      this.s.db.importBatch.findFirst({ where: { ...where, createdAt: { lt: batch.createdAt } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: ref }),
+      this.s.db.importBatch.findFirst({ where: { ...where, createdAt: { gt: batch.createdAt } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: ref }),
+      this.s.db.importBatch.findFirst({ where: { ...where, createdAt: { lt: day.start } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: ref }),
+      this.s.db.importBatch.findFirst({ where: { ...where, createdAt: { gt: day.end } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: ref }),
+      this.s.db.importBatch.findMany({ where: { ...where, createdAt: { gte: day.start, lte: day.end } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: ref }),
+      this.rivalRanks(userId, batch.version, entries),
     ]);
+    for (const e of entries) e.rivalRankInfo = ranks.get(e.chartId) ?? null;
+    const link = (b: { id: string; createdAt: Date; totalBpi: number | null } | null) => (b ? { id: b.id, createdAt: b.createdAt, totalBpi: b.totalBpi ?? BPI_FLOOR } : null);
     const rivals = new Map<string, { rivalUserId: string; rivalName: string; count: number }>();
     for (const e of entries) for (const o of e.overtaken) rivals.set(o.rivalUserId, { rivalUserId: o.rivalUserId, rivalName: o.rivalName, count: (rivals.get(o.rivalUserId)?.count ?? 0) + 1 });
     return {
@@ -203,7 +227,50 @@ export class LogsService {
       rivalsOvertaken: [...rivals.values()],
       prevBatchId: prev?.id ?? null,
       nextBatchId: next?.id ?? null,
+      prevBatch: link(prev),
+      nextBatch: link(next),
+      prevDayBatch: link(prevDay),
+      nextDayBatch: link(nextDay),
+      dayBatches: dayBatches.map((b) => link(b)!),
     };
+  }
+
+  /**
+   * Per chart of a batch, my rank among the players I follow and may see (public, or approved)
+   * who have a best on it in the version — their CURRENT bests, as the reference: before = 1 +
+   * rivals strictly above my previous best (rivals + 1 without one), after = 1 + rivals strictly
+   * above my new best. Counts only: no rival is named, so a private rival stays anonymous. One
+   * statement for the whole batch. Charts no followed player has played: null.
+   */
+  private async rivalRanks(userId: string, version: string, entries: { chartId: number; current: { exScore: number }; previous: { exScore: number } | null }[]): Promise<Map<number, RivalRankInfo>> {
+    const out = new Map<number, RivalRankInfo>();
+    if (!entries.length) return out;
+    const rows = await this.s.db.$queryRawUnsafe<{ chartId: number; exScore: number }[]>(
+      `SELECT b."chartId", b."exScore" FROM "BestScore" b
+         JOIN "Follow" f ON f."followingId" = b."userId" AND f."followerId" = $1
+         JOIN "User" r ON r."id" = b."userId"
+        WHERE b."version" = $2 AND b."chartId" = ANY($3::int[]) AND (r."isPublic" OR f."approvedAt" IS NOT NULL)`,
+      userId,
+      version,
+      entries.map((e) => e.chartId),
+    );
+    const byChart = new Map<number, number[]>();
+    for (const r of rows) {
+      const list = byChart.get(Number(r.chartId));
+      if (list) list.push(Number(r.exScore));
+      else byChart.set(Number(r.chartId), [Number(r.exScore)]);
+    }
+    for (const e of entries) {
+      const rivals = byChart.get(e.chartId);
+      if (!rivals?.length) continue;
+      const above = (ex: number) => rivals.filter((x) => x > ex).length;
+      out.set(e.chartId, {
+        myRankBefore: e.previous ? 1 + above(e.previous.exScore) : rivals.length + 1,
+        myRankAfter: 1 + above(e.current.exScore),
+        totalRivals: rivals.length,
+      });
+    }
+    return out;
   }
 
   /** Score details of a day/week/month, grouped by import time (createdAt) or play time (playedAt). */
@@ -223,7 +290,36 @@ export class LogsService {
     const plays = (await loadPlays(this.s.db, { userId, version })).filter((p) => (groupedBy === 'createdAt' ? p.createdAt : p.playedAt) <= end);
     const bests = replay(groupedBy === 'createdAt' ? plays : [...plays].sort((a, b) => a.playedAt.getTime() - b.playedAt.getTime() || a.id - b.id));
     const total = computeTotal(this.s.catalogue, version, new Map([...bests].map(([k, b]) => [k, b.bpi])));
-    return { start, end, unit, groupedBy, label: date, totalBpi: total.totalBpi, batchCount, scores: entries };
+    const { previous, next } = await this.periodNeighbours(userId, version, groupedBy, start, end);
+    return { start, end, unit, groupedBy, label: date, totalBpi: total.totalBpi, batchCount, scores: entries, previous, next };
+  }
+
+  /**
+   * Navigation of a period (the reference's pagination prev / next): by import time, the last
+   * batch before the period and the first after it; by play time, the nearest play day before and
+   * after it, with the total BPI after that day (the play-day timeline). null at either end.
+   */
+  private async periodNeighbours(userId: string, version: string, groupedBy: string, start: Date, end: Date) {
+    type Link = { date: string; createdAt: Date; totalBpi: number; batchId: string | null };
+    if (groupedBy === 'createdAt') {
+      const ref = { id: true, createdAt: true, totalBpi: true } as const;
+      const [p, n] = await Promise.all([
+        this.s.db.importBatch.findFirst({ where: { userId, version, createdAt: { lt: start } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: ref }),
+        this.s.db.importBatch.findFirst({ where: { userId, version, createdAt: { gt: end } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: ref }),
+      ]);
+      const link = (b: typeof p): Link | null => (b ? { date: jstDate(b.createdAt), createdAt: b.createdAt, totalBpi: b.totalBpi ?? BPI_FLOOR, batchId: b.id } : null);
+      return { previous: link(p), next: link(n) };
+    }
+    const days = playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
+    const first = jstDate(start);
+    const last = jstDate(end);
+    let previous: Link | null = null;
+    let next: Link | null = null;
+    for (const d of days) {
+      if (d.date < first) previous = { date: d.date, createdAt: d.lastPlayedAt, totalBpi: d.totalBpi, batchId: null };
+      else if (d.date > last && !next) next = { date: d.date, createdAt: d.lastPlayedAt, totalBpi: d.totalBpi, batchId: null };
+    }
+    return { previous, next };
   }
 
   /** My bests in `version` against the nearest earlier version with data (domain-scores §5.4). */
@@ -243,7 +339,7 @@ export class LogsService {
       currentVersion: version,
       compareVersion: compare,
       compareVersionLabel: `${compare} ${VERSION_TITLES[compare]}`,
-      entries: await this.s.services.scores.versionComparison(userId, version, compare),
+      entries: await this.s.services.scores.versionComparison(userId, version, compare, { summaryDiffs: true }),
     };
   }
 

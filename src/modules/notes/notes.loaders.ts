@@ -1,7 +1,8 @@
 import type { Db } from '../../db/client';
 import type { SongNote } from '../../generated/prisma/client';
 import type { Page } from '../../graphql/connection';
-import { keyedLoader } from '../../graphql/loaders';
+import { LATEST_VERSION } from '../../domain/constants';
+import { keyedLoader, loader } from '../../graphql/loaders';
 import { pagesForCharts } from './notes.service';
 import type { SongNoteSort } from './notes.types';
 
@@ -33,6 +34,14 @@ export function createNoteLoaders(db: Db) {
       const set = new Set(rows.map(upvoteKey));
       return keys.map((k) => set.has(upvoteKey(k)));
     }),
+    /** A note author's current total BPI (latest game version), by author id (null: none). */
+    authorTotalBpi: loader<string, number | null>(
+      async (ids) => {
+        const rows = await db.playerVersionStatus.findMany({ where: { userId: { in: [...ids] }, version: LATEST_VERSION }, select: { userId: true, totalBpi: true } });
+        const by = new Map(rows.map((r) => [r.userId, r.totalBpi]));
+        return ids.map((id) => by.get(id) ?? null);
+      },
+    ),
     /** One page of a chart's notes; charts asking for the same page shape share one batch. */
     page: keyedLoader<NotesPageKey, Page<SongNote>>(
       (k) => `${k.chartId}\u0000${shapeKey(k)}`,

@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Float, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Chart, SongNote } from '../../generated/prisma/client';
 import { parseIntId } from '../../graphql/args';
 import type { Context } from '../../graphql/context';
@@ -9,13 +9,13 @@ import { DeleteSongNotePayload, SongNoteConnection, SongNotePayload, SongNoteSor
 
 @Resolver(() => SongNoteType)
 export class NotesResolver {
-  @Query(() => SongNoteConnection, { description: 'Strategy notes of one chart (newest or most upvoted first)' })
+  @Query(() => SongNoteConnection, { description: "Strategy notes of one chart (newest, most upvoted, or by the author's current total BPI first)" })
   songNotes(@Args(() => SongNotesArgs) args: SongNotesArgs, @Ctx() ctx: Context) {
     return ctx.services.notes.listForChart(parseIntId(args.chartId, 'chartId'), args.sort ?? SongNoteSort.LATEST, args.first, args.after);
   }
 
   @Query(() => SongNoteConnection, {
-    description: 'Notes across all charts, newest or most upvoted first; paged by `page` (0-based) or `after`',
+    description: "Notes across all charts, newest, most upvoted or by the author's current total BPI first; paged by `page` (0-based) or `after`",
   })
   recentSongNotes(@Args(() => RecentSongNotesArgs) args: RecentSongNotesArgs, @Ctx() ctx: Context) {
     return ctx.services.notes.listRecent(args.sort ?? SongNoteSort.LATEST, args);
@@ -55,6 +55,22 @@ export class NotesResolver {
   @FieldResolver(() => Boolean, { description: 'Has the caller upvoted this note? (false when signed out)' })
   upvoted(@Root() note: SongNote, @Ctx() ctx: Context): Promise<boolean> | boolean {
     return ctx.services.notes.upvoted(note);
+  }
+
+  @FieldResolver(() => Float, {
+    nullable: true,
+    description: "The author's current total BPI (latest game version), read live as the reference does; null when they have none (batched)",
+  })
+  authorTotalBpi(@Root() note: SongNote, @Ctx() ctx: Context): Promise<number | null> {
+    return ctx.services.notes.authorTotalBpi(note);
+  }
+
+  @FieldResolver(() => Float, {
+    nullable: true,
+    description: "The author's total BPI (latest game version) when the note was posted; null when they had none",
+  })
+  authorTotalBpiAtPosting(@Root() note: SongNote): number | null {
+    return note.authorTotalBpi;
   }
 
   @FieldResolver(() => Boolean, { description: 'Is the caller the author (may edit and delete)?' })

@@ -20,20 +20,21 @@ export function normaliseNoteBody(body: string): string {
   return trimmed;
 }
 
-function orderBy(sort: SongNoteSort): Prisma.SongNoteOrderByWithRelationInput[] {
-  return sort === SongNoteSort.UPVOTES
-    ? [{ upvoteCount: 'desc' }, { createdAt: 'desc' }, { id: 'desc' }]
-    : [{ createdAt: 'desc' }, { id: 'desc' }];
-}
+/** A note row as the pages read it: with the author's live total BPI when sorted by it. */
+type NoteRow = SongNote & { liveBpi?: number | null };
 
-function cursorOf(sort: SongNoteSort, n: SongNote): string {
-  return sort === SongNoteSort.UPVOTES
-    ? encodeCursor([n.upvoteCount, n.createdAt.toISOString(), n.id])
-    : encodeCursor([n.createdAt.toISOString(), n.id]);
+/** The author's live total BPI as a sort key: authors without one last (the reference's -999). */
+export const NO_AUTHOR_BPI = -999;
+
+function cursorOf(sort: SongNoteSort, n: NoteRow): string {
+  if (sort === SongNoteSort.UPVOTES) return encodeCursor([n.upvoteCount, n.createdAt.toISOString(), n.id]);
+  if (sort === SongNoteSort.AUTHOR_BPI) return encodeCursor([n.liveBpi ?? NO_AUTHOR_BPI, n.createdAt.toISOString(), n.id]);
+  return encodeCursor([n.createdAt.toISOString(), n.id]);
 }
 
 interface NoteCursor {
-  upvoteCount: number | null;
+  /** upvote count (UPVOTES) or the author's BPI key (AUTHOR_BPI) */
+  key: number | null;
   at: Date;
   id: number;
 }
@@ -41,31 +42,37 @@ interface NoteCursor {
 /** Decodes a keyset cursor of the given sort (BAD_USER_INPUT when it is not one). */
 export function parseNoteCursor(sort: SongNoteSort, after: string): NoteCursor {
   const bad = () => badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
-  if (sort === SongNoteSort.UPVOTES) {
-    const [count, at, id] = decodeCursor(after, 3);
+  if (sort === SongNoteSort.UPVOTES || sort === SongNoteSort.AUTHOR_BPI) {
+    const [key, at, id] = decodeCursor(after, 3);
     const date = new Date(String(at));
-    if (typeof count !== 'number' || typeof id !== 'number' || typeof at !== 'string' || Number.isNaN(date.getTime())) throw bad();
-    return { upvoteCount: count, at: date, id };
+    if (typeof key !== 'number' || !Number.isFinite(key) || typeof id !== 'number' || typeof at !== 'string' || Number.isNaN(date.getTime())) throw bad();
+    return { key, at: date, id };
   }
   const [at, id] = decodeCursor(after, 2);
   const date = new Date(String(at));
   if (typeof id !== 'number' || typeof at !== 'string' || Number.isNaN(date.getTime())) throw bad();
-  return { upvoteCount: null, at: date, id };
+  return { key: null, at: date, id };
 }
 
-/** Rows strictly after the cursor in the sort order (keyset pagination), as SQL. */
+/** The author's live total BPI of note n (alias st: PlayerVersionStatus of the latest version). */
+const LIVE_BPI = Prisma.sql`COALESCE(st."totalBpi", ${NO_AUTHOR_BPI})`;
+
+/** Rows strictly after the cursor in the sort order (keyset pagination), as SQL over alias n. */
 function afterSql(sort: SongNoteSort, c: NoteCursor): Prisma.Sql {
-  if (sort === SongNoteSort.UPVOTES) {
-    return Prisma.sql`AND ("upvoteCount" < ${c.upvoteCount} OR ("upvoteCount" = ${c.upvoteCount} AND ("createdAt" < ${c.at} OR ("createdAt" = ${c.at} AND "id" < ${c.id}))))`;
-  }
-  return Prisma.sql`AND ("createdAt" < ${c.at} OR ("createdAt" = ${c.at} AND "id" < ${c.id}))`;
+  const tail = Prisma.sql`(n."createdAt" < ${c.at} OR (n."createdAt" = ${c.at} AND n."id" < ${c.id}))`;
+  if (sort === SongNoteSort.UPVOTES) return Prisma.sql`AND (n."upvoteCount" < ${c.key} OR (n."upvoteCount" = ${c.key} AND ${tail}))`;
+  if (sort === SongNoteSort.AUTHOR_BPI) return Prisma.sql`AND (${LIVE_BPI} < ${c.key} OR (${LIVE_BPI} = ${c.key} AND ${tail}))`;
+  return Prisma.sql`AND ${tail}`;
 }
 
 function orderSql(sort: SongNoteSort): Prisma.Sql {
-  return sort === SongNoteSort.UPVOTES
-    ? Prisma.sql`"upvoteCount" DESC, "createdAt" DESC, "id" DESC`
-    : Prisma.sql`"createdAt" DESC, "id" DESC`;
+  if (sort === SongNoteSort.UPVOTES) return Prisma.sql`n."upvoteCount" DESC, n."createdAt" DESC, n."id" DESC`;
+  if (sort === SongNoteSort.AUTHOR_BPI) return Prisma.sql`${LIVE_BPI} DESC, n."createdAt" DESC, n."id" DESC`;
+  return Prisma.sql`n."createdAt" DESC, n."id" DESC`;
 }
+
+/** The join giving each note its author's current total BPI (latest game version). */
+const AUTHOR_STATUS = Prisma.sql`LEFT JOIN "PlayerVersionStatus" st ON st."userId" = n."authorId" AND st."version" = ${LATEST_VERSION}`;
 
 /**
  * Holds the note against deletion for the rest of the transaction (FOR KEY SHARE: concurrent
@@ -84,14 +91,14 @@ export async function pagesForCharts(db: AreaScope['db'], chartIds: number[], so
   const cursor = after ? parseNoteCursor(sort, after) : null;
   const ids = [...new Set(chartIds)];
   const [rows, counts] = await Promise.all([
-    db.$queryRaw<SongNote[]>`
-      SELECT "id", "chartId", "authorId", "body", "authorTotalBpi", "upvoteCount", "createdAt", "updatedAt" FROM (
-        SELECT n.*, ROW_NUMBER() OVER (PARTITION BY n."chartId" ORDER BY ${orderSql(sort)}) AS rn
-        FROM "SongNote" n WHERE n."chartId" IN (${Prisma.join(ids)}) ${cursor ? afterSql(sort, cursor) : Prisma.empty}
+    db.$queryRaw<NoteRow[]>`
+      SELECT "id", "chartId", "authorId", "body", "authorTotalBpi", "upvoteCount", "createdAt", "updatedAt", "liveBpi" FROM (
+        SELECT n.*, st."totalBpi" AS "liveBpi", ROW_NUMBER() OVER (PARTITION BY n."chartId" ORDER BY ${orderSql(sort)}) AS rn
+        FROM "SongNote" n ${AUTHOR_STATUS} WHERE n."chartId" IN (${Prisma.join(ids)}) ${cursor ? afterSql(sort, cursor) : Prisma.empty}
       ) t WHERE t.rn <= ${size + 1} ORDER BY t."chartId", t.rn`,
     db.songNote.groupBy({ by: ['chartId'], where: { chartId: { in: ids } }, _count: { _all: true } }),
   ]);
-  const byChart = new Map<number, SongNote[]>(ids.map((id) => [id, []]));
+  const byChart = new Map<number, NoteRow[]>(ids.map((id) => [id, []]));
   for (const r of rows) byChart.get(r.chartId)!.push(r);
   const totals = new Map(counts.map((c) => [c.chartId, c._count._all]));
   const out = new Map<number, Page<SongNote>>();
@@ -127,6 +134,11 @@ export class NotesService {
     return v ? this.s.loaders.notes.upvoted.load({ userId: v.id, noteId: note.id }) : false;
   }
 
+  /** The author's current total BPI (latest game version; null: none): live, batched. */
+  authorTotalBpi(note: Pick<SongNote, 'authorId'>): Promise<number | null> {
+    return this.s.loaders.notes.authorTotalBpi.load(note.authorId);
+  }
+
   /** Is the caller the author (may edit and delete)? */
   editable(note: Pick<SongNote, 'authorId'>): boolean {
     return this.s.viewer?.id === note.authorId;
@@ -157,9 +169,13 @@ export class NotesService {
       offset = offsetFromCursor(opts.after);
     }
     const [rows, totalCount] = await Promise.all([
-      this.db.songNote.findMany({ orderBy: orderBy(sort), skip: offset, take: size + 1 }),
+      this.db.$queryRaw<NoteRow[]>`
+        SELECT n.*, st."totalBpi" AS "liveBpi" FROM "SongNote" n ${AUTHOR_STATUS}
+        ORDER BY ${orderSql(sort)} OFFSET ${offset} LIMIT ${size + 1}`,
       this.db.songNote.count(),
     ]);
+    // the live totals read here serve the page's authorTotalBpi fields without another query
+    for (const r of rows) this.s.loaders.notes.authorTotalBpi.prime(r.authorId, r.liveBpi ?? null);
     return offsetPage(rows, offset, size, totalCount);
   }
 

@@ -5,26 +5,29 @@ import { NodeInterface } from '../../graphql/global-id';
 export enum SongNoteSort {
   LATEST = 'LATEST',
   UPVOTES = 'UPVOTES',
+  AUTHOR_BPI = 'AUTHOR_BPI',
 }
 registerEnumType(SongNoteSort, {
   name: 'SongNoteSort',
-  description: 'LATEST: newest first. UPVOTES: most upvoted first, then newest.',
+  description:
+    "LATEST: newest first. UPVOTES: most upvoted first, then newest. AUTHOR_BPI: by the author's current total BPI (latest game version), highest first, authors without one last, then newest (the reference's sort=bpi; the order follows the live totals).",
+  valuesConfig: {
+    LATEST: { description: 'Newest first' },
+    UPVOTES: { description: 'Most upvoted first, then newest' },
+    AUTHOR_BPI: { description: "The author's current total BPI, highest first (none last), then newest" },
+  },
 });
 
 /**
  * A strategy note on a chart. Authors are anonymous to readers: neither the author's id nor
- * name is exposed; the only hint is the author's total BPI when the note was posted.
+ * name is exposed; the only hint is the author's current total BPI (and the one when posting).
  */
 @ObjectType('SongNote', { implements: NodeInterface, description: 'A strategy note on a chart (anonymous: the author is never exposed)' })
 export class SongNoteType {
   @Field(() => Int, { name: 'databaseId', description: 'Database id of the note (the `noteId` of the note mutations)' }) id!: number;
   @Field(() => Int, { description: 'The chart the note is about' }) chartId!: number;
   @Field(() => String) body!: string;
-  @Field(() => Float, {
-    nullable: true,
-    description: "The author's total BPI (latest game version) when the note was posted; null when they had none",
-  })
-  authorTotalBpi!: number | null;
+  // authorTotalBpi (live) and authorTotalBpiAtPosting: field resolvers (notes.resolver.ts)
   @Field(() => Int) upvoteCount!: number;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;

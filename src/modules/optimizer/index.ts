@@ -1,10 +1,25 @@
 import { defineArea } from '../area';
+import { createOptimizerLoaders, type OptimizerLoaders } from './optimizer.loaders';
+import { ArrangementPatternResolver, BpiPlanStepResolver, OptimizeMemoResolver, OptimizerResolver, OptimizerUserResolver, TicketChartResolver } from './optimizer.resolver';
+import { OptimizerService } from './optimizer.service';
 
 /**
- * The BPI optimizer (domain-stats.md §6): which charts to improve to raise the total BPI most.
- * Its operations land here (src/domain/optimizer holds the pure computation); nothing yet.
+ * The BPI optimizer (domain-stats.md §6: User.bpiPlan; the computation is src/domain/optimizer),
+ * its memos (§6.8) and lane-ticket advice over imported arrangement scores (§7). Depends on scores
+ * (bests), stats (radar, stored total), patterns (votes) and the catalogue.
  */
 export const optimizerArea = defineArea({
   name: 'optimizer',
-  resolvers: [],
+  resolvers: [ArrangementPatternResolver, OptimizerResolver, OptimizerUserResolver, BpiPlanStepResolver, TicketChartResolver, OptimizeMemoResolver],
+  loaders: createOptimizerLoaders,
+  services: (s) => new OptimizerService(s),
 });
+
+declare module '../../graphql/context' {
+  interface Services {
+    optimizer: OptimizerService;
+  }
+  interface Loaders {
+    optimizer: OptimizerLoaders;
+  }
+}

@@ -19,7 +19,7 @@ import {
 @Resolver()
 export class RankingsResolver {
   @Query(() => SongRankingConnection, {
-    description: "Players' best EX scores on a level 11/12 chart, best first; isSelf / selfRank refer to the caller",
+    description: "Players' best EX scores on a chart of any level or difficulty, best first (competition ranks); isSelf / selfRank refer to the caller",
   })
   songRanking(@Args(() => SongRankingArgs) args: SongRankingArgs, @Ctx() ctx: Context): Promise<SongRankingConnection> {
     return ctx.services.rankings.rankingPage(args.chartId, args, ctx.viewer?.id ?? null);

@@ -38,9 +38,21 @@ export interface AttributeImportReport {
 
 const DIFFICULTY_ORDER = Object.values(Difficulty) as string[];
 
-/** How long per-chart player counts are reused (per process) before they are counted again. */
+/**
+ * How long per-chart player counts are reused (per process) before they are counted again; an
+ * account deletion or a catalogue change drops them in every process (src/cluster/caches.ts).
+ */
 export const POPULARITY_TTL_MS = 60_000;
+/** Per app (keyed by its catalogue, a per-app singleton): counts by version and level. */
 const popularityCache = new WeakMap<object, Map<string, { at: number; counts: Promise<{ chartId: number; playerCount: number }[]> }>>();
+
+/** The popularity counts' name among the cluster's caches. */
+export const POPULARITY_CACHE = 'rankings.popularity';
+
+/** Drops an app's popularity counts (its catalogue identifies the app). */
+export function dropPopularityCounts(owner: object): void {
+  popularityCache.delete(owner);
+}
 
 interface PageArgs {
   first?: number | null;
@@ -128,17 +140,15 @@ export class RankingsService {
   }
 
   /**
-   * Players' best EX scores on one level 11/12 chart in one version, best first. Ranks are
+   * Players' best EX scores on one chart (any level or difficulty) in one version, best first. Ranks are
    * competition ranks (ties share: 1, 2, 2, 4); tie order within a rank is by user id (stable pages).
    */
   async ranking(chartId: number, versionArg: string | null | undefined, first: number | null | undefined, after: string | null | undefined, selfUserId: string | null) {
     const version = parseVersion(versionArg);
     const { size, offset } = offsetArgs({ first, after });
+    // Any chart of the one catalogue (every difficulty and level: the reference's all-scores ranking, §5.12).
     const chart = await this.db.chart.findUnique({ where: { id: chartId }, select: { level: true } });
     if (!chart) throw notFound('Chart not found');
-    if (!(BPI_LEVELS as readonly number[]).includes(chart.level)) {
-      throw badInput('Rankings exist for level 11 and 12 charts only', [{ code: 'invalid_chart', path: ['chartId'], message: 'Rankings exist for level 11 and 12 charts only' }]);
-    }
     const [rows, totalCount, selfRank] = await Promise.all([
       this.db.$queryRaw<RankingRow[]>`
         SELECT "userId", "exScore", (RANK() OVER (ORDER BY "exScore" DESC))::int AS "rank"
@@ -191,8 +201,8 @@ export class RankingsService {
     // Counting players per chart scans every best of the version (millions of rows at scale), so
     // the counts are computed at most once per POPULARITY_TTL_MS per process and sorted in memory.
     const key = `${version}|${level ?? ''}`;
-    let cache = popularityCache.get(this.db);
-    if (!cache) popularityCache.set(this.db, (cache = new Map()));
+    let cache = popularityCache.get(this.scope.catalogue);
+    if (!cache) popularityCache.set(this.scope.catalogue, (cache = new Map()));
     let entry = cache.get(key);
     if (!entry || Date.now() - entry.at > POPULARITY_TTL_MS) {
       const counts = this.db.$queryRaw<{ chartId: number; playerCount: number }[]>`

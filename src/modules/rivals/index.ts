@@ -1,5 +1,6 @@
 import { defineArea } from '../area';
-import { RivalsUserResolver } from './rivals.resolver';
+import { createRivalLoaders, type RivalLoaders } from './rivals.loaders';
+import { FollowingChartScoreResolver, FollowingChartStatResolver, NearLossResolver, RivalryResolver, RivalsQueryResolver, SuggestedRivalResolver, RivalsFollowingResolver, RivalsUserResolver } from './rivals.resolver';
 import { RivalsService } from './rivals.service';
 
 /**
@@ -8,12 +9,16 @@ import { RivalsService } from './rivals.service';
  */
 export const rivalsArea = defineArea({
   name: 'rivals',
-  resolvers: [RivalsUserResolver],
+  resolvers: [RivalsUserResolver, RivalryResolver, RivalsFollowingResolver, FollowingChartStatResolver, FollowingChartScoreResolver, NearLossResolver, SuggestedRivalResolver, RivalsQueryResolver],
+  loaders: (db) => createRivalLoaders(db),
   services: (s) => new RivalsService(s),
 });
 
 declare module '../../graphql/context' {
   interface Services {
     rivals: RivalsService;
+  }
+  interface Loaders {
+    rivals: RivalLoaders;
   }
 }

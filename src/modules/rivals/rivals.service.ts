@@ -3,9 +3,16 @@
  * rivals passed in an import period (logs), the followers an import passed (social notifications).
  * Reads bests through the scores area and radars through the stats area.
  */
-import { Prisma } from '../../generated/prisma/client';
-import { PlayStyle } from '../../domain/constants';
-import { parseVersion } from '../../graphql/args';
+import { Prisma, type BestScore, type User } from '../../generated/prisma/client';
+import { badInput, notFound } from '../../errors';
+import { userVisibility } from '../../graphql/rules';
+import { round2, totalBpi } from '../../domain/bpi';
+import { BPI_DIFFICULTIES, ClearLamp, PlayStyle } from '../../domain/constants';
+import { comparePositions, compareSides, positionOf, winLossTrend, type ComparisonRow, type ComparisonSort, type SideScore, type TrendPlay } from '../../domain/rivals';
+import { jstDate } from '../../domain/stats/common';
+import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
+import { decodeCursor, intIdOrNull, pageSize, parseIntId, parseEnumList, parseLevels, parseSearch, parseVersion, sortKeyCursor } from '../../graphql/args';
+import type { CatalogueChart } from '../catalogue/catalogue';
 import type { AreaScope } from '../area';
 import type { ReplayBest } from '../scores/plays';
 import type { ScoresService } from '../scores/scores.service';
@@ -36,10 +43,169 @@ export interface OvertakenFollower {
 
 const COMPARE_LEVELS = [11, 12] as const;
 
-type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'viewer'> & { services: { scores: ScoresService; stats: StatsService } };
+type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue' | 'viewer' | 'loaders'> & { services: { scores: ScoresService; stats: StatsService } };
+
+/** The viewer against one player: what `User.rivalry` resolves to (the pair and filter ride along for the nested lists). */
+export interface RivalryData {
+  version: string;
+  viewerId: string;
+  userId: string;
+  levels: number[] | null;
+  difficulties: string[] | null;
+  wins: number;
+  losses: number;
+  draws: number;
+  played: number;
+  bpiDiff: number;
+  viewerTotalBpi: number;
+  totalBpi: number;
+}
+
+/** A side of a comparison row as the API shows it. */
+export interface RivalSideData extends SideScore {
+  clearLamp: ClearLamp;
+  missCount: number | null;
+}
+
+export interface RivalChartData {
+  chartId: number;
+  chart: CatalogueChart;
+  mine: RivalSideData | null;
+  rival: RivalSideData | null;
+  exDiff: number;
+  bpiDiff: number;
+  outcome: ComparisonRow['outcome'];
+}
+
+interface RivalChartsArgs {
+  first?: number | null;
+  after?: string | null;
+  sort?: ComparisonSort | null;
+  order?: 'ASC' | 'DESC' | null;
+  outcomes?: ComparisonRow['outcome'][] | null;
+  bothPlayed?: boolean | null;
+  search?: string | null;
+}
 
 export class RivalsService {
   constructor(private readonly s: Scope) {}
+
+  // ───────────── rivalry: the viewer against one player (nested, batched) ─────────────
+
+  /**
+   * The viewer against `userId` in a version, on the charts both played (optionally of some levels /
+   * difficulties); null for an anonymous viewer. Batched: any number of players in one request
+   * cost the same statements (rivals loaders).
+   */
+  async rivalry(userId: string, args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null }): Promise<RivalryData | null> {
+    const v = this.s.viewer;
+    const version = parseVersion(args.version);
+    const levels = parseLevels(args.levels);
+    const difficulties = parseEnumList(args.difficulties);
+    if (!v) return null;
+    const l = this.s.loaders.rivals;
+    const [counts, viewerTotalBpi, totalBpi] = await Promise.all([
+      l.rivalry.load({ viewerId: v.id, userId, version, levels, difficulties }),
+      l.totalBpi.load({ userId: v.id, version }),
+      l.totalBpi.load({ userId, version }),
+    ]);
+    return {
+      version,
+      viewerId: v.id,
+      userId,
+      levels,
+      difficulties,
+      ...counts,
+      played: counts.wins + counts.losses + counts.draws,
+      bpiDiff: round2(viewerTotalBpi - totalBpi),
+      viewerTotalBpi,
+      totalBpi,
+    };
+  }
+
+  /** Is the chart in the rivalry's filter? */
+  private inFilter(r: Pick<RivalryData, 'levels' | 'difficulties'>, c: CatalogueChart): boolean {
+    return (!r.levels || r.levels.includes(c.level)) && (!r.difficulties || r.difficulties.includes(c.difficulty));
+  }
+
+  private side(b: BestScore | undefined): RivalSideData | null {
+    if (!b) return null;
+    return { exScore: b.exScore, bpi: this.s.catalogue.currentBpi(b.chartId, b.exScore), clearLamp: b.clearLamp ?? ClearLamp.NO_PLAY, missCount: b.missCount, playedAt: b.playedAt };
+  }
+
+  /** Every chart of the filter where at least one of the pair has a best, compared (unsorted). */
+  private async comparisonRows(r: RivalryData): Promise<RivalChartData[]> {
+    const scores = this.s.services.scores;
+    const [mine, theirs] = await Promise.all([scores.bests(r.viewerId, r.version), scores.bests(r.userId, r.version)]);
+    const m = new Map(mine.map((b) => [b.chartId, b]));
+    const t = new Map(theirs.map((b) => [b.chartId, b]));
+    const out: RivalChartData[] = [];
+    for (const chartId of new Set([...m.keys(), ...t.keys()])) {
+      const chart = this.s.catalogue.chart(chartId);
+      if (!chart || !this.inFilter(r, chart)) continue;
+      out.push(this.row(chart, m.get(chartId), t.get(chartId)));
+    }
+    return out;
+  }
+
+  private row(chart: CatalogueChart, mine: BestScore | undefined, theirs: BestScore | undefined): RivalChartData {
+    const a = this.side(mine);
+    const b = this.side(theirs);
+    const c = compareSides({ chartId: chart.id, title: chart.title, level: chart.level, notes: chart.notes, bpm: chart.bpm }, a, b);
+    return { chartId: chart.id, chart, mine: a, rival: b, exDiff: c.exDiff, bpiDiff: c.bpiDiff, outcome: c.outcome };
+  }
+
+  /** §5.1: the comparison list, filtered, sorted (total order) and paged with a keyset cursor holding the sort key. */
+  async rivalCharts(r: RivalryData, args: RivalChartsArgs): Promise<Page<RivalChartData>> {
+    const size = pageSize(args.first);
+    const sort: ComparisonSort = args.sort ?? 'LEVEL';
+    const order = args.order ?? 'DESC';
+    const search = parseSearch(args.search)?.toLowerCase() ?? null;
+    const outcomes = args.outcomes ? new Set(args.outcomes) : null;
+    const after = args.after ? sortKeyCursor(args.after, sort, order) : null;
+    const rows = (await this.comparisonRows(r)).filter(
+      (x) => (!args.bothPlayed || (x.mine && x.rival)) && (!outcomes || outcomes.has(x.outcome)) && (!search || x.chart.title.toLowerCase().includes(search)),
+    );
+    const pos = (x: RivalChartData) => positionOf({ ...x, title: x.chart.title, level: x.chart.level, notes: x.chart.notes, bpm: x.chart.bpm, theirs: x.rival }, sort);
+    let keyed = rows.map((x) => ({ x, p: pos(x) })).sort((a, b) => comparePositions(a.p, b.p, order));
+    if (after) {
+      // The position after which the page starts: the cursor's sort key, level and title from its chart.
+      const c = this.s.catalogue.chart(after.chartId);
+      const cur = { ...after, level: c?.level ?? 0, title: c?.title ?? '' };
+      keyed = keyed.filter((k) => comparePositions(k.p, cur, order) > 0);
+    }
+    const cursorOf = (x: RivalChartData) => {
+      const p = pos(x);
+      return encodeCursor([sort, order, p.group, typeof p.value === 'number' ? `n:${p.value}` : `s:${p.value}`, p.chartId]);
+    };
+    const selected = keyed;
+    return keysetPage(selected.slice(0, size + 1).map((k) => k.x), size, args.after, cursorOf, rows.length);
+  }
+
+  /** §5.2: the comparison on one chart (null: neither has a best, or an unknown chart). */
+  async rivalChart(r: RivalryData, chartIdArg: string): Promise<RivalChartData | null> {
+    const chartId = intIdOrNull(chartIdArg);
+    const chart = chartId === null ? undefined : this.s.catalogue.chart(chartId);
+    if (!chart) return null;
+    const scores = this.s.services.scores;
+    const [mine, theirs] = await Promise.all([scores.bestOn(r.viewerId, r.version, chart.id), scores.bestOn(r.userId, r.version, chart.id)]);
+    if (!mine && !theirs) return null;
+    return this.row(chart, mine ?? undefined, theirs ?? undefined);
+  }
+
+  /** §5.3: the win/loss trend against the rival from every play of both (JST days), on the filter's charts (and `level`). */
+  async rivalTrend(r: RivalryData, levelArg: number | null | undefined) {
+    const level = levelArg == null ? null : parseLevels([levelArg], 'level')![0];
+    const plays = await this.s.loaders.rivals.plays.load({ userIds: [r.viewerId, r.userId].sort().join(','), version: r.version });
+    const trendPlays: TrendPlay[] = [];
+    for (const p of plays) {
+      if (p.userId !== r.viewerId && p.userId !== r.userId) continue;
+      const c = this.s.catalogue.chart(p.chartId);
+      if (!c || !this.inFilter(r, c) || (level !== null && c.level !== level)) continue;
+      trendPlays.push({ side: p.userId === r.viewerId ? 'mine' : 'theirs', chartId: p.chartId, exScore: p.exScore, date: jstDate(p.playedAt) });
+    }
+    return winLossTrend(trendPlays);
+  }
 
   /** Win/loss of the viewer against the user and the user's radar, in a version (default latest). */
   async compare(userId: string, versionArg: string | null | undefined) {
@@ -68,6 +234,289 @@ export class RivalsService {
       tally.set(chart.level, t);
     }
     return COMPARE_LEVELS.flatMap((l) => (tally.has(l) ? [tally.get(l)!] : []));
+  }
+
+  // ───────────── ranks (§4.3) ─────────────
+
+  /**
+   * §4.3: the player's rank on every chart they have a best on (all levels and difficulties), best
+   * rank first, from the rank tree the BestScore triggers keep in the import's transaction (a new
+   * best shows at once; the reference reads a cache rebuilt twice a day). Batched per request.
+   */
+  async chartRanks(userId: string, args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null }) {
+    const version = parseVersion(args.version);
+    const levels = parseLevels(args.levels);
+    const difficulties = parseEnumList(args.difficulties);
+    const rows = await this.s.loaders.rivals.chartRanks.load({ userId, version });
+    const cat = this.s.catalogue;
+    const out = [];
+    for (const r of rows) {
+      const chart = cat.chart(r.chartId);
+      if (!chart || (levels && !levels.includes(chart.level)) || (difficulties && !difficulties.includes(chart.difficulty))) continue;
+      out.push({ ...r, chart, bpi: cat.currentBpi(r.chartId, r.exScore) });
+    }
+    return out;
+  }
+
+  // ───────────── discovery (§5.11, user search) ─────────────
+
+  /**
+   * §5.11: public players (not the owner) whose stored total BPI in the version is nearest the
+   * owner's (−15 without one), nearest first (ties by user id): two index range scans of
+   * (version, totalBpi), one above and one below, whatever the population.
+   */
+  async suggestedRivals(userId: string, args: { version?: string | null; first?: number | null }) {
+    const version = parseVersion(args.version);
+    const n = pageSize(args.first, 50, 20);
+    const mine = await this.s.loaders.rivals.totalBpi.load({ userId, version });
+    const rows = await this.s.db.$queryRaw<{ userId: string; totalBpi: number }[]>`
+      (SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s JOIN "User" u ON u."id" = s."userId" AND u."isPublic"
+        WHERE s."version" = ${version} AND s."totalBpi" >= ${mine} AND s."userId" <> ${userId} ORDER BY s."totalBpi" ASC LIMIT ${n})
+      UNION ALL
+      (SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s JOIN "User" u ON u."id" = s."userId" AND u."isPublic"
+        WHERE s."version" = ${version} AND s."totalBpi" < ${mine} AND s."userId" <> ${userId} ORDER BY s."totalBpi" DESC LIMIT ${n})`;
+    return rows
+      .map((r) => ({ userId: r.userId, totalBpi: r.totalBpi, distance: round2(Math.abs(r.totalBpi - mine)), raw: Math.abs(r.totalBpi - mine) }))
+      .sort((a, b) => a.raw - b.raw || (a.userId < b.userId ? -1 : 1))
+      .slice(0, n)
+      .map(({ raw: _raw, ...r }) => r);
+  }
+
+  /**
+   * Players whose name starts with `prefix` (case-insensitive), by name: public profiles, and
+   * private ones the caller may see (themself, or as an approved follower). One statement.
+   */
+  async searchUsers(args: { prefix: string; first?: number | null }): Promise<User[]> {
+    const prefix = parseSearch(args.prefix, 'prefix', 20);
+    if (!prefix) throw badInput('prefix must not be empty', [{ code: 'too_small', path: ['prefix'], message: 'prefix must not be empty' }]);
+    const n = pageSize(args.first, 50, 20);
+    const pattern = `${prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const viewerId = this.s.viewer?.id ?? null;
+    return this.s.db.$queryRaw<User[]>`
+      SELECT u.* FROM "User" u
+       WHERE u."nameKey" LIKE ${pattern}
+         AND (u."isPublic" OR u."id" = ${viewerId}
+              OR EXISTS (SELECT 1 FROM "Follow" f WHERE f."followerId" = ${viewerId} AND f."followingId" = u."id" AND f."approvedAt" IS NOT NULL))
+       ORDER BY u."nameKey" LIMIT ${n}`;
+  }
+
+  // ───────────── everyone the user follows (§5.4–§5.10) ─────────────
+
+  /** The players `userId` follows whose data `userId` may see: public, or private with an approved follow; by name. */
+  private async followed(userId: string, opts: { publicOnly?: boolean } = {}): Promise<User[]> {
+    const rows = await this.s.db.follow.findMany({
+      where: { followerId: userId, OR: opts.publicOnly ? [{ following: { isPublic: true } }] : [{ following: { isPublic: true } }, { approvedAt: { not: null } }] },
+      include: { following: true },
+    });
+    return rows.map((r) => r.following).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
+  }
+
+  /** §5.6: the public players `userId` follows, by name (rival selection). */
+  publicFollowing(userId: string): Promise<User[]> {
+    return this.followed(userId, { publicOnly: true });
+  }
+
+  /**
+   * §5.10: the viewer (the owner: OWNER rule) against each player they follow and may see, with
+   * the level / difficulty filter and optionally one of their follow lists; sorted. Two statements
+   * for the rivalries whatever the number of players (rivals loaders).
+   */
+  async rivalSummary(userId: string, args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null; listId?: string | null; sort?: string | null; order?: 'ASC' | 'DESC' | null }) {
+    const listId = args.listId == null ? null : parseIntId(args.listId, 'listId');
+    let players = await this.followed(userId);
+    if (listId !== null) {
+      const list = await this.s.db.followList.findFirst({ where: { id: listId, ownerId: userId }, select: { members: { select: { userId: true } } } });
+      if (!list) throw notFound('List not found');
+      const members = new Set(list.members.map((m) => m.userId));
+      players = players.filter((p) => members.has(p.id));
+    }
+    const rows = await Promise.all(players.map(async (user) => ({ userId: user.id, user, rivalry: (await this.rivalry(user.id, args))! })));
+    const sort = args.sort ?? 'WINS';
+    const order = args.order ?? (sort === 'NAME' ? 'ASC' : 'DESC');
+    const value = (r: (typeof rows)[number]): number | string => {
+      switch (sort) {
+        case 'LOSSES': return r.rivalry.losses;
+        case 'DRAWS': return r.rivalry.draws;
+        case 'PLAYED': return r.rivalry.played;
+        case 'BPI_DIFF': return r.rivalry.bpiDiff;
+        case 'TOTAL_BPI': return r.rivalry.totalBpi;
+        case 'NAME': return r.user.name;
+        default: return r.rivalry.wins;
+      }
+    };
+    const byName = (a: (typeof rows)[number], b: (typeof rows)[number]) => (a.user.name < b.user.name ? -1 : a.user.name > b.user.name ? 1 : a.userId < b.userId ? -1 : 1);
+    return rows.sort((a, b) => {
+      const x = value(a);
+      const y = value(b);
+      if (x === y) return byName(a, b);
+      const c = x < y ? -1 : 1;
+      return order === 'ASC' ? c : -c;
+    });
+  }
+
+  /**
+   * §5.4 + §5.5: per chart, the followed players (public, or approved) with a best: count, average
+   * and top EX and BPI. One statement. Private players count but are never named (topPlayer null).
+   */
+  async followingChartStats(userId: string, args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null; chartIds?: string[] | null }) {
+    const version = parseVersion(args.version);
+    const levels = parseLevels(args.levels);
+    const difficulties = parseEnumList(args.difficulties);
+    if (args.chartIds && args.chartIds.length > 1000) throw badInput('chartIds holds more than 1000 charts', [{ code: 'too_big', path: ['chartIds'], message: 'At most 1000 charts' }]);
+    const chartIds = args.chartIds ? [...new Set(args.chartIds.map((c) => parseIntId(c, 'chartIds')))] : null;
+    if (chartIds && !chartIds.length) return [];
+    const rows = await this.s.db.$queryRaw<{ userId: string; isPublic: boolean; chartId: number; exScore: number }[]>`
+      SELECT b."userId", u."isPublic", b."chartId", b."exScore"
+        FROM "Follow" f
+        JOIN "User" u ON u."id" = f."followingId"
+        JOIN "BestScore" b ON b."userId" = f."followingId" AND b."version" = ${version}
+       WHERE f."followerId" = ${userId} AND (u."isPublic" OR f."approvedAt" IS NOT NULL)
+         ${chartIds ? Prisma.sql`AND b."chartId" IN (${Prisma.join(chartIds)})` : Prisma.empty}`;
+    const cat = this.s.catalogue;
+    const byChart = new Map<number, typeof rows>();
+    for (const r of rows) {
+      const c = cat.chart(r.chartId);
+      if (!c || (levels && !levels.includes(c.level)) || (difficulties && !difficulties.includes(c.difficulty))) continue;
+      const list = byChart.get(r.chartId);
+      if (list) list.push(r);
+      else byChart.set(r.chartId, [r]);
+    }
+    const out = [];
+    for (const [chartId, list] of byChart) {
+      const chart = cat.chart(chartId)!;
+      let sumEx = 0;
+      let sumBpi = 0;
+      let withBpi = 0;
+      let top = list[0];
+      for (const r of list) {
+        sumEx += r.exScore;
+        const bpi = cat.currentBpi(chartId, r.exScore);
+        if (bpi !== null) {
+          sumBpi += bpi;
+          withBpi++;
+        }
+        if (r.exScore > top.exScore || (r.exScore === top.exScore && r.userId < top.userId)) top = r;
+      }
+      out.push({
+        chartId,
+        chart,
+        players: list.length,
+        averageExScore: round2(sumEx / list.length),
+        averageBpi: withBpi ? round2(sumBpi / withBpi) : null,
+        topExScore: top.exScore,
+        topBpi: cat.currentBpi(chartId, top.exScore),
+        topPlayerId: top.isPublic ? top.userId : null,
+      });
+    }
+    return out.sort((a, b) => b.chart.level - a.chart.level || (a.chart.title < b.chart.title ? -1 : a.chart.title > b.chart.title ? 1 : a.chartId - b.chartId));
+  }
+
+  /**
+   * §5.9 / §5.13: the players `userId` follows with a best on one chart (any level or difficulty),
+   * best EX first: public players, and private ones the caller may see (approved follower, self).
+   */
+  async followingScoresOn(userId: string, args: { chartId: string; version?: string | null }) {
+    const version = parseVersion(args.version);
+    const chartId = parseIntId(args.chartId, 'chartId');
+    const chart = this.s.catalogue.chart(chartId);
+    if (!chart) throw notFound('Chart not found');
+    const rows = await this.s.db.$queryRaw<(BestScore & { isPublic: boolean })[]>`
+      SELECT b.*, u."isPublic"
+        FROM "Follow" f
+        JOIN "User" u ON u."id" = f."followingId"
+        JOIN "BestScore" b ON b."userId" = f."followingId" AND b."version" = ${version} AND b."chartId" = ${chartId}
+       WHERE f."followerId" = ${userId}
+       ORDER BY b."exScore" DESC, b."userId" ASC`;
+    const seen = await Promise.all(rows.map((r) => (r.isPublic ? Promise.resolve(true) : userVisibility(this.s.ctx, { id: r.userId, isPublic: false }))));
+    return rows
+      .filter((_, i) => seen[i])
+      .map((r) => ({ userId: r.userId, chartId, chart, exScore: r.exScore, bpi: this.s.catalogue.currentBpi(chartId, r.exScore), clearLamp: r.clearLamp ?? ClearLamp.NO_PLAY, missCount: r.missCount, playedAt: r.playedAt }));
+  }
+
+  /**
+   * §5.8: charts where a followed player (public, or approved) leads the owner by minDiff..maxDiff
+   * EX; exDiff ascending, then chart id, rival id; keyset pages over that triple (one statement a
+   * page, plus the count).
+   */
+  async nearLosses(userId: string, args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null; minDiff?: number | null; maxDiff?: number | null; first?: number | null; after?: string | null }) {
+    const version = parseVersion(args.version);
+    const levels = parseLevels(args.levels);
+    const difficulties = parseEnumList(args.difficulties);
+    const size = pageSize(args.first);
+    const minDiff = args.minDiff ?? 1;
+    const maxDiff = args.maxDiff ?? 30;
+    for (const [name, v] of [['minDiff', minDiff], ['maxDiff', maxDiff]] as const) {
+      if (!Number.isInteger(v) || v < -20000 || v > 20000) throw badInput(`${name} must be an integer between -20000 and 20000`, [{ code: 'out_of_range', path: [name], message: `${name} out of range` }]);
+    }
+    if (minDiff > maxDiff) throw badInput('minDiff is larger than maxDiff', [{ code: 'out_of_range', path: ['minDiff'], message: 'minDiff is larger than maxDiff' }]);
+    const cursor = args.after ? decodeCursor(args.after, 3) : null;
+    if (cursor && (typeof cursor[0] !== 'number' || typeof cursor[1] !== 'number' || typeof cursor[2] !== 'string')) throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+    const chartFilter =
+      levels || difficulties
+        ? Prisma.sql`JOIN "Chart" c ON c."id" = m."chartId"
+            ${levels ? Prisma.sql`AND c."level" IN (${Prisma.join(levels)})` : Prisma.empty}
+            ${difficulties ? Prisma.sql`AND c."difficulty"::text IN (${Prisma.join(difficulties)})` : Prisma.empty}`
+        : Prisma.empty;
+    const from = Prisma.sql`
+        FROM "BestScore" m
+        ${chartFilter}
+        JOIN "Follow" f ON f."followerId" = m."userId"
+        JOIN "User" u ON u."id" = f."followingId" AND (u."isPublic" OR f."approvedAt" IS NOT NULL)
+        JOIN "BestScore" o ON o."userId" = f."followingId" AND o."version" = m."version" AND o."chartId" = m."chartId"
+       WHERE m."userId" = ${userId} AND m."version" = ${version}
+         AND o."exScore" - m."exScore" BETWEEN ${minDiff} AND ${maxDiff}`;
+    const after = cursor ? Prisma.sql`AND (o."exScore" - m."exScore", m."chartId", o."userId") > (${cursor[0]}::int, ${cursor[1]}::int, ${cursor[2]}::text)` : Prisma.empty;
+    const [rows, count] = await Promise.all([
+      this.s.db.$queryRaw<{ chartId: number; rivalId: string; exScore: number; rivalExScore: number; exDiff: number }[]>`
+        SELECT m."chartId", o."userId" AS "rivalId", m."exScore", o."exScore" AS "rivalExScore", (o."exScore" - m."exScore")::int AS "exDiff"
+        ${from} ${after}
+        ORDER BY 5, 1, 2 LIMIT ${size + 1}`,
+      this.s.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n ${from}`,
+    ]);
+    const nodes = rows.map((r) => ({ ...r, chartId: Number(r.chartId), exDiff: Number(r.exDiff), chart: this.s.catalogue.chart(Number(r.chartId)) ?? null, bpi: this.s.catalogue.currentBpi(Number(r.chartId), r.exScore) }));
+    return keysetPage(nodes, size, args.after, (n) => encodeCursor([n.exDiff, n.chartId, n.rivalId]), Number(count[0]?.n ?? 0));
+  }
+
+  /**
+   * §5.7: each public player `userId` follows: ☆12 (SP HYPER / ANOTHER / LEGGENDARIA) total BPI
+   * from their plays before the period and up to its end (per chart the latest play's stored BPI,
+   * −15 when null; N = the ☆12 charts of that set). One statement for all players.
+   */
+  async followingBpiChanges(userId: string, args: { month: string; version?: string | null }) {
+    const version = parseVersion(args.version);
+    const m = /^(\d{4})(?:-(\d{2}))?$/.exec(args.month);
+    const month = m ? Number(m[2] ?? 1) : 0;
+    if (!m || month < 1 || month > 12) throw badInput('month must be YYYY-MM or YYYY', [{ code: 'invalid_value', path: ['month'], message: 'month must be YYYY-MM or YYYY' }]);
+    const y = Number(m[1]);
+    const JST = 9 * 3600_000;
+    const start = new Date(Date.UTC(y, month - 1, 1) - JST);
+    const end = new Date((m[2] ? Date.UTC(y, month, 1) : Date.UTC(y + 1, 0, 1)) - JST);
+    const players = await this.followed(userId, { publicOnly: true });
+    if (!players.length) return [];
+    const set = [...this.s.catalogue.charts()].filter((c) => c.level === 12 && c.playStyle === PlayStyle.SP && (BPI_DIFFICULTIES as readonly string[]).includes(c.difficulty));
+    const ids = set.map((c) => c.id);
+    if (!ids.length) return players.map((user) => ({ userId: user.id, user, bpiStart: -15, bpiEnd: -15, change: 0 }));
+    const plays = await this.s.db.score.findMany({
+      where: { userId: { in: players.map((p) => p.id) }, version, chartId: { in: ids }, playedAt: { lt: end } },
+      select: { userId: true, chartId: true, bpi: true, playedAt: true },
+      orderBy: [{ playedAt: 'asc' }, { id: 'asc' }],
+    });
+    const startMaps = new Map<string, Map<number, number>>();
+    const endMaps = new Map<string, Map<number, number>>();
+    for (const p of plays) {
+      for (const [maps, keep] of [[endMaps, true], [startMaps, p.playedAt < start]] as const) {
+        if (!keep) continue;
+        let mm = maps.get(p.userId);
+        if (!mm) maps.set(p.userId, (mm = new Map()));
+        mm.set(p.chartId, p.bpi ?? -15);
+      }
+    }
+    const total = (mm: Map<number, number> | undefined) => totalBpi([...(mm?.values() ?? [])], ids.length);
+    return players.map((user) => {
+      const bpiStart = total(startMaps.get(user.id));
+      const bpiEnd = total(endMaps.get(user.id));
+      return { userId: user.id, user, bpiStart, bpiEnd, change: round2(bpiEnd - bpiStart) };
+    });
   }
 
   /**

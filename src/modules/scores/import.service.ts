@@ -28,6 +28,7 @@ import type { EventBus } from '../../events';
 import type { ImportSource } from '../../generated/prisma/enums';
 import { requireVersion } from '../../graphql/args';
 import type { CatalogueChart } from '../catalogue/catalogue';
+import { learnCharts } from './learn.service';
 import { bestBpis, computeTotal, lockPlayer, storeTotals, totalSetIds, type ChartLookup } from './totals.service';
 
 export const MAX_IMPORT_ROWS = 10_000;
@@ -36,7 +37,19 @@ export interface ImportRow {
   /** source line (0 when the rows did not come from a file) */
   line: number;
   title: string;
+  /** default SP */
+  playStyle?: PlayStyle;
   difficulty: Difficulty;
+  /**
+   * The chart's level as the export names it (1–12). A row whose chart the catalogue does not
+   * hold is learned from it (a chart without BPI); without a level it is reported as not found.
+   */
+  level?: number | null;
+  /** The chart's note count when the export names it (Reflux). */
+  notes?: number | null;
+  /** Song facts for a song learned from the export (official CSV). */
+  genre?: string;
+  artist?: string;
   exScore: number;
   clearLamp: ClearLamp | null;
   missCount: number | null;
@@ -49,6 +62,8 @@ export interface ImportProblem {
   title?: string;
   difficulty?: string;
   column?: string;
+  /** the offending value as written */
+  value?: string;
   reason: string;
   severity: 'error' | 'warning';
 }
@@ -66,8 +81,10 @@ export interface ImportReport {
   bpiUpdatedCount: number;
   previousTotalBpi: number;
   newTotalBpi: number;
-  notFound: { line: number; title: string; difficulty: string }[];
+  notFound: { line: number; title: string; playStyle: PlayStyle; difficulty: string }[];
   problems: ImportProblem[];
+  /** charts the catalogue learned from this export (not in the BPI definitions; no BPI) */
+  learnedCharts: number;
   /** charts without a play in the export (NO PLAY, zero score) */
   skipped: number;
   chartIds: number[];
@@ -90,7 +107,11 @@ export interface ImportInput {
 }
 
 /** The catalogue as the import sees it: charts by id and by title + difficulty (ChartMatcher), current BPIs. */
-export type ImportCatalogue = ChartLookup & { find(title: string, playStyle: PlayStyle, difficulty: Difficulty): CatalogueChart | undefined };
+export type ImportCatalogue = ChartLookup & {
+  find(title: string, playStyle: PlayStyle, difficulty: Difficulty): CatalogueChart | undefined;
+  /** Reloads the catalogue (after charts were learned from an export). */
+  reload?(): Promise<void>;
+};
 
 export interface ImportDeps {
   db: Db;
@@ -105,6 +126,8 @@ export interface MatchedRow {
   playedAt: Date;
   /** The play's BPI with the definition in force now (stored on the play: Score.bpi). */
   bpi: number | null;
+  /** The chart is learned from the export by this import (`chart.id` is temporary until it is created). */
+  learned?: boolean;
 }
 
 /** A matched row that improves the running best: it becomes a play (`tempId` until inserted). */
@@ -139,12 +162,19 @@ export function catalogueTitles(catalogue: Pick<ChartLookup, 'charts'>): (title:
 export function parseExport(
   text: string,
   version: string,
-  catalogue: Pick<ChartLookup, 'charts'>,
+  catalogue: Pick<ImportCatalogue, 'charts' | 'find'>,
   corrections: TitleCorrections = NO_CORRECTIONS,
+  officialPlayStyle: PlayStyle = PlayStyle.SP,
 ): Pick<ImportInput, 'source' | 'format' | 'rows' | 'parseIssues' | 'skipped'> {
   let parsed;
   try {
-    parsed = parseScoreExport(text, { corrections, knownTitle: catalogueTitles(catalogue) });
+    // Both play styles (rows are matched by their play style); an EX score over a known chart's
+    // maximum drops that chart alone (charts of unknown note count are not checked).
+    const maxExScore = (c: { title: string; playStyle: PlayStyle; difficulty: Difficulty }) => {
+      const notes = (catalogue.find(c.title, c.playStyle, c.difficulty) ?? catalogue.find(correctTitle(c.title, corrections), c.playStyle, c.difficulty))?.notes;
+      return notes ? notes * 2 : undefined;
+    };
+    parsed = parseScoreExport(text, { corrections, knownTitle: catalogueTitles(catalogue), playStyles: [PlayStyle.SP, PlayStyle.DP], officialPlayStyle, maxExScore });
   } catch (err) {
     if (err instanceof CsvFormatError) throw badInput(err.message, [{ code: 'invalid_format', path: ['csv', err.line], message: err.message }]);
     throw err;
@@ -153,7 +183,21 @@ export function parseExport(
     const message = formatMismatch(parsed.format, version);
     throw badInput(message, [{ code: 'format_version_mismatch', path: ['version'], message }]);
   }
-  return { source: SOURCE[parsed.format], format: parsed.format, rows: parsed.rows, parseIssues: parsed.issues, skipped: parsed.skipped };
+  const rows: ImportRow[] = parsed.rows.map((r) => ({
+    line: r.line,
+    title: r.title,
+    playStyle: r.playStyle,
+    difficulty: r.difficulty,
+    level: r.level,
+    notes: r.notes,
+    exScore: r.exScore,
+    clearLamp: r.clearLamp,
+    missCount: r.missCount,
+    lastPlayed: r.lastPlayed,
+    ...(r.genre !== undefined ? { genre: r.genre } : {}),
+    ...(r.artist !== undefined ? { artist: r.artist } : {}),
+  }));
+  return { source: SOURCE[parsed.format], format: parsed.format, rows, parseIssues: parsed.issues, skipped: parsed.skipped };
 }
 
 /**
@@ -166,28 +210,59 @@ export function matchRows(catalogue: ImportCatalogue, rows: readonly ImportRow[]
   const notFound: ImportReport['notFound'] = [];
   let skipped = 0;
   const times = new Map<string, Date | null>(); // one export date usually serves many rows
+  /** genre and artist of songs learned from the export (official CSV) */
+  const learnedSong = new Map<string, { genre: string | null; artist: string | null }>();
   const matched: MatchedRow[] = [];
+  /** charts learned from the export, by corrected title + style + difficulty (negative ids until created) */
+  const learned = new Map<string, CatalogueChart>();
   for (const row of rows) {
-    const chart = catalogue.find(row.title, PlayStyle.SP, row.difficulty) ?? catalogue.find(correctTitle(row.title, corrections), PlayStyle.SP, row.difficulty);
+    const style = row.playStyle ?? PlayStyle.SP;
+    const corrected = correctTitle(row.title, corrections);
+    let chart = catalogue.find(row.title, style, row.difficulty) ?? catalogue.find(corrected, style, row.difficulty);
+    let isLearned = false;
+    if (!chart && row.level != null && Number.isInteger(row.level) && row.level >= 1 && row.level <= 12 && corrected.trim() !== '') {
+      // The export names the chart's level: the catalogue learns the chart (no BPI definition).
+      const key = `${corrected}\u0000${style}\u0000${row.difficulty}`;
+      chart = learned.get(key);
+      if (!chart) {
+        chart = {
+          id: -(learned.size + 1),
+          songId: 0,
+          title: corrected,
+          playStyle: style,
+          difficulty: row.difficulty,
+          level: row.level,
+          notes: row.notes ?? 0,
+          bpm: '',
+          releasedVersion: null,
+          removedInVersion: null,
+          radarCategory: null,
+          definition: null,
+        };
+        learned.set(key, chart);
+      }
+      isLearned = true;
+    }
     if (!chart) {
-      notFound.push({ line: row.line, title: row.title, difficulty: row.difficulty });
+      notFound.push({ line: row.line, title: row.title, playStyle: style, difficulty: row.difficulty });
       continue;
     }
-    const bad = (reason: string, column?: string) => problems.push({ line: row.line, title: row.title, difficulty: row.difficulty, column, reason, severity: 'error' });
+    const bad = (reason: string, column?: string, value?: unknown) =>
+      problems.push({ line: row.line, title: row.title, difficulty: row.difficulty, column, ...(value !== undefined ? { value: String(value) } : {}), reason, severity: 'error' });
     if (row.exScore === 0) {
       skipped++; // a chart without a play (the reference skips zero scores too)
       continue;
     }
     if (!Number.isInteger(row.exScore) || row.exScore < 0) {
-      bad('exScore must be a non-negative integer', 'exScore');
+      bad('exScore must be a non-negative integer', 'exScore', row.exScore);
       continue;
     }
-    if (row.exScore > chart.notes * 2) {
-      bad(`exScore ${row.exScore} exceeds the chart's maximum ${chart.notes * 2}`, 'exScore');
+    if (chart.notes > 0 && row.exScore > chart.notes * 2) {
+      bad(`exScore ${row.exScore} exceeds the chart's maximum ${chart.notes * 2}`, 'exScore', row.exScore);
       continue;
     }
     if (row.missCount !== null && (!Number.isInteger(row.missCount) || row.missCount < 0)) {
-      bad('missCount must be a non-negative integer', 'missCount');
+      bad('missCount must be a non-negative integer', 'missCount', row.missCount);
       continue;
     }
     let playedAt = now;
@@ -201,15 +276,18 @@ export function matchRows(catalogue: ImportCatalogue, rows: readonly ImportRow[]
       if (at) {
         const problem = playDateProblem(at, Math.max(now.getTime(), Date.now()));
         if (problem) {
-          bad(problem, 'lastPlayed');
+          bad(problem, 'lastPlayed', row.lastPlayed);
           continue;
         }
         playedAt = at;
-      } else problems.push({ line: row.line, title: row.title, difficulty: row.difficulty, column: 'lastPlayed', reason: 'not a date-time; the import time is used', severity: 'warning' });
+      } else problems.push({ line: row.line, title: row.title, difficulty: row.difficulty, column: 'lastPlayed', value: row.lastPlayed, reason: 'not a date-time; the import time is used', severity: 'warning' });
     }
-    matched.push({ row, chart, playedAt, bpi: catalogue.currentBpi(chart.id, row.exScore) });
+    if (isLearned) {
+      if (row.genre && !learnedSong.has(chart.title)) learnedSong.set(chart.title, { genre: row.genre, artist: row.artist ?? null });
+      matched.push({ row, chart, playedAt, bpi: null, learned: true });
+    } else matched.push({ row, chart, playedAt, bpi: catalogue.currentBpi(chart.id, row.exScore) });
   }
-  return { matched, notFound, problems, skipped };
+  return { matched, notFound, problems, skipped, learned: [...learned.values()], learnedSong };
 }
 
 /**
@@ -282,20 +360,26 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
     notFound,
     problems,
     skipped,
+    learnedCharts: 0,
     chartIds: [],
     ...over,
   });
+  let createdCharts: number[] = [];
 
   const result = await db.$transaction(
     async (tx) => {
       // 2. the player's current bests and total in this version
       await lockPlayer(tx, input.userId);
-      const [bestRows, status] = await Promise.all([
+      const [bestRows, status, earlier] = await Promise.all([
         tx.bestScore.findMany({ where: { userId: input.userId, version: input.version } }),
         tx.playerVersionStatus.findUnique({ where: { userId_version: { userId: input.userId, version: input.version } }, select: { totalBpi: true } }),
+        tx.importBatch.findFirst({ where: { userId: input.userId, version: input.version }, select: { id: true } }),
       ]);
       const previousTotalBpi = status?.totalBpi ?? -15;
       const bests = new Map<number, Best>(bestRows.map((b) => [b.chartId, { ...b }]));
+
+      // 2b. charts learned from the export: created now (same transaction), placeholders get their ids
+      createdCharts = await learnCharts(tx, step1.learned, step1.learnedSong);
 
       // 3. improvements, in file order
       const candidates = improvingPlays(matched, bests);
@@ -320,7 +404,8 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
           rowCount: input.rows.length,
           updatedCount: candidates.length,
           bpiUpdatedCount,
-          previousTotalBpi,
+          // null: the player's first batch in the version (no previous total: its difference is 0)
+          previousTotalBpi: earlier ? previousTotalBpi : null,
           totalBpi: totals.totalBpi,
           createdAt: now,
         },
@@ -377,12 +462,19 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
         bpiUpdatedCount,
         previousTotalBpi,
         newTotalBpi: totals.totalBpi,
+        learnedCharts: createdCharts.length,
         chartIds: changedCharts,
       });
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
   progress(total, total);
+  if (step1.learned.length) {
+    // The catalogue holds the learned charts from now on (other processes reload when they meet
+    // an unknown chart id: Catalogue.ensureCharts).
+    await deps.catalogue.reload?.();
+    if (createdCharts.length) deps.events?.emit('catalogue.chartsAdded', { chartIds: createdCharts });
+  }
   if (result.batchId) {
     deps.events?.emit('scores.imported', { userId: input.userId, version: input.version, batchId: result.batchId, chartIds: result.chartIds });
   }
@@ -395,10 +487,10 @@ export async function importScores(deps: ImportDeps, input: ImportInput): Promis
  */
 export function importScoreExport(
   deps: ImportDeps,
-  args: { userId: string; version: string; csv: string },
+  args: { userId: string; version: string; csv: string; playStyle?: PlayStyle | null },
   opts: { corrections: TitleCorrections; onProgress?: (done: number, total: number) => void },
 ): Promise<ImportReport> {
   requireVersion(args.version);
-  const parsed = parseExport(args.csv, args.version, deps.catalogue, opts.corrections);
+  const parsed = parseExport(args.csv, args.version, deps.catalogue, opts.corrections, args.playStyle ?? PlayStyle.SP);
   return importScores(deps, { userId: args.userId, version: args.version, ...parsed, corrections: opts.corrections, onProgress: opts.onProgress });
 }

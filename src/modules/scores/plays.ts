@@ -18,12 +18,13 @@ export function chartFields(c: CatalogueChart) {
     title: c.title,
     difficulty: c.difficulty,
     level: c.level,
-    notes: c.notes,
+    notes: c.notes > 0 ? c.notes : null, // 0 in the catalogue = unknown
     bpm: c.bpm,
     releasedVersion: c.releasedVersion,
     wrScore: c.definition?.wr ?? null,
     kaidenAvg: c.definition?.kaidenAvg ?? null,
     coef: c.definition?.coef ?? null,
+    radarTop: c.radarCategory,
   };
 }
 export type ChartFieldsData = ReturnType<typeof chartFields>;

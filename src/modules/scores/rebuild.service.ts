@@ -1,4 +1,3 @@
-import { BPI_FLOOR } from '../../domain/bpi';
 import { loadPlays, replay, type PlayRow, type ReplayBest } from './plays';
 import { bestBpis, computeTotal, storeTotals, totalSetIds, type ChartLookup, type DbLike } from './totals.service';
 
@@ -21,8 +20,8 @@ export async function rebuildDerived(tx: DbLike, cat: ChartLookup, userId: strin
     else byBatch.set(p.batchId, [p]);
   }
   const bests = new Map<number, ReplayBest>();
-  let prevTotal = BPI_FLOOR;
-  const updates: { id: string; previousTotalBpi: number; totalBpi: number }[] = [];
+  let prevTotal: number | null = null; // the first batch has no previous total
+  const updates: { id: string; previousTotalBpi: number | null; totalBpi: number }[] = [];
   for (const b of batches) {
     replay(byBatch.get(b.id) ?? [], bests);
     const t = computeTotal(cat, version, new Map([...bests].map(([k, v]) => [k, v.bpi])), setIds).totalBpi;

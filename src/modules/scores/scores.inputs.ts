@@ -1,11 +1,14 @@
-import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
-import { Difficulty } from '../shared/enums';
+import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
+import { ClearLamp, Difficulty, PlayStyle, RadarCategory } from '../shared/enums';
+import { ScoreSortKey, SortOrder } from './scores.types';
 import { ConnectionArgs } from '../../graphql/connection';
 
 @InputType('ScoreRowInput', { description: 'One normalized row (as produced by the CSV adapters)' })
 export class ScoreRowInput {
   @Field(() => String) title!: string;
+  @Field(() => PlayStyle, { nullable: true, description: 'Play style (default SP)' }) playStyle?: PlayStyle | null;
   @Field(() => Difficulty) difficulty!: Difficulty;
+  @Field(() => Int, { nullable: true, description: "The chart's level (1–12): a chart the catalogue does not hold is learned from it (no BPI)" }) level?: number | null;
   @Field(() => Int) exScore!: number;
   @Field(() => String, { description: 'Lamp: wire string ("HARD CLEAR") or enum name (HARD_CLEAR)' }) clearState!: string;
   @Field(() => Int, { nullable: true }) missCount?: number | null;
@@ -24,6 +27,8 @@ export class ImportScoresCsvArgs {
   @Field(() => ID) userId!: string;
   @Field(() => String) version!: string;
   @Field(() => String, { description: 'Official CSV, Reflux TSV, daken counter or result techo CSV (detected)' }) csv!: string;
+  @Field(() => PlayStyle, { nullable: true, description: 'The play style an official CSV was downloaded for (the file does not say; default SP). Tool exports name it per row.' })
+  playStyle?: PlayStyle | null;
 }
 
 @ArgsType()
@@ -32,25 +37,38 @@ export class MigrateLegacyArgs {
   @Field(() => String, { description: 'The old app export: JSON {"<version>": {scoresHistory:[…], scores:{…}}}' }) data!: string;
 }
 
+/** Filters and sort shared by the score lists (the reference's score-list parameters, domain-scores.md §3.3). */
 @ArgsType()
-export class ScoresArgs extends ConnectionArgs {
+export class ScoreListArgs extends ConnectionArgs {
+  @Field(() => [Int], { nullable: true, description: 'Chart levels (1–12)' }) levels?: number[] | null;
+  @Field(() => [Difficulty], { nullable: true, description: 'Difficulties' }) difficulties?: Difficulty[] | null;
+  @Field(() => [ClearLamp], { nullable: true, description: 'Lamps of the best (NO_PLAY: a best without a lamp, and every unplayed chart)' }) clearLamps?: ClearLamp[] | null;
+  @Field(() => Float, { nullable: true, description: 'Lowest BPI (a missing BPI counts as −15)' }) bpiMin?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Highest BPI (a missing BPI counts as −15)' }) bpiMax?: number | null;
+  @Field(() => Float, { nullable: true, description: "Lowest BPM, compared with the chart's highest BPM" }) bpmMin?: number | null;
+  @Field(() => Float, { nullable: true, description: "Highest BPM, compared with the chart's highest BPM" }) bpmMax?: number | null;
+  @Field(() => Boolean, { nullable: true, description: 'true: only charts whose BPM changes (soflan); false: only fixed-BPM charts' }) soflan?: boolean | null;
+  @Field(() => Int, { nullable: true, description: 'Lowest note count' }) notesMin?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Highest note count' }) notesMax?: number | null;
+  @Field(() => String, { nullable: true, description: 'Case-insensitive part of the title (≤ 100 characters); exact and prefix matches come first' }) search?: string | null;
+  @Field(() => [Int], { nullable: true, description: 'Game versions the charts were released in (e.g. 24)' }) releasedVersions?: number[] | null;
+  @Field(() => [RadarCategory], { nullable: true, description: "Radar top categories of the charts" }) radarCategories?: RadarCategory[] | null;
+  @Field(() => ScoreSortKey, { nullable: true, description: 'Sort key (default LEVEL); ties by level desc, title, chart id' }) sort?: ScoreSortKey | null;
+  @Field(() => SortOrder, { nullable: true, description: 'Sort order (default DESC)' }) order?: SortOrder | null;
+}
+
+@ArgsType()
+export class ScoresArgs extends ScoreListArgs {
   @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
   @Field(() => Date, { nullable: true, description: 'State as of this instant (by import time); default now' }) asOf?: Date | null;
-  @Field(() => [Int], { nullable: true }) levels?: number[] | null;
-  @Field(() => [Difficulty], { nullable: true }) difficulties?: Difficulty[] | null;
 }
 
 @ArgsType()
-export class AllDifficultyScoresArgs extends ConnectionArgs {
-  @Field(() => [Int], { nullable: true }) levels?: number[] | null;
-  @Field(() => [Difficulty], { nullable: true }) difficulties?: Difficulty[] | null;
-}
+export class AllDifficultyScoresArgs extends ScoreListArgs {}
 
 @ArgsType()
-export class UnplayedArgs extends ConnectionArgs {
-  @Field(() => String, { nullable: true }) version?: string | null;
-  @Field(() => [Int], { nullable: true }) levels?: number[] | null;
-  @Field(() => [Difficulty], { nullable: true }) difficulties?: Difficulty[] | null;
+export class UnplayedArgs extends ScoreListArgs {
+  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
 }
 
 @ArgsType()

@@ -20,6 +20,7 @@ import {
   ScoreEntryConnection,
   UnplayedChartConnection,
   VersionComparisonEntryType,
+  VersionPlaysType,
 } from './scores.types';
 
 @Resolver()
@@ -43,12 +44,12 @@ export class ScoresMutationResolver {
 /** Score reads on User (rule: VISIBLE, masked to null — src/graphql/rules.ts). */
 @Resolver(() => UserType)
 export class ScoresUserResolver {
-  @FieldResolver(() => ScoreEntryConnection, { nullable: true, description: 'Bests per chart in a version, as of a time (import time); level desc, title' })
+  @FieldResolver(() => ScoreEntryConnection, { nullable: true, description: 'Bests on BPI charts in a version, as of a time (import time): filtered and sorted (default level desc, title); keyset pages' })
   scores(@Root() user: User, @Args(() => ScoresArgs) args: ScoresArgs, @Ctx() ctx: Context) {
     return ctx.services.scores.bestScores(user.id, args);
   }
 
-  @FieldResolver(() => ScoreEntryConnection, { nullable: true, description: 'Bests of every difficulty and level, latest version played per chart' })
+  @FieldResolver(() => ScoreEntryConnection, { nullable: true, description: 'Bests of every difficulty and level (charts learned from exports included), latest version played per chart: filtered and sorted; keyset pages' })
   allDifficultyScores(@Root() user: User, @Args(() => AllDifficultyScoresArgs) args: AllDifficultyScoresArgs, @Ctx() ctx: Context) {
     return ctx.services.scores.allDifficultyScores(user.id, args);
   }
@@ -56,6 +57,11 @@ export class ScoresUserResolver {
   @FieldResolver(() => [PlayType], { nullable: true, description: 'Every stored play of one chart, all versions, newest first' })
   chartHistory(@Root() user: User, @Arg('chartId', () => Int) chartId: number, @Ctx() ctx: Context) {
     return ctx.services.scores.chartHistory(user.id, [chartId]);
+  }
+
+  @FieldResolver(() => [VersionPlaysType], { nullable: true, description: "Every stored play of one chart grouped by version (the reference's history shape): versions in game order, plays newest first" })
+  chartHistoryByVersion(@Root() user: User, @Arg('chartId', () => Int, { description: 'The chart' }) chartId: number, @Ctx() ctx: Context) {
+    return ctx.services.scores.chartHistoryByVersion(user.id, chartId);
   }
 
   @FieldResolver(() => [PlayType], { nullable: true, description: 'Every stored play of all difficulties of one song, all versions, newest first' })
@@ -73,7 +79,7 @@ export class ScoresUserResolver {
     return ctx.services.scores.versionComparison(user.id, args.currentVersion, args.targetVersion);
   }
 
-  @FieldResolver(() => UnplayedChartConnection, { nullable: true, description: 'BPI charts available in the version and not played there' })
+  @FieldResolver(() => UnplayedChartConnection, { nullable: true, description: 'BPI charts available in the version and not played there: filtered and sorted; keyset pages' })
   unplayedCharts(@Root() user: User, @Args(() => UnplayedArgs) args: UnplayedArgs, @Ctx() ctx: Context) {
     return ctx.services.scores.unplayedCharts(user.id, args);
   }

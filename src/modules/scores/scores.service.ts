@@ -5,11 +5,12 @@
  */
 import type { BestScore } from '../../generated/prisma/client';
 import { BPI_FLOOR, round2 } from '../../domain/bpi';
-import { type Difficulty } from '../../domain/constants';
+import { PlayStyle, versionIndex, type Difficulty } from '../../domain/constants';
 import { availableIn } from '../../domain/totals';
 import { badInput } from '../../errors';
-import { offsetArgs, parseVersion, requireVersion } from '../../graphql/args';
-import { offsetPage, type Page } from '../../graphql/connection';
+import { pageSize, parseVersion, requireVersion, scoreListArgs, scoreListCursor } from '../../graphql/args';
+import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
+import { matchesScoreFilter, pageAfter, positionOf, sortValue, type ListEntry, type ScoreListFilter, type ScoreSortKey, type SortOrder, type SortPosition } from '../../domain/score-list';
 import type { AreaScope } from '../area';
 import { loadTitleCorrections } from './corrections';
 import { importScoreExport, importScores, MAX_IMPORT_ROWS, type ImportReport, type ImportRow } from './import.service';
@@ -20,13 +21,11 @@ import {
   entry,
   lampOf,
   loadPlays,
-  matchesFilter,
   PLAY_SELECT,
   playData,
   replay,
   snapshot,
   withCurrentBpi,
-  type ChartFilter,
   type EntryData,
   type ReplayBest,
 } from './plays';
@@ -41,17 +40,17 @@ interface PageArgs {
 /** A normalized row of the importScores mutation (ScoreRowInput). */
 export interface ScoreRowData {
   title: string;
+  playStyle?: PlayStyle | null;
   difficulty: Difficulty;
+  level?: number | null;
   exScore: number;
   clearState: string;
   missCount?: number | null;
   lastPlayed?: string | null;
 }
 
-const page = <T>(all: T[], args: PageArgs): Page<T> => {
-  const { size, offset } = offsetArgs(args);
-  return offsetPage(all.slice(offset, offset + size + 1), offset, size, all.length);
-};
+/** Paging, filters and sort of a score list (ScoreListArgs). */
+type ListArgs = PageArgs & ScoreListFilter & { sort?: ScoreSortKey | null; order?: SortOrder | null };
 
 export class ScoresService {
   constructor(private readonly s: Scope) {}
@@ -71,10 +70,37 @@ export class ScoresService {
   // ───────────── reads ─────────────
 
   /**
-   * The player's bests in a version: now = BestScore, BPI under the current definitions; asOf =
-   * replayed from the plays imported by then, with the BPI stored on the best play (its definition).
+   * One page of a score list: the entries filtered (the reference's filters) and taken in the
+   * asked order after the cursor's position (keyset: sort value + chart id, see
+   * src/domain/score-list.ts). A player's list is bounded by the catalogue and a best's BPI is
+   * derived from the in-memory catalogue, so the order is evaluated here over the player's rows
+   * (one indexed read) and only the page is kept (bounded selection, no offset).
    */
-  async bestScores(userId: string, q: PageArgs & { version?: string | null; asOf?: Date | null } & ChartFilter): Promise<Page<EntryData>> {
+  private listPage<T extends ListEntry>(entries: readonly T[], args: ListArgs): Page<T> {
+    const size = pageSize(args.first);
+    const { filter, sort } = scoreListArgs(args);
+    const cat = this.s.catalogue;
+    const rank = (id: number) => cat.titleRank(id);
+    const searchLower = filter.search?.toLowerCase() ?? '';
+    const rows = entries.filter((e) => matchesScoreFilter(e, filter, searchLower));
+    let after: SortPosition | null = null;
+    if (args.after) {
+      const cur = scoreListCursor(args.after, sort);
+      const c = cat.chart(cur.chartId);
+      if (!c) throw badInput('Invalid cursor: its chart no longer exists', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+      after = positionOf(c.id, cur.value, c.level, c.title, searchLower, rank);
+    }
+    const value = (e: T) => sortValue(e, sort.key, rank);
+    const page = pageAfter(rows, (e) => positionOf(e.chartId, value(e), e.level, e.title, searchLower, rank), sort.order, after, size + 1);
+    return keysetPage(page, size, args.after, (e) => encodeCursor([sort.key, sort.order, String(value(e)), e.chartId]), rows.length);
+  }
+
+  /**
+   * The player's bests in a version on BPI charts (the reference's score list): now = BestScore,
+   * BPI under the current definitions; asOf = replayed from the plays imported by then, with the
+   * BPI stored on the best play (its definition). Filters and sort: ScoreListArgs.
+   */
+  async bestScores(userId: string, q: ListArgs & { version?: string | null; asOf?: Date | null }): Promise<Page<EntryData>> {
     const version = parseVersion(q.version);
     const cat = this.s.catalogue;
     let bests: Map<number, ReplayBest>;
@@ -83,32 +109,50 @@ export class ScoresService {
     } else {
       bests = new Map((await this.bests(userId, version)).map((r) => [r.chartId, withCurrentBpi(cat, r)]));
     }
+    await cat.ensureCharts(bests.keys());
     const out: EntryData[] = [];
     for (const [chartId, b] of bests) {
       const c = cat.chart(chartId);
-      if (c && matchesFilter(c, q)) out.push(entry(c, version, b));
+      // the BPI score list: charts with a definition (learned charts are in allDifficultyScores)
+      if (c && c.definition) out.push(entry(c, version, b));
     }
-    return page(out.sort(byLevelTitle), q);
+    return this.listPage(out, q);
   }
 
-  /** Per chart, the most recently played best over all versions (every difficulty). */
-  async allDifficultyScores(userId: string, q: PageArgs & ChartFilter): Promise<Page<EntryData>> {
+  /** Per chart, the most recently played best over all versions (every difficulty and level, learned charts too). */
+  async allDifficultyScores(userId: string, q: ListArgs): Promise<Page<EntryData>> {
     const cat = this.s.catalogue;
     const rows = await this.s.db.bestScore.findMany({ where: { userId }, orderBy: { playedAt: 'asc' } });
     const latest = new Map<number, (typeof rows)[number]>();
     for (const r of rows) latest.set(r.chartId, r);
+    await cat.ensureCharts(latest.keys());
     const out: EntryData[] = [];
     for (const r of latest.values()) {
       const c = cat.chart(r.chartId);
-      if (c && matchesFilter(c, q)) out.push(entry(c, r.version, withCurrentBpi(cat, r)));
+      if (c) out.push(entry(c, r.version, withCurrentBpi(cat, r)));
     }
-    return page(out.sort(byLevelTitle), q);
+    return this.listPage(out, q);
   }
 
   /** Every stored play of the charts (all versions), newest play first. */
   async chartHistory(userId: string, chartIds: number[]) {
     const plays = await this.s.db.score.findMany({ where: { userId, chartId: { in: chartIds } }, select: PLAY_SELECT, orderBy: [{ playedAt: 'desc' }, { id: 'desc' }] });
     return plays.map((p) => playData(this.s.catalogue, p));
+  }
+
+  /**
+   * Every stored play of one chart grouped by version, as the reference's history answers
+   * (`{ [version]: plays }`): versions in game order (26 … 34, INF), plays newest first.
+   */
+  async chartHistoryByVersion(userId: string, chartId: number) {
+    const plays = await this.chartHistory(userId, [chartId]);
+    const groups = new Map<string, typeof plays>();
+    for (const p of plays) {
+      const list = groups.get(p.version);
+      if (list) list.push(p);
+      else groups.set(p.version, [p]);
+    }
+    return [...groups].sort((a, b) => versionIndex(a[0]) - versionIndex(b[0])).map(([version, list]) => ({ version, plays: list }));
   }
 
   /** Every stored play of all difficulties of one song. */
@@ -135,7 +179,7 @@ export class ScoresService {
   }
 
   /** My bests in `currentVersion` against `targetVersion` (charts with at least one side). */
-  async versionComparison(userId: string, currentVersionArg: string, targetVersionArg: string) {
+  async versionComparison(userId: string, currentVersionArg: string, targetVersionArg: string, opts: { summaryDiffs?: boolean } = {}) {
     const currentVersion = requireVersion(currentVersionArg, 'currentVersion');
     const targetVersion = requireVersion(targetVersionArg, 'targetVersion');
     if (currentVersion === targetVersion) {
@@ -156,23 +200,25 @@ export class ScoresService {
         ...chartFields(c),
         current: a ? snapshot(a) : null,
         previous: b ? snapshot(b) : null,
-        exDiff: a ? a.exScore - (b?.exScore ?? 0) : 0,
-        bpiDiff: a ? round2((a.bpi ?? BPI_FLOOR) - (b ? b.bpi ?? BPI_FLOOR : BPI_FLOOR)) : 0,
+        // both sides: current − previous; one side missing: null (the reference omits them).
+        // summaryDiffs (logs' versionSummary, §5.4): only current ⇒ EX = current, BPI = current + 15; no current ⇒ 0.
+        exDiff: a && b ? a.exScore - b.exScore : opts.summaryDiffs ? (a ? a.exScore : 0) : null,
+        bpiDiff: a && b ? round2((a.bpi ?? BPI_FLOOR) - (b.bpi ?? BPI_FLOOR)) : opts.summaryDiffs ? (a ? round2((a.bpi ?? BPI_FLOOR) - BPI_FLOOR) : 0) : null,
       });
     }
     return out.sort(byLevelTitle);
   }
 
-  /** BPI charts (with a current definition) available in the version that the player has not played there. */
-  async unplayedCharts(userId: string, q: PageArgs & { version?: string | null } & ChartFilter) {
+  /** BPI charts (with a current definition) available in the version that the player has not played there; filters and sort: ScoreListArgs. */
+  async unplayedCharts(userId: string, q: ListArgs & { version?: string | null }) {
     const version = parseVersion(q.version);
     const played = new Set((await this.bests(userId, version)).map((r) => r.chartId));
     const out = [];
     for (const c of this.s.catalogue.charts()) {
-      if (c.playStyle !== 'SP' || !c.definition || played.has(c.id) || !availableIn(c, version) || !matchesFilter(c, q)) continue;
+      if (c.playStyle !== 'SP' || !c.definition || played.has(c.id) || !availableIn(c, version)) continue;
       out.push(chartFields(c));
     }
-    return page(out.sort(byLevelTitle), q);
+    return this.listPage(out, q);
   }
 
   // ───────────── imports ─────────────
@@ -185,7 +231,10 @@ export class ScoresService {
     args.rows.forEach((r, i) => {
       const clearLamp = lampOf(r.clearState);
       if (!clearLamp) return void problems.push({ line: i + 1, title: r.title, difficulty: r.difficulty, column: 'clearState', reason: `unknown clear state ${JSON.stringify(r.clearState)}`, severity: 'error' });
-      rows.push({ line: i + 1, title: r.title, difficulty: r.difficulty, exScore: r.exScore, clearLamp: clearLamp === 'NO_PLAY' ? null : clearLamp, missCount: r.missCount ?? null, lastPlayed: r.lastPlayed ?? null });
+      if (r.level != null && (!Number.isInteger(r.level) || r.level < 1 || r.level > 12)) {
+        throw badInput(`rows[${i}].level must be between 1 and 12`, [{ code: 'too_big', path: ['rows', i, 'level'], message: 'level must be between 1 and 12' }]);
+      }
+      rows.push({ line: i + 1, title: r.title, playStyle: r.playStyle ?? PlayStyle.SP, difficulty: r.difficulty, level: r.level ?? null, exScore: r.exScore, clearLamp: clearLamp === 'NO_PLAY' ? null : clearLamp, missCount: r.missCount ?? null, lastPlayed: r.lastPlayed ?? null });
     });
     return importScores(this.s, {
       userId: args.userId,
@@ -199,7 +248,7 @@ export class ScoresService {
   }
 
   /** An export file (official CSV, Reflux TSV, daken counter, result techo; detected) as one batch (the use case `cli scores import` shares). */
-  importExport(args: { userId: string; version: string; csv: string }): Promise<ImportReport> {
+  importExport(args: { userId: string; version: string; csv: string; playStyle?: PlayStyle | null }): Promise<ImportReport> {
     return importScoreExport(this.s, args, { corrections: loadTitleCorrections(this.s.config.titleCorrectionsFile) });
   }
 

@@ -14,7 +14,8 @@ export class ChartType {
   @Field(() => PlayStyle) playStyle!: PlayStyle;
   @Field(() => Difficulty) difficulty!: Difficulty;
   @Field(() => Int) level!: number;
-  @Field(() => Int) notes!: number;
+  @Field(() => Int, { nullable: true, description: 'Note count; null = unknown (a chart learned from a score export, not yet in the definitions)' })
+  notes!: number | null;
   @Field(() => String) bpm!: string;
   @Field(() => String, { nullable: true }) textage!: string | null;
   @Field(() => Int, { nullable: true }) releasedVersion!: number | null;

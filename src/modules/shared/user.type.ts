@@ -12,11 +12,16 @@ import { GraphQLUUID } from 'graphql-scalars';
  * authorization matrix fail on a field without one). For a player the viewer may not see
  * (private, not self, not an approved follower) the VISIBLE fields are null and `isMasked` is
  * true; `id`, `name`, `isPublic`, `createdAt` and `relationship` stay. In the follow connections
- * the name is masked as well (MASKED_USER_NAME, as the reference's follow lists).
+ * such a member is masked completely (as the reference's follow lists): a random id that names
+ * nobody (new on every request), the name MASKED_USER_NAME, `createdAt` the Unix epoch.
  */
 @ObjectType('User', { implements: NodeInterface, description: 'A player' })
 export class UserType {
-  @Field(() => GraphQLUUID, { name: 'databaseId', description: 'Database id of the user (a UUID; the `userId` of other types and arguments)' }) id!: string;
+  @Field(() => GraphQLUUID, {
+    name: 'databaseId',
+    description: 'Database id of the user (a UUID; the `userId` of other types and arguments); in a follow list, for a member the viewer may not see (isMasked), a random id that names nobody (new on every request)',
+  })
+  id!: string;
   @Field(() => String, { description: 'User name (2–20 characters); "非公開ユーザー" in follow lists for a private user the viewer may not see' })
   name!: string;
   @Field(() => Boolean) isPublic!: boolean;

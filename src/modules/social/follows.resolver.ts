@@ -16,11 +16,12 @@ import {
   FollowRequestStatus,
 } from './social.types';
 
-const payload = (r: { followerId: string; followingId: string; state: string; pendingRequest: boolean }): FollowPayload => ({
+const payload = (r: { followerId: string; followingId: string; state: string; pendingRequest: boolean; changed: boolean }): FollowPayload => ({
   followerId: r.followerId,
   followingId: r.followingId,
   state: r.state as FollowStateEnum,
   pendingRequest: r.pendingRequest,
+  changed: r.changed,
 });
 
 /** Follow / unfollow, follow requests and invitations. */
@@ -28,12 +29,12 @@ const payload = (r: { followerId: string; followingId: string; state: string; pe
 export class FollowsResolver {
   // ---- follower side
 
-  @Mutation(() => FollowPayload, { description: 'Follow a public user (instant). Private users: use their invitation (sendFollowRequest).' })
+  @Mutation(() => FollowPayload, { description: 'Follow a public user (instant). Following someone you already follow succeeds and changes nothing (changed: false). Private users: use their invitation (sendFollowRequest).' })
   async follow(@Args(() => TargetArgs) { userId }: TargetArgs, @Ctx() ctx: Context): Promise<FollowPayload> {
     return payload(await ctx.services.social.follows.follow(userId));
   }
 
-  @Mutation(() => FollowPayload, { description: 'Stop following (also removes the user from your follow lists; an approval ends with the follow).' })
+  @Mutation(() => FollowPayload, { description: 'Stop following (also removes the user from your follow lists; an approval ends with the follow). Unfollowing someone you do not follow succeeds and changes nothing (changed: false).' })
   async unfollow(@Args(() => TargetArgs) { userId }: TargetArgs, @Ctx() ctx: Context): Promise<FollowPayload> {
     return payload(await ctx.services.social.follows.unfollow(userId));
   }

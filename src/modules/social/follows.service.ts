@@ -7,6 +7,7 @@ import { offsetPage, type Page } from '../../graphql/connection';
 import { viewerId } from '../../graphql/context';
 import type { AreaScope } from '../area';
 import type { RateLimitPolicy } from '../../ratelimit';
+import { inviteKeyFromSecret, openInviteToken, sealInviteToken } from './invite-seal';
 import { publishNotifications } from './notifications.service';
 
 type Tx = Prisma.TransactionClient;
@@ -16,6 +17,8 @@ export interface FollowResult {
   followingId: string;
   state: FollowState;
   pendingRequest: boolean;
+  /** False when the operation changed nothing (following again, unfollowing nobody, repeated request). */
+  changed: boolean;
 }
 
 export interface PendingFollowerRow {
@@ -39,7 +42,7 @@ export const INVITE_RESOLVE_LIMIT: RateLimitPolicy = { name: 'invite-resolve', m
  * published and 'social.followed' emitted after the commit.
  */
 export class FollowsService {
-  constructor(private readonly s: Pick<AreaScope, 'ctx' | 'db' | 'events' | 'pubsub' | 'rateLimiter' | 'viewer'>) {}
+  constructor(private readonly s: Pick<AreaScope, 'auth' | 'config' | 'ctx' | 'db' | 'events' | 'pubsub' | 'rateLimiter' | 'viewer'>) {}
 
   private get db() {
     return this.s.db;
@@ -75,7 +78,7 @@ export class FollowsService {
     if (t.effects.includes('EMIT_FOLLOWED')) {
       this.s.events.emit('social.followed', { followerId, followingId: targetId, approved: t.to === 'approved-follower' });
     }
-    return { followerId, followingId: targetId, state: t.to, pendingRequest: t.pendingRequest, transition: t };
+    return { followerId, followingId: targetId, state: t.to, pendingRequest: t.pendingRequest, changed: !t.noop, transition: t };
   }
 
   private async apply(tx: Tx, followerId: string, followingId: string, t: Transition, action: FollowAction) {
@@ -101,9 +104,12 @@ export class FollowsService {
           if (count === 0) return [];
           break;
         }
-        case 'CREATE_FOLLOW':
-          await tx.follow.create({ data: { followerId, followingId } });
+        case 'CREATE_FOLLOW': {
+          // a concurrent follow of the same pair won: this one changes nothing (and notifies nothing)
+          const { count } = await tx.follow.createMany({ data: [{ followerId, followingId }], skipDuplicates: true });
+          if (count === 0) return [];
           break;
+        }
         case 'CREATE_APPROVED_FOLLOW':
           await tx.follow.upsert({ where: pair, create: { followerId, followingId, approvedAt: now }, update: { approvedAt: now } });
           break;
@@ -111,7 +117,7 @@ export class FollowsService {
           await tx.follow.update({ where: pair, data: { approvedAt: now } });
           break;
         case 'DELETE_FOLLOW':
-          await tx.follow.delete({ where: pair });
+          await tx.follow.deleteMany({ where: { followerId, followingId } });
           // as in the reference, the "new follower" item goes with the follow (no follow/unfollow spam)
           await tx.notification.deleteMany({ where: { recipientId: followingId, actorId: followerId, type: 'NEW_FOLLOWER' } });
           break;
@@ -230,20 +236,34 @@ export class FollowsService {
 
   // ---- invitations ---------------------------------------------------------------------------
 
-  async inviteStatus(ownerId: string) {
-    const row = await this.db.followInviteToken.findUnique({ where: { userId: ownerId }, select: { createdAt: true } });
-    return { exists: !!row, createdAt: row?.createdAt ?? null };
+  /** The key sealing invitation tokens: INVITE_TOKEN_KEY, else derived from the access-token key. */
+  private inviteKey(): Buffer {
+    const configured = this.s.config.inviteTokenKey;
+    return configured ? inviteKeyFromSecret(configured) : this.s.auth.deriveKey('follow-invite');
   }
 
-  /** Issues a new token (the previous one stops working at once); the plaintext is returned only here. */
+  /**
+   * The owner's current invitation, with the working token opened from its sealed copy (null when
+   * the token was issued before sealing or the key changed since: reissue to get a visible one).
+   */
+  async inviteStatus(ownerId: string) {
+    const row = await this.db.followInviteToken.findUnique({ where: { userId: ownerId }, select: { createdAt: true, tokenSealed: true, tokenHash: true } });
+    if (!row) return { exists: false, createdAt: null, token: null };
+    const token = openInviteToken(this.inviteKey(), ownerId, row.tokenSealed);
+    // a token that does not hash to the stored hash is not the working one (never shown)
+    return { exists: true, createdAt: row.createdAt, token: token && hashInviteToken(token) === row.tokenHash ? token : null };
+  }
+
+  /** Issues a new token (the previous one stops working at once): stored as its hash and sealed for its owner. */
   async issueInvite(ownerId: string) {
     const token = randomUUID().replace(/-/g, '');
     const tokenHash = hashInviteToken(token);
+    const tokenSealed = sealInviteToken(this.inviteKey(), ownerId, token);
     const createdAt = new Date();
     await this.db.followInviteToken.upsert({
       where: { userId: ownerId },
-      create: { userId: ownerId, tokenHash, createdAt },
-      update: { tokenHash, createdAt },
+      create: { userId: ownerId, tokenHash, tokenSealed, createdAt },
+      update: { tokenHash, tokenSealed, createdAt },
     });
     return { token, createdAt };
   }

@@ -4,7 +4,7 @@ import { ChartType } from '../shared/chart.type';
 import { UserType } from '../shared/user.type';
 import type { NotificationRow } from './notifications.service';
 import { NotificationsArgs, OwnerArgs } from './social.inputs';
-import { MarkNotificationsReadPayload, NotificationConnection, NotificationType } from './social.types';
+import { MarkNotificationsReadPayload, NotificationConnection, NotificationType, UnreadNotificationSummary } from './social.types';
 
 /** Notifications: list, unread count (cheap enough to poll), mark read, and live. */
 @Resolver(() => NotificationType)
@@ -14,9 +14,17 @@ export class NotificationsResolver {
     return ctx.services.social.notifications.list(userId, type, first, after);
   }
 
-  @Query(() => Int, { description: 'Notifications since you last marked them read' })
+  @Query(() => Int, {
+    description:
+      'The badge, as the reference counts it: notifications since you last marked them read, plus every pending follow request, plus (while you are private) every follower without approval. The parts: unreadNotificationSummary',
+  })
   unreadNotificationCount(@Args(() => OwnerArgs) { userId }: OwnerArgs, @Ctx() ctx: Context) {
     return ctx.services.social.notifications.unreadCount(userId);
+  }
+
+  @Query(() => UnreadNotificationSummary, { description: 'The unread badge broken into its parts (one SQL statement)' })
+  unreadNotificationSummary(@Args(() => OwnerArgs) { userId }: OwnerArgs, @Ctx() ctx: Context) {
+    return ctx.services.social.notifications.unreadSummary(userId);
   }
 
   @Mutation(() => MarkNotificationsReadPayload, { description: 'Mark every notification read' })

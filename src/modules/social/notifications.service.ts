@@ -4,6 +4,17 @@ import { pageSize, timeIdCursor } from '../../graphql/args';
 import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
 import type { AreaDeps, AreaScope } from '../area';
 
+/** The unread badge and its parts (unreadNotificationSummary). */
+export interface UnreadSummary {
+  total: number;
+  notifications: number;
+  newFollowers: number;
+  overtaken: number;
+  followApproved: number;
+  pendingRequests: number;
+  legacyFollowers: number;
+}
+
 export interface NotificationRow {
   id: number;
   type: NotificationTypeValue;
@@ -97,17 +108,47 @@ export class NotificationsService {
     return n ? toRow(n, lastReadAt) : null;
   }
 
-  /** Notifications created after the read watermark: one indexed query (recipientId, createdAt). */
-  async unreadCount(viewerId: string): Promise<number> {
-    const rows = await this.db.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n
+  /**
+   * The badge, as the reference counts it (domain-social.md §3.7), in one SQL statement:
+   * notifications after the read watermark (new followers, rivals passing you, approvals; the
+   * FOLLOW_REQUEST items are not counted here — the requests are), plus every pending request
+   * addressed to you (until acted on, whatever the watermark), plus, while you are private, every
+   * follower without approval ("legacy"; one with a pending request counts once, as a request —
+   * as in incomingFollowRequests). Marking read leaves the last two.
+   */
+  async unreadSummary(viewerId: string): Promise<UnreadSummary> {
+    const rows = await this.db.$queryRaw<Omit<UnreadSummary, 'total' | 'notifications'>[]>`
+      SELECT
+        count(*) FILTER (WHERE n."type" = 'NEW_FOLLOWER')::int AS "newFollowers",
+        count(*) FILTER (WHERE n."type" = 'OVERTAKEN')::int AS "overtaken",
+        count(*) FILTER (WHERE n."type" = 'FOLLOW_APPROVED')::int AS "followApproved",
+        (SELECT count(*)::int FROM "FollowRequest" q WHERE q."targetId" = ${viewerId}) AS "pendingRequests",
+        (SELECT count(*)::int
+           FROM "Follow" f JOIN "User" o ON o."id" = f."followingId"
+          WHERE f."followingId" = ${viewerId} AND NOT o."isPublic" AND f."approvedAt" IS NULL
+            AND NOT EXISTS (SELECT 1 FROM "FollowRequest" q WHERE q."requesterId" = f."followerId" AND q."targetId" = ${viewerId})) AS "legacyFollowers"
       FROM "Notification" n
       WHERE n."recipientId" = ${viewerId}
+        AND n."type" <> 'FOLLOW_REQUEST'
         AND n."createdAt" > COALESCE((SELECT r."lastReadAt" FROM "NotificationReadState" r WHERE r."userId" = ${viewerId}), '-infinity'::timestamp)
         AND (n."type" <> 'OVERTAKEN'
           OR EXISTS (SELECT 1 FROM "User" a WHERE a."id" = n."actorId" AND a."isPublic")
           OR EXISTS (SELECT 1 FROM "Follow" f WHERE f."followerId" = ${viewerId} AND f."followingId" = n."actorId" AND f."approvedAt" IS NOT NULL))`;
-    return Number(rows[0]?.n ?? 0);
+    const r = rows[0] ?? { newFollowers: 0, overtaken: 0, followApproved: 0, pendingRequests: 0, legacyFollowers: 0 };
+    const parts = {
+      newFollowers: Number(r.newFollowers),
+      overtaken: Number(r.overtaken),
+      followApproved: Number(r.followApproved),
+      pendingRequests: Number(r.pendingRequests),
+      legacyFollowers: Number(r.legacyFollowers),
+    };
+    const notifications = parts.newFollowers + parts.overtaken + parts.followApproved;
+    return { ...parts, notifications, total: notifications + parts.pendingRequests + parts.legacyFollowers };
+  }
+
+  /** The badge's total (unreadSummary().total): one SQL statement, cheap enough to poll. */
+  async unreadCount(viewerId: string): Promise<number> {
+    return (await this.unreadSummary(viewerId)).total;
   }
 
   /** Moves the read watermark to now (or to the newest notification, whichever is later). */

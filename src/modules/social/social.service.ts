@@ -6,7 +6,7 @@ import { ListsService } from './lists.service';
 import { NotificationsService, type NotificationRow } from './notifications.service';
 import { TimelineService, type TimelineRow } from './timeline.service';
 
-type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue' | 'events' | 'pubsub' | 'rateLimiter' | 'viewer'>;
+type Scope = Pick<AreaScope, 'auth' | 'config' | 'ctx' | 'db' | 'catalogue' | 'events' | 'pubsub' | 'rateLimiter' | 'viewer'>;
 
 /** The social area's services for one request: `ctx.services.social.follows…`, `.lists`, `.notifications`, `.timeline`. */
 export class SocialService {

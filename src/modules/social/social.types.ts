@@ -65,6 +65,8 @@ export class FollowPayload {
   @Field(() => ID, { description: 'The followed user' }) followingId!: string;
   @Field(() => FollowStateEnum, { description: 'The relationship after the operation' }) state!: FollowStateEnum;
   @Field(() => Boolean, { description: 'A follow request is still pending' }) pendingRequest!: boolean;
+  @Field(() => Boolean, { description: 'False when the operation changed nothing (following again, unfollowing someone not followed)' })
+  changed!: boolean;
 }
 
 @ObjectType()
@@ -100,11 +102,17 @@ export class OutgoingFollowRequestConnection extends Connection(OutgoingFollowRe
 export class FollowInviteStatus {
   @Field(() => Boolean) exists!: boolean;
   @Field(() => Date, { nullable: true }) createdAt!: Date | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The current working token (share as /invite/{token}), opened from its sealed copy: only its owner sees it. Null when there is none, or when it was issued before tokens were sealed or under another INVITE_TOKEN_KEY (issueFollowInvite gives a new one)',
+  })
+  token!: string | null;
 }
 
 @ObjectType()
 export class IssueFollowInvitePayload {
-  @Field(() => String, { description: '32 lowercase hex characters; shown only now (only a hash is stored). Share as /invite/{token}.' })
+  @Field(() => String, { description: '32 lowercase hex characters. Share as /invite/{token}. Stored as its hash (the lookup key) and sealed for you: followInvite shows it again.' })
   token!: string;
   @Field(() => Date) createdAt!: Date;
 }
@@ -172,7 +180,24 @@ export class NotificationConnection extends Connection(NotificationType, 'Notifi
 @ObjectType()
 export class MarkNotificationsReadPayload {
   @Field(() => Date) lastReadAt!: Date;
-  @Field(() => Int) unreadCount!: number;
+  @Field(() => Int, { description: 'The badge after marking read: pending requests and legacy followers stay until acted on' })
+  unreadCount!: number;
+}
+
+@ObjectType({
+  description:
+    'Value type: the unread badge and its parts. total = notifications + pendingRequests + legacyFollowers; notifications = newFollowers + overtaken + followApproved (after the read watermark)',
+})
+export class UnreadNotificationSummary {
+  @Field(() => Int, { description: 'The badge (= unreadNotificationCount)' }) total!: number;
+  @Field(() => Int, { description: 'Notifications after the read watermark (newFollowers + overtaken + followApproved)' }) notifications!: number;
+  @Field(() => Int, { description: 'NEW_FOLLOWER notifications after the read watermark' }) newFollowers!: number;
+  @Field(() => Int, { description: 'OVERTAKEN notifications after the read watermark (of rivals you may see)' }) overtaken!: number;
+  @Field(() => Int, { description: 'FOLLOW_APPROVED notifications after the read watermark' }) followApproved!: number;
+  @Field(() => Int, { description: 'Follow requests waiting for your decision (counted until approved or rejected, whatever the watermark)' })
+  pendingRequests!: number;
+  @Field(() => Int, { description: 'While you are private: followers without approval that have no pending request (counted until approved or removed)' })
+  legacyFollowers!: number;
 }
 
 @ObjectType()

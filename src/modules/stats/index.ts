@@ -1,6 +1,8 @@
 import { defineArea } from '../area';
 import { createStatsLoaders, type StatsLoaders } from './stats.loaders';
 import { StatsResolver, StatsUserResolver } from './stats.resolver';
+import { CrossStatsResolver, DashboardResolver, DashboardUserResolver, ReviewRivalResolver, StatsRankingEntryResolver } from './dashboard.resolver';
+import { refreshRadarCache } from './dashboard.service';
 import { StatsService } from './stats.service';
 
 /**
@@ -9,9 +11,30 @@ import { StatsService } from './stats.service';
  */
 export const statsArea = defineArea({
   name: 'stats',
-  resolvers: [StatsResolver, StatsUserResolver],
+  resolvers: [StatsResolver, StatsUserResolver, DashboardUserResolver, DashboardResolver, CrossStatsResolver, StatsRankingEntryResolver, ReviewRivalResolver],
   loaders: createStatsLoaders,
   services: (s) => new StatsService(s),
+  // RadarCache (the radar-category ranking) follows the bests: after each import / batch deletion,
+  // and for every player of a version after a definitions update (the recompute job).
+  recompute: [
+    {
+      name: 'radar cache',
+      order: 50,
+      run: async (deps, version, progress) => {
+        const users = (await deps.db.bestScore.findMany({ where: { version }, distinct: ['userId'], select: { userId: true } })).map((u) => u.userId);
+        for (let i = 0; i < users.length; i += 200) {
+          await refreshRadarCache(deps, users.slice(i, i + 200), version);
+          progress(Math.min(i + 200, users.length), users.length);
+        }
+      },
+    },
+  ],
+  listeners(deps) {
+    const refresh = (e: { userId: string; version: string }) =>
+      void refreshRadarCache(deps, [e.userId], e.version).catch((err) => deps.log?.error?.({ err }, 'radar cache refresh failed'));
+    deps.events.on('scores.imported', refresh);
+    deps.events.on('scores.batchDeleted', refresh);
+  },
 });
 
 declare module '../../graphql/context' {

@@ -1,7 +1,28 @@
 import type { Db } from '../../db/client';
-import { Prisma, type PlayerVersionStatus } from '../../generated/prisma/client';
+import { Prisma, type PlayerVersionStatus, type RadarCache } from '../../generated/prisma/client';
 import { LATEST_VERSION } from '../../domain/constants';
-import { groupBy, inKeyOrder, loader } from '../../graphql/loaders';
+import { groupBy, inKeyOrder, keyedLoader, loader } from '../../graphql/loaders';
+import type { ArenaObservation, PlayInput, SnapshotClassCount, TowerDayInput } from '../../domain/stats';
+
+/** A player in a version. */
+export interface PlayerVersionKey {
+  userId: string;
+  version: string;
+}
+
+/** A game id in a version (arena snapshots). */
+export interface GameVersionKey {
+  gameId: string;
+  version: string;
+}
+
+export interface ArenaRows {
+  observations: ArenaObservation[];
+  classCounts: SnapshotClassCount[];
+}
+
+const pvKey = (k: PlayerVersionKey) => `${k.userId}\u0000${k.version}`;
+const gvKey = (k: GameVersionKey) => `${k.gameId}\u0000${k.version}`;
 
 export interface AreaRankRow {
   area: string;
@@ -33,6 +54,57 @@ export function createStatsLoaders(db: Db) {
         )
         SELECT "gameId", area, pos::int AS pos, total::int AS total FROM ranked WHERE "gameId" IN (${ids})`);
       return inKeyOrder(gameIds, new Map(rows.map((r) => [r.gameId, { area: r.area, areaRank: Number(r.pos), totalInArea: Number(r.total) }])), null);
+    }),
+    /**
+     * Every stored play (Score row) of the player in the version: the dashboard's trend, total as
+     * of a date, activity, box plot, review months and review read this one list (one statement
+     * per request, whatever the parts asked; index (userId, version, playedAt)).
+     */
+    plays: keyedLoader<PlayerVersionKey, (PlayInput & { userId: string })[]>(pvKey, async (keys) => {
+      const rows = await db.score.findMany({
+        where: { userId: { in: [...new Set(keys.map((k) => k.userId))] }, version: { in: [...new Set(keys.map((k) => k.version))] } },
+        select: { id: true, userId: true, version: true, chartId: true, exScore: true, bpi: true, playedAt: true },
+      });
+      const byKey = groupBy(rows, pvKey);
+      return keys.map((k) => byKey.get(pvKey(k)) ?? []);
+    }),
+    /** The player's key-counter days (TowerEntry) of the version. */
+    tower: keyedLoader<PlayerVersionKey, (TowerDayInput & { userId: string })[]>(pvKey, async (keys) => {
+      const rows = await db.towerEntry.findMany({
+        where: { userId: { in: [...new Set(keys.map((k) => k.userId))] }, version: { in: [...new Set(keys.map((k) => k.version))] } },
+        select: { userId: true, version: true, playDate: true, keyCount: true, scratchCount: true },
+      });
+      const byKey = groupBy(rows, pvKey);
+      return keys.map((k) => byKey.get(pvKey(k)) ?? []);
+    }),
+    /** The player's official arena observations of a version and the class sizes of those snapshots (two statements). */
+    arena: keyedLoader<GameVersionKey, ArenaRows>(gvKey, async (keys) => {
+      const obs = await db.$queryRaw<(ArenaObservation & { gameId: string; version: string })[]>(Prisma.sql`
+        SELECT s."id" AS "snapshotId", s."fetchedAt", s."version", e."gameId", e."arenaClass"::text AS "arenaClass", e."rank", e."wins", e."a1Continue"
+          FROM "ArenaEntry" e JOIN "ArenaSnapshot" s ON s."id" = e."snapshotId"
+         WHERE e."gameId" IN (${Prisma.join([...new Set(keys.map((k) => k.gameId))])})
+           AND s."version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})`);
+      const ids = [...new Set(obs.map((o) => o.snapshotId))];
+      const counts = ids.length
+        ? await db.$queryRaw<SnapshotClassCount[]>(Prisma.sql`
+            SELECT "snapshotId", "arenaClass"::text AS "arenaClass", COUNT(*)::int AS "count"
+              FROM "ArenaEntry" WHERE "snapshotId" IN (${Prisma.join(ids)}) GROUP BY 1, 2`)
+        : [];
+      const countsBySnap = groupBy(counts, (c) => c.snapshotId);
+      const byKey = groupBy(obs, gvKey);
+      return keys.map((k) => {
+        const observations = byKey.get(gvKey(k)) ?? [];
+        const snaps = new Set(observations.map((o) => o.snapshotId));
+        return { observations, classCounts: [...snaps].flatMap((id) => countsBySnap.get(id) ?? []) };
+      });
+    }),
+    /** RadarCache rows of (player, version): the cached radar values. */
+    radarCache: keyedLoader<PlayerVersionKey, RadarCache | null>(pvKey, async (keys) => {
+      const rows = await db.radarCache.findMany({
+        where: { userId: { in: [...new Set(keys.map((k) => k.userId))] }, version: { in: [...new Set(keys.map((k) => k.version))] } },
+      });
+      const byKey = new Map(rows.map((r) => [pvKey(r), r]));
+      return keys.map((k) => byKey.get(pvKey(k)) ?? null);
     }),
   };
 }

@@ -14,6 +14,7 @@ import { offsetArgs, parseVersion, versionIssue } from '../../graphql/args';
 import { offsetPage } from '../../graphql/connection';
 import { visibleUser } from '../../graphql/rules';
 import type { AreaScope } from '../area';
+import { DashboardService } from './dashboard.service';
 import type { CatalogueChart } from '../catalogue/catalogue';
 import { entry, loadPlays, matchesFilter, playDayTotals, weekKey, type ChartFilter } from '../scores/plays';
 import type { ScoresService } from '../scores/scores.service';
@@ -79,6 +80,13 @@ type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue' | 'loaders' | 'viewer'> 
 
 export class StatsService {
   constructor(private readonly s: Scope) {}
+
+  private dashboardService: DashboardService | null = null;
+
+  /** The dashboard parts and the cross-player stats (dashboard.service.ts). */
+  get dashboard(): DashboardService {
+    return (this.dashboardService ??= new DashboardService(this.s));
+  }
 
   private isOwner(userId: string): boolean {
     return this.s.viewer?.id === userId;

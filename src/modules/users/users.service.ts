@@ -1,6 +1,5 @@
 import type { Prisma, User } from '../../generated/prisma/client';
 import {
-  MASKED_USER_NAME,
   PROFILE_TEXT_MAX,
   nameKeyOf,
   parseGameId,
@@ -8,11 +7,13 @@ import {
   profileImageProblem,
   userNameProblem,
 } from '../../domain/profile';
-import { badInput, conflict, fromDatabaseError, notFound, unauthenticated, type ErrorIssue } from '../../errors';
+import fs from 'node:fs/promises';
+import { AppError, badInput, conflict, fromDatabaseError, notFound, unauthenticated, type ErrorIssue } from '../../errors';
 import { offsetArgs } from '../../graphql/args';
 import { offsetPage } from '../../graphql/connection';
-import { userVisibility } from '../../graphql/rules';
+import { anonymousUser, userVisibility } from '../../graphql/rules';
 import type { AreaScope } from '../area';
+import { accountBackup, writeAccountBackup } from './account-backup';
 import type { FollowDirection } from './users.loaders';
 
 export interface StatsPrivacy {
@@ -34,7 +35,7 @@ export interface ProfileFields {
 
 export type FollowEdge = { cursor: string; node: User; followedAt: Date };
 
-type Scope = Pick<AreaScope, 'ctx' | 'db' | 'events' | 'loaders' | 'viewer'>;
+type Scope = Pick<AreaScope, 'config' | 'ctx' | 'db' | 'events' | 'loaders' | 'log' | 'viewer'>;
 
 /**
  * Profiles: reads and writes. Who may see a user's fields is the rule table's (User.* in
@@ -53,11 +54,16 @@ export class UsersService {
     return this.s.loaders.users.byNameKey.load(nameKeyOf(name));
   }
 
-  /** The signed-in caller's user (NOT_FOUND when the account is gone). */
-  async me(viewerId: string): Promise<User> {
-    const user = await this.user(viewerId);
-    if (!user) throw notFound('User not found');
-    return user;
+  /** The signed-in caller's user; null when signed out, or when the account does not exist (yet). */
+  async me(viewerId: string | null): Promise<User | null> {
+    return viewerId ? this.user(viewerId) : null;
+  }
+
+  /** Who is calling (the `viewer` query): signed in or not, and whether a profile exists. */
+  async viewer(): Promise<{ signedIn: boolean; exists: boolean; user: User | null; canCreateProfile: boolean }> {
+    const { viewer, identity } = this.s.ctx;
+    const user = viewer ? await this.user(viewer.id) : null;
+    return { signedIn: !!viewer || !!identity, exists: !!user, user, canCreateProfile: !viewer && !!identity };
   }
 
   /** The user's display switches for stats (rule User.statsPrivacy: the owner only). */
@@ -84,7 +90,7 @@ export class UsersService {
     return b ? { role: b.role.toLowerCase(), description: b.description, grantedAt: b.grantedAt } : null;
   }
 
-  /** One page of a user's followers / followings, newest first; users the viewer may not see are named MASKED_USER_NAME. */
+  /** One page of a user's followers / followings, newest first; users the viewer may not see are anonymous stand-ins (anonymousUser). */
   async followConnection(user: Pick<User, 'id'>, direction: FollowDirection, args: { first?: number | null; after?: string | null }) {
     const { size, offset } = offsetArgs(args);
     const [rows, counts] = await Promise.all([
@@ -97,8 +103,9 @@ export class UsersService {
     const edges = page.edges.flatMap((e, i): FollowEdge[] => {
       const u = users[i];
       if (!u || u instanceof Error) return [];
-      // Identity of users the viewer may not see is masked in follow lists (profile fields are null anyway).
-      return [{ cursor: e.cursor, node: visible[i] ? u : { ...u, name: MASKED_USER_NAME }, followedAt: rows[i].createdAt }];
+      // A member the viewer may not see is masked completely, id included (as the reference's
+      // userId ""): a stand-in with a random id and the masked name; every VISIBLE field is null.
+      return [{ cursor: e.cursor, node: visible[i] ? u : anonymousUser(this.s.ctx), followedAt: rows[i].createdAt }];
     });
     return { ...page, edges };
   }
@@ -158,7 +165,9 @@ export class UsersService {
   }
 
   /**
-   * Deletes the caller's account in one transaction. The user's own rows go by ON DELETE
+   * Deletes the caller's account in one transaction, after writing its JSON backup
+   * (account-backup.ts; USER_DELETION_BACKUP_DIR) inside that transaction: a backup that cannot be
+   * written refuses the deletion (SERVICE_UNAVAILABLE, nothing deleted). The user's own rows go by ON DELETE
    * CASCADE (scores, bests, batches, statuses, follows both ways, requests, invite token, lists
    * and memberships, notifications sent to or about them, notes and their upvotes, votes, memos,
    * tower data, API key, OAuth client/codes/tokens, radar cache, badge, external identities).
@@ -175,7 +184,17 @@ export class UsersService {
     if (confirmName !== user.name) {
       throw badInput('The confirmation does not match the user name', [{ code: 'mismatch', path: ['confirmName'], message: 'The confirmation does not match the user name' }]);
     }
+    let backupFile: string | undefined;
     const bests = await db.$transaction(async (tx) => {
+      // First the backup (domain-social.md §2.7 step 3), read in this transaction: when it cannot
+      // be written the transaction ends here and nothing is deleted.
+      const backup = await accountBackup(tx, user.id);
+      try {
+        backupFile = await writeAccountBackup(this.s.config.userDeletionBackupDir, user.id, backup);
+      } catch (err) {
+        this.s.log.error({ err, dir: this.s.config.userDeletionBackupDir }, 'account backup failed: deletion refused');
+        throw new AppError('SERVICE_UNAVAILABLE', 'The account could not be backed up before deletion; nothing was deleted. Try again later.');
+      }
       const upvoted = await tx.songNoteUpvote.findMany({ where: { userId: user.id, note: { authorId: { not: user.id } } }, select: { noteId: true } });
       const votes = await tx.fingeringPatternVote.findMany({ where: { userId: user.id }, select: { chartId: true, pattern: true } });
       const bestRows = await tx.bestScore.findMany({ where: { userId: user.id }, select: { version: true, chartId: true } });
@@ -191,7 +210,11 @@ export class UsersService {
         await tx.fingeringPattern.updateMany({ where: { chartId: v.chartId, pattern: v.pattern }, data: { upvotes, downvotes, score: upvotes - downvotes } });
       }
       return bestRows;
-    }, { timeout: 60_000 });
+    }, { timeout: 60_000 }).catch(async (err) => {
+      // the deletion did not happen: a backup of an account that still exists is not kept
+      if (backupFile) await fs.rm(backupFile, { force: true }).catch(() => undefined);
+      throw err;
+    });
     const byVersion = new Map<string, number[]>();
     for (const b of bests) byVersion.set(b.version, [...(byVersion.get(b.version) ?? []), b.chartId]);
     this.s.events.emit('users.deleted', {

@@ -15,7 +15,7 @@ describe('CLI: users create / token (embedded database)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bpigraph-cli-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, JWT_SECRET: SECRET, SEED_DEMO: 'false', LOG_LEVEL: 'silent' };
-  const cli = (...args: string[]) => run(process.execPath, ['-r', '@swc-node/register', 'src/cli/index.ts', ...args], { cwd: ROOT, env, timeout: 120_000 });
+  const cli = (...args: string[]) => run(process.execPath, ['-r', '@swc-node/register', 'src/cli/index.ts', ...args], { cwd: ROOT, env, timeout: 400_000 });
 
   it('creates a user with an API key (stored hashed) and prints an access token for it', async () => {
     const created = await cli('users', 'create', '--name', 'CliPlayer');
@@ -43,5 +43,5 @@ describe('CLI: users create / token (embedded database)', () => {
     } finally {
       await db.close();
     }
-  }, 240_000); // several CLI processes (each loads the TypeScript sources): generous on a busy machine
+  }, 1_200_000); // several CLI processes (each loads the TypeScript sources): generous on a busy machine
 });

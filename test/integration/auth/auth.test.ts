@@ -83,11 +83,20 @@ describe('API keys and token exchange', () => {
     expect(await s.db.prisma.apiKey.count({ where: { userId: u.id } })).toBe(1);
   });
 
-  it('me and the credential operations need a signed-in caller', async () => {
-    for (const q of [ME, '{ apiKeyStatus { exists } }', ISSUE_KEY, '{ oauthClient { exists } }']) {
+  it('the credential operations need a signed-in caller; me is null and viewer says signed out (no error)', async () => {
+    for (const q of ['{ apiKeyStatus { exists } }', ISSUE_KEY, '{ oauthClient { exists } }']) {
       const res = await s.gql(q);
       expect(res.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
     }
+    expect(ok(await s.gql(`{ me { id } viewer { signedIn exists canCreateProfile user { id } } }`))).toEqual({
+      me: null,
+      viewer: { signedIn: false, exists: false, canCreateProfile: false, user: null },
+    });
+    const u = await aPublicPlayer(s.db.prisma);
+    expect(ok(await s.gql(`{ me { id } viewer { signedIn exists canCreateProfile user { id } } }`, {}, await s.tokenFor(u.id)))).toEqual({
+      me: { id: u.id },
+      viewer: { signedIn: true, exists: true, canCreateProfile: false, user: { id: u.id } },
+    });
   });
 });
 
@@ -192,7 +201,13 @@ describe('external OpenID Connect provider (JWKS)', () => {
 
   it('an unlinked identity is anonymous but carries identity {issuer, subject} in the context', async () => {
     const token = await idToken('fresh-subject');
-    const res = await ext.gql(ME, {}, token);
+    // me is null and viewer says "signed in, no profile yet" — no error (issue #17 item 3)
+    expect(ok(await ext.gql(`{ me { id } viewer { signedIn exists canCreateProfile user { id } } }`, {}, token))).toEqual({
+      me: null,
+      viewer: { signedIn: true, exists: false, canCreateProfile: true, user: null },
+    });
+    // operations that need an account still say what to do
+    const res = await ext.gql('{ apiKeyStatus { exists } }', {}, token);
     expect(res.status).toBe(200);
     expect(res.body.errors![0]).toMatchObject({
       message: 'This identity has no account yet: create your profile first (createProfile)',

@@ -87,17 +87,19 @@ describe('metadata and registration', () => {
   it('publishes RFC 8414 metadata (and the protected-resource metadata)', async () => {
     const res = await s.get('/.well-known/oauth-authorization-server');
     expect(res.status).toBe(200);
+    // No PUBLIC_URL outside production: http://localhost:<listening port>, never the Host header.
+    const base = `http://localhost:${new URL(s.url).port}`;
     expect(res.body).toMatchObject({
-      issuer: s.url,
-      authorization_endpoint: `${s.url}/api/oauth/authorize`,
-      token_endpoint: `${s.url}/api/oauth/token`,
-      registration_endpoint: `${s.url}/api/oauth/register`,
+      issuer: base,
+      authorization_endpoint: `${base}/api/oauth/authorize`,
+      token_endpoint: `${base}/api/oauth/token`,
+      registration_endpoint: `${base}/api/oauth/register`,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
       scopes_supported: ['read', 'write'],
     });
-    expect((await s.get('/.well-known/oauth-protected-resource')).body).toMatchObject({ resource: `${s.url}/graphql`, authorization_servers: [s.url] });
+    expect((await s.get('/.well-known/oauth-protected-resource')).body).toMatchObject({ resource: `${base}/graphql`, authorization_servers: [base] });
     const wrong = await post('/.well-known/oauth-authorization-server', {});
     expect(wrong.status).toBe(405);
     expect(wrong.body.error).toBe('invalid_request');
@@ -314,7 +316,7 @@ describe('revocation (RFC 7009) and clean-up', () => {
     expect(res.status).toBe(200);
     expect((await s.gql(ME, {}, t.access_token)).status).toBe(401);
     expect((await refresh(clientId, t.refresh_token)).body.error).toBe('invalid_grant');
-    expect((await s.get('/.well-known/oauth-authorization-server')).body.revocation_endpoint).toBe(`${s.url}/api/oauth/revoke`);
+    expect((await s.get('/.well-known/oauth-authorization-server')).body.revocation_endpoint).toBe(`http://localhost:${new URL(s.url).port}/api/oauth/revoke`);
   });
 
   it('purges codes and tokens expired for more than a day', async () => {

@@ -365,3 +365,56 @@ describe('recent song notes (GraphQL and REST)', () => {
     expect(neg.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
   });
 });
+
+describe("song notes: the author's total BPI is live, and AUTHOR_BPI sorts by it", () => {
+  it('orders by the current total (none last, then newest), shows it live, pages with a keyset cursor', async () => {
+    // a chart of its own: notes by dave (total 30), erin (60), frank (no total), gina (30, newer than dave's)
+    const chart = (await s.db.prisma.chart.findFirstOrThrow({ where: { notesList: { none: {} } }, orderBy: { id: 'desc' } })).id;
+    const [dave, erin, frank, gina] = await Promise.all([1, 2, 3, 4].map(() => aPublicPlayer(s.db.prisma)));
+    await s.db.prisma.playerVersionStatus.createMany({
+      data: [
+        { userId: dave.id, version: '33', totalBpi: 30 },
+        { userId: erin.id, version: '33', totalBpi: 60 },
+        { userId: gina.id, version: '33', totalBpi: 30 },
+      ],
+    });
+    const t = Date.now();
+    const note = async (u: User, body: string, ageMs: number) =>
+      (await s.db.prisma.songNote.create({ data: { chartId: chart, authorId: u.id, body, authorTotalBpi: -15, createdAt: new Date(t - ageMs) } })).id;
+    const dn = await note(dave, 'dave', 4000);
+    const en = await note(erin, 'erin', 3000);
+    const fn = await note(frank, 'frank', 2000);
+    const gn = await note(gina, 'gina', 1000);
+    const Q = `query($c: ID!, $first: Int, $after: String) { songNotes(chartId: $c, sort: AUTHOR_BPI, first: $first, after: $after) {
+      totalCount pageInfo { hasNextPage endCursor } edges { node { id authorTotalBpi authorTotalBpiAtPosting } } } }`;
+    const all = (expectNoErrors(await s.gql(Q, { c: String(chart), first: 10 })) as any).songNotes;
+    // erin 60 > gina 30 (newer) > dave 30 (older) > frank (none: last)
+    expect(all.edges.map((e: any) => [Number(e.node.id), e.node.authorTotalBpi, e.node.authorTotalBpiAtPosting])).toEqual([
+      [en, 60, -15],
+      [gn, 30, -15],
+      [dn, 30, -15],
+      [fn, null, -15],
+    ]);
+    // pages of 2 walk the same order
+    const p1 = (expectNoErrors(await s.gql(Q, { c: String(chart), first: 2 })) as any).songNotes;
+    const p2 = (expectNoErrors(await s.gql(Q, { c: String(chart), first: 2, after: p1.pageInfo.endCursor })) as any).songNotes;
+    expect([...p1.edges, ...p2.edges].map((e: any) => Number(e.node.id))).toEqual([en, gn, dn, fn]);
+    expect(p2.pageInfo.hasNextPage).toBe(false);
+    // live: frank's total appears, dave's rises above erin's — the next read shows and sorts by it
+    await s.db.prisma.playerVersionStatus.create({ data: { userId: frank.id, version: '33', totalBpi: 45 } });
+    await s.db.prisma.playerVersionStatus.update({ where: { userId_version: { userId: dave.id, version: '33' } }, data: { totalBpi: 70 } });
+    const live = (expectNoErrors(await s.gql(Q, { c: String(chart), first: 10 })) as any).songNotes;
+    expect(live.edges.map((e: any) => [Number(e.node.id), e.node.authorTotalBpi])).toEqual([[dn, 70], [en, 60], [fn, 45], [gn, 30]]);
+    // the site-wide feed sorts the same way: these four authors' totals (70, 60, 45) lead, then alice's 42.5
+    // (the other authors of this file have none in the latest version)
+    const feed = (expectNoErrors(await s.gql('{ recentSongNotes(sort: AUTHOR_BPI, first: 4) { edges { node { id authorTotalBpi } } } }')) as any).recentSongNotes;
+    expect(feed.edges.map((e: any) => [Number(e.node.id), e.node.authorTotalBpi])).toEqual([[dn, 70], [en, 60], [fn, 45], [expect.any(Number), 42.5]]);
+    // REST keeps its shape and shows the live total
+    const rest = await s.get('/api/v1/songs/notes/recent?sort=latest&page=0');
+    const restDave = (rest.body as any[]).find((n) => n.id === dn);
+    if (restDave) expect(restDave.authorTotalBpi).toBe(70);
+    // a cursor of another sort is refused
+    const bad = await s.gql(Q, { c: String(chart), after: Buffer.from('x').toString('base64url') });
+    expect(bad.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+});

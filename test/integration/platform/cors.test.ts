@@ -104,7 +104,7 @@ describe('CORS with the development defaults (CORS_ORIGINS unset, NODE_ENV=test)
 
 describe('CORS configured', () => {
   it('production without CORS_ORIGINS: no CORS at all (preflights are not answered)', async () => {
-    const s = await startTestServer({ env: { NODE_ENV: 'production' } });
+    const s = await startTestServer({ env: { NODE_ENV: 'production', PUBLIC_URL: 'https://api.example.org' } });
     try {
       const pre = await preflight(s, '/api/v1/songs/notes/recent', VITE, 'GET');
       expect(pre.status).toBe(405); // the route's own answer to OPTIONS, unchanged
@@ -119,7 +119,7 @@ describe('CORS configured', () => {
 
   it('an explicit list replaces the dev defaults; credentials on request', async () => {
     const app = 'https://app.example.org';
-    const s = await startTestServer({ env: { NODE_ENV: 'production', CORS_ORIGINS: `${app}, https://admin.example.org/`, CORS_ALLOW_CREDENTIALS: 'true' } });
+    const s = await startTestServer({ env: { NODE_ENV: 'production', PUBLIC_URL: 'https://api.example.org', CORS_ORIGINS: `${app}, https://admin.example.org/`, CORS_ALLOW_CREDENTIALS: 'true' } });
     try {
       const pre = await preflight(s, '/graphql', app);
       expect(pre.status).toBe(204);

@@ -108,9 +108,13 @@ describe('per-song ranking', () => {
     expect(bad.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
     const empty11 = expectNoErrors(await s.gql(RANKING, { c: String(chart11.id) })) as any;
     expect(empty11.songRanking).toMatchObject({ totalCount: 0, edges: [] });
+    // Charts below level 11 are ranked too (the reference's all-scores ranking, §5.12): 700 > 650 → ranks 1, 2.
     const low = await s.db.prisma.chart.create({ data: { songId: chart12.songId, playStyle: 'SP', difficulty: 'NORMAL', level: 7, notes: 700 } });
-    const refused = await s.gql(RANKING, { c: String(low.id) });
-    expect(refused.body.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
+    const [p1, p2] = [await aPublicPlayer(s.db.prisma), await aPublicPlayer(s.db.prisma)];
+    await aSongBestScore(s.db.prisma, p1, low.id, 650);
+    await aSongBestScore(s.db.prisma, p2, low.id, 700);
+    const lowRanking = expectNoErrors(await s.gql(RANKING, { c: String(low.id) })) as any;
+    expect(lowRanking.songRanking.edges.map((e: any) => [e.node.rank, e.node.exScore])).toEqual([[1, 700], [2, 650]]);
     const missing = await s.gql(RANKING, { c: '99999999' });
     expect(missing.body.errors![0].extensions.code).toBe('NOT_FOUND');
   });

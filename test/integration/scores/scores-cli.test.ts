@@ -20,7 +20,7 @@ d('CLI: scores import (embedded database)', () => {
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   // always the embedded database: never write into the PostgreSQL harness database
   const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, JWT_SECRET: 'cli-test-secret-cli-test-secret-0123456789', SEED_DEMO: 'false', LOG_LEVEL: 'silent' };
-  const cli = (...args: string[]) => run(process.execPath, ['-r', '@swc-node/register', 'src/cli/index.ts', ...args], { cwd: ROOT, env, timeout: 120_000 });
+  const cli = (...args: string[]) => run(process.execPath, ['-r', '@swc-node/register', 'src/cli/index.ts', ...args], { cwd: ROOT, env, timeout: 400_000 });
   const fail = (...args: string[]) => cli(...args).then(() => null, (e) => e as { code: number; stderr: string });
 
   it('imports the real sample for a user, reports not-found rows, and says so on a re-import', async () => {
@@ -30,8 +30,8 @@ d('CLI: scores import (embedded database)', () => {
     const first = await cli('scores', 'import', '--user', id!, '--version', '27', '--corrections', CORRECTIONS, SAMPLE);
     const stored = Number(/(\d+) plays stored/.exec(first.stdout)?.[1]);
     expect(stored).toBeGreaterThan(20);
-    expect(first.stdout).toMatch(/official: \d+ rows, \d+ unplayed cells, \d+ not found, 0 problems/);
-    expect(first.stdout).toContain('not found (line 2): 5.1.1. [ANOTHER]');
+    // charts the definitions lack (e.g. 5.1.1. ANOTHER, level 10) are learned from the export: nothing is lost
+    expect(first.stdout).toMatch(/official: \d+ rows, \d+ unplayed cells, [1-9]\d* charts learned, 0 not found, 0 problems/);
     const again = await cli('scores', 'import', '--user', id!, '--version', '27', SAMPLE);
     expect(again.stdout).toContain('Already up to date');
 
@@ -44,5 +44,5 @@ d('CLI: scores import (embedded database)', () => {
     } finally {
       await db.close();
     }
-  }, 240_000); // several CLI processes (each loads the TypeScript sources): generous on a busy machine
+  }, 1_200_000); // several CLI processes (each loads the TypeScript sources): generous on a busy machine
 });

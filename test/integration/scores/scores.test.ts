@@ -43,7 +43,7 @@ export function currentLayoutCsv(songs: Map<string, Partial<Record<(typeof DIFFS
 
 const IMPORT_CSV = `mutation($userId: ID!, $version: String!, $csv: String!) {
   importScoresCsv(userId: $userId, version: $version, csv: $csv) {
-    batchId upToDate message format rowCount updatedCount bpiUpdatedCount previousTotalBpi newTotalBpi skipped
+    batchId upToDate message format rowCount updatedCount bpiUpdatedCount previousTotalBpi newTotalBpi skipped learnedCharts
     notFound { line title difficulty } problems { line column reason severity }
   }
 }`;
@@ -70,11 +70,14 @@ d('score import and reads (real definitions)', () => {
     const csv = fs.readFileSync(SAMPLE, 'utf8');
     const r = ok(await s.gql(IMPORT_CSV, { userId: u.id, version: '27', csv }, token)).importScoresCsv;
     expect(r).toMatchObject({ format: 'official', upToDate: false, problems: [] });
-    // every parsed play is either stored or reported as not found (low-level charts are not in the BPI catalogue)
-    expect(r.updatedCount + r.notFound.length).toBe(r.rowCount);
-    expect(r.updatedCount).toBeGreaterThan(20);
-    expect(r.notFound.some((x: any) => x.difficulty === 'NORMAL')).toBe(true);
-    expect(r.bpiUpdatedCount).toBe(r.updatedCount);
+    // every parsed play is stored: charts not in the BPI definitions (NORMAL, levels ≤ 10) are
+    // learned from the export (its level column), stored without BPI
+    expect(r.notFound).toEqual([]);
+    expect(r.updatedCount).toBe(r.rowCount);
+    expect(r.learnedCharts).toBeGreaterThan(0);
+    expect(await s.db.prisma.score.count({ where: { userId: u.id, chart: { difficulty: 'NORMAL' } } })).toBeGreaterThan(0);
+    expect(r.bpiUpdatedCount).toBeLessThan(r.updatedCount);
+    expect(r.bpiUpdatedCount).toBeGreaterThan(20);
     expect(r.newTotalBpi).toBeGreaterThanOrEqual(-15);
     const c = await counts(u.id);
     expect(c).toEqual({ scores: r.updatedCount, batches: 1, bests: r.updatedCount });
@@ -97,11 +100,11 @@ d('score import and reads (real definitions)', () => {
     const token = await s.tokenFor(u.id);
     const anothers = charts().filter((c) => c.difficulty === 'ANOTHER' && c.level === 12).slice(0, 40);
     const songs = new Map(anothers.map((c) => [c.title, { ANOTHER: { ex: Math.floor(c.notes * 1.6), lamp: 'CLEAR', miss: 20 } }]));
-    // a chart the catalogue lacks (BEGINNER) is reported, not lost
+    // a chart the catalogue lacks (BEGINNER) is learned from the export (its level), not lost
     songs.set(anothers[0].title, { ...songs.get(anothers[0].title)!, BEGINNER: { ex: 300, lamp: 'FULLCOMBO CLEAR', miss: 0 } } as any);
     const r1 = ok(await s.gql(IMPORT_CSV, { userId: u.id, version: '33', csv: currentLayoutCsv(songs) }, token)).importScoresCsv;
-    expect(r1).toMatchObject({ updatedCount: 40, rowCount: 41 });
-    expect(r1.notFound).toEqual([{ line: 2, title: anothers[0].title, difficulty: 'BEGINNER' }]);
+    expect(r1).toMatchObject({ updatedCount: 41, bpiUpdatedCount: 40, rowCount: 41, learnedCharts: 1 });
+    expect(r1.notFound).toEqual([]);
 
     // lamp improves with a lower EX and more misses: EX and misses stay, lamp moves
     const first = anothers[0];
@@ -139,14 +142,14 @@ d('score import and reads (real definitions)', () => {
     expect(q.playDays.edges.map((e: any) => e.node.date)).toEqual(['2025-06-02', '2025-06-01']);
     expect(q.chartHistory.map((h: any) => h.clearLamp)).toEqual(['HARD_CLEAR', 'CLEAR']);
     expect(q.totalBpiHistory.at(-1).totalBpi).toBe(r2.newTotalBpi);
-    expect(q.totalBpiHistory.map((p: any) => [p.date, p.updated])).toEqual([['2025-06-01', 40], ['2025-06-02', 1]]);
+    expect(q.totalBpiHistory.map((p: any) => [p.date, p.updated])).toEqual([['2025-06-01', 41], ['2025-06-02', 1]]); // 40 ANOTHER + the learned BEGINNER
     expect(q.recommended.weapons.total).toBe(40);
     expect(q.recommended.weapons.data[0].bpiDiff).toBeGreaterThanOrEqual(q.recommended.potential.data[0].bpiDiff);
     expect(q.unplayedCharts.totalCount).toBeGreaterThan(100);
 
     const batchId = q.batches.edges[1].node.id;
     const detail = ok(await s.gql(`query($id: ID!, $b: ID!) { user(id: $id) { batch(id: $b) { id scores { chartId previous { exScore } current { exScore } } } } }`, { id: u.id, b: batchId }, token)).user.batch;
-    expect(detail.scores).toHaveLength(40);
+    expect(detail.scores).toHaveLength(41); // 40 ANOTHER + the learned BEGINNER
     expect(detail.scores.every((x: any) => x.previous === null)).toBe(true);
   });
 
@@ -256,7 +259,7 @@ d('score import and reads (real definitions)', () => {
     const del = await s.gql(`mutation($u: ID!, $b: ID!) { deleteBatch(userId: $u, batchId: $b) { batchId message } }`, { u: u.id, b: b1.batchId }, token);
     expect(ok(del).deleteBatch.message).toBe('Batch deleted successfully.');
     const later = await s.db.prisma.importBatch.findUniqueOrThrow({ where: { id: b2.batchId } });
-    expect(later.previousTotalBpi).toBe(-15);
+    expect(later.previousTotalBpi).toBeNull(); // now the first batch: no previous total
     expect(later.totalBpi).toBeLessThanOrEqual(b2.newTotalBpi);
     expect(await s.db.prisma.bestScore.count({ where: { userId: u.id } })).toBe(5);
     const status = await s.db.prisma.playerVersionStatus.findUniqueOrThrow({ where: { userId_version: { userId: u.id, version: '33' } } });
@@ -335,7 +338,7 @@ d('score import and reads (real definitions)', () => {
     expect(q.bestEver.find((e: any) => e.chartId === a.id)).toMatchObject({ bestExScore: Math.floor(a.notes * 1.8), bestVersion: '32' });
     expect(q.bestEverExcl.find((e: any) => e.chartId === b.id)).toBeUndefined();
     expect(q.versionComparison.find((e: any) => e.chartId === a.id)).toMatchObject({ exDiff: Math.floor(a.notes * 1.6) - Math.floor(a.notes * 1.8) });
-    expect(q.versionComparison.find((e: any) => e.chartId === b.id)).toMatchObject({ previous: null, exDiff: Math.floor(b.notes * 1.5) });
+    expect(q.versionComparison.find((e: any) => e.chartId === b.id)).toMatchObject({ previous: null, exDiff: null }); // one side missing: null (the reference omits the difference)
     expect(q.versionSummary).toMatchObject({ compareVersion: '32', compareVersionLabel: '32 Pinky Crush' });
     expect(q.day.scores).toEqual([{ chartId: a.id, exDiff: Math.floor(a.notes * 1.6) - Math.floor(a.notes * 1.5), previous: { exScore: Math.floor(a.notes * 1.5) }, current: { exScore: Math.floor(a.notes * 1.6) } }]);
     expect(q.month.scores.map((e: any) => [e.chartId, e.previous])).toEqual(expect.arrayContaining([[a.id, null], [b.id, null]]));

@@ -23,6 +23,8 @@ async function ok<T = any>(user: User | null, query: string, variables: Record<s
 
 const FOLLOW = 'mutation($u: ID!) { follow(userId: $u) { followerId followingId state pendingRequest } }';
 const UNFOLLOW = 'mutation($u: ID!) { unfollow(userId: $u) { state pendingRequest } }';
+const FOLLOW_CHANGED = 'mutation($u: ID!) { follow(userId: $u) { state changed } }';
+const UNFOLLOW_CHANGED = 'mutation($u: ID!) { unfollow(userId: $u) { state pendingRequest changed } }';
 const ISSUE = 'mutation($o: ID!) { issueFollowInvite(userId: $o) { token createdAt } }';
 const SEND = 'mutation($t: String!) { sendFollowRequest(token: $t) { status targetId state } }';
 const WITHDRAW = 'mutation($u: ID!) { withdrawFollowRequest(userId: $u) { state pendingRequest } }';
@@ -63,7 +65,11 @@ describe('public follow / unfollow', () => {
     expect(events).toEqual([{ followerId: a.id, followingId: b.id, approved: false }]);
     expect(await notificationTypes(b)).toEqual(['NEW_FOLLOWER']);
 
-    expect(errorCode(await as(a, FOLLOW, { u: b.id }))).toBe('CONFLICT');
+    // following again succeeds and changes nothing: no second row, no second notification, no event
+    expect((await ok(a, FOLLOW_CHANGED, { u: b.id })).follow).toEqual({ state: 'FOLLOWING', changed: false });
+    expect(await s.db.prisma.follow.count({ where: { followerId: a.id, followingId: b.id } })).toBe(1);
+    expect(await notificationTypes(b)).toEqual(['NEW_FOLLOWER']);
+    expect(events).toHaveLength(1);
     expect(errorCode(await as(a, FOLLOW, { u: a.id }))).toBe('BAD_USER_INPUT');
     expect(errorCode(await as(null, FOLLOW, { u: b.id }))).toBe('UNAUTHENTICATED');
     expect(errorCode(await as(a, FOLLOW, { u: '00000000-0000-0000-0000-000000000000' }))).toBe('NOT_FOUND');
@@ -71,7 +77,9 @@ describe('public follow / unfollow', () => {
     expect((await ok(a, UNFOLLOW, { u: b.id })).unfollow).toEqual({ state: 'NONE', pendingRequest: false });
     expect(await s.db.prisma.follow.count({ where: { followerId: a.id } })).toBe(0);
     expect(await notificationTypes(b)).toEqual([]); // the new-follower item goes with the follow
-    expect(errorCode(await as(a, UNFOLLOW, { u: b.id }))).toBe('CONFLICT');
+    // unfollowing someone not followed succeeds and changes nothing
+    expect((await ok(a, UNFOLLOW_CHANGED, { u: b.id })).unfollow).toEqual({ state: 'NONE', pendingRequest: false, changed: false });
+    expect(await s.db.prisma.follow.count({ where: { followerId: a.id } })).toBe(0);
   });
 
   it('refuses a direct follow of a private player (FORBIDDEN)', async () => {
@@ -119,6 +127,37 @@ describe('invitations', () => {
     expect(errorCode(await as(null, RESOLVE, { t: 'not-a-token' }))).toBe('BAD_USER_INPUT');
     await ok(other, SEND, { t: second.token });
     expect((await ok(other, RESOLVE, { t: second.token })).resolveFollowInvite).toMatchObject({ isFollowing: false, hasPendingRequest: true });
+  });
+});
+
+describe('invitations: the owner sees the working link again (sealed token, issue #17 item 8)', () => {
+  const STATUS = 'query($o: ID!) { followInvite(userId: $o) { exists createdAt token } }';
+  it('followInvite gives back the current token; the row holds only its hash and a sealed copy bound to the owner', async () => {
+    const p = await aPrivatePlayer(s.db.prisma);
+    const q = await aPrivatePlayer(s.db.prisma);
+    const other = await aPublicPlayer(s.db.prisma);
+    expect((await ok(p, STATUS, { o: p.id })).followInvite).toEqual({ exists: false, createdAt: null, token: null });
+    const first = (await ok(p, ISSUE, { o: p.id })).issueFollowInvite;
+    expect((await ok(p, STATUS, { o: p.id })).followInvite).toEqual({ exists: true, createdAt: first.createdAt, token: first.token });
+    const row = await s.db.prisma.followInviteToken.findUniqueOrThrow({ where: { userId: p.id } });
+    expect(row.tokenSealed).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(row.tokenSealed).not.toContain(first.token);
+    // the shown token works
+    await ok(other, SEND, { t: first.token });
+    expect(await s.db.prisma.followRequest.count({ where: { requesterId: other.id, targetId: p.id } })).toBe(1);
+    // only the owner may ask (OWNER rule)
+    expect(errorCode(await as(other, STATUS, { o: p.id }))).toBe('FORBIDDEN');
+    // a reissue: the status shows the new token, the old one stops working
+    const second = (await ok(p, ISSUE, { o: p.id })).issueFollowInvite;
+    expect((await ok(p, STATUS, { o: p.id })).followInvite.token).toBe(second.token);
+    expect(errorCode(await as(null, 'query($t: String!) { resolveFollowInvite(token: $t) { inviterId } }', { t: first.token }))).toBe('NOT_FOUND');
+    // a sealed copy moved to another owner's row does not open there (the owner id is bound in)
+    await ok(q, ISSUE, { o: q.id });
+    await s.db.prisma.followInviteToken.update({ where: { userId: q.id }, data: { tokenSealed: (await s.db.prisma.followInviteToken.findUniqueOrThrow({ where: { userId: p.id } })).tokenSealed } });
+    expect((await ok(q, STATUS, { o: q.id })).followInvite).toMatchObject({ exists: true, token: null });
+    // a token issued before sealing (no sealed copy): exists, but cannot be shown — reissue
+    await s.db.prisma.followInviteToken.update({ where: { userId: p.id }, data: { tokenSealed: null } });
+    expect((await ok(p, STATUS, { o: p.id })).followInvite).toMatchObject({ exists: true, token: null });
   });
 });
 
@@ -181,10 +220,10 @@ describe('private players: request → approve / reject / withdraw', () => {
     const fn = (await ok(f, NOTIFS, { o: f.id })).notifications.edges.map((e: any) => e.node);
     expect(fn).toEqual([expect.objectContaining({ type: 'FOLLOW_APPROVED', actorId: owner.id, actor: { id: owner.id } })]);
     expect(events).toEqual([{ followerId: f.id, followingId: owner.id, approved: true }]);
-    // approved: the invitation says so; following again is a conflict
+    // approved: the invitation says so; following again changes nothing (the approval stays)
     const fresh = (await ok(owner, ISSUE, { o: owner.id })).issueFollowInvite.token;
     expect((await ok(f, SEND, { t: fresh })).sendFollowRequest).toEqual({ status: 'FOLLOWED', targetId: owner.id, state: 'APPROVED_FOLLOWER' });
-    expect(errorCode(await as(f, FOLLOW, { u: owner.id }))).toBe('CONFLICT');
+    expect((await ok(f, FOLLOW_CHANGED, { u: owner.id })).follow).toEqual({ state: 'APPROVED_FOLLOWER', changed: false });
     // the approved follower sees the private profile
     expect((await ok(f, 'query($id: ID!) { user(id: $id) { id: databaseId } }', { id: owner.id })).user).toEqual({ id: owner.id });
   });
@@ -285,6 +324,45 @@ describe('follow lists', () => {
   });
 });
 
+describe('follow lists mask private members completely', () => {
+  it('a private member the viewer may not see has no id, name or data in followers / following (reference: userId "")', async () => {
+    const hub = await aPublicPlayer(s.db.prisma);
+    const priv = await aPrivatePlayer(s.db.prisma);
+    const pub = await aPublicPlayer(s.db.prisma);
+    const approved = await aPublicPlayer(s.db.prisma);
+    await follows(s.db.prisma, priv, hub); // priv follows hub
+    await follows(s.db.prisma, hub, priv, { approved: false }); // hub follows priv (legacy: hub may not see priv)
+    await follows(s.db.prisma, pub, hub);
+    await follows(s.db.prisma, approved, priv, { approved: true });
+    const Q = `query($h: ID!) { user(id: $h) {
+      followers(first: 10) { totalCount edges { followedAt node { id name isMasked isPublic createdAt profileText relationship { isFollowing isFollowedBy } } } }
+      following(first: 10) { totalCount edges { node { id name isMasked } } } } }`;
+    for (const viewer of [null, pub, hub]) {
+      const res = await as(viewer, Q, { h: hub.id });
+      const body = JSON.stringify(res.body);
+      expect(body).not.toContain(priv.id); // nowhere: not as id, not in a cursor
+      expect(body).not.toContain(priv.name);
+      const u = res.body.data.user;
+      expect(u.followers.totalCount).toBe(2); // the masked member still counts
+      const masked = u.followers.edges.map((e: any) => e.node).filter((n: any) => n.isMasked);
+      expect(masked).toEqual([
+        { id: expect.any(String), name: '非公開ユーザー', isMasked: true, isPublic: false, createdAt: new Date(0).toISOString(), profileText: null, relationship: { isFollowing: false, isFollowedBy: false } },
+      ]);
+      expect(u.following.edges.map((e: any) => e.node)).toEqual([{ id: expect.any(String), name: '非公開ユーザー', isMasked: true }]);
+    }
+    // two requests: two different stand-in ids (nothing to correlate)
+    const a = (await as(null, Q, { h: hub.id })).body.data.user.following.edges[0].node.id;
+    const b = (await as(null, Q, { h: hub.id })).body.data.user.following.edges[0].node.id;
+    expect(a).not.toBe(b);
+    // an approved follower of priv, and priv themself, see the member
+    for (const viewer of [approved, priv]) {
+      const u = (await ok(viewer, Q, { h: hub.id })).user;
+      expect(u.followers.edges.map((e: any) => e.node.id)).toEqual(expect.arrayContaining([priv.id]));
+      expect(u.following.edges.map((e: any) => e.node)).toEqual([{ id: priv.id, name: priv.name, isMasked: false }]);
+    }
+  });
+});
+
 describe('notifications', () => {
   it('unread count follows the watermark; type filter; cursor pages', async () => {
     const me = await aPublicPlayer(s.db.prisma);
@@ -317,6 +395,35 @@ describe('notifications', () => {
     expect((await ok(me, NOTIFS, { o: me.id, type: 'OVERTAKEN' })).notifications.totalCount).toBe(0);
     expect((await ok(me, NOTIFS, { o: me.id, type: 'NEW_FOLLOWER' })).notifications.totalCount).toBe(4);
     expect(errorCode(await as(me, NOTIFS, { o: me.id, after: 'garbage' }))).toBe('BAD_USER_INPUT');
+  });
+
+  it('the badge counts what the reference counts: unread notifications + pending requests + legacy followers, broken out', async () => {
+    const SUMMARY = 'query($o: ID!) { unreadNotificationSummary(userId: $o) { total notifications newFollowers overtaken followApproved pendingRequests legacyFollowers } }';
+    const owner = await aPublicPlayer(s.db.prisma);
+    const fan = await aPublicPlayer(s.db.prisma);
+    const legacyReq = await aPublicPlayer(s.db.prisma);
+    const req = await aPublicPlayer(s.db.prisma);
+    await ok(fan, FOLLOW, { u: owner.id }); // NEW_FOLLOWER item (owner public)
+    await s.db.prisma.user.update({ where: { id: owner.id }, data: { isPublic: false } }); // fan: legacy follower now
+    await follows(s.db.prisma, legacyReq, owner, { approved: false }); // legacy follower …
+    await requestVia(owner, legacyReq); // … with a pending request: counted once, as a request
+    await requestVia(owner, req); // a plain pending request
+    // notifications: 1 NEW_FOLLOWER (the FOLLOW_REQUEST items are counted as the requests themselves);
+    // pendingRequests: legacyReq + req = 2; legacyFollowers: fan = 1 (legacyReq has a request) → 1 + 2 + 1 = 4
+    const before = (await ok(owner, SUMMARY, { o: owner.id })).unreadNotificationSummary;
+    expect(before).toEqual({ total: 4, notifications: 1, newFollowers: 1, overtaken: 0, followApproved: 0, pendingRequests: 2, legacyFollowers: 1 });
+    expect((await ok(owner, UNREAD, { o: owner.id })).unreadNotificationCount).toBe(4);
+    // the count is the same number as incomingFollowRequests' list (2 requests + 1 legacy)
+    expect((await ok(owner, INCOMING, { o: owner.id })).incomingFollowRequests.totalCount).toBe(3);
+    // marking read clears the notifications only: 4 − 1 = 3
+    expect((await ok(owner, MARK_READ, { o: owner.id })).markNotificationsRead.unreadCount).toBe(3);
+    // acting on them clears the rest: approve req (pending 2 → 1), retro-approve fan (legacy 1 → 0)
+    const rid = (await s.db.prisma.followRequest.findUniqueOrThrow({ where: { requesterId_targetId: { requesterId: req.id, targetId: owner.id } } })).id;
+    await ok(owner, APPROVE, { o: owner.id, r: rid });
+    await ok(owner, APPROVE_FOLLOWER, { o: owner.id, f: fan.id });
+    expect((await ok(owner, SUMMARY, { o: owner.id })).unreadNotificationSummary).toMatchObject({ total: 1, notifications: 0, pendingRequests: 1, legacyFollowers: 0 });
+    // the approved follower's side: one FOLLOW_APPROVED item
+    expect((await ok(fan, SUMMARY, { o: fan.id })).unreadNotificationSummary).toMatchObject({ total: 1, notifications: 1, followApproved: 1 });
   });
 
   it('OVERTAKEN: followers the importer passed (and may see), from the scores.imported event', async () => {

@@ -147,10 +147,12 @@ describe('followers / following connections', () => {
     const p1 = expectNoErrors<any>(await s.gql(Q, { id: target.id })).user;
     expect(p1.followers.totalCount).toBe(3);
     expect(p1.followers.pageInfo.hasNextPage).toBe(true);
-    expect(p1.followers.edges.map((e: any) => e.node.id)).toEqual([pub.id, priv.id]);
-    expect(p1.followers.edges[0].node).toMatchObject({ name: pub.name, isMasked: false, stats: [{ totalBpi: 11 }] });
-    // the private follower: masked name, no profile, no stats
-    expect(p1.followers.edges[1].node).toEqual({ id: priv.id, name: '非公開ユーザー', isMasked: true, profileText: null, stats: null, follows: null });
+    expect(p1.followers.edges[0].node).toMatchObject({ id: pub.id, name: pub.name, isMasked: false, stats: [{ totalBpi: 11 }] });
+    // the private follower: masked completely — a random id that names nobody, masked name, no profile, no stats
+    const masked = p1.followers.edges[1].node;
+    expect(masked).toEqual({ id: expect.any(String), name: '非公開ユーザー', isMasked: true, profileText: null, stats: null, follows: null });
+    expect(masked.id).not.toBe(priv.id);
+    expect(await s.db.prisma.user.count({ where: { id: masked.id } })).toBe(0);
     expect(new Date(p1.followers.edges[1].followedAt).getTime()).toBe(t0 - 2000);
     expect(p1.following).toEqual({ totalCount: 1, edges: [{ node: { id: pub.id } }] });
 

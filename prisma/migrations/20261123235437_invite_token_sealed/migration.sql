@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "FollowInviteToken" ADD COLUMN     "tokenSealed" TEXT;

@@ -1,0 +1,124 @@
+import { Client } from 'pg';
+import type { Logger } from '../logger';
+
+/**
+ * A lock held by one process of the cluster at a time (the recompute job). On PostgreSQL it is a
+ * session advisory lock (`pg_try_advisory_lock`) on a dedicated connection opened for the
+ * holder — so a process that dies releases it with its connection. Without PostgreSQL (PGlite:
+ * one process) it is a flag in this process.
+ */
+export interface ClusterLock {
+  /** The release function when the lock was free, null when another holder has it. */
+  tryAcquire(): Promise<(() => Promise<void>) | null>;
+  /** Waits for the lock. */
+  acquire(): Promise<() => Promise<void>>;
+  /** Whether anyone (any process) holds it now. */
+  isHeld(): Promise<boolean>;
+}
+
+export class LocalLock implements ClusterLock {
+  private held = false;
+  private waiters: (() => void)[] = [];
+
+  async tryAcquire() {
+    if (this.held) return null;
+    this.held = true;
+    return this.releaser();
+  }
+
+  async acquire() {
+    while (this.held) await new Promise<void>((r) => this.waiters.push(r));
+    this.held = true;
+    return this.releaser();
+  }
+
+  async isHeld() {
+    return this.held;
+  }
+
+  private releaser() {
+    let done = false;
+    return async () => {
+      if (done) return;
+      done = true;
+      this.held = false;
+      this.waiters.shift()?.();
+    };
+  }
+}
+
+export class AdvisoryLock implements ClusterLock {
+  constructor(
+    private readonly url: string,
+    /** The advisory lock key (one per purpose; below 2^31 so it reads back as pg_locks.objid). */
+    private readonly key: number,
+    private readonly log?: Logger,
+  ) {}
+
+  private async session(): Promise<Client> {
+    const client = new Client({ connectionString: this.url, keepAlive: true });
+    client.on('error', (err) => this.log?.warn({ err, key: this.key }, 'advisory lock connection lost (the lock is released with it)'));
+    await client.connect();
+    return client;
+  }
+
+  private releaser(client: Client) {
+    let done = false;
+    return async () => {
+      if (done) return;
+      done = true;
+      try {
+        await client.query('SELECT pg_advisory_unlock($1)', [this.key]);
+      } catch {
+        // the connection is gone: so is the lock
+      }
+      await client.end().catch(() => {});
+    };
+  }
+
+  async tryAcquire() {
+    const client = await this.session();
+    try {
+      const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [this.key]);
+      if (r.rows[0].ok) return this.releaser(client);
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
+    await client.end().catch(() => {});
+    return null;
+  }
+
+  async acquire() {
+    const client = await this.session();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [this.key]);
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
+    return this.releaser(client);
+  }
+
+  async isHeld() {
+    const client = await this.session();
+    try {
+      const r = await client.query<{ held: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+          WHERE l.locktype = 'advisory' AND l.classid = 0 AND l.objid = $1 AND l.objsubid = 1 AND l.granted
+            AND d.datname = current_database()) AS held`,
+        [this.key],
+      );
+      return r.rows[0].held;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+}
+
+/** The recompute job's lock key. */
+export const RECOMPUTE_LOCK_KEY = 727_301;
+
+export function createClusterLock(databaseUrl: string | undefined, key: number, log?: Logger): ClusterLock {
+  return databaseUrl ? new AdvisoryLock(databaseUrl, key, log) : new LocalLock();
+}

@@ -1,0 +1,184 @@
+/**
+ * Score lists (pure): the reference's filters and sort keys (domain-scores.md §3.3, §3.5, §3.9)
+ * over entries of one player's list, and the keyset position of an entry in a sort.
+ *
+ * Order: the sort key in the asked order; ties by level desc, then title (the catalogue's title
+ * order), then chart id — the reference's tie-break plus a unique last key, so the order is total
+ * and a cursor (sort value + chart id) names one position whatever rows are added or removed
+ * between pages. With a title search, exact title matches come first, then prefix matches, then
+ * the other matches (the reference's boost), each group in the asked order.
+ * Missing values sort as the reference: BPI −15, EX score / miss count / rates −1, dates 0.
+ */
+import { lampRank, type ClearLamp, type Difficulty, type RadarCategory } from './constants';
+
+export enum ScoreSortKey {
+  TITLE = 'TITLE',
+  LEVEL = 'LEVEL',
+  BPI = 'BPI',
+  EX_SCORE = 'EX_SCORE',
+  NOTES = 'NOTES',
+  BPM = 'BPM',
+  UPDATED_AT = 'UPDATED_AT',
+  VERSION = 'VERSION',
+  SCORE_RATE = 'SCORE_RATE',
+  CLEAR_LAMP = 'CLEAR_LAMP',
+  MISS_COUNT = 'MISS_COUNT',
+}
+
+export enum SortOrder {
+  ASC = 'ASC',
+  DESC = 'DESC',
+}
+
+/** What a list entry must carry to be filtered and sorted (chart facts + the player's best, if any). */
+export interface ListEntry {
+  chartId: number;
+  title: string;
+  difficulty: Difficulty;
+  level: number;
+  /** null or 0: unknown */
+  notes: number | null;
+  bpm: string;
+  releasedVersion: number | null;
+  radarTop?: RadarCategory | null;
+  exScore?: number | null;
+  bpi?: number | null;
+  clearLamp?: ClearLamp | null;
+  missCount?: number | null;
+  playedAt?: Date | null;
+}
+
+export interface ScoreListFilter {
+  levels?: readonly number[] | null;
+  difficulties?: readonly Difficulty[] | null;
+  /** lamp of the best (NO_PLAY matches a best without a lamp and every unplayed chart) */
+  clearLamps?: readonly ClearLamp[] | null;
+  /** compare `bpi ?? −15` */
+  bpiMin?: number | null;
+  bpiMax?: number | null;
+  /** compare the chart's highest BPM */
+  bpmMin?: number | null;
+  bpmMax?: number | null;
+  /** true: only charts whose BPM changes (a range); false: only fixed-BPM charts */
+  soflan?: boolean | null;
+  notesMin?: number | null;
+  notesMax?: number | null;
+  /** case-insensitive substring of the title */
+  search?: string | null;
+  releasedVersions?: readonly number[] | null;
+  radarCategories?: readonly RadarCategory[] | null;
+}
+
+export interface ScoreListSort {
+  key: ScoreSortKey;
+  order: SortOrder;
+}
+
+export const DEFAULT_SORT: ScoreListSort = { key: ScoreSortKey.LEVEL, order: SortOrder.DESC };
+
+/** A BPM is soflan when it is a range ("75-300", "180~200"). */
+export const isSoflan = (bpm: string) => /[-~]/.test(bpm);
+
+/** The highest BPM of "150" / "75-300" / "180~200" (0 when it names none). */
+export function maxBpm(bpm: string): number {
+  let max = 0;
+  for (const part of bpm.split(/[-~]/)) {
+    const n = Number.parseFloat(part);
+    if (Number.isFinite(n) && n > max) max = n;
+  }
+  return max;
+}
+
+const within = (v: number, min: number | null | undefined, max: number | null | undefined) => (min == null || v >= min) && (max == null || v <= max);
+
+/** Does the entry pass every filter? */
+export function matchesScoreFilter(e: ListEntry, f: ScoreListFilter, searchLower = f.search?.toLowerCase() ?? ''): boolean {
+  if (f.levels?.length && !f.levels.includes(e.level)) return false;
+  if (f.difficulties?.length && !f.difficulties.includes(e.difficulty)) return false;
+  if (f.clearLamps?.length && !f.clearLamps.includes(e.clearLamp ?? ('NO_PLAY' as ClearLamp))) return false;
+  if ((f.bpiMin != null || f.bpiMax != null) && !within(e.bpi ?? -15, f.bpiMin, f.bpiMax)) return false;
+  if ((f.bpmMin != null || f.bpmMax != null) && !within(maxBpm(e.bpm), f.bpmMin, f.bpmMax)) return false;
+  if (f.soflan != null && isSoflan(e.bpm) !== f.soflan) return false;
+  if ((f.notesMin != null || f.notesMax != null) && !within(e.notes ?? 0, f.notesMin, f.notesMax)) return false;
+  if (searchLower && !e.title.toLowerCase().includes(searchLower)) return false;
+  if (f.releasedVersions?.length && (e.releasedVersion === null || !f.releasedVersions.includes(e.releasedVersion))) return false;
+  if (f.radarCategories?.length && (!e.radarTop || !f.radarCategories.includes(e.radarTop))) return false;
+  return true;
+}
+
+/** The entry's value for a sort key (numbers, or the title's rank in the catalogue's title order). */
+export function sortValue(e: ListEntry, key: ScoreSortKey, titleRank: (chartId: number) => number): number {
+  switch (key) {
+    case ScoreSortKey.TITLE:
+      return titleRank(e.chartId);
+    case ScoreSortKey.LEVEL:
+      return e.level;
+    case ScoreSortKey.BPI:
+      return e.bpi ?? -15;
+    case ScoreSortKey.EX_SCORE:
+      return e.exScore ?? -1;
+    case ScoreSortKey.NOTES:
+      return e.notes || -1;
+    case ScoreSortKey.BPM:
+      return maxBpm(e.bpm);
+    case ScoreSortKey.UPDATED_AT:
+      return e.playedAt ? e.playedAt.getTime() : 0;
+    case ScoreSortKey.VERSION:
+      return e.releasedVersion ?? 0;
+    case ScoreSortKey.SCORE_RATE:
+      return e.exScore != null && e.notes ? e.exScore / (e.notes * 2) : -1;
+    case ScoreSortKey.CLEAR_LAMP:
+      return e.exScore == null ? -1 : lampRank(e.clearLamp);
+    case ScoreSortKey.MISS_COUNT:
+      return e.missCount ?? -1;
+  }
+}
+
+/** Search boost: 0 exact title, 1 title prefix, 2 other match (0 for all without a search). */
+export function searchRank(title: string, searchLower: string): number {
+  if (!searchLower) return 0;
+  const t = title.toLowerCase();
+  return t === searchLower ? 0 : t.startsWith(searchLower) ? 1 : 2;
+}
+
+/** A position in a sorted list: [search rank, sort value, level, title rank, chart id]. */
+export type SortPosition = readonly [number, number, number, number, number];
+
+/** The position of an entry (its sort value computed) — also how a cursor is turned back into a position. */
+export function positionOf(chartId: number, value: number, level: number, title: string, searchLower: string, titleRank: (chartId: number) => number): SortPosition {
+  return [searchRank(title, searchLower), value, level, titleRank(chartId), chartId];
+}
+
+/** Compares two positions in the list's order (negative: a comes first). */
+export function comparePositions(a: SortPosition, b: SortPosition, order: SortOrder): number {
+  if (a[0] !== b[0]) return a[0] - b[0];
+  if (a[1] !== b[1]) return order === SortOrder.ASC ? a[1] - b[1] : b[1] - a[1];
+  if (a[2] !== b[2]) return b[2] - a[2]; // level desc
+  if (a[3] !== b[3]) return a[3] - b[3]; // title
+  return a[4] - b[4]; // chart id
+}
+
+/**
+ * One keyset page: the entries after `after` (a position) in the order, the first `take` of them.
+ * Selection without sorting the whole list: entries past the cursor are kept in a bounded sorted
+ * buffer of `take` (O(n log take)).
+ */
+export function pageAfter<T>(entries: readonly T[], pos: (e: T) => SortPosition, order: SortOrder, after: SortPosition | null, take: number): T[] {
+  const buf: { e: T; p: SortPosition }[] = [];
+  for (const e of entries) {
+    const p = pos(e);
+    if (after && comparePositions(p, after, order) <= 0) continue;
+    if (buf.length === take && comparePositions(p, buf[take - 1].p, order) >= 0) continue;
+    // insertion into the sorted buffer (binary search)
+    let lo = 0;
+    let hi = buf.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (comparePositions(buf[mid].p, p, order) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    buf.splice(lo, 0, { e, p });
+    if (buf.length > take) buf.pop();
+  }
+  return buf.map((x) => x.e);
+}

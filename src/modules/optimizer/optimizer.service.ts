@@ -1,0 +1,311 @@
+/**
+ * The optimizer area: the BPI plan of a player (domain-stats.md §6; the computation is
+ * src/domain/optimizer), saved plans (memos, §6.8) and lane-ticket advice (§7) over imported
+ * arrangement scores.
+ */
+import { createHash } from 'node:crypto';
+import type { BestScore, OptimizeMemo } from '../../generated/prisma/client';
+import type { Difficulty, RadarCategory } from '../../domain/constants';
+import {
+  optimizePlan,
+  pageOf,
+  rankTicketCharts,
+  ticketIdIssue,
+  validateOptimizeInput,
+  validateTicketRequests,
+  withPlayerScores,
+  type OptimizationResult,
+  type OptimizerChart,
+  type PlayerChartScore,
+  type TicketScoreMode as DomainTicketMode,
+} from '../../domain/optimizer';
+import { inTotalSet } from '../../domain/totals';
+import { badInput, notFound } from '../../errors';
+import { offsetArgs, parseVersion, refuseIssues } from '../../graphql/args';
+import { offsetPage, type Page } from '../../graphql/connection';
+import type { AreaScope } from '../area';
+import type { PatternsService } from '../patterns/patterns.service';
+import type { ScoresService } from '../scores/scores.service';
+import type { StatsService } from '../stats/stats.service';
+import { importArrangementScores } from './arrangement.import';
+import type { BpiPlanInput, TicketInput } from './optimizer.inputs';
+import { OptimizerSearchMode, OptimizerStrategy, TicketScoreMode, type BpiPlanSettingsType } from './optimizer.types';
+
+/** A plan as served and stored: the domain result plus what it was computed on. */
+export type PlanView = OptimizationResult & { version: string; definitionsVersion: string | null };
+
+/** A memo row as the GraphQL type reads it. */
+export interface MemoView {
+  id: string;
+  userId: string;
+  createdAt: Date;
+  version: string;
+  targetBpi: number | null;
+  settings: BpiPlanSettingsType;
+  plan: PlanView;
+  definitionsVersion: string | null;
+  scoresDigest: string;
+}
+
+export interface TicketChartView {
+  chartId: number;
+  pattern: string;
+  patternScore: number;
+  maxPatternScore: number;
+  relativeScore: number;
+  exScore: number | null;
+  bpi: number | null;
+  clearLamp: PlayerChartScore['clearLamp'];
+  bpiGap: number | null;
+  upvotes: number;
+  downvotes: number;
+}
+
+export interface TicketRecommendationView {
+  ticketId: string;
+  expiresAt: string;
+  scoreMode: TicketScoreMode;
+  totalBpi: number | null;
+  charts: Page<TicketChartView>;
+}
+
+/** Memos a player keeps at most (a save beyond it is refused: delete one first). */
+export const MAX_MEMOS_PER_PLAYER = 100;
+const TICKET_PAGE_DEFAULT = 10;
+const TICKET_PAGE_MAX = 50;
+
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'loaders' | 'viewer'> & {
+  services: { scores: ScoresService; stats: StatsService; patterns: PatternsService };
+};
+
+/** SHA-256 of a player's bests (chart id, EX score) in a version: equal digests = the same scores. */
+export function bestsDigest(bests: readonly Pick<BestScore, 'chartId' | 'exScore'>[]): string {
+  const parts = bests.map((b) => `${b.chartId}:${b.exScore}`).sort();
+  return createHash('sha256').update(parts.join(';')).digest('hex');
+}
+
+export class OptimizerService {
+  constructor(private readonly s: Scope) {}
+
+  // ───────────── the plan ─────────────
+
+  /** Validated settings (BAD_USER_INPUT naming the argument) with the defaults applied. */
+  settingsOf(input: BpiPlanInput): BpiPlanSettingsType {
+    const version = parseVersion(input.version, 'input.version');
+    const v = validateOptimizeInput({
+      targetBpi: input.targetBpi,
+      maxSteps: input.maxSteps,
+      strategies: input.strategies,
+      difficulties: input.difficulties,
+      searchMode: input.searchMode,
+      radarElements: input.radarElements,
+      considerCurrentTotalBpi: input.considerCurrentTotalBpi,
+    });
+    if (!v.ok) refuseIssues(v.issues.map((i) => ({ ...i, argument: `input.${i.argument}` })));
+    if (!v.ok) throw new Error('unreachable');
+    const s = v.value;
+    return {
+      targetBpi: s.targetBpi,
+      maxSteps: s.maxSteps,
+      strategies: [...s.strategies] as OptimizerStrategy[],
+      difficulties: [...s.difficulties],
+      searchMode: s.searchMode as OptimizerSearchMode,
+      radarElements: [...s.radarElements],
+      considerCurrentTotalBpi: s.considerCurrentTotalBpi,
+      version,
+    };
+  }
+
+  /** The plan for the player's current bests (deterministic). */
+  async plan(userId: string, input: BpiPlanInput): Promise<PlanView> {
+    return this.planFor(userId, this.settingsOf(input));
+  }
+
+  private async planFor(userId: string, settings: BpiPlanSettingsType): Promise<PlanView> {
+    const { version } = settings;
+    const catalogue = this.s.catalogue;
+    const [bests, radar] = await Promise.all([this.s.services.scores.bests(userId, version), this.s.services.stats.radar(userId, version)]);
+    const exOf = new Map(bests.map((b) => [b.chartId, b.exScore]));
+    const charts: OptimizerChart[] = [];
+    for (const c of catalogue.charts()) {
+      if (!inTotalSet(c, version) || !c.definition) continue;
+      const d = c.definition;
+      charts.push({
+        id: c.id,
+        title: c.title,
+        difficulty: c.difficulty as Difficulty,
+        level: c.level,
+        notes: d.notes,
+        kaidenAvg: d.kaidenAvg,
+        wr: d.wr,
+        coef: d.coef,
+        radarCategory: (c.radarCategory as RadarCategory | null) ?? null,
+        exScore: exOf.get(c.id) ?? null,
+      });
+    }
+    const result = optimizePlan(
+      charts,
+      {
+        targetBpi: settings.targetBpi,
+        maxSteps: settings.maxSteps,
+        strategies: new Set(settings.strategies),
+        difficulties: new Set(settings.difficulties as Difficulty[]),
+        searchMode: settings.searchMode,
+        radarElements: new Set(settings.radarElements as RadarCategory[]),
+        considerCurrentTotalBpi: settings.considerCurrentTotalBpi,
+      },
+      radar,
+    );
+    return { ...result, version, definitionsVersion: catalogue.definitionsVersion };
+  }
+
+  // ───────────── memos ─────────────
+
+  private memoView(row: OptimizeMemo): MemoView {
+    return {
+      id: row.id,
+      userId: row.userId,
+      createdAt: row.createdAt,
+      version: row.version,
+      targetBpi: row.targetBpi,
+      settings: row.input as unknown as BpiPlanSettingsType,
+      plan: row.report as unknown as PlanView,
+      definitionsVersion: row.definitionsVersion,
+      scoresDigest: row.scoresDigest,
+    };
+  }
+
+  /** Computes the plan from the player's scores now and saves it with its arguments, the definitions release and a digest of the scores. */
+  async saveMemo(userId: string, input: BpiPlanInput): Promise<{ memo: MemoView }> {
+    const settings = this.settingsOf(input);
+    const count = await this.s.db.optimizeMemo.count({ where: { userId } });
+    if (count >= MAX_MEMOS_PER_PLAYER) {
+      throw badInput(`At most ${MAX_MEMOS_PER_PLAYER} memos per player: delete one first`, [{ code: 'too_many', path: ['userId'], message: 'too many memos' }]);
+    }
+    const [plan, bests] = await Promise.all([this.planFor(userId, settings), this.s.services.scores.bests(userId, settings.version)]);
+    const row = await this.s.db.optimizeMemo.create({
+      data: {
+        userId,
+        version: settings.version,
+        targetBpi: settings.targetBpi,
+        input: settings as object,
+        report: plan as object,
+        definitionsVersion: plan.definitionsVersion,
+        scoresDigest: bestsDigest(bests),
+      },
+    });
+    return { memo: this.memoView(row) };
+  }
+
+  /** The player's memos, newest first. */
+  async memos(userId: string, args: { first?: number | null; after?: string | null }): Promise<Page<MemoView>> {
+    const { size, offset } = offsetArgs(args);
+    const [rows, total] = await Promise.all([
+      this.s.db.optimizeMemo.findMany({ where: { userId }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: offset, take: size + 1 }),
+      this.s.db.optimizeMemo.count({ where: { userId } }),
+    ]);
+    return offsetPage(rows.map((r) => this.memoView(r)), offset, size, total);
+  }
+
+  async deleteMemo(userId: string, memoId: string): Promise<{ deletedId: string }> {
+    const { count } = await this.s.db.optimizeMemo.deleteMany({ where: { userId, id: memoId } });
+    if (count === 0) throw notFound('Memo not found');
+    return { deletedId: memoId };
+  }
+
+  /** The definitions release changed since the memo was computed. */
+  definitionsChanged(memo: MemoView): boolean {
+    return memo.definitionsVersion !== this.s.catalogue.definitionsVersion;
+  }
+
+  /** The player's bests in the memo's version differ from those the memo was computed on. */
+  async scoresMovedSince(memo: MemoView): Promise<boolean> {
+    return bestsDigest(await this.s.services.scores.bests(memo.userId, memo.version)) !== memo.scoresDigest;
+  }
+
+  // ───────────── lane tickets ─────────────
+
+  /** One ticket, paged. */
+  async ticket(userId: string, args: { ticketId: string; expiresAt?: string | null; scoreMode?: TicketScoreMode | null; version?: string | null; first?: number | null; after?: string | null }) {
+    const issue = ticketIdIssue(args.ticketId, 'ticketId');
+    if (issue) refuseIssues([issue]);
+    const [one] = await this.recommend(userId, [{ ticketId: args.ticketId, expiresAt: args.expiresAt }], args.scoreMode, args.version, args.first, args.after);
+    return one;
+  }
+
+  /** Up to 50 tickets at once: the first page of each. */
+  async tickets(userId: string, args: { tickets: TicketInput[]; scoreMode?: TicketScoreMode | null; version?: string | null; first?: number | null }) {
+    const v = validateTicketRequests(args.tickets);
+    if (!v.ok) refuseIssues(v.issues.map((i) => ({ ...i, argument: i.argument.replace(/^ticketIds/, 'tickets') })));
+    return this.recommend(userId, args.tickets, args.scoreMode, args.version, args.first, null);
+  }
+
+  private async recommend(
+    userId: string,
+    tickets: { ticketId: string; expiresAt?: string | null }[],
+    modeArg: TicketScoreMode | null | undefined,
+    versionArg: string | null | undefined,
+    first: number | null | undefined,
+    after: string | null | undefined,
+  ): Promise<TicketRecommendationView[]> {
+    const version = parseVersion(versionArg);
+    const { size, offset } = offsetArgs({ first, after }, TICKET_PAGE_MAX, TICKET_PAGE_DEFAULT);
+    const mode = modeArg ?? TicketScoreMode.RELATIVE;
+    const patterns = [...new Set(tickets.map((t) => t.ticketId))];
+    const [rows, bests, totalBpi] = await Promise.all([
+      this.s.db.arrangementScore.findMany({ where: { pattern: { in: patterns } }, select: { chartId: true, pattern: true, score: true, chartMax: true } }),
+      this.s.services.scores.bests(userId, version),
+      this.s.services.stats.totalBpi(userId, version),
+    ]);
+    const catalogue = this.s.catalogue;
+    const scores = new Map<number, PlayerChartScore>(bests.map((b) => [b.chartId, { exScore: b.exScore, bpi: catalogue.currentBpi(b.chartId, b.exScore), clearLamp: b.clearLamp }]));
+    const byPattern = new Map<string, { chartId: number; patternScore: number; maxPatternScore: number }[]>();
+    for (const r of rows) {
+      const list = byPattern.get(r.pattern) ?? [];
+      list.push({ chartId: r.chartId, patternScore: r.score, maxPatternScore: r.chartMax });
+      byPattern.set(r.pattern, list);
+    }
+    const pages = tickets.map((t) => {
+      const ranked = rankTicketCharts(byPattern.get(t.ticketId) ?? [], mode as DomainTicketMode);
+      const { items } = pageOf(ranked, { offset, first: size + 1 });
+      return { t, total: ranked.length, items: withPlayerScores(items, scores, totalBpi) };
+    });
+    // Votes of the patterns on the charts shown: one query for every ticket.
+    const chartIds = [...new Set(pages.flatMap((p) => p.items.map((i) => i.chartId)))];
+    const votes = chartIds.length
+      ? await this.s.db.fingeringPattern.findMany({ where: { pattern: { in: patterns }, chartId: { in: chartIds } }, select: { chartId: true, pattern: true, upvotes: true, downvotes: true } })
+      : [];
+    const voteOf = new Map(votes.map((v) => [`${v.chartId}\u0000${v.pattern}`, v]));
+    return pages.map(({ t, total, items }) => ({
+      ticketId: t.ticketId,
+      expiresAt: t.expiresAt ?? '',
+      scoreMode: mode,
+      totalBpi,
+      charts: offsetPage(
+        items.map((i) => {
+          const v = voteOf.get(`${i.chartId}\u0000${t.ticketId}`);
+          return { ...i, pattern: t.ticketId, upvotes: v?.upvotes ?? 0, downvotes: v?.downvotes ?? 0 };
+        }),
+        offset,
+        size,
+        total,
+      ),
+    }));
+  }
+
+  /** The caller's vote on the ticket's pattern for that chart (null: none, or signed out). */
+  myVote(item: TicketChartView) {
+    return this.s.services.patterns.myVote({ chartId: item.chartId, pattern: item.pattern });
+  }
+
+  /** The imported arrangement score of a pattern on a chart (null: none; batched). */
+  arrangementScore(p: { chartId: number; pattern: string }): Promise<number | null> {
+    return this.s.loaders.optimizer.arrangementScore.load({ chartId: p.chartId, pattern: p.pattern });
+  }
+
+  // ───────────── admin ─────────────
+
+  importArrangementScores(doc: unknown) {
+    return importArrangementScores(this.s.db, doc);
+  }
+}

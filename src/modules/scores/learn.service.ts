@@ -1,0 +1,56 @@
+/**
+ * Charts learned from a score export. An official CSV (and the INFINITAS tools' exports) names
+ * every played chart's title, play style, difficulty and level — BEGINNER/NORMAL and levels 1–10
+ * included — while the BPI definitions list level 11–12 charts only. A played chart the catalogue
+ * does not hold is created from the export (no BPI definition, note count unknown unless the
+ * export names it) in the import's own transaction, so its scores are stored and listed
+ * (User.allDifficultyScores) as the reference's all-difficulty table does. A later definitions
+ * import that lists the chart adopts it (same title + play style + difficulty).
+ */
+import type { CatalogueChart } from '../catalogue/catalogue';
+import type { DbLike } from './totals.service';
+
+export interface LearnedSong {
+  genre: string | null;
+  artist: string | null;
+}
+
+/**
+ * Creates the songs and charts of `charts` (placeholders with negative ids) that do not exist
+ * yet — concurrent imports learning the same chart meet on the unique keys (ON CONFLICT DO
+ * NOTHING, then read back) — and gives each placeholder its real song and chart id, in place.
+ * Returns the ids of the charts this call created. Four statements whatever the count.
+ */
+export async function learnCharts(tx: DbLike, charts: readonly CatalogueChart[], songs: ReadonlyMap<string, LearnedSong>): Promise<number[]> {
+  if (!charts.length) return [];
+  const titles = [...new Set(charts.map((c) => c.title))];
+  await tx.$executeRawUnsafe(
+    `INSERT INTO "Song" ("title", "genre", "artist", "updatedAt")
+     SELECT x."title", x."genre", x."artist", now() FROM jsonb_to_recordset($1::jsonb) AS x("title" text, "genre" text, "artist" text)
+     ON CONFLICT ("title") DO NOTHING`,
+    JSON.stringify(titles.map((title) => ({ title, genre: songs.get(title)?.genre ?? null, artist: songs.get(title)?.artist ?? null }))),
+  );
+  const songRows = await tx.$queryRawUnsafe<{ id: number; title: string }[]>(`SELECT "id", "title" FROM "Song" WHERE "title" = ANY($1::text[])`, titles);
+  const songId = new Map(songRows.map((r) => [r.title, Number(r.id)]));
+  const rows = charts.map((c) => ({ songId: songId.get(c.title)!, playStyle: c.playStyle, difficulty: c.difficulty, level: c.level, notes: c.notes > 0 ? c.notes : null }));
+  const created = await tx.$queryRawUnsafe<{ id: number }[]>(
+    `INSERT INTO "Chart" ("songId", "playStyle", "difficulty", "level", "notes", "updatedAt")
+     SELECT x."songId", x."playStyle"::"PlayStyle", x."difficulty"::"Difficulty", x."level", x."notes", now()
+       FROM jsonb_to_recordset($1::jsonb) AS x("songId" int, "playStyle" text, "difficulty" text, "level" int, "notes" int)
+     ON CONFLICT ("songId", "playStyle", "difficulty") DO NOTHING
+     RETURNING "id"`,
+    JSON.stringify(rows),
+  );
+  const found = await tx.$queryRawUnsafe<{ id: number; songId: number; playStyle: string; difficulty: string }[]>(
+    `SELECT c."id", c."songId", c."playStyle"::text AS "playStyle", c."difficulty"::text AS "difficulty"
+       FROM "Chart" c WHERE c."songId" = ANY($1::int[])`,
+    [...new Set(rows.map((r) => r.songId))],
+  );
+  const key = (songId: number, style: string, d: string) => `${songId}\u0000${style}\u0000${d}`;
+  const byKey = new Map(found.map((r) => [key(Number(r.songId), r.playStyle, r.difficulty), Number(r.id)]));
+  for (const c of charts) {
+    c.songId = songId.get(c.title)!;
+    c.id = byKey.get(key(c.songId, c.playStyle, c.difficulty))!;
+  }
+  return created.map((r) => Number(r.id));
+}

@@ -1,0 +1,478 @@
+/**
+ * The player dashboard (`User.dashboard`) and the cross-player stats (tower, radar ranking, site
+ * summary): the service level over the pure calculators of src/domain/stats and the SVG renderers
+ * of src/domain/charts.
+ *
+ * Data: every part reads the request's shared loaders — bests (scores area), plays, tower days,
+ * arena rows, stored statuses (this area) — so asking every part of a dashboard reads each once;
+ * the SQL of one request does not grow with the player's bests, plays or batches. Charts and
+ * current definitions come from the in-memory catalogue, never from SQL.
+ */
+import { Prisma, type User } from '../../generated/prisma/client';
+import { BPI_FLOOR } from '../../domain/bpi';
+import { renderBpiDistributionSvg, renderRadarSvg, renderTrendSvg, type ChartTheme } from '../../domain/charts';
+import { ARENA_ORDER, LATEST_VERSION, PlayStyle, type RadarCategory } from '../../domain/constants';
+import { chartInVersion, computeRadar, type RadarValues } from '../../domain/radar';
+import {
+  aaaTable,
+  activeDates,
+  activityCalendar,
+  arenaTrend,
+  bpiBoxPlot,
+  bpiDistribution,
+  bpmBands,
+  djRankDistribution,
+  jstDate,
+  MIN_NEIGHBOURS,
+  MIN_NEIGHBOURS_PER_CHART,
+  monthlyReview,
+  monthsOfPlays,
+  neighbourRecommendations,
+  orThrow,
+  parseAaaGoal,
+  parseAsOf,
+  parseCategory,
+  parseDate,
+  parseDateRange,
+  parsePage,
+  parseReviewPeriod,
+  parseStatsQuery,
+  parseStep,
+  parseTowerRegistration,
+  pickNeighbours,
+  radarCategoryRanking,
+  radarWithSongs,
+  reviewPeriods,
+  scoreRateDistribution,
+  siteSummary,
+  totalBpiAsOf,
+  totalBpiNow,
+  totalBpiTrend,
+  towerHistory,
+  towerPeriod,
+  towerPeriodRanks,
+  towerRanking,
+  type ChartFilter,
+  type DistributionStep,
+  type GroupBy,
+  type HourBucket,
+  type NeighbourCandidate,
+  type PlayInput,
+  type RadarCacheRow,
+  type StatsQuery,
+} from '../../domain/stats';
+import { offsetArgs } from '../../graphql/args';
+import { offsetPage } from '../../graphql/connection';
+import type { AreaDeps, AreaScope } from '../area';
+import type { ScoresService } from '../scores/scores.service';
+
+/** The parent object of the Dashboard fields: the player and the parsed standard stats query. */
+export interface DashboardRoot extends StatsQuery {
+  userId: string;
+  user: User;
+}
+
+type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue' | 'loaders' | 'viewer'> & { services: { scores: ScoresService } };
+
+const JSON_CHART = <T extends { chartId: number }>(cat: AreaScope['catalogue'], x: T) => ({ ...x, chart: cat.chart(x.chartId) ?? null });
+
+/** The standard stats query of the GraphQL field (BAD_USER_INPUT naming the argument). */
+export function parseDashboardQuery(args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null }): StatsQuery {
+  return orThrow(parseStatsQuery({ version: args.version, levels: args.levels, difficulties: args.difficulties }));
+}
+
+export class DashboardService {
+  constructor(private readonly s: Scope) {}
+
+  /** Results shared by a JSON part and its picture within the request (the service lives per request). */
+  private readonly memo = new Map<string, Promise<unknown>>();
+
+  private once<T>(r: StatsQuery & { userId: string }, part: string, compute: () => Promise<T>): Promise<T> {
+    const key = `${r.userId}|${r.version}|${r.levels?.join(',') ?? ''}|${r.difficulties?.join(',') ?? ''}|${part}`;
+    let p = this.memo.get(key) as Promise<T> | undefined;
+    if (!p) this.memo.set(key, (p = compute()));
+    return p;
+  }
+
+  private radarOf(r: DashboardRoot) {
+    return this.once(r, 'radar', async () => radarWithSongs(this.s.catalogue, r.version, this.filter(r), await this.bests(r)));
+  }
+
+  private trendOf(r: DashboardRoot, groupBy: GroupBy) {
+    return this.once(r, `trend:${groupBy}`, async () => totalBpiTrend(this.s.catalogue, r.version, this.filter(r), groupBy, await this.plays(r)));
+  }
+
+  private bpiHistogram(r: DashboardRoot, step: DistributionStep) {
+    return this.once(r, `bpi:${step}`, async () => bpiDistribution(this.s.catalogue, await this.bests(r), this.filter(r), step));
+  }
+
+  private filter(r: DashboardRoot): ChartFilter {
+    return { levels: r.levels, difficulties: r.difficulties };
+  }
+
+  private isOwner(userId: string): boolean {
+    return this.s.viewer?.id === userId;
+  }
+
+  private bests(r: { userId: string; version: string }) {
+    return this.s.services.scores.bests(r.userId, r.version);
+  }
+
+  private plays(r: { userId: string; version: string }): Promise<PlayInput[]> {
+    return this.s.loaders.stats.plays.load({ userId: r.userId, version: r.version });
+  }
+
+  private tower(r: { userId: string; version: string }) {
+    return this.s.loaders.stats.tower.load({ userId: r.userId, version: r.version });
+  }
+
+  // ───────────── distributions, tables ─────────────
+
+  async bpiDistribution(r: DashboardRoot, stepArg: number | null | undefined) {
+    return this.bpiHistogram(r, orThrow(parseStep(stepArg)));
+  }
+
+  async djRankDistribution(r: DashboardRoot) {
+    return { ...djRankDistribution(this.s.catalogue, await this.bests(r), this.filter(r)), step: null };
+  }
+
+  async scoreRateDistribution(r: DashboardRoot, stepArg: number | null | undefined) {
+    const step = orThrow(parseStep(stepArg));
+    return scoreRateDistribution(this.s.catalogue, await this.bests(r), this.filter(r), step);
+  }
+
+  async aaaTable(r: DashboardRoot, ratio: number | null | undefined, offset: number | null | undefined) {
+    const goal = orThrow(parseAaaGoal(ratio, offset));
+    const t = aaaTable(this.s.catalogue, r.version, this.filter(r), await this.bests(r), goal);
+    return { ...t, rows: t.rows.map((x) => JSON_CHART(this.s.catalogue, x)) };
+  }
+
+  async bpmBands(r: DashboardRoot) {
+    const bands = bpmBands(this.s.catalogue, r.version, this.filter(r), await this.bests(r));
+    return bands.map((b) => ({ ...b, songs: b.songs.map((x) => JSON_CHART(this.s.catalogue, x)) }));
+  }
+
+  // ───────────── totals and trends ─────────────
+
+  async totalBpi(r: DashboardRoot, asOfArg: string | null | undefined) {
+    const asOf = orThrow(parseAsOf(asOfArg));
+    if (asOf === null) return totalBpiNow(this.s.catalogue, r.version, await this.bests(r));
+    return totalBpiAsOf(this.s.catalogue, r.version, await this.plays(r), asOf);
+  }
+
+  async trend(r: DashboardRoot, groupBy: GroupBy | null | undefined) {
+    const t = await this.trendOf(r, groupBy ?? 'day');
+    return { ...t, points: t.points.map((p) => ({ ...p, updates: p.updates.map((u) => JSON_CHART(this.s.catalogue, u)) })) };
+  }
+
+  async radar(r: DashboardRoot) {
+    const radar = await this.radarOf(r);
+    return { ...radar, categories: radar.categories.map((c) => ({ ...c, songs: c.songs.map((x) => JSON_CHART(this.s.catalogue, x)) })) };
+  }
+
+  async activity(r: DashboardRoot, from: string | null | undefined, to: string | null | undefined) {
+    const range = orThrow(parseDateRange(from, to));
+    const plays = await this.plays(r);
+    return { ...activityCalendar(this.s.catalogue, this.filter(r), plays, range), activeDates: activeDates(this.s.catalogue, plays, range) };
+  }
+
+  async boxPlot(r: DashboardRoot, unit: GroupBy | null | undefined) {
+    const [plays, tower] = await Promise.all([this.plays(r), this.tower(r)]);
+    return bpiBoxPlot(this.s.catalogue, this.filter(r), unit ?? 'day', plays, tower);
+  }
+
+  async reviewPeriods(r: DashboardRoot) {
+    return reviewPeriods(monthsOfPlays((await this.plays(r)).map((p) => p.playedAt)));
+  }
+
+  async towerHistory(r: DashboardRoot, from: string | null | undefined, to: string | null | undefined) {
+    const range = orThrow(parseDateRange(from, to));
+    return towerHistory(await this.tower(r), range);
+  }
+
+  // ───────────── arena ─────────────
+
+  /** The arena trend; for others, class hidden by showArenaClass and ranks / wins by showArenaRank (statsPrivacy). */
+  async arenaTrend(r: DashboardRoot, from: string | null | undefined, to: string | null | undefined) {
+    const range = orThrow(parseDateRange(from, to));
+    if (!r.user.gameId) return { points: [], best: null };
+    const { observations, classCounts } = await this.s.loaders.stats.arena.load({ gameId: r.user.gameId, version: r.version });
+    const inRange = observations.filter((o) => {
+      const d = jstDate(o.fetchedAt);
+      return (!range.from || d >= range.from) && (!range.to || d <= range.to);
+    });
+    const t = arenaTrend(inRange, classCounts);
+    const owner = this.isOwner(r.userId);
+    const showClass = owner || r.user.showArenaClass;
+    const showRank = owner || r.user.showArenaRank;
+    if (!showClass && !showRank) return { points: [], best: null };
+    const mask = <P extends (typeof t.points)[number]>(p: P) => ({
+      ...p,
+      arenaClass: showClass ? p.arenaClass : null,
+      classRank: showRank ? p.classRank : null,
+      globalRank: showRank ? p.globalRank : null,
+      wins: showRank ? p.wins : null,
+      a1Continue: showRank ? p.a1Continue : null,
+    });
+    return { points: t.points.map(mask), best: t.best ? mask(t.best) : null };
+  }
+
+  // ───────────── review (owner only: rule Dashboard.review) ─────────────
+
+  async review(r: DashboardRoot, monthArg: string) {
+    const period = orThrow(parseReviewPeriod(monthArg));
+    const db = this.s.db;
+    const start = new Date(Date.parse(`${period.from}T00:00:00+09:00`));
+    const end = new Date(Date.parse(`${period.to}T00:00:00+09:00`) + 86400_000);
+    const [plays, tower, arena, rivalRows] = await Promise.all([
+      this.plays(r),
+      this.tower(r),
+      r.user.gameId ? this.s.loaders.stats.arena.load({ gameId: r.user.gameId, version: r.version }) : Promise.resolve({ observations: [], classCounts: [] }),
+      // followed players the viewer (= the owner) may see: public, or private with an approved follow
+      db.$queryRaw<{ userId: string; name: string; profileImage: string | null }[]>`
+        SELECT u."id" AS "userId", u."name", u."profileImage" FROM "Follow" f JOIN "User" u ON u."id" = f."followingId"
+         WHERE f."followerId" = ${r.userId} AND (u."isPublic" OR f."approvedAt" IS NOT NULL)`,
+    ]);
+    const updated = [...new Set(plays.filter((p) => p.playedAt >= start && p.playedAt < end).map((p) => p.chartId))];
+    const rivalIds = rivalRows.map((x) => x.userId);
+    const [songRanks, towerTotals, rivalPlays] = await Promise.all([
+      updated.length
+        ? db.$queryRaw<{ chartId: number; rank: number }[]>`
+            SELECT m."chartId", (1 + COUNT(o."userId") FILTER (WHERE o."exScore" > m."exScore"))::int AS "rank"
+              FROM "BestScore" m JOIN "BestScore" o ON o."chartId" = m."chartId" AND o."version" = m."version"
+             WHERE m."userId" = ${r.userId} AND m."version" = ${r.version} AND m."chartId" IN (${Prisma.join(updated)})
+             GROUP BY m."chartId", m."exScore"`
+        : Promise.resolve([]),
+      db.$queryRaw<{ userId: string; keyCount: number; scratchCount: number }[]>`
+        SELECT "userId", SUM("keyCount")::int AS "keyCount", SUM("scratchCount")::int AS "scratchCount" FROM "TowerEntry"
+         WHERE "version" = ${r.version} AND "playDate" BETWEEN ${period.from}::date AND ${period.to}::date GROUP BY "userId"`,
+      rivalIds.length
+        ? db.score.findMany({ where: { userId: { in: rivalIds }, version: r.version, playedAt: { lt: end } }, select: { id: true, userId: true, chartId: true, exScore: true, bpi: true, playedAt: true } })
+        : Promise.resolve([]),
+    ]);
+    const byRival = new Map<string, PlayInput[]>(rivalIds.map((id) => [id, []]));
+    for (const p of rivalPlays) byRival.get(p.userId)!.push(p);
+    const review = monthlyReview(this.s.catalogue, {
+      version: r.version,
+      period,
+      plays,
+      tower,
+      arena: arena.observations,
+      songRanks: new Map(songRanks.map((x) => [Number(x.chartId), Number(x.rank)])),
+      towerRanks: towerTotals.some((t) => t.userId === r.userId) ? towerPeriodRanks(towerTotals, r.userId) : null,
+      rivals: rivalRows.map((x) => ({ ...x, plays: byRival.get(x.userId) ?? [] })),
+    });
+    const cat = this.s.catalogue;
+    const song = <T extends { chartId: number }>(x: T) => JSON_CHART(cat, x);
+    const a = review.activity;
+    return {
+      period: period.key,
+      granularity: period.kind,
+      from: period.from,
+      to: period.to,
+      bpi: review.bpi,
+      topBpiSongs: review.topSongs.topBpiSongs.map(song),
+      topImprovedSongs: review.topSongs.topImprovedSongs.map(song),
+      activity: {
+        ...a,
+        bestGrowth: a.bestDays.bestGrowth ? { date: a.bestDays.bestGrowth.date, value: a.bestDays.bestGrowth.bpiDiff } : null,
+        bestKeysDay: a.bestDays.bestKeysDay ? { date: a.bestDays.bestKeysDay.date, value: a.bestDays.bestKeysDay.keyCount } : null,
+        bestScratchDay: a.bestDays.bestScratchDay ? { date: a.bestDays.bestScratchDay.date, value: a.bestDays.bestScratchDay.scratchCount } : null,
+      },
+      radarGrowth: review.radarGrowth.map((g) => ({ ...g, songs: g.songs.map(song) })),
+      rivals: review.rivals.map((x) => ({ ...x, user: null as User | null, topWinningSongs: x.topWinningSongs.map(song) })),
+      growthByAbs: review.growthRanking.byAbsGrowth,
+      growthByRate: review.growthRanking.byGrowthRate,
+      arena: review.arena,
+    };
+  }
+
+  // ───────────── neighbours (§3.9) ─────────────
+
+  async neighbours(r: DashboardRoot, limitArg: number | null | undefined, offsetArg: number | null | undefined) {
+    const page = orThrow(parsePage(limitArg, offsetArg, 100, 10));
+    const [statuses, mine] = await Promise.all([this.s.loaders.stats.statuses.load(r.userId), this.bests(r)]);
+    const stored = statuses.find((x) => x.version === r.version)?.totalBpi ?? null;
+    const t = stored ?? BPI_FLOOR;
+    const n = MIN_NEIGHBOURS * 2; // the reference uses a small fixed neighbourhood; twice the privacy minimum
+    const candidates = await this.s.db.$queryRaw<NeighbourCandidate[]>`
+      (SELECT "userId", "totalBpi" FROM "PlayerVersionStatus" WHERE "version" = ${r.version} AND "userId" <> ${r.userId} AND "totalBpi" >= ${t}
+        ORDER BY "totalBpi" ASC, "userId" LIMIT ${n})
+      UNION ALL
+      (SELECT "userId", "totalBpi" FROM "PlayerVersionStatus" WHERE "version" = ${r.version} AND "userId" <> ${r.userId} AND "totalBpi" < ${t}
+        ORDER BY "totalBpi" DESC, "userId" LIMIT ${n})`;
+    const ids = pickNeighbours(t, candidates, r.userId, n);
+    const myCharts = mine.map((b) => b.chartId);
+    const theirs =
+      ids.length >= MIN_NEIGHBOURS && myCharts.length
+        ? await this.s.db.bestScore.findMany({ where: { version: r.version, userId: { in: ids }, chartId: { in: myCharts } }, select: { userId: true, chartId: true, exScore: true } })
+        : [];
+    const res = neighbourRecommendations(this.s.catalogue, this.filter(r), stored, mine, ids, theirs, page);
+    const wrap = (l: typeof res.weapons) => ({ ...l, data: l.data.map((x) => JSON_CHART(this.s.catalogue, x)) });
+    return { ...res, minimumNeighbors: MIN_NEIGHBOURS, minimumPerChart: MIN_NEIGHBOURS_PER_CHART, weapons: wrap(res.weapons), potential: wrap(res.potential) };
+  }
+
+  // ───────────── SVG pictures (same data as the JSON parts) ─────────────
+
+  private subtitle(r: StatsQuery, what: string): string {
+    const lv = r.levels ? r.levels.map((l) => `☆${l}`).join('/') : '☆11–12';
+    const df = r.difficulties ? ` ${r.difficulties.join('/')}` : '';
+    return `${r.version} · ${lv}${df} · ${what}`;
+  }
+
+  async radarSvg(r: DashboardRoot, theme: ChartTheme) {
+    const radar = await this.radarOf(r);
+    return renderRadarSvg(radar, { theme, title: r.user.name, subtitle: this.subtitle(r, 'レーダー') });
+  }
+
+  async trendSvg(r: DashboardRoot, theme: ChartTheme, groupBy: GroupBy | null | undefined) {
+    const t = await this.trendOf(r, groupBy ?? 'day');
+    return renderTrendSvg(t, { theme, title: r.user.name, subtitle: this.subtitle(r, `総合BPI推移 (${t.groupBy})`) });
+  }
+
+  async bpiDistributionSvg(r: DashboardRoot, theme: ChartTheme, stepArg: number | string | null | undefined) {
+    const step = orThrow(parseStep(stepArg));
+    const h = await this.bpiHistogram(r, step);
+    return renderBpiDistributionSvg(h, { theme, title: r.user.name, subtitle: this.subtitle(r, `単曲BPI分布 (step ${step})`) });
+  }
+
+  // ───────────── cross-player: tower, radar ranking, site ─────────────
+
+  /** Users whose identity the viewer may see among `ids`: public ones, themself, approved follows (one statement). */
+  private async visibleIds(rows: { userId: string; isPublic: boolean }[]): Promise<Set<string>> {
+    const viewer = this.s.viewer;
+    const out = new Set(rows.filter((x) => x.isPublic || x.userId === viewer?.id || viewer?.isAdmin).map((x) => x.userId));
+    const hidden = rows.filter((x) => !out.has(x.userId)).map((x) => x.userId);
+    if (viewer && hidden.length) {
+      const approved = await this.s.db.follow.findMany({ where: { followerId: viewer.id, followingId: { in: hidden }, approvedAt: { not: null } }, select: { followingId: true } });
+      for (const f of approved) out.add(f.followingId);
+    }
+    return out;
+  }
+
+  /** The tower days a player registers (self only: rule Mutation.registerTower), one statement in one transaction. */
+  async registerTower(userId: string, input: { version?: string | null; rows?: unknown }) {
+    const today = jstDate(new Date());
+    const reg = orThrow(parseTowerRegistration(input, today));
+    const values = reg.rows.map((x) => Prisma.sql`(${userId}, ${reg.version}, ${x.playDate}::date, ${x.keyCount}, ${x.scratchCount}, now())`);
+    await this.s.db.$executeRaw`
+      INSERT INTO "TowerEntry" ("userId", "version", "playDate", "keyCount", "scratchCount", "updatedAt") VALUES ${Prisma.join(values)}
+      ON CONFLICT ("userId", "version", "playDate") DO UPDATE SET "keyCount" = EXCLUDED."keyCount", "scratchCount" = EXCLUDED."scratchCount", "updatedAt" = now()`;
+    const rows = await this.s.db.towerEntry.findMany({ where: { userId, version: reg.version } });
+    return { upsertedCount: reg.rows.length, history: towerHistory(rows) };
+  }
+
+  async towerRanking(q: { version?: string | null; period?: GroupBy | null; date?: string | null; first?: number | null; after?: string | null }) {
+    const { version } = orThrow(parseStatsQuery({ version: q.version }));
+    const date = orThrow(parseDate(q.date, 'date'));
+    const period = towerPeriod(q.period ?? 'day', date, jstDate(new Date()));
+    const { size, offset } = offsetArgs(q);
+    const rows = await this.s.db.$queryRaw<{ userId: string; keyCount: number; scratchCount: number; name: string; profileImage: string | null; gameId: string | null; isPublic: boolean }[]>`
+      SELECT t."userId", SUM(t."keyCount")::int AS "keyCount", SUM(t."scratchCount")::int AS "scratchCount", u."name", u."profileImage", u."gameId", u."isPublic"
+        FROM "TowerEntry" t JOIN "User" u ON u."id" = t."userId"
+       WHERE t."version" = ${version} AND t."playDate" BETWEEN ${period.startDate}::date AND ${period.endDate}::date
+       GROUP BY t."userId", u."id"`;
+    const visible = await this.visibleIds(rows);
+    const ranked = towerRanking(rows.map((x) => ({ ...x, visible: visible.has(x.userId) })), period, this.s.viewer?.id ?? null, { offset, limit: size + 1 });
+    const nodes = ranked.entries.map((e) => ({ ...this.entry(e), keyCount: e.data.keyCount, scratchCount: e.data.scratchCount, radar: null }));
+    return { ...offsetPage(nodes, offset, size, ranked.totalCount), version, period: period.period, startDate: period.startDate, endDate: period.endDate, selfRank: ranked.selfRank };
+  }
+
+  private entry(e: { rank: number; value: number; userId: string | null; name: string; isMasked: boolean; isSelf: boolean }) {
+    return { rank: e.rank, value: e.value, userId: e.userId, name: e.name, isMasked: e.isMasked, isSelf: e.isSelf, user: null as User | null };
+  }
+
+  /** The caller's radar in a version: their RadarCache row, or computed from their bests. */
+  async viewerRadar(version: string): Promise<RadarValues | null> {
+    const viewer = this.s.viewer;
+    if (!viewer) return null;
+    return liveRadar(this.s.catalogue, version, await this.bests({ userId: viewer.id, version }));
+  }
+
+  async radarRanking(q: { version?: string | null; category?: string | null; first?: number | null; after?: string | null }) {
+    const { version } = orThrow(parseStatsQuery({ version: q.version }));
+    const category = orThrow(parseCategory(q.category, 'category')) as RadarCategory;
+    const { size, offset } = offsetArgs(q);
+    const rows = await this.s.db.$queryRaw<(RadarCacheRow & { isPublic: boolean })[]>`
+      SELECT c."userId", c."notes", c."chord", c."peak", c."charge", c."scratch", c."soflan", u."name", u."profileImage", u."gameId", u."isPublic"
+        FROM "RadarCache" c JOIN "User" u ON u."id" = c."userId" WHERE c."version" = ${version}`;
+    const visible = await this.visibleIds(rows);
+    const [viewerRadar] = await Promise.all([this.viewerRadar(version)]);
+    const ranked = radarCategoryRanking(rows.map((x) => ({ ...x, visible: visible.has(x.userId) })), category, this.s.viewer?.id ?? null, { offset, limit: size + 1 }, viewerRadar);
+    const nodes = ranked.entries.map((e) => ({ ...this.entry(e), keyCount: null, scratchCount: null, radar: e.isMasked ? null : e.data }));
+    return { ...offsetPage(nodes, offset, size, ranked.totalCount), version, category, selfRank: ranked.selfRank, viewerRadar };
+  }
+
+  async siteSummary() {
+    const db = this.s.db;
+    // createdAt is a UTC timestamp without time zone; JST = UTC + 9 h (no daylight saving)
+    const hourly = (table: 'User' | 'ImportBatch' | 'Score') =>
+      db.$queryRaw<HourBucket[]>(Prisma.sql`
+        SELECT to_char("createdAt" + interval '9 hours', 'YYYY-MM-DD') AS "date",
+               EXTRACT(hour FROM "createdAt" + interval '9 hours')::int AS "hour", COUNT(*)::int AS "count"
+          FROM ${Prisma.raw(`"${table}"`)} GROUP BY 1, 2`);
+    const [users, batches, plays, arenaClasses, areas, versions] = await Promise.all([
+      hourly('User'),
+      hourly('ImportBatch'),
+      hourly('Score'),
+      db.$queryRaw<{ arenaClass: (typeof ARENA_ORDER)[number]; count: number }[]>`
+        SELECT "arenaClass"::text AS "arenaClass", COUNT(*)::int AS "count" FROM "PlayerVersionStatus"
+         WHERE "version" = ${LATEST_VERSION} AND "arenaClass" IS NOT NULL GROUP BY 1`,
+      db.$queryRaw<{ area: string; count: number }[]>`
+        SELECT s."area", COUNT(*)::int AS "count" FROM "PlayerVersionStatus" s JOIN "User" u ON u."id" = s."userId"
+         WHERE s."version" = ${LATEST_VERSION} AND s."area" IS NOT NULL AND u."showArea" GROUP BY 1`,
+      db.$queryRaw<{ version: string; count: number }[]>`SELECT "version", COUNT(*)::int AS "count" FROM "Score" GROUP BY 1`,
+    ]);
+    const s = siteSummary({ now: new Date(), users, batches, plays, arenaClasses, areas, versions });
+    return {
+      generatedAt: s.generatedAt,
+      today: s.today,
+      summary: s.summary,
+      dailyRegistrations: s.dailyRegistrations,
+      windows: (['all', 'd90', 'd30', 'd7'] as const).map((w) => ({
+        window: w,
+        hourly: s.hourly[w].map((h) => ({ key: h.hour, batches: h.batches, plays: h.plays })),
+        weekday: s.weekday[w].map((h) => ({ key: h.weekday, batches: h.batches, plays: h.plays })),
+      })),
+      arenaClassDistribution: s.arenaClassDistribution.map((x) => ({ name: x.arenaClass, count: x.count })),
+      areaDistribution: s.areaDistribution.map((x) => ({ name: x.area, count: x.count })),
+      versionDistribution: s.versionDistribution.versions.map((x) => ({ name: x.version, count: x.count })),
+    };
+  }
+}
+
+/** The radar of a player's bests in a version (the values of User.compare.radar and of the RadarCache rows). */
+export function liveRadar(cat: AreaDeps['catalogue'], version: string, bests: readonly { chartId: number; exScore: number }[]): RadarValues {
+  const bpis = new Map<number, number | null>();
+  for (const b of bests) {
+    const c = cat.chart(b.chartId);
+    if (c?.playStyle === PlayStyle.SP && c.radarCategory) bpis.set(b.chartId, cat.currentBpi(b.chartId, b.exScore));
+  }
+  const valid = [...cat.charts()].filter((c) => c.playStyle === PlayStyle.SP && c.radarCategory && chartInVersion(c, version));
+  return computeRadar(valid, bpis, (id) => cat.chart(id)?.radarCategory);
+}
+
+/**
+ * Keeps the RadarCache row of (player, version) equal to the live radar: run after an import or a
+ * batch deletion (events) and by the recompute job after a definitions update. A player without
+ * bests loses their row (not ranked).
+ */
+export async function refreshRadarCache(deps: Pick<AreaDeps, 'db' | 'catalogue'>, userIds: readonly string[], version: string): Promise<void> {
+  if (!userIds.length) return;
+  const bests = await deps.db.bestScore.findMany({ where: { userId: { in: [...userIds] }, version }, select: { userId: true, chartId: true, exScore: true } });
+  const byUser = new Map<string, { chartId: number; exScore: number }[]>();
+  for (const b of bests) {
+    const l = byUser.get(b.userId);
+    if (l) l.push(b);
+    else byUser.set(b.userId, [b]);
+  }
+  await deps.db.$transaction(async (tx) => {
+    const empty = userIds.filter((u) => !byUser.has(u));
+    if (empty.length) await tx.radarCache.deleteMany({ where: { version, userId: { in: empty } } });
+    for (const [userId, list] of byUser) {
+      const v = liveRadar(deps.catalogue, version, list);
+      const data = { notes: v.NOTES, chord: v.CHORD, peak: v.PEAK, charge: v.CHARGE, scratch: v.SCRATCH, soflan: v.SOFLAN };
+      await tx.radarCache.upsert({ where: { userId_version: { userId, version } }, create: { userId, version, ...data }, update: data });
+    }
+  });
+}

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../app';
+import { orThrow, parseGroupBy, parseStatsQuery, REST_NAMES } from '../domain/stats';
+import { badInput, notFound } from '../errors';
+import { contextForRequest } from '../graphql/context';
+import { enforce } from '../graphql/rules';
+import { restError } from './errors';
+
+export const CHART_KINDS = ['radar', 'trend', 'distribution'] as const;
+type Kind = (typeof CHART_KINDS)[number];
+
+const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : String(v).split(',')).filter((s) => s !== '');
+const one = (v: unknown, name: string): string | null => {
+  if (v === undefined) return null;
+  if (typeof v !== 'string') throw badInput(`${name} must be given once`, [{ code: 'invalid_type', path: [name], message: `${name} must be given once` }]);
+  return v;
+};
+
+/**
+ * GET /api/v1/users/{userId}/charts/{kind}.svg — the dashboard's pictures (kind: radar, trend,
+ * distribution) from the same data as User.dashboard { radarSvg | trendSvg | bpiDistributionSvg }.
+ * Query: the standard stats query (`version`, `level` repeatable, `difficulty` repeatable), `theme`
+ * = light (default) | dark, `groupBy` (trend: day | week | month), `step` (distribution: 1, 2, 5,
+ * 10). Bad input → 400 JSON naming the parameter; then the rule REST.charts (VISIBLE): unknown user
+ * → 404 JSON, private player → 403 JSON. 200: image/svg+xml with a strong ETag (a matching
+ * If-None-Match → 304) and Cache-Control (public for a public player, private otherwise; Vary:
+ * Authorization). The SVG holds no script and is served with a CSP that forbids any.
+ */
+export function registerCharts(fastify: FastifyInstance, app: App): void {
+  fastify.route({
+    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/api/v1/users/:userId/charts/:file',
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' });
+      try {
+        const { userId, file } = req.params as { userId: string; file: string };
+        const m = /^([a-z]+)\.svg$/.exec(file);
+        if (!m || !(CHART_KINDS as readonly string[]).includes(m[1])) throw notFound(`Unknown chart: expected ${CHART_KINDS.map((k) => `${k}.svg`).join(', ')}`);
+        const kind = m[1] as Kind;
+        const q = (req.query ?? {}) as Record<string, unknown>;
+        const themeArg = one(q.theme, 'theme') ?? 'light';
+        if (themeArg !== 'light' && themeArg !== 'dark') throw badInput('theme must be light or dark', [{ code: 'invalid_enum_value', path: ['theme'], message: 'theme must be light or dark' }]);
+        const query = orThrow(parseStatsQuery({ version: one(q.version, 'version'), levels: list(q.level), difficulties: list(q.difficulty) }, REST_NAMES));
+        const groupBy = orThrow(parseGroupBy(one(q.groupBy, 'groupBy')));
+        const stepRaw = one(q.step, 'step');
+        const ctx = await contextForRequest(app, req);
+        const gate = enforce(ctx, 'REST.charts', { userId }, 'read');
+        if (gate) await gate;
+        const user = await ctx.app.areas.access.user(ctx, userId);
+        if (!user) throw notFound('User not found');
+        const root = { userId, user, ...query };
+        const d = ctx.services.stats.dashboard;
+        const svg =
+          kind === 'radar' ? await d.radarSvg(root, themeArg) : kind === 'trend' ? await d.trendSvg(root, themeArg, groupBy) : await d.bpiDistributionSvg(root, themeArg, stepRaw);
+        const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 32)}"`;
+        reply
+          .header('etag', etag)
+          .header('cache-control', `${user.isPublic ? 'public' : 'private'}, max-age=300`)
+          .header('vary', 'Authorization')
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+        const inm = req.headers['if-none-match'];
+        if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) return reply.code(304).send();
+        return reply.code(200).header('content-type', 'image/svg+xml; charset=utf-8').send(svg);
+      } catch (err) {
+        const { status, body, headers } = restError(err, app.log);
+        return reply.code(status).headers(headers ?? {}).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+      }
+    },
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * Two app instances on one PostgreSQL database (each with its own in-memory caches, cluster bus
+ * connection, recompute job and HTTP server — as two server processes have): a change made
+ * through one of them, or through the CLI (a third process), is served by the other within 1 s;
+ * the recompute job started on both runs once, its progress visible from both; a subscription
+ * event published on one reaches a client of the other through LISTEN/NOTIFY (no Redis).
+ *
+ * PostgreSQL only: PGlite is one process by construction (its bus is in-process), so there is no
+ * second process to keep coherent.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import type { Client } from 'graphql-ws';
+import { usingPostgres } from '../../helpers/db';
+import { runCli, startInstance, within, type Instance } from '../../helpers/cluster';
+import { aPublicPlayer, anAdmin } from '../../helpers/factories';
+import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createClient } = require('graphql-ws/client') as typeof import('graphql-ws/dist/client');
+
+if (!usingPostgres) console.warn('cluster/coherence.test: skipped on PGlite (one process by construction); run with DATABASE_URL=postgresql://…');
+const describePg = usingPostgres ? describe : describe.skip;
+
+/**
+ * One SP ANOTHER chart (1000 notes: max EX 2000) in two vintages. The calculator is asked for
+ * EX 1600: in vintage 1 that is the kaiden average (avg 1600) → BPI 0 (S = 1, ln S = 0); in
+ * vintage 2 it is the world record (wr 1600) → BPI 100 (S = Z, (ln S / ln Z)^p = 1).
+ */
+const vintage = (version: string, wr: number, avg: number) => ({
+  version,
+  requireVersion: '0',
+  body: [{ title: 'Cluster Coherence', difficulty: '4', wr, avg, notes: 1000, bpm: '150', textage: '33/cc.html', difficultyLevel: '12', dpLevel: '0', coef: -1 }],
+});
+const V1 = vintage('cluster-1', 1900, 1600);
+const V2 = vintage('cluster-2', 1600, 1400);
+const calcPath = `/api/v1/bpi/calc?${new URLSearchParams({ title: 'Cluster Coherence', difficulty: 'ANOTHER', exScore: '1600' })}`;
+
+describePg('two app instances on one PostgreSQL database', () => {
+  let a: TestServer;
+  let b: Instance;
+  let client: Client | undefined;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bpigraph-cluster-'));
+
+  beforeAll(async () => {
+    a = await startTestServer({ seedDemo: false });
+    await a.app.bus.ready();
+    b = await startInstance(a.db);
+  });
+  afterAll(async () => {
+    await client?.dispose();
+    await b?.close();
+    await a?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('uses LISTEN/NOTIFY without REDIS_URL', () => {
+    expect([a.app.bus.kind, b.app.bus.kind]).toEqual(['postgres', 'postgres']);
+    expect(a.app.caches.names).toEqual(expect.arrayContaining(['catalogue', 'arena.averages', 'rankings.popularity']));
+  });
+
+  it('a definitions import through instance A (admin mutation) is served by instance B within 1 s', async () => {
+    expect((await b.get(calcPath)).status).toBe(404); // B has never heard of the chart
+    const token = await a.tokenFor((await anAdmin(a.db.prisma)).id);
+    const res = expectNoErrors(await a.gql('mutation($j: String!) { importDefinitions(json: $j) { version added } }', { j: JSON.stringify(V1) }, token));
+    expect(res).toEqual({ importDefinitions: { version: 'cluster-1', added: 1 } });
+    const took = await within(1000, async () => (await b.get(calcPath)).body.bpi === 0);
+    expect(took).not.toBeNull();
+    expect((await b.get(calcPath)).body).toMatchObject({ bpi: 0, song: { title: 'Cluster Coherence', notes: 1000 } });
+    expect(b.app.catalogue.definitionsVersion).toBe('cluster-1');
+  });
+
+  it('a definitions import through the CLI (another process) is served by both instances within 1 s', async () => {
+    const file = path.join(tmp, 'v2.json');
+    fs.writeFileSync(file, JSON.stringify(V2));
+    const cli = await runCli(['definitions', 'import', file], a.db.url!);
+    expect({ code: cli.code, out: cli.out }).toMatchObject({ code: 0, out: expect.stringContaining('Definitions cluster-2: 0 added, 1 changed') });
+    const [tookA, tookB] = await Promise.all([
+      within(1000, async () => (await a.get(calcPath)).body.bpi === 100),
+      within(1000, async () => (await b.get(calcPath)).body.bpi === 100),
+    ]);
+    expect({ tookA: tookA !== null, tookB: tookB !== null }).toEqual({ tookA: true, tookB: true });
+  }, 120_000);
+
+  it('the recompute job started on both instances runs once; its progress is visible from both', async () => {
+    let runs = 0;
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    for (const app of [a.app, b.app]) {
+      app.recompute.addStep({
+        name: 'cluster probe',
+        order: 1000,
+        run: async (_version, progress) => {
+          runs++;
+          progress(1, 2);
+          await gate;
+          progress(2, 2);
+        },
+      });
+    }
+    const started = await Promise.all([a.app.recompute.start(['33']), b.app.recompute.start(['33'])]);
+    expect(started.filter(Boolean)).toHaveLength(1);
+    const [runner, other] = started[0] ? [a.app, b.app] : [b.app, a.app];
+    // The other instance reads the runner's progress from the RecomputeStatus row.
+    const seen = await within(3000, async () => {
+      const st = await other.recompute.status();
+      return st.running && st.step === 'cluster probe (33)' && st.done === 1 && st.total === 2;
+    });
+    expect(seen).not.toBeNull();
+    expect(await other.recompute.start(['33'])).toBe(false); // still held by the runner
+    open();
+    await runner.recompute.wait();
+    expect(runs).toBe(1);
+    const after = await other.recompute.status();
+    expect(after).toMatchObject({ running: false, error: null, step: 'cluster probe (33)', done: 2, total: 2 });
+    expect(after.finishedAt).toBeInstanceOf(Date);
+  });
+
+  it('a subscription event published on instance A reaches a client of instance B (LISTEN/NOTIFY)', async () => {
+    const me = await aPublicPlayer(a.db.prisma);
+    const fan = await aPublicPlayer(a.db.prisma);
+    client = createClient({
+      url: b.url.replace(/^http/, 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${(await b.app.auth.issueAccessToken(me.id)).token}` },
+      retryAttempts: 0,
+    });
+    const received = new Promise<any>((resolve, reject) => {
+      client!.subscribe({ query: 'subscription { notificationAdded { type actorId } }' }, { next: resolve, error: reject, complete: () => {} });
+    });
+    await within(5000, async () => b.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id) === 1);
+    expect(b.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id)).toBe(1);
+    expectNoErrors(await a.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: me.id }, await a.tokenFor(fan.id)));
+    expect((await received).data.notificationAdded).toEqual({ type: 'NEW_FOLLOWER', actorId: fan.id });
+    expect(a.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id)).toBe(0); // it crossed through PostgreSQL, not A's memory
+  });
+});
