@@ -21,7 +21,7 @@ let tokenOther: string;
 const PLAN = `query($id: ID!, $input: BpiPlanInput!) { user(id: $id) { bpiPlan(input: $input) {
   currentTotalBpi targetTotalBpi originalTargetTotalBpi achievable alreadyAchieved totalSongCount autoAdjustmentNote maxAchievableBpi
   totalExScoreGap exLowerBound provenOptimal version definitionsVersion
-  steps { rank chartId chart { id level } title difficulty level fromBpi toBpi fromExScore toExScore exScoreGap bpiGain cumulativeTotalBpi isUnplayed radarCategory isRadarStrength }
+  steps { rank chartId chart { id: databaseId level } title difficulty level fromBpi toBpi fromExScore toExScore exScoreGap bpiGain cumulativeTotalBpi isUnplayed radarCategory isRadarStrength }
 } } }`;
 const plan = (input: Record<string, unknown>, user = p, token?: string) => s.gql(PLAN, { id: user.id, input }, token);
 

@@ -69,6 +69,9 @@ describe('edges of score-shaped types', () => {
     expect(ten.data.me.scores.edges).toHaveLength(10);
     expect(hundred.data.me.scores.edges).toHaveLength(100);
     expectSameSqlCount(ten, hundred, 'me.scores(first: 100) → chart { song definition } song');
+    // the viewer's token check, me, the page of bests, its charts, their songs (definitions come from the in-memory catalogue)
+    expect(hundred.count).toBeLessThanOrEqual(5);
+    if (process.env.EDGES_SQL_REPORT) console.log(`edges: ${hundred.count} statements for 100 scores:\n${hundred.statements.map((q) => q.replace(/\s+/g, ' ').slice(0, 120)).join('\n')}`);
   });
 
   it('Play.chart and Play.batch; ImportScoresPayload.batch', async () => {
