@@ -1,3 +1,4 @@
+import { toGlobalId } from '../../../src/graphql/global-id';
 import Ajv from 'ajv';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 import { aPublicPlayer } from '../../helpers/factories';
@@ -16,7 +17,7 @@ const POST = `mutation($chartId: ID!, $body: String!) { postSongNote(chartId: $c
 const LIST = `query($chartId: ID!, $sort: SongNoteSort, $first: Int, $after: String) {
   songNotes(chartId: $chartId, sort: $sort, first: $first, after: $after) {
     totalCount pageInfo { hasNextPage hasPreviousPage endCursor }
-    edges { cursor node { id body upvoteCount upvoted editable authorTotalBpi } }
+    edges { cursor node { id: databaseId body upvoteCount upvoted editable authorTotalBpi } }
   } }`;
 const UPVOTE = `mutation($id: ID!) { upvoteSongNote(id: $id) { upvoteCount upvoted changed note { id: databaseId upvoteCount upvoted } } }`;
 const CANCEL = `mutation($id: ID!) { cancelSongNoteUpvote(id: $id) { upvoteCount upvoted changed } }`;
@@ -106,7 +107,7 @@ describe('song notes: authorship', () => {
     expect(list.songNotes.edges.find((e: any) => Number(e.node.id) === id).node.editable).toBe(false);
 
     await s.db.prisma.songNoteUpvote.create({ data: { noteId: id, userId: bob.id } });
-    expect(expectNoErrors(await s.gql(DEL, { id: String(id) }, aliceToken))).toEqual({ deleteSongNote: { id: String(id), deleted: true } });
+    expect(expectNoErrors(await s.gql(DEL, { id: String(id) }, aliceToken))).toEqual({ deleteSongNote: { id: toGlobalId('SongNote', id), deleted: true } });
     expect(await s.db.prisma.songNote.count({ where: { id } })).toBe(0);
     expect(await s.db.prisma.songNoteUpvote.count({ where: { noteId: id } })).toBe(0);
     const again = await s.gql(DEL, { id: String(id) }, aliceToken);

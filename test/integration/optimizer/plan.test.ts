@@ -74,7 +74,7 @@ describe('User.bpiPlan', () => {
       definitionsVersion: 'opt-1',
       steps: [
         {
-          rank: 1, chartId: String(ids.alpha), chart: { id: String(ids.alpha), level: 12 }, title: 'Alpha', difficulty: 'ANOTHER', level: 12,
+          rank: 1, chartId: String(ids.alpha), chart: { id: ids.alpha, level: 12 }, title: 'Alpha', difficulty: 'ANOTHER', level: 12,
           fromBpi: 0, toBpi: 15.04, fromExScore: 1000, toExScore: 1099, exScoreGap: 99, bpiGain: 7.52, cumulativeTotalBpi: 0.02,
           isUnplayed: false, radarCategory: null, isRadarStrength: false,
         },

@@ -357,8 +357,8 @@ describe('follow lists mask private members completely', () => {
     // an approved follower of priv, and priv themself, see the member
     for (const viewer of [approved, priv]) {
       const u = (await ok(viewer, Q, { h: hub.id })).user;
-      expect(u.followers.edges.map((e: any) => e.node.id)).toEqual(expect.arrayContaining([priv.id]));
-      expect(u.following.edges.map((e: any) => e.node)).toEqual([{ id: priv.id, name: priv.name, isMasked: false }]);
+      expect(u.followers.edges.map((e: any) => e.node.id)).toEqual(expect.arrayContaining([toGlobalId("User", priv.id)]));
+      expect(u.following.edges.map((e: any) => e.node)).toEqual([{ id: toGlobalId('User', priv.id), name: priv.name, isMasked: false }]);
     }
   });
 });
