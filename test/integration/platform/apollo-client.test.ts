@@ -117,8 +117,8 @@ describe('Apollo Client (InMemoryCache, HTTP) against the server', () => {
     const cache = apollo.cache.extract() as Cache;
     const entries = Object.keys(cache).filter((k) => k.startsWith('TimelineEntry:'));
     expect(entries).toHaveLength(2);
-    expect(entries.map((k) => cache[k]!.chart)).toEqual([{ __ref: `Chart:${chartC}` }, { __ref: `Chart:${chartC}` }]);
-    expect(Object.keys(cache).filter((k) => k.startsWith('Chart:'))).toEqual([`Chart:${chartC}`]);
-    expect(cache[`Chart:${chartC}`]!.song).toEqual({ __ref: expect.stringMatching(/^Song:/) });
+    expect(entries.map((k) => cache[k]!.chart)).toEqual([{ __ref: `Chart:${toGlobalId('Chart', chartC)}` }, { __ref: `Chart:${toGlobalId('Chart', chartC)}` }]);
+    expect(Object.keys(cache).filter((k) => k.startsWith('Chart:'))).toEqual([`Chart:${toGlobalId('Chart', chartC)}`]);
+    expect(cache[`Chart:${toGlobalId('Chart', chartC)}`]!.song).toEqual({ __ref: expect.stringMatching(/^Song:/) });
   });
 });
