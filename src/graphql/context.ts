@@ -54,8 +54,21 @@ export interface AccessLookup {
   approvedFollow(ctx: Context, followerId: string, followingId: string): Promise<boolean>;
 }
 
+/**
+ * How `node(id:)` finds an entity of one type (an area's manifest `nodes`): `load` answers the
+ * objects of database keys in key order (null for misses), batched, in the shape the type's
+ * resolvers expect; `key` reads the database key from such an object (default `root.id`).
+ * Who may see the object is the rule table's (rules.ts NODE_RULES).
+ */
+export interface NodeSource {
+  load(ctx: Context, keys: readonly string[]): Promise<readonly (object | null)[]>;
+  key?: (root: any) => string | number;
+}
+
 /** How the platform reaches the areas without naming them: built from the manifests (src/modules/area.ts). */
 export interface AreaRuntime {
+  /** Node sources by type name (every type implementing Node has one). */
+  nodes: Record<string, NodeSource>;
   /** A fresh set of loader namespaces (one per request). */
   loaders(db: Db): Loaders;
   /** The request's services (each area's built on first use). */

@@ -1,4 +1,4 @@
-import { defaultFieldResolver, GraphQLObjectType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, GraphQLObjectType, isInterfaceType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { randomUUID } from 'node:crypto';
 import { MASKED_USER_NAME } from '../domain/profile';
 import { forbidden, notFound, unauthenticated } from '../errors';
@@ -92,6 +92,9 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.searchUsers': { rule: 'PUBLIC' },
   // stats: the global total-BPI ranking (rows of players the caller may not see are anonymous)
   'Query.globalRanking': { rule: 'PUBLIC' },
+  // Relay object identification: PUBLIC here, each node's type then answers to NODE_RULES below
+  'Query.node': { rule: 'PUBLIC' },
+  'Query.nodes': { rule: 'PUBLIC' },
   // stats: radar-category and tower rankings (masked rows as globalRanking), the site summary, tower register
   'Query.radarRanking': { rule: 'PUBLIC' },
   'Query.towerRanking': { rule: 'PUBLIC' },
@@ -170,7 +173,8 @@ export const RULES: Record<string, RuleEntry> = {
 
   // ── fields of User (PLAYER_TYPES): a nested user the viewer may not see (private, not self,
   // not an approved follower) keeps these PUBLIC fields and gets null for the VISIBLE ones.
-  'User.id': userField('PUBLIC'),
+  'User.id': userField('PUBLIC'), // the global id (Node)
+  'User.databaseId': userField('PUBLIC'),
   'User.name': userField('PUBLIC'), // masked in follow lists by the users service (MASKED_USER_NAME)
   'User.isPublic': userField('PUBLIC'),
   'User.createdAt': userField('PUBLIC'),
@@ -226,6 +230,27 @@ export const RULES: Record<string, RuleEntry> = {
   'User.optimizeMemos': userField('VISIBLE'),
   'User.ticketRecommendation': userField('VISIBLE'),
   'User.ticketRecommendations': userField('VISIBLE'),
+};
+
+const byOwner = (field: string) => (_args: Record<string, any>, _ctx: Context, node: Record<string, any>) => node[field] as string | undefined;
+
+/**
+ * Who may get an entity from `node(id:)` / `nodes(ids:)` (src/graphql/node.ts), by type: the
+ * rule of the field or operation that shows it otherwise, target = the player it belongs to
+ * (from the loaded object). A refused caller gets null, exactly as for an unknown id (a private
+ * player's node is null for a caller who may not see them, as their VISIBLE fields are). Every
+ * type implementing Node must have an entry (checked when the schema is built); the
+ * authorization matrix checks the protected ones (NODE_CASES).
+ */
+export const NODE_RULES: Record<string, RuleEntry> = {
+  User: { rule: 'VISIBLE', deny: 'null', target: byOwner('id') }, // as Query.user / User.*
+  Chart: { rule: 'PUBLIC' },
+  Song: { rule: 'PUBLIC' },
+  SongNote: { rule: 'PUBLIC' }, // anonymous: the author is never exposed
+  Play: { rule: 'VISIBLE', deny: 'null', target: byOwner('userId') }, // as User.chartHistory
+  Batch: { rule: 'VISIBLE', deny: 'null', target: byOwner('userId') }, // as User.batches
+  Notification: { rule: 'OWNER', deny: 'null', target: byOwner('recipientId') }, // as Query.notifications
+  FollowList: { rule: 'OWNER', deny: 'null', target: byOwner('ownerId') }, // as Query.followLists
 };
 
 /** Can the caller see this user's data? (public, self, or approved follower) NOT_FOUND for an unknown user. */
@@ -442,6 +467,11 @@ export function applyRules(schema: GraphQLSchema): GraphQLSchema {
     for (const name of Object.keys(type.getFields())) if (!RULES[`${typeName}.${name}`]) missing.push(`${typeName}.${name}`);
   }
   if (missing.length) throw new Error(`No authorization rule for ${missing.join(', ')} (src/graphql/rules.ts): every field of ${PLAYER_TYPES.join(', ')} needs one`);
+  const node = schema.getType('Node');
+  if (node && isInterfaceType(node)) {
+    const noRule = schema.getPossibleTypes(node).filter((t) => !NODE_RULES[t.name]).map((t) => t.name);
+    if (noRule.length) throw new Error(`No NODE_RULES entry for ${noRule.join(', ')} (src/graphql/rules.ts): every type implementing Node needs one`);
+  }
   for (const [coordinate, entry] of Object.entries(RULES)) {
     const [typeName, fieldName] = coordinate.split('.');
     if (ROOTS[typeName]) continue;

@@ -6,22 +6,31 @@ import { buildSchema } from 'type-graphql';
 import { applyRules } from './rules';
 import { leanResolvers, simpleObjectTypes } from './invoke';
 import { schemaPubSub } from './pubsub';
+import { acceptGlobalIds, installNodeIds } from './global-id';
+import { NodeResolver } from './node';
+import type { NodeSource } from './context';
 import { PACKAGE_ROOT } from '../paths';
 
 /**
  * Builds the type-graphql schema from the areas' resolvers (given by the caller: src/schema.ts
  * collects them from the manifests) with simple object types, then replaces type-graphql's generic
  * invokers of the handlers with direct calls (./invoke.ts) and wraps every root field and every ruled object field in the rule table
- * (./rules.ts).
+ * (./rules.ts). Types implementing Node answer global ids (./global-id.ts), and `ID` arguments
+ * accept them.
  */
-export async function buildAppSchema(resolvers: readonly Function[]): Promise<GraphQLSchema> {
+export async function buildAppSchema(resolvers: readonly Function[], nodes: Record<string, NodeSource> = {}): Promise<GraphQLSchema> {
   simpleObjectTypes();
+  const all = [NodeResolver, ...resolvers];
   const schema = await buildSchema({
-    resolvers: [...resolvers] as [Function, ...Function[]],
+    resolvers: all as [Function, ...Function[]],
     pubSub: schemaPubSub,
     validate: false,
   });
-  return applyRules(leanResolvers(schema, resolvers));
+  const lean = leanResolvers(schema, all);
+  installNodeIds(lean, nodes);
+  const ruled = applyRules(lean);
+  acceptGlobalIds(ruled);
+  return ruled;
 }
 
 export const SCHEMA_FILE = path.join(PACKAGE_ROOT, 'schema.graphql');

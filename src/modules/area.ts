@@ -9,7 +9,7 @@
  */
 import type { Db } from '../db/client';
 import type { CacheSpec } from '../cluster/caches';
-import type { AccessLookup, AreaRuntime, Context, Loaders, Platform, Services, Viewer } from '../graphql/context';
+import type { AccessLookup, AreaRuntime, Context, Loaders, NodeSource, Platform, Services, Viewer } from '../graphql/context';
 import type { RecomputeJob } from '../jobs/recompute.job';
 import type { ArenaAverageCache } from './arena/arena.cache';
 import type { AuthService } from './auth/auth.service';
@@ -84,6 +84,14 @@ export interface Area<N extends string = string> {
   listeners?(deps: AreaDeps): void;
   /** The lookups the rule table needs (the users area). */
   access?: AccessLookup;
+  /** Node sources of the entity types this area owns (`node(id:)`), by GraphQL type name. */
+  nodes?: Record<string, AreaNodeSource>;
+}
+
+/** A node source of an area (src/graphql/context.ts NodeSource) with the process-wide dependencies. */
+export interface AreaNodeSource {
+  load(ctx: Context, keys: readonly string[], deps: AreaDeps): Promise<readonly (object | null)[]>;
+  key?: NodeSource['key'];
 }
 
 /** Declares an area manifest (its factories checked against the types it declared on Services / Loaders). */
@@ -155,6 +163,7 @@ export function createAreaRuntime(areas: readonly AnyArea[], deps: AreaDeps): Ar
   const providers = areas.filter((a) => a.access);
   if (providers.length !== 1) throw new Error(`Exactly one area must provide the access lookups (found ${providers.length})`);
   return {
+    nodes: areaNodes(areas, deps),
     loaders: (db) => new AreaLoaders(db) as unknown as Loaders,
     services: (ctx) => new AreaServices(ctx) as unknown as Services,
     access: providers[0].access!,
@@ -169,4 +178,22 @@ function nameLoaders<T>(area: string, made: T): T {
     }
   }
   return made;
+}
+
+/** Every area's node sources, by type name (a type provided twice stops the start-up). */
+export function areaNodes(areas: readonly AnyArea[], deps?: AreaDeps): Record<string, NodeSource> {
+  const out: Record<string, NodeSource> = Object.create(null);
+  for (const a of areas) {
+    for (const [type, source] of Object.entries(a.nodes ?? {})) {
+      if (out[type]) throw new Error(`Two areas provide node sources for ${type}`);
+      out[type] = {
+        key: source.key,
+        load: (ctx, keys) => {
+          if (!deps) throw new Error('node sources without the application');
+          return source.load(ctx, keys, deps);
+        },
+      };
+    }
+  }
+  return out;
 }

@@ -76,7 +76,7 @@ export type SongsPageQueryVariables = Exact<{
 }>;
 
 
-export type SongsPageQuery = { songs: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, title: string, artist: string | null, charts: Array<{ id: string, difficulty: Difficulty, level: number, notes: number }> } }> } };
+export type SongsPageQuery = { songs: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, title: string, artist: string | null, charts: Array<{ id: string, difficulty: Difficulty, level: number, notes: number | null }> } }> } };
 
 export type NotificationsSubscriptionVariables = Exact<{ [key: string]: never; }>;
 

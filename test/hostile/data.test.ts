@@ -101,7 +101,7 @@ describe('M3: no anonymous row matches a named one; arena averages need 5 player
     await s.db.prisma.user.update({ where: { id: shown.id }, data: { showArea: true } });
     await aVersionStatus(s.db.prisma, shown, '31', { totalBpi: 11.11, area: '北海道' });
     await aVersionStatus(s.db.prisma, hidden, '31', { totalBpi: 22.22, area: '北海道' });
-    const q = 'query($a: String) { globalRanking(version: "31", area: $a) { totalCount edges { node { totalBpi anonymous player { id } } } } }';
+    const q = 'query($a: String) { globalRanking(version: "31", area: $a) { totalCount edges { node { totalBpi anonymous player { id: databaseId } } } } }';
     const all = (await gql(q, {})).body.data.globalRanking;
     expect(all.edges.map((e: any) => [e.node.totalBpi, e.node.player?.id])).toEqual([[22.22, hidden.id], [11.11, shown.id]]);
     const area = (await gql(q, { a: '北海道' })).body.data.globalRanking;

@@ -124,7 +124,7 @@ describe('M1: aliased mutations count one write each', () => {
   it('11 aliased postSongNote against a limit of 10 writes a minute: 429 RATE_LIMITED with Retry-After, nothing written', async () => {
     const chart = await s.db.prisma.chart.findFirstOrThrow({ orderBy: { id: 'asc' } });
     const u = await aPublicPlayer(s.db.prisma);
-    const query = `mutation($c: ID!, $b: String!) { ${Array.from({ length: 11 }, (_, i) => `n${i}: postSongNote(chartId: $c, body: $b) { note { id } }`).join(' ')} }`;
+    const query = `mutation($c: ID!, $b: String!) { ${Array.from({ length: 11 }, (_, i) => `n${i}: postSongNote(chartId: $c, body: $b) { note { id: databaseId } }`).join(' ')} }`;
     const auth = { authorization: `Bearer ${await s.tokenFor(u.id)}` };
     const r = await underAttack(s.url, 2000, () => post(s.url, { query, variables: { c: String(chart.id), b: 'memo' } }, auth));
     expect(r.result.status).toBe(429);
@@ -180,15 +180,15 @@ describe('L: documents, cursors, suggestions, compilation', () => {
     try {
       for (const id of ['99999999999', '2147483648', '1e300', '-99999999999']) {
         // lookups: an id that cannot exist is simply not found
-        for (const query of ['query($id: ID!) { song(id: $id) { id } }', 'query($id: ID!) { chart(id: $id) { id } }']) {
+        for (const query of ['query($id: ID!) { song(id: $id) { id: databaseId } }', 'query($id: ID!) { chart(id: $id) { id: databaseId } }']) {
           const res = await post(t.url, { query, variables: { id } });
           expect({ query, id, status: res.status, errors: res.json.errors }).toMatchObject({ query, id, status: 200, errors: undefined });
         }
         // an id argument of an operation: BAD_USER_INPUT naming it
         const cases: [string, Record<string, unknown>][] = [
           ['query($id: ID!) { songNotes(chartId: $id) { totalCount } }', { id }],
-          ['mutation($id: ID!) { postSongNote(chartId: $id, body: "x") { note { id } } }', { id }],
-          ['mutation($id: ID!) { editSongNote(id: $id, body: "x") { note { id } } }', { id }],
+          ['mutation($id: ID!) { postSongNote(chartId: $id, body: "x") { note { id: databaseId } } }', { id }],
+          ['mutation($id: ID!) { editSongNote(id: $id, body: "x") { note { id: databaseId } } }', { id }],
           ['mutation($id: ID!) { deleteSongNote(id: $id) { deleted } }', { id }],
           ['mutation($id: ID!) { upvoteSongNote(id: $id) { changed } }', { id }],
           ['mutation($id: ID!) { cancelSongNoteUpvote(id: $id) { changed } }', { id }],

@@ -148,7 +148,7 @@ describe('M7 and L: OAuth', () => {
 
 describe('L: tokens', () => {
   const key = new TextEncoder().encode(TEST_JWT_SECRET);
-  const me = (token: string) => postJson('/graphql', { query: '{ me { id } }' }, { authorization: `Bearer ${token}` });
+  const me = (token: string) => postJson('/graphql', { query: '{ me { id: databaseId } }' }, { authorization: `Bearer ${token}` });
 
   it('refuses a validly signed JWT without exp, without sub, or with a non-string scope', async () => {
     const u = await aPublicPlayer(s.db.prisma);

@@ -61,11 +61,11 @@ describe('H6: subscriptions are bounded and fan out without a query per subscrip
     expect(JSON.stringify(subs[10].failed())).toMatch(/At most 10 subscriptions per connection/);
     // a second connection: 10 more reach the user's 20; a third connection's first is refused
     const c2 = wsClient(token);
-    const more = Array.from({ length: 10 }, () => subscribe(c2, 'subscription { notificationAdded { id } }'));
+    const more = Array.from({ length: 10 }, () => subscribe(c2, 'subscription { notificationAdded { id: databaseId } }'));
     await until(() => s.app.pubsub.subscriberCount('NOTIFICATION_ADDED', u.id) === 10, 'twenty subscriptions');
     expect(more.every((x) => !x.failed())).toBe(true);
     const c3 = wsClient(token);
-    const over = subscribe(c3, 'subscription { notificationAdded { id } }');
+    const over = subscribe(c3, 'subscription { notificationAdded { id: databaseId } }');
     await until(() => over.failed() !== undefined, 'the 21st refused');
     expect(JSON.stringify(over.failed())).toMatch(/At most 20 open subscriptions per user/);
     for (const x of [...subs, ...more]) x.unsubscribe();
@@ -117,7 +117,7 @@ describe('M5: WebSocket frames are bounded before anything parses them', () => {
     const big = 'x'.repeat(2 * 1024 * 1024);
     const r = await underAttack(s.url, 3000, async () => [
       await closeCodeAfter((ws) => ws.send(JSON.stringify({ type: 'connection_init', payload: { pad: big } }))),
-      await closeCodeAfter((ws) => ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: `subscription { notificationAdded { id } } #${big}` } })), {
+      await closeCodeAfter((ws) => ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: `subscription { notificationAdded { id: databaseId } } #${big}` } })), {
         authorization: `Bearer ${await s.tokenFor((await aPublicPlayer(s.db.prisma)).id)}`,
       }),
     ]);

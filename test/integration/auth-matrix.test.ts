@@ -16,7 +16,8 @@
  */
 import { getNamedType, isObjectType, isInterfaceType, isUnionType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { createContext } from '../../src/graphql/context';
-import { PLAYER_TYPES, RULED, RULES, enforce, fieldVerdict } from '../../src/graphql/rules';
+import { NODE_RULES, PLAYER_TYPES, RULED, RULES, enforce, fieldVerdict } from '../../src/graphql/rules';
+import { toGlobalId } from '../../src/graphql/global-id';
 import { LATEST_VERSION } from '../../src/domain/constants';
 import { getSchema } from '../../src/schema';
 import { hashSecret, newSecret, pkceChallenge } from '../../src/modules/auth/secrets';
@@ -196,6 +197,19 @@ const FIELD_CASES: Record<string, { args: Record<string, unknown>; via?: string 
   'User.ticketRecommendations': { args: { tickets: [{ ticketId: '1234567' }] } },
 };
 
+/**
+ * `node(id:)` of an object of the private owner, per protected NODE_RULES type (the id of an
+ * object created in the fixture): a refused caller gets null, an allowed one the object.
+ */
+const NODE_CASES: Record<string, () => string> = {
+  User: () => toGlobalId('User', users.owner.id),
+  Play: () => toGlobalId('Play', nodeFixture.playId),
+  Batch: () => toGlobalId('Batch', nodeFixture.batchId),
+  Notification: () => toGlobalId('Notification', nodeFixture.notificationId),
+  FollowList: () => toGlobalId('FollowList', nodeFixture.listId),
+};
+const nodeFixture = {} as { playId: number; batchId: string; notificationId: number; listId: number };
+
 type FieldVerdict = 'VALUE' | 'NULL' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'OTHER_ERROR';
 
 /** The verdict each rule gives each caller when the operation is about the private owner. */
@@ -235,6 +249,13 @@ beforeAll(async () => {
   // fetched 'in the future': stays the latest snapshot after the admin's importOfficialArena case adds an empty one
   const snapshot = await db.arenaSnapshot.create({ data: { version: LATEST_VERSION, entryCount: 1, fetchedAt: new Date('2100-01-01T00:00:00Z') } });
   await db.arenaEntry.create({ data: { snapshotId: snapshot.id, gameId: '12345678', name: 'MATRIX', area: 'TOKYO', arenaClass: 'A1', rank: 1 } });
+  // node(id:) cases: a batch with one play, a notification and a follow list of the owner
+  const chart = await db.chart.create({ data: { song: { create: { title: 'Matrix node song' } }, playStyle: 'SP', difficulty: 'ANOTHER', level: 12, notes: 1000, bpm: '150' } });
+  const batch = await db.importBatch.create({ data: { userId: users.owner.id, version: LATEST_VERSION, source: 'ROWS', rowCount: 1 } });
+  const play = await db.score.create({ data: { userId: users.owner.id, chartId: chart.id, version: LATEST_VERSION, batchId: batch.id, exScore: 1500, playedAt: new Date('2025-01-01T00:00:00Z') } });
+  const notification = await db.notification.create({ data: { recipientId: users.owner.id, actorId: users.follower.id, type: 'NEW_FOLLOWER' } });
+  const list = await db.followList.create({ data: { ownerId: users.owner.id, name: 'matrix' } });
+  Object.assign(nodeFixture, { playId: play.id, batchId: batch.id, notificationId: notification.id, listId: list.id });
   for (const who of ['other', 'owner', 'follower', 'admin'] as const) tokens[who] = await s.tokenFor(users[who].id);
   tokens.anonymous = undefined;
   const reg = await fetch(`${s.url}/api/oauth/register`, {
@@ -325,7 +346,7 @@ async function fieldVerdictOf(coordinate: string, who: Who): Promise<{ verdict: 
   // the owner is the hub's only follower; a caller who may not see them gets an anonymous stand-in (random id)
   if (edges.length !== 1) throw new Error(`the owner should be the hub's only follower: ${JSON.stringify(edges)}`);
   const i = 0;
-  if (edges[i].node.id === users.owner.id && !['owner', 'follower', 'admin'].includes(who)) {
+  if (edges[i].node.id === toGlobalId('User', users.owner.id) && !['owner', 'follower', 'admin'].includes(who)) {
     throw new Error(`${who} sees the private owner's id in the hub's followers (follow lists mask members completely)`);
   }
   const err = res.body.errors?.find((e: any) => e.path?.[3] === i && e.path?.[5] === 'f'); // user.followers.edges[i].node.f
@@ -490,5 +511,25 @@ describe('access matrix (rule table → verdicts)', () => {
       }
     }
     expect(refused).toEqual([]);
+  }, MATRIX_TIMEOUT);
+
+  it('node(id:): every protected NODE_RULES type has a case, and each caller gets the object or null as the rule says', async () => {
+    const protectedNodes = Object.entries(NODE_RULES).filter(([, e]) => PROTECTED.includes(e.rule));
+    expect(protectedNodes.map(([t]) => t).filter((t) => !NODE_CASES[t])).toEqual([]);
+    const mismatches: string[] = [];
+    let checked = 0;
+    for (const [type, entry] of protectedNodes) {
+      const id = NODE_CASES[type]();
+      for (const [who, rootVerdict] of Object.entries(EXPECTED[entry.rule]) as [Who, Verdict][]) {
+        if (who === 'admin') continue;
+        const res = await s.gql('query($id: ID!) { node(id: $id) { __typename id } }', { id }, tokens[who]);
+        checked++;
+        const got = res.body.errors ? `error ${JSON.stringify(res.body.errors[0])}` : res.body.data.node === null ? 'NULL' : res.body.data.node.__typename === type && res.body.data.node.id === id ? 'VALUE' : JSON.stringify(res.body.data.node);
+        const expected = rootVerdict === 'ALLOWED' ? 'VALUE' : 'NULL';
+        if (got !== expected) mismatches.push(`node ${type} (${entry.rule}) as ${who}: expected ${expected}, got ${got}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(checked).toBeGreaterThanOrEqual(20);
   }, MATRIX_TIMEOUT);
 });

@@ -1,5 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
+import { NodeInterface } from '../../graphql/global-id';
 
 @ObjectType('ChartDefinition', { description: 'A BPI definition of a chart, as published in one definitions release' })
 export class ChartDefinitionType {
@@ -23,9 +24,9 @@ export class ExForBpiType {
   @Field(() => Boolean, { description: 'False when even the maximum EX score stays below the target' }) reachable!: boolean;
 }
 
-@ObjectType('Song')
+@ObjectType('Song', { implements: NodeInterface, description: 'A song: title, genre, artist and its charts' })
 export class SongType {
-  @Field(() => ID) id!: number;
+  @Field(() => Int, { name: 'databaseId', description: 'Database id of the song (the `songId` of other types and arguments)' }) id!: number;
   @Field(() => String) title!: string;
   @Field(() => String, { nullable: true }) genre!: string | null;
   @Field(() => String, { nullable: true }) artist!: string | null;

@@ -1,4 +1,5 @@
 import { defineArea } from '../area';
+import { catalogueNodes } from './catalogue.nodes';
 import { Catalogue, CATALOGUE_CACHE } from './catalogue';
 import { createCatalogueLoaders, type CatalogueLoaders } from './catalogue.loaders';
 import { CatalogueAdminResolver, ChartsResolver, SongsResolver } from './catalogue.resolver';
@@ -19,6 +20,7 @@ export const catalogueArea = defineArea({
   // The in-memory catalogue (and its BPI memo): reloaded in every process after a definitions or radar-category import.
   caches: ({ catalogue }) => [{ name: CATALOGUE_CACHE, invalidate: () => catalogue.load() }],
   loaders: createCatalogueLoaders,
+  nodes: catalogueNodes,
   services: (s) => new CatalogueService(s),
 });
 

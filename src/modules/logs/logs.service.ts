@@ -19,6 +19,51 @@ import { computeTotal, lockPlayer } from '../scores/totals.service';
 /** `topN` of the timelines: plays listed per batch or day, 1–100 (default 5, as the reference). */
 const topNArg = (topN: number | null | undefined) => rangeArgs(topN, null, ['topN', 'topN'], { lo: 1, hi: 100, integer: true }).min ?? 5;
 
+/** Plays listed per batch where no `topN` is asked (a node, a play's batch). */
+const TOP_N = 5;
+
+type BatchRow = Awaited<ReturnType<AreaScope['db']['importBatch']['findMany']>>[number];
+
+/** The top plays of each batch (highest BPI first), in one statement (a batch can hold thousands of plays). */
+export async function batchTopPlays(db: AreaScope['db'], batchIds: readonly string[], topN = TOP_N): Promise<Map<string, PlayRow[]>> {
+  const plays = batchIds.length
+    ? await db.$queryRawUnsafe<PlayRow[]>(
+        `SELECT "id", "chartId", "version", "batchId", "exScore", "clearLamp"::text AS "clearLamp", "missCount", "bpi", "playedAt", "createdAt"
+           FROM (SELECT s.*, row_number() OVER (PARTITION BY s."batchId" ORDER BY s."bpi" DESC NULLS LAST, s."id") AS rn
+                   FROM "Score" s WHERE s."batchId" IN (SELECT jsonb_array_elements_text($1::jsonb))) t
+          WHERE rn <= $2 ORDER BY "batchId", rn`,
+        JSON.stringify(batchIds),
+        topN,
+      )
+    : [];
+  const byBatch = new Map<string, PlayRow[]>();
+  for (const p of plays) {
+    const list = byBatch.get(p.batchId);
+    if (list) list.push(p);
+    else byBatch.set(p.batchId, [p]);
+  }
+  return byBatch;
+}
+
+/** A Batch object (GraphQL Batch) of an import-batch row and its top plays; `userId` is kept for the rule table (node(id:)). */
+export function batchNode(catalogue: AreaScope['catalogue'], b: BatchRow, top: readonly PlayRow[] | undefined, topN = TOP_N) {
+  return {
+    id: b.id,
+    userId: b.userId,
+    version: b.version,
+    source: b.source as string,
+    createdAt: b.createdAt,
+    rowCount: b.rowCount,
+    songCount: b.updatedCount,
+    bpiUpdatedCount: b.bpiUpdatedCount,
+    previousTotalBpi: b.previousTotalBpi ?? BPI_FLOOR,
+    totalBpi: b.totalBpi ?? BPI_FLOOR,
+    // a first batch (no previous total) differs by 0, as the reference's first log
+    diff: b.previousTotalBpi === null ? 0 : round2((b.totalBpi ?? BPI_FLOOR) - b.previousTotalBpi),
+    topScores: (top ?? []).slice(0, topN).map((p) => playData(catalogue, p)),
+  };
+}
+
 interface PageArgs {
   first?: number | null;
   after?: string | null;
@@ -54,13 +99,19 @@ export interface RivalRankInfo {
   totalRivals: number;
 }
 
-type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'viewer'> & { services: { scores: ScoresService; rivals: RivalsService } };
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'viewer' | 'loaders'> & { services: { scores: ScoresService; rivals: RivalsService } };
 
 export class LogsService {
   constructor(private readonly s: Scope) {}
 
   private isOwner(userId: string): boolean {
     return this.s.viewer?.id === userId;
+  }
+
+  /** Batch objects by id (the request's loader; null for an unknown id). */
+  async batchesById(ids: readonly string[]) {
+    const loaded = await this.s.loaders.logs.batches.loadMany([...ids]);
+    return loaded.map((r) => (r && !(r instanceof Error) ? batchNode(this.s.catalogue, r.row, r.top) : null));
   }
 
   /** Batches of a version, newest first (offset paging). */
@@ -73,37 +124,8 @@ export class LogsService {
       this.s.db.importBatch.findMany({ where: { userId, version }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take }),
       this.s.db.importBatch.count({ where: { userId, version } }),
     ]);
-    // top plays per batch in one statement (a batch can hold thousands of plays)
-    const plays = rows.length
-      ? await this.s.db.$queryRawUnsafe<PlayRow[]>(
-          `SELECT "id", "chartId", "version", "batchId", "exScore", "clearLamp"::text AS "clearLamp", "missCount", "bpi", "playedAt", "createdAt"
-             FROM (SELECT s.*, row_number() OVER (PARTITION BY s."batchId" ORDER BY s."bpi" DESC NULLS LAST, s."id") AS rn
-                     FROM "Score" s WHERE s."batchId" IN (SELECT jsonb_array_elements_text($1::jsonb))) t
-            WHERE rn <= $2 ORDER BY "batchId", rn`,
-          JSON.stringify(rows.map((r) => r.id)),
-          topN,
-        )
-      : [];
-    const byBatch = new Map<string, PlayRow[]>();
-    for (const p of plays) {
-      const list = byBatch.get(p.batchId);
-      if (list) list.push(p);
-      else byBatch.set(p.batchId, [p]);
-    }
-    const nodes = rows.map((b) => ({
-      id: b.id,
-      version: b.version,
-      source: b.source as string,
-      createdAt: b.createdAt,
-      rowCount: b.rowCount,
-      songCount: b.updatedCount,
-      bpiUpdatedCount: b.bpiUpdatedCount,
-      previousTotalBpi: b.previousTotalBpi ?? BPI_FLOOR,
-      totalBpi: b.totalBpi ?? BPI_FLOOR,
-      // a first batch (no previous total) differs by 0, as the reference's first log
-      diff: b.previousTotalBpi === null ? 0 : round2((b.totalBpi ?? BPI_FLOOR) - b.previousTotalBpi),
-      topScores: (byBatch.get(b.id) ?? []).slice(0, topN).map((p) => playData(this.s.catalogue, p)),
-    }));
+    const top = await batchTopPlays(this.s.db, rows.map((r) => r.id), topN);
+    const nodes = rows.map((b) => batchNode(this.s.catalogue, b, top.get(b.id), topN));
     return offsetPage(nodes, offset, size, totalCount);
   }
 

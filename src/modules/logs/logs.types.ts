@@ -1,10 +1,12 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
+import { NodeInterface } from '../../graphql/global-id';
+import { GraphQLUUID } from 'graphql-scalars';
 import { ChartFields, PlayType, ScoreSnapshotType, VersionComparisonEntryType } from '../scores/scores.types';
 
-@ObjectType('Batch', { description: 'One import (all its plays committed together)' })
+@ObjectType('Batch', { implements: NodeInterface, description: 'One import (all its plays committed together)' })
 export class BatchType {
-  @Field(() => ID) id!: string;
+  @Field(() => GraphQLUUID, { name: 'databaseId', description: 'Database id of the batch (a UUID; the `batchId` of other types and arguments)' }) id!: string;
   @Field(() => String) version!: string;
   @Field(() => String, { description: 'ROWS, OFFICIAL_CSV, REFLUX, DAKEN_COUNTER, RESULT_TECHO or TRANSFER' }) source!: string;
   @Field(() => Date) createdAt!: Date;

@@ -1,4 +1,5 @@
 import { defineArea } from '../area';
+import { noteNodes } from './notes.nodes';
 import { createNoteLoaders, type NoteLoaders } from './notes.loaders';
 import { ChartNotesResolver, NotesResolver } from './notes.resolver';
 import { NotesService } from './notes.service';
@@ -8,6 +9,7 @@ export const notesArea = defineArea({
   name: 'notes',
   resolvers: [NotesResolver, ChartNotesResolver],
   loaders: createNoteLoaders,
+  nodes: noteNodes,
   services: (s) => new NotesService(s),
 });
 

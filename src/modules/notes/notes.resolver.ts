@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, Float, ID, Mutation, Query, Resolver, Ro
 import type { Chart, SongNote } from '../../generated/prisma/client';
 import { parseIntId } from '../../graphql/args';
 import type { Context } from '../../graphql/context';
+import { toGlobalId } from '../../graphql/global-id';
 import { ChartType } from '../shared/chart.type';
 import { ChartNotesArgs, RecentSongNotesArgs, SongNotesArgs } from './notes.inputs';
 import { DeleteSongNotePayload, SongNoteConnection, SongNotePayload, SongNoteSort, SongNoteType, SongNoteUpvotePayload } from './notes.types';
@@ -36,7 +37,7 @@ export class NotesResolver {
   async deleteSongNote(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<DeleteSongNotePayload> {
     const noteId = parseIntId(id, 'noteId');
     await ctx.services.notes.delete(noteId);
-    return { id: noteId, deleted: true };
+    return { id: toGlobalId('SongNote', noteId), deleted: true };
   }
 
   @Mutation(() => SongNoteUpvotePayload, { description: 'Upvotes a note once (idempotent; self-upvotes allowed)' })

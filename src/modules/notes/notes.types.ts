@@ -1,5 +1,6 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
+import { NodeInterface } from '../../graphql/global-id';
 
 export enum SongNoteSort {
   LATEST = 'LATEST',
@@ -21,9 +22,9 @@ registerEnumType(SongNoteSort, {
  * A strategy note on a chart. Authors are anonymous to readers: neither the author's id nor
  * name is exposed; the only hint is the author's current total BPI (and the one when posting).
  */
-@ObjectType('SongNote', { description: 'A strategy note on a chart (anonymous: the author is never exposed)' })
+@ObjectType('SongNote', { implements: NodeInterface, description: 'A strategy note on a chart (anonymous: the author is never exposed)' })
 export class SongNoteType {
-  @Field(() => ID) id!: number;
+  @Field(() => Int, { name: 'databaseId', description: 'Database id of the note (the `noteId` of the note mutations)' }) id!: number;
   @Field(() => Int, { description: 'The chart the note is about' }) chartId!: number;
   @Field(() => String) body!: string;
   // authorTotalBpi (live) and authorTotalBpiAtPosting: field resolvers (notes.resolver.ts)
@@ -43,7 +44,7 @@ export class SongNotePayload {
 
 @ObjectType({ description: 'Result of deleting a note (its upvotes go with it)' })
 export class DeleteSongNotePayload {
-  @Field(() => ID) id!: number;
+  @Field(() => ID, { description: 'Global id of the deleted note (evict it from a client cache)' }) id!: string;
   @Field(() => Boolean) deleted!: boolean;
 }
 

@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import type { FingeringPattern } from '../../generated/prisma/client';
 import { parseIntId } from '../../graphql/args';
 import type { Context } from '../../graphql/context';
+import { ChartType } from '../shared/chart.type';
 import { FingeringPatternsArgs } from './patterns.inputs';
 import {
   FingeringPatternConnection,
@@ -42,5 +43,10 @@ export class PatternsResolver {
   @FieldResolver(() => PatternVote, { nullable: true, description: "The caller's vote (null: none or signed out)" })
   myVote(@Root() p: FingeringPattern, @Ctx() ctx: Context) {
     return ctx.services.patterns.myVote(p);
+  }
+
+  @FieldResolver(() => ChartType, { nullable: true, description: 'The chart (`chartId`), through the request’s loader' })
+  chart(@Root() p: Pick<FingeringPattern, 'chartId'>, @Ctx() ctx: Context) {
+    return ctx.services.catalogue.chart(p.chartId);
   }
 }

@@ -1,6 +1,8 @@
 import { defineArea } from '../area';
+import { scoreNodes } from './scores.nodes';
 import { createScoreLoaders, type ScoreLoaders } from './scores.loaders';
 import { ScoresMutationResolver, ScoresUserResolver } from './scores.resolver';
+import { ChartFieldsEdgesResolver, PlayEdgesResolver } from './scores.edges';
 import { ScoresService } from './scores.service';
 import { recomputeAll } from './totals.service';
 
@@ -10,8 +12,9 @@ import { recomputeAll } from './totals.service';
  */
 export const scoresArea = defineArea({
   name: 'scores',
-  resolvers: [ScoresMutationResolver, ScoresUserResolver],
+  resolvers: [ScoresMutationResolver, ScoresUserResolver, ChartFieldsEdgesResolver, PlayEdgesResolver],
   loaders: createScoreLoaders,
+  nodes: scoreNodes,
   services: (s) => new ScoresService(s),
   recompute: [
     // After a definitions update: every player's total over their bests first (then the arena

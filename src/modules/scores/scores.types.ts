@@ -1,6 +1,7 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ScoreSortKey, SortOrder } from '../../domain/score-list';
 import { Connection } from '../../graphql/connection';
+import { NodeInterface } from '../../graphql/global-id';
 import { ClearLamp, Difficulty, PlayStyle, RadarCategory } from '../shared/enums';
 
 registerEnumType(ScoreSortKey, {
@@ -55,9 +56,9 @@ export class ScoreEntryType extends ChartFields {
 @ObjectType()
 export class ScoreEntryConnection extends Connection(ScoreEntryType, 'ScoreEntry') {}
 
-@ObjectType('Play', { description: 'One stored improving play (append-only)' })
+@ObjectType('Play', { implements: NodeInterface, description: 'One stored improving play (append-only)' })
 export class PlayType {
-  @Field(() => ID) id!: number;
+  @Field(() => Int, { name: 'databaseId', description: 'Database id of the play' }) id!: number;
   @Field(() => Int) chartId!: number;
   @Field(() => String) title!: string;
   @Field(() => Difficulty) difficulty!: Difficulty;

@@ -1,4 +1,5 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { NodeInterface } from '../../graphql/global-id';
 import { Difficulty, PlayStyle, RadarCategory } from './enums';
 
 /**
@@ -6,9 +7,9 @@ import { Difficulty, PlayStyle, RadarCategory } from './enums';
  * `@Resolver(() => ChartType)` + `@FieldResolver` (catalogue: song, definition; notes: songNotes;
  * arena: arenaAverages; rankings: attributes…). This file imports no area.
  */
-@ObjectType('Chart', { description: 'One chart of a song (play style + difficulty)' })
+@ObjectType('Chart', { implements: NodeInterface, description: 'One chart of a song (play style + difficulty)' })
 export class ChartType {
-  @Field(() => ID) id!: number;
+  @Field(() => Int, { name: 'databaseId', description: 'Database id of the chart (the `chartId` of other types and arguments)' }) id!: number;
   @Field(() => Int) songId!: number;
   @Field(() => PlayStyle) playStyle!: PlayStyle;
   @Field(() => Difficulty) difficulty!: Difficulty;

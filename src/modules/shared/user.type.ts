@@ -1,4 +1,6 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ObjectType } from 'type-graphql';
+import { NodeInterface } from '../../graphql/global-id';
+import { GraphQLUUID } from 'graphql-scalars';
 
 /**
  * A player. Shared by every area: areas add their own fields with `@Resolver(() => UserType)` +
@@ -13,9 +15,12 @@ import { Field, ID, ObjectType } from 'type-graphql';
  * such a member is masked completely (as the reference's follow lists): a random id that names
  * nobody (new on every request), the name MASKED_USER_NAME, `createdAt` the Unix epoch.
  */
-@ObjectType('User')
+@ObjectType('User', { implements: NodeInterface, description: 'A player' })
 export class UserType {
-  @Field(() => ID, { description: 'The user id; in a follow list, for a member the viewer may not see (isMasked), a random id that names nobody (new on every request)' })
+  @Field(() => GraphQLUUID, {
+    name: 'databaseId',
+    description: 'Database id of the user (a UUID; the `userId` of other types and arguments); in a follow list, for a member the viewer may not see (isMasked), a random id that names nobody (new on every request)',
+  })
   id!: string;
   @Field(() => String, { description: 'User name (2–20 characters); "非公開ユーザー" in follow lists for a private user the viewer may not see' })
   name!: string;

@@ -1,4 +1,5 @@
 import { defineArea } from '../area';
+import { socialNodes } from './social.nodes';
 import { FollowInviteResolver, FollowsResolver, OutgoingFollowRequestResolver, PendingFollowerResolver } from './follows.resolver';
 import { FollowedUserWithListsResolver, FollowListsResolver } from './lists.resolver';
 import { NotificationsResolver } from './notifications.resolver';
@@ -24,6 +25,7 @@ export const socialArea = defineArea({
     TimelineConnectionResolver,
   ],
   services: (s) => new SocialService(s),
+  nodes: socialNodes,
   listeners(deps) {
     deps.events.on('scores.imported', (e) => onScoresImported(deps, e));
   },

@@ -1,5 +1,7 @@
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { parseIntId } from '../../graphql/args';
 import type { Context } from '../../graphql/context';
+import { toGlobalId } from '../../graphql/global-id';
 import { visibleUser } from '../../graphql/rules';
 import { UserType } from '../shared/user.type';
 import { CreateFollowListArgs, FollowListArgs, FollowListMemberArgs, OwnerArgs, OwnerConnectionArgs, UpdateFollowListArgs } from './social.inputs';
@@ -31,25 +33,28 @@ export class FollowListsResolver {
 
   @Mutation(() => FollowListType, { description: 'Rename and/or change the visibility flag (at least one)' })
   updateFollowList(@Args(() => UpdateFollowListArgs) { userId, listId, name, isPublic }: UpdateFollowListArgs, @Ctx() ctx: Context) {
-    return ctx.services.social.lists.update(userId, listId, { name, isPublic });
+    return ctx.services.social.lists.update(userId, parseIntId(listId, 'listId'), { name, isPublic });
   }
 
   @Mutation(() => DeleteFollowListPayload)
   async deleteFollowList(@Args(() => FollowListArgs) { userId, listId }: FollowListArgs, @Ctx() ctx: Context): Promise<DeleteFollowListPayload> {
-    await ctx.services.social.lists.delete(userId, listId);
-    return { id: listId, deleted: true };
+    const id = parseIntId(listId, 'listId');
+    await ctx.services.social.lists.delete(userId, id);
+    return { id: toGlobalId('FollowList', id), deleted: true };
   }
 
   @Mutation(() => FollowListMemberPayload, { description: 'Add a user you follow to a list (idempotent)' })
   async addFollowListMember(@Args(() => FollowListMemberArgs) { userId, listId, memberId }: FollowListMemberArgs, @Ctx() ctx: Context) {
-    await ctx.services.social.lists.addMember(userId, listId, memberId);
-    return { listId, userId: memberId, isMember: true };
+    const id = parseIntId(listId, 'listId');
+    await ctx.services.social.lists.addMember(userId, id, memberId);
+    return { listId: id, userId: memberId, isMember: true };
   }
 
   @Mutation(() => FollowListMemberPayload, { description: 'Remove a user from a list (idempotent)' })
   async removeFollowListMember(@Args(() => FollowListMemberArgs) { userId, listId, memberId }: FollowListMemberArgs, @Ctx() ctx: Context) {
-    await ctx.services.social.lists.removeMember(userId, listId, memberId);
-    return { listId, userId: memberId, isMember: false };
+    const id = parseIntId(listId, 'listId');
+    await ctx.services.social.lists.removeMember(userId, id, memberId);
+    return { listId: id, userId: memberId, isMember: false };
   }
 }
 

@@ -37,7 +37,7 @@ export function publishNotifications(app: Pick<AreaDeps, 'pubsub'>, rows: { id: 
  * actor is private and has not approved the recipient (a notification row stores the actor's
  * score: it must not outlive the access to it, e.g. after the actor went private).
  */
-function visibleWhere(viewerId: string, type?: NotificationTypeValue | null): Prisma.NotificationWhereInput {
+export function visibleWhere(viewerId: string, type?: NotificationTypeValue | null): Prisma.NotificationWhereInput {
   return {
     recipientId: viewerId,
     ...(type ? { type } : {}),
@@ -49,7 +49,7 @@ function visibleWhere(viewerId: string, type?: NotificationTypeValue | null): Pr
   };
 }
 
-function toRow(n: Notification, lastReadAt: Date | null): NotificationRow {
+export function toRow(n: Notification, lastReadAt: Date | null): NotificationRow {
   const data = (n.data ?? {}) as { actorExScore?: number; myExScore?: number };
   return {
     id: n.id,

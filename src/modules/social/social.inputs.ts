@@ -41,19 +41,19 @@ export class CreateFollowListArgs extends OwnerArgs {
 
 @ArgsType()
 export class UpdateFollowListArgs extends OwnerArgs {
-  @Field(() => Int) listId!: number;
+  @Field(() => ID, { description: 'The list: its `id` (global) or `databaseId`' }) listId!: string;
   @Field(() => String, { nullable: true, description: '1–50 characters after trimming' }) name?: string | null;
   @Field(() => Boolean, { nullable: true }) isPublic?: boolean | null;
 }
 
 @ArgsType()
 export class FollowListArgs extends OwnerArgs {
-  @Field(() => Int) listId!: number;
+  @Field(() => ID, { description: 'The list: its `id` (global) or `databaseId`' }) listId!: string;
 }
 
 @ArgsType()
 export class FollowListMemberArgs extends OwnerArgs {
-  @Field(() => Int) listId!: number;
+  @Field(() => ID, { description: 'The list: its `id` (global) or `databaseId`' }) listId!: string;
   @Field(() => ID, { description: 'A user you follow' }) memberId!: string;
 }
 

@@ -2,6 +2,7 @@ import { NotificationType as NotificationKind } from '../../domain/constants';
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { ClearLamp } from '../shared/enums';
+import { NodeInterface } from '../../graphql/global-id';
 
 export enum FollowStateEnum {
   NONE = 'none',
@@ -126,9 +127,9 @@ export class FollowInvite {
   @Field(() => Boolean) hasPendingRequest!: boolean;
 }
 
-@ObjectType('FollowList', { description: 'A list of users you follow (visible to you only)' })
+@ObjectType('FollowList', { implements: NodeInterface, description: 'A list of users you follow (visible to you only)' })
 export class FollowListType {
-  @Field(() => Int) id!: number;
+  @Field(() => Int, { name: 'databaseId', description: 'Database id of the list (the `listId` of the list operations)' }) id!: number;
   @Field(() => String) name!: string;
   @Field(() => Boolean, { description: 'Stored for the future; lists are never shown to others' }) isPublic!: boolean;
   @Field(() => Date) createdAt!: Date;
@@ -137,7 +138,7 @@ export class FollowListType {
 
 @ObjectType()
 export class DeleteFollowListPayload {
-  @Field(() => Int) id!: number;
+  @Field(() => ID, { description: 'Global id of the deleted list (evict it from a client cache)' }) id!: string;
   @Field(() => Boolean) deleted!: boolean;
 }
 
@@ -159,9 +160,9 @@ export class FollowedUserWithLists {
 @ObjectType()
 export class FollowedUserWithListsConnection extends Connection(FollowedUserWithLists, 'FollowedUserWithLists') {}
 
-@ObjectType('Notification', { description: 'Something that happened to you' })
+@ObjectType('Notification', { implements: NodeInterface, description: 'Something that happened to you' })
 export class NotificationType {
-  @Field(() => ID) id!: number;
+  @Field(() => Int, { name: 'databaseId', description: 'Database id of the notification' }) id!: number;
   @Field(() => NotificationKind) type!: NotificationKind;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Boolean, { description: 'Created before your last markNotificationsRead' }) read!: boolean;

@@ -1,4 +1,5 @@
 import { defineArea } from '../area';
+import { userNodes } from './users.nodes';
 import { createUserLoaders, type UserLoaders } from './users.loaders';
 import { UsersResolver } from './users.resolver';
 import { UsersService } from './users.service';
@@ -12,6 +13,7 @@ export const usersArea = defineArea({
   name: 'users',
   resolvers: [UsersResolver],
   loaders: createUserLoaders,
+  nodes: userNodes,
   services: (s) => new UsersService(s),
   access: {
     user: (ctx, id) => ctx.loaders.users.byId.load(id),

@@ -27,7 +27,7 @@ async function gqlWith(server: TestServer, query: string, headers: Record<string
 
 const ISSUE_KEY = 'mutation { issueApiKey { apiKey hint createdAt } }';
 const EXCHANGE = 'mutation { exchangeApiKey { token expiresIn } }';
-const ME = '{ me { id name } }';
+const ME = '{ me { id: databaseId name } }';
 
 describe('API keys and token exchange', () => {
   it('issues a key once, exchanges it (GraphQL and REST) for a working token, and reports status without the key', async () => {
@@ -88,12 +88,12 @@ describe('API keys and token exchange', () => {
       const res = await s.gql(q);
       expect(res.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
     }
-    expect(ok(await s.gql(`{ me { id } viewer { signedIn exists canCreateProfile user { id } } }`))).toEqual({
+    expect(ok(await s.gql(`{ me { id: databaseId } viewer { signedIn exists canCreateProfile user { id: databaseId } } }`))).toEqual({
       me: null,
       viewer: { signedIn: false, exists: false, canCreateProfile: false, user: null },
     });
     const u = await aPublicPlayer(s.db.prisma);
-    expect(ok(await s.gql(`{ me { id } viewer { signedIn exists canCreateProfile user { id } } }`, {}, await s.tokenFor(u.id)))).toEqual({
+    expect(ok(await s.gql(`{ me { id: databaseId } viewer { signedIn exists canCreateProfile user { id: databaseId } } }`, {}, await s.tokenFor(u.id)))).toEqual({
       me: { id: u.id },
       viewer: { signedIn: true, exists: true, canCreateProfile: false, user: { id: u.id } },
     });
@@ -202,7 +202,7 @@ describe('external OpenID Connect provider (JWKS)', () => {
   it('an unlinked identity is anonymous but carries identity {issuer, subject} in the context', async () => {
     const token = await idToken('fresh-subject');
     // me is null and viewer says "signed in, no profile yet" — no error (issue #17 item 3)
-    expect(ok(await ext.gql(`{ me { id } viewer { signedIn exists canCreateProfile user { id } } }`, {}, token))).toEqual({
+    expect(ok(await ext.gql(`{ me { id: databaseId } viewer { signedIn exists canCreateProfile user { id: databaseId } } }`, {}, token))).toEqual({
       me: null,
       viewer: { signedIn: true, exists: false, canCreateProfile: true, user: null },
     });

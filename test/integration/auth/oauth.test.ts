@@ -81,7 +81,7 @@ async function refresh(clientId: string, refreshToken: string, headers: Record<s
   return res;
 }
 
-const ME = '{ me { id } }';
+const ME = '{ me { id: databaseId } }';
 
 describe('metadata and registration', () => {
   it('publishes RFC 8414 metadata (and the protected-resource metadata)', async () => {

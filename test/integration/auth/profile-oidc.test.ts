@@ -37,7 +37,7 @@ describe('createProfile with an external ID token', () => {
       .setExpirationTime(Math.floor(Date.now() / 1000) + 600)
       .sign(privateKey);
 
-  const CREATE = `mutation($i: CreateProfileInput!) { createProfile(input: $i) { user { id name isPublic gameId profileText statsPrivacy { showArea } } } }`;
+  const CREATE = `mutation($i: CreateProfileInput!) { createProfile(input: $i) { user { id: databaseId name isPublic gameId profileText statsPrivacy { showArea } } } }`;
 
   it('creates the user and links the identity; the same ID token then acts as that user; a second create is CONFLICT', async () => {
     const token = await idToken('new-player-1');

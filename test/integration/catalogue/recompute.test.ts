@@ -17,7 +17,7 @@ describe('recompute job after a definitions update', () => {
     const res = await s.gql(
       `query($u: ID!, $c: ID!) {
         user(id: $u) { scores(version: "33", first: 100) { edges { node { chartId exScore bpi } } } stats { version totalBpi } }
-        songRanking(chartId: $c, version: "33", first: 100) { edges { node { exScore bpi player { id } } } } }`,
+        songRanking(chartId: $c, version: "33", first: 100) { edges { node { exScore bpi player { id: databaseId } } } } }`,
       { u: playerId, c: String(chartId) },
       await s.tokenFor(playerId),
     );

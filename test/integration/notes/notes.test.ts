@@ -1,3 +1,4 @@
+import { toGlobalId } from '../../../src/graphql/global-id';
 import Ajv from 'ajv';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 import { aPublicPlayer } from '../../helpers/factories';
@@ -12,13 +13,13 @@ let carol: User;
 let aliceToken: string;
 let bobToken: string;
 
-const POST = `mutation($chartId: ID!, $body: String!) { postSongNote(chartId: $chartId, body: $body) { note { id body authorTotalBpi upvoteCount upvoted editable createdAt updatedAt chartId } } }`;
+const POST = `mutation($chartId: ID!, $body: String!) { postSongNote(chartId: $chartId, body: $body) { note { id: databaseId body authorTotalBpi upvoteCount upvoted editable createdAt updatedAt chartId } } }`;
 const LIST = `query($chartId: ID!, $sort: SongNoteSort, $first: Int, $after: String) {
   songNotes(chartId: $chartId, sort: $sort, first: $first, after: $after) {
     totalCount pageInfo { hasNextPage hasPreviousPage endCursor }
-    edges { cursor node { id body upvoteCount upvoted editable authorTotalBpi } }
+    edges { cursor node { id: databaseId body upvoteCount upvoted editable authorTotalBpi } }
   } }`;
-const UPVOTE = `mutation($id: ID!) { upvoteSongNote(id: $id) { upvoteCount upvoted changed note { id upvoteCount upvoted } } }`;
+const UPVOTE = `mutation($id: ID!) { upvoteSongNote(id: $id) { upvoteCount upvoted changed note { id: databaseId upvoteCount upvoted } } }`;
 const CANCEL = `mutation($id: ID!) { cancelSongNoteUpvote(id: $id) { upvoteCount upvoted changed } }`;
 
 async function post(token: string, chartId: number, body: string): Promise<number> {
@@ -81,7 +82,7 @@ describe('song notes: posting', () => {
 describe('song notes: authorship', () => {
   it('lets only the author edit or delete (FORBIDDEN otherwise), NOT_FOUND for unknown notes', async () => {
     const id = await post(aliceToken, chartB, 'original');
-    const EDIT = `mutation($id: ID!, $body: String!) { editSongNote(id: $id, body: $body) { note { id body editable updatedAt createdAt } } }`;
+    const EDIT = `mutation($id: ID!, $body: String!) { editSongNote(id: $id, body: $body) { note { id: databaseId body editable updatedAt createdAt } } }`;
     const DEL = `mutation($id: ID!) { deleteSongNote(id: $id) { id deleted } }`;
     const byBob = await s.gql(EDIT, { id: String(id), body: 'hacked' }, bobToken);
     expect(byBob.body.errors![0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
@@ -106,7 +107,7 @@ describe('song notes: authorship', () => {
     expect(list.songNotes.edges.find((e: any) => Number(e.node.id) === id).node.editable).toBe(false);
 
     await s.db.prisma.songNoteUpvote.create({ data: { noteId: id, userId: bob.id } });
-    expect(expectNoErrors(await s.gql(DEL, { id: String(id) }, aliceToken))).toEqual({ deleteSongNote: { id: String(id), deleted: true } });
+    expect(expectNoErrors(await s.gql(DEL, { id: String(id) }, aliceToken))).toEqual({ deleteSongNote: { id: toGlobalId('SongNote', id), deleted: true } });
     expect(await s.db.prisma.songNote.count({ where: { id } })).toBe(0);
     expect(await s.db.prisma.songNoteUpvote.count({ where: { noteId: id } })).toBe(0);
     const again = await s.gql(DEL, { id: String(id) }, aliceToken);
@@ -230,7 +231,7 @@ describe('song notes: ordering and pagination', () => {
   });
 
   it('loads upvoted flags and charts through loaders (statement count does not grow with the page)', async () => {
-    const Q = `query($first: Int) { recentSongNotes(first: $first) { edges { node { id upvoted editable chart { id level song { title } } } } } }`;
+    const Q = `query($first: Int) { recentSongNotes(first: $first) { edges { node { id: databaseId upvoted editable chart { id: databaseId level song { title } } } } } }`;
     s.sql.reset();
     expectNoErrors(await s.gql(Q, { first: 2 }, bobToken));
     const small = s.sql.count;
@@ -242,7 +243,7 @@ describe('song notes: ordering and pagination', () => {
 
 describe('Chart.songNotes (batched across charts)', () => {
   const Q = `query($first: Int, $n: Int, $sort: SongNoteSort) { songs(first: $first) { edges { node { charts {
-    id songNotes(first: $n, sort: $sort) { totalCount pageInfo { hasNextPage } edges { node { id upvoted } } } } } } } }`;
+    id songNotes(first: $n, sort: $sort) { totalCount pageInfo { hasNextPage } edges { node { id: databaseId upvoted } } } } } } } }`;
 
   it('matches songNotes for every chart, in a constant number of statements', async () => {
     // notes on several charts of the first songs
@@ -339,7 +340,7 @@ describe('recent song notes (GraphQL and REST)', () => {
     expect(validate(rest.body)).toBe(true);
     const counts = rest.body.map((n: any) => n.upvoteCount);
     expect([...counts].sort((a, b) => b - a)).toEqual(counts);
-    const gql = expectNoErrors(await s.gql(`{ recentSongNotes(sort: UPVOTES, page: 0) { edges { node { id } } } }`)) as any;
+    const gql = expectNoErrors(await s.gql(`{ recentSongNotes(sort: UPVOTES, page: 0) { edges { node { id: databaseId } } } }`)) as any;
     expect(gql.recentSongNotes.edges.map((e: any) => Number(e.node.id))).toEqual(rest.body.map((n: any) => n.id));
   });
 
@@ -357,9 +358,9 @@ describe('recent song notes (GraphQL and REST)', () => {
   });
 
   it('GraphQL: page and after agree; negative pages are refused', async () => {
-    const byPage = expectNoErrors(await s.gql(`{ recentSongNotes(page: 1, first: 20) { edges { node { id } } } }`)) as any;
+    const byPage = expectNoErrors(await s.gql(`{ recentSongNotes(page: 1, first: 20) { edges { node { id: databaseId } } } }`)) as any;
     const p0 = expectNoErrors(await s.gql(`{ recentSongNotes(first: 20) { pageInfo { endCursor } } }`)) as any;
-    const byCursor = expectNoErrors(await s.gql(`query($a: String) { recentSongNotes(first: 20, after: $a) { edges { node { id } } } }`, { a: p0.recentSongNotes.pageInfo.endCursor })) as any;
+    const byCursor = expectNoErrors(await s.gql(`query($a: String) { recentSongNotes(first: 20, after: $a) { edges { node { id: databaseId } } } }`, { a: p0.recentSongNotes.pageInfo.endCursor })) as any;
     expect(byPage.recentSongNotes.edges).toEqual(byCursor.recentSongNotes.edges);
     const neg = await s.gql(`{ recentSongNotes(page: -1) { totalCount } }`);
     expect(neg.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
@@ -386,7 +387,7 @@ describe("song notes: the author's total BPI is live, and AUTHOR_BPI sorts by it
     const fn = await note(frank, 'frank', 2000);
     const gn = await note(gina, 'gina', 1000);
     const Q = `query($c: ID!, $first: Int, $after: String) { songNotes(chartId: $c, sort: AUTHOR_BPI, first: $first, after: $after) {
-      totalCount pageInfo { hasNextPage endCursor } edges { node { id authorTotalBpi authorTotalBpiAtPosting } } } }`;
+      totalCount pageInfo { hasNextPage endCursor } edges { node { id: databaseId authorTotalBpi authorTotalBpiAtPosting } } } }`;
     const all = (expectNoErrors(await s.gql(Q, { c: String(chart), first: 10 })) as any).songNotes;
     // erin 60 > gina 30 (newer) > dave 30 (older) > frank (none: last)
     expect(all.edges.map((e: any) => [Number(e.node.id), e.node.authorTotalBpi, e.node.authorTotalBpiAtPosting])).toEqual([
@@ -407,7 +408,7 @@ describe("song notes: the author's total BPI is live, and AUTHOR_BPI sorts by it
     expect(live.edges.map((e: any) => [Number(e.node.id), e.node.authorTotalBpi])).toEqual([[dn, 70], [en, 60], [fn, 45], [gn, 30]]);
     // the site-wide feed sorts the same way: these four authors' totals (70, 60, 45) lead, then alice's 42.5
     // (the other authors of this file have none in the latest version)
-    const feed = (expectNoErrors(await s.gql('{ recentSongNotes(sort: AUTHOR_BPI, first: 4) { edges { node { id authorTotalBpi } } } }')) as any).recentSongNotes;
+    const feed = (expectNoErrors(await s.gql('{ recentSongNotes(sort: AUTHOR_BPI, first: 4) { edges { node { id: databaseId authorTotalBpi } } } }')) as any).recentSongNotes;
     expect(feed.edges.map((e: any) => [Number(e.node.id), e.node.authorTotalBpi])).toEqual([[dn, 70], [en, 60], [fn, 45], [expect.any(Number), 42.5]]);
     // REST keeps its shape and shows the live total
     const rest = await s.get('/api/v1/songs/notes/recent?sort=latest&page=0');

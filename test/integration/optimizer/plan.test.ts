@@ -21,7 +21,7 @@ let tokenOther: string;
 const PLAN = `query($id: ID!, $input: BpiPlanInput!) { user(id: $id) { bpiPlan(input: $input) {
   currentTotalBpi targetTotalBpi originalTargetTotalBpi achievable alreadyAchieved totalSongCount autoAdjustmentNote maxAchievableBpi
   totalExScoreGap exLowerBound provenOptimal version definitionsVersion
-  steps { rank chartId chart { id level } title difficulty level fromBpi toBpi fromExScore toExScore exScoreGap bpiGain cumulativeTotalBpi isUnplayed radarCategory isRadarStrength }
+  steps { rank chartId chart { id: databaseId level } title difficulty level fromBpi toBpi fromExScore toExScore exScoreGap bpiGain cumulativeTotalBpi isUnplayed radarCategory isRadarStrength }
 } } }`;
 const plan = (input: Record<string, unknown>, user = p, token?: string) => s.gql(PLAN, { id: user.id, input }, token);
 
@@ -74,7 +74,7 @@ describe('User.bpiPlan', () => {
       definitionsVersion: 'opt-1',
       steps: [
         {
-          rank: 1, chartId: String(ids.alpha), chart: { id: String(ids.alpha), level: 12 }, title: 'Alpha', difficulty: 'ANOTHER', level: 12,
+          rank: 1, chartId: String(ids.alpha), chart: { id: ids.alpha, level: 12 }, title: 'Alpha', difficulty: 'ANOTHER', level: 12,
           fromBpi: 0, toBpi: 15.04, fromExScore: 1000, toExScore: 1099, exScoreGap: 99, bpiGain: 7.52, cumulativeTotalBpi: 0.02,
           isUnplayed: false, radarCategory: null, isRadarStrength: false,
         },

@@ -31,7 +31,7 @@ const DOC = [
 const IMPORT = `mutation($json: String!) { importArrangementScores(json: $json) { charts added changed unchanged removed } }`;
 const ONE = `query($id: ID!, $t: String!, $mode: TicketScoreMode, $first: Int, $after: String, $exp: String) { user(id: $id) {
   ticketRecommendation(ticketId: $t, scoreMode: $mode, first: $first, after: $after, expiresAt: $exp) { ticketId expiresAt scoreMode totalBpi
-    charts { totalCount pageInfo { hasNextPage endCursor } edges { node { chartId chart { id } pattern patternScore maxPatternScore relativeScore exScore bpi clearLamp bpiGap upvotes downvotes myVote } } } } } }`;
+    charts { totalCount pageInfo { hasNextPage endCursor } edges { node { chartId chart { id: databaseId } pattern patternScore maxPatternScore relativeScore exScore bpi clearLamp bpiGap upvotes downvotes myVote } } } } } }`;
 const MANY = `query($id: ID!, $tickets: [TicketInput!]!, $mode: TicketScoreMode, $first: Int) { user(id: $id) {
   ticketRecommendations(tickets: $tickets, scoreMode: $mode, first: $first) { ticketId expiresAt charts { totalCount edges { node { chartId relativeScore } } } } } }`;
 

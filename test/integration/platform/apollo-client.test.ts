@@ -1,5 +1,6 @@
 import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import type { User } from '../../../src/generated/prisma/client';
+import { toGlobalId } from '../../../src/graphql/global-id';
 import { DASHBOARD_QUERY } from '../../../src/graphql/explorer-documents';
 import { aPublicPlayer, aScoreImport, follows } from '../../helpers/factories';
 import { startTestServer, type TestServer } from '../../helpers/server';
@@ -10,6 +11,8 @@ import { startTestServer, type TestServer } from '../../helpers/server';
  * the cache keys it as `<__typename>:<id>` and the same object reached through two paths is one
  * cache entry.
  */
+/** A user's global id (`User.id`; the cache key is `User:<global id>`). */
+const gid = (id: string) => toGlobalId('User', id);
 let s: TestServer;
 let me: User, rivalA: User, rivalB: User, fan: User;
 let chartC: number, chartD: number;
@@ -52,16 +55,16 @@ describe('Apollo Client (InMemoryCache, HTTP) against the server', () => {
     const apollo = client(await s.tokenFor(me.id));
     const { data } = await apollo.query<any>({ query: gql(DASHBOARD_QUERY) });
     // set-up above: one follower (fan), two followed (the rivals), one best (chart D, 900)
-    expect(data.me).toMatchObject({ __typename: 'User', id: me.id, name: 'ApolloMe', isPublic: true, follows: { followers: 1, following: 2 } });
+    expect(data.me).toMatchObject({ __typename: 'User', id: gid(me.id), name: 'ApolloMe', isPublic: true, follows: { followers: 1, following: 2 } });
     expect(data.me.followers.totalCount).toBe(1);
-    expect(data.me.followers.edges.map((e: any) => e.node.id)).toEqual([fan.id]);
+    expect(data.me.followers.edges.map((e: any) => e.node.id)).toEqual([gid(fan.id)]);
     expect(data.me.scores.totalCount).toBe(1);
     expect(data.me.scores.edges[0].node).toMatchObject({ chartId: chartD, exScore: 900 });
 
     const cache = apollo.cache.extract() as Cache;
-    expect(cache.ROOT_QUERY!.me).toEqual({ __ref: `User:${me.id}` });
-    expect(field(cache[`User:${me.id}`], 'followers').edges[0].node).toEqual({ __ref: `User:${fan.id}` });
-    expect(cache[`User:${fan.id}`]).toMatchObject({ __typename: 'User', id: fan.id, name: 'ApolloFan' });
+    expect(cache.ROOT_QUERY!.me).toEqual({ __ref: `User:${gid(me.id)}` });
+    expect(field(cache[`User:${gid(me.id)}`], 'followers').edges[0].node).toEqual({ __ref: `User:${gid(fan.id)}` });
+    expect(cache[`User:${gid(fan.id)}`]).toMatchObject({ __typename: 'User', id: gid(fan.id), name: 'ApolloFan' });
     // TODO(#13, schema half): when score rows link to their chart (ScoreEntry.chart), add
     // `chart { id song { title } }` to the dashboard's scores and assert here that a chart reached
     // from two scores (mine and a rival's on the same chart) is one `Chart:<id>` entry.
@@ -81,13 +84,13 @@ describe('Apollo Client (InMemoryCache, HTTP) against the server', () => {
     expect(data.a.followers.edges.map((e: any) => e.node.name).sort()).toEqual(['ApolloFan', 'ApolloMe']);
     expect(data.b.followers.edges.map((e: any) => e.node.name).sort()).toEqual(['ApolloFan', 'ApolloMe']);
     const cache = apollo.cache.extract() as Cache;
-    const refsA = field(cache[`User:${rivalA.id}`], 'followers').edges.map((e: any) => e.node.__ref);
-    const refsB = field(cache[`User:${rivalB.id}`], 'followers').edges.map((e: any) => e.node.__ref);
+    const refsA = field(cache[`User:${gid(rivalA.id)}`], 'followers').edges.map((e: any) => e.node.__ref);
+    const refsB = field(cache[`User:${gid(rivalB.id)}`], 'followers').edges.map((e: any) => e.node.__ref);
     // both lists point at the same two entries
-    expect(refsA.sort()).toEqual([`User:${fan.id}`, `User:${me.id}`].sort());
+    expect(refsA.sort()).toEqual([`User:${gid(fan.id)}`, `User:${gid(me.id)}`].sort());
     expect(refsB.sort()).toEqual(refsA);
     // one entry: a change written once shows through both paths
-    apollo.cache.writeFragment({ id: `User:${fan.id}`, fragment: gql`fragment Renamed on User { name }`, data: { name: 'RenamedFan' } });
+    apollo.cache.writeFragment({ id: `User:${gid(fan.id)}`, fragment: gql`fragment Renamed on User { name }`, data: { name: 'RenamedFan' } });
     const again = apollo.readQuery<any>({ query, variables })!;
     const names = (list: any) => list.followers.edges.map((e: any) => e.node.name).sort();
     expect(names(again.a)).toEqual(['ApolloMe', 'RenamedFan']);
@@ -108,14 +111,14 @@ describe('Apollo Client (InMemoryCache, HTTP) against the server', () => {
     });
     // newest first: rival B's 1100 (2 May), then rival A's 1000 (1 May), both on chart C
     expect(data.timeline.edges.map((e: any) => [e.node.user.id, e.node.exScore, e.node.chart.id])).toEqual([
-      [rivalB.id, 1100, String(chartC)],
-      [rivalA.id, 1000, String(chartC)],
+      [gid(rivalB.id), 1100, toGlobalId('Chart', chartC)],
+      [gid(rivalA.id), 1000, toGlobalId('Chart', chartC)],
     ]);
     const cache = apollo.cache.extract() as Cache;
     const entries = Object.keys(cache).filter((k) => k.startsWith('TimelineEntry:'));
     expect(entries).toHaveLength(2);
-    expect(entries.map((k) => cache[k]!.chart)).toEqual([{ __ref: `Chart:${chartC}` }, { __ref: `Chart:${chartC}` }]);
-    expect(Object.keys(cache).filter((k) => k.startsWith('Chart:'))).toEqual([`Chart:${chartC}`]);
-    expect(cache[`Chart:${chartC}`]!.song).toEqual({ __ref: expect.stringMatching(/^Song:/) });
+    expect(entries.map((k) => cache[k]!.chart)).toEqual([{ __ref: `Chart:${toGlobalId('Chart', chartC)}` }, { __ref: `Chart:${toGlobalId('Chart', chartC)}` }]);
+    expect(Object.keys(cache).filter((k) => k.startsWith('Chart:'))).toEqual([`Chart:${toGlobalId('Chart', chartC)}`]);
+    expect(cache[`Chart:${toGlobalId('Chart', chartC)}`]!.song).toEqual({ __ref: expect.stringMatching(/^Song:/) });
   });
 });

@@ -59,7 +59,7 @@ maybe('a page on another origin calls the API from headless Chromium (CORS)', ()
             const res = await fetch(`${api}/graphql`, {
               method: 'POST',
               headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-              body: JSON.stringify({ query: '{ me { id name } serverInfo { name } }' }),
+              body: JSON.stringify({ query: '{ me { id: databaseId name } serverInfo { name } }' }),
             });
             out.graphql = { status: res.status, body: await res.json() };
           } catch (err) {

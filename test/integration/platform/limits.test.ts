@@ -123,20 +123,20 @@ describe('abuse limits (GRAPHQL_MAX_DEPTH=6, GRAPHQL_MAX_COMPLEXITY=800)', () =>
   it('refuses an operation deeper than the limit with BAD_USER_INPUT naming GRAPHQL_MAX_DEPTH', async () => {
     const ok = await s.gql('{ songs(first: 1) { edges { node { charts { definition { notes } } } } } }');
     expectNoErrors(ok); // depth 6
-    const deep = await s.gql('{ songs(first: 1) { edges { node { charts { song { charts { id } } } } } } }'); // depth 7
+    const deep = await s.gql('{ songs(first: 1) { edges { node { charts { song { charts { id: databaseId } } } } } } }'); // depth 7
     expect(deep.status).toBe(400);
     expect(deep.body.data).toBeUndefined();
     expect(deep.body.errors).toEqual([
       expect.objectContaining({ message: 'Query depth 7 exceeds the maximum of 6 (GRAPHQL_MAX_DEPTH)', extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) }),
     ]);
     // Fragments count where they are spread.
-    const viaFragment = await s.gql('query { songs(first: 1) { edges { node { ...S } } } } fragment S on Song { charts { song { charts { id } } } }');
+    const viaFragment = await s.gql('query { songs(first: 1) { edges { node { ...S } } } } fragment S on Song { charts { song { charts { id: databaseId } } } }');
     expect(viaFragment.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(viaFragment.body.errors?.[0].message).toContain('GRAPHQL_MAX_DEPTH');
   });
 
   it('refuses an operation over the complexity limit, counting page sizes from variables', async () => {
-    const q = 'query($n: Int) { songs(first: $n) { edges { node { id title artist genre charts { id level notes bpm } } } } }';
+    const q = 'query($n: Int) { songs(first: $n) { edges { node { id title artist genre charts { id: databaseId level notes bpm } } } } }';
     expectNoErrors(await s.gql(q, { n: 5 }));
     const big = await s.gql(q, { n: 100 });
     expect(big.status).toBe(400);
@@ -255,7 +255,7 @@ describe('rate limits (3 writes, 2 expensive reads per minute) and production sw
   });
 
   it('rate-limits expensive GraphQL reads (complexity ≥ GRAPHQL_EXPENSIVE_COMPLEXITY)', async () => {
-    const q = '{ songs(first: 50) { edges { node { id title artist genre charts { id } } } } }'; // ≈ 50 × 7
+    const q = '{ songs(first: 50) { edges { node { id title artist genre charts { id: databaseId } } } } }'; // ≈ 50 × 7
     const codes: string[] = [];
     for (let i = 0; i < 3; i++) codes.push((await s.gql(q)).body.errors?.[0]?.extensions?.code ?? 'OK');
     expect(codes).toEqual(['OK', 'OK', 'RATE_LIMITED']);

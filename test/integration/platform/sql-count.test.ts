@@ -66,7 +66,7 @@ describe('SQL statements per GraphQL request do not grow with the fan-out', () =
   });
 
   it('songs → charts → definition / definitionHistory / arenaAverages', async () => {
-    const q = `query($n: Int) { songs(first: $n) { edges { node { title charts { id level definition { notes coef wr kaidenAvg } definitionHistory { definitionsVersion isCurrent } arenaAverages { arenaClass avgExScore count } } } } } }`;
+    const q = `query($n: Int) { songs(first: $n) { edges { node { title charts { id: databaseId level definition { notes coef wr kaidenAvg } definitionHistory { definitionsVersion isCurrent } arenaAverages { arenaClass avgExScore count } } } } } }`;
     await sqlFor(s, q, { n: 1 }); // warm the in-memory arena-average cache
     const a = await sqlFor(s, q, { n: 2 });
     // 8 songs: each chart's definition history and arena averages are lists costed at their
@@ -86,8 +86,8 @@ describe('SQL statements per GraphQL request do not grow with the fan-out', () =
       if (i % 2 === 0) await db.songNoteUpvote.create({ data: { noteId: note.id, userId: viewer.id } });
     }
     const token = await s.tokenFor(viewer.id);
-    const perChart = `query($c: ID!, $n: Int) { songNotes(chartId: $c, first: $n) { totalCount edges { node { id body upvoteCount upvoted editable chart { id level definition { notes } song { title } } } } } }`;
-    const recent = `query($n: Int) { recentSongNotes(first: $n) { edges { node { id body upvoted editable authorTotalBpi chart { id difficulty song { title artist } } } } } }`;
+    const perChart = `query($c: ID!, $n: Int) { songNotes(chartId: $c, first: $n) { totalCount edges { node { id body upvoteCount upvoted editable chart { id: databaseId level definition { notes } song { title } } } } } }`;
+    const recent = `query($n: Int) { recentSongNotes(first: $n) { edges { node { id body upvoted editable authorTotalBpi chart { id: databaseId difficulty song { title artist } } } } } }`;
     for (const [label, q, vars] of [
       ['songNotes', perChart, { c: String(chartId) }],
       ['recentSongNotes', recent, {}],

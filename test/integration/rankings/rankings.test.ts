@@ -20,8 +20,8 @@ let stranger: User; // no score
 
 const RANKING = `query($c: ID!, $v: String, $first: Int, $after: String) { songRanking(chartId: $c, version: $v, first: $first, after: $after) {
   totalCount version selfRank pageInfo { hasNextPage endCursor }
-  edges { node { rank exScore bpi isSelf anonymous player { id name } } } } }`;
-const USER_RANKING = `query($u: ID!, $c: ID!) { userSongRanking(userId: $u, chartId: $c) { selfRank edges { node { rank isSelf anonymous player { id } } } } }`;
+  edges { node { rank exScore bpi isSelf anonymous player { id: databaseId name } } } } }`;
+const USER_RANKING = `query($u: ID!, $c: ID!) { userSongRanking(userId: $u, chartId: $c) { selfRank edges { node { rank isSelf anonymous player { id: databaseId } } } } }`;
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -149,7 +149,7 @@ describe('per-song ranking', () => {
 
 describe('similar songs and chart attributes', () => {
   const IMPORT = `mutation($e: [ChartAttributesInput!]!) { importChartAttributes(entries: $e) { updated unchanged problems { index title reason } } }`;
-  const SIMILAR = `query($c: ID!, $l: Int, $v: String) { similarSongs(chartId: $c, limit: $l, version: $v) { distance score { exScore } chart { id attributes { name value } } } }`;
+  const SIMILAR = `query($c: ID!, $l: Int, $v: String) { similarSongs(chartId: $c, limit: $l, version: $v) { distance score { exScore } chart { id: databaseId attributes { name value } } } }`;
   let charts: (Chart & { song: { title: string } })[];
   let adminToken: string;
 
@@ -212,7 +212,7 @@ describe('similar songs and chart attributes', () => {
   it('profile variant attaches the user’s own best score; VISIBLE rule', async () => {
     const owner = await aPrivatePlayer(s.db.prisma);
     await aSongBestScore(s.db.prisma, owner, charts[1].id, 1234);
-    const Q = `query($u: ID!, $c: ID!) { userSimilarSongs(userId: $u, chartId: $c) { chart { id } score { exScore version } } }`;
+    const Q = `query($u: ID!, $c: ID!) { userSimilarSongs(userId: $u, chartId: $c) { chart { id: databaseId } score { exScore version } } }`;
     const denied = await s.gql(Q, { u: owner.id, c: String(charts[0].id) }, await s.tokenFor(stranger.id));
     expect(denied.body.errors![0].extensions.code).toBe('FORBIDDEN');
     const d = expectNoErrors(await s.gql(Q, { u: owner.id, c: String(charts[0].id) }, await s.tokenFor(owner.id))) as any;
@@ -225,7 +225,7 @@ describe('similar songs and chart attributes', () => {
 describe('popular charts and the profile song list', () => {
   it('counts players per chart in the version, MOST and FEWEST, with level filter and pages', async () => {
     const Q = `query($o: ChartPopularityOrder, $l: Int, $first: Int, $after: String, $v: String) { popularCharts(order: $o, level: $l, first: $first, after: $after, version: $v) {
-      totalCount pageInfo { hasNextPage endCursor } edges { node { playerCount chart { id level } } } } }`;
+      totalCount pageInfo { hasNextPage endCursor } edges { node { playerCount chart { id: databaseId level } } } } }`;
     const counts = await s.db.prisma.bestScore.groupBy({ by: ['chartId'], where: { version: '33' }, _count: { _all: true } });
     const most = expectNoErrors(await s.gql(Q, { o: 'MOST' })) as any;
     expect(most.popularCharts.totalCount).toBe(counts.length);
@@ -246,7 +246,7 @@ describe('popular charts and the profile song list', () => {
 
   it('userSongs: BPI charts of the version with the user’s best scores; VISIBLE rule', async () => {
     const Q = `query($u: ID!, $first: Int, $after: String, $v: String) { userSongs(userId: $u, first: $first, after: $after, version: $v) {
-      totalCount pageInfo { hasNextPage endCursor } edges { node { chart { id level difficulty song { title } } score { exScore bpi } } } } }`;
+      totalCount pageInfo { hasNextPage endCursor } edges { node { chart { id: databaseId level difficulty song { title } } score { exScore bpi } } } } }`;
     const denied = await s.gql(Q, { u: priv1.id }, await s.tokenFor(stranger.id));
     expect(denied.body.errors![0].extensions.code).toBe('FORBIDDEN');
     const all: any[] = [];
@@ -263,7 +263,7 @@ describe('popular charts and the profile song list', () => {
     expect(all.every((n) => n.chart.level >= 11 && ['HYPER', 'ANOTHER', 'LEGGENDARIA'].includes(n.chart.difficulty))).toBe(true);
     const titles = all.map((n) => n.chart.song.title);
     expect([...titles].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(titles);
-    expect(all.filter((n) => n.score)).toEqual([expect.objectContaining({ chart: expect.objectContaining({ id: String(chart12.id) }), score: { exScore: 1900, bpi: bpiOf(chart12, 1900) } })]);
+    expect(all.filter((n) => n.score)).toEqual([expect.objectContaining({ chart: expect.objectContaining({ id: chart12.id }), score: { exScore: 1900, bpi: bpiOf(chart12, 1900) } })]);
     const v32 = expectNoErrors(await s.gql(Q, { u: pub1.id, first: 100, v: '32' })) as any;
     expect(v32.userSongs.edges.find((e: any) => e.node.score)?.node.score.exScore).toBe(1000);
   });

@@ -18,7 +18,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s?.close());
 
-const Q = `query($id: ID!) { user(id: $id) { chartRanks { chartId exScore rank players chart { id } } } }`;
+const Q = `query($id: ID!) { user(id: $id) { chartRanks { chartId exScore rank players chart { id: databaseId } } } }`;
 const ranks = async (u: User, token?: string) =>
   (expectNoErrors<any>(await s.gql(Q, { id: u.id }, token)).user.chartRanks as any[]).map((r) => [Number(r.chartId), r.exScore, r.rank, r.players]);
 

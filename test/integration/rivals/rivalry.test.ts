@@ -104,7 +104,7 @@ describe('User.rivalry', () => {
 const CHARTS = `query($id: ID!, $sort: RivalChartSort, $order: RivalSortOrder, $first: Int, $after: String, $outcomes: [RivalOutcome!], $both: Boolean) {
   user(id: $id) { rivalry { charts(sort: $sort, order: $order, first: $first, after: $after, outcomes: $outcomes, bothPlayed: $both) {
     totalCount pageInfo { hasNextPage endCursor }
-    edges { node { chartId exDiff bpiDiff outcome chart { id level } mine { exScore bpi clearLamp } rival { exScore bpi } } } } } } }`;
+    edges { node { chartId exDiff bpiDiff outcome chart { id: databaseId level } mine { exScore bpi clearLamp } rival { exScore bpi } } } } } } }`;
 
 async function charts(vars: Record<string, unknown>) {
   return expectNoErrors<any>(await s.gql(CHARTS, { id: alice.id, ...vars }, token)).user.rivalry.charts;

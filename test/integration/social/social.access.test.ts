@@ -49,7 +49,7 @@ const OWNER_ONLY: [string, string, (o: string) => Record<string, unknown>][] = [
   ['incomingFollowRequests', 'query($o: ID!) { incomingFollowRequests(userId: $o) { totalCount } }', (o) => ({ o })],
   ['outgoingFollowRequests', 'query($o: ID!) { outgoingFollowRequests(userId: $o) { totalCount } }', (o) => ({ o })],
   ['followInvite', 'query($o: ID!) { followInvite(userId: $o) { exists } }', (o) => ({ o })],
-  ['followLists', 'query($o: ID!) { followLists(userId: $o) { id } }', (o) => ({ o })],
+  ['followLists', 'query($o: ID!) { followLists(userId: $o) { id: databaseId } }', (o) => ({ o })],
   ['followingWithLists', 'query($o: ID!) { followingWithLists(userId: $o) { totalCount } }', (o) => ({ o })],
   ['notifications', 'query($o: ID!) { notifications(userId: $o) { totalCount } }', (o) => ({ o })],
   ['unreadNotificationCount', 'query($o: ID!) { unreadNotificationCount(userId: $o) }', (o) => ({ o })],
@@ -58,7 +58,7 @@ const OWNER_ONLY: [string, string, (o: string) => Record<string, unknown>][] = [
   ['rejectFollowRequest', 'mutation($o: ID!) { rejectFollowRequest(userId: $o, requestId: 0) { state } }', (o) => ({ o })],
   ['approveFollower', 'mutation($o: ID!, $f: ID!) { approveFollower(userId: $o, followerId: $f) { state } }', (o) => ({ o, f: '00000000-0000-0000-0000-000000000000' })],
   ['removeFollower', 'mutation($o: ID!, $f: ID!) { removeFollower(userId: $o, followerId: $f) { state } }', (o) => ({ o, f: '00000000-0000-0000-0000-000000000000' })],
-  ['updateFollowList', 'mutation($o: ID!) { updateFollowList(userId: $o, listId: 0, name: "x") { id } }', (o) => ({ o })],
+  ['updateFollowList', 'mutation($o: ID!) { updateFollowList(userId: $o, listId: 0, name: "x") { id: databaseId } }', (o) => ({ o })],
   ['deleteFollowList', 'mutation($o: ID!) { deleteFollowList(userId: $o, listId: 0) { id } }', (o) => ({ o })],
   ['addFollowListMember', 'mutation($o: ID!, $m: ID!) { addFollowListMember(userId: $o, listId: 0, memberId: $m) { isMember } }', (o) => ({ o, m: o })],
   ['removeFollowListMember', 'mutation($o: ID!, $m: ID!) { removeFollowListMember(userId: $o, listId: 0, memberId: $m) { isMember } }', (o) => ({ o, m: o })],
@@ -75,7 +75,7 @@ describe('owner-only social operations', () => {
   });
 
   it('issueFollowInvite / createFollowList: only the owner', async () => {
-    for (const q of ['mutation($o: ID!) { issueFollowInvite(userId: $o) { token } }', 'mutation($o: ID!) { createFollowList(userId: $o, name: "n") { id } }']) {
+    for (const q of ['mutation($o: ID!) { issueFollowInvite(userId: $o) { token } }', 'mutation($o: ID!) { createFollowList(userId: $o, name: "n") { id: databaseId } }']) {
       expect(code(await call('anonymous', q, { o: owner.id }))).toBe('UNAUTHENTICATED');
       for (const r of ['other', 'approved', 'legacy', 'pending'] as const) expect(code(await call(r, q, { o: owner.id }))).toBe('FORBIDDEN');
       expect(code(await call('owner', q, { o: owner.id }))).toBeNull();
@@ -97,7 +97,7 @@ describe('owner-only social operations', () => {
 
 describe('the private owner’s data reaches only the owner and the approved follower', () => {
   it('profile (root VISIBLE rule)', async () => {
-    const q = 'query($id: ID!) { user(id: $id) { id } }';
+    const q = 'query($id: ID!) { user(id: $id) { id: databaseId } }';
     const got: Record<string, string | null> = {};
     for (const role of Object.keys(roles) as (keyof typeof roles)[]) got[role] = code(await call(role, q, { id: owner.id }));
     expect(got).toEqual({ anonymous: 'FORBIDDEN', other: 'FORBIDDEN', owner: null, approved: null, legacy: 'FORBIDDEN', pending: 'FORBIDDEN' });
@@ -152,9 +152,9 @@ describe('the private owner’s data reaches only the owner and the approved fol
   });
 
   it('nested users: a followee the viewer may not see is null / masked', async () => {
-    const legacy = await call('legacy', 'query($o: ID!) { followingWithLists(userId: $o) { edges { node { userId state user { id } } } } }', { o: roles.legacy!.id });
+    const legacy = await call('legacy', 'query($o: ID!) { followingWithLists(userId: $o) { edges { node { userId state user { id: databaseId } } } } }', { o: roles.legacy!.id });
     expect(legacy.body.data.followingWithLists.edges.map((e: any) => e.node)).toEqual([{ userId: owner.id, state: 'LEGACY_FOLLOWER', user: null }]);
-    const approved = await call('approved', 'query($o: ID!) { followingWithLists(userId: $o) { edges { node { userId state user { id } } } } }', { o: roles.approved!.id });
+    const approved = await call('approved', 'query($o: ID!) { followingWithLists(userId: $o) { edges { node { userId state user { id: databaseId } } } } }', { o: roles.approved!.id });
     expect(approved.body.data.followingWithLists.edges.map((e: any) => e.node)).toEqual([{ userId: owner.id, state: 'APPROVED_FOLLOWER', user: { id: owner.id } }]);
   });
 

@@ -72,8 +72,8 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
     const me = await aPublicPlayer(s.db.prisma);
     const bystander = await aPublicPlayer(s.db.prisma);
     const fan = await aPublicPlayer(s.db.prisma);
-    const sub = subscribe(wsClient(await s.tokenFor(me.id)), 'subscription { notificationAdded { id type actorId actor { id name } read } }');
-    const other = subscribe(wsClient(await s.tokenFor(bystander.id)), 'subscription { notificationAdded { id type } }');
+    const sub = subscribe(wsClient(await s.tokenFor(me.id)), 'subscription { notificationAdded { id: databaseId type actorId actor { id: databaseId name } read } }');
+    const other = subscribe(wsClient(await s.tokenFor(bystander.id)), 'subscription { notificationAdded { id: databaseId type } }');
     await untilSubscribed('NOTIFICATION_ADDED', me.id);
     await untilSubscribed('NOTIFICATION_ADDED', bystander.id);
     let got: any;
@@ -122,7 +122,7 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
     const row = await s.db.prisma.chart.findFirstOrThrow({ where: { playStyle: 'SP', notes: { gt: 900 } }, orderBy: { id: 'asc' } });
     const chart = s.app.catalogue.chart(row.id)!;
     await aScoreImport(s.db.prisma, me, [{ chartId: chart.id, exScore: 700 }]);
-    const sub = subscribe(wsClient(await s.tokenFor(me.id)), 'subscription { notificationAdded { type actorId chartId actorExScore myExScore chart { id } } }');
+    const sub = subscribe(wsClient(await s.tokenFor(me.id)), 'subscription { notificationAdded { type actorId chartId actorExScore myExScore chart { id: databaseId } } }');
     await untilSubscribed('NOTIFICATION_ADDED', me.id);
     const next = sub.next();
     const IMPORT = 'mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "33", rows: $rows) { updatedCount } }';
@@ -155,7 +155,7 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
   });
 
   it('refuses subscriptions without a viewer, queries / too deep operations over WebSocket, and connections with a bad token', async () => {
-    const anon = subscribe(wsClient(), 'subscription { notificationAdded { id } }');
+    const anon = subscribe(wsClient(), 'subscription { notificationAdded { id: databaseId } }');
     const err: any = await anon.failed;
     expect(err[0]).toMatchObject({ extensions: { code: 'UNAUTHENTICATED' } });
 
@@ -168,7 +168,7 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
     const deep = subscribe(authed, `subscription { notificationAdded { actor { ${nest(6)} } } }`);
     expect(((await deep.failed) as any)[0].message).toMatch(/depth/);
 
-    const bad = subscribe(wsClient('not-a-real-token'), 'subscription { notificationAdded { id } }');
+    const bad = subscribe(wsClient('not-a-real-token'), 'subscription { notificationAdded { id: databaseId } }');
     const closed: any = await bad.failed;
     expect(closed.code).toBe(4403);
   });

@@ -1,3 +1,4 @@
+import { toGlobalId } from '../../../src/graphql/global-id';
 import type { User } from '../../../src/generated/prisma/client';
 import { onScoresImported } from '../../../src/modules/social/social.events';
 import { aPrivatePlayer, aPublicPlayer, aScoreImport, follows } from '../../helpers/factories';
@@ -27,15 +28,15 @@ const UNFOLLOW_CHANGED = 'mutation($u: ID!) { unfollow(userId: $u) { state pendi
 const ISSUE = 'mutation($o: ID!) { issueFollowInvite(userId: $o) { token createdAt } }';
 const SEND = 'mutation($t: String!) { sendFollowRequest(token: $t) { status targetId state } }';
 const WITHDRAW = 'mutation($u: ID!) { withdrawFollowRequest(userId: $u) { state pendingRequest } }';
-const INCOMING = 'query($o: ID!) { incomingFollowRequests(userId: $o) { totalCount edges { node { kind requestId requesterId requester { id name } } } } }';
+const INCOMING = 'query($o: ID!) { incomingFollowRequests(userId: $o) { totalCount edges { node { kind requestId requesterId requester { id: databaseId name } } } } }';
 const APPROVE = 'mutation($o: ID!, $r: Int!) { approveFollowRequest(userId: $o, requestId: $r) { followerId state pendingRequest } }';
 const REJECT = 'mutation($o: ID!, $r: Int!) { rejectFollowRequest(userId: $o, requestId: $r) { state } }';
 const APPROVE_FOLLOWER = 'mutation($o: ID!, $f: ID!) { approveFollower(userId: $o, followerId: $f) { state } }';
 const REMOVE_FOLLOWER = 'mutation($o: ID!, $f: ID!) { removeFollower(userId: $o, followerId: $f) { state pendingRequest } }';
-const NOTIFS = 'query($o: ID!, $type: NotificationType, $first: Int, $after: String) { notifications(userId: $o, type: $type, first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { id type read actorId actor { id } chartId actorExScore myExScore } } } }';
+const NOTIFS = 'query($o: ID!, $type: NotificationType, $first: Int, $after: String) { notifications(userId: $o, type: $type, first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { id type read actorId actor { id: databaseId } chartId actorExScore myExScore } } } }';
 const UNREAD = 'query($o: ID!) { unreadNotificationCount(userId: $o) }';
 const MARK_READ = 'mutation($o: ID!) { markNotificationsRead(userId: $o) { unreadCount lastReadAt } }';
-const TIMELINE = 'query($o: ID!, $mode: TimelineMode, $first: Int, $after: String) { timeline(userId: $o, mode: $mode, first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { id userId chartId exScore previousExScore diffExScore previousBpi clearLamp isOvertaken viewerScore { exScore diffExScore } user { id } chart { id } } } } }';
+const TIMELINE = 'query($o: ID!, $mode: TimelineMode, $first: Int, $after: String) { timeline(userId: $o, mode: $mode, first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { id userId chartId exScore previousExScore diffExScore previousBpi clearLamp isOvertaken viewerScore { exScore diffExScore } user { id: databaseId } chart { id: databaseId } } } } }';
 
 async function notificationTypes(user: User): Promise<string[]> {
   const d = await ok(user, NOTIFS, { o: user.id });
@@ -113,7 +114,7 @@ describe('invitations', () => {
     const status = (await ok(p, 'query($o: ID!) { followInvite(userId: $o) { exists createdAt } }', { o: p.id })).followInvite;
     expect(status).toEqual({ exists: true, createdAt: first.createdAt });
 
-    const RESOLVE = 'query($t: String!) { resolveFollowInvite(token: $t) { type inviterId isSelf isFollowing hasPendingRequest inviter { id } } }';
+    const RESOLVE = 'query($t: String!) { resolveFollowInvite(token: $t) { type inviterId isSelf isFollowing hasPendingRequest inviter { id: databaseId } } }';
     expect((await ok(null, RESOLVE, { t: first.token })).resolveFollowInvite).toEqual({
       type: 'follow', inviterId: p.id, isSelf: false, isFollowing: false, hasPendingRequest: false, inviter: { id: p.id },
     });
@@ -189,7 +190,7 @@ describe('private players: request → approve / reject / withdraw', () => {
     expect((await ok(f, SEND, { t: token })).sendFollowRequest).toEqual({ status: 'REQUESTED', targetId: owner.id, state: 'REQUESTED' });
     expect(await s.db.prisma.followRequest.count({ where: { requesterId: f.id } })).toBe(1);
     expect(await notificationTypes(owner)).toEqual(['FOLLOW_REQUEST']);
-    const out = await ok(f, 'query($o: ID!) { outgoingFollowRequests(userId: $o) { totalCount edges { node { id targetId target { id } } } } }', { o: f.id });
+    const out = await ok(f, 'query($o: ID!) { outgoingFollowRequests(userId: $o) { totalCount edges { node { id targetId target { id: databaseId } } } } }', { o: f.id });
     expect(out.outgoingFollowRequests.edges.map((e: any) => e.node)).toEqual([{ id: rid, targetId: owner.id, target: { id: owner.id } }]);
     let inc = await ok(owner, INCOMING, { o: owner.id });
     expect(inc.incomingFollowRequests.edges.map((e: any) => e.node)).toEqual([
@@ -224,23 +225,23 @@ describe('private players: request → approve / reject / withdraw', () => {
     expect((await ok(f, SEND, { t: fresh })).sendFollowRequest).toEqual({ status: 'FOLLOWED', targetId: owner.id, state: 'APPROVED_FOLLOWER' });
     expect((await ok(f, FOLLOW_CHANGED, { u: owner.id })).follow).toEqual({ state: 'APPROVED_FOLLOWER', changed: false });
     // the approved follower sees the private profile
-    expect((await ok(f, 'query($id: ID!) { user(id: $id) { id } }', { id: owner.id })).user).toEqual({ id: owner.id });
+    expect((await ok(f, 'query($id: ID!) { user(id: $id) { id: databaseId } }', { id: owner.id })).user).toEqual({ id: owner.id });
   });
 
   it('legacy followers: listed while private, retro-approval, force-removal cleans lists; unfollow revokes approval', async () => {
     const owner = await aPublicPlayer(s.db.prisma);
     const f = await aPublicPlayer(s.db.prisma);
     await ok(f, FOLLOW, { u: owner.id });
-    const list = (await ok(f, 'mutation($o: ID!) { createFollowList(userId: $o, name: "rivals") { id } }', { o: f.id })).createFollowList;
-    await ok(f, 'mutation($o: ID!, $l: Int!, $m: ID!) { addFollowListMember(userId: $o, listId: $l, memberId: $m) { isMember } }', { o: f.id, l: list.id, m: owner.id });
+    const list = (await ok(f, 'mutation($o: ID!) { createFollowList(userId: $o, name: "rivals") { id: databaseId } }', { o: f.id })).createFollowList;
+    await ok(f, 'mutation($o: ID!, $l: ID!, $m: ID!) { addFollowListMember(userId: $o, listId: $l, memberId: $m) { isMember } }', { o: f.id, l: list.id, m: owner.id });
 
     // public → private: f becomes a legacy follower without access
     await s.db.prisma.user.update({ where: { id: owner.id }, data: { isPublic: false } });
     let inc = (await ok(owner, INCOMING, { o: owner.id })).incomingFollowRequests;
     expect(inc.totalCount).toBe(1);
     expect(inc.edges[0].node).toMatchObject({ kind: 'LEGACY', requestId: null, requesterId: f.id });
-    expect(errorCode(await as(f, 'query($id: ID!) { user(id: $id) { id } }', { id: owner.id }))).toBe('FORBIDDEN');
-    const fl = (await ok(f, 'query($o: ID!) { followingWithLists(userId: $o) { edges { node { userId state listIds user { id } } } } }', { o: f.id })).followingWithLists;
+    expect(errorCode(await as(f, 'query($id: ID!) { user(id: $id) { id: databaseId } }', { id: owner.id }))).toBe('FORBIDDEN');
+    const fl = (await ok(f, 'query($o: ID!) { followingWithLists(userId: $o) { edges { node { userId state listIds user { id: databaseId } } } } }', { o: f.id })).followingWithLists;
     expect(fl.edges.map((e: any) => e.node)).toEqual([{ userId: owner.id, state: 'LEGACY_FOLLOWER', listIds: [list.id], user: null }]);
 
     // a legacy follower with a request appears once, as REQUEST
@@ -272,7 +273,7 @@ describe('private players: request → approve / reject / withdraw', () => {
     await s.db.prisma.user.update({ where: { id: owner.id }, data: { isPublic: true } });
     await ok(h, FOLLOW, { u: owner.id });
     await s.db.prisma.user.update({ where: { id: owner.id }, data: { isPublic: false } });
-    expect(errorCode(await as(h, 'query($id: ID!) { user(id: $id) { id } }', { id: owner.id }))).toBe('FORBIDDEN');
+    expect(errorCode(await as(h, 'query($id: ID!) { user(id: $id) { id: databaseId } }', { id: owner.id }))).toBe('FORBIDDEN');
   });
 });
 
@@ -282,21 +283,21 @@ describe('follow lists', () => {
     const b = await aPublicPlayer(s.db.prisma);
     const c = await aPublicPlayer(s.db.prisma);
     const other = await aPublicPlayer(s.db.prisma);
-    const CREATE = 'mutation($o: ID!, $n: String!, $p: Boolean) { createFollowList(userId: $o, name: $n, isPublic: $p) { id name isPublic memberCount } }';
+    const CREATE = 'mutation($o: ID!, $n: String!, $p: Boolean) { createFollowList(userId: $o, name: $n, isPublic: $p) { id: databaseId name isPublic memberCount } }';
     const created = (await ok(me, CREATE, { o: me.id, n: '  friends  ' })).createFollowList;
     expect(created).toMatchObject({ name: 'friends', isPublic: false, memberCount: 0 });
     expect(errorCode(await as(me, CREATE, { o: me.id, n: '   ' }))).toBe('BAD_USER_INPUT');
     expect(errorCode(await as(me, CREATE, { o: me.id, n: 'x'.repeat(51) }))).toBe('BAD_USER_INPUT');
     expect((await ok(me, CREATE, { o: me.id, n: 'y'.repeat(50), p: true })).createFollowList.isPublic).toBe(true);
 
-    const UPDATE = 'mutation($o: ID!, $l: Int!, $n: String, $p: Boolean) { updateFollowList(userId: $o, listId: $l, name: $n, isPublic: $p) { id name isPublic } }';
+    const UPDATE = 'mutation($o: ID!, $l: ID!, $n: String, $p: Boolean) { updateFollowList(userId: $o, listId: $l, name: $n, isPublic: $p) { id: databaseId name isPublic } }';
     expect((await ok(me, UPDATE, { o: me.id, l: created.id, n: 'rivals' })).updateFollowList).toEqual({ id: created.id, name: 'rivals', isPublic: false });
     expect((await ok(me, UPDATE, { o: me.id, l: created.id, p: true })).updateFollowList.isPublic).toBe(true);
     expect(errorCode(await as(me, UPDATE, { o: me.id, l: created.id }))).toBe('BAD_USER_INPUT');
     expect(errorCode(await as(other, UPDATE, { o: other.id, l: created.id, n: 'mine' }))).toBe('NOT_FOUND');
 
-    const ADD = 'mutation($o: ID!, $l: Int!, $m: ID!) { addFollowListMember(userId: $o, listId: $l, memberId: $m) { listId userId isMember } }';
-    const REMOVE = 'mutation($o: ID!, $l: Int!, $m: ID!) { removeFollowListMember(userId: $o, listId: $l, memberId: $m) { isMember } }';
+    const ADD = 'mutation($o: ID!, $l: ID!, $m: ID!) { addFollowListMember(userId: $o, listId: $l, memberId: $m) { listId userId isMember } }';
+    const REMOVE = 'mutation($o: ID!, $l: ID!, $m: ID!) { removeFollowListMember(userId: $o, listId: $l, memberId: $m) { isMember } }';
     expect(errorCode(await as(me, ADD, { o: me.id, l: created.id, m: b.id }))).toBe('BAD_USER_INPUT');
     await ok(me, FOLLOW, { u: b.id });
     await ok(me, FOLLOW, { u: c.id });
@@ -305,7 +306,7 @@ describe('follow lists', () => {
     await ok(me, ADD, { o: me.id, l: created.id, m: c.id });
     expect(errorCode(await as(other, ADD, { o: other.id, l: created.id, m: b.id }))).toBe('NOT_FOUND');
 
-    const lists = (await ok(me, 'query($o: ID!) { followLists(userId: $o) { id name memberCount } }', { o: me.id })).followLists;
+    const lists = (await ok(me, 'query($o: ID!) { followLists(userId: $o) { id: databaseId name memberCount } }', { o: me.id })).followLists;
     expect(lists[0]).toEqual({ id: created.id, name: 'rivals', memberCount: 2 });
     const fl = (await ok(me, 'query($o: ID!) { followingWithLists(userId: $o) { totalCount edges { node { userId listIds } } } }', { o: me.id })).followingWithLists;
     expect(fl.totalCount).toBe(2);
@@ -316,9 +317,9 @@ describe('follow lists', () => {
     await ok(me, UNFOLLOW, { u: b.id });
     expect(await s.db.prisma.followListMember.findMany({ where: { listId: created.id }, select: { userId: true } })).toEqual([{ userId: c.id }]);
 
-    const DELETE = 'mutation($o: ID!, $l: Int!) { deleteFollowList(userId: $o, listId: $l) { id deleted } }';
+    const DELETE = 'mutation($o: ID!, $l: ID!) { deleteFollowList(userId: $o, listId: $l) { id deleted } }';
     expect(errorCode(await as(other, DELETE, { o: other.id, l: created.id }))).toBe('NOT_FOUND');
-    expect((await ok(me, DELETE, { o: me.id, l: created.id })).deleteFollowList).toEqual({ id: created.id, deleted: true });
+    expect((await ok(me, DELETE, { o: me.id, l: created.id })).deleteFollowList).toEqual({ id: toGlobalId('FollowList', created.id), deleted: true });
     expect(await s.db.prisma.followListMember.count({ where: { listId: created.id } })).toBe(0);
   });
 });
@@ -356,8 +357,8 @@ describe('follow lists mask private members completely', () => {
     // an approved follower of priv, and priv themself, see the member
     for (const viewer of [approved, priv]) {
       const u = (await ok(viewer, Q, { h: hub.id })).user;
-      expect(u.followers.edges.map((e: any) => e.node.id)).toEqual(expect.arrayContaining([priv.id]));
-      expect(u.following.edges.map((e: any) => e.node)).toEqual([{ id: priv.id, name: priv.name, isMasked: false }]);
+      expect(u.followers.edges.map((e: any) => e.node.id)).toEqual(expect.arrayContaining([toGlobalId("User", priv.id)]));
+      expect(u.following.edges.map((e: any) => e.node)).toEqual([{ id: toGlobalId('User', priv.id), name: priv.name, isMasked: false }]);
     }
   });
 });
@@ -504,7 +505,7 @@ describe('timeline', () => {
       [pub.id, 900],
     ]);
     const over = all.find((n) => n.exScore === 1100);
-    expect(over).toMatchObject({ previousExScore: 900, diffExScore: 200, previousBpi: 10.5, clearLamp: 'HARD_CLEAR', isOvertaken: true, viewerScore: { exScore: 1000, diffExScore: -100 }, user: { id: pub.id }, chart: { id: String(c1) } });
+    expect(over).toMatchObject({ previousExScore: 900, diffExScore: 200, previousBpi: 10.5, clearLamp: 'HARD_CLEAR', isOvertaken: true, viewerScore: { exScore: 1000, diffExScore: -100 }, user: { id: pub.id }, chart: { id: c1 } });
     expect(all.find((n) => n.exScore === 900)).toMatchObject({ previousExScore: null, previousBpi: null, clearLamp: 'CLEAR', isOvertaken: false });
     expect((await ok(me, TIMELINE, { o: me.id })).timeline.totalCount).toBe(4);
 
@@ -552,8 +553,8 @@ describe('batching (no N+1)', () => {
       const d = expectNoErrors(await s.gql(query, { o: me.id, first }, token)) as any;
       return { statements: s.sql.count, rows: (Object.values(d)[0] as any).edges.length };
     };
-    const NQ = 'query($o: ID!, $first: Int) { notifications(userId: $o, first: $first) { edges { node { id actor { id name isMasked } } } } }';
-    const TQ = 'query($o: ID!, $first: Int) { timeline(userId: $o, first: $first) { edges { node { id user { id name } chart { id level } } } } }';
+    const NQ = 'query($o: ID!, $first: Int) { notifications(userId: $o, first: $first) { edges { node { id actor { id: databaseId name isMasked } } } } }';
+    const TQ = 'query($o: ID!, $first: Int) { timeline(userId: $o, first: $first) { edges { node { id user { id: databaseId name } chart { id: databaseId level } } } } }';
     const [n5, n20, t5, t20] = [await cost(NQ, 5), await cost(NQ, 20), await cost(TQ, 5), await cost(TQ, 20)];
     expect([n5.rows, n20.rows, t5.rows, t20.rows]).toEqual([5, 20, 5, 20]);
     expect(n20.statements).toBe(n5.statements);

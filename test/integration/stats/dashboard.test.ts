@@ -107,7 +107,7 @@ describe('User.dashboard parts (hand-worked numbers)', () => {
   });
 
   it('aaaTable: borders, their BPIs and the player\u2019s distance', async () => {
-    const d = await part('aaaTable { summary { charts aaa maxMinus custom } rows { title chartId chart { id } maxScore exScore bpi aaa { exScore bpi diff reached } maxMinus { exScore bpi diff reached } } }');
+    const d = await part('aaaTable { summary { charts aaa maxMinus custom } rows { title chartId chart { id: databaseId } maxScore exScore bpi aaa { exScore bpi diff reached } maxMinus { exScore bpi diff reached } } }');
     const t = d.aaaTable;
     // every chart in scope available in 33: level desc, then title
     expect(t.rows.map((r: any) => r.title)).toEqual(['Alpha', 'Beta', 'Delta', 'Epsilon', 'Gamma']);
@@ -157,7 +157,7 @@ describe('User.dashboard parts (hand-worked numbers)', () => {
   });
 
   it('trend by month: Jan ends at (100² + 0 − 2·15²)/4 = 2387.5 → 48.86 with 3 updates; Feb at 69.91 with 1', async () => {
-    const d = await part('trend(groupBy: MONTH) { groupBy chartCount points { date totalBpi playedCount updatedCount updates { title prevExScore newExScore prevBpi newBpi chart { id } } } }');
+    const d = await part('trend(groupBy: MONTH) { groupBy chartCount points { date totalBpi playedCount updatedCount updates { title prevExScore newExScore prevBpi newBpi chart { id: databaseId } } } }');
     expect(d.trend.groupBy).toBe('MONTH');
     expect(d.trend.chartCount).toBe(4);
     expect(d.trend.points.map((x: any) => [x.date, x.totalBpi, x.playedCount, x.updatedCount])).toEqual([
@@ -342,7 +342,7 @@ describe('arena trend and statsPrivacy', () => {
 describe('review (owner only)', () => {
   it('January: start −15 (nothing before), after 01-05 48.28, after 01-07 48.86; three updated charts', async () => {
     const d = await part(
-      'review(month: "2026-01") { period granularity from to bpi { start end diff chartCount history { date value } } topBpiSongs { title bpi rank chart { id } } topImprovedSongs { title } ' +
+      'review(month: "2026-01") { period granularity from to bpi { start end diff chartCount history { date value } } topBpiSongs { title bpi rank chart { id: databaseId } } topImprovedSongs { title } ' +
         'activity { totalKeys totalScratches playDays updatedSongs byWeekday { weekday count } bestKeysDay { date value } towerRanking { keysRank scratchRank totalUsers } } arena { bestClass bestRank maxA1Continue } }',
       {},
       pToken,
@@ -386,7 +386,7 @@ describe('neighbours: only averages, never who', () => {
     }
     for (const u of ns.slice(0, 3)) await aScoreImport(db, u, [{ chartId: ids.Alpha, exScore: 1600, playedAt: jst('2026-01-01', '12:00') }]);
     for (const u of ns.slice(3)) await aScoreImport(db, u, [{ chartId: ids.Beta, exScore: 1600, playedAt: jst('2026-01-01', '12:00') }]);
-    const d = await part('neighbours { myTotalBpi usedNeighbors minimumNeighbors minimumPerChart weapons { total data { title bpi neighborAvgBpi neighborCount bpiDiff chart { id } } } potential { total } }');
+    const d = await part('neighbours { myTotalBpi usedNeighbors minimumNeighbors minimumPerChart weapons { total data { title bpi neighborAvgBpi neighborCount bpiDiff chart { id: databaseId } } } potential { total } }');
     const n = d.neighbours;
     expect([n.myTotalBpi, n.usedNeighbors, n.minimumNeighbors, n.minimumPerChart]).toEqual([69.91, 5, 5, 3]);
     expect(n.weapons.data.map((x: any) => [x.title, x.bpi, x.neighborAvgBpi, x.neighborCount, x.bpiDiff])).toEqual([['Alpha', 100, 0, 3, 100]]);

@@ -20,7 +20,7 @@ const Q = `query($v: String, $area: String, $cls: ArenaClass, $first: Int, $afte
   globalRanking(version: $v, area: $area, arenaClass: $cls, first: $first, after: $after) {
     version totalCount selfRank
     pageInfo { hasNextPage endCursor }
-    edges { node { rank totalBpi anonymous isSelf player { id name } } }
+    edges { node { rank totalBpi anonymous isSelf player { id: databaseId name } } }
   } }`;
 
 type Row = { rank: number; totalBpi: number; anonymous: boolean; isSelf: boolean; player: { id: string; name: string } | null };

@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const PROFILE = `query($id: ID!) { user(id: $id) {
-  id name isPublic isMasked profileText profileImage gameId socialId
+  id: databaseId name isPublic isMasked profileText profileImage gameId socialId
   role { role description grantedAt }
   follows { followers following }
   relationship { isFollowing isFollowedBy isMutual isSelf }
@@ -80,7 +80,7 @@ describe('profile read', () => {
 
   it('finds users by name case-insensitively, null for unknown, FORBIDDEN for invisible private ones', async () => {
     const u = await aPublicPlayer(s.db.prisma, { name: 'CaseName' });
-    expect(expectNoErrors<any>(await s.gql('{ userByName(name: "casename") { id name } }')).userByName).toEqual({ id: u.id, name: 'CaseName' });
+    expect(expectNoErrors<any>(await s.gql('{ userByName(name: "casename") { id: databaseId name } }')).userByName).toEqual({ id: u.id, name: 'CaseName' });
     expect(expectNoErrors<any>(await s.gql('{ userByName(name: "nobody-here") { id } }')).userByName).toBeNull();
     await aPrivatePlayer(s.db.prisma, { name: 'HiddenOne' });
     const res = await s.gql('{ userByName(name: "HIDDENONE") { id } }');
@@ -126,8 +126,8 @@ describe('profile read', () => {
 
 describe('followers / following connections', () => {
   const Q = `query($id: ID!, $after: String) { user(id: $id) {
-    followers(first: 2, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { followedAt node { id name isMasked profileText stats { totalBpi } follows { followers } } } }
-    following(first: 5) { totalCount edges { node { id } } }
+    followers(first: 2, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { followedAt node { id: databaseId name isMasked profileText stats { totalBpi } follows { followers } } } }
+    following(first: 5) { totalCount edges { node { id: databaseId } } }
   } }`;
 
   it('pages followers newest first and masks users the viewer may not see', async () => {
@@ -238,7 +238,7 @@ describe('compare', () => {
 });
 
 describe('profile writes', () => {
-  const UPDATE = `mutation($i: UpdateProfileInput!) { updateProfile(input: $i) { user { id name gameId profileText profileImage socialId isPublic statsPrivacy { showArenaClass showArenaRank showArea showGrade } } } }`;
+  const UPDATE = `mutation($i: UpdateProfileInput!) { updateProfile(input: $i) { user { id: databaseId name gameId profileText profileImage socialId isPublic statsPrivacy { showArenaClass showArenaRank showArea showGrade } } } }`;
 
   it('updates only the given fields (PATCH), normalises the game id and validates everything', async () => {
     const u = await aPublicPlayer(s.db.prisma);
@@ -288,9 +288,9 @@ describe('profile writes', () => {
     await expect(resolver.createProfile({ name: 'x' }, ctx2)).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
 
     const local = await aPublicPlayer(s.db.prisma);
-    const res = await s.gql('mutation { createProfile(input: { name: "SomeoneNew" }) { user { id } } }', {}, await s.tokenFor(local.id));
+    const res = await s.gql('mutation { createProfile(input: { name: "SomeoneNew" }) { user { id: databaseId } } }', {}, await s.tokenFor(local.id));
     expect(res.body.errors?.[0].extensions.code).toBe('CONFLICT');
-    const anon = await s.gql('mutation { createProfile(input: { name: "SomeoneNew" }) { user { id } } }');
+    const anon = await s.gql('mutation { createProfile(input: { name: "SomeoneNew" }) { user { id: databaseId } } }');
     expect(anon.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
