@@ -18,7 +18,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase, type DatabaseHandle } from '../src/db/client';
@@ -30,9 +29,8 @@ import { createHttpServer } from '../src/http';
 import { createLogger } from '../src/logger';
 import { Catalogue } from '../src/modules/catalogue/catalogue';
 import { refreshRadarCache } from '../src/modules/stats/dashboard.service';
-import { fmt, percentile, pgAdminUrl, pgUrl, record, SHARED, startProcess, tmpDir } from './lib';
+import { benchDatabase, fmt, percentile, record, SHARED, startProcess } from './lib';
 
-const JWT = 'bench-secret-bench-secret-bench-secret-000';
 const DEFS = path.join(SHARED, 'data/definitions/definitions-202509156.json');
 const REQUESTS = Number(process.env.BENCH_DASHBOARD_REQUESTS ?? 30);
 const BATCHES = 240;
@@ -171,17 +169,9 @@ async function timeSequential(n: number, fn: () => Promise<void>): Promise<numbe
 }
 
 export async function benchDashboard(target: 'pglite' | 'postgresql'): Promise<void> {
-  const dataDir = tmpDir('dashboard');
-  const pgName = `bpigraph_bench_dashboard_${process.pid}`;
-  let url: string | undefined;
-  if (target === 'postgresql') {
-    const admin = new Client({ connectionString: pgAdminUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${pgName}"`);
-    await admin.end();
-    url = pgUrl(pgName);
-  }
-  const env = { DATA_DIR: dataDir, DATABASE_URL: url ?? '', SEED_DEMO: 'false', JWT_SECRET: JWT, RATE_LIMIT_WRITES_PER_MINUTE: '0', RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0' };
+  const bench = await benchDatabase('dashboard', target);
+  const { dataDir, url } = bench;
+  const env = bench.env;
   const label = target === 'pglite' ? 'PGlite' : 'PostgreSQL';
   const load0 = os.loadavg().map((x) => x.toFixed(2)).join(' / ');
   try {
@@ -271,13 +261,7 @@ export async function benchDashboard(target: 'pglite' | 'postgresql'): Promise<v
       rows,
     );
   } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (target === 'postgresql') {
-      const admin = new Client({ connectionString: pgAdminUrl() });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`);
-      await admin.end();
-    }
+    await bench.drop();
   }
 }
 

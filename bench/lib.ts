@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { Client } from 'pg';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const SHARED = path.resolve(ROOT, '../shared');
@@ -190,4 +191,46 @@ export function runScript(entry: string, env: Record<string, string> = {}): Prom
     proc.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${entry} exited with ${code}`))));
     proc.on('error', reject);
   });
+}
+
+/** The JWT secret of the bench servers. */
+export const BENCH_JWT = 'bench-secret-bench-secret-bench-secret-000';
+
+/** A throw-away database for one bench run: PGlite in a temporary data dir, or a new PostgreSQL database. */
+export interface BenchDatabase {
+  dataDir: string;
+  /** The PostgreSQL URL (undefined on PGlite). */
+  url: string | undefined;
+  /** The server environment for it (no demo, no write/expensive-read limits). */
+  env: Record<string, string>;
+  /** Removes the data dir and drops the database. */
+  drop(): Promise<void>;
+}
+
+export async function benchDatabase(name: string, target: 'pglite' | 'postgresql'): Promise<BenchDatabase> {
+  const dataDir = tmpDir(name);
+  const pgName = `bpigraph_bench_${name.replace(/[^a-z0-9]/gi, '_')}_${process.pid}`;
+  let url: string | undefined;
+  if (target === 'postgresql') {
+    const admin = new Client({ connectionString: pgAdminUrl() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${pgName}"`);
+    await admin.end();
+    url = pgUrl(pgName);
+  }
+  const env = { DATA_DIR: dataDir, DATABASE_URL: url ?? '', SEED_DEMO: 'false', JWT_SECRET: BENCH_JWT, RATE_LIMIT_WRITES_PER_MINUTE: '0', RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0' };
+  return {
+    dataDir,
+    url,
+    env,
+    async drop() {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (url) {
+        const admin = new Client({ connectionString: pgAdminUrl() });
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+  };
 }

@@ -12,7 +12,6 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase, type DatabaseHandle } from '../src/db/client';
@@ -23,7 +22,7 @@ import { LATEST_VERSION } from '../src/domain/constants';
 import { createHttpServer } from '../src/http';
 import { createLogger } from '../src/logger';
 import { Catalogue } from '../src/modules/catalogue/catalogue';
-import { fmt, load, pgAdminUrl, pgUrl, record, rssMiB, SHARED, startProcess, tmpDir } from './lib';
+import { benchDatabase, fmt, load, record, rssMiB, SHARED, startProcess } from './lib';
 
 export const NESTED_QUERY = `query($id: ID!) { user(id: $id) {
   name stats { version totalBpi arenaClass }
@@ -36,7 +35,6 @@ export const NESTED_QUERY = `query($id: ID!) { user(id: $id) {
 
 const FOLLOWERS = 50;
 const SCORES_PER_PLAYER = 40;
-const JWT = 'bench-secret-bench-secret-bench-secret-000';
 const DEFS = path.join(SHARED, 'data/definitions/definitions-202509156.json');
 
 /** Seeds the catalogue and the players; returns the target player's id. */
@@ -68,17 +66,9 @@ export async function seedNested(db: DatabaseHandle): Promise<string> {
 }
 
 export async function benchNested(target: 'pglite' | 'postgresql' = (process.env.BENCH_DB as 'postgresql') ?? 'pglite', duration = Number(process.env.BENCH_DURATION ?? 10)): Promise<void> {
-  const dataDir = tmpDir('nested');
-  const pgName = `bpigraph_bench_nested_${process.pid}`;
-  let url: string | undefined;
-  if (target === 'postgresql') {
-    const admin = new Client({ connectionString: pgAdminUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${pgName}"`);
-    await admin.end();
-    url = pgUrl(pgName);
-  }
-  const env = { DATA_DIR: dataDir, DATABASE_URL: url ?? '', SEED_DEMO: 'false', JWT_SECRET: JWT, RATE_LIMIT_WRITES_PER_MINUTE: '0', RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0' };
+  const bench = await benchDatabase('nested', target);
+  const { dataDir, url } = bench;
+  const env = bench.env;
   try {
     // 1. seed, and count statements per request in process (after a warm-up request).
     let statements = 0;
@@ -131,13 +121,7 @@ export async function benchNested(target: 'pglite' | 'postgresql' = (process.env
       await server.stop();
     }
   } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (target === 'postgresql') {
-      const admin = new Client({ connectionString: pgAdminUrl() });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`);
-      await admin.end();
-    }
+    await bench.drop();
   }
 }
 

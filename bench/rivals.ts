@@ -26,9 +26,9 @@ import { createHttpServer } from '../src/http';
 import { createLogger } from '../src/logger';
 import { Catalogue } from '../src/modules/catalogue/catalogue';
 import { generateScaleData, DEFINITIONS_FILE } from './data';
-import { fmt, load, percentile, pgAdminUrl, pgUrl, record, SCALE_DB, tmpDir } from './lib';
+import { BENCH_JWT, benchDatabase, fmt, load, percentile, pgUrl, record, SCALE_DB } from './lib';
 
-const JWT = 'bench-secret-bench-secret-bench-secret-000';
+const JWT = BENCH_JWT;
 const FOLLOWED = 50;
 const BESTS = 1000;
 export const RIVALRY_QUERY = `{ me { following(first: 50) { edges { node { name rivalry { wins losses draws bpiDiff } } } } } }`;
@@ -56,17 +56,9 @@ async function seedRivals(db: DatabaseHandle): Promise<{ viewerId: string; chart
 }
 
 async function benchNestedRivalry(target: 'pglite' | 'postgresql', duration: number) {
-  const dataDir = tmpDir('rivals');
-  const pgName = `bpigraph_bench_rivals_nested_${process.pid}`;
-  let url: string | undefined;
-  if (target === 'postgresql') {
-    const admin = new Client({ connectionString: pgAdminUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${pgName}"`);
-    await admin.end();
-    url = pgUrl(pgName);
-  }
-  const env = { DATA_DIR: dataDir, DATABASE_URL: url ?? '', SEED_DEMO: 'false', JWT_SECRET: JWT, RATE_LIMIT_WRITES_PER_MINUTE: '0', RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0' };
+  const bench = await benchDatabase('rivals_nested', target);
+  const { dataDir, url } = bench;
+  const env = bench.env;
   try {
     let statements = 0;
     let counting = false;
@@ -104,13 +96,7 @@ async function benchNestedRivalry(target: 'pglite' | 'postgresql', duration: num
       await db.close();
     }
   } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (target === 'postgresql') {
-      const admin = new Client({ connectionString: pgAdminUrl() });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`);
-      await admin.end();
-    }
+    await bench.drop();
   }
 }
 

@@ -9,14 +9,12 @@
  *   BENCH_DB=postgresql npm run bench:scores-sort      (PGlite without BENCH_DB)
  */
 import 'reflect-metadata';
-import fs from 'node:fs';
 import os from 'node:os';
-import { Client } from 'pg';
 import { openDatabase } from '../src/db/client';
 import { importDefinitions } from '../src/db/definitions';
 import { applyMigrations } from '../src/db/migrate';
 import { ScoreSortKey } from '../src/domain/score-list';
-import { cpuMicros, fmt, percentile, pgAdminUrl, pgUrl, record, startProcess, tmpDir } from './lib';
+import { benchDatabase, cpuMicros, fmt, percentile, record, startProcess } from './lib';
 
 const SONGS = 1800;
 const BESTS = 5000;
@@ -40,16 +38,8 @@ function definitions() {
 
 async function main(): Promise<void> {
   const target = (process.env.BENCH_DB as 'postgresql' | undefined) ?? 'pglite';
-  const dataDir = tmpDir('scores-sort');
-  const pgName = `bpigraph_bench_sort_${process.pid}`;
-  let url: string | undefined;
-  if (target === 'postgresql') {
-    const admin = new Client({ connectionString: pgAdminUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${pgName}"`);
-    await admin.end();
-    url = pgUrl(pgName);
-  }
+  const bench = await benchDatabase('sort', target);
+  const { dataDir, url } = bench;
   try {
     // 1. seed: catalogue, one player with 5,000 bests
     {
@@ -118,13 +108,7 @@ async function main(): Promise<void> {
       rows,
     );
   } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (target === 'postgresql') {
-      const admin = new Client({ connectionString: pgAdminUrl() });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`);
-      await admin.end();
-    }
+    await bench.drop();
   }
 }
 
