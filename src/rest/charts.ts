@@ -6,6 +6,34 @@ import { badInput, notFound } from '../errors';
 import { contextForRequest } from '../graphql/context';
 import { enforce } from '../graphql/rules';
 import { restError } from './errors';
+import { z } from 'zod';
+import { ErrorBody, HIDDEN, routeSchema } from './openapi';
+
+const CHART_DOC = routeSchema({
+  summary: "A player's dashboard picture (SVG)",
+  description:
+    'radar.svg, trend.svg or distribution.svg from the same data as User.dashboard; the standard stats query, theme light|dark, ' +
+    'groupBy (trend) and step (distribution). Strong ETag (If-None-Match → 304) and Cache-Control; visibility as GraphQL.',
+  tags: ['charts'],
+  params: z.object({ userId: z.string(), file: z.enum(['radar.svg', 'trend.svg', 'distribution.svg']) }),
+  query: z.object({
+    version: z.string().optional(),
+    level: z.union([z.string(), z.array(z.string())]).optional(),
+    difficulty: z.union([z.string(), z.array(z.string())]).optional(),
+    theme: z.enum(['light', 'dark']).optional(),
+    groupBy: z.string().optional(),
+    step: z.string().optional(),
+  }),
+  responses: {
+    200: { description: 'The picture', media: 'image/svg+xml' },
+    304: { description: 'Not modified (If-None-Match matched the ETag)' },
+    400: { description: 'Bad query parameter', body: ErrorBody },
+    403: { description: 'Private player', body: ErrorBody },
+    404: { description: 'Unknown user or chart', body: ErrorBody },
+  },
+  errors: ErrorBody,
+  bearer: 'optional',
+});
 
 export const CHART_KINDS = ['radar', 'trend', 'distribution'] as const;
 type Kind = (typeof CHART_KINDS)[number];
@@ -28,11 +56,18 @@ const one = (v: unknown, name: string): string | null => {
  * Authorization). The SVG holds no script and is served with a CSP that forbids any.
  */
 export function registerCharts(fastify: FastifyInstance, app: App): void {
+  const url = '/api/v1/users/:userId/charts/:file';
   fastify.route({
-    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url: '/api/v1/users/:userId/charts/:file',
+    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url,
+    ...HIDDEN,
+    handler: async (_req: FastifyRequest, reply: FastifyReply) => reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
+  });
+  fastify.route({
+    method: 'GET', // HEAD: Fastify's own, from GET
+    url,
+    ...CHART_DOC,
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' });
       try {
         const { userId, file } = req.params as { userId: string; file: string };
         const m = /^([a-z]+)\.svg$/.exec(file);

@@ -22,7 +22,7 @@ export const ErrorBody = z.object({
 /** RFC 6749 error body of the OAuth endpoints. */
 export const OAuthErrorBody = z.object({ error: z.string(), error_description: z.string().optional() });
 
-type Responses = Record<number, { description: string; body?: z.ZodType; html?: boolean }>;
+type Responses = Record<number, { description: string; body?: z.ZodType; html?: boolean; /** A text body of another media type (e.g. image/svg+xml). */ media?: string }>;
 
 export interface RouteDoc {
   summary: string;
@@ -49,8 +49,8 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
 export function routeSchema(doc: RouteDoc): { schema: FastifySchema; validatorCompiler: () => () => true; serializerCompiler: () => (data: unknown) => string } {
   const response: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(doc.responses)) {
-    response[status] = r.html
-      ? { description: r.description, content: { 'text/html': { schema: { type: 'string' } } } }
+    response[status] = r.html || r.media
+      ? { description: r.description, content: { [r.media ?? 'text/html']: { schema: { type: 'string' } } } }
       : r.body
         ? { description: r.description, content: { 'application/json': { schema: jsonSchema(r.body, 'output') } } }
         : { description: r.description, type: 'null' };

@@ -63,7 +63,7 @@ describe('logs: batches, rival ranks, navigation', () => {
     const b3 = await imp(me.id, [{ chart: charts[2], ex: charts[2].notes + 100, at: '2025-03-03 20:00' }], '2025-03-04T01:00:00Z');
 
     const q = ok(await s.gql(`query($id: ID!, $b: ID!) { user(id: $id) {
-      top3: batches(version: "33", topN: 3) { edges { node { id diff topScores { exScore } } } }
+      top3: batches(version: "33", topN: 3) { edges { node { id: databaseId diff topScores { exScore } } } }
       top100: batches(version: "33", topN: 100) { edges { node { topScores { exScore } } } }
       playDays(version: "33") { edges { node { date diff } } }
       batch(id: $b) { prevBatch { id } nextBatch { id } prevDayBatch { id totalBpi } nextDayBatch { id } dayBatches { id } }

@@ -91,7 +91,7 @@ describe('ticket recommendations', () => {
     expect(titles(rel.charts)).toEqual([ids.gamma, ids.alpha, ids.beta]);
     expect(rel.charts.edges.map((e: any) => e.node.relativeScore)).toEqual([100, 50, 40]);
     expect(rel.charts.edges[1].node).toEqual({
-      chartId: String(ids.alpha), chart: { id: String(ids.alpha) }, pattern: '2641753', patternScore: 30, maxPatternScore: 60, relativeScore: 50,
+      chartId: String(ids.alpha), chart: { id: ids.alpha }, pattern: '2641753', patternScore: 30, maxPatternScore: 60, relativeScore: 50,
       exScore: 1000, bpi: 0, clearLamp: null, bpiGap: -7.5, upvotes: 0, downvotes: 0, myVote: null,
     });
     expect(rel.charts.edges[2].node).toMatchObject({ exScore: null, bpi: null, bpiGap: null }); // Beta: unplayed

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { toGlobalId } from '../../../src/graphql/global-id';
 import { aPublicPlayer } from '../../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../helpers/browser';
@@ -112,8 +113,8 @@ maybe('GraphiQL explorer in headless Chromium', () => {
     await waitForResponse(page, 'NEW_FOLLOWER', 'ExplorerFan');
     const stored = await s.db.prisma.notification.findFirstOrThrow({ where: { recipientId: me.id } });
     const text = await responseText(page);
-    expect(text).toContain(`"id": "${stored.id}"`);
-    expect(text).toContain(`"actor": { "id": "${fan.id}", "name": "ExplorerFan" }`);
+    expect(text).toContain(`"id": "${toGlobalId('Notification', stored.id)}"`); // ids are global ids (Node)
+    expect(text).toContain(`"actor": { "id": "${toGlobalId('User', fan.id)}", "name": "ExplorerFan" }`);
     expect(text).toContain('"read": false');
 
     fs.mkdirSync(ARTIFACTS, { recursive: true });

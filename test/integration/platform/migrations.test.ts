@@ -28,6 +28,6 @@ describe('migrations', () => {
     expect(r.stdout).toContain('definitions import <file|url>');
     const bad = cli('frobnicate');
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('Unknown command: frobnicate');
+    expect(bad.stderr).toContain("Unknown command 'frobnicate'");
   });
 });

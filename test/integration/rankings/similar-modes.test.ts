@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const SIMILAR = 'query($c: ID!, $m: SimilarityMode) { similarSongs(chartId: $c, mode: $m) { distance chart { id } } }';
+const SIMILAR = 'query($c: ID!, $m: SimilarityMode) { similarSongs(chartId: $c, mode: $m) { distance chart { id: databaseId } } }';
 const similar = async (chart: Chart, mode?: string) =>
   (expectNoErrors<any>(await s.gql(SIMILAR, { c: String(chart.id), m: mode })).similarSongs as any[]).map((x) => [Number(x.chart.id), x.distance]);
 

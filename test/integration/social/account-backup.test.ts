@@ -38,7 +38,7 @@ async function playerWithData(name: string) {
   const key = expectNoErrors<any>(await s.gql('mutation { issueApiKey { apiKey } }', {}, token)).issueApiKey.apiKey as string;
   const invite = expectNoErrors<any>(await s.gql('mutation($o: ID!) { issueFollowInvite(userId: $o) { token } }', { o: u.id }, token)).issueFollowInvite.token as string;
   const list = expectNoErrors<any>(await s.gql('mutation($o: ID!) { createFollowList(userId: $o, name: "rivals") { id: databaseId } }', { o: u.id }, token)).createFollowList;
-  expectNoErrors(await s.gql('mutation($o: ID!, $l: Int!, $m: ID!) { addFollowListMember(userId: $o, listId: $l, memberId: $m) { __typename } }', { o: u.id, l: list.id, m: friend.id }, token));
+  expectNoErrors(await s.gql('mutation($o: ID!, $l: ID!, $m: ID!) { addFollowListMember(userId: $o, listId: $l, memberId: $m) { __typename } }', { o: u.id, l: String(list.id), m: friend.id }, token));
   return { u, friend, fan, token, key, invite, listId: list.id as number };
 }
 

@@ -81,7 +81,7 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
     expectNoErrors(await s.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: me.id }, await s.tokenFor(fan.id)));
     await first;
     const stored = await s.db.prisma.notification.findFirstOrThrow({ where: { recipientId: me.id } });
-    expect(got).toEqual({ data: { notificationAdded: { id: String(stored.id), type: 'NEW_FOLLOWER', actorId: fan.id, actor: { id: fan.id, name: fan.name }, read: false } } });
+    expect(got).toEqual({ data: { notificationAdded: { id: stored.id, type: 'NEW_FOLLOWER', actorId: fan.id, actor: { id: fan.id, name: fan.name }, read: false } } });
 
     // the bystander's subscription saw nothing: its next event is its own notification
     const otherNext = other.next();
@@ -128,7 +128,7 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
     const IMPORT = 'mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "33", rows: $rows) { updatedCount } }';
     const rows = [{ title: chart.title, difficulty: chart.difficulty, exScore: 800, clearState: 'CLEAR' }];
     expectNoErrors(await s.gql(IMPORT, { u: rival.id, rows }, await s.tokenFor(rival.id)));
-    expect((await next).data.notificationAdded).toEqual({ type: 'OVERTAKEN', actorId: rival.id, chartId: chart.id, actorExScore: 800, myExScore: 700, chart: { id: String(chart.id) } });
+    expect((await next).data.notificationAdded).toEqual({ type: 'OVERTAKEN', actorId: rival.id, chartId: chart.id, actorExScore: 800, myExScore: 700, chart: { id: chart.id } });
     sub.unsubscribe();
   });
 

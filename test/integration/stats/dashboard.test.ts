@@ -116,7 +116,7 @@ describe('User.dashboard parts (hand-worked numbers)', () => {
     // BPI(1778): g(x) = 0.5/(1 − x/m): g(1778) = 0.5/0.111 = 4.5045, g(K=1600) = 2.5, g(Z=1900) = 10;
     //   100·ln(4.5045/2.5)/ln(10/2.5) = 100·0.58879/1.38629 = 42.47.
     // BPI(1889): g = 0.5/0.0555 = 9.009; 100·ln(3.6036)/ln 4 = 100·1.28193/1.38629 = 92.47.
-    expect(alpha).toMatchObject({ chartId: ids.Alpha, chart: { id: String(ids.Alpha) }, maxScore: 2000, exScore: 1900, bpi: 100 });
+    expect(alpha).toMatchObject({ chartId: ids.Alpha, chart: { id: ids.Alpha }, maxScore: 2000, exScore: 1900, bpi: 100 });
     expect(alpha.aaa).toEqual({ exScore: 1778, bpi: 42.47, diff: 1900 - 1778, reached: true });
     expect(alpha.maxMinus).toEqual({ exScore: 1889, bpi: 92.47, diff: 1900 - 1889, reached: true });
     // Gamma m = 1800: AAA = ceil(1600) = 1600; g(1600) = 4.5, g(1500) = 3, g(1700) = 9 → 100·ln 1.5/ln 3 = 100·0.40547/1.09861 = 36.91

@@ -82,7 +82,7 @@ describe('nested profile read: constant SQL statements', () => {
       }
       expected.set(fan.id, ids);
     }
-    const Q = `query($id: ID!) { user(id: $id) { followers(first: 10) { edges { node { id followers(first: 2) { totalCount pageInfo { hasNextPage } edges { node { id } } } } } } } }`;
+    const Q = `query($id: ID!) { user(id: $id) { followers(first: 10) { edges { node { id: databaseId followers(first: 2) { totalCount pageInfo { hasNextPage } edges { node { id: databaseId } } } } } } } }`;
     s.sql.reset();
     const data = expectNoErrors<any>(await s.gql(Q, { id: hub.id }));
     const statements = s.sql.count;
