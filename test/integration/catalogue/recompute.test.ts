@@ -52,7 +52,7 @@ describe('recompute job after a definitions update', () => {
     expect(recomputeStarted).toBe(true);
     await s.app.recompute.wait();
     expect(s.app.recompute.state).toMatchObject({ running: false, error: null });
-    expect(s.app.recompute.stepNames).toEqual(['bests and totals', 'arena averages']);
+    expect(s.app.recompute.stepNames).toEqual(['bests and totals', 'radar cache', 'arena averages']);
 
     const newDef = s.app.catalogue.chart(target.id)!.definition!;
     expect(newDef.wr).toBe(entry.wr);
