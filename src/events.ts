@@ -22,6 +22,8 @@ export interface DomainEvents {
 
 export class EventBus {
   private readonly emitter = new EventEmitter();
+  /** Listener work still running (a listener that returns a promise). */
+  private readonly pending = new Set<Promise<void>>();
   constructor(private readonly onError: (err: unknown, event: string) => void = () => {}) {
     this.emitter.setMaxListeners(50);
   }
@@ -30,7 +32,10 @@ export class EventBus {
     this.emitter.on(event, (payload: DomainEvents[K]) => {
       try {
         const r = listener(payload);
-        if (r && typeof (r as Promise<void>).catch === 'function') (r as Promise<void>).catch((err) => this.onError(err, event));
+        if (r && typeof (r as Promise<void>).then === 'function') {
+          const p: Promise<void> = (r as Promise<void>).catch((err) => this.onError(err, event)).finally(() => this.pending.delete(p));
+          this.pending.add(p);
+        }
       } catch (err) {
         this.onError(err, event);
       }
@@ -39,5 +44,14 @@ export class EventBus {
 
   emit<K extends keyof DomainEvents>(event: K, payload: DomainEvents[K]): void {
     this.emitter.emit(event, payload);
+  }
+
+  /**
+   * Resolves when every listener's work has finished, including work started by listeners of
+   * events emitted meanwhile — for a short-lived process (a CLI command) that must not exit
+   * before the listeners' writes and announcements are done. Failures were already logged.
+   */
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.all([...this.pending]);
   }
 }

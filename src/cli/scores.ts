@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import type { Config } from '../config';
 import { AppError } from '../errors';
-import { Catalogue } from '../modules/catalogue/catalogue';
 import { loadTitleCorrections } from '../modules/scores/corrections';
 import { importScoreExport } from '../modules/scores/import.service';
 import { listSome, progressBar } from './progress';
-import { gameVersion, printJson, UsageError, withDatabase } from './support';
+import { gameVersion, printJson, UsageError, withApp } from './support';
 import type { CliArgs } from './support';
 
 const USAGE = 'usage: npm run cli -- scores import --user <user> --version <v> [--corrections <titles.json>] [--play-style SP|DP] [--json] <file>';
@@ -21,17 +20,19 @@ export async function importScoresCommand({ values, positionals }: CliArgs, conf
   if (!fs.existsSync(files[0])) throw new UsageError(`No such file: ${files[0]}`);
   const corrections = loadTitleCorrections(opts.corrections ?? config.titleCorrectionsFile);
   const text = fs.readFileSync(files[0], 'utf8');
-  return withDatabase(config, 'scores import', async (db) => {
+  // The app's services, not the bare database: the import emits `scores.imported` (radar cache,
+  // OVERTAKEN notifications and timeline pushes to followers, arena averages — the listeners run
+  // here and are awaited) and announces learned charts to the running servers' catalogues.
+  return withApp(config, 'scores import', async (app) => {
     const user =
-      (await db.prisma.user.findUnique({ where: { id: opts.user }, select: { id: true } })) ??
-      (await db.prisma.user.findUnique({ where: { nameKey: opts.user!.toLowerCase() }, select: { id: true } }));
+      (await app.db.user.findUnique({ where: { id: opts.user }, select: { id: true } })) ??
+      (await app.db.user.findUnique({ where: { nameKey: opts.user!.toLowerCase() }, select: { id: true } }));
     if (!user) throw new UsageError(`No user '${opts.user}' (neither an id nor a name): npm run cli -- users list`);
-    const catalogue = new Catalogue(db.prisma);
-    await catalogue.load();
     const bar = progressBar('import');
     let r;
     try {
-      r = await importScoreExport({ db: db.prisma, catalogue }, { userId: user.id, version, csv: text, playStyle }, { corrections, onProgress: bar.update });
+      r = await importScoreExport(app, { userId: user.id, version, csv: text, playStyle }, { corrections, onProgress: bar.update });
+      await app.events.settled();
     } catch (err) {
       // A file that does not parse or fit the version is the caller's mistake: a usage error naming the file.
       if (err instanceof AppError && err.code === 'BAD_USER_INPUT') throw new UsageError(`${files[0]}: ${err.message}`);

@@ -3,7 +3,8 @@ import type { Db } from '../db/client';
 import { BadgeRole } from '../generated/prisma/enums';
 import { AuthService } from '../modules/auth/auth.service';
 import { CredentialsService } from '../modules/auth/credentials.service';
-import { printJson, UsageError, withDatabase } from './support';
+import { deleteUserAccount } from '../modules/users/users.service';
+import { printJson, UsageError, withApp, withDatabase } from './support';
 import type { CliArgs } from './support';
 
 const str = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
@@ -121,17 +122,24 @@ export async function grantCommand({ values, positionals }: CliArgs, config: Con
   });
 }
 
-/** `users delete <user> --yes`: the user and everything of theirs (the foreign keys cascade). */
+/**
+ * `users delete <user> --yes`: the user and everything of theirs, through the deleteAccount
+ * mutation's own path — the JSON backup first (USER_DELETION_BACKUP_DIR; no backup, no deletion),
+ * counters on other players' content recomputed, `users.deleted` for cached aggregates (arena
+ * averages, chart popularity: announced to the running servers).
+ */
 export async function deleteUserCommand({ values, positionals }: CliArgs, config: Config): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('usage: npm run cli -- users delete <user> --yes');
-  return withDatabase(config, 'users delete', async (db) => {
-    const user = await findUser(db.prisma, positionals[0], 'users delete <user> --yes');
-    const scores = await db.prisma.score.count({ where: { userId: user.id } });
+  return withApp(config, 'users delete', async (app) => {
+    const user = await findUser(app.db, positionals[0], 'users delete <user> --yes');
+    const scores = await app.db.score.count({ where: { userId: user.id } });
     if (!values.yes) {
       throw new UsageError(`Refusing to delete ${user.name} (${user.id}, ${scores} plays) without --yes: it removes the user and all their data for good`);
     }
-    await db.prisma.user.delete({ where: { id: user.id } });
+    const { backupFile } = await deleteUserAccount(app, user.id);
+    await app.events.settled();
     console.log(`Deleted ${user.name} (${user.id}) with ${scores} plays and everything else of theirs.`);
+    console.log(`Backup: ${backupFile}`);
     return 0;
   });
 }

@@ -17,7 +17,7 @@ export const catalogueArea = defineArea({
     await catalogue.load();
     return { catalogue };
   },
-  // The in-memory catalogue (and its BPI memo): reloaded in every process after a definitions or radar-category import.
+  // The in-memory catalogue (and its BPI memo): reloaded in every process after a definitions or radar-category import and when a score export taught it charts.
   caches: ({ catalogue }) => [{ name: CATALOGUE_CACHE, invalidate: () => catalogue.load() }],
   loaders: createCatalogueLoaders,
   nodes: catalogueNodes,

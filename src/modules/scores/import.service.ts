@@ -7,6 +7,7 @@
  * trips whatever the row count.
  */
 import { randomUUID } from 'node:crypto';
+import type { ClusterCaches } from '../../cluster/caches';
 import type { Db } from '../../db/client';
 import { ClearLamp, Difficulty, PlayStyle } from '../../domain/constants';
 import {
@@ -27,7 +28,7 @@ import { badInput } from '../../errors';
 import type { EventBus } from '../../events';
 import type { ImportSource } from '../../generated/prisma/enums';
 import { requireVersion } from '../../graphql/args';
-import type { CatalogueChart } from '../catalogue/catalogue';
+import { CATALOGUE_CACHE, type CatalogueChart } from '../catalogue/catalogue';
 import { learnCharts } from './learn.service';
 import { bestBpis, computeTotal, lockPlayer, storeTotals, totalSetIds, type ChartLookup } from './totals.service';
 import { importDuration, timed } from '../../metrics';
@@ -118,6 +119,8 @@ export interface ImportDeps {
   db: Db;
   catalogue: ImportCatalogue;
   events?: EventBus;
+  /** The cluster's caches: learned charts reload the catalogue in every process (absent: this process only). */
+  caches?: Pick<ClusterCaches, 'changed'>;
 }
 
 /** A row matched to its chart, ready to compare with the player's best. */
@@ -475,9 +478,11 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
   );
   progress(total, total);
   if (step1.learned.length) {
-    // The catalogue holds the learned charts from now on (other processes reload when they meet
-    // an unknown chart id: Catalogue.ensureCharts).
-    await deps.catalogue.reload?.();
+    // The catalogue holds the learned charts from now on, in every process of the cluster (the
+    // catalogue cache's announcement; a process that missed it still reloads when it meets an
+    // unknown chart id: Catalogue.ensureCharts).
+    if (deps.caches && createdCharts.length) await deps.caches.changed(CATALOGUE_CACHE);
+    else await deps.catalogue.reload?.();
     if (createdCharts.length) deps.events?.emit('catalogue.chartsAdded', { chartIds: createdCharts });
   }
   if (result.batchId) {

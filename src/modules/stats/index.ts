@@ -30,8 +30,8 @@ export const statsArea = defineArea({
     },
   ],
   listeners(deps) {
-    const refresh = (e: { userId: string; version: string }) =>
-      void refreshRadarCache(deps, [e.userId], e.version).catch((err) => deps.log?.error?.({ err }, 'radar cache refresh failed'));
+    // The bus logs a failure; returning the promise lets a CLI command wait for it (EventBus.settled).
+    const refresh = (e: { userId: string; version: string }) => refreshRadarCache(deps, [e.userId], e.version);
     deps.events.on('scores.imported', refresh);
     deps.events.on('scores.batchDeleted', refresh);
   },

@@ -184,45 +184,56 @@ export class UsersService {
     if (confirmName !== user.name) {
       throw badInput('The confirmation does not match the user name', [{ code: 'mismatch', path: ['confirmName'], message: 'The confirmation does not match the user name' }]);
     }
-    let backupFile: string | undefined;
-    const bests = await db.$transaction(async (tx) => {
-      // First the backup (domain-social.md §2.7 step 3), read in this transaction: when it cannot
-      // be written the transaction ends here and nothing is deleted.
-      const backup = await accountBackup(tx, user.id);
-      try {
-        backupFile = await writeAccountBackup(this.s.config.userDeletionBackupDir, user.id, backup);
-      } catch (err) {
-        this.s.log.error({ err, dir: this.s.config.userDeletionBackupDir }, 'account backup failed: deletion refused');
-        throw new AppError('SERVICE_UNAVAILABLE', 'The account could not be backed up before deletion; nothing was deleted. Try again later.');
-      }
-      const upvoted = await tx.songNoteUpvote.findMany({ where: { userId: user.id, note: { authorId: { not: user.id } } }, select: { noteId: true } });
-      const votes = await tx.fingeringPatternVote.findMany({ where: { userId: user.id }, select: { chartId: true, pattern: true } });
-      const bestRows = await tx.bestScore.findMany({ where: { userId: user.id }, select: { version: true, chartId: true } });
-      await tx.user.delete({ where: { id: user.id } });
-      for (const { noteId } of upvoted) {
-        const n = await tx.songNoteUpvote.count({ where: { noteId } });
-        await tx.songNote.updateMany({ where: { id: noteId }, data: { upvoteCount: n } });
-      }
-      // Pattern counters recomputed from the live votes (score = upvotes − downvotes, as songs/patterns).
-      for (const v of votes) {
-        const upvotes = await tx.fingeringPatternVote.count({ where: { chartId: v.chartId, pattern: v.pattern, type: 'UPVOTE' } });
-        const downvotes = await tx.fingeringPatternVote.count({ where: { chartId: v.chartId, pattern: v.pattern, type: 'DOWNVOTE' } });
-        await tx.fingeringPattern.updateMany({ where: { chartId: v.chartId, pattern: v.pattern }, data: { upvotes, downvotes, score: upvotes - downvotes } });
-      }
-      return bestRows;
-    }, { timeout: 60_000 }).catch(async (err) => {
-      // the deletion did not happen: a backup of an account that still exists is not kept
-      if (backupFile) await fs.rm(backupFile, { force: true }).catch(() => undefined);
-      throw err;
-    });
-    const byVersion = new Map<string, number[]>();
-    for (const b of bests) byVersion.set(b.version, [...(byVersion.get(b.version) ?? []), b.chartId]);
-    this.s.events.emit('users.deleted', {
-      userId: user.id,
-      bestCharts: [...byVersion].map(([version, chartIds]) => ({ version, chartIds })),
-    });
+    await deleteUserAccount(this.s, user.id);
     return { deletedUserId: user.id, message: 'The account was deleted' };
   }
+}
+
+/**
+ * Deletes a user and all their data, after writing the JSON backup (the deleteAccount mutation
+ * and `cli users delete` share it): see UsersService.deleteAccount for what goes and what is
+ * recomputed. Emits `users.deleted` after the commit; returns the backup file.
+ */
+export async function deleteUserAccount(deps: Pick<AreaScope, 'db' | 'config' | 'log' | 'events'>, userId: string): Promise<{ backupFile: string }> {
+  const db = deps.db;
+  let backupFile: string | undefined;
+  const bests = await db.$transaction(async (tx) => {
+    // First the backup (domain-social.md §2.7 step 3), read in this transaction: when it cannot
+    // be written the transaction ends here and nothing is deleted.
+    const backup = await accountBackup(tx, userId);
+    try {
+      backupFile = await writeAccountBackup(deps.config.userDeletionBackupDir, userId, backup);
+    } catch (err) {
+      deps.log.error({ err, dir: deps.config.userDeletionBackupDir }, 'account backup failed: deletion refused');
+      throw new AppError('SERVICE_UNAVAILABLE', 'The account could not be backed up before deletion; nothing was deleted. Try again later.');
+    }
+    const upvoted = await tx.songNoteUpvote.findMany({ where: { userId, note: { authorId: { not: userId } } }, select: { noteId: true } });
+    const votes = await tx.fingeringPatternVote.findMany({ where: { userId }, select: { chartId: true, pattern: true } });
+    const bestRows = await tx.bestScore.findMany({ where: { userId }, select: { version: true, chartId: true } });
+    await tx.user.delete({ where: { id: userId } });
+    for (const { noteId } of upvoted) {
+      const n = await tx.songNoteUpvote.count({ where: { noteId } });
+      await tx.songNote.updateMany({ where: { id: noteId }, data: { upvoteCount: n } });
+    }
+    // Pattern counters recomputed from the live votes (score = upvotes − downvotes, as songs/patterns).
+    for (const v of votes) {
+      const upvotes = await tx.fingeringPatternVote.count({ where: { chartId: v.chartId, pattern: v.pattern, type: 'UPVOTE' } });
+      const downvotes = await tx.fingeringPatternVote.count({ where: { chartId: v.chartId, pattern: v.pattern, type: 'DOWNVOTE' } });
+      await tx.fingeringPattern.updateMany({ where: { chartId: v.chartId, pattern: v.pattern }, data: { upvotes, downvotes, score: upvotes - downvotes } });
+    }
+    return bestRows;
+  }, { timeout: 60_000 }).catch(async (err) => {
+    // the deletion did not happen: a backup of an account that still exists is not kept
+    if (backupFile) await fs.rm(backupFile, { force: true }).catch(() => undefined);
+    throw err;
+  });
+  const byVersion = new Map<string, number[]>();
+  for (const b of bests) byVersion.set(b.version, [...(byVersion.get(b.version) ?? []), b.chartId]);
+  deps.events.emit('users.deleted', {
+    userId,
+    bestCharts: [...byVersion].map(([version, chartIds]) => ({ version, chartIds })),
+  });
+  return { backupFile: backupFile! };
 }
 
 function nameClash(err: unknown): unknown {

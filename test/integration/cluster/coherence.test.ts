@@ -84,6 +84,21 @@ describePg('two app instances on one PostgreSQL database', () => {
     expect({ tookA: tookA !== null, tookB: tookB !== null }).toEqual({ tookA: true, tookB: true });
   }, 120_000);
 
+  it('charts learned by a score import through the CLI reach both instances\' catalogues within 1 s', async () => {
+    const player = await aPublicPlayer(a.db.prisma);
+    const header = fs.readFileSync(path.join(__dirname, '../../fixtures/official-current-layout.csv'), 'utf8').split(/\r?\n/)[0];
+    const none = '0,0,0,0,---,NO PLAY,---';
+    const file = path.join(tmp, 'learned.csv');
+    // a song the definitions lack: the export names the HYPER chart's level (10), so it is learned
+    fs.writeFileSync(file, `${header}\n33 Sparkle Shower,Cluster Learned,POP,Artist,1,${none},${none},10,1000,400,200,9,CLEAR,A,${none},${none},2025-01-02 03:05\n`);
+    const learned = (app: typeof a.app) => app.catalogue.find('Cluster Learned', 'SP', 'HYPER') !== undefined;
+    expect([learned(a.app), learned(b.app)]).toEqual([false, false]);
+    const cli = await runCli(['scores', 'import', '--user', player.id, '--version', '33', file], a.db.url!);
+    expect({ code: cli.code, out: cli.out }).toMatchObject({ code: 0, out: expect.stringContaining('1 charts learned') });
+    const [tookA, tookB] = await Promise.all([within(1000, async () => learned(a.app)), within(1000, async () => learned(b.app))]);
+    expect({ tookA: tookA !== null, tookB: tookB !== null }).toEqual({ tookA: true, tookB: true });
+  }, 120_000);
+
   it('the recompute job started on both instances runs once; its progress is visible from both', async () => {
     let runs = 0;
     let open!: () => void;

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { openDatabase } from '../../../src/db/client';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../../..');
@@ -96,7 +97,36 @@ describe('admin CLI', () => {
     const refused = await fail('users', 'delete', 'OpsAdmin');
     expect(refused.code).toBe(2);
     expect(oneLine(refused.stderr)).toContain('without --yes');
-    expect((await cli('users', 'delete', 'OpsAdmin', '--yes')).stdout).toBe(`Deleted OpsAdmin (${id}) with 0 plays and everything else of theirs.\n`);
+
+    // The deleteAccount mutation's own path: OpsAdmin upvoted another player's note (count 1); the
+    // deletion writes the backup first and recomputes that count from the live upvotes (1 − 1 = 0).
+    let noteId: number;
+    {
+      const db = await openDatabase({ dataDir });
+      try {
+        const author = await db.prisma.user.create({ data: { name: 'NoteAuthor', nameKey: 'noteauthor' } });
+        const song = await db.prisma.song.create({ data: { title: 'Cli Delete Song' } });
+        const chart = await db.prisma.chart.create({ data: { songId: song.id, playStyle: 'SP', difficulty: 'ANOTHER', level: 12, notes: 1000 } });
+        const note = await db.prisma.songNote.create({ data: { chartId: chart.id, authorId: author.id, body: 'scratch on 2', upvoteCount: 1 } });
+        await db.prisma.songNoteUpvote.create({ data: { noteId: note.id, userId: id } });
+        noteId = note.id;
+      } finally {
+        await db.close();
+      }
+    }
+    const deleted = (await cli('users', 'delete', 'OpsAdmin', '--yes')).stdout.split('\n');
+    expect(deleted[0]).toBe(`Deleted OpsAdmin (${id}) with 0 plays and everything else of theirs.`);
+    const backupFile = /^Backup: (.+)$/.exec(deleted[1])?.[1];
+    expect(backupFile?.startsWith(path.join(dataDir, 'deleted-accounts', `${id}_`))).toBe(true);
+    expect(JSON.parse(fs.readFileSync(backupFile!, 'utf8'))).toMatchObject({ user: { id, name: 'OpsAdmin' } });
+    {
+      const db = await openDatabase({ dataDir });
+      try {
+        expect(await db.prisma.songNote.findUnique({ where: { id: noteId }, select: { upvoteCount: true } })).toEqual({ upvoteCount: 0 });
+      } finally {
+        await db.close();
+      }
+    }
     const refusedAgain = await fail('users', 'delete', id, '--yes');
     expect(oneLine(refusedAgain.stderr)).toBe(`error: No user '${id}' (neither an id nor a name): npm run cli -- users list`);
   }, 1_800_000);
