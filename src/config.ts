@@ -55,6 +55,9 @@ const EnvSchema = z.object({
   CORS_ALLOW_CREDENTIALS: bool(false),
   USER_DELETION_BACKUP_DIR: z.string().min(1).optional(),
   INVITE_TOKEN_KEY: z.string().min(32, 'INVITE_TOKEN_KEY must be at least 32 characters').optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().regex(/^https?:\/\/[^\s/]+/, 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL').optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().regex(/^https?:\/\/[^\s/]+/, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL').optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('bpigraph'),
 });
 
 /**
@@ -177,6 +180,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     userDeletionBackupDir: path.resolve(c.USER_DELETION_BACKUP_DIR ?? path.join(c.DATA_DIR, 'deleted-accounts')),
     /** Key that seals invitation tokens so their owner can see the link again (default: derived from the access-token key). */
     inviteTokenKey: c.INVITE_TOKEN_KEY,
+    /**
+     * OpenTelemetry tracing (src/tracing.ts): off unless an OTLP endpoint is set. The traces URL is
+     * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces
+     * (the OTLP/HTTP convention).
+     */
+    tracing: c.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || c.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { tracesUrl: c.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? `${c.OTEL_EXPORTER_OTLP_ENDPOINT!.replace(/\/+$/, '')}/v1/traces`, serviceName: c.OTEL_SERVICE_NAME }
+      : undefined,
   };
 }
 

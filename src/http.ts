@@ -20,6 +20,8 @@ import { appendVary, registerCors } from './cors';
 import { randomUUID } from 'node:crypto';
 import { requestContext } from './logger';
 import { graphqlErrors, operationLabel, registry, requestDuration, requestsTotal } from './metrics';
+import { createTracing, endRequestSpan } from './tracing';
+import type { Span } from '@opentelemetry/api';
 
 /** A client's X-Request-ID is kept when it is a sane token (no spaces or control characters, ≤ 128); else a new UUID. */
 const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
@@ -55,10 +57,18 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     bodyLimit: app.config.bodyLimit,
     trustProxy: false,
   });
+  // Optional OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT; src/tracing.ts): a SERVER span per request.
+  const tracing = createTracing(app.config, app.log);
+  const spans = new WeakMap<FastifyRequest, Span>();
   // Every reply says its request id; everything logged while serving it carries reqId (src/logger.ts).
   fastify.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
-    requestContext.run({ reqId: req.id }, done);
+    if (!tracing) return requestContext.run({ reqId: req.id }, done);
+    const route = req.routeOptions.url ?? 'unmatched';
+    const span = tracing.startRequest(req.headers, `${req.method} ${route}`, { 'http.request.method': req.method, 'http.route': route, 'url.path': req.url.split('?')[0], 'bpigraph.request_id': req.id }, () =>
+      requestContext.run({ reqId: req.id }, done),
+    );
+    spans.set(req, span);
   });
   fastify.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
@@ -71,6 +81,8 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     }
     requestsTotal.inc({ kind, route, operation, status: String(reply.statusCode) });
     requestDuration.observe({ kind, route, operation }, reply.elapsedTime / 1000);
+    const span = spans.get(req);
+    if (span) endRequestSpan(span, operation ? `${req.method} ${route} ${operation}` : `${req.method} ${route}`, reply.statusCode, operation ? { 'graphql.operation.name': operation } : {});
     if (route !== '/metrics' && route !== '/healthz' && route !== '/readyz') {
       req.log.info({ method: req.method, route, operation: operation || undefined, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
     }
@@ -112,7 +124,10 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   // GraphQL subscriptions (graphql-ws) on the same server and path; closed before the server stops.
   const subscriptions = attachSubscriptions(fastify.server, schema, app);
   fastify.addHook('preClose', async () => subscriptions.close());
-  fastify.addHook('onClose', async () => closeApp(app));
+  fastify.addHook('onClose', async () => {
+    await closeApp(app);
+    await tracing?.shutdown();
+  });
   const reads = app.database.reads;
   if (reads) {
     // Read-your-writes with replicas: a player's write is recorded (here and on the bus) before the answer leaves.

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { inSpan } from './tracing';
 
 /**
  * Prometheus metrics of this process (prom-client), served at GET /metrics (src/http.ts).
@@ -99,11 +100,16 @@ new Gauge({
   },
 });
 
-/** Runs `fn` and records its duration in `histogram` (also when it throws). */
+/**
+ * Runs `fn` and records its duration in `histogram` (also when it throws) — and, when tracing is
+ * on (src/tracing.ts), in a span named after the histogram and labels (`import scores`,
+ * `recompute bests and totals`), a child of the request or job that runs it.
+ */
 export async function timed<T>(histogram: Histogram<string>, labels: Record<string, string>, fn: () => Promise<T>): Promise<T> {
   const end = histogram.startTimer(labels);
+  const what = (histogram as unknown as { name: string }).name.replace(/^bpigraph_|_duration_seconds$/g, '');
   try {
-    return await fn();
+    return await inSpan([what, ...Object.values(labels)].join(' '), labels, fn);
   } finally {
     end();
   }
