@@ -106,6 +106,51 @@ export function totalBpi(bpis: readonly number[], n: number): number {
   return Math.sign(sum) * round2(Math.pow(Math.abs(sum), 1 / K));
 }
 
+/**
+ * `totalBpi` kept up to date one chart at a time, for replays that need a total after every play
+ * day (the trend, the monthly review): a set of N charts, each chart's BPI replaced as it
+ * improves, charts not yet played counting −15. Each chart's term sign(b)·|b|^K / N is computed
+ * once per change (the power is the expensive part) and the terms are summed afresh for each
+ * total — no running sum that would drift — so `total()` equals `totalBpi(values, n)` up to the
+ * order of the summation.
+ */
+export class RunningTotalBpi {
+  private readonly k: number;
+  private readonly index = new Map<number, number>();
+  private readonly terms: Float64Array;
+  private count = 0;
+
+  constructor(private readonly n: number) {
+    this.k = Math.max(1, Math.log2(n));
+    this.terms = new Float64Array(Math.max(0, n));
+  }
+
+  /** The chart's BPI from now on (a chart of the set: at most N distinct charts). */
+  set(chartId: number, bpi: number): void {
+    let i = this.index.get(chartId);
+    if (i === undefined) {
+      if (this.count >= this.n) throw new Error(`RunningTotalBpi: more than ${this.n} charts`);
+      this.index.set(chartId, (i = this.count++));
+    }
+    this.terms[i] = (Math.sign(bpi) * Math.pow(Math.abs(bpi), this.k)) / this.n;
+  }
+
+  /** Charts with a BPI so far. */
+  get playedCount(): number {
+    return this.count;
+  }
+
+  /** The total BPI now (totalBpi of the charts' BPIs over N). */
+  total(): number {
+    if (this.n <= 0) return BPI_FLOOR;
+    let sum = 0;
+    for (let i = 0; i < this.count; i++) sum += this.terms[i];
+    const missing = this.n - this.count;
+    if (missing > 0) sum += (missing * -Math.pow(15, this.k)) / this.n;
+    return Math.sign(sum) * round2(Math.pow(Math.abs(sum), 1 / this.k));
+  }
+}
+
 /** Estimated rank among all players from a total BPI. */
 export function estimateRankFromTotal(total: number): number {
   return Math.ceil(Math.pow(2699, (100 - total) / 100));

@@ -49,7 +49,7 @@
  * - Arena: best class seen in the period (A1 … B5), the best class rank seen in that class, the
  *   highest A1 streak; null without observations.
  */
-import { BPI_FLOOR, round2, totalBpi } from '../bpi';
+import { BPI_FLOOR, round2, RunningTotalBpi, totalBpi } from '../bpi';
 import { ARENA_ORDER, RADAR_CATEGORIES, type ArenaClass, type RadarCategory } from '../constants';
 import { chartInVersion, computeRadar, type RadarValues } from '../radar';
 import type { ArenaObservation } from './arena-trend';
@@ -175,15 +175,16 @@ function timeline(plays: readonly PlayInput[], period: ReviewPeriod, set: Readon
   const start = periodStart(period).getTime();
   const end = periodEnd(period).getTime();
   const best = new Map<number, ReplayedBest>();
+  // the total over the set, kept up to date as bests improve (one power per improvement)
+  const running = new RunningTotalBpi(set.size);
   const apply = (p: PlayInput) => {
     const prev = best.get(p.chartId);
-    if (!prev || p.exScore > prev.exScore) best.set(p.chartId, { exScore: p.exScore, bpi: p.bpi, playId: p.id, playedAt: p.playedAt });
+    if (!prev || p.exScore > prev.exScore) {
+      best.set(p.chartId, { exScore: p.exScore, bpi: p.bpi, playId: p.id, playedAt: p.playedAt });
+      if (set.has(p.chartId)) running.set(p.chartId, p.bpi ?? BPI_FLOOR);
+    }
   };
-  const total = () => {
-    const v: number[] = [];
-    for (const [id, b] of best) if (set.has(id)) v.push(b.bpi ?? BPI_FLOOR);
-    return totalBpi(v, set.size);
-  };
+  const total = () => running.total();
   let i = 0;
   for (; i < sorted.length && sorted[i].playedAt.getTime() < start; i++) apply(sorted[i]);
   const before = new Map(best);

@@ -23,7 +23,7 @@
  * - `playedCount` = charts of the scope played so far (cumulative); `updatedCount` = updates
  *   listed in the point.
  */
-import { BPI_FLOOR, totalBpi } from '../bpi';
+import { BPI_FLOOR, RunningTotalBpi } from '../bpi';
 import { byPlayTime, eachDay, jstDate, periodKey, scopeCharts, type ChartFilter, type ChartSource, type GroupBy, type PlayInput } from './common';
 
 export const TREND_DEFAULT_LEVELS = [12] as const;
@@ -63,6 +63,7 @@ export function totalBpiTrend(source: ChartSource, version: string, filter: Char
   const n = scope.size;
   const sorted = plays.filter((p) => scope.has(p.chartId)).sort(byPlayTime);
   const best = new Map<number, { ex: number; bpi: number }>();
+  const running = new RunningTotalBpi(n);
   const days = new Map<string, { totalBpi: number; playedCount: number; updates: TrendUpdate[] }>();
   let i = 0;
   while (i < sorted.length) {
@@ -76,8 +77,9 @@ export function totalBpiTrend(source: ChartSource, version: string, filter: Char
       const bpi = p.bpi ?? BPI_FLOOR;
       updates.push({ chartId: c.id, title: c.title, difficulty: c.difficulty, level: c.level, prevExScore: prev?.ex ?? null, newExScore: p.exScore, prevBpi: prev?.bpi ?? null, newBpi: bpi, playedAt: p.playedAt });
       best.set(p.chartId, { ex: p.exScore, bpi });
+      running.set(p.chartId, bpi);
     }
-    days.set(date, { totalBpi: totalBpi([...best.values()].map((b) => b.bpi), n), playedCount: best.size, updates });
+    days.set(date, { totalBpi: running.total(), playedCount: best.size, updates });
   }
   const points: TrendPoint[] = [];
   const dates = [...days.keys()];
