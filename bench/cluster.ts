@@ -195,8 +195,9 @@ async function mix(url: string, fx: Fixture, seconds: number, followPairs: [numb
         } else if (x < 0.85) {
           kind = 'me';
           const p = fx.players[Math.floor(rnd() * fx.players.length)];
-          const q = await gql(url, '{ me { id name } }', {}, p.token);
-          if (!q.ok || q.data.me.id !== p.id) fail(kind, `${q.status} ${q.text}`);
+          // databaseId: the user's id (`id` is the opaque global id of the Node interface)
+          const q = await gql(url, '{ me { databaseId name } }', {}, p.token);
+          if (!q.ok || q.data.me?.databaseId !== p.id) fail(kind, `${q.status} ${q.text ?? JSON.stringify(q.data).slice(0, 200)}`);
         } else if (x < 0.93 && followPairs.length) {
           kind = 'follow';
           const [from, to] = followPairs.pop()!;
