@@ -49,7 +49,7 @@
  * - Arena: best class seen in the period (A1 … B5), the best class rank seen in that class, the
  *   highest A1 streak; null without observations.
  */
-import { BPI_FLOOR, round2, RunningTotalBpi, totalBpi } from '../bpi';
+import { BPI_FLOOR, round2, RunningTotalBpi } from '../bpi';
 import { ARENA_ORDER, RADAR_CATEGORIES, type ArenaClass, type RadarCategory } from '../constants';
 import { chartInVersion, computeRadar, type RadarValues } from '../radar';
 import type { ArenaObservation } from './arena-trend';
