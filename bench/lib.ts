@@ -18,7 +18,9 @@ export interface Child {
 
 /** Starts a TypeScript entry point as a separate process and waits until `readyPath` answers 200. */
 export async function startProcess(entry: string, env: Record<string, string>, port: number, readyPath = '/healthz'): Promise<Child> {
-  const proc = spawn(process.execPath, ['-r', '@swc-node/register', entry], {
+  // BENCH_NODE_ARGS: extra node flags for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', entry], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -187,7 +189,9 @@ export async function timedPool(n: number, concurrency: number, fn: (i: number) 
 /** Runs another bench entry point as a child process (inherits stdio); rejects on a non-zero exit. */
 export function runScript(entry: string, env: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['-r', '@swc-node/register', entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
+    // BENCH_NODE_ARGS: extra node flags for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
     proc.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${entry} exited with ${code}`))));
     proc.on('error', reject);
   });

@@ -159,26 +159,73 @@ export function comparePositions(a: SortPosition, b: SortPosition, order: SortOr
 }
 
 /**
- * One keyset page: the entries after `after` (a position) in the order, the first `take` of them.
- * Selection without sorting the whole list: entries past the cursor are kept in a bounded sorted
- * buffer of `take` (O(n log take)).
+ * A list's rows seen one at a time through one reusable entry (no object per row): `fill` writes
+ * row i into `e` (false: not a list row, skipped and not counted); `build` makes the full entry of
+ * a row that made the page.
  */
-export function pageAfter<T>(entries: readonly T[], pos: (e: T) => SortPosition, order: SortOrder, after: SortPosition | null, take: number): T[] {
-  const buf: { e: T; p: SortPosition }[] = [];
-  for (const e of entries) {
-    const p = pos(e);
-    if (after && comparePositions(p, after, order) <= 0) continue;
-    if (buf.length === take && comparePositions(p, buf[take - 1].p, order) >= 0) continue;
-    // insertion into the sorted buffer (binary search)
+export interface ListSource<T> {
+  readonly length: number;
+  fill(i: number, e: ListEntry): boolean;
+  build(i: number): T;
+}
+
+/** A fresh entry for `ListSource.fill` to write into. */
+export function scratchEntry(): ListEntry {
+  return { chartId: 0, title: '', difficulty: 'ANOTHER' as Difficulty, level: 0, notes: null, bpm: '', releasedVersion: null, radarTop: null, exScore: null, bpi: null, clearLamp: null, missCount: null, playedAt: null };
+}
+
+/** Every list source over an array of entries. */
+export function arraySource<T extends ListEntry>(rows: readonly T[]): ListSource<T> {
+  return {
+    length: rows.length,
+    fill: (i, e) => {
+      e.radarTop = e.exScore = e.bpi = e.clearLamp = e.missCount = e.playedAt = null;
+      Object.assign(e, rows[i]);
+      return true;
+    },
+    build: (i) => rows[i],
+  };
+}
+
+/**
+ * One keyset page of a list: the rows that pass the filter, in the sort's order, after the
+ * position `after`, the first `take` of them — and how many rows pass the filter in all.
+ * Selection without sorting or copying the list: rows past the cursor go through a bounded sorted
+ * buffer of `take` (O(n log take)); a row's position is computed in a reused array and copied only
+ * when the row enters the buffer.
+ */
+export function selectPage<T>(
+  src: ListSource<T>,
+  filter: ScoreListFilter,
+  sort: ScoreListSort,
+  titleRank: (chartId: number) => number,
+  after: SortPosition | null,
+  take: number,
+): { rows: { entry: T; value: number }[]; total: number } {
+  const searchLower = filter.search?.toLowerCase() ?? '';
+  const e = scratchEntry();
+  const p = [0, 0, 0, 0, 0] as [number, number, number, number, number];
+  const buf: { i: number; p: SortPosition }[] = [];
+  let total = 0;
+  for (let i = 0; i < src.length; i++) {
+    if (!src.fill(i, e) || !matchesScoreFilter(e, filter, searchLower)) continue;
+    total++;
+    p[0] = searchRank(e.title, searchLower);
+    p[1] = sortValue(e, sort.key, titleRank);
+    p[2] = e.level;
+    p[3] = titleRank(e.chartId);
+    p[4] = e.chartId;
+    if (after && comparePositions(p, after, sort.order) <= 0) continue;
+    if (take === 0 || (buf.length === take && comparePositions(p, buf[take - 1].p, sort.order) >= 0)) continue;
     let lo = 0;
     let hi = buf.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (comparePositions(buf[mid].p, p, order) <= 0) lo = mid + 1;
+      if (comparePositions(buf[mid].p, p, sort.order) <= 0) lo = mid + 1;
       else hi = mid;
     }
-    buf.splice(lo, 0, { e, p });
+    buf.splice(lo, 0, { i, p: [p[0], p[1], p[2], p[3], p[4]] });
     if (buf.length > take) buf.pop();
   }
-  return buf.map((x) => x.e);
+  return { rows: buf.map((x) => ({ entry: src.build(x.i), value: x.p[1] })), total };
 }

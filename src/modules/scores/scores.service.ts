@@ -5,12 +5,12 @@
  */
 import type { BestScore } from '../../generated/prisma/client';
 import { BPI_FLOOR, round2 } from '../../domain/bpi';
-import { PlayStyle, versionIndex, type Difficulty } from '../../domain/constants';
+import { PlayStyle, versionIndex, type ClearLamp, type Difficulty } from '../../domain/constants';
 import { availableIn } from '../../domain/totals';
 import { badInput } from '../../errors';
 import { pageSize, parseVersion, requireVersion, scoreListArgs, scoreListCursor } from '../../graphql/args';
 import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
-import { matchesScoreFilter, pageAfter, positionOf, sortValue, type ListEntry, type ScoreListFilter, type ScoreSortKey, type SortOrder, type SortPosition } from '../../domain/score-list';
+import { arraySource, positionOf, ScoreSortKey, selectPage, type ListEntry, type ListSource, type ScoreListFilter, type SortOrder, type SortPosition } from '../../domain/score-list';
 import type { AreaScope } from '../area';
 import { loadTitleCorrections } from './corrections';
 import { importScoreExport, importScores, MAX_IMPORT_ROWS, type ImportReport, type ImportRow } from './import.service';
@@ -52,6 +52,19 @@ export interface ScoreRowData {
 /** Paging, filters and sort of a score list (ScoreListArgs). */
 type ListArgs = PageArgs & ScoreListFilter & { sort?: ScoreSortKey | null; order?: SortOrder | null };
 
+/** A player's bests in a version as parallel columns (compactBests). */
+interface BestColumns {
+  chartId: number[];
+  exScore: number[];
+  exScoreId: number[];
+  clearLamp: (ClearLamp | null)[];
+  clearLampId: (number | null)[];
+  missCount: (number | null)[];
+  missCountId: (number | null)[];
+  /** epoch ms */
+  playedAt: number[];
+}
+
 export class ScoresService {
   constructor(private readonly s: Scope) {}
 
@@ -70,29 +83,33 @@ export class ScoresService {
   // ───────────── reads ─────────────
 
   /**
-   * One page of a score list: the entries filtered (the reference's filters) and taken in the
-   * asked order after the cursor's position (keyset: sort value + chart id, see
+   * One page of a score list: the rows filtered (the reference's filters) and taken in the asked
+   * order after the cursor's position (keyset: sort value + chart id, see
    * src/domain/score-list.ts). A player's list is bounded by the catalogue and a best's BPI is
    * derived from the in-memory catalogue, so the order is evaluated here over the player's rows
-   * (one indexed read) and only the page is kept (bounded selection, no offset).
+   * (one indexed read), one reused entry at a time; only the page's entries are built.
    */
-  private listPage<T extends ListEntry>(entries: readonly T[], args: ListArgs): Page<T> {
+  private listPage<T extends ListEntry>(src: ListSource<T>, args: ListArgs): Page<T> {
     const size = pageSize(args.first);
     const { filter, sort } = scoreListArgs(args);
     const cat = this.s.catalogue;
     const rank = (id: number) => cat.titleRank(id);
-    const searchLower = filter.search?.toLowerCase() ?? '';
-    const rows = entries.filter((e) => matchesScoreFilter(e, filter, searchLower));
     let after: SortPosition | null = null;
     if (args.after) {
       const cur = scoreListCursor(args.after, sort);
       const c = cat.chart(cur.chartId);
       if (!c) throw badInput('Invalid cursor: its chart no longer exists', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
-      after = positionOf(c.id, cur.value, c.level, c.title, searchLower, rank);
+      after = positionOf(c.id, cur.value, c.level, c.title, filter.search?.toLowerCase() ?? '', rank);
     }
-    const value = (e: T) => sortValue(e, sort.key, rank);
-    const page = pageAfter(rows, (e) => positionOf(e.chartId, value(e), e.level, e.title, searchLower, rank), sort.order, after, size + 1);
-    return keysetPage(page, size, args.after, (e) => encodeCursor([sort.key, sort.order, String(value(e)), e.chartId]), rows.length);
+    const { rows, total } = selectPage(src, filter, sort, rank, after, size + 1);
+    const values = new Map(rows.map((r) => [r.entry, r.value]));
+    return keysetPage(
+      rows.map((r) => r.entry),
+      size,
+      args.after,
+      (e) => encodeCursor([sort.key, sort.order, String(values.get(e)), e.chartId]),
+      total,
+    );
   }
 
   /**
@@ -103,56 +120,87 @@ export class ScoresService {
   async bestScores(userId: string, q: ListArgs & { version?: string | null; asOf?: Date | null }): Promise<Page<EntryData>> {
     const version = parseVersion(q.version);
     const cat = this.s.catalogue;
-    let bests: Map<number, ReplayBest>;
     if (q.asOf) {
-      bests = replay(await loadPlays(this.s.db, { userId, version, createdAt: { lte: q.asOf } }));
-    } else {
-      bests = await this.compactBests(userId, version);
+      const bests = replay(await loadPlays(this.s.db, { userId, version, createdAt: { lte: q.asOf } }));
+      await cat.ensureCharts(bests.keys());
+      const out: EntryData[] = [];
+      for (const [chartId, b] of bests) {
+        const c = cat.chart(chartId);
+        // the BPI score list: charts with a definition (learned charts are in allDifficultyScores)
+        if (c && c.definition) out.push(entry(c, version, b));
+      }
+      return this.listPage(arraySource(out), q);
     }
-    await cat.ensureCharts(bests.keys());
-    const out: EntryData[] = [];
-    for (const [chartId, b] of bests) {
-      const c = cat.chart(chartId);
-      // the BPI score list: charts with a definition (learned charts are in allDifficultyScores)
-      if (c && c.definition) out.push(entry(c, version, b));
-    }
-    return this.listPage(out, q);
+    const cols = await this.compactBests(userId, version);
+    await cat.ensureCharts(cols.chartId);
+    const { sort, filter } = scoreListArgs(q);
+    const needBpi = sort.key === ScoreSortKey.BPI || filter.bpiMin != null || filter.bpiMax != null;
+    const at = new Date(0);
+    const best = (i: number): ReplayBest => ({
+      exScore: cols.exScore[i],
+      exScoreId: cols.exScoreId[i],
+      clearLamp: cols.clearLamp[i],
+      clearLampId: cols.clearLampId[i],
+      missCount: cols.missCount[i],
+      missCountId: cols.missCountId[i],
+      playedAt: new Date(cols.playedAt[i]),
+      bpi: cat.currentBpi(cols.chartId[i], cols.exScore[i]),
+    });
+    return this.listPage<EntryData>(
+      {
+        length: cols.chartId.length,
+        fill: (i, e) => {
+          const c = cat.chart(cols.chartId[i]);
+          // the BPI score list: charts with a definition (learned charts are in allDifficultyScores)
+          if (!c || !c.definition) return false;
+          e.chartId = c.id;
+          e.title = c.title;
+          e.difficulty = c.difficulty;
+          e.level = c.level;
+          e.notes = c.notes > 0 ? c.notes : null;
+          e.bpm = c.bpm;
+          e.releasedVersion = c.releasedVersion;
+          e.radarTop = c.radarCategory;
+          e.exScore = cols.exScore[i];
+          e.bpi = needBpi ? cat.currentBpi(c.id, cols.exScore[i]) : null;
+          e.clearLamp = cols.clearLamp[i];
+          e.missCount = cols.missCount[i];
+          at.setTime(cols.playedAt[i]);
+          e.playedAt = at;
+          return true;
+        },
+        build: (i) => entry(cat.chart(cols.chartId[i])!, version, best(i)),
+      },
+      q,
+    );
   }
 
   /**
-   * The player's bests in a version for a score list: one row of parallel arrays (array_agg over
-   * the primary key range), so 5,000 bests cost one small result instead of 5,000 client rows;
-   * each best with its current BPI (catalogue).
+   * The player's bests in a version for a score list, as columns: one row of parallel arrays
+   * (array_agg over the primary key range, sent as one JSON text), so 5,000 bests cost one small
+   * result and no object per best.
    */
-  private async compactBests(userId: string, version: string): Promise<Map<number, ReplayBest>> {
-    const [r] = await this.s.db.$queryRawUnsafe<
-      { c: number[] | null; e: number[] | null; ei: number[] | null; l: (string | null)[] | null; li: (number | null)[] | null; m: (number | null)[] | null; mi: (number | null)[] | null; p: number[] | null }[]
-    >(
-      `SELECT array_agg("chartId") AS c, array_agg("exScore") AS e, array_agg("exScoreId") AS ei, array_agg("clearLamp"::text) AS l,
-              array_agg("clearLampId") AS li, array_agg("missCount") AS m, array_agg("missCountId") AS mi,
-              array_agg(round(extract(epoch from "playedAt") * 1000)::float8) AS p
+  private async compactBests(userId: string, version: string): Promise<BestColumns> {
+    const [r] = await this.s.db.$queryRawUnsafe<{ j: string | null }[]>(
+      `SELECT json_build_array(array_agg("chartId"), array_agg("exScore"), array_agg("exScoreId"), array_agg("clearLamp"::text),
+              array_agg("clearLampId"), array_agg("missCount"), array_agg("missCountId"),
+              array_agg(round(extract(epoch from "playedAt") * 1000)::float8))::text AS j
          FROM "BestScore" WHERE "userId" = $1 AND "version" = $2`,
       userId,
       version,
     );
-    const out = new Map<number, ReplayBest>();
-    if (!r?.c) return out;
-    const cat = this.s.catalogue;
-    for (let i = 0; i < r.c.length; i++) {
-      const chartId = Number(r.c[i]);
-      const exScore = Number(r.e![i]);
-      out.set(chartId, {
-        exScore,
-        exScoreId: Number(r.ei![i]),
-        clearLamp: (r.l![i] as ReplayBest['clearLamp']) ?? null,
-        clearLampId: r.li![i] === null ? null : Number(r.li![i]),
-        missCount: r.m![i] === null ? null : Number(r.m![i]),
-        missCountId: r.mi![i] === null ? null : Number(r.mi![i]),
-        playedAt: new Date(Number(r.p![i])),
-        bpi: cat.currentBpi(chartId, exScore),
-      });
-    }
-    return out;
+    const j = r?.j ? (JSON.parse(r.j) as (unknown[] | null)[]) : null;
+    if (!j?.[0]) return { chartId: [], exScore: [], exScoreId: [], clearLamp: [], clearLampId: [], missCount: [], missCountId: [], playedAt: [] };
+    return {
+      chartId: j[0] as number[],
+      exScore: j[1] as number[],
+      exScoreId: j[2] as number[],
+      clearLamp: j[3] as (ClearLamp | null)[],
+      clearLampId: j[4] as (number | null)[],
+      missCount: j[5] as (number | null)[],
+      missCountId: j[6] as (number | null)[],
+      playedAt: j[7] as number[],
+    };
   }
 
   /** Per chart, the most recently played best over all versions (every difficulty and level, learned charts too). */
@@ -167,7 +215,7 @@ export class ScoresService {
       const c = cat.chart(r.chartId);
       if (c) out.push(entry(c, r.version, withCurrentBpi(cat, r)));
     }
-    return this.listPage(out, q);
+    return this.listPage(arraySource(out), q);
   }
 
   /** Every stored play of the charts (all versions), newest play first. */
@@ -254,7 +302,7 @@ export class ScoresService {
       if (c.playStyle !== 'SP' || !c.definition || played.has(c.id) || !availableIn(c, version)) continue;
       out.push(chartFields(c));
     }
-    return this.listPage(out, q);
+    return this.listPage(arraySource(out), q);
   }
 
   // ───────────── imports ─────────────
