@@ -260,6 +260,26 @@ interface Lp {
   segDg: Float64Array;
 }
 
+/** Grown buffer size: at least `want`, doubling. */
+const grownSize = (have: number, want: number) => Math.max(want, 2 * have, 1024);
+
+/**
+ * The DP's buffers, reused from one solve to the next (a plan runs up to 7 solves, each a ladder
+ * of DP passes; fresh typed arrays per stage and layer made the allocation the DP's largest cost).
+ * Buffers that grew past SCRATCH_KEEP entries are not kept.
+ */
+const SCRATCH_KEEP = 1 << 22;
+const scratch: { gA: Float64Array; gB: Float64Array; pick: Uint16Array; keep(a: Float64Array, b: Float64Array, pick: Uint16Array): void } = {
+  gA: new Float64Array(0),
+  gB: new Float64Array(0),
+  pick: new Uint16Array(0),
+  keep(a: Float64Array, b: Float64Array, pick: Uint16Array): void {
+    this.gA = a.length <= SCRATCH_KEEP ? a : new Float64Array(0);
+    this.gB = b.length <= SCRATCH_KEEP ? b : new Float64Array(0);
+    this.pick = pick.length <= SCRATCH_KEEP ? pick : new Uint16Array(0);
+  },
+};
+
 export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): SolveResult {
   const n = items.length;
   const need = opts.need;
@@ -564,103 +584,143 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     const suffK = suffixLagrangian(lamK, mu, kept);
     const slackK = new Float64Array(K);
     const L = counting ? M : 0;
+    // Layers live in two reused buffers (this stage's and the next one's), the picks of every
+    // stage in one append-only buffer (DpScratch): no typed array per stage and layer.
     interface Layer {
       lo: number;
       hi: number;
-      g: Float64Array;
+      /** Offset of g[lo] in its stage's buffer. */
+      off: number;
     }
+    let gRead = scratch.gA;
+    let gWrite = scratch.gB;
+    let pickBuf = scratch.pick;
+    let pickLen = 0;
     let layers: (Layer | null)[] = Array.from({ length: L + 1 }, () => null);
     {
       let hi = -1;
       while (hi + 1 <= B && hi + 1 + lambda * need - mu * M + suffFree[0] <= B + EPS) hi++;
       if (hi < 0) return { status: 'none' };
-      layers[0] = { lo: 0, hi, g: new Float64Array(hi + 1) };
+      if (gRead.length < hi + 1) gRead = new Float64Array(grownSize(gRead.length, hi + 1));
+      gRead.fill(0, 0, hi + 1);
+      layers[0] = { lo: 0, hi, off: 0 };
     }
-    const picks: ({ lo: number; pick: Uint16Array } | null)[][] = [];
-    for (let d = 0; d < F; d++) {
-      const t = ordFree[d];
-      const v = views[f.free[t]];
-      const kc = kept[d].costs;
-      const kg = kept[d].gains;
-      const next: (Layer | null)[] = [];
-      const stagePicks: ({ lo: number; pick: Uint16Array } | null)[] = [];
-      let any = false;
-      for (let l = 0; l <= L; l++) {
-        const same = layers[l];
-        const from = counting ? (l >= 1 ? layers[l - 1] : null) : layers[l];
-        const lo = Math.min(same ? same.lo : Infinity, from ? from.lo + kc[0] : Infinity);
-        const hi = Math.min(B, Math.max(same ? same.hi : -Infinity, from ? from.hi + kc[kc.length - 1] : -Infinity));
-        if (!(lo <= hi)) {
-          next.push(null);
-          stagePicks.push(null);
-          continue;
-        }
-        const g = new Float64Array(hi - lo + 1);
-        const pick = new Uint16Array(hi - lo + 1);
-        let newLo = -1;
-        let newHi = -1;
-        // alive ⇔ C + λ·max(0, R − G) + slack ≤ 0
-        const slack = -mu * (counting ? M - l : M) + suffFree[d + 1] - B - EPS;
-        for (let k = 0; k < K; k++) slackK[k] = -mu * (counting ? M - l : M) + suffK[k * (F + 1) + d + 1] - B - EPS;
-        const sLo = same ? same.lo : 1;
-        const sHi = same ? same.hi : 0;
-        const sG = same ? same.g : null;
-        const fLo = from ? from.lo : 1;
-        const fHi = from ? from.hi : 0;
-        const fG = from ? from.g : null;
-        const last = kc.length - 1;
-        for (let C = lo; C <= hi; C++) {
-          let bestG = C >= sLo && C <= sHi ? sG![C - sLo] : -Infinity;
-          let bq = 0;
-          if (fG) {
-            // options q with from.lo ≤ C − kc[q] ≤ from.hi (kc ascending)
-            let q = 0;
-            while (q <= last && C - kc[q] > fHi) q++;
-            for (; q <= last; q++) {
-              const p = C - kc[q];
-              if (p < fLo) break;
-              const prev = fG[p - fLo];
-              if (prev + kg[q] > bestG) {
-                bestG = prev + kg[q];
-                bq = q + 1;
-              }
-              dpWork++;
-            }
+    const picks: ({ lo: number; off: number } | null)[][] = [];
+    const winLo = new Float64Array(L + 1);
+    const winHi = new Float64Array(L + 1);
+    try {
+      for (let d = 0; d < F; d++) {
+        const kc = kept[d].costs;
+        const kg = kept[d].gains;
+        // This stage's windows, and room for them.
+        let need1 = 0;
+        let needPick = 0;
+        for (let l = 0; l <= L; l++) {
+          const same = layers[l];
+          const from = counting ? (l >= 1 ? layers[l - 1] : null) : layers[l];
+          const lo = Math.min(same ? same.lo : Infinity, from ? from.lo + kc[0] : Infinity);
+          const hi = Math.min(B, Math.max(same ? same.hi : -Infinity, from ? from.hi + kc[kc.length - 1] : -Infinity));
+          winLo[l] = lo;
+          winHi[l] = hi;
+          if (lo <= hi) {
+            need1 += hi - lo + 1;
+            needPick += hi - lo + 1;
           }
-          let alive = false;
-          if (bestG > -Infinity) {
-            const r = need > bestG ? need - bestG : 0;
-            alive = C + lambda * r + slack <= 0;
-            if (alive && r > 0) {
-              for (let k = 0; k < K; k++) {
-                if (C + lamK[k] * r + slackK[k] > 0) {
-                  alive = false;
-                  break;
+        }
+        if (gWrite.length < need1) gWrite = new Float64Array(grownSize(gWrite.length, need1));
+        if (pickBuf.length < pickLen + needPick) {
+          const grown = new Uint16Array(grownSize(pickBuf.length, pickLen + needPick));
+          grown.set(pickBuf.subarray(0, pickLen));
+          pickBuf = grown;
+        }
+        const next: (Layer | null)[] = [];
+        const stagePicks: ({ lo: number; off: number } | null)[] = [];
+        let any = false;
+        let gOff = 0;
+        for (let l = 0; l <= L; l++) {
+          const same = layers[l];
+          const from = counting ? (l >= 1 ? layers[l - 1] : null) : layers[l];
+          const lo = winLo[l];
+          const hi = winHi[l];
+          if (!(lo <= hi)) {
+            next.push(null);
+            stagePicks.push(null);
+            continue;
+          }
+          const gBase = gOff - lo; // g[C] at gWrite[gBase + C]
+          const pBase = pickLen - lo;
+          let newLo = -1;
+          let newHi = -1;
+          // alive ⇔ C + λ·max(0, R − G) + slack ≤ 0
+          const slack = -mu * (counting ? M - l : M) + suffFree[d + 1] - B - EPS;
+          for (let k = 0; k < K; k++) slackK[k] = -mu * (counting ? M - l : M) + suffK[k * (F + 1) + d + 1] - B - EPS;
+          const sLo = same ? same.lo : 1;
+          const sHi = same ? same.hi : 0;
+          const sBase = same ? same.off - same.lo : 0;
+          const fLo = from ? from.lo : 1;
+          const fHi = from ? from.hi : 0;
+          const fBase = from ? from.off - from.lo : 0;
+          const last = kc.length - 1;
+          for (let C = lo; C <= hi; C++) {
+            let bestG = C >= sLo && C <= sHi ? gRead[sBase + C] : -Infinity;
+            let bq = 0;
+            if (from) {
+              // options q with from.lo ≤ C − kc[q] ≤ from.hi (kc ascending)
+              let q = 0;
+              while (q <= last && C - kc[q] > fHi) q++;
+              for (; q <= last; q++) {
+                const p = C - kc[q];
+                if (p < fLo) break;
+                const prev = gRead[fBase + p];
+                if (prev + kg[q] > bestG) {
+                  bestG = prev + kg[q];
+                  bq = q + 1;
+                }
+                dpWork++;
+              }
+            }
+            let alive = false;
+            if (bestG > -Infinity) {
+              const r = need > bestG ? need - bestG : 0;
+              alive = C + lambda * r + slack <= 0;
+              if (alive && r > 0) {
+                for (let k = 0; k < K; k++) {
+                  if (C + lamK[k] * r + slackK[k] > 0) {
+                    alive = false;
+                    break;
+                  }
                 }
               }
             }
+            if (alive) {
+              gWrite[gBase + C] = bestG;
+              pickBuf[pBase + C] = bq;
+              if (newLo < 0) newLo = C;
+              newHi = C;
+            } else gWrite[gBase + C] = -Infinity;
           }
-          if (alive) {
-            g[C - lo] = bestG;
-            pick[C - lo] = bq;
-            if (newLo < 0) newLo = C;
-            newHi = C;
-          } else g[C - lo] = -Infinity;
+          dpWork += hi - lo + 1;
+          if (newLo < 0) {
+            next.push(null);
+            stagePicks.push(null);
+          } else {
+            any = true;
+            next.push({ lo: newLo, hi: newHi, off: gBase + newLo });
+            stagePicks.push({ lo, off: pickLen });
+          }
+          gOff += hi - lo + 1;
+          pickLen += hi - lo + 1;
         }
-        dpWork += hi - lo + 1;
-        if (newLo < 0) {
-          next.push(null);
-          stagePicks.push(null);
-          continue;
-        }
-        any = true;
-        next.push({ lo: newLo, hi: newHi, g: g.subarray(newLo - lo, newHi - lo + 1) });
-        stagePicks.push({ lo, pick });
+        picks.push(stagePicks);
+        layers = next;
+        const swap = gRead;
+        gRead = gWrite;
+        gWrite = swap;
+        if (!any) return { status: 'none' };
+        if (dpWork > dpLimit) return { status: 'aborted' };
       }
-      picks.push(stagePicks);
-      layers = next;
-      if (!any) return { status: 'none' };
-      if (dpWork > dpLimit) return { status: 'aborted' };
+    } finally {
+      scratch.keep(gRead, gWrite, pickBuf);
     }
     // The cheapest final state reaching R (ties: fewer items).
     let cStar = Infinity;
@@ -669,7 +729,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
       const ly = layers[l];
       if (!ly) continue;
       for (let C = ly.lo; C <= Math.min(ly.hi, cStar - 1); C++) {
-        if (ly.g[C - ly.lo] >= need) {
+        if (gRead[ly.off + C - ly.lo] >= need) {
           cStar = C;
           lBest = l;
           break;
@@ -683,7 +743,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     let used = 0;
     for (let d = F - 1; d >= 0; d--) {
       const pk = picks[d][l]!;
-      const q = pk.pick[C - pk.lo];
+      const q = pickBuf[pk.off + C - pk.lo];
       if (q === 0) continue;
       const t = ordFree[d];
       choice[f.free[t]] = f.kept[t][q - 1];
