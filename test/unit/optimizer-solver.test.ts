@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { explicitItem, solveMinCost, upperHull, type SolverItem } from '../../src/domain/optimizer/solver';
+import { DP_BOUND_FACTORS, explicitItem, solveMinCost, suffixLagrangian, upperHull, type SolverItem } from '../../src/domain/optimizer/solver';
 
 /** Every combination (one option or none per item, at most M items): the least cost reaching `need`. */
 function bruteForce(items: { costs: number[]; gains: number[] }[], need: number, M: number): { cost: number; maxGain: number } {
@@ -145,6 +145,71 @@ describe('solver', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('suffix Lagrangian bounds of the DP, hand-worked', () => {
+    // μ = 1. Item 0: (cost 2, gain 4), (5, 6), may stay; item 1: (3, 2), must change; item 2: (1, 1), (4, 5), may stay.
+    // λ = 1: item 0: min(0, 2+1−4 = −1, 5+1−6 = 0) = −1; item 1: 3+1−2 = 2; item 2: min(0, 1+1−1 = 1, 4+1−5 = 0) = 0.
+    //   suffixes from d = 0..3: −1+2+0 = 1, 2+0 = 2, 0, 0.
+    // λ = 2: item 0: min(0, 2+1−8 = −5, 5+1−12 = −6) = −6; item 1: 3+1−4 = 0; item 2: min(0, 1+1−2 = 0, 4+1−10 = −5) = −5.
+    //   suffixes: −6+0−5 = −11, 0−5 = −5, −5, 0.
+    const items = [
+      { costs: [2, 5], gains: [4, 6], mayStay: true },
+      { costs: [3], gains: [2], mayStay: false },
+      { costs: [1, 4], gains: [1, 5], mayStay: true },
+    ];
+    const s = suffixLagrangian([1, 2], 1, items);
+    expect(Array.from(s)).toEqual([1, 2, 0, 0, -11, -5, -5, 0]);
+    // As a bound from the start (C = 0, r = 7 still missing, m = 2 items allowed): λ = 1: 0 + 7 − 1·2 + 1 = 6;
+    // λ = 2: 14 − 2 − 11 = 1. The cheapest completion: item 1 must change (cost 3, gain 2), 5 more from one
+    // other item: item 2's (4, 5) → cost 7 (item 0's (5, 6) → 8; item 0's (2, 4) leaves 1 missing).
+    // 7 ≥ max(6, 1): the bounds hold.
+    const bound = (k: number, lambda: number) => 0 + lambda * 7 - 1 * 2 + s[k * 4];
+    expect(bound(0, 1)).toBe(6);
+    expect(bound(1, 2)).toBe(1);
+  });
+
+  it('the DP\'s extra completion bounds change the work, never the answer', () => {
+    fc.assert(
+      fc.property(fc.array(arbItem(12, 4), { minLength: 6, maxLength: 30 }), fc.double({ min: 0.1, max: 0.8, noNaN: true }), fc.integer({ min: 1, max: 30 }), (raw, frac, M) => {
+        const top = raw.map((r) => r.gains[r.gains.length - 1]).sort((a, b) => b - a).slice(0, M).reduce((s, g) => s + g, 0);
+        const need = top * frac;
+        const plain = solveMinCost(build(raw), { need, maxCount: M, dpBoundFactors: [] });
+        const tight = solveMinCost(build(raw), { need, maxCount: M });
+        expect(Array.from(tight.choice)).toEqual(Array.from(plain.choice));
+        expect(tight).toMatchObject({ cost: plain.cost, optimal: plain.optimal, lowerBound: plain.lowerBound });
+        expect(tight.dpWork).toBeLessThanOrEqual(plain.dpWork);
+      }),
+      { numRuns: 200 },
+    );
+    // A fixed medium instance (an LCG): 60 items of 1–20 options with convex-then-flat gains; the extra bounds
+    // drop states the bound at λ* keeps.
+    let a = 7;
+    const rnd = () => {
+      a = (a * 1103515245 + 12345) % 2147483648;
+      return a / 2147483648;
+    };
+    const raw = Array.from({ length: 60 }, () => {
+      const k = 1 + Math.floor(rnd() * 20);
+      let c = 0;
+      let g = 0;
+      const costs: number[] = [];
+      const gains: number[] = [];
+      for (let j = 0; j < k; j++) {
+        c += 1 + Math.floor(rnd() * 3);
+        g += 0.1 + rnd() * (j + 1);
+        costs.push(c);
+        gains.push(g);
+      }
+      return { costs, gains };
+    });
+    const need = raw.reduce((s, r) => s + r.gains[r.gains.length - 1], 0) * 0.3;
+    const plain = solveMinCost(build(raw), { need, maxCount: 60, dpBoundFactors: [] });
+    const tight = solveMinCost(build(raw), { need, maxCount: 60, dpBoundFactors: DP_BOUND_FACTORS });
+    expect(plain.optimal && tight.optimal).toBe(true);
+    expect(tight.cost).toBe(plain.cost);
+    expect(tight.cost).toBe(dpMinCost(raw, need));
+    expect(tight.dpWork).toBeLessThan(plain.dpWork);
   });
 
   it('branch-and-bound alone (no DP): exact within its budget, a valid bound when stopped', () => {

@@ -34,9 +34,12 @@
  *    U − 1 cannot be in a cheaper solution (integer costs) and is dropped (whole blocks at once
  *    through their optimistic point); most items keep only "unchanged" and a few cheap options.
  * 5. A dynamic programme over the integer cost on the options left (per number of items used when
- *    the count binds), each state pruned by the Lagrangian bound of its completion, so only a
- *    narrow window of costs stays alive. Exact: its answer is the optimum (`optimal`, `lowerBound`
- *    = cost), or proves the incumbent optimal when no state reaches R below U.
+ *    the count binds), each state pruned by Lagrangian bounds of its completion — at λ* and at
+ *    a few larger λ (DP_BOUND_FACTORS: the items late in the order are the less efficient ones,
+ *    for which λ* is loose) —, so only a narrow window of costs stays alive. Exact: its answer is
+ *    the optimum (`optimal`, `lowerBound` = cost), or proves the incumbent optimal when no state
+ *    reaches R below U. A bound only ever drops states no choice below the cap passes through, so
+ *    the bounds change the work, never the answer (same optimum, same tie-breaks).
  * 6. Only if the DP exceeds its work budget: depth-first branch-and-bound over the items left,
  *    children in order of their bound (the Lagrangian bound at (λ*, μ*), O(1) per node), an option
  *    that closes R ending its branch, within a node budget. Both budgets count work, never time,
@@ -69,6 +72,8 @@ export interface SolveOptions {
   workLimit?: number;
   /** Work budget of the dynamic programme (state × option updates); 0 skips it. */
   dpLimit?: number;
+  /** The DP's further completion bounds, as multiples of λ* (default DP_BOUND_FACTORS; [] = λ* alone). */
+  dpBoundFactors?: readonly number[];
 }
 
 export interface SolveResult {
@@ -90,6 +95,8 @@ export interface SolveResult {
   heuristicCost: number;
   /** Items left to the branch-and-bound after reduced-cost fixing; diagnostics. */
   freeItems: number;
+  /** Work of the dynamic programme (state × option updates, all passes); diagnostics. */
+  dpWork: number;
 }
 
 export const DEFAULT_WORK_LIMIT = 50_000;
@@ -99,6 +106,40 @@ const BLOCKS = 48;
 const EPS = 1e-7;
 /** Work budget of the dynamic programme (option × state updates, both passes together). */
 export const DEFAULT_DP_LIMIT = 60_000_000;
+/**
+ * The DP's further completion bounds: Lagrangian bounds of the items left at these multiples of λ*
+ * (step 5). Measured on the bench's slow players (bench/optimizer-time.ts): DP work ÷ 4.7; factors
+ * below 1 pruned nothing there.
+ */
+export const DP_BOUND_FACTORS: readonly number[] = [1.1, 1.25, 1.5, 2, 3, 5, 8];
+
+/**
+ * Suffix sums of Lagrangian item values, one row per λ in `lambdas`: row k, entry d =
+ * Σ_{t ≥ d} min over item t's options (and 0 when it may stay unchanged) of cost + μ − λ_k·gain.
+ * With r still missing and m items still allowed, C + λ_k·r − μ·m + row_k[d] is a lower bound on
+ * the cost of any completion of a partial choice of cost C over the items from d on (weak
+ * duality; valid for every λ_k ≥ 0), so the DP may drop a state when any row's bound exceeds its
+ * budget. Result: lambdas.length × (items.length + 1), row-major.
+ */
+export function suffixLagrangian(
+  lambdas: ArrayLike<number>,
+  mu: number,
+  items: readonly { costs: ArrayLike<number>; gains: ArrayLike<number>; mayStay: boolean }[],
+): Float64Array {
+  const F = items.length;
+  const out = new Float64Array(lambdas.length * (F + 1));
+  for (let k = 0; k < lambdas.length; k++) {
+    const lk = lambdas[k];
+    const base = k * (F + 1);
+    for (let d = F - 1; d >= 0; d--) {
+      const it = items[d];
+      let b = it.mayStay ? 0 : Infinity;
+      for (let q = 0; q < it.costs.length; q++) b = Math.min(b, it.costs[q] + mu - lk * it.gains[q]);
+      out[base + d] = out[base + d + 1] + b;
+    }
+  }
+  return out;
+}
 
 /** Point indices on the upper convex hull of {(0,0)} ∪ {(pc_t, pg_t)} (pc increasing), left to right. */
 export function upperHull(pc: ArrayLike<number>, pg: ArrayLike<number>): Int32Array {
@@ -219,12 +260,33 @@ interface Lp {
   segDg: Float64Array;
 }
 
+/** Grown buffer size: at least `want`, doubling. */
+const grownSize = (have: number, want: number) => Math.max(want, 2 * have, 1024);
+
+/**
+ * The DP's buffers, reused from one solve to the next (a plan runs up to 7 solves, each a ladder
+ * of DP passes; fresh typed arrays per stage and layer made the allocation the DP's largest cost).
+ * Buffers that grew past SCRATCH_KEEP entries are not kept.
+ */
+const SCRATCH_KEEP = 1 << 22;
+const scratch: { gA: Float64Array; gB: Float64Array; pick: Uint16Array; keep(a: Float64Array, b: Float64Array, pick: Uint16Array): void } = {
+  gA: new Float64Array(0),
+  gB: new Float64Array(0),
+  pick: new Uint16Array(0),
+  keep(a: Float64Array, b: Float64Array, pick: Uint16Array): void {
+    this.gA = a.length <= SCRATCH_KEEP ? a : new Float64Array(0);
+    this.gB = b.length <= SCRATCH_KEEP ? b : new Float64Array(0);
+    this.pick = pick.length <= SCRATCH_KEEP ? pick : new Uint16Array(0);
+  },
+};
+
 export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): SolveResult {
   const n = items.length;
   const need = opts.need;
   const M = Math.max(0, Math.min(opts.maxCount, n));
   const workLimit = opts.workLimit ?? DEFAULT_WORK_LIMIT;
   const dpLimit = opts.dpLimit ?? DEFAULT_DP_LIMIT;
+  const dpBoundFactors = opts.dpBoundFactors ?? DP_BOUND_FACTORS;
   const counter = { evaluations: 0 };
   const views = items.map((it) => new ItemView(it, counter));
   const summary = (ch: Int32Array) => {
@@ -240,9 +302,10 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     return { cost, gain, count };
   };
   const diag = { heuristicCost: 0, freeItems: 0 };
+  let dpWork = 0;
   const done = (feasible: boolean, ch: Int32Array, lowerBound: number | null, optimal: boolean, work: number): SolveResult => {
     const s = summary(ch);
-    return { feasible, choice: ch, ...s, lowerBound: lowerBound ?? s.cost, optimal, work, evaluations: counter.evaluations, ...diag };
+    return { feasible, choice: ch, ...s, lowerBound: lowerBound ?? s.cost, optimal, work, evaluations: counter.evaluations, ...diag, dpWork };
   };
   if (need <= 0) return done(true, new Int32Array(n).fill(-1), 0, true, 0);
 
@@ -501,99 +564,163 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   //    Lagrangian value: per number of items used m (only when counting), dp[C] = the most gain of
   //    a choice on the items so far costing C. A state is dropped when even the Lagrangian bound
   //    of its completion, C + λ·(R − G) − μ·(M − m) + Σ_{items after} b (−μM when not counting),
-  //    exceeds cap − 1, so only a narrow window of costs stays alive. Exact.
+  //    exceeds cap − 1, or the same at λ_k = λ·DP_BOUND_FACTORS[k] (suffixLagrangian), so only a
+  //    narrow window of costs stays alive. Exact.
   type DpResult = { status: 'found'; choice: Int32Array; cost: number; used: number } | { status: 'none' } | { status: 'aborted' };
-  let dpWork = 0;
   const dpSolve = (f: Fixed, cap: number, counting: boolean): DpResult => {
     const B = cap - 1;
     const ordFree = f.free.map((_, t) => t).sort((x, y) => f.minValue[x] - f.minValue[y] || items[f.free[x]].key - items[f.free[y]].key);
     const F = ordFree.length;
     const suffFree = new Float64Array(F + 1);
     for (let d = F - 1; d >= 0; d--) suffFree[d] = suffFree[d + 1] + f.bKept[ordFree[d]];
+    // Further bounds of the completion: Lagrangian bounds of the items left at multiples of λ
+    // (the one at λ* is tightest for the whole problem, not for what is left late in the order).
+    const K = dpBoundFactors.length;
+    const lamK = Float64Array.from(dpBoundFactors, (x) => lambda * x);
+    const kept = ordFree.map((t) => {
+      const v = views[f.free[t]];
+      return { costs: Array.from(f.kept[t], (j) => v.cost(j)), gains: Array.from(f.kept[t], (j) => v.gain(j)), mayStay: f.skipKept[t] };
+    });
+    const suffK = suffixLagrangian(lamK, mu, kept);
+    const slackK = new Float64Array(K);
     const L = counting ? M : 0;
+    // Layers live in two reused buffers (this stage's and the next one's), the picks of every
+    // stage in one append-only buffer (DpScratch): no typed array per stage and layer.
     interface Layer {
       lo: number;
       hi: number;
-      g: Float64Array;
+      /** Offset of g[lo] in its stage's buffer. */
+      off: number;
     }
+    let gRead = scratch.gA;
+    let gWrite = scratch.gB;
+    let pickBuf = scratch.pick;
+    let pickLen = 0;
     let layers: (Layer | null)[] = Array.from({ length: L + 1 }, () => null);
     {
       let hi = -1;
       while (hi + 1 <= B && hi + 1 + lambda * need - mu * M + suffFree[0] <= B + EPS) hi++;
       if (hi < 0) return { status: 'none' };
-      layers[0] = { lo: 0, hi, g: new Float64Array(hi + 1) };
+      if (gRead.length < hi + 1) gRead = new Float64Array(grownSize(gRead.length, hi + 1));
+      gRead.fill(0, 0, hi + 1);
+      layers[0] = { lo: 0, hi, off: 0 };
     }
-    const picks: ({ lo: number; pick: Uint16Array } | null)[][] = [];
-    for (let d = 0; d < F; d++) {
-      const t = ordFree[d];
-      const v = views[f.free[t]];
-      const kc = Array.from(f.kept[t], (j) => v.cost(j));
-      const kg = Array.from(f.kept[t], (j) => v.gain(j));
-      const next: (Layer | null)[] = [];
-      const stagePicks: ({ lo: number; pick: Uint16Array } | null)[] = [];
-      let any = false;
-      for (let l = 0; l <= L; l++) {
-        const same = layers[l];
-        const from = counting ? (l >= 1 ? layers[l - 1] : null) : layers[l];
-        const lo = Math.min(same ? same.lo : Infinity, from ? from.lo + kc[0] : Infinity);
-        const hi = Math.min(B, Math.max(same ? same.hi : -Infinity, from ? from.hi + kc[kc.length - 1] : -Infinity));
-        if (!(lo <= hi)) {
-          next.push(null);
-          stagePicks.push(null);
-          continue;
-        }
-        const g = new Float64Array(hi - lo + 1);
-        const pick = new Uint16Array(hi - lo + 1);
-        let newLo = -1;
-        let newHi = -1;
-        // alive ⇔ C + λ·max(0, R − G) + slack ≤ 0
-        const slack = -mu * (counting ? M - l : M) + suffFree[d + 1] - B - EPS;
-        const sLo = same ? same.lo : 1;
-        const sHi = same ? same.hi : 0;
-        const sG = same ? same.g : null;
-        const fLo = from ? from.lo : 1;
-        const fHi = from ? from.hi : 0;
-        const fG = from ? from.g : null;
-        const last = kc.length - 1;
-        for (let C = lo; C <= hi; C++) {
-          let bestG = C >= sLo && C <= sHi ? sG![C - sLo] : -Infinity;
-          let bq = 0;
-          if (fG) {
-            // options q with from.lo ≤ C − kc[q] ≤ from.hi (kc ascending)
-            let q = 0;
-            while (q <= last && C - kc[q] > fHi) q++;
-            for (; q <= last; q++) {
-              const p = C - kc[q];
-              if (p < fLo) break;
-              const prev = fG[p - fLo];
-              if (prev + kg[q] > bestG) {
-                bestG = prev + kg[q];
-                bq = q + 1;
-              }
-              dpWork++;
-            }
+    const picks: ({ lo: number; off: number } | null)[][] = [];
+    const winLo = new Float64Array(L + 1);
+    const winHi = new Float64Array(L + 1);
+    try {
+      for (let d = 0; d < F; d++) {
+        const kc = kept[d].costs;
+        const kg = kept[d].gains;
+        // This stage's windows, and room for them.
+        let need1 = 0;
+        let needPick = 0;
+        for (let l = 0; l <= L; l++) {
+          const same = layers[l];
+          const from = counting ? (l >= 1 ? layers[l - 1] : null) : layers[l];
+          const lo = Math.min(same ? same.lo : Infinity, from ? from.lo + kc[0] : Infinity);
+          const hi = Math.min(B, Math.max(same ? same.hi : -Infinity, from ? from.hi + kc[kc.length - 1] : -Infinity));
+          winLo[l] = lo;
+          winHi[l] = hi;
+          if (lo <= hi) {
+            need1 += hi - lo + 1;
+            needPick += hi - lo + 1;
           }
-          if (bestG > -Infinity && C + lambda * (need > bestG ? need - bestG : 0) + slack <= 0) {
-            g[C - lo] = bestG;
-            pick[C - lo] = bq;
-            if (newLo < 0) newLo = C;
-            newHi = C;
-          } else g[C - lo] = -Infinity;
         }
-        dpWork += hi - lo + 1;
-        if (newLo < 0) {
-          next.push(null);
-          stagePicks.push(null);
-          continue;
+        if (gWrite.length < need1) gWrite = new Float64Array(grownSize(gWrite.length, need1));
+        if (pickBuf.length < pickLen + needPick) {
+          const grown = new Uint16Array(grownSize(pickBuf.length, pickLen + needPick));
+          grown.set(pickBuf.subarray(0, pickLen));
+          pickBuf = grown;
         }
-        any = true;
-        next.push({ lo: newLo, hi: newHi, g: g.subarray(newLo - lo, newHi - lo + 1) });
-        stagePicks.push({ lo, pick });
+        const next: (Layer | null)[] = [];
+        const stagePicks: ({ lo: number; off: number } | null)[] = [];
+        let any = false;
+        let gOff = 0;
+        for (let l = 0; l <= L; l++) {
+          const same = layers[l];
+          const from = counting ? (l >= 1 ? layers[l - 1] : null) : layers[l];
+          const lo = winLo[l];
+          const hi = winHi[l];
+          if (!(lo <= hi)) {
+            next.push(null);
+            stagePicks.push(null);
+            continue;
+          }
+          const gBase = gOff - lo; // g[C] at gWrite[gBase + C]
+          const pBase = pickLen - lo;
+          let newLo = -1;
+          let newHi = -1;
+          // alive ⇔ C + λ·max(0, R − G) + slack ≤ 0
+          const slack = -mu * (counting ? M - l : M) + suffFree[d + 1] - B - EPS;
+          for (let k = 0; k < K; k++) slackK[k] = -mu * (counting ? M - l : M) + suffK[k * (F + 1) + d + 1] - B - EPS;
+          const sLo = same ? same.lo : 1;
+          const sHi = same ? same.hi : 0;
+          const sBase = same ? same.off - same.lo : 0;
+          const fLo = from ? from.lo : 1;
+          const fHi = from ? from.hi : 0;
+          const fBase = from ? from.off - from.lo : 0;
+          const last = kc.length - 1;
+          for (let C = lo; C <= hi; C++) {
+            let bestG = C >= sLo && C <= sHi ? gRead[sBase + C] : -Infinity;
+            let bq = 0;
+            if (from) {
+              // options q with from.lo ≤ C − kc[q] ≤ from.hi (kc ascending)
+              let q = 0;
+              while (q <= last && C - kc[q] > fHi) q++;
+              for (; q <= last; q++) {
+                const p = C - kc[q];
+                if (p < fLo) break;
+                const prev = gRead[fBase + p];
+                if (prev + kg[q] > bestG) {
+                  bestG = prev + kg[q];
+                  bq = q + 1;
+                }
+                dpWork++;
+              }
+            }
+            let alive = false;
+            if (bestG > -Infinity) {
+              const r = need > bestG ? need - bestG : 0;
+              alive = C + lambda * r + slack <= 0;
+              if (alive && r > 0) {
+                for (let k = 0; k < K; k++) {
+                  if (C + lamK[k] * r + slackK[k] > 0) {
+                    alive = false;
+                    break;
+                  }
+                }
+              }
+            }
+            if (alive) {
+              gWrite[gBase + C] = bestG;
+              pickBuf[pBase + C] = bq;
+              if (newLo < 0) newLo = C;
+              newHi = C;
+            } else gWrite[gBase + C] = -Infinity;
+          }
+          dpWork += hi - lo + 1;
+          if (newLo < 0) {
+            next.push(null);
+            stagePicks.push(null);
+          } else {
+            any = true;
+            next.push({ lo: newLo, hi: newHi, off: gBase + newLo });
+            stagePicks.push({ lo, off: pickLen });
+          }
+          gOff += hi - lo + 1;
+          pickLen += hi - lo + 1;
+        }
+        picks.push(stagePicks);
+        layers = next;
+        const swap = gRead;
+        gRead = gWrite;
+        gWrite = swap;
+        if (!any) return { status: 'none' };
+        if (dpWork > dpLimit) return { status: 'aborted' };
       }
-      picks.push(stagePicks);
-      layers = next;
-      if (!any) return { status: 'none' };
-      if (dpWork > dpLimit) return { status: 'aborted' };
+    } finally {
+      scratch.keep(gRead, gWrite, pickBuf);
     }
     // The cheapest final state reaching R (ties: fewer items).
     let cStar = Infinity;
@@ -602,7 +729,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
       const ly = layers[l];
       if (!ly) continue;
       for (let C = ly.lo; C <= Math.min(ly.hi, cStar - 1); C++) {
-        if (ly.g[C - ly.lo] >= need) {
+        if (gRead[ly.off + C - ly.lo] >= need) {
           cStar = C;
           lBest = l;
           break;
@@ -616,7 +743,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     let used = 0;
     for (let d = F - 1; d >= 0; d--) {
       const pk = picks[d][l]!;
-      const q = pk.pick[C - pk.lo];
+      const q = pickBuf[pk.off + C - pk.lo];
       if (q === 0) continue;
       const t = ordFree[d];
       choice[f.free[t]] = f.kept[t][q - 1];
