@@ -32,7 +32,7 @@ export class SongType {
   @Field(() => String, { nullable: true }) artist!: string | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of songs of the catalogue' })
 export class SongConnection extends Connection(SongType, 'Song') {}
 
 @ObjectType({ description: 'What this server is and what it holds' })

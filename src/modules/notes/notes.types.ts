@@ -34,7 +34,7 @@ export class SongNoteType {
   // upvoted, editable, chart: field resolvers (notes.resolver.ts)
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of community notes' })
 export class SongNoteConnection extends Connection(SongNoteType, 'SongNote') {}
 
 @ObjectType({ description: 'Result of posting or editing a note' })

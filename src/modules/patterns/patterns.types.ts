@@ -27,7 +27,7 @@ export class FingeringPatternType {
   // myVote: field resolver
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of fingering patterns of a chart' })
 export class FingeringPatternConnection extends Connection(FingeringPatternType, 'FingeringPattern') {}
 
 @ObjectType({ description: 'Result of voting for a pattern or cancelling a vote' })

@@ -85,7 +85,7 @@ export class PendingFollower {
   @Field(() => Date, { description: 'Request time (REQUEST) or follow time (LEGACY)' }) createdAt!: Date;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of the follow requests waiting for your approval, newest first' })
 export class PendingFollowerConnection extends Connection(PendingFollower, 'PendingFollower') {}
 
 @ObjectType({ description: 'A follow request you sent that is still pending' })
@@ -95,7 +95,7 @@ export class OutgoingFollowRequest {
   @Field(() => Date) createdAt!: Date;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of the follow requests you sent, newest first' })
 export class OutgoingFollowRequestConnection extends Connection(OutgoingFollowRequest, 'OutgoingFollowRequest') {}
 
 @ObjectType({ description: 'Your invitation token (only its existence: the token itself is shown once, when issued)' })
@@ -157,7 +157,7 @@ export class FollowedUserWithLists {
   @Field(() => [Int]) listIds!: number[];
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of the players you follow, each with your lists they are in' })
 export class FollowedUserWithListsConnection extends Connection(FollowedUserWithLists, 'FollowedUserWithLists') {}
 
 @ObjectType('Notification', { implements: NodeInterface, description: 'Something that happened to you' })
@@ -174,7 +174,7 @@ export class NotificationType {
   @Field(() => Int, { nullable: true, description: 'OVERTAKEN: your best EX score at that moment' }) myExScore!: number | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of your notifications, newest first' })
 export class NotificationConnection extends Connection(NotificationType, 'Notification') {}
 
 @ObjectType()
@@ -227,5 +227,5 @@ export class TimelineEntry {
   viewerScore!: ViewerTimelineScore | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of the score updates of the players you follow, newest first' })
 export class TimelineConnection extends Connection(TimelineEntry, 'TimelineEntry') {}

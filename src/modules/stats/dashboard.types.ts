@@ -444,7 +444,7 @@ export class StatsRankingEntryType {
   @Field(() => RadarType, { nullable: true, description: 'Radar ranking: the player\'s six values (null when masked)' }) radar!: RadarType | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of the players ranked by tower (key presses)' })
 export class TowerRankingConnection extends Connection(StatsRankingEntryType, 'TowerRankingEntry') {
   @Field(() => String, { description: 'Game version' }) version!: string;
   @Field(() => StatsPeriod, { description: 'Period unit' }) period!: StatsPeriod;
@@ -453,7 +453,7 @@ export class TowerRankingConnection extends Connection(StatsRankingEntryType, 'T
   @Field(() => Int, { nullable: true, description: 'The caller\'s rank (null: signed out or absent)' }) selfRank!: number | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of the players ranked in one radar category' })
 export class RadarRankingConnection extends Connection(StatsRankingEntryType, 'RadarRankingEntry') {
   @Field(() => String, { description: 'Game version' }) version!: string;
   @Field(() => RadarCategory, { description: 'The ranked category' }) category!: RadarCategory;

@@ -16,7 +16,7 @@ export class CreateProfileInput {
   @Field(() => String, { nullable: true, description: 'X (Twitter) id: letters, digits, _; at most 15' }) socialId?: string | null;
   @Field(() => String, { nullable: true, description: 'at most 500 characters' }) profileText?: string | null;
   @Field(() => String, { nullable: true, description: 'https URL, at most 1024 characters' }) profileImage?: string | null;
-  @Field(() => StatsPrivacyInput, { nullable: true }) statsPrivacy?: StatsPrivacyInput | null;
+  @Field(() => StatsPrivacyInput, { nullable: true, description: 'Which profile stats others may see (default: all shown)' }) statsPrivacy?: StatsPrivacyInput | null;
 }
 
 @InputType('UpdateProfileInput', { description: 'PATCH semantics: omitted fields stay; null clears an optional field' })
@@ -27,5 +27,5 @@ export class UpdateProfileInput {
   @Field(() => String, { nullable: true }) socialId?: string | null;
   @Field(() => String, { nullable: true }) profileText?: string | null;
   @Field(() => String, { nullable: true }) profileImage?: string | null;
-  @Field(() => StatsPrivacyInput, { nullable: true }) statsPrivacy?: StatsPrivacyInput | null;
+  @Field(() => StatsPrivacyInput, { nullable: true, description: 'Which profile stats others may see; null leaves them as they are' }) statsPrivacy?: StatsPrivacyInput | null;
 }

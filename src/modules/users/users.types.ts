@@ -38,7 +38,7 @@ export class FollowEdgeType {
   @Field(() => Date) followedAt!: Date;
 }
 
-@ObjectType('FollowConnection')
+@ObjectType('FollowConnection', { description: 'A page of followers or followed players' })
 export class FollowConnectionType {
   @Field(() => [FollowEdgeType]) edges!: FollowEdgeType[];
   @Field(() => PageInfo) pageInfo!: PageInfo;
