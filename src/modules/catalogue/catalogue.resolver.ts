@@ -15,6 +15,7 @@ import {
   ServerInfo,
   SongConnection,
   SongType,
+  StartRecomputePayload,
 } from './catalogue.types';
 
 @Resolver(() => SongType)
@@ -83,7 +84,16 @@ export class CatalogueAdminResolver {
     return ctx.services.catalogue.importDefinitions(parseJsonArgument(json, 'json'));
   }
 
-  @Mutation(() => Boolean, { description: 'Admin: recompute derived values (totals, arena averages); false when already running' })
+  @Mutation(() => StartRecomputePayload, { description: 'Admin: start the recompute of derived values (totals, arena averages, rankings) of a version; a run already going on is left alone' })
+  async startRecompute(@Arg('version', () => String, { nullable: true, description: 'Game version to recompute (default the latest)' }) version: string | null, @Ctx() ctx: Context): Promise<StartRecomputePayload> {
+    const started = await ctx.services.catalogue.recompute(version);
+    return { started, status: await ctx.services.catalogue.recomputeStatus() };
+  }
+
+  @Mutation(() => Boolean, {
+    description: 'Admin: recompute derived values (totals, arena averages); false when already running',
+    deprecationReason: 'Use startRecompute (mutations return payload types); removed in the next release',
+  })
   recompute(@Arg('version', () => String, { nullable: true, description: 'Game version to recompute (default the latest)' }) version: string | null, @Ctx() ctx: Context) {
     return ctx.services.catalogue.recompute(version);
   }

@@ -59,7 +59,7 @@ export class DefinitionsImportResult {
   @Field(() => Boolean, { description: 'A recompute of derived values was started' }) recomputeStarted!: boolean;
 }
 
-@ObjectType({ description: 'Value type: progress of the recompute of derived values (totals, rankings) in this process' })
+@ObjectType({ description: 'Value type: progress of the recompute of derived values (totals, arena averages, rankings), as the whole cluster sees it' })
 export class RecomputeStatus {
   @Field(() => Boolean, { description: 'True while a recompute runs' }) running!: boolean;
   @Field(() => String, { nullable: true, description: 'Name of the step running (or last run); null before the first run' }) step!: string | null;
@@ -68,6 +68,12 @@ export class RecomputeStatus {
   @Field(() => Date, { nullable: true, description: 'When the last run started; null before the first run' }) startedAt!: Date | null;
   @Field(() => Date, { nullable: true, description: 'When the last run finished; null while running or before the first run' }) finishedAt!: Date | null;
   @Field(() => String, { nullable: true, description: 'Error message of the last run; null when it succeeded' }) error!: string | null;
+}
+
+@ObjectType('StartRecomputePayload', { description: 'Result of starting the recompute of derived values' })
+export class StartRecomputePayload {
+  @Field(() => Boolean, { description: 'True when this call started a run; false when one was already running (it goes on)' }) started!: boolean;
+  @Field(() => RecomputeStatus, { description: 'The job right after the call (poll recomputeStatus for progress)' }) status!: RecomputeStatus;
 }
 
 @ObjectType('RadarCategoryImportPayload', { description: 'Result of importing radar categories ([{title, difficulty, top}])' })

@@ -67,7 +67,7 @@ export class PeriodLinkType {
   @Field(() => ID, { nullable: true, description: 'The batch (groupedBy createdAt); null for play days' }) batchId!: string | null;
 }
 
-@ObjectType('BatchScoreEntry', { description: 'A chart improved in a batch or period: best after vs before' })
+@ObjectType('BatchScoreEntry', { description: 'Value type: a chart improved in a batch or period: best after vs before' })
 export class BatchScoreEntryType extends ChartFields {
   @Field(() => ScoreSnapshotType, { description: 'The best after the batch or period' }) current!: ScoreSnapshotType;
   @Field(() => ScoreSnapshotType, { nullable: true, description: 'The best before; null when the chart was not played before' }) previous!: ScoreSnapshotType | null;

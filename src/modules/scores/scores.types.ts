@@ -41,7 +41,7 @@ export abstract class ChartFields {
   @Field(() => RadarCategory, { nullable: true, description: "The chart's radar top category (the reference's radarTop)" }) radarTop!: RadarCategory | null;
 }
 
-@ObjectType('ScoreEntry', { description: "A player's best on one chart in one version, kept per field" })
+@ObjectType('ScoreEntry', { description: "Value type: a player's best on one chart in one version, kept per field" })
 export class ScoreEntryType extends ChartFields {
   @Field(() => String, { description: 'Game version of this best' }) version!: string;
   @Field(() => Int, { description: 'Best EX score' }) exScore!: number;
@@ -73,7 +73,7 @@ export class PlayType {
   @Field(() => Date, { description: 'Import time' }) createdAt!: Date;
 }
 
-@ObjectType('BestEverEntry', { description: 'Best EX score on a chart over all versions' })
+@ObjectType('BestEverEntry', { description: 'Value type: best EX score on a chart over all versions' })
 export class BestEverEntryType extends ChartFields {
   @Field(() => Int, { description: 'Highest EX score on the chart over all versions (excluding the current one when excludeCurrent)' }) bestExScore!: number;
   @Field(() => Float, { nullable: true, description: 'BPI of that EX score under the current definition; null when the chart has no BPI definition' }) bestBpi!: number | null;

@@ -39,7 +39,7 @@ registerEnumType(ChartTheme, {
 
 @ObjectType('Dashboard', {
   description:
-    'A player\'s stats dashboard in one version under the standard stats filter (levels, difficulties). Every field is computed on demand: ' +
+    'Value type: a player\'s stats dashboard in one version under the standard stats filter (levels, difficulties). Every field is computed on demand: ' +
     'ask only for the parts you show; asking for all of them reads the player\'s bests and plays once per request.',
 })
 export class DashboardType {
@@ -429,7 +429,7 @@ export class RegisterTowerPayloadType {
 }
 
 @ObjectType('StatsRankingEntry', {
-  description: 'One player on a stats ranking (tower, radar category). A player the caller may not see is masked: user null, name "非公開ユーザー"; rank and value stay.',
+  description: 'Value type: one player on a stats ranking (tower, radar category). A player the caller may not see is masked: user null, name "非公開ユーザー"; rank and value stay.',
 })
 export class StatsRankingEntryType {
   @Field(() => Int, { description: 'Competition rank (ties share)' }) rank!: number;

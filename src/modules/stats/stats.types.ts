@@ -44,18 +44,21 @@ export class ProfileStatsEntryType {
 @ObjectType('AreaRank', { description: 'Value type: rank among the A-class players of the same area in the latest official arena ranking' })
 export class AreaRankType {
   @Field(() => String, { description: 'The area (prefecture / region, as the official arena data names it)' }) area!: string;
-  @Field(() => Int, { description: '1-based rank in that area' }) areaRank!: number;
+  // rank: field resolver (stats.resolver.ts AreaRankResolver) over areaRank, the key the REST profile shape keeps
+  @Field(() => Int, { description: '1-based rank in that area (same as rank)', deprecationReason: 'Use rank (the type name is not repeated in its fields); removed in the next release' })
+  areaRank!: number;
   @Field(() => Int, { description: 'A-class players of the area in the ranking' }) totalInArea!: number;
 }
 
 @ObjectType('Radar', { description: 'Value type: total BPI per radar category (−15 when no chart of the category is played)' })
 export class RadarType {
-  @Field(() => Float, { description: 'Total BPI over the NOTES charts' }) NOTES!: number;
-  @Field(() => Float, { description: 'Total BPI over the CHORD charts' }) CHORD!: number;
-  @Field(() => Float, { description: 'Total BPI over the PEAK charts' }) PEAK!: number;
-  @Field(() => Float, { description: 'Total BPI over the CHARGE charts' }) CHARGE!: number;
-  @Field(() => Float, { description: 'Total BPI over the SCRATCH charts' }) SCRATCH!: number;
-  @Field(() => Float, { description: 'Total BPI over the SOFLAN charts' }) SOFLAN!: number;
+  // the camelCase fields (notes, chord…) are field resolvers reading these keys (stats.resolver.ts RadarResolver)
+  @Field(() => Float, { description: 'Total BPI over the NOTES charts (same as notes)', deprecationReason: 'Use notes (fields are camelCase); removed in the next release' }) NOTES!: number;
+  @Field(() => Float, { description: 'Total BPI over the CHORD charts (same as chord)', deprecationReason: 'Use chord (fields are camelCase); removed in the next release' }) CHORD!: number;
+  @Field(() => Float, { description: 'Total BPI over the PEAK charts (same as peak)', deprecationReason: 'Use peak (fields are camelCase); removed in the next release' }) PEAK!: number;
+  @Field(() => Float, { description: 'Total BPI over the CHARGE charts (same as charge)', deprecationReason: 'Use charge (fields are camelCase); removed in the next release' }) CHARGE!: number;
+  @Field(() => Float, { description: 'Total BPI over the SCRATCH charts (same as scratch)', deprecationReason: 'Use scratch (fields are camelCase); removed in the next release' }) SCRATCH!: number;
+  @Field(() => Float, { description: 'Total BPI over the SOFLAN charts (same as soflan)', deprecationReason: 'Use soflan (fields are camelCase); removed in the next release' }) SOFLAN!: number;
 }
 
 @ObjectType('RecommendedEntry', { description: 'Value type: a chart in weapons/potential (domain-stats §3.8)' })
