@@ -3,12 +3,12 @@ import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
-@ObjectType()
+@ObjectType({ description: 'Where a page sits in its list (Relay): whether there are more items, and the cursors of its ends' })
 export class PageInfo {
-  @Field(() => Boolean) hasNextPage!: boolean;
-  @Field(() => Boolean) hasPreviousPage!: boolean;
-  @Field(() => String, { nullable: true }) startCursor!: string | null;
-  @Field(() => String, { nullable: true }) endCursor!: string | null;
+  @Field(() => Boolean, { description: 'True when items follow this page (pass endCursor as `after` to read them)' }) hasNextPage!: boolean;
+  @Field(() => Boolean, { description: 'True when items precede this page (this page was read with a cursor)' }) hasPreviousPage!: boolean;
+  @Field(() => String, { nullable: true, description: 'Cursor of the first edge of the page; null when the page is empty' }) startCursor!: string | null;
+  @Field(() => String, { nullable: true, description: 'Cursor of the last edge of the page (the next page\'s `after`); null when the page is empty' }) endCursor!: string | null;
 }
 
 @ArgsType()
@@ -28,16 +28,16 @@ export interface Page<T> {
 
 /** Builds `<Name>Connection` and `<Name>Edge` object types for a node type. */
 export function Connection<T extends object>(node: ClassType<T>, name: string) {
-  @ObjectType(`${name}Edge`)
+  @ObjectType(`${name}Edge`, { description: `One ${name} of a page, with its position in the list` })
   class Edge {
-    @Field(() => String) cursor!: string;
-    @Field(() => node) node!: T;
+    @Field(() => String, { description: 'Opaque cursor of this item: pass it as `after` to read the items that follow it' }) cursor!: string;
+    @Field(() => node, { description: `The ${name}` }) node!: T;
   }
   @ObjectType()
   abstract class ConnectionType {
-    @Field(() => [Edge]) edges!: Edge[];
-    @Field(() => PageInfo) pageInfo!: PageInfo;
-    @Field(() => Int) totalCount!: number;
+    @Field(() => [Edge], { description: 'The items of this page, in list order (empty past the end)' }) edges!: Edge[];
+    @Field(() => PageInfo, { description: 'Whether more items follow or precede this page, and the cursors of its ends' }) pageInfo!: PageInfo;
+    @Field(() => Int, { description: 'Number of items in the whole list (every page), under the same filters' }) totalCount!: number;
   }
   return ConnectionType as unknown as ClassType<Page<T>>;
 }

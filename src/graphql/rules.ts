@@ -69,6 +69,7 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.importDefinitions': { rule: 'ADMIN' },
   'Mutation.importOfficialArena': { rule: 'ADMIN' },
   'Mutation.recompute': { rule: 'ADMIN' },
+  'Mutation.startRecompute': { rule: 'ADMIN' },
   // notes, fingering patterns, rankings (src/modules/notes|patterns|rankings)
   'Query.songNotes': { rule: 'PUBLIC' },
   'Query.recentSongNotes': { rule: 'PUBLIC' },

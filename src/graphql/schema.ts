@@ -26,12 +26,23 @@ export async function buildAppSchema(resolvers: readonly Function[], nodes: Reco
     pubSub: schemaPubSub,
     validate: false,
   });
+  // root types (type-graphql has no option for their descriptions)
+  for (const [type, description] of ROOT_DESCRIPTIONS) {
+    const root = type === 'Query' ? schema.getQueryType() : type === 'Mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+    if (root) root.description = description;
+  }
   const lean = leanResolvers(schema, all);
   installNodeIds(lean, nodes);
   const ruled = applyRules(lean);
   acceptGlobalIds(ruled);
   return ruled;
 }
+
+const ROOT_DESCRIPTIONS = [
+  ['Query', 'Reads: the catalogue, players and their scores, stats, rankings, rivals, social and the optimizer. Field descriptions say who may see what (the rule table, src/graphql/rules.ts)'],
+  ['Mutation', 'Writes: imports, profile and credentials, notes and votes, follows and lists, optimizer memos, admin imports and recompute. Each is atomic: a bad argument changes nothing'],
+  ['Subscription', 'Live events for the signed-in caller over WebSocket (graphql-ws; the explorer speaks it): new notifications and timeline entries'],
+] as const;
 
 export const SCHEMA_FILE = path.join(PACKAGE_ROOT, 'schema.graphql');
 

@@ -7,20 +7,34 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** Clear lamp, in rank order (NO_PLAY lowest, FULLCOMBO_CLEAR highest) */
 export type ClearLamp =
+  /** Cleared with an assist option */
   | 'ASSIST_CLEAR'
+  /** Cleared on the normal gauge */
   | 'CLEAR'
+  /** Cleared on the easy gauge */
   | 'EASY_CLEAR'
+  /** Cleared on the EX-hard gauge */
   | 'EX_HARD_CLEAR'
+  /** Played, not cleared */
   | 'FAILED'
+  /** Full combo (no combo break) */
   | 'FULLCOMBO_CLEAR'
+  /** Cleared on the hard gauge */
   | 'HARD_CLEAR'
+  /** Not played (or no lamp recorded) */
   | 'NO_PLAY';
 
+/** Chart difficulty slot of a song, easiest first (BEGINNER … LEGGENDARIA) */
 export type Difficulty =
+  /** Another chart */
   | 'ANOTHER'
+  /** Beginner chart */
   | 'BEGINNER'
+  /** Hyper chart */
   | 'HYPER'
+  /** Leggendaria chart (the extra hard slot) */
   | 'LEGGENDARIA'
+  /** Normal chart */
   | 'NORMAL';
 
 /** The relationship of the viewer (follower) to a target user */
@@ -36,10 +50,15 @@ export type FollowState =
   /** A follow request is pending (private target) */
   | 'REQUESTED';
 
+/** Kinds of notification */
 export type NotificationType =
+  /** A player approved your follow request */
   | 'FOLLOW_APPROVED'
+  /** Somebody asked to follow you (you are private) */
   | 'FOLLOW_REQUEST'
+  /** Somebody followed you */
   | 'NEW_FOLLOWER'
+  /** A player you follow passed your best on a chart */
   | 'OVERTAKEN';
 
 export type PlayerCardQueryVariables = Exact<{

@@ -100,6 +100,37 @@ type PageInfo {
 `;
 
 describe('schema lint (@graphql-eslint schema rules)', () => {
+  it('finds nothing in the project schema (schema.graphql): every type, field, argument and enum value described', () => {
+    // the CI gate: `npm run lint:schema` fails on any finding, and so does this test in `npm test`
+    expect(lint(fs.readFileSync(path.join(root, 'schema.graphql'), 'utf8'))).toEqual([]);
+  }, 60_000);
+
+  it('exempts deprecated aliases from the naming rules and "Value type:" objects from the id rule, and nothing else', () => {
+    const schema = CLEAN.replace(
+      '"""Display name"""\n  name: String!',
+      [
+        '"""Display name"""',
+        '  name: String!',
+        '  """Old spelling of name"""',
+        '  NAME: String! @deprecated(reason: "Use name")',
+        '  """Not deprecated"""',
+        '  NICK: String!',
+        '  """Follower counts"""',
+        '  counts: Counts!',
+        '  """Play totals"""',
+        '  totals: Totals!',
+      ].join('\n'),
+    ).concat(
+      '\n"""Value type: follower counts"""\ntype Counts {\n  """Followers"""\n  followers: Int!\n}\n',
+      '\n"""Totals of a player"""\ntype Totals {\n  """Plays"""\n  plays: Int!\n}\n',
+    );
+    // NAME (deprecated) passes and NICK does not; Counts (a value type) passes and Totals does not
+    expect(lint(schema)).toEqual([
+      { ruleId: 'naming-convention', message: 'Field "NICK" should be in camelCase format' },
+      { ruleId: 'strict-id-in-types', message: 'type "Totals" must have exactly one non-nullable unique identifier.' },
+    ]);
+  }, 60_000);
+
   it('passes a described schema with ids and a Relay connection, and flags each gap under its rule', () => {
     expect(lint(CLEAN)).toEqual([]);
     // three gaps: an undescribed argument, an undescribed enum value, an object without id

@@ -23,9 +23,9 @@ export class AccessTokenPayload {
   @Field(() => Int, { description: 'Seconds until the token expires' }) expiresIn!: number;
 }
 
-@ObjectType({ description: 'Whether the caller has an API key (never the key itself)' })
+@ObjectType({ description: 'Value type: whether the caller has an API key (never the key itself)' })
 export class ApiKeyStatus {
-  @Field(() => Boolean) exists!: boolean;
+  @Field(() => Boolean, { description: 'True when the caller has an API key' }) exists!: boolean;
   @Field(() => Date, { nullable: true, description: 'When the current key was issued' }) createdAt!: Date | null;
   @Field(() => String, { nullable: true, description: 'Last four characters, e.g. "****abcd"' }) hint!: string | null;
   @Field(() => Date, { nullable: true, description: 'Last exchange of the key for a token' }) lastUsedAt!: Date | null;
@@ -34,27 +34,27 @@ export class ApiKeyStatus {
 @ObjectType({ description: 'A newly issued API key: shown only in this response' })
 export class IssueApiKeyPayload {
   @Field(() => String, { description: 'The key; store it now, it cannot be shown again' }) apiKey!: string;
-  @Field(() => String) hint!: string;
-  @Field(() => Date) createdAt!: Date;
+  @Field(() => String, { description: 'Last four characters of the key, e.g. "****abcd" (what apiKeyStatus shows later)' }) hint!: string;
+  @Field(() => Date, { description: 'When the key was issued' }) createdAt!: Date;
 }
 
-@ObjectType({ description: "The caller's confidential OAuth client (never the secret)" })
+@ObjectType({ description: 'Value type: the caller\'s confidential OAuth client (never the secret)' })
 export class OAuthClientStatus {
-  @Field(() => Boolean) exists!: boolean;
-  @Field(() => ID, { nullable: true }) clientId!: string | null;
-  @Field(() => [String], { nullable: true }) redirectUris!: string[] | null;
-  @Field(() => Date, { nullable: true }) createdAt!: Date | null;
+  @Field(() => Boolean, { description: 'True when the caller has a client' }) exists!: boolean;
+  @Field(() => ID, { nullable: true, description: 'The client id; null when there is no client' }) clientId!: string | null;
+  @Field(() => [String], { nullable: true, description: 'Redirect URIs the client may use; null when there is no client' }) redirectUris!: string[] | null;
+  @Field(() => Date, { nullable: true, description: 'When the client was issued; null when there is no client' }) createdAt!: Date | null;
 }
 
 @ObjectType({ description: 'A newly issued confidential OAuth client: the secret is shown only here' })
 export class IssueOAuthClientPayload {
-  @Field(() => ID) clientId!: string;
+  @Field(() => ID, { description: 'The client id (public; send it with the secret to the token endpoint)' }) clientId!: string;
   @Field(() => String, { description: 'The client secret; store it now, it cannot be shown again' }) clientSecret!: string;
-  @Field(() => [String]) redirectUris!: string[];
-  @Field(() => Date) createdAt!: Date;
+  @Field(() => [String], { description: 'Redirect URIs the client may use (exact match)' }) redirectUris!: string[];
+  @Field(() => Date, { description: 'When the client was issued' }) createdAt!: Date;
 }
 
-@ObjectType()
+@ObjectType({ description: 'Result of deleting the caller\'s OAuth client (its tokens stop working)' })
 export class DeleteOAuthClientPayload {
   @Field(() => Boolean, { description: 'False when there was no client to delete' }) deleted!: boolean;
 }

@@ -5,9 +5,9 @@ import { Difficulty, PlayStyle } from '../shared/enums';
 export class SongFilter {
   @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the title (at most 256 characters)' })
   title?: string | null;
-  @Field(() => Int, { nullable: true }) level?: number | null;
-  @Field(() => Difficulty, { nullable: true }) difficulty?: Difficulty | null;
-  @Field(() => PlayStyle, { nullable: true }) playStyle?: PlayStyle | null;
+  @Field(() => Int, { nullable: true, description: 'Only songs with a chart of this level (1–12)' }) level?: number | null;
+  @Field(() => Difficulty, { nullable: true, description: 'Only songs with a chart of this difficulty' }) difficulty?: Difficulty | null;
+  @Field(() => PlayStyle, { nullable: true, description: 'Only songs with a chart of this play style' }) playStyle?: PlayStyle | null;
   @Field(() => Int, { nullable: true, description: 'Released in this game version number' })
   releasedVersion?: number | null;
   @Field(() => String, {

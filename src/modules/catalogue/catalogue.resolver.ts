@@ -15,6 +15,7 @@ import {
   ServerInfo,
   SongConnection,
   SongType,
+  StartRecomputePayload,
 } from './catalogue.types';
 
 @Resolver(() => SongType)
@@ -27,18 +28,18 @@ export class SongsResolver {
   @Query(() => SongConnection, { description: 'The song catalogue, ordered by title' })
   songs(
     @Args(() => ConnectionArgs) { first, after }: ConnectionArgs,
-    @Arg('filter', () => SongFilter, { nullable: true }) filter: SongFilter | null,
+    @Arg('filter', () => SongFilter, { nullable: true, description: 'Only songs with a chart of this level / difficulty / play style (default: every song)' }) filter: SongFilter | null,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.catalogue.listSongs(filter, first, after);
   }
 
-  @Query(() => SongType, { nullable: true })
-  song(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Query(() => SongType, { nullable: true, description: 'One song by id (anyone); null when unknown' })
+  song(@Arg('id', () => ID, { description: 'The song (database id or global id)' }) id: string, @Ctx() ctx: Context) {
     return ctx.services.catalogue.song(intIdOrNull(id));
   }
 
-  @FieldResolver(() => [ChartType])
+  @FieldResolver(() => [ChartType], { description: 'The song\'s charts, SP then DP, easiest first' })
   charts(@Root() song: Song, @Ctx() ctx: Context) {
     return ctx.services.catalogue.chartsOfSong(song.id);
   }
@@ -46,12 +47,12 @@ export class SongsResolver {
 
 @Resolver(() => ChartType)
 export class ChartsResolver {
-  @Query(() => ChartType, { nullable: true })
-  chart(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Query(() => ChartType, { nullable: true, description: 'One chart by id (anyone); null when unknown' })
+  chart(@Arg('id', () => ID, { description: 'The chart (database id or global id)' }) id: string, @Ctx() ctx: Context) {
     return ctx.services.catalogue.chart(intIdOrNull(id));
   }
 
-  @FieldResolver(() => SongType)
+  @FieldResolver(() => SongType, { description: 'The song the chart belongs to' })
   song(@Root() chart: Chart, @Ctx() ctx: Context) {
     return ctx.services.catalogue.song(chart.songId);
   }
@@ -79,12 +80,21 @@ export class ChartsResolver {
 @Resolver()
 export class CatalogueAdminResolver {
   @Mutation(() => DefinitionsImportResult, { description: 'Admin: import a published BPI definitions file (JSON text)' })
-  importDefinitions(@Arg('json', () => String) json: string, @Ctx() ctx: Context) {
+  importDefinitions(@Arg('json', () => String, { description: 'A definitions release: the JSON document of the reference (version + one entry per chart with wr, avg, notes, coef)' }) json: string, @Ctx() ctx: Context) {
     return ctx.services.catalogue.importDefinitions(parseJsonArgument(json, 'json'));
   }
 
-  @Mutation(() => Boolean, { description: 'Admin: recompute derived values (totals, arena averages); false when already running' })
-  recompute(@Arg('version', () => String, { nullable: true }) version: string | null, @Ctx() ctx: Context) {
+  @Mutation(() => StartRecomputePayload, { description: 'Admin: start the recompute of derived values (totals, arena averages, rankings) of a version; a run already going on is left alone' })
+  async startRecompute(@Arg('version', () => String, { nullable: true, description: 'Game version to recompute (default the latest)' }) version: string | null, @Ctx() ctx: Context): Promise<StartRecomputePayload> {
+    const started = await ctx.services.catalogue.recompute(version);
+    return { started, status: await ctx.services.catalogue.recomputeStatus() };
+  }
+
+  @Mutation(() => Boolean, {
+    description: 'Admin: recompute derived values (totals, arena averages); false when already running',
+    deprecationReason: 'Use startRecompute (mutations return payload types); removed in the next release',
+  })
+  recompute(@Arg('version', () => String, { nullable: true, description: 'Game version to recompute (default the latest)' }) version: string | null, @Ctx() ctx: Context) {
     return ctx.services.catalogue.recompute(version);
   }
 
@@ -94,7 +104,7 @@ export class CatalogueAdminResolver {
   }
 
   @Mutation(() => RadarCategoryImportPayload, { description: 'Admin: import radar categories from JSON text [{title, difficulty, top}]' })
-  importRadarCategories(@Arg('json', () => String) json: string, @Ctx() ctx: Context) {
+  importRadarCategories(@Arg('json', () => String, { description: 'JSON array of {title, difficulty, top}: the radar category of each SP chart' }) json: string, @Ctx() ctx: Context) {
     return ctx.services.catalogue.importRadarCategories(parseJsonArgument(json, 'json'));
   }
 }

@@ -2,14 +2,14 @@ import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { NodeInterface } from '../../graphql/global-id';
 
-@ObjectType('ChartDefinition', { description: 'A BPI definition of a chart, as published in one definitions release' })
+@ObjectType('ChartDefinition', { description: 'Value type: a BPI definition of a chart, as published in one definitions release' })
 export class ChartDefinitionType {
-  @Field(() => String) definitionsVersion!: string;
+  @Field(() => String, { description: 'The definitions release that published it' }) definitionsVersion!: string;
   @Field(() => Int, { nullable: true, description: 'World-record EX score (null: unknown)' }) wr!: number | null;
   @Field(() => Int, { nullable: true, description: 'Kaiden average EX score (null: unknown)' }) kaidenAvg!: number | null;
   @Field(() => Float, { nullable: true, description: 'Exponent; null means the default 1.175' }) coef!: number | null;
-  @Field(() => Int) notes!: number;
-  @Field(() => Boolean) isCurrent!: boolean;
+  @Field(() => Int, { description: 'Note count in that release' }) notes!: number;
+  @Field(() => Boolean, { description: 'True for the definition in force (BPI is computed from it)' }) isCurrent!: boolean;
 }
 
 @ObjectType('ExForBpi', {
@@ -27,47 +27,53 @@ export class ExForBpiType {
 @ObjectType('Song', { implements: NodeInterface, description: 'A song: title, genre, artist and its charts' })
 export class SongType {
   @Field(() => Int, { name: 'databaseId', description: 'Database id of the song (the `songId` of other types and arguments)' }) id!: number;
-  @Field(() => String) title!: string;
-  @Field(() => String, { nullable: true }) genre!: string | null;
-  @Field(() => String, { nullable: true }) artist!: string | null;
+  @Field(() => String, { description: 'Song title' }) title!: string;
+  @Field(() => String, { nullable: true, description: 'Genre as shown in the game; null when unknown' }) genre!: string | null;
+  @Field(() => String, { nullable: true, description: 'Artist; null when unknown' }) artist!: string | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of songs of the catalogue' })
 export class SongConnection extends Connection(SongType, 'Song') {}
 
-@ObjectType({ description: 'What this server is and what it holds' })
+@ObjectType({ description: 'Value type: what this server is and what it holds' })
 export class ServerInfo {
-  @Field(() => String) name!: string;
-  @Field(() => String) version!: string;
+  @Field(() => String, { description: 'Server name (bpigraph)' }) name!: string;
+  @Field(() => String, { description: 'Server release (package version)' }) version!: string;
   @Field(() => String, { description: 'pglite or postgres' }) database!: string;
-  @Field(() => String, { nullable: true }) definitionsVersion!: string | null;
-  @Field(() => Int) chartCount!: number;
-  @Field(() => [String]) gameVersions!: string[];
-  @Field(() => String) latestVersion!: string;
+  @Field(() => String, { nullable: true, description: 'Version of the definitions release in force; null before any import' }) definitionsVersion!: string | null;
+  @Field(() => Int, { description: 'Charts in the catalogue' }) chartCount!: number;
+  @Field(() => [String], { description: 'Game versions known to the server, oldest first' }) gameVersions!: string[];
+  @Field(() => String, { description: 'The latest game version (the default of every version argument)' }) latestVersion!: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'Value type: what a definitions import changed' })
 export class DefinitionsImportResult {
-  @Field(() => String) version!: string;
-  @Field(() => Int) added!: number;
-  @Field(() => Int) changed!: number;
-  @Field(() => Int) unchanged!: number;
-  @Field(() => Int) removed!: number;
+  @Field(() => String, { description: 'Version of the definitions release imported' }) version!: string;
+  @Field(() => Int, { description: 'Charts new in the catalogue' }) added!: number;
+  @Field(() => Int, { description: 'Charts whose definition changed (a new definition is now current)' }) changed!: number;
+  @Field(() => Int, { description: 'Charts whose definition is the same' }) unchanged!: number;
+  @Field(() => Int, { description: 'Charts this release marks as removed from the game (removedInVersion set)' }) removed!: number;
   @Field(() => Int, { description: 'Charts no longer listed: their definition was retired' }) absent!: number;
-  @Field(() => Int) duplicates!: number;
+  @Field(() => Int, { description: 'Entries listed twice in the file (the later one wins; a conflicting pair is reported in problems)' }) duplicates!: number;
   @Field(() => [String], { description: 'Entries that could not be imported, with the reason' }) problems!: string[];
   @Field(() => Boolean, { description: 'A recompute of derived values was started' }) recomputeStarted!: boolean;
 }
 
-@ObjectType()
+@ObjectType({ description: 'Value type: progress of the recompute of derived values (totals, arena averages, rankings), as the whole cluster sees it' })
 export class RecomputeStatus {
-  @Field(() => Boolean) running!: boolean;
-  @Field(() => String, { nullable: true }) step!: string | null;
-  @Field(() => Int) done!: number;
-  @Field(() => Int) total!: number;
-  @Field(() => Date, { nullable: true }) startedAt!: Date | null;
-  @Field(() => Date, { nullable: true }) finishedAt!: Date | null;
-  @Field(() => String, { nullable: true }) error!: string | null;
+  @Field(() => Boolean, { description: 'True while a recompute runs' }) running!: boolean;
+  @Field(() => String, { nullable: true, description: 'Name of the step running (or last run); null before the first run' }) step!: string | null;
+  @Field(() => Int, { description: 'Items done in the current step' }) done!: number;
+  @Field(() => Int, { description: 'Items in the current step' }) total!: number;
+  @Field(() => Date, { nullable: true, description: 'When the last run started; null before the first run' }) startedAt!: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When the last run finished; null while running or before the first run' }) finishedAt!: Date | null;
+  @Field(() => String, { nullable: true, description: 'Error message of the last run; null when it succeeded' }) error!: string | null;
+}
+
+@ObjectType('StartRecomputePayload', { description: 'Result of starting the recompute of derived values' })
+export class StartRecomputePayload {
+  @Field(() => Boolean, { description: 'True when this call started a run; false when one was already running (it goes on)' }) started!: boolean;
+  @Field(() => RecomputeStatus, { description: 'The job right after the call (poll recomputeStatus for progress)' }) status!: RecomputeStatus;
 }
 
 @ObjectType('RadarCategoryImportPayload', { description: 'Result of importing radar categories ([{title, difficulty, top}])' })

@@ -9,12 +9,12 @@ export class BatchesArgs extends ConnectionArgs {
 
 @ArgsType()
 export class BatchArgs {
-  @Field(() => ID) id!: string;
+  @Field(() => ID, { description: 'The batch (database id or global id)' }) id!: string;
 }
 
 @ArgsType()
 export class ScoreDetailsArgs {
-  @Field(() => String, { nullable: true }) version?: string | null;
+  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
   @Field(() => String, { description: 'A JST date YYYY-MM-DD in the period' }) date!: string;
   @Field(() => String, { defaultValue: 'day', description: 'day, week (Mon–Sun) or month' }) unit!: string;
   @Field(() => String, { defaultValue: 'createdAt', description: 'createdAt (import time) or playedAt (play time)' }) groupedBy!: string;
@@ -22,8 +22,8 @@ export class ScoreDetailsArgs {
 
 @ArgsType()
 export class DeleteBatchArgs {
-  @Field(() => ID) userId!: string;
-  @Field(() => ID) batchId!: string;
+  @Field(() => ID, { description: 'The owner of the batch (yourself; an admin may act for someone)' }) userId!: string;
+  @Field(() => ID, { description: 'The batch to delete: its plays go, and the bests are rebuilt from the rest' }) batchId!: string;
 }
 
 @ArgsType()

@@ -7,42 +7,42 @@ import { ChartFields, PlayType, ScoreSnapshotType, VersionComparisonEntryType } 
 @ObjectType('Batch', { implements: NodeInterface, description: 'One import (all its plays committed together)' })
 export class BatchType {
   @Field(() => GraphQLUUID, { name: 'databaseId', description: 'Database id of the batch (a UUID; the `batchId` of other types and arguments)' }) id!: string;
-  @Field(() => String) version!: string;
+  @Field(() => String, { description: 'Game version of the import' }) version!: string;
   @Field(() => String, { description: 'ROWS, OFFICIAL_CSV, REFLUX, DAKEN_COUNTER, RESULT_TECHO or TRANSFER' }) source!: string;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Int) rowCount!: number;
+  @Field(() => Date, { description: 'Import time' }) createdAt!: Date;
+  @Field(() => Int, { description: 'Rows read from the export' }) rowCount!: number;
   @Field(() => Int, { description: 'Plays stored in this batch' }) songCount!: number;
-  @Field(() => Int) bpiUpdatedCount!: number;
-  @Field(() => Float) previousTotalBpi!: number;
+  @Field(() => Int, { description: 'Plays stored on charts with a BPI definition' }) bpiUpdatedCount!: number;
+  @Field(() => Float, { description: 'Total BPI right before this batch' }) previousTotalBpi!: number;
   @Field(() => Float, { description: 'Total BPI right after this batch' }) totalBpi!: number;
-  @Field(() => Float) diff!: number;
+  @Field(() => Float, { description: 'totalBpi − previousTotalBpi' }) diff!: number;
   @Field(() => [PlayType], { description: 'Up to topN (default 5) plays of the batch, highest BPI first' }) topScores!: PlayType[];
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of a player\'s import batches, newest first' })
 export class BatchConnection extends Connection(BatchType, 'Batch') {}
 
 @ObjectType('PlayDay', { description: 'One JST play day: total BPI after the plays of that day' })
 export class PlayDayType {
   @Field(() => ID, { description: 'YYYY-MM-DD (JST)' }) id!: string;
-  @Field(() => String) date!: string;
-  @Field(() => Float) totalBpi!: number;
-  @Field(() => Int) songCount!: number;
-  @Field(() => Float) diff!: number;
+  @Field(() => String, { description: 'The JST day, YYYY-MM-DD' }) date!: string;
+  @Field(() => Float, { description: 'Total BPI at the end of the day' }) totalBpi!: number;
+  @Field(() => Int, { description: 'Plays stored that day' }) songCount!: number;
+  @Field(() => Float, { description: 'Total BPI change over the day' }) diff!: number;
   @Field(() => Date, { description: 'Last play of the day' }) createdAt!: Date;
-  @Field(() => [PlayType]) topScores!: PlayType[];
+  @Field(() => [PlayType], { description: 'Up to topN (default 5) plays of the day, highest BPI first' }) topScores!: PlayType[];
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of a player\'s play days, newest first' })
 export class PlayDayConnection extends Connection(PlayDayType, 'PlayDay') {}
 
-@ObjectType('OvertakenRival')
+@ObjectType('OvertakenRival', { description: 'Value type: a followed rival passed on a chart by a new best' })
 export class OvertakenRivalType {
-  @Field(() => ID) rivalUserId!: string;
-  @Field(() => String) rivalName!: string;
-  @Field(() => Int) rivalScore!: number;
-  @Field(() => Int) myNewScore!: number;
-  @Field(() => Int, { nullable: true }) myOldScore!: number | null;
+  @Field(() => ID, { description: 'The rival\'s database id' }) rivalUserId!: string;
+  @Field(() => String, { description: 'The rival\'s user name' }) rivalName!: string;
+  @Field(() => Int, { description: 'The rival\'s best EX score on the chart' }) rivalScore!: number;
+  @Field(() => Int, { description: 'My new EX score (above the rival\'s)' }) myNewScore!: number;
+  @Field(() => Int, { nullable: true, description: 'My previous EX score (at most the rival\'s); null when I had none' }) myOldScore!: number | null;
 }
 
 @ObjectType('RivalRankInfo', { description: 'Value type: my rank on a chart among the players I follow and may see, before and after a batch (counts only: no rival is named)' })
@@ -67,36 +67,36 @@ export class PeriodLinkType {
   @Field(() => ID, { nullable: true, description: 'The batch (groupedBy createdAt); null for play days' }) batchId!: string | null;
 }
 
-@ObjectType('BatchScoreEntry', { description: 'A chart improved in a batch or period: best after vs before' })
+@ObjectType('BatchScoreEntry', { description: 'Value type: a chart improved in a batch or period: best after vs before' })
 export class BatchScoreEntryType extends ChartFields {
-  @Field(() => ScoreSnapshotType) current!: ScoreSnapshotType;
-  @Field(() => ScoreSnapshotType, { nullable: true }) previous!: ScoreSnapshotType | null;
-  @Field(() => Int) exDiff!: number;
+  @Field(() => ScoreSnapshotType, { description: 'The best after the batch or period' }) current!: ScoreSnapshotType;
+  @Field(() => ScoreSnapshotType, { nullable: true, description: 'The best before; null when the chart was not played before' }) previous!: ScoreSnapshotType | null;
+  @Field(() => Int, { description: 'current − previous EX score (the current EX when there is no previous)' }) exDiff!: number;
   @Field(() => Float, { description: 'BPI difference (-15 for a missing BPI)' }) bpiDiff!: number;
   @Field(() => [OvertakenRivalType], { description: 'Followed rivals passed (only shown to the owner)' }) overtaken!: OvertakenRivalType[];
   @Field(() => RivalRankInfoType, { nullable: true, description: 'My rank among followed players before and after (batch only; null when no followed player has played the chart)' })
   rivalRankInfo!: RivalRankInfoType | null;
 }
 
-@ObjectType('RivalOvertakenSummary')
+@ObjectType('RivalOvertakenSummary', { description: 'Value type: a followed rival passed in a batch, and on how many charts' })
 export class RivalOvertakenSummaryType {
-  @Field(() => ID) rivalUserId!: string;
-  @Field(() => String) rivalName!: string;
+  @Field(() => ID, { description: 'The rival\'s database id' }) rivalUserId!: string;
+  @Field(() => String, { description: 'The rival\'s user name' }) rivalName!: string;
   @Field(() => Int, { description: 'Charts on which this rival was passed' }) count!: number;
 }
 
-@ObjectType('BatchDetail')
+@ObjectType('BatchDetail', { description: 'One import batch in detail: every chart it improved, the rivals passed, and the neighbouring batches' })
 export class BatchDetailType {
-  @Field(() => ID) id!: string;
-  @Field(() => String) version!: string;
-  @Field(() => String) source!: string;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Float) previousTotalBpi!: number;
-  @Field(() => Float) totalBpi!: number;
-  @Field(() => [BatchScoreEntryType]) scores!: BatchScoreEntryType[];
-  @Field(() => [RivalOvertakenSummaryType]) rivalsOvertaken!: RivalOvertakenSummaryType[];
-  @Field(() => ID, { nullable: true }) prevBatchId!: string | null;
-  @Field(() => ID, { nullable: true }) nextBatchId!: string | null;
+  @Field(() => ID, { description: 'Database id of the batch (a UUID)' }) id!: string;
+  @Field(() => String, { description: 'Game version of the import' }) version!: string;
+  @Field(() => String, { description: 'Export format: ROWS, OFFICIAL_CSV, REFLUX, DAKEN_COUNTER, RESULT_TECHO or TRANSFER' }) source!: string;
+  @Field(() => Date, { description: 'Import time' }) createdAt!: Date;
+  @Field(() => Float, { description: 'Total BPI right before this batch' }) previousTotalBpi!: number;
+  @Field(() => Float, { description: 'Total BPI right after this batch' }) totalBpi!: number;
+  @Field(() => [BatchScoreEntryType], { description: 'The plays of the batch, one per chart, with the best they replaced' }) scores!: BatchScoreEntryType[];
+  @Field(() => [RivalOvertakenSummaryType], { description: 'Followed rivals passed on at least one chart, with how many (owner only; empty for others)' }) rivalsOvertaken!: RivalOvertakenSummaryType[];
+  @Field(() => ID, { nullable: true, description: 'Id of the batch before this one (same version); null for the first' }) prevBatchId!: string | null;
+  @Field(() => ID, { nullable: true, description: 'Id of the batch after this one (same version); null for the last' }) nextBatchId!: string | null;
   @Field(() => BatchRefType, { nullable: true, description: 'The batch before this one (same version)' }) prevBatch!: BatchRefType | null;
   @Field(() => BatchRefType, { nullable: true, description: 'The batch after this one (same version)' }) nextBatch!: BatchRefType | null;
   @Field(() => BatchRefType, { nullable: true, description: "The last batch before this batch's JST day" }) prevDayBatch!: BatchRefType | null;
@@ -104,31 +104,31 @@ export class BatchDetailType {
   @Field(() => [BatchRefType], { description: "Every batch of this batch's JST day (this one included), oldest first" }) dayBatches!: BatchRefType[];
 }
 
-@ObjectType('ScoreDetails', { description: 'Improvements of a day, week or month' })
+@ObjectType('ScoreDetails', { description: 'Value type: improvements of a day, week or month' })
 export class ScoreDetailsType {
-  @Field(() => Date) start!: Date;
-  @Field(() => Date) end!: Date;
-  @Field(() => String) unit!: string;
-  @Field(() => String) groupedBy!: string;
-  @Field(() => String) label!: string;
+  @Field(() => Date, { description: 'First instant of the period (JST midnight)' }) start!: Date;
+  @Field(() => Date, { description: 'Last instant of the period' }) end!: Date;
+  @Field(() => String, { description: 'day, week or month' }) unit!: string;
+  @Field(() => String, { description: 'createdAt (import time) or playedAt (play time)' }) groupedBy!: string;
+  @Field(() => String, { description: 'The date asked for (YYYY-MM-DD)' }) label!: string;
   @Field(() => Float, { description: 'Total BPI at the end of the period' }) totalBpi!: number;
   @Field(() => Int, { description: 'Batches in the period (groupedBy createdAt)' }) batchCount!: number;
-  @Field(() => [BatchScoreEntryType]) scores!: BatchScoreEntryType[];
+  @Field(() => [BatchScoreEntryType], { description: 'The plays of that day, one per chart, with the best they replaced' }) scores!: BatchScoreEntryType[];
   @Field(() => PeriodLinkType, { nullable: true, description: 'The nearest activity before the period (null: none)' }) previous!: PeriodLinkType | null;
   @Field(() => PeriodLinkType, { nullable: true, description: 'The nearest activity after the period (null: none)' }) next!: PeriodLinkType | null;
 }
 
-@ObjectType('VersionSummary')
+@ObjectType('VersionSummary', { description: 'Value type: every chart\'s best in one version next to another version' })
 export class VersionSummaryType {
-  @Field(() => String) currentVersion!: string;
-  @Field(() => String, { nullable: true }) compareVersion!: string | null;
-  @Field(() => String, { nullable: true }) compareVersionLabel!: string | null;
-  @Field(() => [VersionComparisonEntryType]) entries!: VersionComparisonEntryType[];
+  @Field(() => String, { description: 'The version summarised' }) currentVersion!: string;
+  @Field(() => String, { nullable: true, description: 'The version compared with (the previous one played); null when none' }) compareVersion!: string | null;
+  @Field(() => String, { nullable: true, description: 'Display name of compareVersion (e.g. "Pinky Crush"); null when none' }) compareVersionLabel!: string | null;
+  @Field(() => [VersionComparisonEntryType], { description: 'One entry per chart played in either version' }) entries!: VersionComparisonEntryType[];
 }
 
-@ObjectType('DeleteBatchPayload')
+@ObjectType('DeleteBatchPayload', { description: 'What deleting a batch did' })
 export class DeleteBatchPayload {
-  @Field(() => ID) batchId!: string;
-  @Field(() => String) version!: string;
-  @Field(() => String) message!: string;
+  @Field(() => ID, { description: 'The deleted batch\'s id' }) batchId!: string;
+  @Field(() => String, { description: 'Game version of the deleted batch (its bests and totals were rebuilt)' }) version!: string;
+  @Field(() => String, { description: 'A one-line summary for the user' }) message!: string;
 }

@@ -24,30 +24,30 @@ export class NotesResolver {
   @Mutation(() => SongNotePayload, {
     description: "Posts a note (1–2000 characters after trimming); records the author's current total BPI",
   })
-  async postSongNote(@Arg('chartId', () => ID) chartId: string, @Arg('body', () => String) body: string, @Ctx() ctx: Context): Promise<SongNotePayload> {
+  async postSongNote(@Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string, @Arg('body', () => String, { description: 'The text, 1–2000 characters (trimmed)' }) body: string, @Ctx() ctx: Context): Promise<SongNotePayload> {
     return { note: await ctx.services.notes.post(parseIntId(chartId, 'chartId'), body) };
   }
 
   @Mutation(() => SongNotePayload, { description: 'Edits a note (author only)' })
-  async editSongNote(@Arg('id', () => ID) id: string, @Arg('body', () => String) body: string, @Ctx() ctx: Context): Promise<SongNotePayload> {
+  async editSongNote(@Arg('id', () => ID, { description: 'Your note (database id or global id)' }) id: string, @Arg('body', () => String, { description: 'The new text, 1–2000 characters (trimmed)' }) body: string, @Ctx() ctx: Context): Promise<SongNotePayload> {
     return { note: await ctx.services.notes.edit(parseIntId(id, 'noteId'), body) };
   }
 
   @Mutation(() => DeleteSongNotePayload, { description: 'Deletes a note (author only)' })
-  async deleteSongNote(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<DeleteSongNotePayload> {
+  async deleteSongNote(@Arg('id', () => ID, { description: 'Your note (database id or global id)' }) id: string, @Ctx() ctx: Context): Promise<DeleteSongNotePayload> {
     const noteId = parseIntId(id, 'noteId');
     await ctx.services.notes.delete(noteId);
     return { id: toGlobalId('SongNote', noteId), deleted: true };
   }
 
   @Mutation(() => SongNoteUpvotePayload, { description: 'Upvotes a note once (idempotent; self-upvotes allowed)' })
-  async upvoteSongNote(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<SongNoteUpvotePayload> {
+  async upvoteSongNote(@Arg('id', () => ID, { description: 'The note (database id or global id)' }) id: string, @Ctx() ctx: Context): Promise<SongNoteUpvotePayload> {
     const { note, changed } = await ctx.services.notes.upvote(parseIntId(id, 'noteId'));
     return { note, upvoteCount: note.upvoteCount, upvoted: true, changed };
   }
 
   @Mutation(() => SongNoteUpvotePayload, { description: "Cancels the caller's upvote (idempotent)" })
-  async cancelSongNoteUpvote(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<SongNoteUpvotePayload> {
+  async cancelSongNoteUpvote(@Arg('id', () => ID, { description: 'The note (database id or global id)' }) id: string, @Ctx() ctx: Context): Promise<SongNoteUpvotePayload> {
     const { note, changed } = await ctx.services.notes.cancelUpvote(parseIntId(id, 'noteId'));
     return { note, upvoteCount: note.upvoteCount, upvoted: false, changed };
   }
@@ -78,7 +78,7 @@ export class NotesResolver {
     return ctx.services.notes.editable(note);
   }
 
-  @FieldResolver(() => ChartType)
+  @FieldResolver(() => ChartType, { description: 'The chart the note is about' })
   chart(@Root() note: SongNote, @Ctx() ctx: Context) {
     return ctx.services.catalogue.chart(note.chartId);
   }

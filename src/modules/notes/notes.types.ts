@@ -26,26 +26,26 @@ registerEnumType(SongNoteSort, {
 export class SongNoteType {
   @Field(() => Int, { name: 'databaseId', description: 'Database id of the note (the `noteId` of the note mutations)' }) id!: number;
   @Field(() => Int, { description: 'The chart the note is about' }) chartId!: number;
-  @Field(() => String) body!: string;
+  @Field(() => String, { description: 'The note text (1–2000 characters (trimmed))' }) body!: string;
   // authorTotalBpi (live) and authorTotalBpiAtPosting: field resolvers (notes.resolver.ts)
-  @Field(() => Int) upvoteCount!: number;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
+  @Field(() => Int, { description: 'Upvotes of the note' }) upvoteCount!: number;
+  @Field(() => Date, { description: 'When the note was posted' }) createdAt!: Date;
+  @Field(() => Date, { description: 'When the note was last edited (createdAt when never)' }) updatedAt!: Date;
   // upvoted, editable, chart: field resolvers (notes.resolver.ts)
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of community notes' })
 export class SongNoteConnection extends Connection(SongNoteType, 'SongNote') {}
 
 @ObjectType({ description: 'Result of posting or editing a note' })
 export class SongNotePayload {
-  @Field(() => SongNoteType) note!: SongNoteType;
+  @Field(() => SongNoteType, { description: 'The note after the change' }) note!: SongNoteType;
 }
 
 @ObjectType({ description: 'Result of deleting a note (its upvotes go with it)' })
 export class DeleteSongNotePayload {
   @Field(() => ID, { description: 'Global id of the deleted note (evict it from a client cache)' }) id!: string;
-  @Field(() => Boolean) deleted!: boolean;
+  @Field(() => Boolean, { description: 'False when there was no such note of yours' }) deleted!: boolean;
 }
 
 @ObjectType({
@@ -54,7 +54,7 @@ export class DeleteSongNotePayload {
     'changes nothing and reports changed = false.',
 })
 export class SongNoteUpvotePayload {
-  @Field(() => SongNoteType) note!: SongNoteType;
+  @Field(() => SongNoteType, { description: 'The note after the change' }) note!: SongNoteType;
   @Field(() => Int, { description: 'The exact upvote count after this operation' }) upvoteCount!: number;
   @Field(() => Boolean, { description: 'Whether the caller now upvotes the note' }) upvoted!: boolean;
   @Field(() => Boolean, { description: 'False when the operation was a no-op (already upvoted / not upvoted)' })

@@ -114,7 +114,7 @@ export class OptimizeMemoType {
   // definitionsChanged, scoresMovedSince: field resolvers
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of your optimizer memos, newest first' })
 export class OptimizeMemoConnection extends Connection(OptimizeMemoType, 'OptimizeMemo') {}
 
 @ObjectType('SaveOptimizeMemoPayload', { description: 'Result of saving a plan' })
@@ -143,7 +143,7 @@ export class TicketChartType {
   // chart, myVote: field resolvers
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of charts a lane ticket is worth using on' })
 export class TicketChartConnection extends Connection(TicketChartType, 'TicketChart') {}
 
 @ObjectType('TicketRecommendation', { description: "Value type: the charts one lane ticket suits best, with the player's scores" })

@@ -4,6 +4,6 @@ import { FingeringPatternSort } from './patterns.types';
 
 @ArgsType()
 export class FingeringPatternsArgs extends ConnectionArgs {
-  @Field(() => ID) chartId!: string;
-  @Field(() => FingeringPatternSort, { nullable: true, defaultValue: FingeringPatternSort.SCORE }) sort?: FingeringPatternSort | null;
+  @Field(() => ID, { description: 'The chart (database id or global id)' }) chartId!: string;
+  @Field(() => FingeringPatternSort, { nullable: true, defaultValue: FingeringPatternSort.SCORE, description: 'Order (default SCORE)' }) sort?: FingeringPatternSort | null;
 }

@@ -21,22 +21,22 @@ export class PatternsResolver {
   }
 
   @Query(() => FingeringPatternSearchResult, { nullable: true, description: 'Exact-match pattern lookup on one chart (null: not found)' })
-  searchFingeringPattern(@Arg('chartId', () => ID) chartId: string, @Arg('pattern', () => String) pattern: string, @Ctx() ctx: Context) {
+  searchFingeringPattern(@Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string, @Arg('pattern', () => String, { description: 'The pattern: 7 digits, a permutation of 1–7' }) pattern: string, @Ctx() ctx: Context) {
     return ctx.services.patterns.search(parseIntId(chartId, 'chartId'), pattern);
   }
 
   @Mutation(() => FingeringPatternVotePayload, { description: 'Votes for a pattern (one vote per user; a new type replaces the old)' })
   async voteFingeringPattern(
-    @Arg('chartId', () => ID) chartId: string,
-    @Arg('pattern', () => String) pattern: string,
-    @Arg('vote', () => PatternVote) vote: PatternVote,
+    @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string,
+    @Arg('pattern', () => String, { description: 'The pattern: 7 digits, a permutation of 1–7 (1234567 = normal, 7654321 = mirror)' }) pattern: string,
+    @Arg('vote', () => PatternVote, { description: 'Your vote (replaces a previous one)' }) vote: PatternVote,
     @Ctx() ctx: Context,
   ): Promise<FingeringPatternVotePayload> {
     return { pattern: await ctx.services.patterns.vote(parseIntId(chartId, 'chartId'), pattern, vote), myVote: vote };
   }
 
   @Mutation(() => FingeringPatternVotePayload, { description: "Cancels the caller's vote on a pattern (idempotent)" })
-  async cancelFingeringPatternVote(@Arg('chartId', () => ID) chartId: string, @Arg('pattern', () => String) pattern: string, @Ctx() ctx: Context): Promise<FingeringPatternVotePayload> {
+  async cancelFingeringPatternVote(@Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string, @Arg('pattern', () => String, { description: 'The pattern: 7 digits, a permutation of 1–7' }) pattern: string, @Ctx() ctx: Context): Promise<FingeringPatternVotePayload> {
     return { pattern: await ctx.services.patterns.cancelVote(parseIntId(chartId, 'chartId'), pattern), myVote: null };
   }
 

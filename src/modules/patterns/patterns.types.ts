@@ -8,26 +8,26 @@ export enum FingeringPatternSort {
 }
 registerEnumType(FingeringPatternSort, {
   name: 'FingeringPatternSort',
-  description: 'SCORE: highest score (upvotes − downvotes) first. UPVOTES: most upvotes first. Ties: pattern ascending.',
+  description: 'SCORE: highest score (upvotes − downvotes) first. UPVOTES: most upvotes first. Ties: pattern ascending.', valuesConfig: { SCORE: { description: 'Highest score (upvotes − downvotes) first' }, UPVOTES: { description: 'Most upvotes first' } },
 });
 
 // The stored vote types (prisma/schema.prisma VoteType), exposed as PatternVote.
-registerEnumType(PatternVote, { name: 'PatternVote' });
+registerEnumType(PatternVote, { name: 'PatternVote', valuesConfig: { UPVOTE: { description: 'The pattern works' }, DOWNVOTE: { description: 'The pattern does not work' } }, description: 'A vote on a fingering pattern' });
 export { PatternVote };
 
 @ObjectType('FingeringPattern', {
-  description: 'A lane arrangement (7 digits, a permutation of 1–7 seen from 1P) for a chart, with its votes',
+  description: 'Value type: a lane arrangement (7 digits, a permutation of 1–7 seen from 1P) for a chart, with its votes; identified by chartId + pattern',
 })
 export class FingeringPatternType {
-  @Field(() => Int) chartId!: number;
+  @Field(() => Int, { description: 'Database id of the chart' }) chartId!: number;
   @Field(() => String, { description: '1234567 = normal, 7654321 = mirror' }) pattern!: string;
   @Field(() => Float, { description: 'upvotes − downvotes' }) score!: number;
-  @Field(() => Int) upvotes!: number;
-  @Field(() => Int) downvotes!: number;
+  @Field(() => Int, { description: 'Upvotes' }) upvotes!: number;
+  @Field(() => Int, { description: 'Downvotes' }) downvotes!: number;
   // myVote: field resolver
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of fingering patterns of a chart' })
 export class FingeringPatternConnection extends Connection(FingeringPatternType, 'FingeringPattern') {}
 
 @ObjectType({ description: 'Result of voting for a pattern or cancelling a vote' })
@@ -37,10 +37,10 @@ export class FingeringPatternVotePayload {
   @Field(() => PatternVote, { nullable: true, description: "The caller's vote now" }) myVote!: PatternVote | null;
 }
 
-@ObjectType({ description: 'Where one pattern stands among the chart’s patterns' })
+@ObjectType({ description: 'Value type: where one pattern stands among the chart\'s patterns' })
 export class FingeringPatternSearchResult {
-  @Field(() => FingeringPatternType) pattern!: FingeringPatternType;
-  @Field(() => Float) score!: number;
+  @Field(() => FingeringPatternType, { description: 'The pattern with its votes' }) pattern!: FingeringPatternType;
+  @Field(() => Float, { description: 'upvotes − downvotes' }) score!: number;
   @Field(() => Int, { description: '1 + patterns of this chart with a strictly higher score (ties share a rank)' }) rank!: number;
   @Field(() => Int, { description: 'Patterns of this chart' }) total!: number;
 }

@@ -4,7 +4,7 @@ import { ChartPopularityOrder, SimilarityModeEnum } from './rankings.types';
 
 @ArgsType()
 export class SongRankingArgs extends ConnectionArgs {
-  @Field(() => ID) chartId!: string;
+  @Field(() => ID, { description: 'The chart ranked (database id or global id)' }) chartId!: string;
   @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
 }
 
@@ -15,7 +15,7 @@ export class UserSongRankingArgs extends SongRankingArgs {
 
 @ArgsType()
 export class SimilarSongsArgs {
-  @Field(() => ID) chartId!: string;
+  @Field(() => ID, { description: 'The chart to compare with (database id or global id)' }) chartId!: string;
   @Field(() => String, { nullable: true, description: 'Game version for the candidates (default: the latest)' }) version?: string | null;
   @Field(() => Int, { nullable: true, defaultValue: 10, description: '1–50 (default 10)' }) limit?: number | null;
   @Field(() => SimilarityModeEnum, { nullable: true, defaultValue: SimilarityModeEnum.SHARED, description: 'SHARED (default), or the reference\'s PROFILE / GLOBAL vector sets' })
@@ -29,7 +29,7 @@ export class UserSimilarSongsArgs extends SimilarSongsArgs {
 
 @ArgsType()
 export class PopularChartsArgs extends ConnectionArgs {
-  @Field(() => ChartPopularityOrder, { nullable: true, defaultValue: ChartPopularityOrder.MOST }) order?: ChartPopularityOrder | null;
+  @Field(() => ChartPopularityOrder, { nullable: true, defaultValue: ChartPopularityOrder.MOST, description: 'MOST (default) or FEWEST players first' }) order?: ChartPopularityOrder | null;
   @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
   @Field(() => Int, { nullable: true, description: 'Only charts of this level (default: all)' }) level?: number | null;
 }

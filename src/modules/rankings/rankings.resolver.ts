@@ -55,7 +55,7 @@ export class RankingsResolver {
   @Mutation(() => ImportChartAttributesPayload, {
     description: 'Imports chart attribute vectors for similar songs (administrators); same as `cli charts import-attributes`',
   })
-  importChartAttributes(@Arg('entries', () => [ChartAttributesInput]) entries: ChartAttributesInput[], @Ctx() ctx: Context) {
+  importChartAttributes(@Arg('entries', () => [ChartAttributesInput], { description: 'Attribute vectors, one per chart (matched by title + difficulty + play style)' }) entries: ChartAttributesInput[], @Ctx() ctx: Context) {
     return ctx.services.rankings.importAttributes(entries.map((e) => ({ ...e, attributes: Object.fromEntries(e.attributes.map((a) => [a.name, a.value])) })));
   }
 }

@@ -6,17 +6,17 @@ import { UserType } from '../shared/user.type';
 import '../shared/enums';
 import { RadarType } from '../stats/stats.types';
 
-@ObjectType('WinLoss', { description: 'Viewer against the user on the SP charts of one level both have played (win: viewer\'s EX is higher)' })
+@ObjectType('WinLoss', { description: 'Value type: viewer against the user on the SP charts of one level both have played (win: viewer\'s EX is higher)' })
 export class WinLossType {
-  @Field(() => Int) level!: number;
-  @Field(() => Int) win!: number;
-  @Field(() => Int) lose!: number;
-  @Field(() => Int) draw!: number;
+  @Field(() => Int, { description: 'Chart level, 1–12' }) level!: number;
+  @Field(() => Int, { description: 'Charts where the viewer\'s EX score is higher' }) win!: number;
+  @Field(() => Int, { description: 'Charts where the user\'s EX score is higher' }) lose!: number;
+  @Field(() => Int, { description: 'Charts with the same EX score' }) draw!: number;
 }
 
-@ObjectType('ProfileCompare')
+@ObjectType('ProfileCompare', { description: 'Value type: the viewer against a player in one version: wins and losses per level, and the player\'s radar' })
 export class ProfileCompareType {
-  @Field(() => String) version!: string;
+  @Field(() => String, { description: 'Game version compared' }) version!: string;
   @Field(() => [WinLossType], { nullable: true, description: 'null for anonymous viewers' }) winLoss!: WinLossType[] | null;
   @Field(() => RadarType, { description: 'The user\'s radar' }) radar!: RadarType;
 }

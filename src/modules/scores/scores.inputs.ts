@@ -5,27 +5,27 @@ import { ConnectionArgs } from '../../graphql/connection';
 
 @InputType('ScoreRowInput', { description: 'One normalized row (as produced by the CSV adapters)' })
 export class ScoreRowInput {
-  @Field(() => String) title!: string;
+  @Field(() => String, { description: 'Song title as the export writes it' }) title!: string;
   @Field(() => PlayStyle, { nullable: true, description: 'Play style (default SP)' }) playStyle?: PlayStyle | null;
-  @Field(() => Difficulty) difficulty!: Difficulty;
+  @Field(() => Difficulty, { description: 'Difficulty slot' }) difficulty!: Difficulty;
   @Field(() => Int, { nullable: true, description: "The chart's level (1–12): a chart the catalogue does not hold is learned from it (no BPI)" }) level?: number | null;
-  @Field(() => Int) exScore!: number;
+  @Field(() => Int, { description: 'EX score (0 – 2 × notes)' }) exScore!: number;
   @Field(() => String, { description: 'Lamp: wire string ("HARD CLEAR") or enum name (HARD_CLEAR)' }) clearState!: string;
-  @Field(() => Int, { nullable: true }) missCount?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Miss count; null when unknown' }) missCount?: number | null;
   @Field(() => String, { nullable: true, description: 'JST wall clock "YYYY-MM-DD HH:mm[:ss]"; null = import time' }) lastPlayed?: string | null;
 }
 
 @ArgsType()
 export class ImportScoresArgs {
-  @Field(() => ID) userId!: string;
-  @Field(() => String) version!: string;
+  @Field(() => ID, { description: 'The player who imports (yourself; an admin may import for someone)' }) userId!: string;
+  @Field(() => String, { description: 'Game version the scores are for (e.g. "33")' }) version!: string;
   @Field(() => [ScoreRowInput], { description: 'At most 10,000 rows' }) rows!: ScoreRowInput[];
 }
 
 @ArgsType()
 export class ImportScoresCsvArgs {
-  @Field(() => ID) userId!: string;
-  @Field(() => String) version!: string;
+  @Field(() => ID, { description: 'The player who imports (yourself; an admin may import for someone)' }) userId!: string;
+  @Field(() => String, { description: 'Game version the export is from (e.g. "33")' }) version!: string;
   @Field(() => String, { description: 'Official CSV, Reflux TSV, daken counter or result techo CSV (detected)' }) csv!: string;
   @Field(() => PlayStyle, { nullable: true, description: 'The play style an official CSV was downloaded for (the file does not say; default SP). Tool exports name it per row.' })
   playStyle?: PlayStyle | null;
@@ -33,7 +33,7 @@ export class ImportScoresCsvArgs {
 
 @ArgsType()
 export class MigrateLegacyArgs {
-  @Field(() => ID) userId!: string;
+  @Field(() => ID, { description: 'The player who migrates (yourself; an admin may migrate for someone)' }) userId!: string;
   @Field(() => String, { description: 'The old app export: JSON {"<version>": {scoresHistory:[…], scores:{…}}}' }) data!: string;
 }
 
@@ -73,12 +73,12 @@ export class UnplayedArgs extends ScoreListArgs {
 
 @ArgsType()
 export class BestEverArgs {
-  @Field(() => String) currentVersion!: string;
-  @Field(() => Boolean, { defaultValue: false }) excludeCurrent!: boolean;
+  @Field(() => String, { description: 'The current game version (e.g. "33")' }) currentVersion!: string;
+  @Field(() => Boolean, { defaultValue: false, description: 'Leave out plays of currentVersion (bests of earlier versions only)' }) excludeCurrent!: boolean;
 }
 
 @ArgsType()
 export class VersionComparisonArgs {
-  @Field(() => String) currentVersion!: string;
-  @Field(() => String) targetVersion!: string;
+  @Field(() => String, { description: 'The version compared (e.g. "33")' }) currentVersion!: string;
+  @Field(() => String, { description: 'The version compared with (e.g. "32")' }) targetVersion!: string;
 }

@@ -55,7 +55,7 @@ export class ScoresUserResolver {
   }
 
   @FieldResolver(() => [PlayType], { nullable: true, description: 'Every stored play of one chart, all versions, newest first' })
-  chartHistory(@Root() user: User, @Arg('chartId', () => Int) chartId: number, @Ctx() ctx: Context) {
+  chartHistory(@Root() user: User, @Arg('chartId', () => Int, { description: 'Database id of the chart' }) chartId: number, @Ctx() ctx: Context) {
     return ctx.services.scores.chartHistory(user.id, [chartId]);
   }
 
@@ -65,7 +65,7 @@ export class ScoresUserResolver {
   }
 
   @FieldResolver(() => [PlayType], { nullable: true, description: 'Every stored play of all difficulties of one song, all versions, newest first' })
-  songHistory(@Root() user: User, @Arg('songId', () => Int) songId: number, @Ctx() ctx: Context) {
+  songHistory(@Root() user: User, @Arg('songId', () => Int, { description: 'Database id of the song' }) songId: number, @Ctx() ctx: Context) {
     return ctx.services.scores.songHistory(user.id, songId);
   }
 

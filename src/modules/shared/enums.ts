@@ -6,10 +6,10 @@
 import { registerEnumType } from 'type-graphql';
 import { ArenaClass, ClearLamp, Difficulty, PlayStyle, RadarCategory } from '../../domain/constants';
 
-registerEnumType(PlayStyle, { name: 'PlayStyle', description: 'SP (single play) or DP (double play)' });
-registerEnumType(Difficulty, { name: 'Difficulty' });
-registerEnumType(RadarCategory, { name: 'RadarCategory', description: 'Radar category a chart belongs to' });
-registerEnumType(ClearLamp, { name: 'ClearLamp', description: 'Clear lamp, in rank order (NO_PLAY lowest, FULLCOMBO_CLEAR highest)' });
-registerEnumType(ArenaClass, { name: 'ArenaClass', description: 'Official arena class, A1 best' });
+registerEnumType(PlayStyle, { name: 'PlayStyle', description: 'SP (single play) or DP (double play)', valuesConfig: { SP: { description: 'Single play (one side, 7 keys + scratch)' }, DP: { description: 'Double play (both sides, 14 keys + 2 scratches)' } } });
+registerEnumType(Difficulty, { name: 'Difficulty', valuesConfig: { BEGINNER: { description: 'Beginner chart' }, NORMAL: { description: 'Normal chart' }, HYPER: { description: 'Hyper chart' }, ANOTHER: { description: 'Another chart' }, LEGGENDARIA: { description: 'Leggendaria chart (the extra hard slot)' } }, description: 'Chart difficulty slot of a song, easiest first (BEGINNER … LEGGENDARIA)' });
+registerEnumType(RadarCategory, { name: 'RadarCategory', description: 'Radar category a chart belongs to', valuesConfig: { NOTES: { description: 'Note density over the whole chart' }, CHORD: { description: 'Chords (several keys at once)' }, PEAK: { description: 'Peak density (the hardest short stretch)' }, CHARGE: { description: 'Charge (long) notes' }, SCRATCH: { description: 'Scratch notes' }, SOFLAN: { description: 'Speed changes (BPM changes and stops)' } } });
+registerEnumType(ClearLamp, { name: 'ClearLamp', description: 'Clear lamp, in rank order (NO_PLAY lowest, FULLCOMBO_CLEAR highest)', valuesConfig: { NO_PLAY: { description: 'Not played (or no lamp recorded)' }, FAILED: { description: 'Played, not cleared' }, ASSIST_CLEAR: { description: 'Cleared with an assist option' }, EASY_CLEAR: { description: 'Cleared on the easy gauge' }, CLEAR: { description: 'Cleared on the normal gauge' }, HARD_CLEAR: { description: 'Cleared on the hard gauge' }, EX_HARD_CLEAR: { description: 'Cleared on the EX-hard gauge' }, FULLCOMBO_CLEAR: { description: 'Full combo (no combo break)' } } });
+registerEnumType(ArenaClass, { name: 'ArenaClass', description: 'Official arena class, A1 best', valuesConfig: { A1: { description: 'Arena class A1 (the top class)' }, A2: { description: 'Arena class A2' }, A3: { description: 'Arena class A3' }, A4: { description: 'Arena class A4' }, A5: { description: 'Arena class A5 (the lowest A class)' }, B1: { description: 'Arena class B1 (the top B class)' }, B2: { description: 'Arena class B2' }, B3: { description: 'Arena class B3' }, B4: { description: 'Arena class B4' }, B5: { description: 'Arena class B5 (the lowest class)' } } });
 
 export { ArenaClass, ClearLamp, Difficulty, PlayStyle, RadarCategory };

@@ -24,6 +24,6 @@ export class UserType {
   id!: string;
   @Field(() => String, { description: 'User name (2–20 characters); "非公開ユーザー" in follow lists for a private user the viewer may not see' })
   name!: string;
-  @Field(() => Boolean) isPublic!: boolean;
-  @Field(() => Date) createdAt!: Date;
+  @Field(() => Boolean, { description: 'True when anyone may see the player\'s data; otherwise only the player, approved followers and admins' }) isPublic!: boolean;
+  @Field(() => Date, { description: 'When the account was created (the Unix epoch for a masked member of a follow list)' }) createdAt!: Date;
 }

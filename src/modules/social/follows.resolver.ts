@@ -114,7 +114,7 @@ export class PendingFollowerResolver {
 
 @Resolver(() => OutgoingFollowRequest)
 export class OutgoingFollowRequestResolver {
-  @FieldResolver(() => UserType, { nullable: true })
+  @FieldResolver(() => UserType, { nullable: true, description: 'The player asked; null when gone' })
   target(@Root() r: Pick<OutgoingFollowRequest, 'targetId'>, @Ctx() ctx: Context) {
     return ctx.services.users.user(r.targetId);
   }

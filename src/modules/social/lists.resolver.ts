@@ -26,7 +26,7 @@ export class FollowListsResolver {
     return ctx.services.social.lists.followingWithLists(userId, first, after);
   }
 
-  @Mutation(() => FollowListType)
+  @Mutation(() => FollowListType, { description: 'Create a follow list of your own' })
   createFollowList(@Args(() => CreateFollowListArgs) { userId, name, isPublic }: CreateFollowListArgs, @Ctx() ctx: Context) {
     return ctx.services.social.lists.create(userId, name, isPublic);
   }
@@ -36,7 +36,7 @@ export class FollowListsResolver {
     return ctx.services.social.lists.update(userId, parseIntId(listId, 'listId'), { name, isPublic });
   }
 
-  @Mutation(() => DeleteFollowListPayload)
+  @Mutation(() => DeleteFollowListPayload, { description: 'Delete one of your follow lists (its members stay followed)' })
   async deleteFollowList(@Args(() => FollowListArgs) { userId, listId }: FollowListArgs, @Ctx() ctx: Context): Promise<DeleteFollowListPayload> {
     const id = parseIntId(listId, 'listId');
     await ctx.services.social.lists.delete(userId, id);

@@ -40,12 +40,12 @@ export class NotificationsResolver {
     return row;
   }
 
-  @FieldResolver(() => UserType, { nullable: true })
+  @FieldResolver(() => UserType, { nullable: true, description: 'Who did it; null when the player is gone or the viewer may not see them' })
   actor(@Root() n: NotificationRow, @Ctx() ctx: Context) {
     return n.actorId ? ctx.services.users.user(n.actorId) : null;
   }
 
-  @FieldResolver(() => ChartType, { nullable: true })
+  @FieldResolver(() => ChartType, { nullable: true, description: 'OVERTAKEN: the chart; null for other kinds' })
   chart(@Root() n: NotificationRow, @Ctx() ctx: Context) {
     return n.chartId === null ? null : ctx.services.catalogue.catalogueChart(n.chartId);
   }

@@ -25,25 +25,25 @@ export class InviteTokenArgs {
 
 @ArgsType()
 export class FollowRequestIdArgs extends OwnerArgs {
-  @Field(() => Int) requestId!: number;
+  @Field(() => Int, { description: 'Database id of the request (PendingFollower.requestId)' }) requestId!: number;
 }
 
 @ArgsType()
 export class FollowerArgs extends OwnerArgs {
-  @Field(() => ID) followerId!: string;
+  @Field(() => ID, { description: 'The follower (database id or global id)' }) followerId!: string;
 }
 
 @ArgsType()
 export class CreateFollowListArgs extends OwnerArgs {
   @Field(() => String, { description: '1–50 characters after trimming' }) name!: string;
-  @Field(() => Boolean, { nullable: true, defaultValue: false }) isPublic!: boolean;
+  @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'Stored for the future; lists are never shown to others (default false)' }) isPublic!: boolean;
 }
 
 @ArgsType()
 export class UpdateFollowListArgs extends OwnerArgs {
   @Field(() => ID, { description: 'The list: its `id` (global) or `databaseId`' }) listId!: string;
   @Field(() => String, { nullable: true, description: '1–50 characters after trimming' }) name?: string | null;
-  @Field(() => Boolean, { nullable: true }) isPublic?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Stored for the future; null leaves it as it is' }) isPublic?: boolean | null;
 }
 
 @ArgsType()
@@ -64,9 +64,9 @@ export class NotificationsArgs extends OwnerConnectionArgs {
 
 @ArgsType()
 export class TimelineArgs extends OwnerConnectionArgs {
-  @Field(() => TimelineMode, { nullable: true, defaultValue: TimelineMode.ALL }) mode!: TimelineMode;
+  @Field(() => TimelineMode, { nullable: true, defaultValue: TimelineMode.ALL, description: 'Which updates to list (default ALL)' }) mode!: TimelineMode;
   @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
   @Field(() => String, { nullable: true, description: 'Part of the player’s name or of the song title (at most 256 characters)' }) search?: string | null;
   @Field(() => [Int], { nullable: true, description: 'Chart levels (1–12)' }) levels?: number[] | null;
-  @Field(() => [Difficulty], { nullable: true }) difficulties?: Difficulty[] | null;
+  @Field(() => [Difficulty], { nullable: true, description: 'Only these difficulties (default: all)' }) difficulties?: Difficulty[] | null;
 }

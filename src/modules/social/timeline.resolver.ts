@@ -22,12 +22,12 @@ export class TimelineResolver {
     return row;
   }
 
-  @FieldResolver(() => UserType, { nullable: true })
+  @FieldResolver(() => UserType, { nullable: true, description: 'The player who played; null when gone' })
   user(@Root() r: TimelineRow, @Ctx() ctx: Context) {
     return ctx.services.users.user(r.userId);
   }
 
-  @FieldResolver(() => ChartType, { nullable: true })
+  @FieldResolver(() => ChartType, { nullable: true, description: 'The chart played; null when it left the catalogue' })
   chart(@Root() r: TimelineRow, @Ctx() ctx: Context) {
     return ctx.services.catalogue.catalogueChart(r.chartId);
   }
@@ -37,7 +37,7 @@ export class TimelineResolver {
 export class TimelineConnectionResolver {
   // A resolver, not a plain field: the count runs only when selected (a plain field is read as a
   // value; a promise there would not be awaited by the compiled executor).
-  @FieldResolver(() => Int)
+  @FieldResolver(() => Int, { description: 'Number of entries in all pages, under the same filters' })
   totalCount(@Root() page: TimelinePage): Promise<number> {
     return page.countAll();
   }

@@ -39,7 +39,7 @@ registerEnumType(ChartTheme, {
 
 @ObjectType('Dashboard', {
   description:
-    'A player\'s stats dashboard in one version under the standard stats filter (levels, difficulties). Every field is computed on demand: ' +
+    'Value type: a player\'s stats dashboard in one version under the standard stats filter (levels, difficulties). Every field is computed on demand: ' +
     'ask only for the parts you show; asking for all of them reads the player\'s bests and plays once per request.',
 })
 export class DashboardType {
@@ -429,7 +429,7 @@ export class RegisterTowerPayloadType {
 }
 
 @ObjectType('StatsRankingEntry', {
-  description: 'One player on a stats ranking (tower, radar category). A player the caller may not see is masked: user null, name "非公開ユーザー"; rank and value stay.',
+  description: 'Value type: one player on a stats ranking (tower, radar category). A player the caller may not see is masked: user null, name "非公開ユーザー"; rank and value stay.',
 })
 export class StatsRankingEntryType {
   @Field(() => Int, { description: 'Competition rank (ties share)' }) rank!: number;
@@ -444,7 +444,7 @@ export class StatsRankingEntryType {
   @Field(() => RadarType, { nullable: true, description: 'Radar ranking: the player\'s six values (null when masked)' }) radar!: RadarType | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of the players ranked by tower (key presses)' })
 export class TowerRankingConnection extends Connection(StatsRankingEntryType, 'TowerRankingEntry') {
   @Field(() => String, { description: 'Game version' }) version!: string;
   @Field(() => StatsPeriod, { description: 'Period unit' }) period!: StatsPeriod;
@@ -453,7 +453,7 @@ export class TowerRankingConnection extends Connection(StatsRankingEntryType, 'T
   @Field(() => Int, { nullable: true, description: 'The caller\'s rank (null: signed out or absent)' }) selfRank!: number | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of the players ranked in one radar category' })
 export class RadarRankingConnection extends Connection(StatsRankingEntryType, 'RadarRankingEntry') {
   @Field(() => String, { description: 'Game version' }) version!: string;
   @Field(() => RadarCategory, { description: 'The ranked category' }) category!: RadarCategory;

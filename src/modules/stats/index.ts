@@ -1,6 +1,6 @@
 import { defineArea } from '../area';
 import { createStatsLoaders, type StatsLoaders } from './stats.loaders';
-import { StatsResolver, StatsUserResolver } from './stats.resolver';
+import { AreaRankResolver, RadarResolver, StatsResolver, StatsUserResolver } from './stats.resolver';
 import { CrossStatsResolver, DashboardResolver, DashboardUserResolver, ReviewRivalResolver, StatsRankingEntryResolver } from './dashboard.resolver';
 import { refreshRadarCache } from './dashboard.service';
 import { StatsService } from './stats.service';
@@ -11,7 +11,7 @@ import { StatsService } from './stats.service';
  */
 export const statsArea = defineArea({
   name: 'stats',
-  resolvers: [StatsResolver, StatsUserResolver, DashboardUserResolver, DashboardResolver, CrossStatsResolver, StatsRankingEntryResolver, ReviewRivalResolver],
+  resolvers: [StatsResolver, StatsUserResolver, RadarResolver, AreaRankResolver, DashboardUserResolver, DashboardResolver, CrossStatsResolver, StatsRankingEntryResolver, ReviewRivalResolver],
   loaders: createStatsLoaders,
   services: (s) => new StatsService(s),
   // RadarCache (the radar-category ranking) follows the bests: after each import / batch deletion,

@@ -13,7 +13,7 @@ export class GlobalRankingArgs extends ConnectionArgs {
 
 @ArgsType()
 export class RecommendedArgs {
-  @Field(() => String, { nullable: true }) version?: string | null;
+  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
   @Field(() => [Int], { nullable: true, description: 'Levels (11, 12); empty = all' }) level?: number[] | null;
   @Field(() => [Difficulty], { nullable: true, description: 'HYPER, ANOTHER, LEGGENDARIA; empty = all' }) difficulty?: Difficulty[] | null;
   @Field(() => Int, { nullable: true, description: '1–100, default 10' }) limit?: number | null;
@@ -22,7 +22,7 @@ export class RecommendedArgs {
 
 @ArgsType()
 export class TotalBpiHistoryArgs {
-  @Field(() => String, { nullable: true }) version?: string | null;
+  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
   @Field(() => String, { nullable: true, description: 'day (default), week or month' }) groupBy?: string | null;
 }
 

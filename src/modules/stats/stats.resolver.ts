@@ -1,9 +1,9 @@
-import { Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import { Args, Ctx, FieldResolver, Float, Int, Query, Resolver, Root } from 'type-graphql';
 import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
 import { GlobalRankingArgs, RecommendedArgs, TotalBpiHistoryArgs } from './stats.inputs';
-import { AreaRankType, GlobalRankingConnection, ProfileStatsEntryType, RecommendedType, TotalBpiHistoryPointType } from './stats.types';
+import { AreaRankType, GlobalRankingConnection, ProfileStatsEntryType, RadarType, RecommendedType, TotalBpiHistoryPointType } from './stats.types';
 
 @Resolver()
 export class StatsResolver {
@@ -38,5 +38,47 @@ export class StatsUserResolver {
   @FieldResolver(() => [TotalBpiHistoryPointType], { nullable: true, description: 'Daily (weekly, monthly) total BPI trend by play time (JST days)' })
   totalBpiHistory(@Root() user: User, @Args(() => TotalBpiHistoryArgs) args: TotalBpiHistoryArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.totalBpiHistory(user.id, args.version, args.groupBy);
+  }
+}
+
+/** Radar's camelCase fields over the category keys the services produce (NOTES… stay as deprecated aliases for one release). */
+@Resolver(() => RadarType)
+export class RadarResolver {
+  @FieldResolver(() => Float, { description: 'Total BPI over the NOTES charts (note density)' })
+  notes(@Root() r: RadarType) {
+    return r.NOTES;
+  }
+
+  @FieldResolver(() => Float, { description: 'Total BPI over the CHORD charts (chords)' })
+  chord(@Root() r: RadarType) {
+    return r.CHORD;
+  }
+
+  @FieldResolver(() => Float, { description: 'Total BPI over the PEAK charts (peak density)' })
+  peak(@Root() r: RadarType) {
+    return r.PEAK;
+  }
+
+  @FieldResolver(() => Float, { description: 'Total BPI over the CHARGE charts (charge notes)' })
+  charge(@Root() r: RadarType) {
+    return r.CHARGE;
+  }
+
+  @FieldResolver(() => Float, { description: 'Total BPI over the SCRATCH charts (scratch)' })
+  scratch(@Root() r: RadarType) {
+    return r.SCRATCH;
+  }
+
+  @FieldResolver(() => Float, { description: 'Total BPI over the SOFLAN charts (speed changes)' })
+  soflan(@Root() r: RadarType) {
+    return r.SOFLAN;
+  }
+}
+
+@Resolver(() => AreaRankType)
+export class AreaRankResolver {
+  @FieldResolver(() => Int, { description: '1-based rank in that area' })
+  rank(@Root() r: AreaRankType) {
+    return r.areaRank;
   }
 }

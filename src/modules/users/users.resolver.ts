@@ -25,32 +25,32 @@ import {
 @Resolver(() => UserType)
 export class UsersResolver {
   @Query(() => UserType, { nullable: true, description: 'A user by id (NOT_FOUND when unknown, FORBIDDEN when private and not visible)' })
-  user(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  user(@Arg('id', () => ID, { description: 'The player (database id or global id)' }) id: string, @Ctx() ctx: Context) {
     return ctx.services.users.user(id);
   }
 
   @Query(() => UserType, { nullable: true, description: 'A user by name, case-insensitively (null when unknown)' })
-  userByName(@Arg('name', () => String) name: string, @Ctx() ctx: Context) {
+  userByName(@Arg('name', () => String, { description: 'The user name (exact)' }) name: string, @Ctx() ctx: Context) {
     return ctx.services.users.userByName(name);
   }
 
   @Query(() => NameAvailabilityType, { description: 'Whether a user name is valid and free (the caller\'s own name counts as taken)' })
-  nameAvailability(@Arg('name', () => String) name: string, @Ctx() ctx: Context) {
+  nameAvailability(@Arg('name', () => String, { description: 'The user name to check' }) name: string, @Ctx() ctx: Context) {
     return ctx.services.users.nameAvailability(name);
   }
 
   @Mutation(() => ProfilePayload, { description: 'Creates the profile (local user) of an external identity that has none yet; CONFLICT when one exists' })
-  async createProfile(@Arg('input', () => CreateProfileInput) input: CreateProfileInput, @Ctx() ctx: Context) {
+  async createProfile(@Arg('input', () => CreateProfileInput, { description: 'The new profile' }) input: CreateProfileInput, @Ctx() ctx: Context) {
     return { user: await ctx.services.users.createProfile(input) };
   }
 
   @Mutation(() => ProfilePayload, { description: 'Updates the caller\'s profile; omitted fields stay as they are' })
-  async updateProfile(@Arg('input', () => UpdateProfileInput) input: UpdateProfileInput, @Ctx() ctx: Context) {
+  async updateProfile(@Arg('input', () => UpdateProfileInput, { description: 'The fields to change (omitted fields stay)' }) input: UpdateProfileInput, @Ctx() ctx: Context) {
     return { user: await ctx.services.users.updateProfile(input) };
   }
 
   @Mutation(() => DeleteAccountPayload, { description: 'Deletes the caller\'s account and data; confirmName must equal the user name exactly' })
-  deleteAccount(@Arg('confirmName', () => String) confirmName: string, @Ctx() ctx: Context) {
+  deleteAccount(@Arg('confirmName', () => String, { description: 'Your user name, typed again to confirm' }) confirmName: string, @Ctx() ctx: Context) {
     return ctx.services.users.deleteAccount(confirmName);
   }
 
@@ -62,7 +62,7 @@ export class UsersResolver {
     return typeof visible === 'boolean' ? !visible : visible.then((v) => !v);
   }
 
-  @FieldResolver(() => String, { nullable: true })
+  @FieldResolver(() => String, { nullable: true, description: 'Profile text; null when none (or when the viewer may not see the player)' })
   profileText(@Root() user: User) {
     return user.profileText;
   }
