@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { App } from '../app';
 import { badInput, notFound } from '../errors';
 import type { Context } from '../graphql/context';
-import { enforce, fieldVerdict } from '../graphql/rules';
+import { enforce, fieldVerdict, userVisibility } from '../graphql/rules';
 import { parseVersion } from '../graphql/args';
 import { ClearLamp, Difficulty, PlayStyle, RadarCategory } from '../domain/constants';
+import { parseIntId } from '../graphql/args';
 import { ScoreSortKey, SortOrder } from '../domain/score-list';
 import type { User } from '../generated/prisma/client';
 import type { Page } from '../graphql/connection';
@@ -211,6 +212,232 @@ export const MCP_TOOLS: readonly McpTool[] = [
     async run(ctx, app, args) {
       const user = await namedUser(ctx, args, 'scores');
       return scoresOut(app, user, parseVersion(args.version), await ctx.services.scores.bestScores(user.id, args as ScoresArgs));
+    },
+  }),
+
+  tool({
+    name: 'my_follows',
+    title: 'My follows',
+    description:
+      'The players you follow (or who follow you), newest first, paged: name, whether the profile is public, and when the follow began. ' +
+      'A private player who has not approved your follow is masked (no id, the masked name), as in GraphQL User.following.',
+    kind: 'read',
+    input: z.object({
+      direction: z.enum(['following', 'followers']).optional().describe('following (default): players you follow; followers: players following you'),
+      first,
+      after,
+    }),
+    output: z.object({
+      direction: z.enum(['following', 'followers']),
+      ...PageOut,
+      users: z.array(
+        z.object({
+          userId: z.string().nullable().describe('null when masked'),
+          name: z.string(),
+          isPublic: z.boolean(),
+          masked: z.boolean().describe('true: you may not see this player'),
+          followedAt: z.string(),
+        }),
+      ),
+    }),
+    async run(ctx, _app, args) {
+      const direction = args.direction ?? 'following';
+      const user = await myField(ctx, direction);
+      const page = await ctx.services.users.followConnection(user, direction, { first: args.first, after: args.after });
+      const users = await Promise.all(
+        page.edges.map(async ({ node, followedAt }) => {
+          const visible = await userVisibility(ctx, node);
+          return { userId: visible ? node.id : null, name: node.name, isPublic: node.isPublic, masked: !visible, followedAt: iso(followedAt)! };
+        }),
+      );
+      return { direction, totalCount: page.totalCount, hasNextPage: page.pageInfo.hasNextPage, endCursor: page.pageInfo.endCursor, users };
+    },
+  }),
+
+  tool({
+    name: 'chart_rivals',
+    title: "Rivals' scores on a chart",
+    description:
+      'Your best on one chart next to the bests of the players you follow (those whose data you may see), highest EX first, with each one’s EX difference to you (GraphQL User.followingScoresOn).',
+    kind: 'read',
+    input: z.object({ chartId: z.number().int().min(1).describe('The chart (search_songs gives chart ids)'), version }),
+    output: z.object({
+      chart: z.object({ chartId: z.number().int(), title: z.string(), playStyle: z.string(), difficulty: z.string(), level: z.number().int(), notes: z.number().int().nullable() }),
+      version: z.string(),
+      me: z.object({ exScore: z.number().int(), bpi: z.number().nullable(), clearLamp: z.string().nullable() }).nullable().describe('Your best (null: not played)'),
+      rivals: z.array(
+        z.object({
+          userId: z.string(),
+          name: z.string(),
+          exScore: z.number().int(),
+          bpi: z.number().nullable(),
+          clearLamp: z.string(),
+          missCount: z.number().int().nullable(),
+          playedAt: z.string(),
+          exDiff: z.number().int().nullable().describe('Their EX minus yours (null: you have not played the chart)'),
+        }),
+      ),
+    }),
+    async run(ctx, app, args) {
+      const user = await myField(ctx, 'followingScoresOn');
+      const ver = parseVersion(args.version);
+      const rows = await ctx.services.rivals.followingScoresOn(user.id, { chartId: String(args.chartId), version: ver });
+      const chart = app.catalogue.chart(args.chartId)!; // the service answered NOT_FOUND for an unknown chart
+      const [mine, players] = await Promise.all([ctx.services.scores.bestOn(user.id, ver, chart.id), Promise.all(rows.map((r) => ctx.services.users.user(r.userId)))]);
+      return {
+        chart: { chartId: chart.id, title: chart.title, playStyle: chart.playStyle, difficulty: chart.difficulty, level: chart.level, notes: chart.notes > 0 ? chart.notes : null },
+        version: ver,
+        me: mine ? { exScore: mine.exScore, bpi: app.catalogue.currentBpi(chart.id, mine.exScore), clearLamp: mine.clearLamp } : null,
+        rivals: rows.map((r, i) => ({
+          userId: r.userId,
+          name: players[i]?.name ?? '',
+          exScore: r.exScore,
+          bpi: r.bpi,
+          clearLamp: r.clearLamp,
+          missCount: r.missCount,
+          playedAt: iso(r.playedAt)!,
+          exDiff: mine ? r.exScore - mine.exScore : null,
+        })),
+      };
+    },
+  }),
+
+  tool({
+    name: 'search_songs',
+    title: 'Search songs',
+    description: 'The song catalogue by title (case-insensitive part), level, difficulty, play style or game version, ordered by title, paged; each song with its charts, their ids and BPI definitions (GraphQL Query.songs).',
+    kind: 'read',
+    input: z.object({
+      title: z.string().max(256).optional().describe('Case-insensitive part of the title'),
+      level: z.number().int().optional().describe('A chart of this level (1–12)'),
+      difficulty: z.enum(Difficulty).optional(),
+      playStyle: z.enum(PlayStyle).optional(),
+      availableIn: z.string().max(8).optional().describe('Available in this game version, e.g. "33"'),
+      first,
+      after,
+    }),
+    output: z.object({
+      ...PageOut,
+      songs: z.array(
+        z.object({
+          songId: z.number().int(),
+          title: z.string(),
+          charts: z.array(
+            z.object({
+              chartId: z.number().int(),
+              playStyle: z.string(),
+              difficulty: z.string(),
+              level: z.number().int(),
+              notes: z.number().int().nullable(),
+              worldRecord: z.number().int().nullable().describe('EX of the world record (BPI 100); null: no BPI definition'),
+              kaidenAverage: z.number().int().nullable().describe('EX of the kaiden average (BPI 0); null: no BPI definition'),
+            }),
+          ),
+        }),
+      ),
+    }),
+    async run(ctx, app, args) {
+      await enforce(ctx, 'Query.songs', {}, 'read');
+      const { first: n, after: cursor, ...filter } = args;
+      const page = await ctx.services.catalogue.listSongs(filter, n, cursor);
+      const charts = await Promise.all(page.edges.map(({ node }) => ctx.services.catalogue.chartsOfSong(node.id)));
+      return {
+        totalCount: page.totalCount,
+        hasNextPage: page.pageInfo.hasNextPage,
+        endCursor: page.pageInfo.endCursor,
+        songs: page.edges.map(({ node }, i) => ({
+          songId: node.id,
+          title: node.title,
+          charts: charts[i].map((c) => {
+            const d = app.catalogue.chart(c.id)?.definition;
+            return { chartId: c.id, playStyle: c.playStyle, difficulty: c.difficulty, level: c.level, notes: c.notes, worldRecord: d?.wr ?? null, kaidenAverage: d?.kaidenAvg ?? null };
+          }),
+        })),
+      };
+    },
+  }),
+
+  tool({
+    name: 'search_users',
+    title: 'Search players',
+    description: 'Players whose name starts with a prefix (case-insensitive), by name: public players, yourself and private players who approved your follow (GraphQL Query.searchUsers).',
+    kind: 'read',
+    input: z.object({ prefix: z.string().min(1).max(20).describe('Start of the name (1–20 characters)'), first: z.number().int().min(1).max(50).optional().describe('How many, 1–50 (default 20)') }),
+    output: z.object({ users: z.array(z.object({ userId: z.string(), name: z.string(), isPublic: z.boolean() })) }),
+    async run(ctx, _app, args) {
+      await enforce(ctx, 'Query.searchUsers', {}, 'read');
+      const users = await ctx.services.rivals.searchUsers(args);
+      return { users: users.map((x) => ({ userId: x.id, name: x.name, isPublic: x.isPublic })) };
+    },
+  }),
+
+  tool({
+    name: 'update_my_score',
+    title: 'Update my score',
+    description:
+      'Records a play on one chart: a new EX score and/or clear lamp (and optionally the miss count). It is imported exactly as a score file is (GraphQL Mutation.importScores): one batch, ' +
+      'the bests, the total BPI and the timeline updated; a value that does not improve your best changes nothing. With only a lamp, your current best EX is kept. Needs the write scope.',
+    kind: 'write',
+    input: z.object({
+      chartId: z.number().int().min(1).describe('The chart (search_songs gives chart ids)'),
+      exScore: z.number().int().min(1).optional().describe('EX score (at most 2 × notes)'),
+      clearLamp: z.enum(ClearLamp).exclude([ClearLamp.NO_PLAY]).optional().describe('Clear lamp'),
+      missCount: z.number().int().min(0).optional().describe('Miss count'),
+      version,
+    }),
+    output: z.object({
+      chartId: z.number().int(),
+      title: z.string(),
+      difficulty: z.string(),
+      version: z.string(),
+      updated: z.boolean().describe('false: nothing improved, nothing written'),
+      batchId: z.string().nullable().describe('The import batch (null: nothing written)'),
+      message: z.string(),
+      previousTotalBpi: z.number(),
+      newTotalBpi: z.number(),
+      best: z.object({ exScore: z.number().int(), bpi: z.number().nullable(), clearLamp: z.string().nullable(), missCount: z.number().int().nullable() }).nullable().describe('Your best on the chart afterwards'),
+    }),
+    async run(ctx, app, args) {
+      const userId = ctx.viewer!.id;
+      await enforce(ctx, 'Mutation.importScores', { userId }, 'write');
+      const ver = parseVersion(args.version);
+      const chart = app.catalogue.chart(parseIntId(args.chartId, 'chartId'));
+      if (!chart) throw notFound('Chart not found');
+      if (args.exScore === undefined && args.clearLamp === undefined) {
+        throw badInput('Give exScore and/or clearLamp', [{ code: 'invalid_type', path: ['exScore'], message: 'exScore or clearLamp is required' }]);
+      }
+      let exScore = args.exScore;
+      if (exScore === undefined) {
+        // A lamp alone: the play carries the current best EX (as a score file's row would).
+        const best = await ctx.services.scores.bestOn(userId, ver, chart.id);
+        if (!best || best.exScore <= 0) throw badInput('exScore is required: you have no score on this chart yet', [{ code: 'invalid_type', path: ['exScore'], message: 'exScore is required' }]);
+        exScore = best.exScore;
+      }
+      const report = await ctx.services.scores.importRows({
+        userId,
+        version: ver,
+        rows: [{ title: chart.title, playStyle: chart.playStyle, difficulty: chart.difficulty, level: chart.level, exScore, clearState: args.clearLamp ?? ClearLamp.NO_PLAY, missCount: args.missCount ?? null }],
+      });
+      const problem = report.problems.find((p) => p.severity === 'error');
+      if (problem) {
+        const path = problem.column === 'missCount' ? 'missCount' : problem.column === 'clearState' ? 'clearLamp' : 'exScore';
+        throw badInput(`${path}: ${problem.reason}`, [{ code: 'invalid_value', path: [path], message: problem.reason }]);
+      }
+      if (report.notFound.length) throw notFound('Chart not found');
+      ctx.renew(); // the request's loaders read the best before the import
+      const after = await ctx.services.scores.bestOn(userId, ver, chart.id);
+      return {
+        chartId: chart.id,
+        title: chart.title,
+        difficulty: chart.difficulty,
+        version: ver,
+        updated: report.batchId !== null,
+        batchId: report.batchId,
+        message: report.message,
+        previousTotalBpi: report.previousTotalBpi,
+        newTotalBpi: report.newTotalBpi,
+        best: after ? { exScore: after.exScore, bpi: app.catalogue.currentBpi(chart.id, after.exScore), clearLamp: after.clearLamp, missCount: after.missCount } : null,
+      };
     },
   }),
 ];

@@ -28,12 +28,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { importDefinitions } from '../../../src/db/definitions';
 import type { User } from '../../../src/generated/prisma/client';
+import { MASKED_USER_NAME } from '../../../src/domain/profile';
+import type { DomainEvents } from '../../../src/events';
 import { aPrivatePlayer, aPublicPlayer, aScoreImport, aVersionStatus, follows } from '../../helpers/factories';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { MemoryStore, RateLimiter } from '../../../src/ratelimit';
 
 let s: TestServer;
 const u = {} as Record<'p' | 'q' | 'r' | 's', User>;
 const tokens = {} as Record<'p' | 'pRead', string>;
+const imported: DomainEvents['scores.imported'][] = [];
 const ids: Record<string, number> = {};
 
 const def = (title: string, difficulty: string, level: number, notes: number, wr: number, avg: number) => ({
@@ -74,6 +78,7 @@ beforeAll(async () => {
     await follows(db, u.p, who, { approved });
     await db.follow.update({ where: { followerId_followingId: { followerId: u.p.id, followingId: who.id } }, data: { createdAt: day(d) } });
   }
+  s.app.events.on('scores.imported', (e) => void imported.push(e));
   tokens.p = await s.tokenFor(u.p.id);
   tokens.pRead = (await s.app.auth.issueAccessToken(u.p.id, { scopes: ['read'] })).token;
 }, 120_000);
@@ -135,7 +140,7 @@ describe('POST /mcp: authentication', () => {
     expect(info.body.tools.map((t: { name: string }) => t.name)).toContain('my_dashboard');
     const html = await fetch(`${s.url}/mcp`, { headers: { accept: 'text/html' } });
     expect(html.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await html.text()).toContain('<code>my_dashboard</code>');
+    expect(await html.text()).toContain('<code>update_my_score</code>');
     const sse = await fetch(`${s.url}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(sse.status).toBe(405);
   });
@@ -150,7 +155,7 @@ describe('tools (hand-worked values)', () => {
 
   it('lists the tools, each with a JSON-schema input and output', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['my_dashboard', 'my_scores', 'user_scores']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['chart_rivals', 'my_dashboard', 'my_follows', 'my_scores', 'search_songs', 'search_users', 'update_my_score', 'user_scores']);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.outputSchema?.type).toBe('object');
@@ -204,5 +209,127 @@ describe('tools (hand-worked values)', () => {
     expect((await refused(client, 'user_scores', { userId: u.q.id })).code).toBe('FORBIDDEN');
     expect((await refused(client, 'user_scores', { userId: 'no-such-user' })).code).toBe('NOT_FOUND');
     expect((await refused(client, 'user_scores', {})).code).toBe('BAD_USER_INPUT');
+  });
+
+  it('my_follows: newest first; Q (private, not approved) masked; followers of P: none', async () => {
+    const f = await call(client, 'my_follows');
+    expect(f).toMatchObject({ direction: 'following', totalCount: 3, hasNextPage: false });
+    expect(f.users).toEqual([
+      { userId: null, name: MASKED_USER_NAME, isPublic: false, masked: true, followedAt: '2026-01-03T00:00:00.000Z' },
+      { userId: u.s.id, name: 'mcp_s', isPublic: false, masked: false, followedAt: '2026-01-02T00:00:00.000Z' },
+      { userId: u.r.id, name: 'mcp_r', isPublic: true, masked: false, followedAt: '2026-01-01T00:00:00.000Z' },
+    ]);
+    const page = await call(client, 'my_follows', { first: 2 });
+    expect(page.hasNextPage).toBe(true);
+    expect((await call(client, 'my_follows', { first: 2, after: page.endCursor })).users.map((x: { name: string }) => x.name)).toEqual(['mcp_r']);
+    expect(await call(client, 'my_follows', { direction: 'followers' })).toMatchObject({ totalCount: 0, users: [] });
+  });
+
+  it('chart_rivals on Alpha: R 1800 (BPI 50, −100), S 1700 (20.75, −200); Q hidden; me 1900 (100)', async () => {
+    const r = await call(client, 'chart_rivals', { chartId: ids.Alpha });
+    expect(r.chart).toEqual({ chartId: ids.Alpha, title: 'Alpha', playStyle: 'SP', difficulty: 'ANOTHER', level: 12, notes: 1000 });
+    expect(r.me).toEqual({ exScore: 1900, bpi: 100, clearLamp: null });
+    expect(r.rivals.map((x: any) => [x.name, x.exScore, x.bpi, x.exDiff])).toEqual([
+      ['mcp_r', 1800, 50, -100],
+      ['mcp_s', 1700, 20.75, -200],
+    ]);
+    expect((await refused(client, 'chart_rivals', { chartId: 999999 })).code).toBe('NOT_FOUND');
+  });
+
+  it('search_songs: "ta" → Beta, Delta (by title) with their charts and definitions', async () => {
+    const r = await call(client, 'search_songs', { title: 'ta' });
+    expect(r.totalCount).toBe(2);
+    expect(r.songs).toEqual([
+      { songId: expect.any(Number), title: 'Beta', charts: [{ chartId: ids.Beta, playStyle: 'SP', difficulty: 'ANOTHER', level: 12, notes: 1000, worldRecord: 1900, kaidenAverage: 1600 }] },
+      { songId: expect.any(Number), title: 'Delta', charts: [{ chartId: ids.Delta, playStyle: 'SP', difficulty: 'LEGGENDARIA', level: 12, notes: 1000, worldRecord: 1900, kaidenAverage: 1600 }] },
+    ]);
+    expect((await call(client, 'search_songs', { level: 11 })).songs.map((x: { title: string }) => x.title)).toEqual(['Gamma']);
+    expect((await refused(client, 'search_songs', { level: 13 })).code).toBe('BAD_USER_INPUT');
+  });
+
+  it('search_users: "MCP_" → mcp_p, mcp_r, mcp_s (Q is private and did not approve P)', async () => {
+    const r = await call(client, 'search_users', { prefix: 'MCP_' });
+    expect(r.users).toEqual([
+      { userId: u.p.id, name: 'mcp_p', isPublic: true },
+      { userId: u.r.id, name: 'mcp_r', isPublic: true },
+      { userId: u.s.id, name: 'mcp_s', isPublic: false },
+    ]);
+  });
+});
+
+describe('update_my_score: the import path (batch, totals, events)', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await connect(tokens.p);
+  });
+  afterAll(async () => client?.close());
+
+  it('a read-only token is refused (FORBIDDEN, the write scope), nothing written', async () => {
+    const ro = await connect(tokens.pRead);
+    try {
+      expect(await refused(ro, 'update_my_score', { chartId: ids.Epsilon, exScore: 1800 })).toEqual({ code: 'FORBIDDEN', text: "FORBIDDEN: This token lacks the 'write' scope" });
+      expect((await call(ro, 'my_dashboard')).totalBpi).toBe(48.86); // reads are allowed
+    } finally {
+      await ro.close();
+    }
+    expect(await s.db.prisma.bestScore.count({ where: { userId: u.p.id, chartId: ids.Epsilon } })).toBe(0);
+  });
+
+  it('EX 1800 on Epsilon: one batch; total (100² + 0 − 15² + 50²)/4 = 12275/4 = 3068.75, √ = 55.40; the scores.imported event', async () => {
+    const batches = await s.db.prisma.importBatch.count({ where: { userId: u.p.id } });
+    const r = await call(client, 'update_my_score', { chartId: ids.Epsilon, exScore: 1800 });
+    expect(r).toMatchObject({ chartId: ids.Epsilon, title: 'Epsilon', version: '33', updated: true, previousTotalBpi: 48.86, newTotalBpi: 55.4, best: { exScore: 1800, bpi: 50, clearLamp: null, missCount: null } });
+    expect(await s.db.prisma.importBatch.count({ where: { userId: u.p.id } })).toBe(batches + 1);
+    const batch = await s.db.prisma.importBatch.findUniqueOrThrow({ where: { id: r.batchId } });
+    expect(batch).toMatchObject({ source: 'ROWS', rowCount: 1, updatedCount: 1 });
+    expect((await s.db.prisma.playerVersionStatus.findUniqueOrThrow({ where: { userId_version: { userId: u.p.id, version: '33' } } })).totalBpi).toBe(55.4);
+    expect(imported).toContainEqual({ userId: u.p.id, version: '33', batchId: r.batchId, chartIds: [ids.Epsilon] });
+    expect((await call(client, 'my_dashboard')).totalBpi).toBe(55.4);
+  });
+
+  it('a lamp alone keeps the best EX (1800) and raises the lamp; the same again changes nothing', async () => {
+    const r = await call(client, 'update_my_score', { chartId: ids.Epsilon, clearLamp: 'HARD_CLEAR' });
+    expect(r).toMatchObject({ updated: true, previousTotalBpi: 55.4, newTotalBpi: 55.4, best: { exScore: 1800, bpi: 50, clearLamp: 'HARD_CLEAR' } });
+    const again = await call(client, 'update_my_score', { chartId: ids.Epsilon, clearLamp: 'HARD_CLEAR' });
+    expect(again).toMatchObject({ updated: false, batchId: null, best: { exScore: 1800, clearLamp: 'HARD_CLEAR' } });
+    const mine = await call(client, 'my_scores', { clearLamps: ['HARD_CLEAR'] });
+    expect(mine.scores.map((x: any) => [x.title, x.exScore, x.clearLamp])).toEqual([['Epsilon', 1800, 'HARD_CLEAR']]);
+  });
+
+  it('bad input is refused naming the argument, nothing written', async () => {
+    const before = await s.db.prisma.score.count({ where: { userId: u.p.id } });
+    const over = await refused(client, 'update_my_score', { chartId: ids.Delta, exScore: 2001 }); // max 2 × 1000 = 2000
+    expect(over.code).toBe('BAD_USER_INPUT');
+    expect(over.text).toMatch(/exScore/);
+    expect((await refused(client, 'update_my_score', { chartId: ids.Delta })).text).toMatch(/exScore/);
+    expect((await refused(client, 'update_my_score', { chartId: ids.Delta, clearLamp: 'CLEAR' })).text).toMatch(/exScore is required/); // no score on Delta yet
+    expect((await refused(client, 'update_my_score', { chartId: ids.Delta, clearLamp: 'PERFECT' })).text).toMatch(/clearLamp/);
+    expect((await refused(client, 'update_my_score', { chartId: 999999, exScore: 1 })).code).toBe('NOT_FOUND');
+    expect(await s.db.prisma.score.count({ where: { userId: u.p.id } })).toBe(before);
+  });
+});
+
+describe('rate limits: a read tool is one expensive read, the update one write (GraphQL buckets)', () => {
+  it('with 2 expensive reads a minute: the third read call is RATE_LIMITED with retryAfter; tools/list is not counted', async () => {
+    const { config } = s.app;
+    const saved = { limiter: s.app.rateLimiter, reads: config.rateLimitExpensiveReadsPerMinute, writes: config.rateLimitWritesPerMinute };
+    s.app.rateLimiter = new RateLimiter(new MemoryStore());
+    Object.assign(config, { rateLimitExpensiveReadsPerMinute: 2, rateLimitWritesPerMinute: 1 });
+    const client = await connect(tokens.p);
+    try {
+      await client.listTools();
+      await call(client, 'search_users', { prefix: 'mcp' });
+      await call(client, 'my_follows');
+      const third = await client.callTool({ name: 'my_dashboard', arguments: {} });
+      expect(third.isError).toBe(true);
+      expect(third._meta).toMatchObject({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
+      // writes have their own bucket: one allowed, the second refused
+      await call(client, 'update_my_score', { chartId: ids.Epsilon, exScore: 1850 });
+      expect((await refused(client, 'update_my_score', { chartId: ids.Epsilon, exScore: 1860 })).code).toBe('RATE_LIMITED');
+    } finally {
+      await client.close();
+      s.app.rateLimiter = saved.limiter;
+      Object.assign(config, { rateLimitExpensiveReadsPerMinute: saved.reads, rateLimitWritesPerMinute: saved.writes });
+    }
   });
 });
