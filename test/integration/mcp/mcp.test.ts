@@ -32,6 +32,7 @@ import { MASKED_USER_NAME } from '../../../src/domain/profile';
 import type { DomainEvents } from '../../../src/events';
 import { aPrivatePlayer, aPublicPlayer, aScoreImport, aVersionStatus, follows } from '../../helpers/factories';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { pkceChallenge } from '../../../src/modules/auth/secrets';
 import { MemoryStore, RateLimiter } from '../../../src/ratelimit';
 
 let s: TestServer;
@@ -80,10 +81,29 @@ beforeAll(async () => {
   }
   s.app.events.on('scores.imported', (e) => void imported.push(e));
   tokens.p = await s.tokenFor(u.p.id);
-  tokens.pRead = (await s.app.auth.issueAccessToken(u.p.id, { scopes: ['read'] })).token;
+  tokens.pRead = await oauthReadToken(tokens.p);
 }, 120_000);
 
 afterAll(async () => s?.close());
+
+/** A third-party app's OAuth access token with the read scope only (registration, consent by P, code + PKCE exchange). */
+async function oauthReadToken(userToken: string): Promise<string> {
+  const redirect = 'https://mcp-client.example/cb';
+  const json = async (path: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    (await fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json();
+  const { client_id } = await json('/api/oauth/register', { redirect_uris: [redirect], client_name: 'MCP test client' });
+  const verifier = 'v'.repeat(43);
+  const consent = await json(
+    '/api/oauth/authorize/consent',
+    { client_id, redirect_uri: redirect, code_challenge: pkceChallenge(verifier), code_challenge_method: 'S256', scope: 'read', state: 's', approve: true },
+    { authorization: `Bearer ${userToken}` },
+  );
+  const code = new URL(consent.redirectUrl).searchParams.get('code');
+  const token = await json('/api/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: redirect, client_id, code_verifier: verifier });
+  expect(token.scope).toBe('read');
+  expect(token.access_token).toMatch(/^bpat_/);
+  return token.access_token;
+}
 
 /** An SDK client connected to /mcp with a bearer token. */
 async function connect(token: string): Promise<Client> {
@@ -264,7 +284,7 @@ describe('update_my_score: the import path (batch, totals, events)', () => {
   });
   afterAll(async () => client?.close());
 
-  it('a read-only token is refused (FORBIDDEN, the write scope), nothing written', async () => {
+  it('an OAuth token with the read scope only is refused (FORBIDDEN, the write scope), nothing written', async () => {
     const ro = await connect(tokens.pRead);
     try {
       expect(await refused(ro, 'update_my_score', { chartId: ids.Epsilon, exScore: 1800 })).toEqual({ code: 'FORBIDDEN', text: "FORBIDDEN: This token lacks the 'write' scope" });
