@@ -136,6 +136,7 @@ describe('POST /mcp: authentication', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(401);
+    expect(res.headers.get('x-request-id')).toBeTruthy(); // mounted like the REST routes: request ids, metrics
     const port = new URL(s.url).port;
     expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="http://localhost:${port}/.well-known/oauth-protected-resource/mcp"`);
     const meta = await s.get('/.well-known/oauth-protected-resource/mcp');
@@ -163,6 +164,9 @@ describe('POST /mcp: authentication', () => {
     expect(await html.text()).toContain('<code>update_my_score</code>');
     const sse = await fetch(`${s.url}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(sse.status).toBe(405);
+    expect((await fetch(`${s.url}/mcp`, { method: 'DELETE' })).status).toBe(405); // stateless: no session to end
+    const metrics = (await s.get('/metrics')).body as string;
+    expect(metrics).toMatch(/bpigraph_requests_total\{kind="rest",route="\/mcp",operation="",status="401"\} [1-9]/);
   });
 });
 
