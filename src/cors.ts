@@ -7,7 +7,7 @@ export const CORS_METHODS = 'GET, POST';
 /**
  * Request headers a cross-origin page may send: the bearer token, JSON bodies, Apollo's CSRF
  * headers (apollo-require-preflight / x-apollo-operation-name) and client-awareness headers, and
- * the API key of POST /api/v1/token.
+ * the API key of POST /api/v1/token, and the protocol version header of MCP clients (/mcp).
  */
 export const CORS_ALLOWED_HEADERS = [
   'authorization',
@@ -18,10 +18,11 @@ export const CORS_ALLOWED_HEADERS = [
   'apollographql-client-name',
   'apollographql-client-version',
   'x-api-key',
+  'mcp-protocol-version',
 ].join(', ');
 
-/** Response headers a cross-origin page may read besides the safelisted ones (429 → Retry-After). */
-export const CORS_EXPOSED_HEADERS = 'retry-after';
+/** Response headers a cross-origin page may read besides the safelisted ones (429 → Retry-After; 401 of /mcp → WWW-Authenticate). */
+export const CORS_EXPOSED_HEADERS = 'retry-after, www-authenticate';
 
 /** How long a browser may reuse a preflight answer (seconds; Chromium caps it at 7200). */
 export const CORS_MAX_AGE = 600;

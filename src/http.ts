@@ -72,7 +72,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   });
   fastify.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
-    const kind = route === '/graphql' ? 'graphql' : route.startsWith('/api/') || route.startsWith('/.well-known/') ? 'rest' : 'other';
+    const kind = route === '/graphql' ? 'graphql' : route.startsWith('/api/') || route.startsWith('/.well-known/') || route === '/mcp' ? 'rest' : 'other';
     let operation = '';
     if (kind === 'graphql') {
       const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;

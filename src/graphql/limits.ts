@@ -577,6 +577,17 @@ async function consumeBoth(app: App, policy: RateLimitPolicy, ip: string, viewer
   if (viewerId) await app.rateLimiter.consume(policy, `user:${viewerId}`, n);
 }
 
+/**
+ * One call of an MCP tool (src/rest/mcp.ts) against the same limits as GraphQL: a read tool is
+ * one expensive read (its answers are per-player aggregates and lists), a write tool one write —
+ * per client IP and per viewer, in the same buckets as GraphQL's. RATE_LIMITED past either.
+ */
+export function consumeToolCall(app: App, kind: 'read' | 'write', ip: string, viewerId: string | undefined, limits: LimitsConfig = limitsFromConfig(app.config)): Promise<void> {
+  const max = kind === 'write' ? limits.writesPerMinute : limits.expensiveReadsPerMinute;
+  if (max <= 0) return Promise.resolve();
+  return consumeBoth(app, kind === 'write' ? WRITE_POLICY(max) : READ_POLICY(max), ip, viewerId, 1);
+}
+
 /** What the gate needs to know of one GraphQL request (Apollo's plugin and the compiled executor). */
 export interface OperationRequest {
   schema: GraphQLSchema;

@@ -7,6 +7,7 @@ import { registerProfile } from './profile';
 import { registerRecentNotes } from './notes';
 import { registerRecommended } from './recommended';
 import { registerCharts } from './charts';
+import { registerMcp } from './mcp';
 
 /** The four compatibility routes live under /api/v1 (added by their areas). */
 export function registerRest(fastify: FastifyInstance, app: App): void {
@@ -17,4 +18,5 @@ export function registerRest(fastify: FastifyInstance, app: App): void {
   registerCharts(fastify, app);
   registerProfile(fastify, app);
   registerRecentNotes(fastify, app);
+  registerMcp(fastify, app);
 }

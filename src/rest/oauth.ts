@@ -20,6 +20,7 @@ import {
  * OAuth 2.0 authorization server endpoints (logic in src/modules/auth/oauth.service.ts):
  *  GET  /.well-known/oauth-authorization-server   RFC 8414 metadata (also /api/oauth/authorization-server-metadata)
  *  GET  /.well-known/oauth-protected-resource     RFC 9728 metadata of /graphql
+ *  GET  /.well-known/oauth-protected-resource/mcp RFC 9728 metadata of /mcp (the MCP endpoint)
  *  POST /api/oauth/register                       RFC 7591 dynamic registration (public clients; 20/min/IP)
  *  GET  /api/oauth/client?client_id=              client name + redirect hosts for a consent screen (60/min/IP)
  *  GET  /api/oauth/authorize                      consent page for the signed-in user (Bearer token)
@@ -134,6 +135,10 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
     route(['GET'], ['/.well-known/oauth-authorization-server', '/api/oauth/authorization-server-metadata'], { summary: 'RFC 8414 authorization server metadata', responses: { 200: { description: 'Metadata', body: AuthServerMetadata } } }, async (req) => oauth.metadata(base(req)));
     route(['GET'], ['/.well-known/oauth-protected-resource', '/api/oauth/protected-resource-metadata'], { summary: 'RFC 9728 protected resource metadata (of /graphql)', responses: { 200: { description: 'Metadata', body: ResourceMetadata } } }, async (req) =>
       oauth.protectedResourceMetadata(base(req)),
+    );
+    // RFC 9728 §3.1: the document of the MCP endpoint (src/rest/mcp.ts), named by its 401 challenge.
+    route(['GET'], ['/.well-known/oauth-protected-resource/mcp'], { summary: 'RFC 9728 protected resource metadata of /mcp (the MCP endpoint)', responses: { 200: { description: 'Metadata', body: ResourceMetadata } } }, async (req) =>
+      oauth.protectedResourceMetadata(base(req), '/mcp'),
     );
 
     route(['POST'], ['/api/oauth/register'], {

@@ -112,9 +112,9 @@ export class OAuthService {
     };
   }
 
-  protectedResourceMetadata(base: string) {
+  protectedResourceMetadata(base: string, path: '/graphql' | '/mcp' = '/graphql') {
     return {
-      resource: `${base}/graphql`,
+      resource: `${base}${path}`,
       authorization_servers: [base],
       scopes_supported: ['read', 'write'],
       bearer_methods_supported: ['header'],

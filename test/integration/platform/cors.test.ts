@@ -49,7 +49,7 @@ describe('CORS with the development defaults (CORS_ORIGINS unset, NODE_ENV=test)
     const plain = await postGraphql(s, query, {});
     expect(cross.status).toBe(200);
     expect(cross.headers.get('access-control-allow-origin')).toBe(VITE);
-    expect(cross.headers.get('access-control-expose-headers')).toBe('retry-after');
+    expect(cross.headers.get('access-control-expose-headers')).toBe('retry-after, www-authenticate');
     expect(cross.headers.get('vary')).toBe('Origin');
     expect(await cross.text()).toBe(await plain.text());
   });

@@ -15,6 +15,7 @@ const REST_PATHS: [string, string][] = [
   ['/.well-known/oauth-authorization-server', 'get'],
   ['/api/oauth/authorization-server-metadata', 'get'],
   ['/.well-known/oauth-protected-resource', 'get'],
+  ['/.well-known/oauth-protected-resource/mcp', 'get'],
   ['/api/oauth/protected-resource-metadata', 'get'],
   ['/api/oauth/register', 'post'],
   ['/api/oauth/client', 'get'],
