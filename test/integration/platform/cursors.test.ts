@@ -1,0 +1,179 @@
+/**
+ * Keyset cursors on every paged connection (issue #13 item 3): for each family, (a) first/after
+ * gives every row once in order, (b) a row inserted ahead of the cursor between two fetches
+ * neither repeats nor skips a row on the next page, (c) last/before gives the same rows backwards
+ * (rankings, timelines), (d) a garbage or foreign cursor is BAD_USER_INPUT naming the argument.
+ */
+import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
+import { anAdmin, aPrivatePlayer, aPublicPlayer, aSongBestScore, aVersionStatus } from '../../helpers/factories';
+import type { Chart, User } from '../../../src/generated/prisma/client';
+
+let s: TestServer;
+let chart: Chart;
+let adminToken: string;
+let A: User, B: User, C: User, D: User, E: User, F: User;
+/** the two tied players in user-id order (ties are listed by user id) */
+let t1: User, t2: User;
+
+const decode = (c: string) => Buffer.from(c, 'base64url').toString('utf8');
+const codeAndPath = (r: any) => [r.body.errors?.[0]?.extensions?.code, r.body.errors?.[0]?.extensions?.issues?.[0]?.path?.[0]];
+
+beforeAll(async () => {
+  s = await startTestServer();
+  const db = s.db.prisma;
+  chart = await db.chart.findFirstOrThrow({ where: { level: 12 }, orderBy: { id: 'asc' } });
+  adminToken = await s.tokenFor((await anAdmin(db)).id);
+  [A, B, C, D, E, F] = [await aPublicPlayer(db), await aPrivatePlayer(db), await aPublicPlayer(db), await aPublicPlayer(db), await aPrivatePlayer(db), await aPublicPlayer(db)];
+  [t1, t2] = [B, C].sort((x, y) => (x.id < y.id ? -1 : 1));
+});
+afterAll(() => s.close());
+
+/**
+ * The ranking families, each with the same shape of fixture: A best, B and C tied second, D, E
+ * last — so the order is A, t1, t2, D, E and the competition ranks 1, 2, 2, 4, 5. F is the row
+ * inserted ahead of everyone (value above A's) between two page fetches.
+ */
+interface Family {
+  name: string;
+  field: string;
+  /** the query, `$first $after $last $before` declared */
+  query: string;
+  seed(): Promise<void>;
+  insertAhead(): Promise<void>;
+  idOf(node: any): string;
+}
+
+const PAGE_VARS = '$first: Int, $after: String, $last: Int, $before: String';
+const PAGE_ARGS = 'first: $first, after: $after, last: $last, before: $before';
+const PAGE_INFO = 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
+
+const families: Family[] = [
+  {
+    name: 'songRanking',
+    field: 'songRanking',
+    query: `query($c: ID!, ${PAGE_VARS}) { songRanking(chartId: $c, ${PAGE_ARGS}) { totalCount ${PAGE_INFO} edges { cursor node { rank exScore player { databaseId } } } } }`,
+    async seed() {
+      // EX 1900 > 1800 = 1800 > 1700 > 1600
+      for (const [u, ex] of [[A, 1900], [B, 1800], [C, 1800], [D, 1700], [E, 1600]] as const) await aSongBestScore(s.db.prisma, u, chart.id, ex);
+    },
+    insertAhead: async () => void (await aSongBestScore(s.db.prisma, F, chart.id, 1950)),
+    idOf: (n) => n.player.databaseId,
+  },
+  {
+    name: 'globalRanking',
+    field: 'globalRanking',
+    query: `query(${PAGE_VARS}) { globalRanking(version: "33", ${PAGE_ARGS}) { totalCount ${PAGE_INFO} edges { cursor node { rank totalBpi player { databaseId } } } } }`,
+    async seed() {
+      // total BPI 50.5 > 40.25 = 40.25 > 10 > -3.125
+      for (const [u, bpi] of [[A, 50.5], [B, 40.25], [C, 40.25], [D, 10], [E, -3.125]] as const) await aVersionStatus(s.db.prisma, u, '33', { totalBpi: bpi });
+    },
+    insertAhead: async () => void (await aVersionStatus(s.db.prisma, F, '33', { totalBpi: 60 })),
+    idOf: (n) => n.player.databaseId,
+  },
+  {
+    name: 'towerRanking',
+    field: 'towerRanking',
+    query: `query(${PAGE_VARS}) { towerRanking(version: "33", period: DAY, date: "2026-01-10", ${PAGE_ARGS}) { totalCount ${PAGE_INFO} edges { cursor node { rank value userId } } } }`,
+    async seed() {
+      // keys + scratches: 900 + 100 = 1000 > 800 + 0 = 700 + 100 = 800 > 500 > 100
+      const rows = [[A, 900, 100], [B, 800, 0], [C, 700, 100], [D, 500, 0], [E, 100, 0]] as const;
+      for (const [u, keyCount, scratchCount] of rows) {
+        await s.db.prisma.towerEntry.create({ data: { userId: u.id, version: '33', playDate: new Date('2026-01-10T00:00:00Z'), keyCount, scratchCount } });
+      }
+    },
+    insertAhead: async () => void (await s.db.prisma.towerEntry.create({ data: { userId: F.id, version: '33', playDate: new Date('2026-01-10T00:00:00Z'), keyCount: 2000 } })),
+    idOf: (n) => n.userId,
+  },
+  {
+    name: 'radarRanking',
+    field: 'radarRanking',
+    query: `query(${PAGE_VARS}) { radarRanking(version: "33", category: NOTES, ${PAGE_ARGS}) { totalCount ${PAGE_INFO} edges { cursor node { rank value userId } } } }`,
+    async seed() {
+      // NOTES 90.5 > 80.25 = 80.25 > 50 > 10
+      for (const [u, notes] of [[A, 90.5], [B, 80.25], [C, 80.25], [D, 50], [E, 10]] as const) await s.db.prisma.radarCache.create({ data: { userId: u.id, version: '33', notes } });
+    },
+    insertAhead: async () => void (await s.db.prisma.radarCache.create({ data: { userId: F.id, version: '33', notes: 99.5 } })),
+    idOf: (n) => n.userId,
+  },
+];
+
+describe.each(families)('$name', (f) => {
+  const run = async (vars: Record<string, unknown>, token: string | null = adminToken) => {
+    const r = await s.gql<any>(f.query, { c: String(chart.id), ...vars }, token ?? undefined);
+    return { raw: r, conn: r.body.data?.[f.field] };
+  };
+  const page = async (vars: Record<string, unknown>) => {
+    const { raw } = await run(vars);
+    const c = (expectNoErrors(raw) as any)[f.field];
+    return { c, rows: c.edges.map((e: any) => [f.idOf(e.node), e.node.rank]), info: c.pageInfo };
+  };
+
+  beforeAll(() => f.seed());
+
+  it('(a) first/after: every row once, in order, ranks continuing across pages', async () => {
+    const p1 = await page({ first: 2 });
+    expect(p1.rows).toEqual([[A.id, 1], [t1.id, 2]]);
+    expect([p1.info.hasPreviousPage, p1.info.hasNextPage, p1.c.totalCount]).toEqual([false, true, 5]);
+    const p2 = await page({ first: 2, after: p1.info.endCursor });
+    expect(p2.rows).toEqual([[t2.id, 2], [D.id, 4]]);
+    expect([p2.info.hasPreviousPage, p2.info.hasNextPage]).toEqual([true, true]);
+    const p3 = await page({ first: 2, after: p2.info.endCursor });
+    expect(p3.rows).toEqual([[E.id, 5]]);
+    expect([p3.info.hasPreviousPage, p3.info.hasNextPage]).toEqual([true, false]);
+  });
+
+  it('(c) last/before: the same rows backwards, with Relay page info', async () => {
+    const b1 = await page({ last: 2 });
+    expect(b1.rows).toEqual([[D.id, 4], [E.id, 5]]);
+    expect([b1.info.hasPreviousPage, b1.info.hasNextPage]).toEqual([true, false]);
+    const b2 = await page({ last: 2, before: b1.info.startCursor });
+    expect(b2.rows).toEqual([[t1.id, 2], [t2.id, 2]]);
+    expect([b2.info.hasPreviousPage, b2.info.hasNextPage]).toEqual([true, true]);
+    const b3 = await page({ last: 2, before: b2.info.startCursor });
+    expect(b3.rows).toEqual([[A.id, 1]]);
+    expect([b3.info.hasPreviousPage, b3.info.hasNextPage]).toEqual([false, true]);
+    // a forward cursor pages backwards too: before t2 (the end of the first forward page of 3) → A, t1
+    const f1 = await page({ first: 3 });
+    const back = await page({ last: 5, before: f1.c.edges[2].cursor });
+    expect(back.rows).toEqual([[A.id, 1], [t1.id, 2]]);
+  });
+
+  it('(d) a garbage, foreign or mixed-direction cursor is BAD_USER_INPUT naming the argument', async () => {
+    expect(codeAndPath((await run({ after: 'garbage' })).raw)).toEqual(['BAD_USER_INPUT', 'after']);
+    expect(codeAndPath((await run({ last: 1, before: 'Zm9v' })).raw)).toEqual(['BAD_USER_INPUT', 'before']);
+    // an offset cursor of the old format ([20]) and a cursor of another list
+    expect(codeAndPath((await run({ after: Buffer.from('[20]').toString('base64url') })).raw)).toEqual(['BAD_USER_INPUT', 'after']);
+    const foreign = Buffer.from(JSON.stringify(['otherList', 5, 'x'])).toString('base64url');
+    expect(codeAndPath((await run({ after: foreign })).raw)).toEqual(['BAD_USER_INPUT', 'after']);
+    // a cursor whose sealed user id was tampered with
+    const p1 = await page({ first: 1 });
+    const parts = JSON.parse(decode(p1.info.endCursor));
+    parts[2] = parts[2].slice(0, -2) + (parts[2].endsWith('AA') ? 'BB' : 'AA');
+    expect(codeAndPath((await run({ after: Buffer.from(JSON.stringify(parts)).toString('base64url') })).raw)).toEqual(['BAD_USER_INPUT', 'after']);
+    expect(codeAndPath((await run({ first: 1, last: 1 })).raw)).toEqual(['BAD_USER_INPUT', 'last']);
+    expect(codeAndPath((await run({ last: 1, after: p1.info.endCursor })).raw)).toEqual(['BAD_USER_INPUT', 'after']);
+    expect(codeAndPath((await run({ last: 0 })).raw)).toEqual(['BAD_USER_INPUT', 'last']);
+  });
+
+  it("cursors of anonymous rows do not name the player (the tie-break user id is sealed)", async () => {
+    const { raw } = await run({ first: 5 }, null); // anonymous caller: B and E (private) are masked
+    const body = JSON.stringify(expectNoErrors(raw));
+    const cursors = ((raw.body.data as any)[f.field].edges as any[]).map((e) => decode(e.cursor)).join(' ');
+    for (const u of [A, B, C, D, E]) expect(cursors).not.toContain(u.id);
+    for (const u of [B, E]) expect(body).not.toContain(u.id);
+  });
+
+  it('(b) a row inserted ahead of the cursor between two fetches: the next page neither repeats nor skips', async () => {
+    const p1 = await page({ first: 2 });
+    expect(p1.rows).toEqual([[A.id, 1], [t1.id, 2]]);
+    await f.insertAhead(); // F above A: every later rank moves down one (A 2, ties 3, D 5, E 6)
+    const p2 = await page({ first: 2, after: p1.info.endCursor });
+    expect(p2.rows).toEqual([[t2.id, 3], [D.id, 5]]);
+    const p3 = await page({ first: 2, after: p2.info.endCursor });
+    expect(p3.rows).toEqual([[E.id, 6]]);
+    expect(p3.c.totalCount).toBe(6);
+    // and backwards from E: D, t2 (rank 3)
+    const b = await page({ last: 2, before: p3.info.startCursor });
+    expect(b.rows).toEqual([[t2.id, 3], [D.id, 5]]);
+  });
+});
