@@ -165,6 +165,23 @@ export function keysetConnection<T>(rows: T[], ks: Keyset<unknown>, cursorOf: (r
 }
 
 /**
+ * Prisma arguments of a keyset page over two columns (sort key, tie-break), e.g.
+ * `[['createdAt', 'desc'], ['id', 'desc']]`: rows strictly after the cursor's key in the direction
+ * `ks` asks (the order flipped when backward), `size + 1` of them, for `keysetConnection`.
+ */
+export function prismaKeyset<V extends readonly [unknown, unknown]>(
+  ks: Keyset<V>,
+  columns: readonly [[string, 'asc' | 'desc'], [string, 'asc' | 'desc']],
+): { where: Record<string, unknown>; orderBy: Record<string, 'asc' | 'desc'>[]; take: number } {
+  const dir = (d: 'asc' | 'desc') => (ks.backward ? (d === 'asc' ? 'desc' : 'asc') : d);
+  const orderBy = columns.map(([c, d]) => ({ [c]: dir(d) }));
+  const op = (d: 'asc' | 'desc') => (dir(d) === 'desc' ? 'lt' : 'gt');
+  const [[c1, d1], [c2, d2]] = columns;
+  const where = ks.key === null ? {} : { OR: [{ [c1]: { [op(d1)]: ks.key[0] } }, { [c1]: ks.key[0], [c2]: { [op(d2)]: ks.key[1] } }] };
+  return { where, orderBy, take: ks.size + 1 };
+}
+
+/**
  * The rows `keysetConnection` wants from a list sorted in memory (small, bounded lists): up to
  * `size + 1` rows after the cursor's key, or before it in reverse order when backward.
  * `compare(row, key)` is negative when the row comes before the key in list order.

@@ -5,7 +5,7 @@
  * (rankings, timelines), (d) a garbage or foreign cursor is BAD_USER_INPUT naming the argument.
  */
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
-import { anAdmin, aPrivatePlayer, aPublicPlayer, aSongBestScore, aVersionStatus } from '../../helpers/factories';
+import { anAdmin, aPrivatePlayer, aPublicPlayer, aScoreImport, aSongBestScore, aVersionStatus } from '../../helpers/factories';
 import type { Chart, User } from '../../../src/generated/prisma/client';
 
 let s: TestServer;
@@ -176,4 +176,122 @@ describe.each(families)('$name', (f) => {
     const b = await page({ last: 2, before: p3.info.startCursor });
     expect(b.rows).toEqual([[t2.id, 3], [D.id, 5]]);
   });
+});
+
+// ───────────── timelines and other lists: a shared check ─────────────
+
+/** A list under test: `fetch(vars)` runs its query with first/after/last/before and returns the node ids in page order. */
+interface ListUnderTest {
+  fetch(vars: Record<string, unknown>): Promise<{ ids: string[]; info: any; totalCount?: number; raw: any }>;
+}
+
+/** (a): pages of 2 through the list give `expected` once, in order. */
+async function forwardAll(l: ListUnderTest, expected: string[]) {
+  const seen: string[] = [];
+  let after: string | null = null;
+  for (let i = 0; i < 10; i++) {
+    const p = await l.fetch({ first: 2, after });
+    seen.push(...p.ids);
+    expect(p.info.hasPreviousPage).toBe(after !== null);
+    if (!p.info.hasNextPage) break;
+    after = p.info.endCursor;
+  }
+  expect(seen).toEqual(expected);
+}
+
+/** (c): pages of 2 backwards from the end give `expected` too. */
+async function backwardAll(l: ListUnderTest, expected: string[]) {
+  const seen: string[][] = [];
+  let before: string | null = null;
+  for (let i = 0; i < 10; i++) {
+    const p = await l.fetch({ last: 2, before });
+    seen.unshift(p.ids);
+    expect(p.info.hasNextPage).toBe(before !== null);
+    if (!p.info.hasPreviousPage) break;
+    before = p.info.startCursor;
+  }
+  expect(seen.flat()).toEqual(expected);
+}
+
+/** (b): after a first page of 2, `insert()` puts a row at the head; the next pages hold the rest exactly. */
+async function insertAhead(l: ListUnderTest, expected: string[], insert: () => Promise<void>) {
+  const p1 = await l.fetch({ first: 2 });
+  expect(p1.ids).toEqual(expected.slice(0, 2));
+  await insert();
+  const rest: string[] = [];
+  let after = p1.info.endCursor;
+  for (let i = 0; i < 10; i++) {
+    const p = await l.fetch({ first: 2, after });
+    rest.push(...p.ids);
+    if (!p.info.hasNextPage) break;
+    after = p.info.endCursor;
+  }
+  expect(rest).toEqual(expected.slice(2));
+}
+
+/** (d): garbage and foreign cursors, and mixed directions, are BAD_USER_INPUT naming the argument. */
+async function refusesBadCursors(l: ListUnderTest, opts: { backward: boolean }) {
+  expect(codeAndPath((await l.fetch({ after: 'garbage' })).raw)).toEqual(['BAD_USER_INPUT', 'after']);
+  expect(codeAndPath((await l.fetch({ after: Buffer.from('[2]').toString('base64url') })).raw)).toEqual(['BAD_USER_INPUT', 'after']);
+  const foreign = Buffer.from(JSON.stringify(['songRanking:1:33', 1800, 'x'])).toString('base64url');
+  expect(codeAndPath((await l.fetch({ after: foreign })).raw)).toEqual(['BAD_USER_INPUT', 'after']);
+  if (opts.backward) {
+    expect(codeAndPath((await l.fetch({ last: 1, before: 'garbage' })).raw)).toEqual(['BAD_USER_INPUT', 'before']);
+    expect(codeAndPath((await l.fetch({ first: 1, last: 1 })).raw)).toEqual(['BAD_USER_INPUT', 'last']);
+  }
+}
+
+function list(query: string, vars: () => Record<string, unknown>, path: (d: any) => any, idOf: (n: any) => string, token: () => string | undefined): ListUnderTest {
+  return {
+    async fetch(v) {
+      const raw = await s.gql<any>(query, { ...vars(), ...v }, token());
+      const conn = raw.body.data ? path(raw.body.data) : null;
+      return { raw, ids: conn ? conn.edges.map((e: any) => idOf(e.node)) : [], info: conn?.pageInfo, totalCount: conn?.totalCount };
+    },
+  };
+}
+
+describe('User.batches (timeline, newest first by createdAt then id)', () => {
+  let owner: User;
+  let token: string;
+  const ids: Record<string, string> = {};
+  const Q = `query($u: ID!, ${PAGE_VARS}) { user(id: $u) { batches(version: "33", ${PAGE_ARGS}) { totalCount ${PAGE_INFO} edges { cursor node { databaseId } } } } }`;
+  const l = list(Q, () => ({ u: owner.id }), (d) => d.user.batches, (n) => n.databaseId, () => token);
+  const expected = () => [ids.b4, ...[ids.b2, ids.b3].sort().reverse(), ids.b1]; // 01-03, then the two of 01-02 by id descending, then 01-01
+
+  beforeAll(async () => {
+    owner = await aPublicPlayer(s.db.prisma);
+    token = await s.tokenFor(owner.id);
+    for (const [k, at] of [['b1', '2026-01-01T00:00:00Z'], ['b2', '2026-01-02T00:00:00Z'], ['b3', '2026-01-02T00:00:00Z'], ['b4', '2026-01-03T00:00:00Z']] as const) {
+      ids[k] = (await s.db.prisma.importBatch.create({ data: { userId: owner.id, version: '33', source: 'ROWS', createdAt: new Date(at) } })).id;
+    }
+  });
+
+  it('(a) forward', () => forwardAll(l, expected()));
+  it('(c) backward', () => backwardAll(l, expected()));
+  it('(d) bad cursors', () => refusesBadCursors(l, { backward: true }));
+  it('(b) a newer batch between two fetches', () =>
+    insertAhead(l, expected(), async () => void (await s.db.prisma.importBatch.create({ data: { userId: owner.id, version: '33', source: 'ROWS', createdAt: new Date('2026-01-04T00:00:00Z') } }))));
+});
+
+describe('User.playDays (timeline, newest JST date first)', () => {
+  let owner: User;
+  let token: string;
+  const Q = `query($u: ID!, ${PAGE_VARS}) { user(id: $u) { playDays(version: "33", ${PAGE_ARGS}) { totalCount ${PAGE_INFO} edges { cursor node { date } } } } }`;
+  const l = list(Q, () => ({ u: owner.id }), (d) => d.user.playDays, (n) => n.date, () => token);
+  // plays at 2026-01-0{1,2,3,5} 03:00 UTC = 12:00 JST the same day
+  const expected = ['2026-01-05', '2026-01-03', '2026-01-02', '2026-01-01'];
+
+  beforeAll(async () => {
+    owner = await aPublicPlayer(s.db.prisma);
+    token = await s.tokenFor(owner.id);
+    const plays = ['01', '02', '03', '05'].map((d, i) => ({ chartId: chart.id, exScore: 1000 + i * 10, playedAt: new Date(`2026-01-${d}T03:00:00Z`) }));
+    await aScoreImport(s.db.prisma, owner, plays);
+  });
+
+  it('(a) forward', () => forwardAll(l, expected));
+  it('(c) backward', () => backwardAll(l, expected));
+  it('(d) bad cursors', () => refusesBadCursors(l, { backward: true }));
+  it('(b) a play on a newer day between two fetches', () =>
+    insertAhead(l, expected, () => aScoreImport(s.db.prisma, owner, [{ chartId: chart.id, exScore: 1100, playedAt: new Date('2026-01-06T03:00:00Z') }]).then(() => undefined)));
 });
