@@ -295,3 +295,121 @@ describe('User.playDays (timeline, newest JST date first)', () => {
   it('(b) a play on a newer day between two fetches', () =>
     insertAhead(l, expected, () => aScoreImport(s.db.prisma, owner, [{ chartId: chart.id, exScore: 1100, playedAt: new Date('2026-01-06T03:00:00Z') }]).then(() => undefined)));
 });
+
+// ───────────── social lists ─────────────
+
+const day = (d: string) => new Date(`${d}T00:00:00Z`);
+
+describe('User.followers (newest follow first; the member id in the cursor is sealed)', () => {
+  let P: User;
+  const F: User[] = [];
+  const Q = `query($u: ID!, $first: Int, $after: String) { user(id: $u) { followers(first: $first, after: $after) { totalCount ${PAGE_INFO} edges { cursor node { databaseId } } } } }`;
+  const l = list(Q, () => ({ u: P.id }), (d) => d.user.followers, (n) => n.databaseId, () => undefined);
+
+  beforeAll(async () => {
+    P = await aPublicPlayer(s.db.prisma);
+    for (const d of ['2026-01-01', '2026-01-02', '2026-01-03']) {
+      const f = await aPublicPlayer(s.db.prisma);
+      F.push(f);
+      await s.db.prisma.follow.create({ data: { followerId: f.id, followingId: P.id, approvedAt: day(d), createdAt: day(d) } });
+    }
+  });
+
+  it('(a) forward: F3 (01-03), F2, F1', async () => {
+    await forwardAll(l, [F[2].id, F[1].id, F[0].id]);
+    const p = await l.fetch({ first: 3 });
+    const cursors = p.raw.body.data.user.followers.edges.map((e: any) => decode(e.cursor)).join(' ');
+    for (const f of F) expect(cursors).not.toContain(f.id);
+  });
+  it('(d) bad cursors', () => refusesBadCursors(l, { backward: false }));
+  it('(b) a newer follower between two fetches', () =>
+    insertAhead(l, [F[2].id, F[1].id, F[0].id], async () => {
+      const f4 = await aPublicPlayer(s.db.prisma);
+      await s.db.prisma.follow.create({ data: { followerId: f4.id, followingId: P.id, approvedAt: day('2026-01-04'), createdAt: day('2026-01-04') } });
+    }));
+});
+
+describe('outgoingFollowRequests (newest first)', () => {
+  let O: User;
+  let token: string;
+  const T: User[] = [];
+  const Q = `query($u: ID!, $first: Int, $after: String) { outgoingFollowRequests(userId: $u, first: $first, after: $after) { totalCount ${PAGE_INFO} edges { cursor node { targetId } } } }`;
+  const l = list(Q, () => ({ u: O.id }), (d) => d.outgoingFollowRequests, (n) => n.targetId, () => token);
+
+  beforeAll(async () => {
+    O = await aPublicPlayer(s.db.prisma);
+    token = await s.tokenFor(O.id);
+    for (const d of ['2026-01-01', '2026-01-02', '2026-01-03']) {
+      const t = await aPrivatePlayer(s.db.prisma);
+      T.push(t);
+      await s.db.prisma.followRequest.create({ data: { requesterId: O.id, targetId: t.id, createdAt: day(d) } });
+    }
+  });
+
+  it('(a) forward: T3 (01-03), T2, T1', () => forwardAll(l, [T[2].id, T[1].id, T[0].id]));
+  it('(d) bad cursors', () => refusesBadCursors(l, { backward: false }));
+  it('(b) a newer request between two fetches', () =>
+    insertAhead(l, [T[2].id, T[1].id, T[0].id], async () => {
+      const t4 = await aPrivatePlayer(s.db.prisma);
+      await s.db.prisma.followRequest.create({ data: { requesterId: O.id, targetId: t4.id, createdAt: day('2026-01-04') } });
+    }));
+});
+
+describe('incomingFollowRequests (requests oldest first, then legacy follows without approval)', () => {
+  let O: User;
+  let token: string;
+  const R: User[] = [];
+  const L: User[] = [];
+  const Q = `query($u: ID!, $first: Int, $after: String) { incomingFollowRequests(userId: $u, first: $first, after: $after) { totalCount ${PAGE_INFO} edges { cursor node { kind requesterId } } } }`;
+  const l = list(Q, () => ({ u: O.id }), (d) => d.incomingFollowRequests, (n) => `${n.kind}:${n.requesterId}`, () => token);
+  const expected = () => [`REQUEST:${R[0].id}`, `REQUEST:${R[1].id}`, `LEGACY:${L[0].id}`, `LEGACY:${L[1].id}`];
+
+  beforeAll(async () => {
+    O = await aPrivatePlayer(s.db.prisma);
+    token = await s.tokenFor(O.id);
+    for (const d of ['2026-01-01', '2026-01-02']) {
+      const r = await aPublicPlayer(s.db.prisma);
+      R.push(r);
+      await s.db.prisma.followRequest.create({ data: { requesterId: r.id, targetId: O.id, createdAt: day(d) } });
+    }
+    for (const d of ['2026-01-01', '2026-01-03']) {
+      const f = await aPublicPlayer(s.db.prisma);
+      L.push(f);
+      await s.db.prisma.follow.create({ data: { followerId: f.id, followingId: O.id, approvedAt: null, createdAt: day(d) } });
+    }
+  });
+
+  it('(a) forward: R1, R2, then L1 (01-01), L2 (01-03)', () => forwardAll(l, expected()));
+  it('(d) bad cursors', () => refusesBadCursors(l, { backward: false }));
+  it('(b) an older request (ahead of the cursor) between two fetches', () =>
+    insertAhead(l, expected(), async () => {
+      const r0 = await aPublicPlayer(s.db.prisma);
+      await s.db.prisma.followRequest.create({ data: { requesterId: r0.id, targetId: O.id, createdAt: day('2025-12-31') } });
+    }));
+});
+
+describe('followingWithLists (by name)', () => {
+  let O: User;
+  let token: string;
+  const U: Record<string, User> = {};
+  const Q = `query($u: ID!, $first: Int, $after: String) { followingWithLists(userId: $u, first: $first, after: $after) { totalCount ${PAGE_INFO} edges { cursor node { userId } } } }`;
+  const l = list(Q, () => ({ u: O.id }), (d) => d.followingWithLists, (n) => n.userId, () => token);
+  const expected = () => [U.amy.id, U.bob.id, U.Cat.id, U.zed.id]; // name keys amy < bob < cat < zed (case-insensitive)
+
+  beforeAll(async () => {
+    O = await aPublicPlayer(s.db.prisma);
+    token = await s.tokenFor(O.id);
+    for (const name of ['zed', 'amy', 'Cat', 'bob']) {
+      U[name] = await aPublicPlayer(s.db.prisma, { name: `cursors_${name}` });
+      await s.db.prisma.follow.create({ data: { followerId: O.id, followingId: U[name].id, approvedAt: new Date() } });
+    }
+  });
+
+  it('(a) forward: amy, bob, Cat, zed', () => forwardAll(l, expected()));
+  it('(d) bad cursors', () => refusesBadCursors(l, { backward: false }));
+  it('(b) a user sorting first followed between two fetches', () =>
+    insertAhead(l, expected(), async () => {
+      const aaa = await aPublicPlayer(s.db.prisma, { name: 'cursors_aaa' });
+      await s.db.prisma.follow.create({ data: { followerId: O.id, followingId: aaa.id, approvedAt: new Date() } });
+    }));
+});
