@@ -199,19 +199,6 @@ export function keyset<const K extends readonly KeyKind[]>(
   return { size, backward, key: values as unknown as KeyValues<K> };
 }
 
-/** The row offset an offset cursor stands for (0 without one). */
-export function offsetFromCursor(after: string | null | undefined): number {
-  if (!after) return 0;
-  const [n] = decodeCursor(after, 1);
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw badInput('Invalid cursor');
-  return n;
-}
-
-/** `first` / `after` of an offset-paged list: `{ size, offset }` (rows fetched with take = size + 1: offsetPage). */
-export function offsetArgs(args: { first?: number | null; after?: string | null }, max = MAX_PAGE_SIZE, def = DEFAULT_PAGE_SIZE): { size: number; offset: number } {
-  return { size: pageSize(args.first, max, def), offset: offsetFromCursor(args.after) };
-}
-
 /** A keyset cursor of (ISO time, integer id), the order of most feeds. */
 export function timeIdCursor(after: string): { at: Date; id: number } {
   const [iso, id] = decodeCursor(after, 2);

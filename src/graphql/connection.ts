@@ -59,25 +59,6 @@ export function encodeCursor(parts: (string | number)[]): string {
 }
 
 /**
- * Offset-cursor pages for small, stable-ordered lists: rows fetched with take = size + 1 from
- * `offset` (args.ts offsetArgs parses first / after).
- */
-export function offsetPage<T>(rows: T[], offset: number, size: number, totalCount: number): Page<T> {
-  const slice = rows.slice(0, size);
-  const edges = slice.map((node, i) => ({ cursor: encodeCursor([offset + i + 1]), node }));
-  return {
-    edges,
-    totalCount,
-    pageInfo: {
-      hasNextPage: rows.length > size,
-      hasPreviousPage: offset > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
-    },
-  };
-}
-
-/**
  * Keyset pages (cursor over a stable sort key, e.g. (createdAt, id)): rows fetched with
  * take = size + 1 after the cursor's position; `cursorOf` encodes a row's position.
  */
