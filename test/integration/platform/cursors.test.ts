@@ -245,7 +245,12 @@ function list(query: string, vars: () => Record<string, unknown>, path: (d: any)
   return {
     async fetch(v) {
       const raw = await s.gql<any>(query, { ...vars(), ...v }, token());
-      const conn = raw.body.data ? path(raw.body.data) : null;
+      let conn: any = null;
+      try {
+        conn = raw.body.data ? path(raw.body.data) : null;
+      } catch {
+        /* an error answer: no connection */
+      }
       return { raw, ids: conn ? conn.edges.map((e: any) => idOf(e.node)) : [], info: conn?.pageInfo, totalCount: conn?.totalCount };
     },
   };
@@ -411,5 +416,98 @@ describe('followingWithLists (by name)', () => {
     insertAhead(l, expected(), async () => {
       const aaa = await aPublicPlayer(s.db.prisma, { name: 'cursors_aaa' });
       await s.db.prisma.follow.create({ data: { followerId: O.id, followingId: aaa.id, approvedAt: new Date() } });
+    }));
+});
+
+// ───────────── patterns, optimizer, notes ─────────────
+
+describe('fingeringPatterns (score DESC, pattern; or upvotes DESC, score DESC, pattern)', () => {
+  const Q = `query($c: ID!, $sort: FingeringPatternSort, $first: Int, $after: String) { fingeringPatterns(chartId: $c, sort: $sort, first: $first, after: $after) { totalCount ${PAGE_INFO} edges { cursor node { pattern } } } }`;
+  let chartId: number;
+  const byScore = list(Q, () => ({ c: String(chartId), sort: 'SCORE' }), (d) => d.fingeringPatterns, (n) => n.pattern, () => undefined);
+  const byVotes = list(Q, () => ({ c: String(chartId), sort: 'UPVOTES' }), (d) => d.fingeringPatterns, (n) => n.pattern, () => undefined);
+
+  beforeAll(async () => {
+    chartId = (await s.db.prisma.chart.findFirstOrThrow({ where: { level: 11 }, orderBy: { id: 'asc' } })).id;
+    // (pattern, score, upvotes)
+    const rows = [['1234567', 5, 1], ['2345671', 3, 4], ['3456712', 3, 0], ['4567123', 1, 2]] as const;
+    for (const [pattern, score, upvotes] of rows) await s.db.prisma.fingeringPattern.create({ data: { chartId, pattern, score, upvotes } });
+  });
+
+  // SCORE: 5 (1234567), then the two 3s by pattern (2345671, 3456712), then 1 (4567123)
+  it('(a) forward by score', () => forwardAll(byScore, ['1234567', '2345671', '3456712', '4567123']));
+  // UPVOTES: 4 (2345671), 2 (4567123), 1 (1234567), 0 (3456712)
+  it('(a) forward by upvotes', () => forwardAll(byVotes, ['2345671', '4567123', '1234567', '3456712']));
+  it('(d) bad cursors; a SCORE cursor is foreign to UPVOTES', async () => {
+    await refusesBadCursors(byScore, { backward: false });
+    const p = await byScore.fetch({ first: 1 });
+    expect(codeAndPath((await byVotes.fetch({ first: 1, after: p.info.endCursor })).raw)).toEqual(['BAD_USER_INPUT', 'after']);
+  });
+  it('(b) a higher-scored pattern between two fetches', () =>
+    insertAhead(byScore, ['1234567', '2345671', '3456712', '4567123'], async () => {
+      await s.db.prisma.fingeringPattern.create({ data: { chartId, pattern: '7654321', score: 9, upvotes: 0 } });
+    }));
+});
+
+describe('User.optimizeMemos (newest first, then id)', () => {
+  let owner: User;
+  let token: string;
+  const ids: string[] = [];
+  const Q = `query($u: ID!, $first: Int, $after: String) { user(id: $u) { optimizeMemos(first: $first, after: $after) { totalCount ${PAGE_INFO} edges { cursor node { id } } } } }`;
+  const l = list(Q, () => ({ u: owner.id }), (d) => d.user.optimizeMemos, (n) => n.id, () => token);
+
+  beforeAll(async () => {
+    owner = await aPublicPlayer(s.db.prisma);
+    token = await s.tokenFor(owner.id);
+    for (const d of ['2026-01-01', '2026-01-02', '2026-01-03']) {
+      ids.push((await s.db.prisma.optimizeMemo.create({ data: { userId: owner.id, version: '33', report: {}, createdAt: day(d) } })).id);
+    }
+  });
+
+  it('(a) forward: 01-03, 01-02, 01-01', () => forwardAll(l, [ids[2], ids[1], ids[0]]));
+  it('(d) bad cursors', () => refusesBadCursors(l, { backward: false }));
+  it('(b) a newer memo between two fetches', () =>
+    insertAhead(l, [ids[2], ids[1], ids[0]], async () => {
+      await s.db.prisma.optimizeMemo.create({ data: { userId: owner.id, version: '33', report: {}, createdAt: day('2026-01-04') } });
+    }));
+});
+
+describe('User.ticketRecommendation charts (RAW: pattern score DESC, chart id)', () => {
+  let owner: User;
+  let token: string;
+  let charts: number[];
+  const Q = `query($u: ID!, $first: Int, $after: String) { user(id: $u) { ticketRecommendation(ticketId: "2641753", scoreMode: RAW, first: $first, after: $after) { charts { totalCount ${PAGE_INFO} edges { cursor node { chartId } } } } } }`;
+  const l = list(Q, () => ({ u: owner.id }), (d) => d.user.ticketRecommendation.charts, (n) => String(n.chartId), () => token);
+  const expected = () => [charts[1], charts[0], charts[2], charts[3]].map(String);
+
+  beforeAll(async () => {
+    owner = await aPublicPlayer(s.db.prisma);
+    token = await s.tokenFor(owner.id);
+    charts = (await s.db.prisma.chart.findMany({ orderBy: { id: 'asc' }, take: 5, select: { id: true } })).map((c) => c.id);
+    // scores 80, 90, 80, 10 on charts 0..3 → 90 (chart 1), the two 80s by chart id (0, 2), 10 (chart 3)
+    for (const [i, score] of [80, 90, 80, 10].entries()) await s.db.prisma.arrangementScore.create({ data: { chartId: charts[i], pattern: '2641753', score, chartMax: 100 } });
+  });
+
+  it('(a) forward', () => forwardAll(l, expected()));
+  it('(d) bad cursors', () => refusesBadCursors(l, { backward: false }));
+  it('(b) a higher-scored chart between two fetches', () =>
+    insertAhead(l, expected(), async () => void (await s.db.prisma.arrangementScore.create({ data: { chartId: charts[4], pattern: '2641753', score: 99, chartMax: 100 } }))));
+});
+
+describe('recentSongNotes (LATEST: createdAt DESC, id DESC)', () => {
+  const Q = `query($first: Int, $after: String) { recentSongNotes(first: $first, after: $after) { totalCount ${PAGE_INFO} edges { cursor node { body } } } }`;
+  const l = list(Q, () => ({}), (d) => d.recentSongNotes, (n) => n.body, () => undefined);
+  let author: User;
+
+  beforeAll(async () => {
+    author = await aPublicPlayer(s.db.prisma);
+    for (const d of ['01', '02', '03']) await s.db.prisma.songNote.create({ data: { chartId: chart.id, authorId: author.id, body: `note ${d}`, createdAt: day(`2026-01-${d}`) } });
+  });
+
+  it('(a) forward: 03, 02, 01', () => forwardAll(l, ['note 03', 'note 02', 'note 01']));
+  it('(d) bad cursors', () => refusesBadCursors(l, { backward: false }));
+  it('(b) a newer note between two fetches', () =>
+    insertAhead(l, ['note 03', 'note 02', 'note 01'], async () => {
+      await s.db.prisma.songNote.create({ data: { chartId: chart.id, authorId: author.id, body: 'note 04', createdAt: day('2026-01-04') } });
     }));
 });
