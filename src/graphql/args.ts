@@ -6,7 +6,7 @@
 import { isGameVersion, LATEST_VERSION, type GameVersion } from '../domain/constants';
 import { DEFAULT_SORT, type ScoreListFilter, type ScoreListSort, type ScoreSortKey, type SortOrder } from '../domain/score-list';
 import { badInput, type ErrorIssue } from '../errors';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './connection';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, openCursorPart } from './connection';
 
 // ───────────── versions ─────────────
 
@@ -98,17 +98,105 @@ export function decodeCursor(cursor: string, arity: number): (string | number)[]
   throw invalidCursor();
 }
 
-/** The row offset an offset cursor stands for (0 without one). */
-export function offsetFromCursor(after: string | null | undefined): number {
-  if (!after) return 0;
-  const [n] = decodeCursor(after, 1);
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw badInput('Invalid cursor');
-  return n;
+// ───────────── keyset pages (first/after, last/before) ─────────────
+
+/**
+ * What a keyset cursor holds after its list's tag: `int` (32-bit integer), `str`, `num` (a float,
+ * kept as its decimal string so it round-trips exactly), `time` (ISO instant → Date), `sealed` (a
+ * string sealed with the server's key — a tie-break that must not be readable, e.g. the user id of
+ * an anonymous ranking row: `keyset` / `keyCursor` take the key).
+ */
+export type KeyKind = 'int' | 'str' | 'num' | 'time' | 'sealed';
+type KeyValue<K extends KeyKind> = K extends 'int' | 'num' ? number : K extends 'time' ? Date : string;
+export type KeyValues<K extends readonly KeyKind[]> = { [I in keyof K]: K[I] extends KeyKind ? KeyValue<K[I]> : never };
+
+/** `first` / `after` (forward) or `last` / `before` (backward) of a keyset-paged connection. */
+export interface KeysetArgs {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
 }
 
-/** `first` / `after` of an offset-paged list: `{ size, offset }` (rows fetched with take = size + 1: offsetPage). */
-export function offsetArgs(args: { first?: number | null; after?: string | null }, max = MAX_PAGE_SIZE, def = DEFAULT_PAGE_SIZE): { size: number; offset: number } {
-  return { size: pageSize(args.first, max, def), offset: offsetFromCursor(args.after) };
+/** A parsed keyset request: page size, direction, and the cursor's key (null: from the start, or from the end when backward). */
+export interface Keyset<V> {
+  size: number;
+  backward: boolean;
+  key: V | null;
+}
+
+const cursorIssue = (arg: string, message = 'Invalid cursor') => badInput(message, [{ code: 'invalid_cursor', path: [arg], message }]);
+
+/**
+ * Parses a keyset connection's arguments. Forward with `first` / `after`, backward with `last` /
+ * `before` (Relay); mixing the directions is BAD_USER_INPUT naming the argument. The cursor must be
+ * one of this list's (`tag`: the list and its sort) holding `kinds`; anything else — garbage, a
+ * forged number, another list's or another sort's cursor — is BAD_USER_INPUT naming `after` / `before`.
+ */
+export function keyset<const K extends readonly KeyKind[]>(
+  args: KeysetArgs,
+  tag: string,
+  kinds: K,
+  opts: { max?: number; def?: number; key?: Buffer } = {},
+): Keyset<KeyValues<K>> {
+  const max = opts.max ?? MAX_PAGE_SIZE;
+  const def = opts.def ?? DEFAULT_PAGE_SIZE;
+  const has = (v: unknown) => v !== null && v !== undefined;
+  const backward = has(args.last) || has(args.before);
+  if (backward && has(args.first)) {
+    const message = has(args.last) ? 'first and last cannot be used together' : 'first cannot be used with before (use last)';
+    throw badInput(message, [{ code: 'invalid_argument', path: [has(args.last) ? 'last' : 'first'], message }]);
+  }
+  if (backward && has(args.after)) {
+    const message = 'after cannot be used with last / before (use first)';
+    throw badInput(message, [{ code: 'invalid_argument', path: ['after'], message }]);
+  }
+  let size: number;
+  if (backward) {
+    const last = args.last;
+    if (last === null || last === undefined) size = def;
+    else if (!Number.isInteger(last) || last < 1 || last > max) {
+      throw badInput(`last must be between 1 and ${max}`, [{ code: 'too_big', path: ['last'], message: `last must be between 1 and ${max}` }]);
+    } else size = last;
+  } else size = pageSize(args.first, max, def);
+  const arg = backward ? 'before' : 'after';
+  const cursor = backward ? args.before : args.after;
+  if (!cursor) return { size, backward, key: null };
+  let parts: (string | number)[];
+  try {
+    parts = decodeCursor(cursor, kinds.length + 1);
+  } catch {
+    throw cursorIssue(arg);
+  }
+  if (parts[0] !== tag) throw cursorIssue(arg, `Invalid ${arg} cursor: it belongs to another list or sort (keep the arguments the same while paging)`);
+  const values = kinds.map((kind, i) => {
+    const p = parts[i + 1];
+    switch (kind) {
+      case 'int':
+        if (typeof p === 'number') return p;
+        break;
+      case 'str':
+        if (typeof p === 'string') return p;
+        break;
+      case 'num': {
+        const n = typeof p === 'string' && p.trim() !== '' ? Number(p) : NaN;
+        if (Number.isFinite(n)) return n;
+        break;
+      }
+      case 'time': {
+        const d = typeof p === 'string' && /^\d{4}-\d\d-\d\dT/.test(p) ? new Date(p) : null;
+        if (d && !Number.isNaN(d.getTime())) return d;
+        break;
+      }
+      case 'sealed': {
+        const v = typeof p === 'string' && opts.key ? openCursorPart(opts.key, tag, p) : null;
+        if (v !== null) return v;
+        break;
+      }
+    }
+    throw cursorIssue(arg);
+  });
+  return { size, backward, key: values as unknown as KeyValues<K> };
 }
 
 /** A keyset cursor of (ISO time, integer id), the order of most feeds. */

@@ -1,4 +1,6 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import type { Keyset, KeyKind, KeyValues } from './args';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -18,6 +20,16 @@ export class ConnectionArgs {
 
   @Field(() => String, { nullable: true, description: 'Opaque cursor from pageInfo.endCursor' })
   after?: string | null;
+}
+
+/** Connection arguments of a list a UI also pages backwards (rankings, timelines): Relay's `last` / `before` too. */
+@ArgsType()
+export class BidirectionalConnectionArgs extends ConnectionArgs {
+  @Field(() => Int, { nullable: true, description: `Page size when paging backwards, 1–${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}); not with first` })
+  last?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Opaque cursor from pageInfo.startCursor: the rows before it (with last)' })
+  before?: string | null;
 }
 
 export interface Page<T> {
@@ -47,25 +59,6 @@ export function encodeCursor(parts: (string | number)[]): string {
 }
 
 /**
- * Offset-cursor pages for small, stable-ordered lists: rows fetched with take = size + 1 from
- * `offset` (args.ts offsetArgs parses first / after).
- */
-export function offsetPage<T>(rows: T[], offset: number, size: number, totalCount: number): Page<T> {
-  const slice = rows.slice(0, size);
-  const edges = slice.map((node, i) => ({ cursor: encodeCursor([offset + i + 1]), node }));
-  return {
-    edges,
-    totalCount,
-    pageInfo: {
-      hasNextPage: rows.length > size,
-      hasPreviousPage: offset > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
-    },
-  };
-}
-
-/**
  * Keyset pages (cursor over a stable sort key, e.g. (createdAt, id)): rows fetched with
  * take = size + 1 after the cursor's position; `cursorOf` encodes a row's position.
  */
@@ -81,4 +74,102 @@ export function keysetPage<T>(rows: T[], size: number, after: string | null | un
       endCursor: edges[edges.length - 1]?.cursor ?? null,
     },
   };
+}
+
+const SEAL_IV = 12;
+const SEAL_TAG = 16;
+
+/** The purpose of the server key (AuthService.deriveKey) that seals cursor parts. */
+export const CURSOR_KEY_PURPOSE = 'cursor';
+
+/** A string sealed (AES-256-GCM) under `key`, bound to the cursor's list tag: a tie-break the client must not read. */
+export function sealCursorPart(key: Buffer, tag: string, value: string): string {
+  const iv = randomBytes(SEAL_IV);
+  const c = createCipheriv('aes-256-gcm', key, iv);
+  c.setAAD(Buffer.from(tag, 'utf8'));
+  return Buffer.concat([iv, c.update(value, 'utf8'), c.final(), c.getAuthTag()]).toString('base64url');
+}
+
+/** The string `sealCursorPart` sealed (null: another key or tag, tampered). */
+export function openCursorPart(key: Buffer, tag: string, sealed: string): string | null {
+  try {
+    const b = Buffer.from(sealed, 'base64url');
+    if (b.length < SEAL_IV + SEAL_TAG) return null;
+    const d = createDecipheriv('aes-256-gcm', key, b.subarray(0, SEAL_IV));
+    d.setAAD(Buffer.from(tag, 'utf8'));
+    d.setAuthTag(b.subarray(b.length - SEAL_TAG));
+    return Buffer.concat([d.update(b.subarray(SEAL_IV, b.length - SEAL_TAG)), d.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** A keyset cursor: the list's tag, then the row's sort key and tie-break (args.ts `keyset` reads it back with the same kinds). */
+export function keyCursor<const K extends readonly KeyKind[]>(tag: string, kinds: K, values: KeyValues<K>, key?: Buffer): string {
+  const vs = values as unknown as (string | number | Date)[];
+  return encodeCursor([
+    tag,
+    ...kinds.map((kind, i) => {
+      const v = vs[i];
+      if (kind === 'num') return String(v);
+      if (kind === 'time') return (v as Date).toISOString();
+      if (kind === 'sealed') {
+        if (!key) throw new Error('keyCursor: a sealed part needs a key');
+        return sealCursorPart(key, tag, String(v));
+      }
+      return v as string | number;
+    }),
+  ]);
+}
+
+/**
+ * A keyset page from the rows a query fetched in its direction: `size + 1` rows after the cursor in
+ * list order (forward), or before it in reverse list order (backward: `last` / `before`; they are
+ * put back in list order here). Relay page info: forward, hasNextPage = a row beyond the page,
+ * hasPreviousPage = a cursor was given (rows precede it); backward, the mirror image.
+ */
+export function keysetConnection<T>(rows: T[], ks: Keyset<unknown>, cursorOf: (row: T) => string, totalCount: number): Page<T> {
+  const more = rows.length > ks.size;
+  const slice = rows.slice(0, ks.size);
+  if (ks.backward) slice.reverse();
+  const edges = slice.map((node) => ({ cursor: cursorOf(node), node }));
+  return {
+    edges,
+    totalCount,
+    pageInfo: {
+      hasNextPage: ks.backward ? ks.key !== null : more,
+      hasPreviousPage: ks.backward ? more : ks.key !== null,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+  };
+}
+
+/**
+ * Prisma arguments of a keyset page over two columns (sort key, tie-break), e.g.
+ * `[['createdAt', 'desc'], ['id', 'desc']]`: rows strictly after the cursor's key in the direction
+ * `ks` asks (the order flipped when backward), `size + 1` of them, for `keysetConnection`.
+ */
+export function prismaKeyset<V extends readonly [unknown, unknown]>(
+  ks: Keyset<V>,
+  columns: readonly [[string, 'asc' | 'desc'], [string, 'asc' | 'desc']],
+): { where: Record<string, unknown>; orderBy: Record<string, 'asc' | 'desc'>[]; take: number } {
+  const dir = (d: 'asc' | 'desc') => (ks.backward ? (d === 'asc' ? 'desc' : 'asc') : d);
+  const orderBy = columns.map(([c, d]) => ({ [c]: dir(d) }));
+  const op = (d: 'asc' | 'desc') => (dir(d) === 'desc' ? 'lt' : 'gt');
+  const [[c1, d1], [c2, d2]] = columns;
+  const where = ks.key === null ? {} : { OR: [{ [c1]: { [op(d1)]: ks.key[0] } }, { [c1]: ks.key[0], [c2]: { [op(d2)]: ks.key[1] } }] };
+  return { where, orderBy, take: ks.size + 1 };
+}
+
+/**
+ * The rows `keysetConnection` wants from a list sorted in memory (small, bounded lists): up to
+ * `size + 1` rows after the cursor's key, or before it in reverse order when backward.
+ * `compare(row, key)` is negative when the row comes before the key in list order.
+ */
+export function keysetSlice<T, V>(sorted: readonly T[], ks: Keyset<V>, compare: (row: T, key: V) => number): T[] {
+  const key = ks.key;
+  if (!ks.backward) return (key === null ? sorted : sorted.filter((r) => compare(r, key) > 0)).slice(0, ks.size + 1);
+  const before = key === null ? sorted : sorted.filter((r) => compare(r, key) < 0);
+  return before.slice(Math.max(0, before.length - ks.size - 1)).reverse();
 }

@@ -79,8 +79,13 @@ export interface RankedTicketChart extends TicketPatternRow {
 
 const RELATIVE_LAST = -9999;
 
+/** A chart's rank key on a ticket (higher first; ties by chart id): the raw pattern score, or its share of the chart's best pattern score. */
+export function ticketChartKey(r: TicketPatternRow, mode: TicketScoreMode): number {
+  return mode === 'raw' ? r.patternScore : r.maxPatternScore > 0 ? r.patternScore / r.maxPatternScore : RELATIVE_LAST;
+}
+
 export function rankTicketCharts(rows: readonly TicketPatternRow[], mode: TicketScoreMode): RankedTicketChart[] {
-  const key = (r: TicketPatternRow) => (mode === 'raw' ? r.patternScore : r.maxPatternScore > 0 ? r.patternScore / r.maxPatternScore : RELATIVE_LAST);
+  const key = (r: TicketPatternRow) => ticketChartKey(r, mode);
   return rows
     .map((r) => ({ row: r, key: key(r) }))
     .sort((a, b) => b.key - a.key || a.row.chartId - b.row.chartId)

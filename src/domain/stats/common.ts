@@ -234,6 +234,23 @@ export function competitionRanks(sorted: readonly number[]): number[] {
   return out;
 }
 
+/**
+ * Competition ranks of one page of a ranking (values sorted best first, the page contiguous in that
+ * order) from two counts over the population: `ahead` rows strictly better than the page's first
+ * value and `tied` rows equal to it (on this page or before it). A value's rank is 1 + the rows
+ * better than it: those ahead of the first value, those tied with it, and the page's rows between.
+ */
+export function pageCompetitionRanks(values: readonly number[], ahead: number, tied: number): number[] {
+  const out: number[] = [];
+  let belowFirst = 0;
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] === values[0]) out.push(1 + ahead);
+    else out.push(values[i] === values[i - 1] ? out[i - 1] : 1 + ahead + tied + belowFirst);
+    if (values[i] !== values[0]) belowFirst++;
+  }
+  return out;
+}
+
 /** Plays in time order: by playedAt, then id (the import order of plays stamped with the same time). */
 export const byPlayTime = (a: PlayInput, b: PlayInput) => a.playedAt.getTime() - b.playedAt.getTime() || a.id - b.id;
 

@@ -23,7 +23,7 @@
  */
 import type { RadarCategory } from '../constants';
 import type { RadarValues } from '../radar';
-import { rankRows, type RankingIdentity, type RankingPage } from './ranking';
+import { rankRows, type RankingIdentity, type RankingPage, type RankingPageSelector } from './ranking';
 
 /** The RadarCache columns (lower-case category names). */
 export interface RadarCacheColumns {
@@ -50,9 +50,15 @@ export interface RadarCategoryRanking extends RankingPage<RadarValues> {
   viewerRadar: RadarValues | null;
 }
 
-export function radarCategoryRanking(rows: readonly RadarCacheRow[], category: RadarCategory, viewerId: string | null, page: { offset: number; limit: number }, viewerRadar: RadarValues | null): RadarCategoryRanking {
+export function radarCategoryRanking(
+  rows: readonly RadarCacheRow[],
+  category: RadarCategory,
+  viewerId: string | null,
+  page: RankingPageSelector<RankingIdentity>,
+  viewerRadar: RadarValues | null,
+): RadarCategoryRanking {
   const withValues = rows.map((r) => ({ userId: r.userId, name: r.name, profileImage: r.profileImage, gameId: r.gameId, visible: r.visible, radar: radarFromCache(r) }));
-  const ranked = rankRows(withValues, (r) => r.radar[category], viewerId, page);
+  const ranked = rankRows(withValues, (r) => r.radar[category], viewerId, page as RankingPageSelector<(typeof withValues)[number]>);
   const strip = <T extends { data: { radar: RadarValues } }>(e: T) => ({ ...e, data: e.data.radar });
   return {
     ...ranked,

@@ -47,7 +47,13 @@ export interface RankingPage<T> {
   hasNextPage: boolean;
 }
 
-export function rankRows<T extends RankingIdentity>(rows: readonly T[], valueOf: (r: T) => number, viewerId: string | null, page: { offset: number; limit: number }): RankingPage<Omit<T, keyof RankingIdentity>> {
+/**
+ * Which rows of the sorted population a page holds: an offset window, or a selector (the service's
+ * keyset: rows after / before a cursor's (value, userId)), whose rows are returned in its order.
+ */
+export type RankingPageSelector<T> = { offset: number; limit: number } | ((sorted: readonly T[], valueOf: (r: T) => number) => readonly T[]);
+
+export function rankRows<T extends RankingIdentity>(rows: readonly T[], valueOf: (r: T) => number, viewerId: string | null, page: RankingPageSelector<T>): RankingPage<Omit<T, keyof RankingIdentity>> {
   const sorted = [...rows].sort((a, b) => valueOf(b) - valueOf(a) || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
   const ranks = competitionRanks(sorted.map(valueOf));
   const toRow = (r: T, i: number): RankedRow<Omit<T, keyof RankingIdentity>> => {
@@ -67,11 +73,15 @@ export function rankRows<T extends RankingIdentity>(rows: readonly T[], valueOf:
     };
   };
   const selfIndex = viewerId === null ? -1 : sorted.findIndex((r) => r.userId === viewerId);
+  const base = { totalCount: sorted.length, selfRank: selfIndex >= 0 ? ranks[selfIndex] : null, self: selfIndex >= 0 ? toRow(sorted[selfIndex], selfIndex) : null };
+  if (typeof page === 'function') {
+    const index = new Map(sorted.map((r, i) => [r, i]));
+    const picked = page(sorted, valueOf);
+    return { ...base, entries: picked.map((r) => toRow(r, index.get(r)!)), offset: picked.length ? index.get(picked[0])! : 0, hasNextPage: false };
+  }
   return {
+    ...base,
     entries: sorted.slice(page.offset, page.offset + page.limit).map((r, k) => toRow(r, page.offset + k)),
-    totalCount: sorted.length,
-    selfRank: selfIndex >= 0 ? ranks[selfIndex] : null,
-    self: selfIndex >= 0 ? toRow(sorted[selfIndex], selfIndex) : null,
     offset: page.offset,
     hasNextPage: page.offset + page.limit < sorted.length,
   };

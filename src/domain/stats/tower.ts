@@ -26,7 +26,7 @@
 import { GAME_VERSIONS, isGameVersion, type GameVersion } from '../constants';
 import { dateOnly, isCalendarDate, monthEnd, weekStart, addDays, type GroupBy, type TowerDayInput } from './common';
 import type { Checked, StatsIssue } from './query';
-import { rankRows, type RankingIdentity, type RankingPage } from './ranking';
+import { rankRows, type RankingIdentity, type RankingPage, type RankingPageSelector } from './ranking';
 
 export const TOWER_MAX_ROWS = 1000;
 export const TOWER_MAX_COUNT = 10_000_000;
@@ -121,7 +121,7 @@ export interface TowerTotalRow extends RankingIdentity {
 
 export type TowerRanking = RankingPage<{ keyCount: number; scratchCount: number }> & TowerPeriod;
 
-export function towerRanking(rows: readonly TowerTotalRow[], period: TowerPeriod, viewerId: string | null, page: { offset: number; limit: number }): TowerRanking {
+export function towerRanking(rows: readonly TowerTotalRow[], period: TowerPeriod, viewerId: string | null, page: RankingPageSelector<RankingIdentity>): TowerRanking {
   const clean = rows.map((r) => ({ ...r, keyCount: Number(r.keyCount), scratchCount: Number(r.scratchCount) }));
-  return { ...period, ...rankRows(clean, (r) => r.keyCount + r.scratchCount, viewerId, page) };
+  return { ...period, ...rankRows(clean, (r) => r.keyCount + r.scratchCount, viewerId, page as RankingPageSelector<(typeof clean)[number]>) };
 }

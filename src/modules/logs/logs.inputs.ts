@@ -1,8 +1,8 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { ConnectionArgs } from '../../graphql/connection';
+import { BidirectionalConnectionArgs } from '../../graphql/connection';
 
 @ArgsType()
-export class BatchesArgs extends ConnectionArgs {
+export class BatchesArgs extends BidirectionalConnectionArgs {
   @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
   @Field(() => Int, { nullable: true, description: 'Plays listed per entry (topScores), 1–100 (default 5)' }) topN?: number | null;
 }

@@ -7,8 +7,8 @@
 import { BPI_FLOOR, round2 } from '../../domain/bpi';
 import { GAME_VERSIONS, VERSION_TITLES, versionIndex, type GameVersion } from '../../domain/constants';
 import { badInput, notFound } from '../../errors';
-import { offsetArgs, parseVersion, rangeArgs } from '../../graphql/args';
-import { offsetPage } from '../../graphql/connection';
+import { keyset, parseVersion, rangeArgs, type KeysetArgs } from '../../graphql/args';
+import { keyCursor, keysetConnection, keysetSlice, prismaKeyset } from '../../graphql/connection';
 import type { AreaScope } from '../area';
 import type { OvertakenData, RivalsService } from '../rivals/rivals.service';
 import { chartFields, jstDate, loadPlays, playData, playDayTotals, replay, type PlayRow, type ReplayBest } from '../scores/plays';
@@ -64,10 +64,11 @@ export function batchNode(catalogue: AreaScope['catalogue'], b: BatchRow, top: r
   };
 }
 
-interface PageArgs {
-  first?: number | null;
-  after?: string | null;
-}
+type PageArgs = KeysetArgs;
+
+/** Cursor kinds of batches: [createdAt, id]; of play days: [JST date]. */
+const BATCH_KEY = ['time', 'str'] as const;
+const PLAY_DAY_KEY = ['str'] as const;
 
 /** JST range of a day, ISO week (Mon–Sun) or month containing `date` (YYYY-MM-DD), as UTC instants. */
 export function jstRange(date: string, unit: string): { start: Date; end: Date } {
@@ -114,25 +115,27 @@ export class LogsService {
     return loaded.map((r) => (r && !(r instanceof Error) ? batchNode(this.s.catalogue, r.row, r.top) : null));
   }
 
-  /** Batches of a version, newest first (offset paging). */
+  /** Batches of a version, newest first: keyset pages over (createdAt, id), forward or backward. */
   async batches(userId: string, args: PageArgs & { version?: string | null; topN?: number | null }) {
     const version = parseVersion(args.version);
-    const { size, offset } = offsetArgs(args);
+    const tag = `batches:${version}`;
+    const ks = keyset(args, tag, BATCH_KEY);
     const topN = topNArg(args.topN);
-    const take = size + 1;
+    const q = prismaKeyset(ks, [['createdAt', 'desc'], ['id', 'desc']]);
     const [rows, totalCount] = await Promise.all([
-      this.s.db.importBatch.findMany({ where: { userId, version }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take }),
+      this.s.db.importBatch.findMany({ where: { userId, version, ...q.where }, orderBy: q.orderBy, take: q.take }),
       this.s.db.importBatch.count({ where: { userId, version } }),
     ]);
-    const top = await batchTopPlays(this.s.db, rows.map((r) => r.id), topN);
-    const nodes = rows.map((b) => batchNode(this.s.catalogue, b, top.get(b.id), topN));
-    return offsetPage(nodes, offset, size, totalCount);
+    const page = keysetConnection(rows, ks, (b) => keyCursor(tag, BATCH_KEY, [b.createdAt, b.id]), totalCount);
+    const top = await batchTopPlays(this.s.db, page.edges.map((e) => e.node.id), topN);
+    return { ...page, edges: page.edges.map((e) => ({ cursor: e.cursor, node: batchNode(this.s.catalogue, e.node, top.get(e.node.id), topN) })) };
   }
 
   /** One entry per JST play day (total BPI recomputed by replaying plays), newest first. */
   async playDays(userId: string, args: PageArgs & { version?: string | null; topN?: number | null }) {
     const version = parseVersion(args.version);
-    const { size, offset } = offsetArgs(args);
+    const tag = `playDays:${version}`;
+    const ks = keyset(args, tag, PLAY_DAY_KEY);
     const topN = topNArg(args.topN);
     const days = playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
     const out = days.map((d, i) => ({
@@ -144,8 +147,10 @@ export class LogsService {
       createdAt: d.lastPlayedAt,
       topScores: [...d.plays].sort((a, b) => (b.bpi ?? -Infinity) - (a.bpi ?? -Infinity)).slice(0, topN).map((p) => playData(this.s.catalogue, p)),
     }));
+    // newest first; the key is the JST date (one entry per date)
     const all = out.reverse();
-    return offsetPage(all.slice(offset, offset + size + 1), offset, size, all.length);
+    const rows = keysetSlice(all, ks, (d, [date]) => (d.date > date ? -1 : d.date < date ? 1 : 0));
+    return keysetConnection(rows, ks, (d) => keyCursor(tag, PLAY_DAY_KEY, [d.date]), all.length);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Prisma, type SongNote } from '../../generated/prisma/client';
 import { badInput, forbidden, notFound } from '../../errors';
-import { decodeCursor, offsetFromCursor, pageSize } from '../../graphql/args';
-import { encodeCursor, keysetPage, offsetPage, type Page } from '../../graphql/connection';
+import { decodeCursor, pageSize } from '../../graphql/args';
+import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
 import { LATEST_VERSION } from '../../domain/constants';
 import { viewerId } from '../../graphql/context';
 import type { AreaScope } from '../area';
@@ -153,8 +153,8 @@ export class NotesService {
   }
 
   /**
-   * Notes across all charts. Offset pages (the feed is paged by number): `page` N (0-based)
-   * starts at N × size; `after` is an offset cursor from a previous page.
+   * Notes across all charts, keyset pages in the sort's order (the cursors of `songNotes`);
+   * `page` N (0-based) starts at N × size instead (the REST path's page number, a bounded feed).
    */
   async listRecent(sort: SongNoteSort, opts: { first?: number | null; after?: string | null; page?: number | null }): Promise<Page<SongNote>> {
     const size = pageSize(opts.first);
@@ -165,18 +165,19 @@ export class NotesService {
         throw badInput('page must be an integer ≥ 0', [{ code: 'too_small', path: ['page'], message: 'page must be an integer ≥ 0' }]);
       }
       offset = opts.page * size;
-    } else if (opts.after) {
-      offset = offsetFromCursor(opts.after);
     }
+    const cursor = opts.after ? parseNoteCursor(sort, opts.after) : null;
     const [rows, totalCount] = await Promise.all([
       this.db.$queryRaw<NoteRow[]>`
         SELECT n.*, st."totalBpi" AS "liveBpi" FROM "SongNote" n ${AUTHOR_STATUS}
+        WHERE TRUE ${cursor ? afterSql(sort, cursor) : Prisma.empty}
         ORDER BY ${orderSql(sort)} OFFSET ${offset} LIMIT ${size + 1}`,
       this.db.songNote.count(),
     ]);
     // the live totals read here serve the page's authorTotalBpi fields without another query
     for (const r of rows) this.s.loaders.notes.authorTotalBpi.prime(r.authorId, r.liveBpi ?? null);
-    return offsetPage(rows, offset, size, totalCount);
+    const page = keysetPage(rows, size, opts.after, (n) => cursorOf(sort, n), totalCount);
+    return offset > 0 ? { ...page, pageInfo: { ...page.pageInfo, hasPreviousPage: true } } : page;
   }
 
   async post(chartId: number, rawBody: string): Promise<SongNote> {

@@ -8,8 +8,8 @@ import type { BestScore, OptimizeMemo } from '../../generated/prisma/client';
 import type { Difficulty, RadarCategory } from '../../domain/constants';
 import {
   optimizePlan,
-  pageOf,
   rankTicketCharts,
+  ticketChartKey,
   ticketIdIssue,
   validateOptimizeInput,
   validateTicketRequests,
@@ -21,8 +21,8 @@ import {
 } from '../../domain/optimizer';
 import { inTotalSet } from '../../domain/totals';
 import { badInput, notFound } from '../../errors';
-import { offsetArgs, parseVersion, refuseIssues } from '../../graphql/args';
-import { offsetPage, type Page } from '../../graphql/connection';
+import { keyset, parseVersion, refuseIssues } from '../../graphql/args';
+import { keyCursor, keysetConnection, keysetSlice, prismaKeyset, type Page } from '../../graphql/connection';
 import type { AreaScope } from '../area';
 import type { PatternsService } from '../patterns/patterns.service';
 import type { ScoresService } from '../scores/scores.service';
@@ -73,6 +73,10 @@ export interface TicketRecommendationView {
 export const MAX_MEMOS_PER_PLAYER = 100;
 const TICKET_PAGE_DEFAULT = 10;
 const TICKET_PAGE_MAX = 50;
+
+/** Cursor kinds of memos: [createdAt, id]; of a ticket's charts: [rank key, chartId]. */
+const MEMO_KEY = ['time', 'str'] as const;
+const TICKET_KEY = ['num', 'int'] as const;
 
 type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'loaders' | 'viewer'> & {
   services: { scores: ScoresService; stats: StatsService; patterns: PatternsService };
@@ -199,12 +203,15 @@ export class OptimizerService {
 
   /** The player's memos, newest first. */
   async memos(userId: string, args: { first?: number | null; after?: string | null }): Promise<Page<MemoView>> {
-    const { size, offset } = offsetArgs(args);
+    const tag = 'optimizeMemos';
+    const ks = keyset(args, tag, MEMO_KEY);
+    const q = prismaKeyset(ks, [['createdAt', 'desc'], ['id', 'asc']]);
     const [rows, total] = await Promise.all([
-      this.s.db.optimizeMemo.findMany({ where: { userId }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: offset, take: size + 1 }),
+      this.s.db.optimizeMemo.findMany({ where: { userId, ...q.where }, orderBy: q.orderBy, take: q.take }),
       this.s.db.optimizeMemo.count({ where: { userId } }),
     ]);
-    return offsetPage(rows.map((r) => this.memoView(r)), offset, size, total);
+    const page = keysetConnection(rows, ks, (r) => keyCursor(tag, MEMO_KEY, [r.createdAt, r.id]), total);
+    return { ...page, edges: page.edges.map((e) => ({ cursor: e.cursor, node: this.memoView(e.node) })) };
   }
 
   async deleteMemo(userId: string, memoId: string): Promise<{ deletedId: string }> {
@@ -249,8 +256,10 @@ export class OptimizerService {
     after: string | null | undefined,
   ): Promise<TicketRecommendationView[]> {
     const version = parseVersion(versionArg);
-    const { size, offset } = offsetArgs({ first, after }, TICKET_PAGE_MAX, TICKET_PAGE_DEFAULT);
     const mode = modeArg ?? TicketScoreMode.RELATIVE;
+    // keyset over the ticket's ranked order: (the rank key — relative or raw pattern score — DESC, chartId ASC)
+    const tag = `ticket:${mode}`;
+    const ks = keyset({ first, after }, tag, TICKET_KEY, { max: TICKET_PAGE_MAX, def: TICKET_PAGE_DEFAULT });
     const patterns = [...new Set(tickets.map((t) => t.ticketId))];
     const [rows, bests, totalBpi] = await Promise.all([
       this.s.db.arrangementScore.findMany({ where: { pattern: { in: patterns } }, select: { chartId: true, pattern: true, score: true, chartMax: true } }),
@@ -267,8 +276,9 @@ export class OptimizerService {
     }
     const pages = tickets.map((t) => {
       const ranked = rankTicketCharts(byPattern.get(t.ticketId) ?? [], mode as DomainTicketMode);
-      const { items } = pageOf(ranked, { offset, first: size + 1 });
-      return { t, total: ranked.length, items: withPlayerScores(items, scores, totalBpi) };
+      const keyOf = (r: (typeof ranked)[number]) => ticketChartKey(r, mode as DomainTicketMode);
+      const picked = keysetSlice(ranked, ks, (r, [k, chartId]) => k - keyOf(r) || r.chartId - chartId);
+      return { t, total: ranked.length, items: withPlayerScores(picked, scores, totalBpi), keyOf };
     });
     // Votes of the patterns on the charts shown: one query for every ticket.
     const chartIds = [...new Set(pages.flatMap((p) => p.items.map((i) => i.chartId)))];
@@ -276,18 +286,18 @@ export class OptimizerService {
       ? await this.s.db.fingeringPattern.findMany({ where: { pattern: { in: patterns }, chartId: { in: chartIds } }, select: { chartId: true, pattern: true, upvotes: true, downvotes: true } })
       : [];
     const voteOf = new Map(votes.map((v) => [`${v.chartId}\u0000${v.pattern}`, v]));
-    return pages.map(({ t, total, items }) => ({
+    return pages.map(({ t, total, items, keyOf }) => ({
       ticketId: t.ticketId,
       expiresAt: t.expiresAt ?? '',
       scoreMode: mode,
       totalBpi,
-      charts: offsetPage(
+      charts: keysetConnection(
         items.map((i) => {
           const v = voteOf.get(`${i.chartId}\u0000${t.ticketId}`);
           return { ...i, pattern: t.ticketId, upvotes: v?.upvotes ?? 0, downvotes: v?.downvotes ?? 0 };
         }),
-        offset,
-        size,
+        ks,
+        (i) => keyCursor(tag, TICKET_KEY, [keyOf(i), i.chartId]),
         total,
       ),
     }));

@@ -1,7 +1,7 @@
 import type { FingeringPattern, Prisma } from '../../generated/prisma/client';
 import { badInput, notFound } from '../../errors';
-import { offsetArgs } from '../../graphql/args';
-import { offsetPage, type Page } from '../../graphql/connection';
+import { keyset } from '../../graphql/args';
+import { keyCursor, keysetConnection, type Page } from '../../graphql/connection';
 import { viewerId } from '../../graphql/context';
 import type { AreaScope } from '../area';
 import { patternProblem } from '../../domain/fingering';
@@ -9,6 +9,9 @@ import { FingeringPatternSort, PatternVote } from './patterns.types';
 
 /** Patterns are listed 100 per page (the reference's page size), at most 100. */
 export const PATTERN_PAGE_SIZE = 100;
+
+/** Cursor kinds of fingering patterns: [upvotes, score, pattern]. */
+const PATTERN_KEY = ['int', 'num', 'str'] as const;
 
 export function validatePattern(pattern: string): string {
   const problem = patternProblem(pattern);
@@ -38,17 +41,25 @@ export class PatternsService {
   }
 
   async list(chartId: number, sort: FingeringPatternSort, first: number | null | undefined, after: string | null | undefined): Promise<Page<FingeringPattern>> {
-    const { size, offset } = offsetArgs({ first, after }, PATTERN_PAGE_SIZE, PATTERN_PAGE_SIZE);
+    // keyset over (upvotes DESC,) score DESC, pattern ASC: cursor [upvotes, score, pattern] (upvotes 0 when not a key)
+    const tag = `fingeringPatterns:${sort}`;
+    const ks = keyset({ first, after }, tag, PATTERN_KEY, { max: PATTERN_PAGE_SIZE, def: PATTERN_PAGE_SIZE });
     await this.requireChart(chartId);
-    const orderBy: Prisma.FingeringPatternOrderByWithRelationInput[] =
-      sort === FingeringPatternSort.UPVOTES
-        ? [{ upvotes: 'desc' }, { score: 'desc' }, { pattern: 'asc' }]
-        : [{ score: 'desc' }, { pattern: 'asc' }];
+    const byVotes = sort === FingeringPatternSort.UPVOTES;
+    const orderBy: Prisma.FingeringPatternOrderByWithRelationInput[] = byVotes
+      ? [{ upvotes: 'desc' }, { score: 'desc' }, { pattern: 'asc' }]
+      : [{ score: 'desc' }, { pattern: 'asc' }];
+    let position: Prisma.FingeringPatternWhereInput = {};
+    if (ks.key) {
+      const [upvotes, score, pattern] = ks.key;
+      const tail: Prisma.FingeringPatternWhereInput[] = [{ score: { lt: score } }, { score, pattern: { gt: pattern } }];
+      position = byVotes ? { OR: [{ upvotes: { lt: upvotes } }, { upvotes, OR: tail }] } : { OR: tail };
+    }
     const [rows, total] = await Promise.all([
-      this.db.fingeringPattern.findMany({ where: { chartId }, orderBy, skip: offset, take: size + 1 }),
+      this.db.fingeringPattern.findMany({ where: { chartId, ...position }, orderBy, take: ks.size + 1 }),
       this.db.fingeringPattern.count({ where: { chartId } }),
     ]);
-    return offsetPage(rows, offset, size, total);
+    return keysetConnection(rows, ks, (r) => keyCursor(tag, PATTERN_KEY, [byVotes ? r.upvotes : 0, r.score, r.pattern]), total);
   }
 
   /**

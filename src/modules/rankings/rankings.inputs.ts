@@ -1,9 +1,9 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { ConnectionArgs } from '../../graphql/connection';
+import { BidirectionalConnectionArgs, ConnectionArgs } from '../../graphql/connection';
 import { ChartPopularityOrder, SimilarityModeEnum } from './rankings.types';
 
 @ArgsType()
-export class SongRankingArgs extends ConnectionArgs {
+export class SongRankingArgs extends BidirectionalConnectionArgs {
   @Field(() => ID, { description: 'The chart ranked (database id or global id)' }) chartId!: string;
   @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
 }
@@ -28,7 +28,7 @@ export class UserSimilarSongsArgs extends SimilarSongsArgs {
 }
 
 @ArgsType()
-export class PopularChartsArgs extends ConnectionArgs {
+export class PopularChartsArgs extends BidirectionalConnectionArgs {
   @Field(() => ChartPopularityOrder, { nullable: true, defaultValue: ChartPopularityOrder.MOST, description: 'MOST (default) or FEWEST players first' }) order?: ChartPopularityOrder | null;
   @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
   @Field(() => Int, { nullable: true, description: 'Only charts of this level (default: all)' }) level?: number | null;

@@ -1,9 +1,10 @@
 import type { Db } from '../../db/client';
 import { Prisma, type BestScore, type Chart } from '../../generated/prisma/client';
 import { badInput, notFound } from '../../errors';
-import { offsetArgs, parseIntId, parseVersion } from '../../graphql/args';
-import { offsetPage, type Page } from '../../graphql/connection';
+import { keyset, parseIntId, parseVersion, type KeysetArgs } from '../../graphql/args';
+import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection, keysetSlice, type Page } from '../../graphql/connection';
 import { visibleUser } from '../../graphql/rules';
+import { pageCompetitionRanks } from '../../domain/stats/common';
 import { BPI_DIFFICULTIES, BPI_LEVELS, Difficulty, PlayStyle, type GameVersion } from '../../domain/constants';
 import { chartInVersion, hasModeAttributes, mergeAttributeVector, modeDistance, toAttributeVector, type AttributeVector, type SimilarityMode } from '../../domain/similarity';
 import type { AreaScope } from '../area';
@@ -54,12 +55,16 @@ export function dropPopularityCounts(owner: object): void {
   popularityCache.delete(owner);
 }
 
-interface PageArgs {
-  first?: number | null;
-  after?: string | null;
-}
+type PageArgs = KeysetArgs;
 
-type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue'> & { services: { catalogue: CatalogueService; scores: ScoresService } };
+/** Cursor kinds of a song ranking: [exScore, sealed user id] (an anonymous row's cursor must not name its player). */
+const SONG_RANKING_KEY = ['int', 'sealed'] as const;
+/** Cursor kinds of popular charts: [playerCount, chartId]. */
+const POPULAR_KEY = ['int', 'int'] as const;
+/** Cursor kinds of the song master list: [title, play style, difficulty, chartId]. */
+const MASTER_KEY = ['str', 'int', 'int', 'int'] as const;
+
+type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue' | 'auth'> & { services: { catalogue: CatalogueService; scores: ScoresService } };
 
 /** Per-chart rankings, similar charts, chart popularity and the profile song list. */
 export class RankingsService {
@@ -80,7 +85,7 @@ export class RankingsService {
    */
   async rankingPage(chartIdArg: string, args: PageArgs & { version?: string | null }, selfUserId: string | null) {
     const chartId = parseIntId(chartIdArg, 'chartId');
-    const { version, selfRank, page } = await this.ranking(chartId, args.version, args.first, args.after, selfUserId);
+    const { version, selfRank, page } = await this.ranking(chartId, args.version, args, selfUserId);
     const edges = await Promise.all(
       page.edges.map(async ({ cursor, node }) => {
         const player = await visibleUser(this.scope.ctx, node.userId);
@@ -119,14 +124,14 @@ export class RankingsService {
 
   /** Charts by number of players, with their chart rows. */
   async popularCharts(args: PageArgs & { order?: ChartPopularityOrder | null; version?: string | null; level?: number | null }) {
-    const page = await this.popular(args.order ?? ChartPopularityOrder.MOST, args.version, args.level, args.first, args.after);
+    const page = await this.popular(args.order ?? ChartPopularityOrder.MOST, args.version, args.level, args);
     const charts = await this.chartRows(page.edges.map((e) => e.node.chartId));
     return { ...page, edges: page.edges.map((e, i) => ({ cursor: e.cursor, node: { chart: charts[i], playerCount: e.node.playerCount } })) };
   }
 
   /** The BPI song master list with `userId`'s best scores. */
   async userSongs(args: PageArgs & { userId: string; version?: string | null }) {
-    const { version, page } = this.masterList(this.scope.catalogue.charts(), args.version, args.first, args.after);
+    const { version, page } = this.masterList(this.scope.catalogue.charts(), args.version, args);
     const ids = page.edges.map((e) => e.node.id);
     const [charts, scores] = await Promise.all([this.chartRows(ids), Promise.all(ids.map((id) => this.scope.services.scores.bestOn(args.userId, version, id)))]);
     return { ...page, edges: page.edges.map((e, i) => ({ cursor: e.cursor, node: { chart: charts[i], score: this.toScore(scores[i]) } })) };
@@ -141,23 +146,42 @@ export class RankingsService {
 
   /**
    * Players' best EX scores on one chart (any level or difficulty) in one version, best first. Ranks are
-   * competition ranks (ties share: 1, 2, 2, 4); tie order within a rank is by user id (stable pages).
+   * competition ranks (ties share: 1, 2, 2, 4); tie order within a rank is by user id. Keyset pages
+   * over (exScore DESC, userId ASC), forward or backward; a row's rank is 1 + the rows ahead of it
+   * (counted for the page's first score, pageCompetitionRanks), so no page reads the rows before it.
    */
-  async ranking(chartId: number, versionArg: string | null | undefined, first: number | null | undefined, after: string | null | undefined, selfUserId: string | null) {
+  async ranking(chartId: number, versionArg: string | null | undefined, args: PageArgs, selfUserId: string | null) {
     const version = parseVersion(versionArg);
-    const { size, offset } = offsetArgs({ first, after });
+    const tag = `songRanking:${chartId}:${version}`;
+    const key = this.scope.auth.deriveKey(CURSOR_KEY_PURPOSE);
+    const ks = keyset(args, tag, SONG_RANKING_KEY, { key });
     // Any chart of the one catalogue (every difficulty and level: the reference's all-scores ranking, §5.12).
     const chart = await this.db.chart.findUnique({ where: { id: chartId }, select: { level: true } });
     if (!chart) throw notFound('Chart not found');
-    const [rows, totalCount, selfRank] = await Promise.all([
-      this.db.$queryRaw<RankingRow[]>`
-        SELECT "userId", "exScore", (RANK() OVER (ORDER BY "exScore" DESC))::int AS "rank"
-        FROM "BestScore" WHERE "chartId" = ${chartId} AND "version" = ${version}
-        ORDER BY "exScore" DESC, "userId" ASC OFFSET ${offset} LIMIT ${size + 1}`,
-      this.db.bestScore.count({ where: { chartId, version } }),
+    const where = Prisma.sql`"chartId" = ${chartId} AND "version" = ${version}`;
+    const [score, userId] = ks.key ?? [0, ''];
+    const query = !ks.backward
+      ? Prisma.sql`SELECT "userId", "exScore" FROM "BestScore" WHERE ${where}
+          ${ks.key ? Prisma.sql`AND ("exScore" < ${score} OR ("exScore" = ${score} AND "userId" > ${userId}))` : Prisma.empty}
+          ORDER BY "exScore" DESC, "userId" ASC LIMIT ${ks.size + 1}`
+      : Prisma.sql`SELECT "userId", "exScore" FROM "BestScore" WHERE ${where}
+          ${ks.key ? Prisma.sql`AND ("exScore" > ${score} OR ("exScore" = ${score} AND "userId" < ${userId}))` : Prisma.empty}
+          ORDER BY "exScore" ASC, "userId" DESC LIMIT ${ks.size + 1}`;
+    const [rows, selfRank] = await Promise.all([
+      this.db.$queryRaw<{ userId: string; exScore: number }[]>(query),
       selfUserId ? this.rankOf(chartId, version, selfUserId) : Promise.resolve(null),
     ]);
-    return { version, selfRank, page: offsetPage(rows.map((r) => ({ ...r, rank: Number(r.rank) })), offset, size, totalCount) };
+    // the page in list order; then one count: the total, and the rows ahead of / tied with the page's
+    // first score (rank = 1 + the rows ahead: pageCompetitionRanks)
+    const page = keysetConnection(rows.map((r) => ({ userId: r.userId, exScore: Number(r.exScore) })), ks, (r) => keyCursor(tag, SONG_RANKING_KEY, [r.exScore, r.userId], key), 0);
+    const top = page.edges[0]?.node.exScore ?? null;
+    const [c] = await this.db.$queryRaw<{ total: number; ahead: number; tied: number }[]>`
+      SELECT COUNT(*)::int AS "total", COUNT(*) FILTER (WHERE "exScore" > ${top}::int)::int AS "ahead", COUNT(*) FILTER (WHERE "exScore" = ${top}::int)::int AS "tied"
+        FROM "BestScore" WHERE ${where}`;
+    page.totalCount = Number(c.total);
+    const ranks = pageCompetitionRanks(page.edges.map((e) => e.node.exScore), Number(c.ahead), Number(c.tied));
+    const edges = page.edges.map((e, i): { cursor: string; node: RankingRow } => ({ cursor: e.cursor, node: { ...e.node, rank: ranks[i] } }));
+    return { version, selfRank, page: { ...page, edges } };
   }
 
   private async rankOf(chartId: number, version: string, userId: string): Promise<number | null> {
@@ -195,9 +219,10 @@ export class RankingsService {
   }
 
   /** Charts by number of players (best-score rows) in a version; charts nobody played are absent. */
-  async popular(order: ChartPopularityOrder, versionArg: string | null | undefined, level: number | null | undefined, first: number | null | undefined, after: string | null | undefined): Promise<Page<{ chartId: number; playerCount: number }>> {
+  async popular(order: ChartPopularityOrder, versionArg: string | null | undefined, level: number | null | undefined, args: PageArgs): Promise<Page<{ chartId: number; playerCount: number }>> {
     const version = parseVersion(versionArg);
-    const { size, offset } = offsetArgs({ first, after });
+    const tag = `popularCharts:${order}:${version}:${level ?? ''}`;
+    const ks = keyset(args, tag, POPULAR_KEY);
     if (level != null && (!Number.isInteger(level) || level < 1 || level > 12)) throw badInput('level must be between 1 and 12');
     const levelFilter = level != null ? Prisma.sql`AND c."level" = ${level}` : Prisma.empty;
     // Counting players per chart scans every best of the version (millions of rows at scale), so
@@ -218,29 +243,30 @@ export class RankingsService {
     }
     const counts = await entry.counts;
     const sign = order === ChartPopularityOrder.FEWEST ? 1 : -1;
-    const sorted = [...counts].sort((a, b) => sign * (a.playerCount - b.playerCount) || a.chartId - b.chartId);
-    return offsetPage(sorted.slice(offset, offset + size + 1), offset, size, sorted.length);
+    const cmp = (a: { playerCount: number; chartId: number }, b: { playerCount: number; chartId: number }) => sign * (a.playerCount - b.playerCount) || a.chartId - b.chartId;
+    const sorted = [...counts].sort(cmp);
+    const rows = keysetSlice(sorted, ks, (r, [playerCount, chartId]) => cmp(r, { playerCount, chartId }));
+    return keysetConnection(rows, ks, (r) => keyCursor(tag, POPULAR_KEY, [r.playerCount, r.chartId]), sorted.length);
   }
 
   /**
    * The BPI song master list (level 11/12 HYPER/ANOTHER/LEGGENDARIA charts existing in the
    * version), ordered by title, play style, difficulty; from the in-memory catalogue.
    */
-  masterList(catalogue: Iterable<CatalogueChart>, versionArg: string | null | undefined, first: number | null | undefined, after: string | null | undefined): { version: GameVersion; page: Page<CatalogueChart> } {
+  masterList(catalogue: Iterable<CatalogueChart>, versionArg: string | null | undefined, args: PageArgs): { version: GameVersion; page: Page<CatalogueChart> } {
     const version = parseVersion(versionArg);
-    const { size, offset } = offsetArgs({ first, after });
+    const tag = `userSongs:${version}`;
+    const ks = keyset(args, tag, MASTER_KEY);
     const charts = [...catalogue].filter(
       (c) => (BPI_LEVELS as readonly number[]).includes(c.level) && (BPI_DIFFICULTIES as readonly string[]).includes(c.difficulty) && chartInVersion(c, version),
     );
     const ps = (p: string) => (p === PlayStyle.SP ? 0 : 1);
-    charts.sort(
-      (a, b) =>
-        (a.title < b.title ? -1 : a.title > b.title ? 1 : 0) ||
-        ps(a.playStyle) - ps(b.playStyle) ||
-        DIFFICULTY_ORDER.indexOf(a.difficulty) - DIFFICULTY_ORDER.indexOf(b.difficulty) ||
-        a.id - b.id,
-    );
-    return { version, page: offsetPage(charts.slice(offset, offset + size + 1), offset, size, charts.length) };
+    type Key = [string, number, number, number];
+    const keyOf = (c: CatalogueChart): Key => [c.title, ps(c.playStyle), DIFFICULTY_ORDER.indexOf(c.difficulty), c.id];
+    const cmp = (a: Key, b: Key) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0) || a[1] - b[1] || a[2] - b[2] || a[3] - b[3];
+    charts.sort((a, b) => cmp(keyOf(a), keyOf(b)));
+    const rows = keysetSlice(charts, ks, (c, k) => cmp(keyOf(c), [...k]));
+    return { version, page: keysetConnection(rows, ks, (c) => keyCursor(tag, MASTER_KEY, keyOf(c)), charts.length) };
   }
 
 }

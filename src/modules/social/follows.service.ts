@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { followState, transition, type FollowAction, type FollowSnapshot, type FollowState, type Transition } from '../../domain/follow-state';
 import { badInput, notFound } from '../../errors';
 import type { Prisma } from '../../generated/prisma/client';
-import { offsetArgs } from '../../graphql/args';
-import { offsetPage, type Page } from '../../graphql/connection';
+import { keyset } from '../../graphql/args';
+import { keyCursor, keysetConnection, prismaKeyset, type Page } from '../../graphql/connection';
 import { viewerId } from '../../graphql/context';
 import type { AreaScope } from '../area';
 import type { RateLimitPolicy } from '../../ratelimit';
@@ -11,6 +11,10 @@ import { inviteKeyFromSecret, openInviteToken, sealInviteToken } from './invite-
 import { publishNotifications } from './notifications.service';
 
 type Tx = Prisma.TransactionClient;
+
+/** Cursor kinds of outgoing requests: [createdAt, request id]; of pending followers: [part (0 request, 1 legacy follow), createdAt, request id or follower id]. */
+const OUTGOING_KEY = ['time', 'int'] as const;
+const PENDING_KEY = ['int', 'time', 'str'] as const;
 
 export interface FollowResult {
   followerId: string;
@@ -166,13 +170,20 @@ export class FollowsService {
   }
 
   async outgoingRequests(ownerId: string, first?: number | null, after?: string | null): Promise<Page<{ id: number; targetId: string; createdAt: Date }>> {
-    const { size, offset } = offsetArgs({ first, after });
+    const tag = 'outgoingFollowRequests';
+    const ks = keyset({ first, after }, tag, OUTGOING_KEY);
     const where = { requesterId: ownerId };
+    const q = prismaKeyset(ks, [['createdAt', 'desc'], ['id', 'desc']]);
     const [rows, total] = await Promise.all([
-      this.db.followRequest.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: size + 1 }),
+      this.db.followRequest.findMany({ where: { ...where, ...q.where }, orderBy: q.orderBy, take: q.take }),
       this.db.followRequest.count({ where }),
     ]);
-    return offsetPage(rows.map((r) => ({ id: r.id, targetId: r.targetId, createdAt: r.createdAt })), offset, size, total);
+    return keysetConnection(
+      rows.map((r) => ({ id: r.id, targetId: r.targetId, createdAt: r.createdAt })),
+      ks,
+      (r) => keyCursor(tag, OUTGOING_KEY, [r.createdAt, r.id]),
+      total,
+    );
   }
 
   // ---- owner side ----------------------------------------------------------------------------
@@ -204,7 +215,11 @@ export class FollowsService {
    * followers without approval ("legacy"); a legacy follower with a request appears once, as REQUEST.
    */
   async pendingFollowers(ownerId: string, first?: number | null, after?: string | null): Promise<Page<PendingFollowerRow>> {
-    const { size, offset } = offsetArgs({ first, after });
+    const tag = 'pendingFollowers';
+    const ks = keyset({ first, after }, tag, PENDING_KEY);
+    const [part, at, tie] = ks.key ?? [0, new Date(0), ''];
+    const badPart = part !== 0 && part !== 1;
+    if (ks.key && (badPart || (part === 0 && !/^\d{1,10}$/.test(tie)))) throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
     const owner = await this.db.user.findUnique({ where: { id: ownerId }, select: { isPublic: true } });
     if (!owner) throw notFound('User not found');
     const legacyWhere = { followingId: ownerId, approvedAt: null, follower: { sentRequests: { none: { targetId: ownerId } } } };
@@ -212,26 +227,24 @@ export class FollowsService {
       this.db.followRequest.count({ where: { targetId: ownerId } }),
       owner.isPublic ? 0 : this.db.follow.count({ where: legacyWhere }),
     ]);
+    const size = ks.size;
     const rows: PendingFollowerRow[] = [];
-    if (offset < requestCount) {
-      const reqs = await this.db.followRequest.findMany({
-        where: { targetId: ownerId },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        skip: offset,
-        take: size + 1,
-      });
+    if (part === 0) {
+      const q = prismaKeyset({ ...ks, key: ks.key ? [at, Number(tie)] as const : null }, [['createdAt', 'asc'], ['id', 'asc']]);
+      const reqs = await this.db.followRequest.findMany({ where: { targetId: ownerId, ...q.where }, orderBy: q.orderBy, take: q.take });
       rows.push(...reqs.map((r) => ({ kind: 'REQUEST' as const, requestId: r.id, requesterId: r.requesterId, createdAt: r.createdAt })));
     }
     if (rows.length <= size && legacyCount > 0) {
-      const legacy = await this.db.follow.findMany({
-        where: legacyWhere,
-        orderBy: [{ createdAt: 'asc' }, { followerId: 'asc' }],
-        skip: Math.max(0, offset - requestCount),
-        take: size + 1 - rows.length,
-      });
+      const q = prismaKeyset({ ...ks, key: part === 1 ? [at, tie] as const : null }, [['createdAt', 'asc'], ['followerId', 'asc']]);
+      const legacy = await this.db.follow.findMany({ where: { ...legacyWhere, ...q.where }, orderBy: q.orderBy, take: size + 1 - rows.length });
       rows.push(...legacy.map((f) => ({ kind: 'LEGACY' as const, requestId: null, requesterId: f.followerId, createdAt: f.createdAt })));
     }
-    return offsetPage(rows, offset, size, requestCount + legacyCount);
+    return keysetConnection(
+      rows,
+      ks,
+      (r) => keyCursor(tag, PENDING_KEY, r.kind === 'REQUEST' ? [0, r.createdAt, String(r.requestId)] : [1, r.createdAt, r.requesterId]),
+      requestCount + legacyCount,
+    );
   }
 
   // ---- invitations ---------------------------------------------------------------------------

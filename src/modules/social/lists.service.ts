@@ -1,6 +1,9 @@
 import { badInput, notFound } from '../../errors';
-import { offsetArgs } from '../../graphql/args';
-import { offsetPage, type Page } from '../../graphql/connection';
+import { keyset } from '../../graphql/args';
+import { keyCursor, keysetConnection, type Page } from '../../graphql/connection';
+
+/** Cursor kinds of followingWithLists: [name key, user id]. */
+const FOLLOWING_KEY = ['str', 'str'] as const;
 import type { AreaScope } from '../area';
 import { followState, type FollowState } from '../../domain/follow-state';
 
@@ -91,19 +94,24 @@ export class ListsService {
     first?: number | null,
     after?: string | null,
   ): Promise<Page<{ userId: string; state: FollowState; followedAt: Date; listIds: number[] }>> {
-    const { size, offset } = offsetArgs({ first, after });
+    const tag = 'followingWithLists';
+    const ks = keyset({ first, after }, tag, FOLLOWING_KEY);
     const where = { followerId: ownerId };
+    // keyset over (the followed user's name key, their id)
+    const position = ks.key
+      ? { OR: [{ following: { nameKey: { gt: ks.key[0] } } }, { following: { nameKey: ks.key[0] }, followingId: { gt: ks.key[1] } }] }
+      : {};
     const [rows, total] = await Promise.all([
       this.db.follow.findMany({
-        where,
+        where: { ...where, ...position },
         orderBy: [{ following: { nameKey: 'asc' } }, { followingId: 'asc' }],
-        skip: offset,
-        take: size + 1,
-        select: { followingId: true, approvedAt: true, createdAt: true, following: { select: { isPublic: true } } },
+        take: ks.size + 1,
+        select: { followingId: true, approvedAt: true, createdAt: true, following: { select: { isPublic: true, nameKey: true } } },
       }),
       this.db.follow.count({ where }),
     ]);
-    const ids = rows.map((r) => r.followingId);
+    const page = keysetConnection(rows, ks, (r) => keyCursor(tag, FOLLOWING_KEY, [r.following.nameKey, r.followingId]), total);
+    const ids = page.edges.map((e) => e.node.followingId);
     const members = ids.length
       ? await this.db.followListMember.findMany({
           where: { userId: { in: ids }, list: { ownerId } },
@@ -113,12 +121,12 @@ export class ListsService {
       : [];
     const byUser = new Map<string, number[]>();
     for (const m of members) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), m.listId]);
-    const nodes = rows.map((r) => ({
+    const node = (r: (typeof rows)[number]) => ({
       userId: r.followingId,
       state: followState({ isSelf: false, targetIsPublic: r.following.isPublic, follow: { approvedAt: r.approvedAt }, hasPendingRequest: false }),
       followedAt: r.createdAt,
       listIds: byUser.get(r.followingId) ?? [],
-    }));
-    return offsetPage(nodes, offset, size, total);
+    });
+    return { ...page, edges: page.edges.map((e) => ({ cursor: e.cursor, node: node(e.node) })) };
   }
 }

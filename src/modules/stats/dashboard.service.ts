@@ -61,8 +61,9 @@ import {
   type RadarCacheRow,
   type StatsQuery,
 } from '../../domain/stats';
-import { offsetArgs } from '../../graphql/args';
-import { offsetPage } from '../../graphql/connection';
+import { keyset, type KeysetArgs } from '../../graphql/args';
+import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection, keysetSlice, type Page } from '../../graphql/connection';
+import type { RankingIdentity } from '../../domain/stats/ranking';
 import type { AreaDeps, AreaScope } from '../area';
 import type { ScoresService } from '../scores/scores.service';
 
@@ -72,7 +73,10 @@ export interface DashboardRoot extends StatsQuery {
   user: User;
 }
 
-type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue' | 'loaders' | 'viewer'> & { services: { scores: ScoresService } };
+type Scope = Pick<AreaScope, 'auth' | 'ctx' | 'db' | 'catalogue' | 'loaders' | 'viewer'> & { services: { scores: ScoresService } };
+
+/** Cursor kinds of the tower and radar rankings: [value, sealed user id] (an anonymous row's cursor must not name its player). */
+const CROSS_RANKING_KEY = ['num', 'sealed'] as const;
 
 const JSON_CHART = <T extends { chartId: number }>(cat: AreaScope['catalogue'], x: T) => ({ ...x, chart: cat.chart(x.chartId) ?? null });
 
@@ -362,20 +366,43 @@ export class DashboardService {
     return { upsertedCount: reg.rows.length, history: towerHistory(rows) };
   }
 
-  async towerRanking(q: { version?: string | null; period?: GroupBy | null; date?: string | null; first?: number | null; after?: string | null }) {
+  /**
+   * A keyset page of a ranking computed in memory (value DESC, userId ASC — rankRows' order): the
+   * selector rankRows calls, and the page built from the entries it ranked (cursor: value + sealed id).
+   */
+  private crossRankingPage(q: KeysetArgs, tag: string) {
+    const key = this.s.auth.deriveKey(CURSOR_KEY_PURPOSE);
+    const ks = keyset(q, tag, CROSS_RANKING_KEY, { key });
+    let picked: readonly RankingIdentity[] = [];
+    let valueOf: (r: RankingIdentity) => number = () => 0;
+    const select = (sorted: readonly RankingIdentity[], value: (r: RankingIdentity) => number) => {
+      valueOf = value;
+      const cmpId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+      picked = keysetSlice(sorted, ks, (r, [v, userId]) => v - value(r) || cmpId(r.userId, userId));
+      return picked;
+    };
+    const page = <N>(nodes: N[], totalCount: number): Page<N> => {
+      const keyed = nodes.map((node, i) => ({ node, value: valueOf(picked[i]), userId: picked[i].userId }));
+      const p = keysetConnection(keyed, ks, (r) => keyCursor(tag, CROSS_RANKING_KEY, [r.value, r.userId], key), totalCount);
+      return { ...p, edges: p.edges.map((e) => ({ cursor: e.cursor, node: e.node.node })) };
+    };
+    return { select, page };
+  }
+
+  async towerRanking(q: KeysetArgs & { version?: string | null; period?: GroupBy | null; date?: string | null }) {
     const { version } = orThrow(parseStatsQuery({ version: q.version }));
     const date = orThrow(parseDate(q.date, 'date'));
     const period = towerPeriod(q.period ?? 'day', date, jstDate(new Date()));
-    const { size, offset } = offsetArgs(q);
+    const paging = this.crossRankingPage(q, `towerRanking:${version}:${period.period}:${period.startDate}`);
     const rows = await this.s.db.$queryRaw<{ userId: string; keyCount: number; scratchCount: number; name: string; profileImage: string | null; gameId: string | null; isPublic: boolean }[]>`
       SELECT t."userId", SUM(t."keyCount")::int AS "keyCount", SUM(t."scratchCount")::int AS "scratchCount", u."name", u."profileImage", u."gameId", u."isPublic"
         FROM "TowerEntry" t JOIN "User" u ON u."id" = t."userId"
        WHERE t."version" = ${version} AND t."playDate" BETWEEN ${period.startDate}::date AND ${period.endDate}::date
        GROUP BY t."userId", u."id"`;
     const visible = await this.visibleIds(rows);
-    const ranked = towerRanking(rows.map((x) => ({ ...x, visible: visible.has(x.userId) })), period, this.s.viewer?.id ?? null, { offset, limit: size + 1 });
+    const ranked = towerRanking(rows.map((x) => ({ ...x, visible: visible.has(x.userId) })), period, this.s.viewer?.id ?? null, paging.select);
     const nodes = ranked.entries.map((e) => ({ ...this.entry(e), keyCount: e.data.keyCount, scratchCount: e.data.scratchCount, radar: null }));
-    return { ...offsetPage(nodes, offset, size, ranked.totalCount), version, period: period.period, startDate: period.startDate, endDate: period.endDate, selfRank: ranked.selfRank };
+    return { ...paging.page(nodes, ranked.totalCount), version, period: period.period, startDate: period.startDate, endDate: period.endDate, selfRank: ranked.selfRank };
   }
 
   private entry(e: { rank: number; value: number; userId: string | null; name: string; isMasked: boolean; isSelf: boolean }) {
@@ -389,18 +416,18 @@ export class DashboardService {
     return liveRadar(this.s.catalogue, version, await this.bests({ userId: viewer.id, version }));
   }
 
-  async radarRanking(q: { version?: string | null; category?: string | null; first?: number | null; after?: string | null }) {
+  async radarRanking(q: KeysetArgs & { version?: string | null; category?: string | null }) {
     const { version } = orThrow(parseStatsQuery({ version: q.version }));
     const category = orThrow(parseCategory(q.category, 'category')) as RadarCategory;
-    const { size, offset } = offsetArgs(q);
+    const paging = this.crossRankingPage(q, `radarRanking:${version}:${category}`);
     const rows = await this.s.db.$queryRaw<(RadarCacheRow & { isPublic: boolean })[]>`
       SELECT c."userId", c."notes", c."chord", c."peak", c."charge", c."scratch", c."soflan", u."name", u."profileImage", u."gameId", u."isPublic"
         FROM "RadarCache" c JOIN "User" u ON u."id" = c."userId" WHERE c."version" = ${version}`;
     const visible = await this.visibleIds(rows);
     const [viewerRadar] = await Promise.all([this.viewerRadar(version)]);
-    const ranked = radarCategoryRanking(rows.map((x) => ({ ...x, visible: visible.has(x.userId) })), category, this.s.viewer?.id ?? null, { offset, limit: size + 1 }, viewerRadar);
+    const ranked = radarCategoryRanking(rows.map((x) => ({ ...x, visible: visible.has(x.userId) })), category, this.s.viewer?.id ?? null, paging.select, viewerRadar);
     const nodes = ranked.entries.map((e) => ({ ...this.entry(e), keyCount: null, scratchCount: null, radar: e.isMasked ? null : e.data }));
-    return { ...offsetPage(nodes, offset, size, ranked.totalCount), version, category, selfRank: ranked.selfRank, viewerRadar };
+    return { ...paging.page(nodes, ranked.totalCount), version, category, selfRank: ranked.selfRank, viewerRadar };
   }
 
   async siteSummary() {

@@ -1,10 +1,10 @@
 import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
 import { ArenaClass, Difficulty, RadarCategory } from '../shared/enums';
 import { ChartTheme, StatsPeriod } from './dashboard.types';
-import { ConnectionArgs } from '../../graphql/connection';
+import { BidirectionalConnectionArgs } from '../../graphql/connection';
 
 @ArgsType()
-export class GlobalRankingArgs extends ConnectionArgs {
+export class GlobalRankingArgs extends BidirectionalConnectionArgs {
   @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
   @Field(() => String, { nullable: true, description: 'Only players of this area (prefecture / region, exact name as in the official arena data)' })
   area?: string | null;
@@ -109,14 +109,14 @@ export class RegisterTowerArgs {
 }
 
 @ArgsType()
-export class TowerRankingArgs extends ConnectionArgs {
+export class TowerRankingArgs extends BidirectionalConnectionArgs {
   @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
   @Field(() => StatsPeriod, { nullable: true, description: 'DAY (default), WEEK (Monday–Sunday) or MONTH holding the date' }) period?: StatsPeriod | null;
   @Field(() => String, { nullable: true, description: 'A JST date YYYY-MM-DD in the period (default and upper bound: today, JST)' }) date?: string | null;
 }
 
 @ArgsType()
-export class RadarRankingArgs extends ConnectionArgs {
+export class RadarRankingArgs extends BidirectionalConnectionArgs {
   @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
   @Field(() => RadarCategory, { description: 'The radar category ranked' }) category!: RadarCategory;
 }

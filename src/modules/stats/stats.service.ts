@@ -10,8 +10,9 @@ import { BPI_LEVELS, LATEST_VERSION, PlayStyle, type ArenaClass, type Difficulty
 import { sortVersionsForProfile } from '../../domain/profile';
 import { chartInVersion, computeRadar, type RadarValues } from '../../domain/radar';
 import { badInput, type ErrorIssue } from '../../errors';
-import { offsetArgs, parseVersion, versionIssue } from '../../graphql/args';
-import { offsetPage } from '../../graphql/connection';
+import { keyset, parseVersion, versionIssue, type KeysetArgs } from '../../graphql/args';
+import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection } from '../../graphql/connection';
+import { pageCompetitionRanks } from '../../domain/stats/common';
 import { visibleUser } from '../../graphql/rules';
 import type { AreaScope } from '../area';
 import { DashboardService } from './dashboard.service';
@@ -21,13 +22,14 @@ import type { ScoresService } from '../scores/scores.service';
 
 export const AREA_MAX_LENGTH = 40;
 
-export interface GlobalRankingQuery {
+export interface GlobalRankingQuery extends KeysetArgs {
   version?: string | null;
   area?: string | null;
   arenaClass?: ArenaClass | null;
-  first?: number | null;
-  after?: string | null;
 }
+
+/** Cursor kinds of the global ranking: [totalBpi, sealed user id] (an anonymous row's cursor must not name its player). */
+const GLOBAL_RANKING_KEY = ['num', 'sealed'] as const;
 
 export interface GlobalRankingRow {
   userId: string;
@@ -76,7 +78,7 @@ export function parseRecommendedQuery(q: RecommendedQuery) {
   return { version, limit, offset, levels, difficulties };
 }
 
-type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue' | 'loaders' | 'viewer'> & { services: { scores: ScoresService } };
+type Scope = Pick<AreaScope, 'auth' | 'ctx' | 'db' | 'catalogue' | 'loaders' | 'viewer'> & { services: { scores: ScoresService } };
 
 export class StatsService {
   constructor(private readonly s: Scope) {}
@@ -213,7 +215,9 @@ export class StatsService {
       const message = `area must be 1–${AREA_MAX_LENGTH} characters`;
       throw badInput(message, [{ code: 'invalid_string', path: ['area'], message }]);
     }
-    const { size, offset } = offsetArgs(q);
+    const tag = `globalRanking:${version}:${area ?? ''}:${q.arenaClass ?? ''}`;
+    const key = this.s.auth.deriveKey(CURSOR_KEY_PURPOSE);
+    const ks = keyset(q, tag, GLOBAL_RANKING_KEY, { key });
     const filter = (alias: string) => {
       const t = Prisma.raw(alias);
       const parts = [Prisma.sql`${t}."version" = ${version}`];
@@ -225,25 +229,38 @@ export class StatsService {
       }
       return Prisma.join(parts, ' AND ');
     };
-    const [rows, [{ total }], self] = await Promise.all([
-      this.s.db.$queryRaw<GlobalRankingRow[]>`
-        SELECT "userId", "totalBpi", "rank" FROM (
-          SELECT s."userId", s."totalBpi", (RANK() OVER (ORDER BY s."totalBpi" DESC))::int AS "rank"
-            FROM "PlayerVersionStatus" s WHERE ${filter('s')}
-        ) r ORDER BY "totalBpi" DESC, "userId" ASC OFFSET ${offset} LIMIT ${size + 1}`,
-      this.s.db.$queryRaw<{ total: number }[]>`SELECT COUNT(*)::int AS total FROM "PlayerVersionStatus" s WHERE ${filter('s')}`,
+    // keyset over (totalBpi DESC, userId ASC), forward or backward (last / before)
+    const [bpi, uid] = ks.key ?? [0, ''];
+    const query = !ks.backward
+      ? Prisma.sql`SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s WHERE ${filter('s')}
+          ${ks.key ? Prisma.sql`AND (s."totalBpi" < ${bpi}::float8 OR (s."totalBpi" = ${bpi}::float8 AND s."userId" > ${uid}))` : Prisma.empty}
+          ORDER BY s."totalBpi" DESC, s."userId" ASC LIMIT ${ks.size + 1}`
+      : Prisma.sql`SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s WHERE ${filter('s')}
+          ${ks.key ? Prisma.sql`AND (s."totalBpi" > ${bpi}::float8 OR (s."totalBpi" = ${bpi}::float8 AND s."userId" < ${uid}))` : Prisma.empty}
+          ORDER BY s."totalBpi" ASC, s."userId" DESC LIMIT ${ks.size + 1}`;
+    const [rows, self] = await Promise.all([
+      this.s.db.$queryRaw<{ userId: string; totalBpi: number }[]>(query),
       selfUserId
         ? this.s.db.$queryRaw<{ rank: number }[]>`
             SELECT (1 + (SELECT COUNT(*) FROM "PlayerVersionStatus" s WHERE ${filter('s')} AND s."totalBpi" > me."totalBpi"))::int AS "rank"
               FROM "PlayerVersionStatus" me WHERE me."userId" = ${selfUserId} AND ${filter('me')}`
         : Promise.resolve([]),
     ]);
-    const page = offsetPage(
-      rows.map((r) => ({ userId: r.userId, totalBpi: Number(r.totalBpi), rank: Number(r.rank) })),
-      offset,
-      size,
-      Number(total),
+    // the page in list order; then one count: the total, and the rows ahead of / tied with the page's
+    // first total (rank = 1 + the rows ahead: pageCompetitionRanks)
+    const keyed = keysetConnection(
+      rows.map((r) => ({ userId: r.userId, totalBpi: Number(r.totalBpi) })),
+      ks,
+      (r) => keyCursor(tag, GLOBAL_RANKING_KEY, [r.totalBpi, r.userId], key),
+      0,
     );
+    const top = keyed.edges[0]?.node.totalBpi ?? null;
+    const [c] = await this.s.db.$queryRaw<{ total: number; ahead: number; tied: number }[]>`
+      SELECT COUNT(*)::int AS "total", COUNT(*) FILTER (WHERE s."totalBpi" > ${top}::float8)::int AS "ahead", COUNT(*) FILTER (WHERE s."totalBpi" = ${top}::float8)::int AS "tied"
+        FROM "PlayerVersionStatus" s WHERE ${filter('s')}`;
+    keyed.totalCount = Number(c.total);
+    const ranks = pageCompetitionRanks(keyed.edges.map((e) => e.node.totalBpi), Number(c.ahead), Number(c.tied));
+    const page = { ...keyed, edges: keyed.edges.map((e, i): { cursor: string; node: GlobalRankingRow } => ({ cursor: e.cursor, node: { ...e.node, rank: ranks[i] } })) };
     return { version, area, arenaClass: q.arenaClass ?? null, selfRank: self[0] ? Number(self[0].rank) : null, page };
   }
 }

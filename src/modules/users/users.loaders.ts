@@ -3,6 +3,9 @@ import { Prisma, type User, type UserBadge } from '../../generated/prisma/client
 import { groupBy, inKeyOrder, keyedLoader, loader } from '../../graphql/loaders';
 
 export type FollowDirection = 'followers' | 'following';
+/** A follow page's window (position, direction, size) as a key part. */
+const pageWindow = (k: FollowPageKey) => `${k.from ? `${k.from.at.toISOString()}|${k.from.otherId}` : ''}|${k.backward}|${k.take}`;
+
 export interface FollowRow {
   /** the other user of the edge */
   otherId: string;
@@ -17,7 +20,9 @@ export interface FollowPair {
 export interface FollowPageKey {
   direction: FollowDirection;
   userId: string;
-  offset: number;
+  /** keyset position: the rows after (before, when backward) this (createdAt, other user id); null: from the start (end) */
+  from: { at: Date; otherId: string } | null;
+  backward: boolean;
   take: number;
 }
 
@@ -67,27 +72,29 @@ export function createUserLoaders(db: Db) {
     }),
     /** One page of a user's follow edges, newest follow first (ties by user id). */
     followPage: keyedLoader<FollowPageKey, FollowRow[]>(
-      (k) => `${k.direction}|${k.userId}|${k.offset}|${k.take}`,
+      (k) => `${k.direction}|${k.userId}|${pageWindow(k)}`,
       async (keys) => {
         const out = new Map<FollowPageKey, FollowRow[]>();
-        // One statement per (direction, page window), whatever the number of parents.
-        for (const group of groupBy(keys, (k) => `${k.direction}|${k.offset}|${k.take}`).values()) {
-          const { direction, offset, take } = group[0];
+        // One statement per (direction, page window), whatever the number of parents: keyset over
+        // (createdAt DESC, other id ASC), flipped when paging backwards.
+        for (const group of groupBy(keys, (k) => `${k.direction}|${pageWindow(k)}`).values()) {
+          const { direction, from, backward, take } = group[0];
           const ids = Prisma.join(group.map((g) => g.userId));
-          const rows =
-            direction === 'followers'
-              ? await db.$queryRaw<{ parentId: string; otherId: string; createdAt: Date }[]>(Prisma.sql`
-                  SELECT "parentId", "otherId", "createdAt" FROM (
-                    SELECT f."followingId" AS "parentId", f."followerId" AS "otherId", f."createdAt",
-                           ROW_NUMBER() OVER (PARTITION BY f."followingId" ORDER BY f."createdAt" DESC, f."followerId") AS rn
-                      FROM "Follow" f WHERE f."followingId" IN (${ids})
-                  ) t WHERE rn > ${offset} AND rn <= ${offset + take} ORDER BY "parentId", rn`)
-              : await db.$queryRaw<{ parentId: string; otherId: string; createdAt: Date }[]>(Prisma.sql`
-                  SELECT "parentId", "otherId", "createdAt" FROM (
-                    SELECT f."followerId" AS "parentId", f."followingId" AS "otherId", f."createdAt",
-                           ROW_NUMBER() OVER (PARTITION BY f."followerId" ORDER BY f."createdAt" DESC, f."followingId") AS rn
-                      FROM "Follow" f WHERE f."followerId" IN (${ids})
-                  ) t WHERE rn > ${offset} AND rn <= ${offset + take} ORDER BY "parentId", rn`);
+          const [parent, other] = direction === 'followers' ? ['followingId', 'followerId'] : ['followerId', 'followingId'];
+          const p = Prisma.raw(`f."${parent}"`);
+          const o = Prisma.raw(`f."${other}"`);
+          const order = backward ? Prisma.sql`f."createdAt" ASC, ${o} DESC` : Prisma.sql`f."createdAt" DESC, ${o} ASC`;
+          const at = from ? Prisma.sql`${from.at.toISOString().replace('Z', '')}::timestamp(3)` : Prisma.empty;
+          const position = !from
+            ? Prisma.empty
+            : backward
+              ? Prisma.sql`AND (f."createdAt" > ${at} OR (f."createdAt" = ${at} AND ${o} < ${from.otherId}))`
+              : Prisma.sql`AND (f."createdAt" < ${at} OR (f."createdAt" = ${at} AND ${o} > ${from.otherId}))`;
+          const rows = await db.$queryRaw<{ parentId: string; otherId: string; createdAt: Date }[]>(Prisma.sql`
+            SELECT "parentId", "otherId", "createdAt" FROM (
+              SELECT ${p} AS "parentId", ${o} AS "otherId", f."createdAt", ROW_NUMBER() OVER (PARTITION BY ${p} ORDER BY ${order}) AS rn
+                FROM "Follow" f WHERE ${p} IN (${ids}) ${position}
+            ) t WHERE rn <= ${take} ORDER BY "parentId", rn`);
           const byParent = groupBy(rows, (r) => r.parentId);
           for (const g of group) {
             out.set(g, (byParent.get(g.userId) ?? []).map((r) => ({ otherId: r.otherId, createdAt: new Date(r.createdAt) })));

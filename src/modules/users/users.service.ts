@@ -9,8 +9,8 @@ import {
 } from '../../domain/profile';
 import fs from 'node:fs/promises';
 import { AppError, badInput, conflict, fromDatabaseError, notFound, unauthenticated, type ErrorIssue } from '../../errors';
-import { offsetArgs } from '../../graphql/args';
-import { offsetPage } from '../../graphql/connection';
+import { keyset, type KeysetArgs } from '../../graphql/args';
+import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection } from '../../graphql/connection';
 import { anonymousUser, userVisibility } from '../../graphql/rules';
 import type { AreaScope } from '../area';
 import { accountBackup, writeAccountBackup } from './account-backup';
@@ -35,7 +35,10 @@ export interface ProfileFields {
 
 export type FollowEdge = { cursor: string; node: User; followedAt: Date };
 
-type Scope = Pick<AreaScope, 'config' | 'ctx' | 'db' | 'events' | 'loaders' | 'log' | 'viewer'>;
+type Scope = Pick<AreaScope, 'auth' | 'config' | 'ctx' | 'db' | 'events' | 'loaders' | 'log' | 'viewer'>;
+
+/** Cursor kinds of followers / following: [createdAt, sealed other user id] (a masked member's cursor must not name them). */
+const FOLLOW_KEY = ['time', 'sealed'] as const;
 
 /**
  * Profiles: reads and writes. Who may see a user's fields is the rule table's (User.* in
@@ -91,21 +94,24 @@ export class UsersService {
   }
 
   /** One page of a user's followers / followings, newest first; users the viewer may not see are anonymous stand-ins (anonymousUser). */
-  async followConnection(user: Pick<User, 'id'>, direction: FollowDirection, args: { first?: number | null; after?: string | null }) {
-    const { size, offset } = offsetArgs(args);
+  async followConnection(user: Pick<User, 'id'>, direction: FollowDirection, args: KeysetArgs) {
+    const tag = `follow:${direction}`;
+    const key = this.s.auth.deriveKey(CURSOR_KEY_PURPOSE);
+    const ks = keyset(args, tag, FOLLOW_KEY, { key });
+    const from = ks.key ? { at: ks.key[0], otherId: ks.key[1] } : null;
     const [rows, counts] = await Promise.all([
-      this.s.loaders.users.followPage.load({ direction, userId: user.id, offset, take: size + 1 }),
+      this.s.loaders.users.followPage.load({ direction, userId: user.id, from, backward: ks.backward, take: ks.size + 1 }),
       this.s.loaders.users.followCounts.load(user.id),
     ]);
-    const users = await this.s.loaders.users.byId.loadMany(rows.slice(0, size).map((r) => r.otherId));
+    const page = keysetConnection(rows, ks, (r) => keyCursor(tag, FOLLOW_KEY, [r.createdAt, r.otherId], key), direction === 'followers' ? counts.followers : counts.following);
+    const users = await this.s.loaders.users.byId.loadMany(page.edges.map((e) => e.node.otherId));
     const visible = await Promise.all(users.map((u) => (u && !(u instanceof Error) ? userVisibility(this.s.ctx, u) : false)));
-    const page = offsetPage(rows, offset, size, direction === 'followers' ? counts.followers : counts.following);
     const edges = page.edges.flatMap((e, i): FollowEdge[] => {
       const u = users[i];
       if (!u || u instanceof Error) return [];
       // A member the viewer may not see is masked completely, id included (as the reference's
       // userId ""): a stand-in with a random id and the masked name; every VISIBLE field is null.
-      return [{ cursor: e.cursor, node: visible[i] ? u : anonymousUser(this.s.ctx), followedAt: rows[i].createdAt }];
+      return [{ cursor: e.cursor, node: visible[i] ? u : anonymousUser(this.s.ctx), followedAt: e.node.createdAt }];
     });
     return { ...page, edges };
   }
