@@ -1,9 +1,10 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/connection';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 @ArgsType()
 export class BatchesArgs extends ConnectionArgs {
-  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
   @Field(() => Int, { nullable: true, description: 'Plays listed per entry (topScores), 1–100 (default 5)' }) topN?: number | null;
 }
 
@@ -14,7 +15,7 @@ export class BatchArgs {
 
 @ArgsType()
 export class ScoreDetailsArgs {
-  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
   @Field(() => String, { description: 'A JST date YYYY-MM-DD in the period' }) date!: string;
   @Field(() => String, { defaultValue: 'day', description: 'day, week (Mon–Sun) or month' }) unit!: string;
   @Field(() => String, { defaultValue: 'createdAt', description: 'createdAt (import time) or playedAt (play time)' }) groupedBy!: string;
@@ -28,5 +29,5 @@ export class DeleteBatchArgs {
 
 @ArgsType()
 export class VersionArgs {
-  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
 }

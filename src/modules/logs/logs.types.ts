@@ -3,11 +3,12 @@ import { Connection } from '../../graphql/connection';
 import { NodeInterface } from '../../graphql/global-id';
 import { GraphQLUUID } from 'graphql-scalars';
 import { ChartFields, PlayType, ScoreSnapshotType, VersionComparisonEntryType } from '../scores/scores.types';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 @ObjectType('Batch', { implements: NodeInterface, description: 'One import (all its plays committed together)' })
 export class BatchType {
   @Field(() => GraphQLUUID, { name: 'databaseId', description: 'Database id of the batch (a UUID; the `batchId` of other types and arguments)' }) id!: string;
-  @Field(() => String, { description: 'Game version of the import' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the import' }) version!: string;
   @Field(() => String, { description: 'ROWS, OFFICIAL_CSV, REFLUX, DAKEN_COUNTER, RESULT_TECHO or TRANSFER' }) source!: string;
   @Field(() => Date, { description: 'Import time' }) createdAt!: Date;
   @Field(() => Int, { description: 'Rows read from the export' }) rowCount!: number;
@@ -88,7 +89,7 @@ export class RivalOvertakenSummaryType {
 @ObjectType('BatchDetail', { description: 'One import batch in detail: every chart it improved, the rivals passed, and the neighbouring batches' })
 export class BatchDetailType {
   @Field(() => ID, { description: 'Database id of the batch (a UUID)' }) id!: string;
-  @Field(() => String, { description: 'Game version of the import' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the import' }) version!: string;
   @Field(() => String, { description: 'Export format: ROWS, OFFICIAL_CSV, REFLUX, DAKEN_COUNTER, RESULT_TECHO or TRANSFER' }) source!: string;
   @Field(() => Date, { description: 'Import time' }) createdAt!: Date;
   @Field(() => Float, { description: 'Total BPI right before this batch' }) previousTotalBpi!: number;
@@ -120,8 +121,8 @@ export class ScoreDetailsType {
 
 @ObjectType('VersionSummary', { description: 'Value type: every chart\'s best in one version next to another version' })
 export class VersionSummaryType {
-  @Field(() => String, { description: 'The version summarised' }) currentVersion!: string;
-  @Field(() => String, { nullable: true, description: 'The version compared with (the previous one played); null when none' }) compareVersion!: string | null;
+  @Field(() => GameVersionScalar, { description: 'The version summarised' }) currentVersion!: string;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'The version compared with (the previous one played); null when none' }) compareVersion!: string | null;
   @Field(() => String, { nullable: true, description: 'Display name of compareVersion (e.g. "Pinky Crush"); null when none' }) compareVersionLabel!: string | null;
   @Field(() => [VersionComparisonEntryType], { description: 'One entry per chart played in either version' }) entries!: VersionComparisonEntryType[];
 }
@@ -129,6 +130,6 @@ export class VersionSummaryType {
 @ObjectType('DeleteBatchPayload', { description: 'What deleting a batch did' })
 export class DeleteBatchPayload {
   @Field(() => ID, { description: 'The deleted batch\'s id' }) batchId!: string;
-  @Field(() => String, { description: 'Game version of the deleted batch (its bests and totals were rebuilt)' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the deleted batch (its bests and totals were rebuilt)' }) version!: string;
   @Field(() => String, { description: 'A one-line summary for the user' }) message!: string;
 }

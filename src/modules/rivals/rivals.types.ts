@@ -5,6 +5,7 @@ import { ChartType } from '../shared/chart.type';
 import { UserType } from '../shared/user.type';
 import '../shared/enums';
 import { RadarType } from '../stats/stats.types';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 @ObjectType('WinLoss', { description: 'Value type: viewer against the user on the SP charts of one level both have played (win: viewer\'s EX is higher)' })
 export class WinLossType {
@@ -16,7 +17,7 @@ export class WinLossType {
 
 @ObjectType('ProfileCompare', { description: 'Value type: the viewer against a player in one version: wins and losses per level, and the player\'s radar' })
 export class ProfileCompareType {
-  @Field(() => String, { description: 'Game version compared' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version compared' }) version!: string;
   @Field(() => [WinLossType], { nullable: true, description: 'null for anonymous viewers' }) winLoss!: WinLossType[] | null;
   @Field(() => RadarType, { description: 'The user\'s radar' }) radar!: RadarType;
 }
@@ -100,7 +101,7 @@ registerEnumType(SortOrder, {
     'Value type: the viewer against this player in one version, on the charts both have a best on (all difficulties and levels unless filtered). wins + losses + draws = played.',
 })
 export class RivalryType {
-  @Field(() => String, { description: 'Game version compared' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version compared' }) version!: string;
   @Field(() => Int, { description: 'Charts both played where the viewer\'s best EX is higher' }) wins!: number;
   @Field(() => Int, { description: 'Charts both played where this player\'s best EX is higher' }) losses!: number;
   @Field(() => Int, { description: 'Charts both played with equal best EX' }) draws!: number;

@@ -2,6 +2,7 @@ import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/connection';
 import { Difficulty } from '../shared/enums';
 import { NotificationKind, TimelineMode } from './social.types';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 @ArgsType()
 export class OwnerArgs {
@@ -65,7 +66,7 @@ export class NotificationsArgs extends OwnerConnectionArgs {
 @ArgsType()
 export class TimelineArgs extends OwnerConnectionArgs {
   @Field(() => TimelineMode, { nullable: true, defaultValue: TimelineMode.ALL, description: 'Which updates to list (default ALL)' }) mode!: TimelineMode;
-  @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
   @Field(() => String, { nullable: true, description: 'Part of the player’s name or of the song title (at most 256 characters)' }) search?: string | null;
   @Field(() => [Int], { nullable: true, description: 'Chart levels (1–12)' }) levels?: number[] | null;
   @Field(() => [Difficulty], { nullable: true, description: 'Only these difficulties (default: all)' }) difficulties?: Difficulty[] | null;

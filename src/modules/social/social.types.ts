@@ -3,6 +3,7 @@ import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphq
 import { Connection } from '../../graphql/connection';
 import { ClearLamp } from '../shared/enums';
 import { NodeInterface } from '../../graphql/global-id';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 export enum FollowStateEnum {
   NONE = 'none',
@@ -169,7 +170,7 @@ export class NotificationType {
   @Field(() => ID, { nullable: true, description: 'Who did it (follower, approver, requester, the player who overtook you)' })
   actorId!: string | null;
   @Field(() => Int, { nullable: true, description: 'OVERTAKEN: the chart' }) chartId!: number | null;
-  @Field(() => String, { nullable: true, description: 'OVERTAKEN: game version' }) version!: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'OVERTAKEN: game version' }) version!: string | null;
   @Field(() => Int, { nullable: true, description: 'OVERTAKEN: the actor’s new EX score' }) actorExScore!: number | null;
   @Field(() => Int, { nullable: true, description: 'OVERTAKEN: your best EX score at that moment' }) myExScore!: number | null;
 }
@@ -212,7 +213,7 @@ export class TimelineEntry {
   @Field(() => ID, { description: 'The score (play) id' }) id!: number;
   @Field(() => ID, { description: 'Database id of the player who played' }) userId!: string;
   @Field(() => Int, { description: 'Database id of the chart' }) chartId!: number;
-  @Field(() => String, { description: 'Game version of the play' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the play' }) version!: string;
   @Field(() => Date, { description: 'When the play happened' }) playedAt!: Date;
   @Field(() => Int, { description: 'EX score of the play' }) exScore!: number;
   @Field(() => Float, { nullable: true, description: 'BPI of the play (current definition); null without one' }) bpi!: number | null;

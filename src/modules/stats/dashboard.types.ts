@@ -9,6 +9,7 @@ import { ArenaClass, Difficulty, RadarCategory } from '../shared/enums';
 import { ChartType } from '../shared/chart.type';
 import { UserType } from '../shared/user.type';
 import { RadarType } from './stats.types';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 export enum StatsPeriod {
   DAY = 'day',
@@ -44,7 +45,7 @@ registerEnumType(ChartTheme, {
 })
 export class DashboardType {
   @Field(() => ID, { description: 'Id of the player the dashboard is about' }) userId!: string;
-  @Field(() => String, { description: 'Game version of the dashboard' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the dashboard' }) version!: string;
   @Field(() => [Int], { nullable: true, description: 'Level filter in force (null: the default of each part, usually 11 and 12)' }) levels!: number[] | null;
   @Field(() => [Difficulty], { nullable: true, description: 'Difficulty filter in force (null: HYPER, ANOTHER and LEGGENDARIA)' }) difficulties!: Difficulty[] | null;
 }
@@ -446,7 +447,7 @@ export class StatsRankingEntryType {
 
 @ObjectType({ description: 'A page of the players ranked by tower (key presses)' })
 export class TowerRankingConnection extends Connection(StatsRankingEntryType, 'TowerRankingEntry') {
-  @Field(() => String, { description: 'Game version' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version' }) version!: string;
   @Field(() => StatsPeriod, { description: 'Period unit' }) period!: StatsPeriod;
   @Field(() => String, { description: 'First JST date of the period' }) startDate!: string;
   @Field(() => String, { description: 'Last JST date of the period' }) endDate!: string;
@@ -455,7 +456,7 @@ export class TowerRankingConnection extends Connection(StatsRankingEntryType, 'T
 
 @ObjectType({ description: 'A page of the players ranked in one radar category' })
 export class RadarRankingConnection extends Connection(StatsRankingEntryType, 'RadarRankingEntry') {
-  @Field(() => String, { description: 'Game version' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version' }) version!: string;
   @Field(() => RadarCategory, { description: 'The ranked category' }) category!: RadarCategory;
   @Field(() => Int, { nullable: true, description: 'The caller\'s rank (null: signed out or absent)' }) selfRank!: number | null;
   @Field(() => RadarType, { nullable: true, description: 'The caller\'s own radar in the version (null: signed out)' }) viewerRadar!: RadarType | null;

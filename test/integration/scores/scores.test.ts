@@ -41,7 +41,7 @@ export function currentLayoutCsv(songs: Map<string, Partial<Record<(typeof DIFFS
   return '\ufeff' + lines.join('\r\n') + '\r\n';
 }
 
-const IMPORT_CSV = `mutation($userId: ID!, $version: String!, $csv: String!) {
+const IMPORT_CSV = `mutation($userId: ID!, $version: GameVersion!, $csv: String!) {
   importScoresCsv(userId: $userId, version: $version, csv: $csv) {
     batchId upToDate message format rowCount updatedCount bpiUpdatedCount previousTotalBpi newTotalBpi skipped learnedCharts
     notFound { line title difficulty } problems { line column reason severity }
