@@ -33,3 +33,6 @@ export const GameVersionScalar = new GraphQLScalarType<string, string>({
     return ast.value;
   },
 });
+
+/** Counts (totalCount, followers, rows…): graphql-scalars' NonNegativeInt, re-exported for the areas. */
+export { GraphQLNonNegativeInt } from 'graphql-scalars';

@@ -1,5 +1,6 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/connection';
+import { StatsPeriod, TimeBasis } from '../shared/enums';
 import { GameVersionScalar } from '../../graphql/scalars';
 
 @ArgsType()
@@ -17,8 +18,10 @@ export class BatchArgs {
 export class ScoreDetailsArgs {
   @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
   @Field(() => String, { description: 'A JST date YYYY-MM-DD in the period' }) date!: string;
-  @Field(() => String, { defaultValue: 'day', description: 'day, week (Mon–Sun) or month' }) unit!: string;
-  @Field(() => String, { defaultValue: 'createdAt', description: 'createdAt (import time) or playedAt (play time)' }) groupedBy!: string;
+  @Field(() => StatsPeriod, { nullable: true, description: 'Length of the period holding date: DAY (default), WEEK (Monday–Sunday) or MONTH' }) period?: StatsPeriod | null;
+  @Field(() => TimeBasis, { nullable: true, description: 'Which time of a play places it in the period: CREATED_AT (import time, default) or PLAYED_AT' }) basis?: TimeBasis | null;
+  @Field(() => String, { defaultValue: 'day', description: 'day, week (Mon–Sun) or month; period wins when both are given', deprecationReason: 'Use period (an enum); removed in the next release' }) unit!: string;
+  @Field(() => String, { defaultValue: 'createdAt', description: 'createdAt (import time) or playedAt (play time); basis wins when both are given', deprecationReason: 'Use basis (an enum); removed in the next release' }) groupedBy!: string;
 }
 
 @ArgsType()

@@ -4,6 +4,7 @@ import { UserType } from '../shared/user.type';
 import { ChartType } from '../shared/chart.type';
 import { Difficulty, PlayStyle } from '../shared/enums';
 import { GameVersionScalar } from '../../graphql/scalars';
+import { GraphQLNonNegativeInt } from '../../graphql/scalars';
 
 export enum ChartPopularityOrder {
   MOST = 'MOST',
@@ -62,7 +63,7 @@ export class SimilarChartType {
 @ObjectType('ChartPopularity', { description: 'Value type: a chart with the number of players who played it' })
 export class ChartPopularityType {
   @Field(() => ChartType, { description: 'The chart' }) chart!: ChartType;
-  @Field(() => Int, { description: 'Players with a best score on this chart in the version' }) playerCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Players with a best score on this chart in the version' }) playerCount!: number;
 }
 
 @ObjectType({ description: 'A page of charts by how many players played them' })

@@ -4,6 +4,7 @@ import { Connection } from '../../graphql/connection';
 import { NodeInterface } from '../../graphql/global-id';
 import { ClearLamp, Difficulty, PlayStyle, RadarCategory } from '../shared/enums';
 import { GameVersionScalar } from '../../graphql/scalars';
+import { GraphQLNonNegativeInt } from '../../graphql/scalars';
 
 registerEnumType(ScoreSortKey, {
   name: 'ScoreSortKey',
@@ -137,15 +138,15 @@ export class ImportScoresPayload {
   @Field(() => Boolean, { description: 'Nothing improved: nothing was written' }) upToDate!: boolean;
   @Field(() => String, { description: 'A one-line summary for the user' }) message!: string;
   @Field(() => String, { description: 'Export format detected (official CSV, Reflux TSV, daken counter, result techo, or rows)' }) format!: string;
-  @Field(() => Int, { description: 'Rows read from the export' }) rowCount!: number;
-  @Field(() => Int, { description: 'Plays stored (all charts)' }) updatedCount!: number;
-  @Field(() => Int, { description: 'Plays stored on charts with a BPI definition' }) bpiUpdatedCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Rows read from the export' }) rowCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Plays stored (all charts)' }) updatedCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Plays stored on charts with a BPI definition' }) bpiUpdatedCount!: number;
   @Field(() => Float, { description: 'Total BPI of the version before the import' }) previousTotalBpi!: number;
   @Field(() => Float, { description: 'Total BPI of the version after the import' }) newTotalBpi!: number;
-  @Field(() => Int, { description: 'Charts present without a play (NO PLAY, zero score)' }) skipped!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Charts present without a play (NO PLAY, zero score)' }) skipped!: number;
   @Field(() => [ImportNotFoundType], { description: 'Rows whose chart is unknown and could not be learned (nothing stored for them)' }) notFound!: ImportNotFoundType[];
   @Field(() => [ImportProblemType], { description: 'Rows or cells dropped (error) or kept with a warning' }) problems!: ImportProblemType[];
-  @Field(() => Int, { description: 'Charts the catalogue learned from this export (played charts not in the BPI definitions; stored without BPI)' })
+  @Field(() => GraphQLNonNegativeInt, { description: 'Charts the catalogue learned from this export (played charts not in the BPI definitions; stored without BPI)' })
   learnedCharts!: number;
 }
 
@@ -153,6 +154,6 @@ export class ImportScoresPayload {
 export class MigrateLegacyScoresPayload {
   @Field(() => [GameVersionScalar], { description: 'Game versions found in the export and imported' }) importedVersions!: string[];
   @Field(() => Int, { description: 'Plays stored' }) totalProcessed!: number;
-  @Field(() => Int, { description: 'Import batches written (one per version and day)' }) batchCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Import batches written (one per version and day)' }) batchCount!: number;
   @Field(() => Int, { description: 'History entries whose chart is not in the catalogue' }) notFound!: number;
 }

@@ -26,7 +26,7 @@ export class InviteTokenArgs {
 
 @ArgsType()
 export class FollowRequestIdArgs extends OwnerArgs {
-  @Field(() => Int, { description: 'Database id of the request (PendingFollower.requestId)' }) requestId!: number;
+  @Field(() => ID, { description: 'The request (PendingFollower.requestId; an Int literal is accepted as an ID)' }) requestId!: string;
 }
 
 @ArgsType()

@@ -4,6 +4,7 @@ import { Connection } from '../../graphql/connection';
 import { ClearLamp } from '../shared/enums';
 import { NodeInterface } from '../../graphql/global-id';
 import { GameVersionScalar } from '../../graphql/scalars';
+import { GraphQLNonNegativeInt } from '../../graphql/scalars';
 
 export enum FollowStateEnum {
   NONE = 'none',
@@ -134,7 +135,7 @@ export class FollowListType {
   @Field(() => String, { description: 'List name (1–50 characters, unique among your lists)' }) name!: string;
   @Field(() => Boolean, { description: 'Stored for the future; lists are never shown to others' }) isPublic!: boolean;
   @Field(() => Date, { description: 'When the list was created' }) createdAt!: Date;
-  @Field(() => Int, { description: 'Players in the list' }) memberCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Players in the list' }) memberCount!: number;
 }
 
 @ObjectType({ description: 'Result of deleting one of your follow lists (its members stay followed)' })
@@ -181,7 +182,7 @@ export class NotificationConnection extends Connection(NotificationType, 'Notifi
 @ObjectType({ description: 'Result of marking your notifications read' })
 export class MarkNotificationsReadPayload {
   @Field(() => Date, { description: 'The new read watermark: notifications created until then are read' }) lastReadAt!: Date;
-  @Field(() => Int, { description: 'The badge after marking read: pending requests and legacy followers stay until acted on' })
+  @Field(() => GraphQLNonNegativeInt, { description: 'The badge after marking read: pending requests and legacy followers stay until acted on' })
   unreadCount!: number;
 }
 

@@ -24,7 +24,8 @@ export class RecommendedArgs {
 @ArgsType()
 export class TotalBpiHistoryArgs {
   @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
-  @Field(() => String, { nullable: true, description: 'day (default), week or month' }) groupBy?: string | null;
+  @Field(() => StatsPeriod, { nullable: true, description: 'Unit of the points: DAY (default), WEEK (keyed by its Monday) or MONTH (YYYY-MM)' }) period?: StatsPeriod | null;
+  @Field(() => String, { nullable: true, description: 'day (default), week or month; period wins when both are given', deprecationReason: 'Use period (an enum); removed in the next release' }) groupBy?: string | null;
 }
 
 // ───────────── dashboard and cross-player stats ─────────────

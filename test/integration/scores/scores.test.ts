@@ -315,7 +315,7 @@ d('score import and reads (real definitions)', () => {
     await new Promise((r) => setTimeout(r, 20));
     await imp('33', 1.6, '2025-05-02 08:00');
     const q = ok(await s.gql(
-      `query($id: ID!, $asOf: DateTimeISO, $song: Int!) { user(id: $id) {
+      `query($id: ID!, $asOf: DateTimeISO, $song: ID!) { user(id: $id) {
          now: scores(version: "33") { totalCount edges { node { chartId exScore } } }
          then: scores(version: "33", asOf: $asOf) { edges { node { chartId exScore } } }
          allDifficultyScores { totalCount edges { node { chartId version } } }
