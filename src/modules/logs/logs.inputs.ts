@@ -26,7 +26,7 @@ export class ScoreDetailsArgs {
 
 @ArgsType()
 export class DeleteBatchArgs {
-  @Field(() => ID, { description: 'The owner of the batch (yourself; an admin may act for someone)' }) userId!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
   @Field(() => ID, { description: 'The batch to delete: its plays go, and the bests are rebuilt from the rest' }) batchId!: string;
 }
 

@@ -30,14 +30,14 @@ export class BpiPlanArgs {
 
 @ArgsType()
 export class SaveOptimizeMemoArgs {
-  @Field(() => ID, { description: 'You (owner-only operation)' }) userId!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
   @Field(() => BpiPlanInput, { description: 'The optimizer arguments: the plan is computed from your scores now and saved with them' })
   input!: BpiPlanInput;
 }
 
 @ArgsType()
 export class DeleteOptimizeMemoArgs {
-  @Field(() => ID, { description: 'You (owner-only operation)' }) userId!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
   @Field(() => ID, { description: 'The memo to delete' }) memoId!: string;
 }
 

@@ -18,14 +18,14 @@ export class ScoreRowInput {
 
 @ArgsType()
 export class ImportScoresArgs {
-  @Field(() => ID, { description: 'The player who imports (yourself; an admin may import for someone)' }) userId!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
   @Field(() => GameVersionScalar, { description: 'Game version the scores are for (e.g. "33")' }) version!: string;
   @Field(() => [ScoreRowInput], { description: 'At most 10,000 rows' }) rows!: ScoreRowInput[];
 }
 
 @ArgsType()
 export class ImportScoresCsvArgs {
-  @Field(() => ID, { description: 'The player who imports (yourself; an admin may import for someone)' }) userId!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
   @Field(() => GameVersionScalar, { description: 'Game version the export is from (e.g. "33")' }) version!: string;
   @Field(() => String, { description: 'Official CSV, Reflux TSV, daken counter or result techo CSV (detected)' }) csv!: string;
   @Field(() => PlayStyle, { nullable: true, description: 'The play style an official CSV was downloaded for (the file does not say; default SP). Tool exports name it per row.' })
@@ -34,7 +34,7 @@ export class ImportScoresCsvArgs {
 
 @ArgsType()
 export class MigrateLegacyArgs {
-  @Field(() => ID, { description: 'The player who migrates (yourself; an admin may migrate for someone)' }) userId!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
   @Field(() => String, { description: 'The old app export: JSON {"<version>": {scoresHistory:[…], scores:{…}}}' }) data!: string;
 }
 

@@ -6,12 +6,12 @@ import { GameVersionScalar } from '../../graphql/scalars';
 
 @ArgsType()
 export class OwnerArgs {
-  @Field(() => ID, { description: 'You (owner-only operation)' }) userId!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
 }
 
 @ArgsType()
 export class OwnerConnectionArgs extends ConnectionArgs {
-  @Field(() => ID, { description: 'You (owner-only operation)' }) userId!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
 }
 
 @ArgsType()

@@ -105,7 +105,7 @@ export class TowerDayInput {
 
 @ArgsType()
 export class RegisterTowerArgs {
-  @Field(() => ID, { description: 'The player (must be the caller)' }) userId!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
   @Field(() => GameVersionScalar, { description: 'Game version of the days' }) version!: string;
   @Field(() => [TowerDayInput], { description: '1–1000 days, each date once; a day already registered for the version is replaced' }) rows!: TowerDayInput[];
 }
