@@ -95,7 +95,7 @@ export async function post(server: Child, body: unknown, token?: string, timeout
   return { status: res.status, text, json };
 }
 
-export const IMPORT = `mutation($u: ID!, $v: String!, $csv: String!) { importScoresCsv(userId: $u, version: $v, csv: $csv) { batchId rowCount updatedCount } }`;
+export const IMPORT = `mutation($u: ID!, $v: GameVersion!, $csv: String!) { importScoresCsv(userId: $u, version: $v, csv: $csv) { batchId rowCount updatedCount } }`;
 export const READ = `{ songs(first: 5) { totalCount edges { node { title charts { id definition { notes } } } } } }`;
 
 // ---------------------------------------------------------------------------------------------

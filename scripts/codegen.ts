@@ -44,7 +44,7 @@ async function main() {
       onlyOperationTypes: true,
       enumsAsTypes: true,
       strictScalars: true,
-      scalars: { DateTimeISO: 'string', UUID: 'string', LocalDate: 'string', URL: 'string', NonNegativeInt: 'number', JSON: 'unknown', JSONObject: 'Record<string, unknown>' },
+      scalars: { DateTimeISO: 'string', UUID: 'string', GameVersion: 'string', LocalDate: 'string', URL: 'string', NonNegativeInt: 'number', JSON: 'unknown', JSONObject: 'Record<string, unknown>' },
       useTypeImports: true,
       avoidOptionals: { field: true, inputValue: false, object: true, defaultValue: false },
     },

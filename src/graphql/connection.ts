@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import type { Keyset, KeyKind, KeyValues } from './args';
+import { GraphQLNonNegativeInt } from './scalars';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -49,7 +50,7 @@ export function Connection<T extends object>(node: ClassType<T>, name: string) {
   abstract class ConnectionType {
     @Field(() => [Edge], { description: 'The items of this page, in list order (empty past the end)' }) edges!: Edge[];
     @Field(() => PageInfo, { description: 'Whether more items follow or precede this page, and the cursors of its ends' }) pageInfo!: PageInfo;
-    @Field(() => Int, { description: 'Number of items in the whole list (every page), under the same filters' }) totalCount!: number;
+    @Field(() => GraphQLNonNegativeInt, { description: 'Number of items in the whole list (every page), under the same filters' }) totalCount!: number;
   }
   return ConnectionType as unknown as ClassType<Page<T>>;
 }

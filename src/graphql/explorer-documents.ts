@@ -20,7 +20,7 @@ export const DASHBOARD_QUERY = `# The dashboard: the signed-in player's page in 
 # (\`npm run cli -- token <userId>\` prints one, or
 # POST /api/v1/token with an X-API-Key header).
 # Ctrl+Enter runs the query.
-query Dashboard($version: String) {
+query Dashboard($version: GameVersion) {
   serverInfo {
     latestVersion
   }

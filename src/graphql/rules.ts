@@ -351,7 +351,21 @@ export function enforce(ctx: Context, operation: string, args: Record<string, an
 
 async function enforceOwner(ctx: Context, viewerId: string, entry: RuleEntry, args: Record<string, any>): Promise<void> {
   const target = await (entry.target ?? byUserId)(args, ctx);
-  if (target !== viewerId) throw forbidden('Only the owner may do this');
+  if (target === viewerId) return;
+  // an administrator may act for someone, with their own token only (never through a third-party app)
+  if (target !== undefined && ctx.viewer?.isAdmin && !ctx.viewer.scopes) return;
+  throw forbidden('Only the owner may do this');
+}
+
+/**
+ * Owner operations take the viewer from the token: an OWNER root operation whose target is its
+ * `userId` argument gets the caller's id there when the argument is left out (or null), before
+ * the rule and the resolver see it. Without a viewer the argument stays absent (the rule answers
+ * UNAUTHENTICATED).
+ */
+function withViewerAsOwner(entry: RuleEntry | undefined, field: GraphQLField<unknown, Context>) {
+  if (entry?.rule !== 'OWNER' || entry.target || !field.args.some((a) => a.name === 'userId')) return null;
+  return (args: Record<string, any>, ctx: Context) => (args.userId == null && ctx.viewer ? { ...args, userId: ctx.viewer.id } : args);
 }
 
 async function enforceVisible(ctx: Context, entry: RuleEntry, args: Record<string, any>): Promise<void> {
@@ -445,8 +459,10 @@ export function applyRules(schema: GraphQLSchema): GraphQLSchema {
       if (field.name.startsWith('__')) continue;
       const operation = `${typeName}.${field.name}`;
       const resolve = field.resolve ?? defaultFieldResolver;
+      const ownerDefault = withViewerAsOwner(RULES[operation], field);
       // No promise of our own when the rule needs no lookup: the resolver's value as it is.
-      field.resolve = (source, args, context: Context, info) => {
+      field.resolve = (source, rawArgs, context: Context, info) => {
+        const args = ownerDefault ? ownerDefault(rawArgs, context) : rawArgs;
         const gate = enforce(context, operation, args, kind);
         return gate ? gate.then(() => resolve(source, args, context, info)) : resolve(source, args, context, info);
       };

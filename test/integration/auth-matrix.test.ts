@@ -96,6 +96,7 @@ const CASES: Record<string, Case> = {
   'Mutation.importDefinitions': { vars: () => ({ json: '{}' }) },
   'Mutation.importOfficialArena': { vars: () => ({ json: '[]' }) },
   'Mutation.recompute': { vars: () => ({}) },
+  'Mutation.startRecompute': { vars: () => ({}) },
   // social
   'Mutation.follow': { vars: (f) => ({ userId: f.bystander.id }) },
   'Mutation.unfollow': { vars: (f) => ({ userId: f.bystander.id }) },

@@ -1,4 +1,5 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { GraphQLURL } from 'graphql-scalars';
 import type { User } from '../../generated/prisma/client';
 import { UserType } from '../shared/user.type';
 
@@ -42,7 +43,7 @@ export class IssueApiKeyPayload {
 export class OAuthClientStatus {
   @Field(() => Boolean, { description: 'True when the caller has a client' }) exists!: boolean;
   @Field(() => ID, { nullable: true, description: 'The client id; null when there is no client' }) clientId!: string | null;
-  @Field(() => [String], { nullable: true, description: 'Redirect URIs the client may use; null when there is no client' }) redirectUris!: string[] | null;
+  @Field(() => [GraphQLURL], { nullable: true, description: 'Redirect URIs the client may use; null when there is no client' }) redirectUris!: string[] | null;
   @Field(() => Date, { nullable: true, description: 'When the client was issued; null when there is no client' }) createdAt!: Date | null;
 }
 
@@ -50,7 +51,7 @@ export class OAuthClientStatus {
 export class IssueOAuthClientPayload {
   @Field(() => ID, { description: 'The client id (public; send it with the secret to the token endpoint)' }) clientId!: string;
   @Field(() => String, { description: 'The client secret; store it now, it cannot be shown again' }) clientSecret!: string;
-  @Field(() => [String], { description: 'Redirect URIs the client may use (exact match)' }) redirectUris!: string[];
+  @Field(() => [GraphQLURL], { description: 'Redirect URIs the client may use (exact match)' }) redirectUris!: string[];
   @Field(() => Date, { description: 'When the client was issued' }) createdAt!: Date;
 }
 

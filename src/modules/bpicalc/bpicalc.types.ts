@@ -1,6 +1,7 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { Difficulty } from '../shared/enums';
 import { ArenaAverageEntry } from '../arena/arena.types';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 @ObjectType({ simpleResolvers: true, description: 'Value type: the chart a BPI was computed for' })
 export class BpiCalcSong {
@@ -22,7 +23,7 @@ export class BpiCalcRank {
 
 @ObjectType({ simpleResolvers: true, description: 'Value type: the definition version and the arena averages of the chart' })
 export class BpiCalcMetadata {
-  @Field(() => String, { description: 'Game version of the definition used' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the definition used' }) version!: string;
   @Field(() => [ArenaAverageEntry], { nullable: true, description: 'A1–A5 averages (null: not a level 11/12 chart or no data)' })
   arenaAverages!: ArenaAverageEntry[] | null;
 }

@@ -17,6 +17,7 @@ import {
   SongType,
   StartRecomputePayload,
 } from './catalogue.types';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 @Resolver(() => SongType)
 export class SongsResolver {
@@ -85,7 +86,7 @@ export class CatalogueAdminResolver {
   }
 
   @Mutation(() => StartRecomputePayload, { description: 'Admin: start the recompute of derived values (totals, arena averages, rankings) of a version; a run already going on is left alone' })
-  async startRecompute(@Arg('version', () => String, { nullable: true, description: 'Game version to recompute (default the latest)' }) version: string | null, @Ctx() ctx: Context): Promise<StartRecomputePayload> {
+  async startRecompute(@Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version to recompute (default the latest)' }) version: string | null, @Ctx() ctx: Context): Promise<StartRecomputePayload> {
     const started = await ctx.services.catalogue.recompute(version);
     return { started, status: await ctx.services.catalogue.recomputeStatus() };
   }
@@ -94,7 +95,7 @@ export class CatalogueAdminResolver {
     description: 'Admin: recompute derived values (totals, arena averages); false when already running',
     deprecationReason: 'Use startRecompute (mutations return payload types); removed in the next release',
   })
-  recompute(@Arg('version', () => String, { nullable: true, description: 'Game version to recompute (default the latest)' }) version: string | null, @Ctx() ctx: Context) {
+  recompute(@Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version to recompute (default the latest)' }) version: string | null, @Ctx() ctx: Context) {
     return ctx.services.catalogue.recompute(version);
   }
 

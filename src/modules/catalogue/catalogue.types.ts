@@ -1,6 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { NodeInterface } from '../../graphql/global-id';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 @ObjectType('ChartDefinition', { description: 'Value type: a BPI definition of a chart, as published in one definitions release' })
 export class ChartDefinitionType {
@@ -42,8 +43,8 @@ export class ServerInfo {
   @Field(() => String, { description: 'pglite or postgres' }) database!: string;
   @Field(() => String, { nullable: true, description: 'Version of the definitions release in force; null before any import' }) definitionsVersion!: string | null;
   @Field(() => Int, { description: 'Charts in the catalogue' }) chartCount!: number;
-  @Field(() => [String], { description: 'Game versions known to the server, oldest first' }) gameVersions!: string[];
-  @Field(() => String, { description: 'The latest game version (the default of every version argument)' }) latestVersion!: string;
+  @Field(() => [GameVersionScalar], { description: 'Game versions known to the server, oldest first' }) gameVersions!: string[];
+  @Field(() => GameVersionScalar, { description: 'The latest game version (the default of every version argument)' }) latestVersion!: string;
 }
 
 @ObjectType({ description: 'Value type: what a definitions import changed' })

@@ -33,7 +33,8 @@ export class LogsUserResolver {
 
   @FieldResolver(() => ScoreDetailsType, { nullable: true, description: 'Improvements of a JST day, week or month' })
   scoreDetails(@Root() user: User, @Args(() => ScoreDetailsArgs) args: ScoreDetailsArgs, @Ctx() ctx: Context) {
-    return ctx.services.logs.scoreDetails(user.id, args);
+    // period / basis (enums) win over the deprecated unit / groupedBy strings; their values are those strings
+    return ctx.services.logs.scoreDetails(user.id, { ...args, unit: args.period ?? args.unit, groupedBy: args.basis ?? args.groupedBy });
   }
 
   @FieldResolver(() => VersionSummaryType, { nullable: true, description: 'Bests against the nearest earlier version with data' })

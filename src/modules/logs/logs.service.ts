@@ -296,7 +296,7 @@ export class LogsService {
     const bests = replay(groupedBy === 'createdAt' ? plays : [...plays].sort((a, b) => a.playedAt.getTime() - b.playedAt.getTime() || a.id - b.id));
     const total = computeTotal(this.s.catalogue, version, new Map([...bests].map(([k, b]) => [k, b.bpi])));
     const { previous, next } = await this.periodNeighbours(userId, version, groupedBy, start, end);
-    return { start, end, unit, groupedBy, label: date, totalBpi: total.totalBpi, batchCount, scores: entries, previous, next };
+    return { start, end, unit, groupedBy, period: unit, basis: groupedBy, label: date, totalBpi: total.totalBpi, batchCount, scores: entries, previous, next };
   }
 
   /**

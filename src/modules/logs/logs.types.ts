@@ -1,18 +1,22 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { GraphQLLocalDate } from 'graphql-scalars';
 import { Connection } from '../../graphql/connection';
 import { NodeInterface } from '../../graphql/global-id';
 import { GraphQLUUID } from 'graphql-scalars';
 import { ChartFields, PlayType, ScoreSnapshotType, VersionComparisonEntryType } from '../scores/scores.types';
+import { GameVersionScalar } from '../../graphql/scalars';
+import { ImportSource, StatsPeriod, TimeBasis } from '../shared/enums';
+import { GraphQLNonNegativeInt } from '../../graphql/scalars';
 
 @ObjectType('Batch', { implements: NodeInterface, description: 'One import (all its plays committed together)' })
 export class BatchType {
   @Field(() => GraphQLUUID, { name: 'databaseId', description: 'Database id of the batch (a UUID; the `batchId` of other types and arguments)' }) id!: string;
-  @Field(() => String, { description: 'Game version of the import' }) version!: string;
-  @Field(() => String, { description: 'ROWS, OFFICIAL_CSV, REFLUX, DAKEN_COUNTER, RESULT_TECHO or TRANSFER' }) source!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the import' }) version!: string;
+  @Field(() => ImportSource, { description: 'Export format the batch was read from' }) source!: ImportSource;
   @Field(() => Date, { description: 'Import time' }) createdAt!: Date;
-  @Field(() => Int, { description: 'Rows read from the export' }) rowCount!: number;
-  @Field(() => Int, { description: 'Plays stored in this batch' }) songCount!: number;
-  @Field(() => Int, { description: 'Plays stored on charts with a BPI definition' }) bpiUpdatedCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Rows read from the export' }) rowCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Plays stored in this batch' }) songCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Plays stored on charts with a BPI definition' }) bpiUpdatedCount!: number;
   @Field(() => Float, { description: 'Total BPI right before this batch' }) previousTotalBpi!: number;
   @Field(() => Float, { description: 'Total BPI right after this batch' }) totalBpi!: number;
   @Field(() => Float, { description: 'totalBpi − previousTotalBpi' }) diff!: number;
@@ -25,9 +29,9 @@ export class BatchConnection extends Connection(BatchType, 'Batch') {}
 @ObjectType('PlayDay', { description: 'One JST play day: total BPI after the plays of that day' })
 export class PlayDayType {
   @Field(() => ID, { description: 'YYYY-MM-DD (JST)' }) id!: string;
-  @Field(() => String, { description: 'The JST day, YYYY-MM-DD' }) date!: string;
+  @Field(() => GraphQLLocalDate, { description: 'The JST day' }) date!: string;
   @Field(() => Float, { description: 'Total BPI at the end of the day' }) totalBpi!: number;
-  @Field(() => Int, { description: 'Plays stored that day' }) songCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Plays stored that day' }) songCount!: number;
   @Field(() => Float, { description: 'Total BPI change over the day' }) diff!: number;
   @Field(() => Date, { description: 'Last play of the day' }) createdAt!: Date;
   @Field(() => [PlayType], { description: 'Up to topN (default 5) plays of the day, highest BPI first' }) topScores!: PlayType[];
@@ -61,7 +65,7 @@ export class BatchRefType {
 
 @ObjectType('PeriodLink', { description: 'Value type: the neighbouring activity of a period (previous / next navigation)' })
 export class PeriodLinkType {
-  @Field(() => String, { description: 'JST date (YYYY-MM-DD) of that batch or play day: pass it as scoreDetails(date:) to go there' }) date!: string;
+  @Field(() => GraphQLLocalDate, { description: 'JST date of that batch or play day: pass it as scoreDetails(date:) to go there' }) date!: string;
   @Field(() => Date, { description: 'Import time of the batch, or the last play of the day' }) createdAt!: Date;
   @Field(() => Float, { description: 'Total BPI after that batch or play day' }) totalBpi!: number;
   @Field(() => ID, { nullable: true, description: 'The batch (groupedBy createdAt); null for play days' }) batchId!: string | null;
@@ -88,8 +92,8 @@ export class RivalOvertakenSummaryType {
 @ObjectType('BatchDetail', { description: 'One import batch in detail: every chart it improved, the rivals passed, and the neighbouring batches' })
 export class BatchDetailType {
   @Field(() => ID, { description: 'Database id of the batch (a UUID)' }) id!: string;
-  @Field(() => String, { description: 'Game version of the import' }) version!: string;
-  @Field(() => String, { description: 'Export format: ROWS, OFFICIAL_CSV, REFLUX, DAKEN_COUNTER, RESULT_TECHO or TRANSFER' }) source!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the import' }) version!: string;
+  @Field(() => ImportSource, { description: 'Export format the batch was read from' }) source!: ImportSource;
   @Field(() => Date, { description: 'Import time' }) createdAt!: Date;
   @Field(() => Float, { description: 'Total BPI right before this batch' }) previousTotalBpi!: number;
   @Field(() => Float, { description: 'Total BPI right after this batch' }) totalBpi!: number;
@@ -108,11 +112,13 @@ export class BatchDetailType {
 export class ScoreDetailsType {
   @Field(() => Date, { description: 'First instant of the period (JST midnight)' }) start!: Date;
   @Field(() => Date, { description: 'Last instant of the period' }) end!: Date;
-  @Field(() => String, { description: 'day, week or month' }) unit!: string;
-  @Field(() => String, { description: 'createdAt (import time) or playedAt (play time)' }) groupedBy!: string;
+  @Field(() => StatsPeriod, { description: 'Length of the period: a JST day, an ISO week (Monday–Sunday) or a calendar month' }) period!: StatsPeriod;
+  @Field(() => TimeBasis, { description: 'Which time of a play placed it in the period' }) basis!: TimeBasis;
+  @Field(() => String, { description: 'day, week or month (the value of period, lower case)', deprecationReason: 'Use period (an enum); removed in the next release' }) unit!: string;
+  @Field(() => String, { description: 'createdAt (import time) or playedAt (play time)', deprecationReason: 'Use basis (an enum); removed in the next release' }) groupedBy!: string;
   @Field(() => String, { description: 'The date asked for (YYYY-MM-DD)' }) label!: string;
   @Field(() => Float, { description: 'Total BPI at the end of the period' }) totalBpi!: number;
-  @Field(() => Int, { description: 'Batches in the period (groupedBy createdAt)' }) batchCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Batches in the period (groupedBy createdAt)' }) batchCount!: number;
   @Field(() => [BatchScoreEntryType], { description: 'The plays of that day, one per chart, with the best they replaced' }) scores!: BatchScoreEntryType[];
   @Field(() => PeriodLinkType, { nullable: true, description: 'The nearest activity before the period (null: none)' }) previous!: PeriodLinkType | null;
   @Field(() => PeriodLinkType, { nullable: true, description: 'The nearest activity after the period (null: none)' }) next!: PeriodLinkType | null;
@@ -120,8 +126,8 @@ export class ScoreDetailsType {
 
 @ObjectType('VersionSummary', { description: 'Value type: every chart\'s best in one version next to another version' })
 export class VersionSummaryType {
-  @Field(() => String, { description: 'The version summarised' }) currentVersion!: string;
-  @Field(() => String, { nullable: true, description: 'The version compared with (the previous one played); null when none' }) compareVersion!: string | null;
+  @Field(() => GameVersionScalar, { description: 'The version summarised' }) currentVersion!: string;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'The version compared with (the previous one played); null when none' }) compareVersion!: string | null;
   @Field(() => String, { nullable: true, description: 'Display name of compareVersion (e.g. "Pinky Crush"); null when none' }) compareVersionLabel!: string | null;
   @Field(() => [VersionComparisonEntryType], { description: 'One entry per chart played in either version' }) entries!: VersionComparisonEntryType[];
 }
@@ -129,6 +135,6 @@ export class VersionSummaryType {
 @ObjectType('DeleteBatchPayload', { description: 'What deleting a batch did' })
 export class DeleteBatchPayload {
   @Field(() => ID, { description: 'The deleted batch\'s id' }) batchId!: string;
-  @Field(() => String, { description: 'Game version of the deleted batch (its bests and totals were rebuilt)' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the deleted batch (its bests and totals were rebuilt)' }) version!: string;
   @Field(() => String, { description: 'A one-line summary for the user' }) message!: string;
 }

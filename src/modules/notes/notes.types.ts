@@ -1,6 +1,7 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { NodeInterface } from '../../graphql/global-id';
+import { GraphQLNonNegativeInt } from '../../graphql/scalars';
 
 export enum SongNoteSort {
   LATEST = 'LATEST',
@@ -28,7 +29,7 @@ export class SongNoteType {
   @Field(() => Int, { description: 'The chart the note is about' }) chartId!: number;
   @Field(() => String, { description: 'The note text (1–2000 characters (trimmed))' }) body!: string;
   // authorTotalBpi (live) and authorTotalBpiAtPosting: field resolvers (notes.resolver.ts)
-  @Field(() => Int, { description: 'Upvotes of the note' }) upvoteCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Upvotes of the note' }) upvoteCount!: number;
   @Field(() => Date, { description: 'When the note was posted' }) createdAt!: Date;
   @Field(() => Date, { description: 'When the note was last edited (createdAt when never)' }) updatedAt!: Date;
   // upvoted, editable, chart: field resolvers (notes.resolver.ts)
@@ -55,7 +56,7 @@ export class DeleteSongNotePayload {
 })
 export class SongNoteUpvotePayload {
   @Field(() => SongNoteType, { description: 'The note after the change' }) note!: SongNoteType;
-  @Field(() => Int, { description: 'The exact upvote count after this operation' }) upvoteCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'The exact upvote count after this operation' }) upvoteCount!: number;
   @Field(() => Boolean, { description: 'Whether the caller now upvotes the note' }) upvoted!: boolean;
   @Field(() => Boolean, { description: 'False when the operation was a no-op (already upvoted / not upvoted)' })
   changed!: boolean;

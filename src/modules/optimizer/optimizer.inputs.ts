@@ -2,6 +2,7 @@ import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/connection';
 import { Difficulty, RadarCategory } from '../shared/enums';
 import { OptimizerSearchMode, OptimizerStrategy, TicketScoreMode } from './optimizer.types';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 @InputType('BpiPlanInput', { description: 'Arguments of the BPI optimizer (domain-stats.md §6.1); absent = the default' })
 export class BpiPlanInput {
@@ -19,7 +20,7 @@ export class BpiPlanInput {
   radarElements?: RadarCategory[] | null;
   @Field(() => Boolean, { nullable: true, description: "Cap each chart by the player's total BPI and radar (default true); false: up to BPI 100" })
   considerCurrentTotalBpi?: boolean | null;
-  @Field(() => String, { nullable: true, description: 'Game version of the scores (default: the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version of the scores (default: the latest)' }) version?: string | null;
 }
 
 @ArgsType()
@@ -29,14 +30,14 @@ export class BpiPlanArgs {
 
 @ArgsType()
 export class SaveOptimizeMemoArgs {
-  @Field(() => ID, { description: 'You (owner-only operation)' }) userId!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
   @Field(() => BpiPlanInput, { description: 'The optimizer arguments: the plan is computed from your scores now and saved with them' })
   input!: BpiPlanInput;
 }
 
 @ArgsType()
 export class DeleteOptimizeMemoArgs {
-  @Field(() => ID, { description: 'You (owner-only operation)' }) userId!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
   @Field(() => ID, { description: 'The memo to delete' }) memoId!: string;
 }
 
@@ -54,7 +55,7 @@ export class TicketRecommendationArgs {
   @Field(() => String, { description: 'The ticket: 7 distinct lane digits 1–7' }) ticketId!: string;
   @Field(() => String, { nullable: true, description: 'Its expiry text, echoed back' }) expiresAt?: string | null;
   @Field(() => TicketScoreMode, { nullable: true, description: 'Ranking (default RELATIVE)' }) scoreMode?: TicketScoreMode | null;
-  @Field(() => String, { nullable: true, description: 'Game version of the scores (default: the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version of the scores (default: the latest)' }) version?: string | null;
   @Field(() => Int, { nullable: true, description: 'Page size, 1–50 (default 10)' }) first?: number | null;
   @Field(() => String, { nullable: true, description: 'Opaque cursor from pageInfo.endCursor' }) after?: string | null;
 }
@@ -63,6 +64,6 @@ export class TicketRecommendationArgs {
 export class TicketRecommendationsArgs {
   @Field(() => [TicketInput], { description: 'Up to 50 tickets' }) tickets!: TicketInput[];
   @Field(() => TicketScoreMode, { nullable: true, description: 'Ranking (default RELATIVE)' }) scoreMode?: TicketScoreMode | null;
-  @Field(() => String, { nullable: true, description: 'Game version of the scores (default: the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version of the scores (default: the latest)' }) version?: string | null;
   @Field(() => Int, { nullable: true, description: 'Page size of each ticket, 1–50 (default 10): the first page of each' }) first?: number | null;
 }

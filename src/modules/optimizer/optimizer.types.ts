@@ -1,6 +1,7 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { ClearLamp, Difficulty, RadarCategory } from '../shared/enums';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 /** GraphQL names of the optimizer's string options (values = the domain's, src/domain/optimizer/input.ts). */
 export enum OptimizerStrategy {
@@ -52,7 +53,7 @@ export class BpiPlanSettingsType {
   @Field(() => [RadarCategory], { description: 'Radar elements the plan draws from (all six = no filter)' }) radarElements!: RadarCategory[];
   @Field(() => Boolean, { description: "Per-chart caps follow the player's total BPI (the reference's humanCap); false: up to BPI 100" })
   considerCurrentTotalBpi!: boolean;
-  @Field(() => String, { description: 'Game version of the scores' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the scores' }) version!: string;
 }
 
 @ObjectType('BpiPlanStep', { description: 'Value type: one chart of a plan — improve it from one EX score to another' })
@@ -97,7 +98,7 @@ export class BpiPlanType {
   exLowerBound!: number;
   @Field(() => Boolean, { description: 'The plan is proven to ask for the least EX within its caps' }) provenOptimal!: boolean;
   @Field(() => Float, { description: 'The total BPI the per-chart caps of the final search were computed from' }) capTotalBpi!: number;
-  @Field(() => String, { description: 'Game version of the scores' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the scores' }) version!: string;
   @Field(() => String, { nullable: true, description: 'Definitions release the plan was computed with (null: none imported)' })
   definitionsVersion!: string | null;
 }
@@ -106,7 +107,7 @@ export class BpiPlanType {
 export class OptimizeMemoType {
   @Field(() => ID, { description: 'Memo id (UUID)' }) id!: string;
   @Field(() => Date, { description: 'When it was saved' }) createdAt!: Date;
-  @Field(() => String, { description: 'Game version of the scores' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the scores' }) version!: string;
   @Field(() => Float, { nullable: true, description: 'The total BPI asked for' }) targetBpi!: number | null;
   @Field(() => BpiPlanSettingsType, { description: 'The arguments the plan was computed with' }) settings!: BpiPlanSettingsType;
   @Field(() => BpiPlanType, { description: 'The plan as computed when saved' }) plan!: BpiPlanType;

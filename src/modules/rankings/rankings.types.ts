@@ -3,6 +3,8 @@ import { Connection } from '../../graphql/connection';
 import { UserType } from '../shared/user.type';
 import { ChartType } from '../shared/chart.type';
 import { Difficulty, PlayStyle } from '../shared/enums';
+import { GameVersionScalar } from '../../graphql/scalars';
+import { GraphQLNonNegativeInt } from '../../graphql/scalars';
 
 export enum ChartPopularityOrder {
   MOST = 'MOST',
@@ -21,7 +23,7 @@ export class ChartAttributeType {
 
 @ObjectType('PlayerChartScore', { description: 'Value type: a player\'s best score on a chart in one game version' })
 export class PlayerChartScoreType {
-  @Field(() => String, { description: 'Game version of the best' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the best' }) version!: string;
   @Field(() => Int, { description: 'Best EX score' }) exScore!: number;
   @Field(() => Float, { nullable: true, description: 'BPI of the best (current definition); null without one' }) bpi!: number | null;
   @Field(() => String, { nullable: true, description: 'Clear lamp (ClearLamp value name, e.g. HARD_CLEAR)' }) clearLamp!: string | null;
@@ -45,7 +47,7 @@ export class SongRankingEntryType {
 
 @ObjectType({ description: 'A page of the players ranked on one chart' })
 export class SongRankingConnection extends Connection(SongRankingEntryType, 'SongRankingEntry') {
-  @Field(() => String, { description: 'Game version the ranking is for' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version the ranking is for' }) version!: string;
   @Field(() => Int, { nullable: true, description: 'Rank of the caller (profile variant: of the profile user); null when absent' })
   selfRank!: number | null;
 }
@@ -61,7 +63,7 @@ export class SimilarChartType {
 @ObjectType('ChartPopularity', { description: 'Value type: a chart with the number of players who played it' })
 export class ChartPopularityType {
   @Field(() => ChartType, { description: 'The chart' }) chart!: ChartType;
-  @Field(() => Int, { description: 'Players with a best score on this chart in the version' }) playerCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Players with a best score on this chart in the version' }) playerCount!: number;
 }
 
 @ObjectType({ description: 'A page of charts by how many players played them' })

@@ -3,10 +3,11 @@ import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../graphql/connection';
 import { Difficulty } from '../../domain/constants';
 import '../shared/enums';
 import { RivalChartSort, RivalOutcome, RivalSummarySort, SortOrder } from './rivals.types';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 @ArgsType()
 export class RivalryArgs {
-  @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' })
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' })
   version?: string | null;
 
   @Field(() => [Int], { nullable: true, description: 'Only charts of these levels (1–12; default: all)' })
@@ -75,7 +76,7 @@ export class FollowingScoresOnArgs {
   @Field(() => ID, { description: 'The chart (any level or difficulty)' })
   chartId!: string;
 
-  @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' })
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' })
   version?: string | null;
 }
 
@@ -99,13 +100,13 @@ export class FollowingBpiChangesArgs {
   @Field(() => String, { description: 'The period: a month YYYY-MM or a year YYYY (JST)' })
   month!: string;
 
-  @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' })
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' })
   version?: string | null;
 }
 
 @ArgsType()
 export class SuggestedRivalsArgs {
-  @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' })
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' })
   version?: string | null;
 
   @Field(() => Int, { nullable: true, description: 'How many, 1–50 (default 20)' })

@@ -19,12 +19,13 @@ import {
   RivalSummaryType,
   RivalTrendPointType,
 } from './rivals.types';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 /** Rival reads on User (rules: src/graphql/rules.ts, User.compare / User.rivalry). */
 @Resolver(() => UserType)
 export class RivalsUserResolver {
   @FieldResolver(() => ProfileCompareType, { nullable: true, description: 'Win/loss of the viewer against this user and this user\'s radar, in a version (default latest)' })
-  compare(@Root() user: User, @Arg('version', () => String, { nullable: true, description: 'Game version (default: the latest)' }) version: string | null | undefined, @Ctx() ctx: Context) {
+  compare(@Root() user: User, @Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' }) version: string | null | undefined, @Ctx() ctx: Context) {
     return ctx.services.rivals.compare(user.id, version);
   }
 

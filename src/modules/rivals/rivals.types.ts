@@ -1,10 +1,13 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { GraphQLLocalDate } from 'graphql-scalars';
 import { Connection } from '../../graphql/connection';
 import { ClearLamp } from '../../domain/constants';
 import { ChartType } from '../shared/chart.type';
 import { UserType } from '../shared/user.type';
 import '../shared/enums';
 import { RadarType } from '../stats/stats.types';
+import { GameVersionScalar } from '../../graphql/scalars';
+import { GraphQLNonNegativeInt } from '../../graphql/scalars';
 
 @ObjectType('WinLoss', { description: 'Value type: viewer against the user on the SP charts of one level both have played (win: viewer\'s EX is higher)' })
 export class WinLossType {
@@ -16,7 +19,7 @@ export class WinLossType {
 
 @ObjectType('ProfileCompare', { description: 'Value type: the viewer against a player in one version: wins and losses per level, and the player\'s radar' })
 export class ProfileCompareType {
-  @Field(() => String, { description: 'Game version compared' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version compared' }) version!: string;
   @Field(() => [WinLossType], { nullable: true, description: 'null for anonymous viewers' }) winLoss!: WinLossType[] | null;
   @Field(() => RadarType, { description: 'The user\'s radar' }) radar!: RadarType;
 }
@@ -100,7 +103,7 @@ registerEnumType(SortOrder, {
     'Value type: the viewer against this player in one version, on the charts both have a best on (all difficulties and levels unless filtered). wins + losses + draws = played.',
 })
 export class RivalryType {
-  @Field(() => String, { description: 'Game version compared' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version compared' }) version!: string;
   @Field(() => Int, { description: 'Charts both played where the viewer\'s best EX is higher' }) wins!: number;
   @Field(() => Int, { description: 'Charts both played where this player\'s best EX is higher' }) losses!: number;
   @Field(() => Int, { description: 'Charts both played with equal best EX' }) draws!: number;
@@ -140,7 +143,7 @@ export class RivalChartConnection extends Connection(RivalChartType, 'RivalChart
 
 @ObjectType('RivalTrendPoint', { description: 'Value type: one day of the win/loss trend against a rival' })
 export class RivalTrendPointType {
-  @Field(() => String, { description: 'JST calendar date (YYYY-MM-DD) with plays of either player' }) date!: string;
+  @Field(() => GraphQLLocalDate, { description: 'JST calendar date with plays of either player' }) date!: string;
   @Field(() => Int, { description: 'Change of (wins − losses) that day' }) delta!: number;
   @Field(() => Int, { description: 'wins − losses after that day' }) cumulative!: number;
 }
@@ -184,7 +187,7 @@ export class RivalSummaryType {
 export class FollowingChartStatType {
   @Field(() => ID, { description: 'The chart\'s id' }) chartId!: number;
   @Field(() => ChartType, { description: 'The chart' }) chart!: ChartType;
-  @Field(() => Int, { description: 'Followed players with a best on the chart' }) players!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Followed players with a best on the chart' }) players!: number;
   @Field(() => Float, { description: 'Average of their best EX scores, rounded to 2 decimals' }) averageExScore!: number;
   @Field(() => Float, { nullable: true, description: 'Average BPI of those bests that have one (current definition), rounded to 2 decimals; null when none has' }) averageBpi!: number | null;
   @Field(() => Int, { description: 'Highest best EX score' }) topExScore!: number;
@@ -236,7 +239,7 @@ export class ChartRankType {
   @Field(() => Int, { description: 'The player\'s best EX score' }) exScore!: number;
   @Field(() => Float, { nullable: true, description: 'Its BPI under the current definition (null: no definition)' }) bpi!: number | null;
   @Field(() => Int, { description: '1 + the number of players with a higher best EX' }) rank!: number;
-  @Field(() => Int, { description: 'Players with a best on the chart in the version' }) players!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Players with a best on the chart in the version' }) players!: number;
 }
 
 @ObjectType('SuggestedRival', { description: 'Value type: a public player whose total BPI is near the viewer\'s (§5.11)' })

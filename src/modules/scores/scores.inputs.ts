@@ -2,6 +2,7 @@ import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
 import { ClearLamp, Difficulty, PlayStyle, RadarCategory } from '../shared/enums';
 import { ScoreSortKey, SortOrder } from './scores.types';
 import { ConnectionArgs } from '../../graphql/connection';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 @InputType('ScoreRowInput', { description: 'One normalized row (as produced by the CSV adapters)' })
 export class ScoreRowInput {
@@ -17,15 +18,15 @@ export class ScoreRowInput {
 
 @ArgsType()
 export class ImportScoresArgs {
-  @Field(() => ID, { description: 'The player who imports (yourself; an admin may import for someone)' }) userId!: string;
-  @Field(() => String, { description: 'Game version the scores are for (e.g. "33")' }) version!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version the scores are for (e.g. "33")' }) version!: string;
   @Field(() => [ScoreRowInput], { description: 'At most 10,000 rows' }) rows!: ScoreRowInput[];
 }
 
 @ArgsType()
 export class ImportScoresCsvArgs {
-  @Field(() => ID, { description: 'The player who imports (yourself; an admin may import for someone)' }) userId!: string;
-  @Field(() => String, { description: 'Game version the export is from (e.g. "33")' }) version!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version the export is from (e.g. "33")' }) version!: string;
   @Field(() => String, { description: 'Official CSV, Reflux TSV, daken counter or result techo CSV (detected)' }) csv!: string;
   @Field(() => PlayStyle, { nullable: true, description: 'The play style an official CSV was downloaded for (the file does not say; default SP). Tool exports name it per row.' })
   playStyle?: PlayStyle | null;
@@ -33,7 +34,7 @@ export class ImportScoresCsvArgs {
 
 @ArgsType()
 export class MigrateLegacyArgs {
-  @Field(() => ID, { description: 'The player who migrates (yourself; an admin may migrate for someone)' }) userId!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
   @Field(() => String, { description: 'The old app export: JSON {"<version>": {scoresHistory:[…], scores:{…}}}' }) data!: string;
 }
 
@@ -59,7 +60,7 @@ export class ScoreListArgs extends ConnectionArgs {
 
 @ArgsType()
 export class ScoresArgs extends ScoreListArgs {
-  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
   @Field(() => Date, { nullable: true, description: 'State as of this instant (by import time); default now' }) asOf?: Date | null;
 }
 
@@ -68,17 +69,17 @@ export class AllDifficultyScoresArgs extends ScoreListArgs {}
 
 @ArgsType()
 export class UnplayedArgs extends ScoreListArgs {
-  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
 }
 
 @ArgsType()
 export class BestEverArgs {
-  @Field(() => String, { description: 'The current game version (e.g. "33")' }) currentVersion!: string;
+  @Field(() => GameVersionScalar, { description: 'The current game version (e.g. "33")' }) currentVersion!: string;
   @Field(() => Boolean, { defaultValue: false, description: 'Leave out plays of currentVersion (bests of earlier versions only)' }) excludeCurrent!: boolean;
 }
 
 @ArgsType()
 export class VersionComparisonArgs {
-  @Field(() => String, { description: 'The version compared (e.g. "33")' }) currentVersion!: string;
-  @Field(() => String, { description: 'The version compared with (e.g. "32")' }) targetVersion!: string;
+  @Field(() => GameVersionScalar, { description: 'The version compared (e.g. "33")' }) currentVersion!: string;
+  @Field(() => GameVersionScalar, { description: 'The version compared with (e.g. "32")' }) targetVersion!: string;
 }

@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { parseIntId } from '../../graphql/args';
 import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
@@ -55,18 +56,18 @@ export class ScoresUserResolver {
   }
 
   @FieldResolver(() => [PlayType], { nullable: true, description: 'Every stored play of one chart, all versions, newest first' })
-  chartHistory(@Root() user: User, @Arg('chartId', () => Int, { description: 'Database id of the chart' }) chartId: number, @Ctx() ctx: Context) {
-    return ctx.services.scores.chartHistory(user.id, [chartId]);
+  chartHistory(@Root() user: User, @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string, @Ctx() ctx: Context) {
+    return ctx.services.scores.chartHistory(user.id, [parseIntId(chartId, 'chartId')]);
   }
 
   @FieldResolver(() => [VersionPlaysType], { nullable: true, description: "Every stored play of one chart grouped by version (the reference's history shape): versions in game order, plays newest first" })
-  chartHistoryByVersion(@Root() user: User, @Arg('chartId', () => Int, { description: 'The chart' }) chartId: number, @Ctx() ctx: Context) {
-    return ctx.services.scores.chartHistoryByVersion(user.id, chartId);
+  chartHistoryByVersion(@Root() user: User, @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string, @Ctx() ctx: Context) {
+    return ctx.services.scores.chartHistoryByVersion(user.id, parseIntId(chartId, 'chartId'));
   }
 
   @FieldResolver(() => [PlayType], { nullable: true, description: 'Every stored play of all difficulties of one song, all versions, newest first' })
-  songHistory(@Root() user: User, @Arg('songId', () => Int, { description: 'Database id of the song' }) songId: number, @Ctx() ctx: Context) {
-    return ctx.services.scores.songHistory(user.id, songId);
+  songHistory(@Root() user: User, @Arg('songId', () => ID, { description: 'The song (database id or global id)' }) songId: string, @Ctx() ctx: Context) {
+    return ctx.services.scores.songHistory(user.id, parseIntId(songId, 'songId'));
   }
 
   @FieldResolver(() => [BestEverEntryType], { nullable: true, description: 'Best EX per chart over all versions' })

@@ -3,6 +3,8 @@ import { ScoreSortKey, SortOrder } from '../../domain/score-list';
 import { Connection } from '../../graphql/connection';
 import { NodeInterface } from '../../graphql/global-id';
 import { ClearLamp, Difficulty, PlayStyle, RadarCategory } from '../shared/enums';
+import { GameVersionScalar } from '../../graphql/scalars';
+import { GraphQLNonNegativeInt } from '../../graphql/scalars';
 
 registerEnumType(ScoreSortKey, {
   name: 'ScoreSortKey',
@@ -43,7 +45,7 @@ export abstract class ChartFields {
 
 @ObjectType('ScoreEntry', { description: "Value type: a player's best on one chart in one version, kept per field" })
 export class ScoreEntryType extends ChartFields {
-  @Field(() => String, { description: 'Game version of this best' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of this best' }) version!: string;
   @Field(() => Int, { description: 'Best EX score' }) exScore!: number;
   @Field(() => Float, { nullable: true, description: 'BPI of the best EX score (current definition; null without one)' }) bpi!: number | null;
   @Field(() => ClearLamp, { nullable: true, description: 'Best clear lamp; null when none was recorded' }) clearLamp!: ClearLamp | null;
@@ -63,7 +65,7 @@ export class PlayType {
   @Field(() => String, { description: 'Song title' }) title!: string;
   @Field(() => Difficulty, { description: 'Difficulty slot of the chart' }) difficulty!: Difficulty;
   @Field(() => Int, { description: 'Chart level, 1–12' }) level!: number;
-  @Field(() => String, { description: 'Game version the play was imported for' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version the play was imported for' }) version!: string;
   @Field(() => String, { description: 'Id of the import batch that stored the play' }) batchId!: string;
   @Field(() => Int, { description: 'EX score of the play' }) exScore!: number;
   @Field(() => ClearLamp, { nullable: true, description: 'Clear lamp of the play; null when the export did not say' }) clearLamp!: ClearLamp | null;
@@ -77,7 +79,7 @@ export class PlayType {
 export class BestEverEntryType extends ChartFields {
   @Field(() => Int, { description: 'Highest EX score on the chart over all versions (excluding the current one when excludeCurrent)' }) bestExScore!: number;
   @Field(() => Float, { nullable: true, description: 'BPI of that EX score under the current definition; null when the chart has no BPI definition' }) bestBpi!: number | null;
-  @Field(() => String, { description: 'Game version in which that best was played' }) bestVersion!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version in which that best was played' }) bestVersion!: string;
 }
 
 @ObjectType('ScoreSnapshot', { description: 'Value type: a player\'s best on a chart in one version, as compared by versionComparison' })
@@ -101,7 +103,7 @@ export class VersionComparisonEntryType extends ChartFields {
 
 @ObjectType('VersionPlays', { description: 'Value type: the stored plays of one chart in one version, newest first' })
 export class VersionPlaysType {
-  @Field(() => String, { description: 'Game version' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version' }) version!: string;
   @Field(() => [PlayType], { description: 'Plays of that version, newest play first' }) plays!: PlayType[];
 }
 
@@ -136,22 +138,22 @@ export class ImportScoresPayload {
   @Field(() => Boolean, { description: 'Nothing improved: nothing was written' }) upToDate!: boolean;
   @Field(() => String, { description: 'A one-line summary for the user' }) message!: string;
   @Field(() => String, { description: 'Export format detected (official CSV, Reflux TSV, daken counter, result techo, or rows)' }) format!: string;
-  @Field(() => Int, { description: 'Rows read from the export' }) rowCount!: number;
-  @Field(() => Int, { description: 'Plays stored (all charts)' }) updatedCount!: number;
-  @Field(() => Int, { description: 'Plays stored on charts with a BPI definition' }) bpiUpdatedCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Rows read from the export' }) rowCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Plays stored (all charts)' }) updatedCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Plays stored on charts with a BPI definition' }) bpiUpdatedCount!: number;
   @Field(() => Float, { description: 'Total BPI of the version before the import' }) previousTotalBpi!: number;
   @Field(() => Float, { description: 'Total BPI of the version after the import' }) newTotalBpi!: number;
-  @Field(() => Int, { description: 'Charts present without a play (NO PLAY, zero score)' }) skipped!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Charts present without a play (NO PLAY, zero score)' }) skipped!: number;
   @Field(() => [ImportNotFoundType], { description: 'Rows whose chart is unknown and could not be learned (nothing stored for them)' }) notFound!: ImportNotFoundType[];
   @Field(() => [ImportProblemType], { description: 'Rows or cells dropped (error) or kept with a warning' }) problems!: ImportProblemType[];
-  @Field(() => Int, { description: 'Charts the catalogue learned from this export (played charts not in the BPI definitions; stored without BPI)' })
+  @Field(() => GraphQLNonNegativeInt, { description: 'Charts the catalogue learned from this export (played charts not in the BPI definitions; stored without BPI)' })
   learnedCharts!: number;
 }
 
 @ObjectType('MigrateLegacyScoresPayload', { description: 'What a migration of the older app\'s export did' })
 export class MigrateLegacyScoresPayload {
-  @Field(() => [String], { description: 'Game versions found in the export and imported' }) importedVersions!: string[];
+  @Field(() => [GameVersionScalar], { description: 'Game versions found in the export and imported' }) importedVersions!: string[];
   @Field(() => Int, { description: 'Plays stored' }) totalProcessed!: number;
-  @Field(() => Int, { description: 'Import batches written (one per version and day)' }) batchCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Import batches written (one per version and day)' }) batchCount!: number;
   @Field(() => Int, { description: 'History entries whose chart is not in the catalogue' }) notFound!: number;
 }

@@ -1,4 +1,5 @@
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { parseIntId } from '../../graphql/args';
 import type { Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
 import { FollowerArgs, FollowRequestIdArgs, InviteTokenArgs, OwnerArgs, OwnerConnectionArgs, TargetArgs } from './social.inputs';
@@ -68,12 +69,12 @@ export class FollowsResolver {
 
   @Mutation(() => FollowPayload, { description: 'Approve a follow request: the requester follows you with access, and is notified' })
   async approveFollowRequest(@Args(() => FollowRequestIdArgs) { userId, requestId }: FollowRequestIdArgs, @Ctx() ctx: Context) {
-    return payload(await ctx.services.social.follows.approveRequest(userId, requestId));
+    return payload(await ctx.services.social.follows.approveRequest(userId, parseIntId(requestId, 'requestId')));
   }
 
   @Mutation(() => FollowPayload, { description: 'Reject a follow request (the requester is not notified)' })
   async rejectFollowRequest(@Args(() => FollowRequestIdArgs) { userId, requestId }: FollowRequestIdArgs, @Ctx() ctx: Context) {
-    return payload(await ctx.services.social.follows.rejectRequest(userId, requestId));
+    return payload(await ctx.services.social.follows.rejectRequest(userId, parseIntId(requestId, 'requestId')));
   }
 
   @Mutation(() => FollowPayload, { description: 'Approve an existing follower that has no approval (a legacy follower)' })

@@ -2,15 +2,16 @@ import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/connection';
 import { Difficulty } from '../shared/enums';
 import { NotificationKind, TimelineMode } from './social.types';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 @ArgsType()
 export class OwnerArgs {
-  @Field(() => ID, { description: 'You (owner-only operation)' }) userId!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
 }
 
 @ArgsType()
 export class OwnerConnectionArgs extends ConnectionArgs {
-  @Field(() => ID, { description: 'You (owner-only operation)' }) userId!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
 }
 
 @ArgsType()
@@ -25,7 +26,7 @@ export class InviteTokenArgs {
 
 @ArgsType()
 export class FollowRequestIdArgs extends OwnerArgs {
-  @Field(() => Int, { description: 'Database id of the request (PendingFollower.requestId)' }) requestId!: number;
+  @Field(() => ID, { description: 'The request (PendingFollower.requestId; an Int literal is accepted as an ID)' }) requestId!: string;
 }
 
 @ArgsType()
@@ -65,7 +66,7 @@ export class NotificationsArgs extends OwnerConnectionArgs {
 @ArgsType()
 export class TimelineArgs extends OwnerConnectionArgs {
   @Field(() => TimelineMode, { nullable: true, defaultValue: TimelineMode.ALL, description: 'Which updates to list (default ALL)' }) mode!: TimelineMode;
-  @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
   @Field(() => String, { nullable: true, description: 'Part of the player’s name or of the song title (at most 256 characters)' }) search?: string | null;
   @Field(() => [Int], { nullable: true, description: 'Chart levels (1–12)' }) levels?: number[] | null;
   @Field(() => [Difficulty], { nullable: true, description: 'Only these difficulties (default: all)' }) difficulties?: Difficulty[] | null;

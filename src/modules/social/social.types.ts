@@ -3,6 +3,8 @@ import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphq
 import { Connection } from '../../graphql/connection';
 import { ClearLamp } from '../shared/enums';
 import { NodeInterface } from '../../graphql/global-id';
+import { GameVersionScalar } from '../../graphql/scalars';
+import { GraphQLNonNegativeInt } from '../../graphql/scalars';
 
 export enum FollowStateEnum {
   NONE = 'none',
@@ -133,7 +135,7 @@ export class FollowListType {
   @Field(() => String, { description: 'List name (1–50 characters, unique among your lists)' }) name!: string;
   @Field(() => Boolean, { description: 'Stored for the future; lists are never shown to others' }) isPublic!: boolean;
   @Field(() => Date, { description: 'When the list was created' }) createdAt!: Date;
-  @Field(() => Int, { description: 'Players in the list' }) memberCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Players in the list' }) memberCount!: number;
 }
 
 @ObjectType({ description: 'Result of deleting one of your follow lists (its members stay followed)' })
@@ -169,7 +171,7 @@ export class NotificationType {
   @Field(() => ID, { nullable: true, description: 'Who did it (follower, approver, requester, the player who overtook you)' })
   actorId!: string | null;
   @Field(() => Int, { nullable: true, description: 'OVERTAKEN: the chart' }) chartId!: number | null;
-  @Field(() => String, { nullable: true, description: 'OVERTAKEN: game version' }) version!: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'OVERTAKEN: game version' }) version!: string | null;
   @Field(() => Int, { nullable: true, description: 'OVERTAKEN: the actor’s new EX score' }) actorExScore!: number | null;
   @Field(() => Int, { nullable: true, description: 'OVERTAKEN: your best EX score at that moment' }) myExScore!: number | null;
 }
@@ -180,7 +182,7 @@ export class NotificationConnection extends Connection(NotificationType, 'Notifi
 @ObjectType({ description: 'Result of marking your notifications read' })
 export class MarkNotificationsReadPayload {
   @Field(() => Date, { description: 'The new read watermark: notifications created until then are read' }) lastReadAt!: Date;
-  @Field(() => Int, { description: 'The badge after marking read: pending requests and legacy followers stay until acted on' })
+  @Field(() => GraphQLNonNegativeInt, { description: 'The badge after marking read: pending requests and legacy followers stay until acted on' })
   unreadCount!: number;
 }
 
@@ -212,7 +214,7 @@ export class TimelineEntry {
   @Field(() => ID, { description: 'The score (play) id' }) id!: number;
   @Field(() => ID, { description: 'Database id of the player who played' }) userId!: string;
   @Field(() => Int, { description: 'Database id of the chart' }) chartId!: number;
-  @Field(() => String, { description: 'Game version of the play' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the play' }) version!: string;
   @Field(() => Date, { description: 'When the play happened' }) playedAt!: Date;
   @Field(() => Int, { description: 'EX score of the play' }) exScore!: number;
   @Field(() => Float, { nullable: true, description: 'BPI of the play (current definition); null without one' }) bpi!: number | null;

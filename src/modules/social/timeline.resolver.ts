@@ -1,3 +1,4 @@
+import { GraphQLNonNegativeInt } from '../../graphql/scalars';
 import { Args, Ctx, FieldResolver, Int, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { Context } from '../../graphql/context';
 import { ChartType } from '../shared/chart.type';
@@ -37,7 +38,7 @@ export class TimelineResolver {
 export class TimelineConnectionResolver {
   // A resolver, not a plain field: the count runs only when selected (a plain field is read as a
   // value; a promise there would not be awaited by the compiled executor).
-  @FieldResolver(() => Int, { description: 'Number of entries in all pages, under the same filters' })
+  @FieldResolver(() => GraphQLNonNegativeInt, { description: 'Number of entries in all pages, under the same filters' })
   totalCount(@Root() page: TimelinePage): Promise<number> {
     return page.countAll();
   }

@@ -4,26 +4,17 @@
  * calculators in src/domain/stats; these classes only describe them.
  */
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { GraphQLLocalDate } from 'graphql-scalars';
 import { Connection } from '../../graphql/connection';
-import { ArenaClass, Difficulty, RadarCategory } from '../shared/enums';
+import { ArenaClass, Difficulty, RadarCategory, StatsPeriod } from '../shared/enums';
 import { ChartType } from '../shared/chart.type';
 import { UserType } from '../shared/user.type';
 import { RadarType } from './stats.types';
+import { GameVersionScalar } from '../../graphql/scalars';
+import { GraphQLNonNegativeInt } from '../../graphql/scalars';
 
-export enum StatsPeriod {
-  DAY = 'day',
-  WEEK = 'week',
-  MONTH = 'month',
-}
-registerEnumType(StatsPeriod, {
-  name: 'StatsPeriod',
-  description: 'Calendar unit of a stats series: JST days, ISO weeks (Monday to Sunday, keyed by the Monday) or months (YYYY-MM)',
-  valuesConfig: {
-    DAY: { description: 'One JST calendar day (YYYY-MM-DD)' },
-    WEEK: { description: 'One ISO week, Monday to Sunday, keyed by its Monday (YYYY-MM-DD)' },
-    MONTH: { description: 'One calendar month (YYYY-MM)' },
-  },
-});
+// StatsPeriod is shared (logs' scoreDetails uses it too): ../shared/enums
+export { StatsPeriod };
 
 export enum ChartTheme {
   LIGHT = 'light',
@@ -44,7 +35,7 @@ registerEnumType(ChartTheme, {
 })
 export class DashboardType {
   @Field(() => ID, { description: 'Id of the player the dashboard is about' }) userId!: string;
-  @Field(() => String, { description: 'Game version of the dashboard' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the dashboard' }) version!: string;
   @Field(() => [Int], { nullable: true, description: 'Level filter in force (null: the default of each part, usually 11 and 12)' }) levels!: number[] | null;
   @Field(() => [Difficulty], { nullable: true, description: 'Difficulty filter in force (null: HYPER, ANOTHER and LEGGENDARIA)' }) difficulties!: Difficulty[] | null;
 }
@@ -151,7 +142,7 @@ export class TrendPointType {
   @Field(() => String, { description: 'JST date (day), Monday of the week, or YYYY-MM' }) date!: string;
   @Field(() => Float, { description: 'Total BPI at the end of the period' }) totalBpi!: number;
   @Field(() => Int, { description: 'Charts of the scope played so far (cumulative)' }) playedCount!: number;
-  @Field(() => Int, { description: 'Updates listed in this point' }) updatedCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Updates listed in this point' }) updatedCount!: number;
   @Field(() => [TrendUpdateType], { description: 'Charts updated in the period, in play order (a chart updated twice is listed twice)' }) updates!: TrendUpdateType[];
 }
 
@@ -179,7 +170,7 @@ export class RadarStatsType {
 
 @ObjectType('ActivityDay', { description: 'Value type: one JST day with the number of distinct charts improved on it' })
 export class ActivityDayType {
-  @Field(() => String, { description: 'JST date YYYY-MM-DD' }) date!: string;
+  @Field(() => GraphQLLocalDate, { description: 'JST date' }) date!: string;
   @Field(() => Int, { description: 'Distinct charts with a stored play (an improvement) that day' }) count!: number;
 }
 
@@ -215,7 +206,7 @@ export class ArenaTrendPointType {
   @Field(() => ArenaClass, { nullable: true, description: 'Arena class (null: hidden by showArenaClass)' }) arenaClass!: ArenaClass | null;
   @Field(() => Int, { nullable: true, description: 'Rank within the class (null: unknown or hidden by showArenaRank)' }) classRank!: number | null;
   @Field(() => Int, { nullable: true, description: 'Players of the same snapshot in better classes + classRank (null: unknown or hidden)' }) globalRank!: number | null;
-  @Field(() => Int, { nullable: true, description: 'Players listed in the snapshot' }) players!: number | null;
+  @Field(() => GraphQLNonNegativeInt, { nullable: true, description: 'Players listed in the snapshot' }) players!: number | null;
   @Field(() => Int, { nullable: true, description: 'Wins (null: unknown or hidden by showArenaRank)' }) wins!: number | null;
   @Field(() => Int, { nullable: true, description: 'A1 streak (null: unknown or hidden by showArenaRank)' }) a1Continue!: number | null;
 }
@@ -407,7 +398,7 @@ export class NeighbourRecommendationsType {
 
 @ObjectType('TowerDay', { description: 'Value type: one day of the game\'s key counter (IIDX TOWER)' })
 export class TowerDayType {
-  @Field(() => String, { description: 'JST game date YYYY-MM-DD' }) playDate!: string;
+  @Field(() => GraphQLLocalDate, { description: 'JST game date' }) playDate!: string;
   @Field(() => Int, { description: 'Keys pressed' }) keyCount!: number;
   @Field(() => Int, { description: 'Scratches' }) scratchCount!: number;
 }
@@ -446,7 +437,7 @@ export class StatsRankingEntryType {
 
 @ObjectType({ description: 'A page of the players ranked by tower (key presses)' })
 export class TowerRankingConnection extends Connection(StatsRankingEntryType, 'TowerRankingEntry') {
-  @Field(() => String, { description: 'Game version' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version' }) version!: string;
   @Field(() => StatsPeriod, { description: 'Period unit' }) period!: StatsPeriod;
   @Field(() => String, { description: 'First JST date of the period' }) startDate!: string;
   @Field(() => String, { description: 'Last JST date of the period' }) endDate!: string;
@@ -455,7 +446,7 @@ export class TowerRankingConnection extends Connection(StatsRankingEntryType, 'T
 
 @ObjectType({ description: 'A page of the players ranked in one radar category' })
 export class RadarRankingConnection extends Connection(StatsRankingEntryType, 'RadarRankingEntry') {
-  @Field(() => String, { description: 'Game version' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version' }) version!: string;
   @Field(() => RadarCategory, { description: 'The ranked category' }) category!: RadarCategory;
   @Field(() => Int, { nullable: true, description: 'The caller\'s rank (null: signed out or absent)' }) selfRank!: number | null;
   @Field(() => RadarType, { nullable: true, description: 'The caller\'s own radar in the version (null: signed out)' }) viewerRadar!: RadarType | null;

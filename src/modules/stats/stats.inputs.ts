@@ -2,10 +2,11 @@ import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
 import { ArenaClass, Difficulty, RadarCategory } from '../shared/enums';
 import { ChartTheme, StatsPeriod } from './dashboard.types';
 import { BidirectionalConnectionArgs } from '../../graphql/connection';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 @ArgsType()
 export class GlobalRankingArgs extends BidirectionalConnectionArgs {
-  @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
   @Field(() => String, { nullable: true, description: 'Only players of this area (prefecture / region, exact name as in the official arena data)' })
   area?: string | null;
   @Field(() => ArenaClass, { nullable: true, description: 'Only players of this arena class' }) arenaClass?: ArenaClass | null;
@@ -13,7 +14,7 @@ export class GlobalRankingArgs extends BidirectionalConnectionArgs {
 
 @ArgsType()
 export class RecommendedArgs {
-  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
   @Field(() => [Int], { nullable: true, description: 'Levels (11, 12); empty = all' }) level?: number[] | null;
   @Field(() => [Difficulty], { nullable: true, description: 'HYPER, ANOTHER, LEGGENDARIA; empty = all' }) difficulty?: Difficulty[] | null;
   @Field(() => Int, { nullable: true, description: '1–100, default 10' }) limit?: number | null;
@@ -22,15 +23,16 @@ export class RecommendedArgs {
 
 @ArgsType()
 export class TotalBpiHistoryArgs {
-  @Field(() => String, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
-  @Field(() => String, { nullable: true, description: 'day (default), week or month' }) groupBy?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default the latest)' }) version?: string | null;
+  @Field(() => StatsPeriod, { nullable: true, description: 'Unit of the points: DAY (default), WEEK (keyed by its Monday) or MONTH (YYYY-MM)' }) period?: StatsPeriod | null;
+  @Field(() => String, { nullable: true, description: 'day (default), week or month; period wins when both are given', deprecationReason: 'Use period (an enum); removed in the next release' }) groupBy?: string | null;
 }
 
 // ───────────── dashboard and cross-player stats ─────────────
 
 @ArgsType()
 export class DashboardArgs {
-  @Field(() => String, { nullable: true, description: 'Game version (default: the latest); an unknown version is BAD_USER_INPUT' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest); an unknown version is BAD_USER_INPUT' }) version?: string | null;
   @Field(() => [Int], { nullable: true, description: 'Levels 11 and/or 12 (default: each part\'s scope, usually both); any other level is BAD_USER_INPUT' })
   levels?: number[] | null;
   @Field(() => [Difficulty], { nullable: true, description: 'HYPER, ANOTHER, LEGGENDARIA (default: all three)' }) difficulties?: Difficulty[] | null;
@@ -103,20 +105,20 @@ export class TowerDayInput {
 
 @ArgsType()
 export class RegisterTowerArgs {
-  @Field(() => ID, { description: 'The player (must be the caller)' }) userId!: string;
-  @Field(() => String, { description: 'Game version of the days' }) version!: string;
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version of the days' }) version!: string;
   @Field(() => [TowerDayInput], { description: '1–1000 days, each date once; a day already registered for the version is replaced' }) rows!: TowerDayInput[];
 }
 
 @ArgsType()
 export class TowerRankingArgs extends BidirectionalConnectionArgs {
-  @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
   @Field(() => StatsPeriod, { nullable: true, description: 'DAY (default), WEEK (Monday–Sunday) or MONTH holding the date' }) period?: StatsPeriod | null;
   @Field(() => String, { nullable: true, description: 'A JST date YYYY-MM-DD in the period (default and upper bound: today, JST)' }) date?: string | null;
 }
 
 @ArgsType()
 export class RadarRankingArgs extends BidirectionalConnectionArgs {
-  @Field(() => String, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
   @Field(() => RadarCategory, { description: 'The radar category ranked' }) category!: RadarCategory;
 }

@@ -37,7 +37,7 @@ export class StatsUserResolver {
 
   @FieldResolver(() => [TotalBpiHistoryPointType], { nullable: true, description: 'Daily (weekly, monthly) total BPI trend by play time (JST days)' })
   totalBpiHistory(@Root() user: User, @Args(() => TotalBpiHistoryArgs) args: TotalBpiHistoryArgs, @Ctx() ctx: Context) {
-    return ctx.services.stats.totalBpiHistory(user.id, args.version, args.groupBy);
+    return ctx.services.stats.totalBpiHistory(user.id, args.version, args.period ?? args.groupBy); // StatsPeriod values are the strings
   }
 }
 

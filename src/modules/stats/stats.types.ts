@@ -3,6 +3,7 @@ import { Connection } from '../../graphql/connection';
 import { ChartFields } from '../scores/scores.types';
 import { ClearLamp } from '../shared/enums';
 import { UserType } from '../shared/user.type';
+import { GameVersionScalar } from '../../graphql/scalars';
 
 @ObjectType('GlobalRankingEntry', {
   description: 'Value type: one player on the total-BPI ranking of a version. Players the caller may not see are anonymous: player is null.',
@@ -22,14 +23,14 @@ export class GlobalRankingEntryType {
 
 @ObjectType({ description: 'A page of the players ranked by total BPI' })
 export class GlobalRankingConnection extends Connection(GlobalRankingEntryType, 'GlobalRankingEntry') {
-  @Field(() => String, { description: 'Game version the ranking is for' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version the ranking is for' }) version!: string;
   @Field(() => Int, { nullable: true, description: 'Rank of the caller under the same filters; null when signed out or absent' })
   selfRank!: number | null;
 }
 
 @ObjectType('ProfileStatsEntry', { description: 'Value type: per game version, total BPI and official arena status (masked by the owner\'s privacy switches for others)' })
 export class ProfileStatsEntryType {
-  @Field(() => String, { description: 'Game version' }) version!: string;
+  @Field(() => GameVersionScalar, { description: 'Game version' }) version!: string;
   @Field(() => Float, { nullable: true, description: 'Total BPI in the version; null when never computed (not masked: the total BPI is public with the profile)' }) totalBpi!: number | null;
   @Field(() => String, { nullable: true, description: 'null when hidden (showArenaClass off)' }) arenaClass!: string | null;
   @Field(() => Int, { nullable: true, description: 'null when hidden (showArenaRank off)' }) arenaRank!: number | null;

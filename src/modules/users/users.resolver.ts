@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { GraphQLURL } from 'graphql-scalars';
 import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { ConnectionArgs } from '../../graphql/connection';
@@ -67,7 +68,7 @@ export class UsersResolver {
     return user.profileText;
   }
 
-  @FieldResolver(() => String, { nullable: true, description: 'https URL' })
+  @FieldResolver(() => GraphQLURL, { nullable: true, description: 'Profile image: an https URL; null when none (or when the viewer may not see the player)' })
   profileImage(@Root() user: User) {
     return user.profileImage;
   }

@@ -1,6 +1,7 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { PageInfo } from '../../graphql/connection';
 import { UserType } from '../shared/user.type';
+import { GraphQLNonNegativeInt } from '../../graphql/scalars';
 
 @ObjectType('UserBadge', { description: 'Value type: a supporter / staff badge shown on a profile' })
 export class UserBadgeType {
@@ -11,8 +12,8 @@ export class UserBadgeType {
 
 @ObjectType('FollowCounts', { description: 'Value type: live counts of follow rows in each direction (approved or not)' })
 export class FollowCountsType {
-  @Field(() => Int, { description: 'Players following this user' }) followers!: number;
-  @Field(() => Int, { description: 'Players this user follows' }) following!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Players following this user' }) followers!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Players this user follows' }) following!: number;
 }
 
 @ObjectType('Relationship', { description: 'Value type: follow rows between the viewer and this user (approval ignored); all false for anonymous viewers' })
@@ -42,7 +43,7 @@ export class FollowEdgeType {
 export class FollowConnectionType {
   @Field(() => [FollowEdgeType], { description: 'The followers or followed players of this page' }) edges!: FollowEdgeType[];
   @Field(() => PageInfo, { description: 'Whether more items follow or precede this page, and the cursors of its ends' }) pageInfo!: PageInfo;
-  @Field(() => Int, { description: 'Number of followers or followed players in all pages' }) totalCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'Number of followers or followed players in all pages' }) totalCount!: number;
 }
 
 @ObjectType('NameAvailability', { description: 'Value type: whether a user name can be taken' })

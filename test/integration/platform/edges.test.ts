@@ -77,7 +77,7 @@ describe('edges of score-shaped types', () => {
   it('Play.chart and Play.batch; ImportScoresPayload.batch', async () => {
     const u = await aPublicPlayer(s.db.prisma, { name: 'EdgesPlays' });
     const imp = await aScoreImport(s.db.prisma, u, [{ chartId: chartIds[0], exScore: 1111, playedAt: new Date('2025-02-01T00:00:00Z') }]);
-    const Q = `query($id: ID!, $c: Int!) { user(id: $id) { chartHistory(chartId: $c) { chartId chart { databaseId } batchId batch { id uid: databaseId version } } } }`;
+    const Q = `query($id: ID!, $c: ID!) { user(id: $id) { chartHistory(chartId: $c) { chartId chart { databaseId } batchId batch { id uid: databaseId version } } } }`;
     const got = expectNoErrors<any>(await s.gql(Q, { id: u.id, c: chartIds[0] })).user.chartHistory;
     expect(got).toEqual([{ chartId: chartIds[0], chart: { databaseId: chartIds[0] }, batchId: imp.batchId, batch: { id: toGlobalId('Batch', imp.batchId), uid: imp.batchId, version: '33' } }]);
 
@@ -92,7 +92,7 @@ describe('edges of score-shaped types', () => {
   it('a private player’s batch reached through their plays stays behind the User rule', async () => {
     const p = await aPrivatePlayer(s.db.prisma, { name: 'EdgesPriv' });
     await aScoreImport(s.db.prisma, p, [{ chartId: chartIds[0], exScore: 1 }]);
-    const Q = `query($id: ID!, $c: Int!) { user(id: $id) { chartHistory(chartId: $c) { batch { id } } } }`;
+    const Q = `query($id: ID!, $c: ID!) { user(id: $id) { chartHistory(chartId: $c) { batch { id } } } }`;
     const res = await s.gql(Q, { id: p.id, c: chartIds[0] });
     expect(res.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect(expectNoErrors<any>(await s.gql(Q, { id: p.id, c: chartIds[0] }, await s.tokenFor(p.id))).user.chartHistory).toHaveLength(1);

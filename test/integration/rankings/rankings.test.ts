@@ -18,7 +18,7 @@ let priv2: User; // 1700
 let follower: User; // approved follower of priv2, 1600
 let stranger: User; // no score
 
-const RANKING = `query($c: ID!, $v: String, $first: Int, $after: String) { songRanking(chartId: $c, version: $v, first: $first, after: $after) {
+const RANKING = `query($c: ID!, $v: GameVersion, $first: Int, $after: String) { songRanking(chartId: $c, version: $v, first: $first, after: $after) {
   totalCount version selfRank pageInfo { hasNextPage endCursor }
   edges { node { rank exScore bpi isSelf anonymous player { id: databaseId name } } } } }`;
 const USER_RANKING = `query($u: ID!, $c: ID!) { userSongRanking(userId: $u, chartId: $c) { selfRank edges { node { rank isSelf anonymous player { id: databaseId } } } } }`;
@@ -149,7 +149,7 @@ describe('per-song ranking', () => {
 
 describe('similar songs and chart attributes', () => {
   const IMPORT = `mutation($e: [ChartAttributesInput!]!) { importChartAttributes(entries: $e) { updated unchanged problems { index title reason } } }`;
-  const SIMILAR = `query($c: ID!, $l: Int, $v: String) { similarSongs(chartId: $c, limit: $l, version: $v) { distance score { exScore } chart { id: databaseId attributes { name value } } } }`;
+  const SIMILAR = `query($c: ID!, $l: Int, $v: GameVersion) { similarSongs(chartId: $c, limit: $l, version: $v) { distance score { exScore } chart { id: databaseId attributes { name value } } } }`;
   let charts: (Chart & { song: { title: string } })[];
   let adminToken: string;
 
@@ -224,7 +224,7 @@ describe('similar songs and chart attributes', () => {
 
 describe('popular charts and the profile song list', () => {
   it('counts players per chart in the version, MOST and FEWEST, with level filter and pages', async () => {
-    const Q = `query($o: ChartPopularityOrder, $l: Int, $first: Int, $after: String, $v: String) { popularCharts(order: $o, level: $l, first: $first, after: $after, version: $v) {
+    const Q = `query($o: ChartPopularityOrder, $l: Int, $first: Int, $after: String, $v: GameVersion) { popularCharts(order: $o, level: $l, first: $first, after: $after, version: $v) {
       totalCount pageInfo { hasNextPage endCursor } edges { node { playerCount chart { id: databaseId level } } } } }`;
     const counts = await s.db.prisma.bestScore.groupBy({ by: ['chartId'], where: { version: '33' }, _count: { _all: true } });
     const most = expectNoErrors(await s.gql(Q, { o: 'MOST' })) as any;
@@ -245,7 +245,7 @@ describe('popular charts and the profile song list', () => {
   });
 
   it('userSongs: BPI charts of the version with the user’s best scores; VISIBLE rule', async () => {
-    const Q = `query($u: ID!, $first: Int, $after: String, $v: String) { userSongs(userId: $u, first: $first, after: $after, version: $v) {
+    const Q = `query($u: ID!, $first: Int, $after: String, $v: GameVersion) { userSongs(userId: $u, first: $first, after: $after, version: $v) {
       totalCount pageInfo { hasNextPage endCursor } edges { node { chart { id: databaseId level difficulty song { title } } score { exScore bpi } } } } }`;
     const denied = await s.gql(Q, { u: priv1.id }, await s.tokenFor(stranger.id));
     expect(denied.body.errors![0].extensions.code).toBe('FORBIDDEN');

@@ -31,7 +31,7 @@ function officialCsv(songs: [string, Partial<Record<D, Cell>>][], lastPlayed = '
   return '\ufeff' + lines.join('\r\n') + '\r\n';
 }
 
-const IMPORT = `mutation($u: ID!, $v: String!, $csv: String!, $ps: PlayStyle) {
+const IMPORT = `mutation($u: ID!, $v: GameVersion!, $csv: String!, $ps: PlayStyle) {
   importScoresCsv(userId: $u, version: $v, csv: $csv, playStyle: $ps) {
     batchId upToDate updatedCount bpiUpdatedCount learnedCharts previousTotalBpi newTotalBpi
     notFound { title playStyle difficulty } problems { line column value reason severity }

@@ -41,7 +41,7 @@ export function currentLayoutCsv(songs: Map<string, Partial<Record<(typeof DIFFS
   return '\ufeff' + lines.join('\r\n') + '\r\n';
 }
 
-const IMPORT_CSV = `mutation($userId: ID!, $version: String!, $csv: String!) {
+const IMPORT_CSV = `mutation($userId: ID!, $version: GameVersion!, $csv: String!) {
   importScoresCsv(userId: $userId, version: $version, csv: $csv) {
     batchId upToDate message format rowCount updatedCount bpiUpdatedCount previousTotalBpi newTotalBpi skipped learnedCharts
     notFound { line title difficulty } problems { line column reason severity }
@@ -315,7 +315,7 @@ d('score import and reads (real definitions)', () => {
     await new Promise((r) => setTimeout(r, 20));
     await imp('33', 1.6, '2025-05-02 08:00');
     const q = ok(await s.gql(
-      `query($id: ID!, $asOf: DateTimeISO, $song: Int!) { user(id: $id) {
+      `query($id: ID!, $asOf: DateTimeISO, $song: ID!) { user(id: $id) {
          now: scores(version: "33") { totalCount edges { node { chartId exScore } } }
          then: scores(version: "33", asOf: $asOf) { edges { node { chartId exScore } } }
          allDifficultyScores { totalCount edges { node { chartId version } } }

@@ -78,7 +78,7 @@ afterAll(async () => s?.close());
 
 const dash = async (sel: string, vars: Record<string, unknown> = {}, token?: string, who: User = p) => {
   const res = await s.gql<{ user: { dashboard: any } }>(
-    `query($id: ID!, $v: String, $l: [Int!], $d: [Difficulty!]) { user(id: $id) { dashboard(version: $v, levels: $l, difficulties: $d) { ${sel} } } }`,
+    `query($id: ID!, $v: GameVersion, $l: [Int!], $d: [Difficulty!]) { user(id: $id) { dashboard(version: $v, levels: $l, difficulties: $d) { ${sel} } } }`,
     { id: who.id, v: '33', ...vars },
     token,
   );
@@ -249,7 +249,7 @@ describe('tower: register, box plot efficiency, ranking', () => {
   });
 
   it('registering for someone else is FORBIDDEN; a bad version or date is BAD_USER_INPUT naming it; nothing is written', async () => {
-    const reg = `mutation($u: ID!, $v: String!, $rows: [TowerDayInput!]!) { registerTower(userId: $u, version: $v, rows: $rows) { upsertedCount } }`;
+    const reg = `mutation($u: ID!, $v: GameVersion!, $rows: [TowerDayInput!]!) { registerTower(userId: $u, version: $v, rows: $rows) { upsertedCount } }`;
     const row = { playDate: '2026-01-08', keyCount: 1, scratchCount: 1 };
     expect((await s.gql(reg, { u: p.id, v: '33', rows: [row] }, qToken)).body.errors[0].extensions.code).toBe('FORBIDDEN');
     const badV = (await s.gql(reg, { u: p.id, v: 'XX', rows: [row] }, pToken)).body.errors[0];

@@ -16,7 +16,7 @@ let erin: User; // public, only in version 32
 let carolToken: string;
 let daveToken: string;
 
-const Q = `query($v: String, $area: String, $cls: ArenaClass, $first: Int, $after: String) {
+const Q = `query($v: GameVersion, $area: String, $cls: ArenaClass, $first: Int, $after: String) {
   globalRanking(version: $v, area: $area, arenaClass: $cls, first: $first, after: $after) {
     version totalCount selfRank
     pageInfo { hasNextPage endCursor }

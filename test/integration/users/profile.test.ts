@@ -167,7 +167,7 @@ describe('followers / following connections', () => {
 });
 
 describe('compare', () => {
-  const Q = `query($id: ID!, $v: String) { user(id: $id) { compare(version: $v) { version winLoss { level win lose draw } radar { NOTES CHORD PEAK CHARGE SCRATCH SOFLAN } } } }`;
+  const Q = `query($id: ID!, $v: GameVersion) { user(id: $id) { compare(version: $v) { version winLoss { level win lose draw } radar { NOTES CHORD PEAK CHARGE SCRATCH SOFLAN } } } }`;
 
   it('counts wins, losses and draws per level on charts both played; null winLoss for anonymous viewers', async () => {
     const me = await aPublicPlayer(s.db.prisma);
