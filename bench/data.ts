@@ -87,6 +87,14 @@ export async function generateScaleData(users = Number(process.env.BENCH_USERS ?
       [V],
     );
 
+    // Bulk load: the secondary indexes of BestScore are dropped and rebuilt after the load, and the
+    // rank tree (ChartRankNode) is built once from the loaded bests (the migration's backfill) with its
+    // upkeep triggers off during the load — the same tree as row-by-row upkeep, in a fraction of the time.
+    const { rows: secondary } = await sql.query(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'BestScore' AND indexname <> 'BestScore_pkey'`,
+    );
+    for (const ix of secondary) await sql.query(`DROP INDEX "${ix.indexname}"`);
+    await sql.query(`ALTER TABLE "BestScore" DISABLE TRIGGER USER`);
     // Best scores, one batch of players per statement (bounded WAL and memory).
     for (let from = 1; from <= users; from += BATCH_USERS) {
       await sql.query(
@@ -115,7 +123,16 @@ export async function generateScaleData(users = Number(process.env.BENCH_USERS ?
       process.stdout.write(`\rplayers ${Math.min(users, from + BATCH_USERS - 1)}/${users}`);
     }
     process.stdout.write('\n');
-    await sql.query(`DROP TABLE bench_chart; DROP TABLE bench_player; ANALYZE`);
+    await sql.query(`ALTER TABLE "BestScore" ENABLE TRIGGER USER`);
+    for (const ix of secondary) await sql.query(ix.indexdef);
+    await sql.query(`DELETE FROM "ChartRankNode"`);
+    await sql.query(`INSERT INTO "ChartRankNode" ("chartId", version, node, players)
+      SELECT h."chartId", h.version, n.node, sum(h.players)::int
+        FROM (SELECT "chartId", version, LEAST(GREATEST("exScore", 0), 16383) + 1 AS i, count(*) AS players FROM "BestScore" GROUP BY 1, 2, 3) h
+        CROSS JOIN LATERAL (SELECT ((((h.i - 1) >> (k + 1)) * 2 + 1) << k) AS node FROM generate_series(0, 14) AS k WHERE ((h.i - 1) >> k) & 1 = 0) n
+       GROUP BY 1, 2, 3`);
+    await sql.query(`DROP TABLE bench_chart; DROP TABLE bench_player`);
+    await sql.query(`VACUUM ANALYZE`);
     const generateMs = performance.now() - t0;
     const { rows: [{ n: bestScores }] } = await sql.query(`SELECT count(*)::int AS n FROM "BestScore"`);
 

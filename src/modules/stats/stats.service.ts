@@ -225,12 +225,20 @@ export class StatsService {
       }
       return Prisma.join(parts, ' AND ');
     };
+    // The page is an index range of (version, totalBpi DESC, userId) — no window over the whole
+    // population. Competition ranks from the page's order: a row whose total differs from the row
+    // before it has rank = its position (everyone before it is strictly higher); a row tied with the
+    // row before shares its rank; the page's first row counts the players strictly above it (an
+    // index-only count of (version, totalBpi), once per page, in the same statement).
     const [rows, [{ total }], self] = await Promise.all([
-      this.s.db.$queryRaw<GlobalRankingRow[]>`
-        SELECT "userId", "totalBpi", "rank" FROM (
-          SELECT s."userId", s."totalBpi", (RANK() OVER (ORDER BY s."totalBpi" DESC))::int AS "rank"
-            FROM "PlayerVersionStatus" s WHERE ${filter('s')}
-        ) r ORDER BY "totalBpi" DESC, "userId" ASC OFFSET ${offset} LIMIT ${size + 1}`,
+      this.s.db.$queryRaw<{ userId: string; totalBpi: number; above: number }[]>`
+        WITH page AS (
+          SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s WHERE ${filter('s')}
+           ORDER BY s."totalBpi" DESC, s."userId" ASC OFFSET ${offset} LIMIT ${size + 1}
+        )
+        SELECT page."userId", page."totalBpi",
+               (SELECT COUNT(*) FROM "PlayerVersionStatus" s WHERE ${filter('s')} AND s."totalBpi" > (SELECT max(p."totalBpi") FROM page p))::int AS "above"
+          FROM page ORDER BY page."totalBpi" DESC, page."userId" ASC`,
       this.s.db.$queryRaw<{ total: number }[]>`SELECT COUNT(*)::int AS total FROM "PlayerVersionStatus" s WHERE ${filter('s')}`,
       selfUserId
         ? this.s.db.$queryRaw<{ rank: number }[]>`
@@ -238,12 +246,14 @@ export class StatsService {
               FROM "PlayerVersionStatus" me WHERE me."userId" = ${selfUserId} AND ${filter('me')}`
         : Promise.resolve([]),
     ]);
-    const page = offsetPage(
-      rows.map((r) => ({ userId: r.userId, totalBpi: Number(r.totalBpi), rank: Number(r.rank) })),
-      offset,
-      size,
-      Number(total),
-    );
+    const ranked: GlobalRankingRow[] = [];
+    for (const [i, r] of rows.entries()) {
+      const totalBpi = Number(r.totalBpi);
+      const prev = ranked[i - 1];
+      const rank = !prev ? Number(r.above) + 1 : totalBpi === prev.totalBpi ? prev.rank : offset + i + 1;
+      ranked.push({ userId: r.userId, totalBpi, rank });
+    }
+    const page = offsetPage(ranked, offset, size, Number(total));
     return { version, area, arenaClass: q.arenaClass ?? null, selfRank: self[0] ? Number(self[0].rank) : null, page };
   }
 }

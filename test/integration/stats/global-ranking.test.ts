@@ -104,6 +104,20 @@ describe('globalRanking', () => {
     expect(p2.pageInfo.hasNextPage).toBe(false);
   });
 
+  it('a page that starts inside a tie keeps the shared rank (ranks from the page order plus one count above it)', async () => {
+    // totals 60, 50, 50, 40: pages of 2 → [60, 50] then [50, 40]; the second page's 50 has one
+    // player above it (60) → rank 2, shared with the 50 on page 1; 40 has three above → rank 4.
+    const p1 = await ranking({ v: '33', first: 2 });
+    expect(p1.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[1, 60], [2, 50]]);
+    const p2 = await ranking({ v: '33', first: 2, after: p1.pageInfo.endCursor });
+    expect(p2.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[2, 50], [4, 40]]);
+    // pages of 1 from the third row: [50] → rank 2; from the fourth: [40] → rank 4
+    const p3 = await ranking({ v: '33', first: 1, after: p1.pageInfo.endCursor });
+    expect(p3.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[2, 50]]);
+    const p4 = await ranking({ v: '33', first: 1, after: p3.pageInfo.endCursor });
+    expect(p4.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[4, 40]]);
+  });
+
   it('refuses bad input with BAD_USER_INPUT', async () => {
     for (const vars of [{ v: '99' }, { first: 101 }, { first: 0 }, { after: 'nope' }, { area: '' }, { area: 'x'.repeat(41) }]) {
       const res = await server.gql(Q, vars);
