@@ -88,8 +88,9 @@ export async function generateScaleData(users = Number(process.env.BENCH_USERS ?
     );
 
     // Bulk load: the secondary indexes of BestScore are dropped and rebuilt after the load, and the
-    // rank tree (ChartRankNode) is built once from the loaded bests (the migration's backfill) with its
-    // upkeep triggers off during the load — the same tree as row-by-row upkeep, in a fraction of the time.
+    // rank blocks (ChartRankBlock) are built once from the loaded bests (chart_rank_rebuild(), the
+    // migration's backfill) with their upkeep triggers off during the load — the same counts as
+    // row-by-row upkeep, in a fraction of the time.
     const { rows: secondary } = await sql.query(
       `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'BestScore' AND indexname <> 'BestScore_pkey'`,
     );
@@ -125,12 +126,7 @@ export async function generateScaleData(users = Number(process.env.BENCH_USERS ?
     process.stdout.write('\n');
     await sql.query(`ALTER TABLE "BestScore" ENABLE TRIGGER USER`);
     for (const ix of secondary) await sql.query(ix.indexdef);
-    await sql.query(`DELETE FROM "ChartRankNode"`);
-    await sql.query(`INSERT INTO "ChartRankNode" ("chartId", version, node, players)
-      SELECT h."chartId", h.version, n.node, sum(h.players)::int
-        FROM (SELECT "chartId", version, LEAST(GREATEST("exScore", 0), 16383) + 1 AS i, count(*) AS players FROM "BestScore" GROUP BY 1, 2, 3) h
-        CROSS JOIN LATERAL (SELECT ((((h.i - 1) >> (k + 1)) * 2 + 1) << k) AS node FROM generate_series(0, 14) AS k WHERE ((h.i - 1) >> k) & 1 = 0) n
-       GROUP BY 1, 2, 3`);
+    await sql.query(`SELECT "chart_rank_rebuild"()`);
     await sql.query(`DROP TABLE bench_chart; DROP TABLE bench_player`);
     await sql.query(`VACUUM ANALYZE`);
     const generateMs = performance.now() - t0;
