@@ -239,7 +239,11 @@ export class StatsService {
         SELECT page."userId", page."totalBpi",
                (SELECT COUNT(*) FROM "PlayerVersionStatus" s WHERE ${filter('s')} AND s."totalBpi" > (SELECT max(p."totalBpi") FROM page p))::int AS "above"
           FROM page ORDER BY page."totalBpi" DESC, page."userId" ASC`,
-      this.s.db.$queryRaw<{ total: number }[]>`SELECT COUNT(*)::int AS total FROM "PlayerVersionStatus" s WHERE ${filter('s')}`,
+      // The unfiltered population's size is kept per version by triggers (VersionPlayerCount); a
+      // ranking filtered on area / class counts its (smaller) population.
+      area === null && !q.arenaClass
+        ? this.s.db.$queryRaw<{ total: number }[]>`SELECT COALESCE((SELECT c."players" FROM "VersionPlayerCount" c WHERE c."version" = ${version}), 0)::int AS total`
+        : this.s.db.$queryRaw<{ total: number }[]>`SELECT COUNT(*)::int AS total FROM "PlayerVersionStatus" s WHERE ${filter('s')}`,
       selfUserId
         ? this.s.db.$queryRaw<{ rank: number }[]>`
             SELECT (1 + (SELECT COUNT(*) FROM "PlayerVersionStatus" s WHERE ${filter('s')} AND s."totalBpi" > me."totalBpi"))::int AS "rank"

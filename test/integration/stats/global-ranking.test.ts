@@ -118,6 +118,27 @@ describe('globalRanking', () => {
     expect(p4.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[4, 40]]);
   });
 
+  it('totalCount of the unfiltered ranking follows new and removed players at once (kept by triggers)', async () => {
+    const db = server.db.prisma;
+    // version 33: alice, bob, carol, dave → 4; version 32: erin → 1
+    expect((await ranking({ v: '33' })).totalCount).toBe(4);
+    expect((await ranking({ v: '32' })).totalCount).toBe(1);
+    const fred = await aPublicPlayer(db, { name: 'rk_fred' });
+    await aVersionStatus(db, fred, '33', { totalBpi: 10 });
+    await aVersionStatus(db, fred, '32', { totalBpi: 10 });
+    // fred joins both versions: 4 + 1 = 5 in 33, 1 + 1 = 2 in 32; an update of a total changes no count
+    expect((await ranking({ v: '33' })).totalCount).toBe(5);
+    expect((await ranking({ v: '32' })).totalCount).toBe(2);
+    await db.playerVersionStatus.update({ where: { userId_version: { userId: fred.id, version: '33' } }, data: { totalBpi: 11 } });
+    expect((await ranking({ v: '33' })).totalCount).toBe(5);
+    // one status row deleted (33 → 4), then the account (its row of 32 cascades: 32 → 1)
+    await db.playerVersionStatus.delete({ where: { userId_version: { userId: fred.id, version: '33' } } });
+    expect((await ranking({ v: '33' })).totalCount).toBe(4);
+    await db.user.delete({ where: { id: fred.id } });
+    expect((await ranking({ v: '32' })).totalCount).toBe(1);
+    expect((await ranking({ v: '33' })).rows.map((x) => x.totalBpi)).toEqual([60, 50, 50, 40]);
+  });
+
   it('refuses bad input with BAD_USER_INPUT', async () => {
     for (const vars of [{ v: '99' }, { first: 101 }, { first: 0 }, { after: 'nope' }, { area: '' }, { area: 'x'.repeat(41) }]) {
       const res = await server.gql(Q, vars);
