@@ -87,6 +87,15 @@ export async function generateScaleData(users = Number(process.env.BENCH_USERS ?
       [V],
     );
 
+    // Bulk load: the secondary indexes of BestScore are dropped and rebuilt after the load, and the
+    // rank blocks (ChartRankBlock) are built once from the loaded bests (chart_rank_rebuild(), the
+    // migration's backfill) with their upkeep triggers off during the load — the same counts as
+    // row-by-row upkeep, in a fraction of the time.
+    const { rows: secondary } = await sql.query(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'BestScore' AND indexname <> 'BestScore_pkey'`,
+    );
+    for (const ix of secondary) await sql.query(`DROP INDEX "${ix.indexname}"`);
+    await sql.query(`ALTER TABLE "BestScore" DISABLE TRIGGER USER`);
     // Best scores, one batch of players per statement (bounded WAL and memory).
     for (let from = 1; from <= users; from += BATCH_USERS) {
       await sql.query(
@@ -115,7 +124,11 @@ export async function generateScaleData(users = Number(process.env.BENCH_USERS ?
       process.stdout.write(`\rplayers ${Math.min(users, from + BATCH_USERS - 1)}/${users}`);
     }
     process.stdout.write('\n');
-    await sql.query(`DROP TABLE bench_chart; DROP TABLE bench_player; ANALYZE`);
+    await sql.query(`ALTER TABLE "BestScore" ENABLE TRIGGER USER`);
+    for (const ix of secondary) await sql.query(ix.indexdef);
+    await sql.query(`SELECT "chart_rank_rebuild"()`);
+    await sql.query(`DROP TABLE bench_chart; DROP TABLE bench_player`);
+    await sql.query(`VACUUM ANALYZE`);
     const generateMs = performance.now() - t0;
     const { rows: [{ n: bestScores }] } = await sql.query(`SELECT count(*)::int AS n FROM "BestScore"`);
 

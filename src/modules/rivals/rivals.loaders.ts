@@ -28,9 +28,6 @@ export interface PlayRow {
   id: number;
 }
 
-/** The root node of a chart's Fenwick tree (ChartRankNode): it counts every player of the chart. */
-export const FENWICK_ROOT = 16384;
-
 /** A player's rank on one chart (competition rank: ties share). */
 export interface ChartRankRow {
   chartId: number;
@@ -107,23 +104,20 @@ export function createRivalLoaders(db: Db) {
     ),
 
     /**
-     * The player's rank on every chart they have a best on in the version, from the Fenwick tree
-     * ChartRankNode (kept by triggers in the writing transaction): rank = 1 + players − (players
-     * with EX ≤ mine), ≤ 16 index reads per chart; one statement per batch of players.
+     * The player's rank on every chart they have a best on in the version, from ChartRankBlock (kept
+     * by triggers in the writing transaction): with i = clamp(EX, 0, 16383), rank = 1 + (players in
+     * a higher block of 128: the chart row −1 at block + 2) + (players higher in the same block: the
+     * block's row at position + 2) — two primary-key reads per chart; one statement per batch of players.
      */
     chartRanks: keyedLoader<TotalKey, ChartRankRow[]>(totalKey, async (keys) => {
       const rows = await db.$queryRaw<(ChartRankRow & { userId: string; version: string })[]>`
         SELECT b."userId", b."version", b."chartId", b."exScore",
-               COALESCE(t."players", 0)::int AS "players",
-               (1 + COALESCE(t."players", 0) - COALESCE(le."players", 0))::int AS "rank"
+               COALESCE(t."above"[1], 0)::int AS "players",
+               (1 + COALESCE(t."above"[(LEAST(GREATEST(b."exScore", 0), 16383) >> 7) + 2], 0)
+                  + COALESCE(x."above"[(LEAST(GREATEST(b."exScore", 0), 16383) & 127) + 2], 0))::int AS "rank"
           FROM "BestScore" b
-          LEFT JOIN "ChartRankNode" t ON t."chartId" = b."chartId" AND t."version" = b."version" AND t."node" = ${FENWICK_ROOT}
-          CROSS JOIN LATERAL (
-            SELECT sum(p."players") AS "players" FROM "ChartRankNode" p
-             WHERE p."chartId" = b."chartId" AND p."version" = b."version"
-               AND p."node" IN (SELECT ((LEAST(GREATEST(b."exScore", 0), 16383) + 1) >> k) << k FROM generate_series(0, 14) AS k
-                                 WHERE ((LEAST(GREATEST(b."exScore", 0), 16383) + 1) >> k) & 1 = 1)
-          ) le
+          LEFT JOIN "ChartRankBlock" t ON t."chartId" = b."chartId" AND t."version" = b."version" AND t."block" = -1
+          LEFT JOIN "ChartRankBlock" x ON x."chartId" = b."chartId" AND x."version" = b."version" AND x."block" = LEAST(GREATEST(b."exScore", 0), 16383) >> 7
          WHERE b."userId" IN (${Prisma.join([...new Set(keys.map((k) => k.userId))])}) AND b."version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})
          ORDER BY 6, b."chartId"`;
       const byKey = groupBy(rows, totalKey);

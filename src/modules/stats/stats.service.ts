@@ -255,9 +255,17 @@ export class StatsService {
       0,
     );
     const top = keyed.edges[0]?.node.totalBpi ?? null;
+    // ahead / tied: index range counts of (version, totalBpi); the unfiltered population's size is
+    // kept per version by triggers (VersionPlayerCount), a ranking filtered on area / class counts its
+    // (smaller) population
+    const total =
+      area === null && !q.arenaClass
+        ? Prisma.sql`COALESCE((SELECT c."players" FROM "VersionPlayerCount" c WHERE c."version" = ${version}), 0)`
+        : Prisma.sql`(SELECT COUNT(*) FROM "PlayerVersionStatus" s WHERE ${filter('s')})`;
     const [c] = await this.s.db.$queryRaw<{ total: number; ahead: number; tied: number }[]>`
-      SELECT COUNT(*)::int AS "total", COUNT(*) FILTER (WHERE s."totalBpi" > ${top}::float8)::int AS "ahead", COUNT(*) FILTER (WHERE s."totalBpi" = ${top}::float8)::int AS "tied"
-        FROM "PlayerVersionStatus" s WHERE ${filter('s')}`;
+      SELECT ${total}::int AS "total",
+             (SELECT COUNT(*) FROM "PlayerVersionStatus" s WHERE ${filter('s')} AND s."totalBpi" > ${top}::float8)::int AS "ahead",
+             (SELECT COUNT(*) FROM "PlayerVersionStatus" s WHERE ${filter('s')} AND s."totalBpi" = ${top}::float8)::int AS "tied"`;
     keyed.totalCount = Number(c.total);
     const ranks = pageCompetitionRanks(keyed.edges.map((e) => e.node.totalBpi), Number(c.ahead), Number(c.tied));
     const page = { ...keyed, edges: keyed.edges.map((e, i): { cursor: string; node: GlobalRankingRow } => ({ cursor: e.cursor, node: { ...e.node, rank: ranks[i] } })) };

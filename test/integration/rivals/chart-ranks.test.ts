@@ -1,7 +1,8 @@
 /**
- * Rivals: User.chartRanks (§4.3) — my rank on every chart from the rank tree (ChartRankNode) that
- * the BestScore triggers keep in the writing transaction: a new best moves every rank at once,
- * through an import, a direct update, a deletion (user deletion cascades too); ties share a rank.
+ * Rivals: User.chartRanks (§4.3) — my rank on every chart from the cumulative block counts
+ * (ChartRankBlock: blocks of 128 EX values) that the BestScore triggers keep in the writing
+ * transaction: a new best moves every rank at once, through an import, a direct update, a deletion
+ * (user deletion cascades too); ties share a rank, also across block edges.
  */
 import type { User } from '../../../src/generated/prisma/client';
 import { aPrivatePlayer, aPublicPlayer, aSongBestScore } from '../../helpers/factories';
@@ -70,6 +71,34 @@ describe('User.chartRanks', () => {
     // 1100 > 1000 → 1st of 2; the rival is 2nd at once
     expect(await ranks(me, token)).toEqual([[z.id, 1100, 1, 2]]);
     expect(await ranks(rival)).toEqual([[z.id, 1000, 2, 2]]);
+  });
+
+  it('counts across the edges of the 128-EX blocks, before and after imports that move ranks', async () => {
+    const db = s.db.prisma;
+    const [row] = await db.chart.findMany({ where: { level: { in: [11, 12] }, playStyle: 'SP', notes: { gte: 1000 } }, orderBy: { id: 'asc' }, skip: 3, take: 1, include: { song: true } });
+    const c = { id: row.id, title: row.song.title, difficulty: row.difficulty };
+    // EX 0 (block 0, position 0), 127 (block 0, last), 128 ×2 (block 1, first), 255 (block 1, last), 256 (block 2, first)
+    const p = await Promise.all([0, 127, 128, 128, 255, 256].map(() => aPublicPlayer(db)));
+    for (const [k, ex] of [0, 127, 128, 128, 255, 256].entries()) await aSongBestScore(db, p[k], c.id, ex);
+    const rankOf = async (u: User) => (await ranks(u)).find((r) => r[0] === c.id)!.slice(1);
+    // 256 → 1; 255 → 2; 128, 128 → 3 (1 + |{256, 255}|); 127 → 5 (1 + 4); 0 → 6; 6 players
+    expect(await Promise.all(p.map(rankOf))).toEqual([[0, 6, 6], [127, 5, 6], [128, 3, 6], [128, 3, 6], [255, 2, 6], [256, 1, 6]]);
+
+    const me = await aPublicPlayer(db);
+    const token = await s.tokenFor(me.id);
+    const M = `mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "33", rows: $rows) { updatedCount } }`;
+    const imp = async (ex: number) => expectNoErrors(await s.gql(M, { u: me.id, rows: [{ title: c.title, difficulty: c.difficulty, exScore: ex, clearState: 'CLEAR' }] }, token));
+    await imp(200);
+    // me 200 (block 1, position 72): above 256, 255 → 3; the 128s now 1 + 3 = 4; 127 → 6; 0 → 7; 7 players
+    expect(await rankOf(me)).toEqual([200, 3, 7]);
+    expect(await Promise.all(p.map(rankOf))).toEqual([[0, 7, 7], [127, 6, 7], [128, 4, 7], [128, 4, 7], [255, 2, 7], [256, 1, 7]]);
+    await imp(300);
+    // me 300 (block 2, position 44, the same block as 256): first; everyone else one place lower than before me
+    expect(await rankOf(me)).toEqual([300, 1, 7]);
+    expect(await Promise.all(p.map(rankOf))).toEqual([[0, 7, 7], [127, 6, 7], [128, 4, 7], [128, 4, 7], [255, 3, 7], [256, 2, 7]]);
+    // 256 drops to 127 (an UPDATE from block 2 to block 0): 300 → 1, 255 → 2, 128s → 3, 127 ×2 → 5, 0 → 7
+    await db.bestScore.update({ where: { userId_version_chartId: { userId: p[5].id, version: '33', chartId: c.id } }, data: { exScore: 127 } });
+    expect(await Promise.all([...p, me].map(rankOf))).toEqual([[0, 7, 7], [127, 5, 7], [128, 3, 7], [128, 3, 7], [255, 2, 7], [127, 5, 7], [300, 1, 7]]);
   });
 
   it('agrees with a direct count after random inserts, updates and deletes (EX 0 and the maximum included)', async () => {

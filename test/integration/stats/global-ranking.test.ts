@@ -104,6 +104,41 @@ describe('globalRanking', () => {
     expect(p2.pageInfo.hasNextPage).toBe(false);
   });
 
+  it('a page that starts inside a tie keeps the shared rank (ranks from the page order plus one count above it)', async () => {
+    // totals 60, 50, 50, 40: pages of 2 → [60, 50] then [50, 40]; the second page's 50 has one
+    // player above it (60) → rank 2, shared with the 50 on page 1; 40 has three above → rank 4.
+    const p1 = await ranking({ v: '33', first: 2 });
+    expect(p1.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[1, 60], [2, 50]]);
+    const p2 = await ranking({ v: '33', first: 2, after: p1.pageInfo.endCursor });
+    expect(p2.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[2, 50], [4, 40]]);
+    // pages of 1 from the third row: [50] → rank 2; from the fourth: [40] → rank 4
+    const p3 = await ranking({ v: '33', first: 1, after: p1.pageInfo.endCursor });
+    expect(p3.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[2, 50]]);
+    const p4 = await ranking({ v: '33', first: 1, after: p3.pageInfo.endCursor });
+    expect(p4.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[4, 40]]);
+  });
+
+  it('totalCount of the unfiltered ranking follows new and removed players at once (kept by triggers)', async () => {
+    const db = server.db.prisma;
+    // version 33: alice, bob, carol, dave → 4; version 32: erin → 1
+    expect((await ranking({ v: '33' })).totalCount).toBe(4);
+    expect((await ranking({ v: '32' })).totalCount).toBe(1);
+    const fred = await aPublicPlayer(db, { name: 'rk_fred' });
+    await aVersionStatus(db, fred, '33', { totalBpi: 10 });
+    await aVersionStatus(db, fred, '32', { totalBpi: 10 });
+    // fred joins both versions: 4 + 1 = 5 in 33, 1 + 1 = 2 in 32; an update of a total changes no count
+    expect((await ranking({ v: '33' })).totalCount).toBe(5);
+    expect((await ranking({ v: '32' })).totalCount).toBe(2);
+    await db.playerVersionStatus.update({ where: { userId_version: { userId: fred.id, version: '33' } }, data: { totalBpi: 11 } });
+    expect((await ranking({ v: '33' })).totalCount).toBe(5);
+    // one status row deleted (33 → 4), then the account (its row of 32 cascades: 32 → 1)
+    await db.playerVersionStatus.delete({ where: { userId_version: { userId: fred.id, version: '33' } } });
+    expect((await ranking({ v: '33' })).totalCount).toBe(4);
+    await db.user.delete({ where: { id: fred.id } });
+    expect((await ranking({ v: '32' })).totalCount).toBe(1);
+    expect((await ranking({ v: '33' })).rows.map((x) => x.totalBpi)).toEqual([60, 50, 50, 40]);
+  });
+
   it('refuses bad input with BAD_USER_INPUT', async () => {
     for (const vars of [{ v: '99' }, { first: 101 }, { first: 0 }, { after: 'nope' }, { area: '' }, { area: 'x'.repeat(41) }]) {
       const res = await server.gql(Q, vars);
