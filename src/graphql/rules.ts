@@ -252,6 +252,11 @@ export const NODE_RULES: Record<string, RuleEntry> = {
   Batch: { rule: 'VISIBLE', deny: 'null', target: byOwner('userId') }, // as User.batches
   Notification: { rule: 'OWNER', deny: 'null', target: byOwner('recipientId') }, // as Query.notifications
   FollowList: { rule: 'OWNER', deny: 'null', target: byOwner('ownerId') }, // as Query.followLists
+  BatchDetail: { rule: 'VISIBLE', deny: 'null', target: byOwner('userId') }, // as User.batch
+  PlayDay: { rule: 'VISIBLE', deny: 'null', target: byOwner('userId') }, // as User.playDays
+  OptimizeMemo: { rule: 'VISIBLE', deny: 'null', target: byOwner('userId') }, // as User.optimizeMemos
+  // a play seen from the caller's timeline (viewerScore / isOvertaken are the caller's): the player's plays are VISIBLE as User.chartHistory
+  TimelineEntry: { rule: 'VISIBLE', deny: 'null', target: byOwner('userId') },
 };
 
 /** Can the caller see this user's data? (public, self, or approved follower) NOT_FOUND for an unknown user. */

@@ -5,6 +5,29 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Official arena class, A1 best */
+export type ArenaClass =
+  /** Arena class A1 (the top class) */
+  | 'A1'
+  /** Arena class A2 */
+  | 'A2'
+  /** Arena class A3 */
+  | 'A3'
+  /** Arena class A4 */
+  | 'A4'
+  /** Arena class A5 (the lowest A class) */
+  | 'A5'
+  /** Arena class B1 (the top B class) */
+  | 'B1'
+  /** Arena class B2 */
+  | 'B2'
+  /** Arena class B3 */
+  | 'B3'
+  /** Arena class B4 */
+  | 'B4'
+  /** Arena class B5 (the lowest class) */
+  | 'B5';
+
 /** Clear lamp, in rank order (NO_PLAY lowest, FULLCOMBO_CLEAR highest) */
 export type ClearLamp =
   /** Cleared with an assist option */
@@ -88,7 +111,7 @@ export type DashboardQueryVariables = Exact<{
 }>;
 
 
-export type DashboardQuery = { serverInfo: { latestVersion: string }, me: { id: string, name: string, isPublic: boolean, follows: { followers: number, following: number } | null, stats: Array<{ version: string, totalBpi: number | null, arenaClass: string | null, arenaRank: number | null }> | null, scores: { totalCount: number, edges: Array<{ node: { chartId: number, title: string, difficulty: Difficulty, level: number, exScore: number, bpi: number | null, clearLamp: ClearLamp | null, playedAt: string } }> } | null, recommended: { totalBpi: number, potential: { total: number, data: Array<{ chartId: number, title: string, difficulty: Difficulty, level: number, exScore: number, bpi: number | null, bpiDiff: number }> } } | null, followers: { totalCount: number, edges: Array<{ followedAt: string, node: { id: string, name: string, stats: Array<{ version: string, totalBpi: number | null }> | null } }> } | null } | null };
+export type DashboardQuery = { serverInfo: { latestVersion: string }, me: { id: string, name: string, isPublic: boolean, follows: { followers: number, following: number } | null, stats: Array<{ version: string, totalBpi: number | null, arenaClass: ArenaClass | null, arenaRank: number | null }> | null, scores: { totalCount: number, edges: Array<{ node: { chartId: number, title: string, difficulty: Difficulty, level: number, exScore: number, bpi: number | null, clearLamp: ClearLamp | null, playedAt: string } }> } | null, recommended: { totalBpi: number, potential: { total: number, data: Array<{ chartId: number, title: string, difficulty: Difficulty, level: number, exScore: number, bpi: number | null, bpiDiff: number }> } } | null, followers: { totalCount: number, edges: Array<{ followedAt: string, node: { id: string, name: string, stats: Array<{ version: string, totalBpi: number | null }> | null } }> } | null } | null };
 
 export type SongsPageQueryVariables = Exact<{
   after?: string | null | undefined;

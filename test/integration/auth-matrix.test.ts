@@ -208,8 +208,13 @@ const NODE_CASES: Record<string, () => string> = {
   Batch: () => toGlobalId('Batch', nodeFixture.batchId),
   Notification: () => toGlobalId('Notification', nodeFixture.notificationId),
   FollowList: () => toGlobalId('FollowList', nodeFixture.listId),
+  BatchDetail: () => toGlobalId('BatchDetail', nodeFixture.batchId),
+  // the play's JST day: 2025-01-01T00:00Z is 09:00 on 2025-01-01 in Japan
+  PlayDay: () => toGlobalId('PlayDay', `${users.owner.id}:${LATEST_VERSION}:2025-01-01`),
+  OptimizeMemo: () => toGlobalId('OptimizeMemo', nodeFixture.memoId),
+  TimelineEntry: () => toGlobalId('TimelineEntry', nodeFixture.playId),
 };
-const nodeFixture = {} as { playId: number; batchId: string; notificationId: number; listId: number };
+const nodeFixture = {} as { playId: number; batchId: string; notificationId: number; listId: number; memoId: string };
 
 type FieldVerdict = 'VALUE' | 'NULL' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'OTHER_ERROR';
 
@@ -256,7 +261,8 @@ beforeAll(async () => {
   const play = await db.score.create({ data: { userId: users.owner.id, chartId: chart.id, version: LATEST_VERSION, batchId: batch.id, exScore: 1500, playedAt: new Date('2025-01-01T00:00:00Z') } });
   const notification = await db.notification.create({ data: { recipientId: users.owner.id, actorId: users.follower.id, type: 'NEW_FOLLOWER' } });
   const list = await db.followList.create({ data: { ownerId: users.owner.id, name: 'matrix' } });
-  Object.assign(nodeFixture, { playId: play.id, batchId: batch.id, notificationId: notification.id, listId: list.id });
+  const memo = await db.optimizeMemo.create({ data: { userId: users.owner.id, version: LATEST_VERSION, report: {} } });
+  Object.assign(nodeFixture, { playId: play.id, batchId: batch.id, notificationId: notification.id, listId: list.id, memoId: memo.id });
   for (const who of ['other', 'owner', 'follower', 'admin'] as const) tokens[who] = await s.tokenFor(users[who].id);
   tokens.anonymous = undefined;
   const reg = await fetch(`${s.url}/api/oauth/register`, {

@@ -1,9 +1,11 @@
-import { Args, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Args, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { toGlobalId } from '../../graphql/global-id';
+import { GraphQLUUID } from 'graphql-scalars';
 import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
 import { BatchArgs, BatchesArgs, DeleteBatchArgs, ScoreDetailsArgs, VersionArgs } from './logs.inputs';
-import { BatchConnection, BatchDetailType, DeleteBatchPayload, PlayDayConnection, ScoreDetailsType, VersionSummaryType } from './logs.types';
+import { BatchConnection, BatchDetailType, BatchRefType, DeleteBatchPayload, PlayDayConnection, ScoreDetailsType, VersionSummaryType } from './logs.types';
 
 @Resolver()
 export class LogsMutationResolver {
@@ -40,5 +42,19 @@ export class LogsUserResolver {
   @FieldResolver(() => VersionSummaryType, { nullable: true, description: 'Bests against the nearest earlier version with data' })
   versionSummary(@Root() user: User, @Args(() => VersionArgs) args: VersionArgs, @Ctx() ctx: Context) {
     return ctx.services.logs.versionSummary(user.id, args.version);
+  }
+}
+
+/** BatchRef.id: the Batch's global id (a BatchRef names a batch; node(id:) gives it, User.batch(id:) accepts it). */
+@Resolver(() => BatchRefType)
+export class BatchRefResolver {
+  @FieldResolver(() => ID, { description: "The batch's global id (a Batch: pass it to node(id:) or User.batch(id:))" })
+  id(@Root() ref: { id: string }) {
+    return toGlobalId('Batch', ref.id);
+  }
+
+  @FieldResolver(() => GraphQLUUID, { description: 'Database id of the batch (a UUID)' })
+  databaseId(@Root() ref: { id: string }) {
+    return ref.id;
   }
 }

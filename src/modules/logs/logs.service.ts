@@ -138,19 +138,56 @@ export class LogsService {
     const ks = keyset(args, tag, PLAY_DAY_KEY);
     const topN = topNArg(args.topN);
     const days = playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
-    const out = days.map((d, i) => ({
+    // newest first; the key is the JST date (one entry per date)
+    const all = days.map((_d, i) => this.playDayView(userId, version, days, i, topN)).reverse();
+    const rows = keysetSlice(all, ks, (d, [date]) => (d.date > date ? -1 : d.date < date ? 1 : 0));
+    return keysetConnection(rows, ks, (d) => keyCursor(tag, PLAY_DAY_KEY, [d.date]), all.length);
+  }
+
+  /** One play day of a player in a version (its node key: userId:version:date, PlayDay's global id). */
+  private playDayView(userId: string, version: string, days: ReturnType<typeof playDayTotals>, i: number, topN: number) {
+    const d = days[i];
+    return {
       id: d.date,
+      userId,
+      version,
       date: d.date,
       totalBpi: d.totalBpi,
       songCount: d.plays.length,
       diff: i > 0 ? round2(d.totalBpi - days[i - 1].totalBpi) : 0, // the first play day differs by 0 (reference §6.3)
       createdAt: d.lastPlayedAt,
       topScores: [...d.plays].sort((a, b) => (b.bpi ?? -Infinity) - (a.bpi ?? -Infinity)).slice(0, topN).map((p) => playData(this.s.catalogue, p)),
-    }));
-    // newest first; the key is the JST date (one entry per date)
-    const all = out.reverse();
-    const rows = keysetSlice(all, ks, (d, [date]) => (d.date > date ? -1 : d.date < date ? 1 : 0));
-    return keysetConnection(rows, ks, (d) => keyCursor(tag, PLAY_DAY_KEY, [d.date]), all.length);
+    };
+  }
+
+  /**
+   * Play days by node key "userId:version:date" (`node(id:)`), null for a malformed key or a day
+   * without plays; topScores as the list's default (5). One load of plays per player and version.
+   */
+  async playDaysByKey(keys: readonly string[]) {
+    const parsed = keys.map((k) => /^([0-9a-f-]{36}):([A-Za-z0-9]{1,8}):(\d{4}-\d{2}-\d{2})$/.exec(k));
+    const groups = new Map<string, Promise<ReturnType<typeof playDayTotals>>>();
+    const daysOf = (userId: string, version: string) => {
+      const g = `${userId}:${version}`;
+      if (!groups.has(g)) groups.set(g, loadPlays(this.s.db, { userId, version }).then((plays) => playDayTotals(this.s.catalogue, version, plays)));
+      return groups.get(g)!;
+    };
+    return Promise.all(
+      parsed.map(async (m) => {
+        if (!m || !(GAME_VERSIONS as readonly string[]).includes(m[2])) return null;
+        const days = await daysOf(m[1], m[2]);
+        const i = days.findIndex((d) => d.date === m[3]);
+        return i < 0 ? null : this.playDayView(m[1], m[2], days, i, topNArg(null));
+      }),
+    );
+  }
+
+  /** Batch details by batch id (`node(id:)`): as User.batch shows them to the caller; null for an unknown id. */
+  async batchDetailsById(ids: readonly string[]) {
+    const uuids = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+    const rows = uuids.length ? await this.s.db.importBatch.findMany({ where: { id: { in: uuids } }, select: { id: true, userId: true } }) : [];
+    const owner = new Map(rows.map((r) => [r.id, r.userId]));
+    return Promise.all(ids.map((id) => (owner.has(id) ? this.batch(owner.get(id)!, id) : null)));
   }
 
   /**
@@ -223,6 +260,7 @@ export class LogsService {
     for (const e of entries) for (const o of e.overtaken) rivals.set(o.rivalUserId, { rivalUserId: o.rivalUserId, rivalName: o.rivalName, count: (rivals.get(o.rivalUserId)?.count ?? 0) + 1 });
     return {
       id: batch.id,
+      userId,
       version: batch.version,
       source: batch.source as string,
       createdAt: batch.createdAt,

@@ -26,9 +26,9 @@ export class BatchType {
 @ObjectType({ description: 'A page of a player\'s import batches, newest first' })
 export class BatchConnection extends Connection(BatchType, 'Batch') {}
 
-@ObjectType('PlayDay', { description: 'One JST play day: total BPI after the plays of that day' })
+@ObjectType('PlayDay', { implements: NodeInterface, description: "One JST play day of a player in a version: total BPI after the plays of that day (a Node: its global id names the player, the version and the day)" })
 export class PlayDayType {
-  @Field(() => ID, { description: 'YYYY-MM-DD (JST)' }) id!: string;
+  // id: the global id (Node; key userId:version:date — logs.nodes.ts); the day itself is `date`
   @Field(() => GraphQLLocalDate, { description: 'The JST day' }) date!: string;
   @Field(() => Float, { description: 'Total BPI at the end of the day' }) totalBpi!: number;
   @Field(() => GraphQLNonNegativeInt, { description: 'Plays stored that day' }) songCount!: number;
@@ -58,7 +58,7 @@ export class RivalRankInfoType {
 
 @ObjectType('BatchRef', { description: 'Value type: a batch named for navigation' })
 export class BatchRefType {
-  @Field(() => ID, { description: 'Batch id' }) id!: string;
+  // id (the Batch's global id: node(id:) gives the Batch, batch(id:) accepts it) and databaseId: logs.resolver.ts BatchRefResolver
   @Field(() => Date, { description: 'Import time' }) createdAt!: Date;
   @Field(() => Float, { description: 'Total BPI right after the batch' }) totalBpi!: number;
 }
@@ -89,9 +89,9 @@ export class RivalOvertakenSummaryType {
   @Field(() => Int, { description: 'Charts on which this rival was passed' }) count!: number;
 }
 
-@ObjectType('BatchDetail', { description: 'One import batch in detail: every chart it improved, the rivals passed, and the neighbouring batches' })
+@ObjectType('BatchDetail', { implements: NodeInterface, description: 'One import batch in detail: every chart it improved, the rivals passed, and the neighbouring batches' })
 export class BatchDetailType {
-  @Field(() => ID, { description: 'Database id of the batch (a UUID)' }) id!: string;
+  @Field(() => GraphQLUUID, { name: 'databaseId', description: 'Database id of the batch (a UUID; the Batch with this databaseId)' }) id!: string;
   @Field(() => GameVersionScalar, { description: 'Game version of the import' }) version!: string;
   @Field(() => ImportSource, { description: 'Export format the batch was read from' }) source!: ImportSource;
   @Field(() => Date, { description: 'Import time' }) createdAt!: Date;

@@ -2,6 +2,7 @@ import { defineArea } from '../area';
 import { createOptimizerLoaders, type OptimizerLoaders } from './optimizer.loaders';
 import { ArrangementPatternResolver, BpiPlanStepResolver, OptimizeMemoResolver, OptimizerResolver, OptimizerUserResolver, TicketChartResolver } from './optimizer.resolver';
 import { OptimizerService } from './optimizer.service';
+import { optimizerNodes } from './optimizer.nodes';
 
 /**
  * The BPI optimizer (domain-stats.md §6: User.bpiPlan; the computation is src/domain/optimizer),
@@ -13,6 +14,7 @@ export const optimizerArea = defineArea({
   resolvers: [ArrangementPatternResolver, OptimizerResolver, OptimizerUserResolver, BpiPlanStepResolver, TicketChartResolver, OptimizeMemoResolver],
   loaders: createOptimizerLoaders,
   services: (s) => new OptimizerService(s),
+  nodes: optimizerNodes,
 });
 
 declare module '../../graphql/context' {

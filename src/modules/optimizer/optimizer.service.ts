@@ -214,6 +214,14 @@ export class OptimizerService {
     return { ...page, edges: page.edges.map((e) => ({ cursor: e.cursor, node: this.memoView(e.node) })) };
   }
 
+  /** Memos by id (`node(id:)`), with their owner for NODE_RULES; null for an unknown id. */
+  async memosById(ids: readonly string[]): Promise<(MemoView | null)[]> {
+    const uuids = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+    const rows = uuids.length ? await this.s.db.optimizeMemo.findMany({ where: { id: { in: uuids } } }) : [];
+    const byId = new Map(rows.map((r) => [r.id, this.memoView(r)]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
   async deleteMemo(userId: string, memoId: string): Promise<{ deletedId: string }> {
     const { count } = await this.s.db.optimizeMemo.deleteMany({ where: { userId, id: memoId } });
     if (count === 0) throw notFound('Memo not found');

@@ -1,4 +1,6 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { GraphQLUUID } from 'graphql-scalars';
+import { NodeInterface } from '../../graphql/global-id';
 import { Connection } from '../../graphql/connection';
 import { ClearLamp, Difficulty, RadarCategory } from '../shared/enums';
 import { GameVersionScalar } from '../../graphql/scalars';
@@ -103,9 +105,9 @@ export class BpiPlanType {
   definitionsVersion!: string | null;
 }
 
-@ObjectType('OptimizeMemo', { description: 'A saved plan (owner-only writes): its arguments, the plan, and whether it is stale' })
+@ObjectType('OptimizeMemo', { implements: NodeInterface, description: 'A saved plan (owner-only writes): its arguments, the plan, and whether it is stale' })
 export class OptimizeMemoType {
-  @Field(() => ID, { description: 'Memo id (UUID)' }) id!: string;
+  @Field(() => GraphQLUUID, { name: 'databaseId', description: 'Database id of the memo (a UUID; deleteOptimizeMemo(memoId:) takes it or the global id)' }) id!: string;
   @Field(() => Date, { description: 'When it was saved' }) createdAt!: Date;
   @Field(() => GameVersionScalar, { description: 'Game version of the scores' }) version!: string;
   @Field(() => Float, { nullable: true, description: 'The total BPI asked for' }) targetBpi!: number | null;

@@ -2,7 +2,7 @@ import { Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type
 import { Connection } from '../../graphql/connection';
 import { UserType } from '../shared/user.type';
 import { ChartType } from '../shared/chart.type';
-import { Difficulty, PlayStyle } from '../shared/enums';
+import { ClearLamp, Difficulty, PlayStyle } from '../shared/enums';
 import { GameVersionScalar } from '../../graphql/scalars';
 import { GraphQLNonNegativeInt } from '../../graphql/scalars';
 
@@ -26,7 +26,7 @@ export class PlayerChartScoreType {
   @Field(() => GameVersionScalar, { description: 'Game version of the best' }) version!: string;
   @Field(() => Int, { description: 'Best EX score' }) exScore!: number;
   @Field(() => Float, { nullable: true, description: 'BPI of the best (current definition); null without one' }) bpi!: number | null;
-  @Field(() => String, { nullable: true, description: 'Clear lamp (ClearLamp value name, e.g. HARD_CLEAR)' }) clearLamp!: string | null;
+  @Field(() => ClearLamp, { nullable: true, description: 'Best clear lamp; null when none was recorded' }) clearLamp!: string | null;
   @Field(() => Int, { nullable: true, description: 'Fewest misses; null when unknown' }) missCount!: number | null;
   @Field(() => Date, { description: 'When the best was played' }) playedAt!: Date;
 }

@@ -11,6 +11,15 @@ const present = (ids: (number | null)[]) => ids.filter((i): i is number => i !==
  * `notifications` would show them) and follow lists, with their owner for NODE_RULES.
  */
 export const socialNodes: Record<string, AreaNodeSource> = {
+  // a play seen from the caller's timeline: key = the play id (its databaseId)
+  TimelineEntry: {
+    load: async (ctx, keys) => {
+      const ids = intKeys(keys);
+      const rows = await ctx.services.social.timeline.entriesById(ctx.viewer ? viewerId(ctx) : null, present(ids));
+      const byId = new Map(rows.filter((r) => r !== null).map((r) => [r!.id, r!]));
+      return ids.map((i) => (i === null ? null : (byId.get(i) ?? null)));
+    },
+  },
   Notification: {
     load: async (ctx, keys) => {
       if (!ctx.viewer) return keys.map(() => null);

@@ -209,9 +209,9 @@ export class ViewerTimelineScore {
   @Field(() => Int, { description: 'your EX − theirs' }) diffExScore!: number;
 }
 
-@ObjectType({ description: 'One score update of a user you follow' })
+@ObjectType({ implements: NodeInterface, description: 'One score update of a user you follow (a Node: node(id:) gives the play as seen by the caller)' })
 export class TimelineEntry {
-  @Field(() => ID, { description: 'The score (play) id' }) id!: number;
+  @Field(() => Int, { name: 'databaseId', description: 'The play id (the Play with this databaseId)' }) id!: number;
   @Field(() => ID, { description: 'Database id of the player who played' }) userId!: string;
   @Field(() => Int, { description: 'Database id of the chart' }) chartId!: number;
   @Field(() => GameVersionScalar, { description: 'Game version of the play' }) version!: string;

@@ -182,6 +182,31 @@ export class TimelineService {
     };
   }
 
+  /**
+   * Plays as timeline entries seen by `viewerId` (`node(id:)` of TimelineEntry), whoever played
+   * them — NODE_RULES.TimelineEntry decides who may see them (as the player's plays) — in the
+   * order of `ids`, null for an unknown id. viewerScore / isOvertaken are the caller's (none
+   * signed out).
+   */
+  async entriesById(viewerId: string | null, ids: readonly number[]): Promise<(TimelineRow | null)[]> {
+    if (!ids.length) return [];
+    const raw = await this.db.$queryRaw<RawRow[]>(Prisma.sql`
+      SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi", s."clearLamp"::text AS "clearLamp", s."missCount",
+             prev.ex AS "prevEx", prevplay.bpi AS "prevBpi", vb."exScore" AS "viewerEx"
+      FROM "Score" s
+      LEFT JOIN "BestScore" vb ON vb."userId" = ${viewerId ?? ''} AND vb."version" = s."version" AND vb."chartId" = s."chartId"
+      ${TimelineService.PREV}
+      LEFT JOIN LATERAL (
+        SELECT p."bpi" FROM "Score" p
+        WHERE p."userId" = s."userId" AND p."chartId" = s."chartId" AND p."version" = s."version"
+          AND (p."playedAt", p."id") < (s."playedAt", s."id")
+        ORDER BY p."playedAt" DESC, p."id" DESC LIMIT 1
+      ) prevplay ON true
+      WHERE s."id" IN (${Prisma.join([...ids])})`);
+    const byId = new Map(raw.map((r) => [Number(r.id), this.toRow(r)]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
   /** One play as a timeline entry for the viewer (null when not in their feed / not visible). */
   async entry(viewerId: string, scoreId: number): Promise<TimelineRow | null> {
     const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, Prisma.sql`s."id" = ${scoreId}`, false, 1));

@@ -1,7 +1,7 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { ChartFields } from '../scores/scores.types';
-import { ClearLamp } from '../shared/enums';
+import { ArenaClass, ClearLamp } from '../shared/enums';
 import { UserType } from '../shared/user.type';
 import { GameVersionScalar } from '../../graphql/scalars';
 
@@ -32,13 +32,13 @@ export class GlobalRankingConnection extends Connection(GlobalRankingEntryType, 
 export class ProfileStatsEntryType {
   @Field(() => GameVersionScalar, { description: 'Game version' }) version!: string;
   @Field(() => Float, { nullable: true, description: 'Total BPI in the version; null when never computed (not masked: the total BPI is public with the profile)' }) totalBpi!: number | null;
-  @Field(() => String, { nullable: true, description: 'null when hidden (showArenaClass off)' }) arenaClass!: string | null;
+  @Field(() => ArenaClass, { nullable: true, description: 'Official arena class in the version; null when hidden (showArenaClass off) or none' }) arenaClass!: string | null;
   @Field(() => Int, { nullable: true, description: 'null when hidden (showArenaRank off)' }) arenaRank!: number | null;
   @Field(() => String, { nullable: true, description: 'null when hidden (showArea off)' }) area!: string | null;
   @Field(() => String, { nullable: true, description: 'null when hidden (showGrade off)' }) gradeSp!: string | null;
   @Field(() => String, { nullable: true, description: 'null when hidden (showGrade off)' }) gradeDp!: string | null;
   @Field(() => Date, { nullable: true, description: 'When the version\'s stats were last recomputed; null when never' }) updatedAt!: Date | null;
-  @Field(() => String, { nullable: true, description: 'Best official arena class reached in the version; null when hidden (showArenaClass off) or none' }) bestArenaClass!: string | null;
+  @Field(() => ArenaClass, { nullable: true, description: 'Best official arena class reached in the version; null when hidden (showArenaClass off) or none' }) bestArenaClass!: string | null;
   @Field(() => Date, { nullable: true, description: 'When the best arena class was first seen; null when hidden (showArenaClass off) or none' }) bestArenaClassAt!: Date | null;
 }
 

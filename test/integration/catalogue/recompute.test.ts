@@ -109,6 +109,20 @@ describe('recompute job after a definitions update', () => {
     const anon = await s.gql('{ recomputeStatus { running } }');
     expect(anon.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
+
+  it('admin GraphQL: startRecompute returns a payload (started, the job right after the call)', async () => {
+    const { anAdmin } = await import('../../helpers/factories');
+    const token = await s.tokenFor((await anAdmin(s.db.prisma)).id);
+    const START = 'mutation { startRecompute(version: "33") { started status { running error } } }';
+    const first = await s.gql(START, {}, token);
+    expect(first.body.data.startRecompute).toEqual({ started: true, status: { running: true, error: null } });
+    await s.app.recompute.wait();
+    // one version, one step unit: done 1 of 1 once finished (as recompute above)
+    const status = await s.gql('{ recomputeStatus { running done total error } }', {}, token);
+    expect(status.body.data.recomputeStatus).toEqual({ running: false, done: 1, total: 1, error: null });
+    const anon = await s.gql(START);
+    expect(anon.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
   it('a batch waits for an import holding the player’s lock: the stored total includes that import’s best', async () => {
     const set = [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.level === 12 && c.definition && (c.releasedVersion ?? 0) <= 33);
     const n = set.length;

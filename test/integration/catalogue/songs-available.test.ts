@@ -20,7 +20,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s.close());
 
-const Q = 'query($v: String) { songs(first: 50, filter: { title: "Avail ", availableIn: $v }) { totalCount edges { node { title } } } }';
+const Q = 'query($v: GameVersion) { songs(first: 50, filter: { title: "Avail ", availableIn: $v }) { totalCount edges { node { title } } } }';
 const titles = async (v: string | null) => {
   const d = expectNoErrors<any>(await s.gql(Q, { v })).songs;
   expect(d.totalCount).toBe(d.edges.length);

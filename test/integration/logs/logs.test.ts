@@ -66,7 +66,7 @@ describe('logs: batches, rival ranks, navigation', () => {
       top3: batches(version: "33", topN: 3) { edges { node { id: databaseId diff topScores { exScore } } } }
       top100: batches(version: "33", topN: 100) { edges { node { topScores { exScore } } } }
       playDays(version: "33") { edges { node { date diff } } }
-      batch(id: $b) { prevBatch { id } nextBatch { id } prevDayBatch { id totalBpi } nextDayBatch { id } dayBatches { id } }
+      batch(id: $b) { prevBatch { id: databaseId } nextBatch { id: databaseId } prevDayBatch { id: databaseId totalBpi } nextDayBatch { id: databaseId } dayBatches { id: databaseId } }
       day: scoreDetails(version: "33", date: "2025-03-02") { batchCount previous { date batchId totalBpi } next { date batchId } }
       week: scoreDetails(version: "33", date: "2025-03-02", unit: "week") { batchCount previous { date } next { date batchId } }
       played: scoreDetails(version: "33", date: "2025-03-01", groupedBy: "playedAt") { previous { date batchId } next { date } }

@@ -25,7 +25,7 @@ const PLAN = `query($id: ID!, $input: BpiPlanInput!) { user(id: $id) { bpiPlan(i
 } } }`;
 const plan = (input: Record<string, unknown>, user = p, token?: string) => s.gql(PLAN, { id: user.id, input }, token);
 
-const SAVE = `mutation($u: ID!, $input: BpiPlanInput!) { saveOptimizeMemo(userId: $u, input: $input) { memo { id version targetBpi definitionsVersion definitionsChanged scoresMovedSince
+const SAVE = `mutation($u: ID!, $input: BpiPlanInput!) { saveOptimizeMemo(userId: $u, input: $input) { memo { id databaseId version targetBpi definitionsVersion definitionsChanged scoresMovedSince
   settings { targetBpi maxSteps strategies difficulties searchMode radarElements considerCurrentTotalBpi version }
   plan { achievable totalExScoreGap steps { chartId toExScore } } } } }`;
 const MEMOS = `query($id: ID!, $first: Int, $after: String) { user(id: $id) { optimizeMemos(first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor }
@@ -206,7 +206,7 @@ describe('optimize memos', () => {
     const changed = (expectNoErrors(await s.gql(MEMOS, { id: p.id })) as any).user.optimizeMemos;
     expect(changed.edges.map((e: any) => e.node.definitionsChanged)).toEqual([true, true]);
 
-    expect((expectNoErrors(await s.gql(DELETE, { u: p.id, m: saved.id }, tokenP)) as any).deleteOptimizeMemo).toEqual({ deletedId: saved.id });
+    expect((expectNoErrors(await s.gql(DELETE, { u: p.id, m: saved.id }, tokenP)) as any).deleteOptimizeMemo).toEqual({ deletedId: saved.databaseId }); // memoId accepts the global id; deletedId is the database id
     const again = await s.gql(DELETE, { u: p.id, m: saved.id }, tokenP);
     expect(again.body.errors[0].extensions.code).toBe('NOT_FOUND');
     expect(await s.db.prisma.optimizeMemo.count({ where: { userId: p.id } })).toBe(1);

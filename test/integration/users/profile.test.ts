@@ -16,7 +16,7 @@ const PROFILE = `query($id: ID!) { user(id: $id) {
   follows { followers following }
   relationship { isFollowing isFollowedBy isMutual isSelf }
   stats { version totalBpi arenaClass arenaRank area gradeSp gradeDp updatedAt bestArenaClass bestArenaClassAt }
-  areaRank { area areaRank totalInArea }
+  areaRank { area areaRank rank totalInArea }
   statsPrivacy { showArenaClass showArenaRank showArea showGrade }
 } }`;
 
@@ -116,11 +116,11 @@ describe('profile read', () => {
       ],
     });
     const owner = expectNoErrors<any>(await s.gql(PROFILE, { id: u.id }, await s.tokenFor(u.id))).user;
-    expect(owner.areaRank).toEqual({ area: '東京都', areaRank: 3, totalInArea: 3 });
+    expect(owner.areaRank).toEqual({ area: '東京都', areaRank: 3, rank: 3, totalInArea: 3 }); // rank = areaRank (its deprecated name)
     const anon = expectNoErrors<any>(await s.gql(PROFILE, { id: u.id })).user;
     expect(anon.areaRank).toBeNull();
     await s.db.prisma.user.update({ where: { id: u.id }, data: { showArea: true } });
-    expect(expectNoErrors<any>(await s.gql(PROFILE, { id: u.id })).user.areaRank).toEqual({ area: '東京都', areaRank: 3, totalInArea: 3 });
+    expect(expectNoErrors<any>(await s.gql(PROFILE, { id: u.id })).user.areaRank).toEqual({ area: '東京都', areaRank: 3, rank: 3, totalInArea: 3 });
   });
 });
 
@@ -167,7 +167,7 @@ describe('followers / following connections', () => {
 });
 
 describe('compare', () => {
-  const Q = `query($id: ID!, $v: GameVersion) { user(id: $id) { compare(version: $v) { version winLoss { level win lose draw } radar { NOTES CHORD PEAK CHARGE SCRATCH SOFLAN } } } }`;
+  const Q = `query($id: ID!, $v: GameVersion) { user(id: $id) { compare(version: $v) { version winLoss { level win lose draw } radar { NOTES CHORD PEAK CHARGE SCRATCH SOFLAN notes chord peak charge scratch soflan } } } }`;
 
   it('counts wins, losses and draws per level on charts both played; null winLoss for anonymous viewers', async () => {
     const me = await aPublicPlayer(s.db.prisma);
@@ -194,7 +194,9 @@ describe('compare', () => {
     ]);
     const anon = expectNoErrors<any>(await s.gql(Q, { id: them.id })).user.compare;
     expect(anon.winLoss).toBeNull();
-    expect(Object.keys(anon.radar)).toEqual(['NOTES', 'CHORD', 'PEAK', 'CHARGE', 'SCRATCH', 'SOFLAN']);
+    expect(Object.keys(anon.radar)).toEqual(['NOTES', 'CHORD', 'PEAK', 'CHARGE', 'SCRATCH', 'SOFLAN', 'notes', 'chord', 'peak', 'charge', 'scratch', 'soflan']);
+    // the camelCase fields are the deprecated upper-case ones under their new names
+    for (const k of ['notes', 'chord', 'peak', 'charge', 'scratch', 'soflan']) expect([k, anon.radar[k]]).toEqual([k, anon.radar[k.toUpperCase()]]);
     const other = expectNoErrors<any>(await s.gql(Q, { id: them.id, v: '30' }, await s.tokenFor(me.id))).user.compare;
     expect(other.winLoss).toEqual([]);
     const bad = await s.gql(Q, { id: them.id, v: '99' });
