@@ -69,6 +69,9 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.importDefinitions': { rule: 'ADMIN' },
   'Mutation.importOfficialArena': { rule: 'ADMIN' },
   'Mutation.recompute': { rule: 'ADMIN' },
+  'Mutation.fitBpiV2': { rule: 'ADMIN' },
+  'Query.bpiV2FitStatus': { rule: 'ADMIN' },
+  'Query.bpiV2Fit': { rule: 'PUBLIC' },
   // notes, fingering patterns, rankings (src/modules/notes|patterns|rankings)
   'Query.songNotes': { rule: 'PUBLIC' },
   'Query.recentSongNotes': { rule: 'PUBLIC' },

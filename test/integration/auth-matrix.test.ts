@@ -96,6 +96,9 @@ const CASES: Record<string, Case> = {
   'Mutation.importDefinitions': { vars: () => ({ json: '{}' }) },
   'Mutation.importOfficialArena': { vars: () => ({ json: '[]' }) },
   'Mutation.recompute': { vars: () => ({}) },
+  // BPI V2: minPlayersPerChart 2 is refused (BAD_USER_INPUT) after the rule, so an allowed call starts no fit
+  'Mutation.fitBpiV2': { vars: () => ({ minPlayersPerChart: 2 }) },
+  'Query.bpiV2FitStatus': { vars: () => ({}) },
   // social
   'Mutation.follow': { vars: (f) => ({ userId: f.bystander.id }) },
   'Mutation.unfollow': { vars: (f) => ({ userId: f.bystander.id }) },

@@ -12,4 +12,18 @@ registerEnumType(RadarCategory, { name: 'RadarCategory', description: 'Radar cat
 registerEnumType(ClearLamp, { name: 'ClearLamp', description: 'Clear lamp, in rank order (NO_PLAY lowest, FULLCOMBO_CLEAR highest)' });
 registerEnumType(ArenaClass, { name: 'ArenaClass', description: 'Official arena class, A1 best' });
 
+/** Which BPI a field answers: V1 (the published definitions) or V2 (fitted from this server's bests; issue #19). */
+export enum BpiModel {
+  V1 = 'V1',
+  V2 = 'V2',
+}
+registerEnumType(BpiModel, {
+  name: 'BpiModel',
+  description: 'Which BPI: V1 (the default) or V2 (fitted from this server\'s own bests; null on a chart without fitted parameters)',
+  valuesConfig: {
+    V1: { description: 'World record → 100, kaiden average → 0, from the published definitions (../shared/spec/bpi.md)' },
+    V2: { description: 'A skill scale fitted per definitions vintage from the bests stored here (README "BPI V2"); null for a chart with too few players' },
+  },
+});
+
 export { ArenaClass, ClearLamp, Difficulty, PlayStyle, RadarCategory };
