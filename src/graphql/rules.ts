@@ -222,6 +222,7 @@ export const RULES: Record<string, RuleEntry> = {
   'User.bestEver': userField('VISIBLE'),
   'User.versionComparison': userField('VISIBLE'),
   'User.unplayedCharts': userField('VISIBLE'),
+  'User.totalBpi': userField('VISIBLE'),
   // logs (batch: rivals overtaken are shown to the owner only, by the logs service)
   'User.batches': userField('VISIBLE'),
   'User.playDays': userField('VISIBLE'),

@@ -187,6 +187,7 @@ const FIELD_CASES: Record<string, { args: Record<string, unknown>; via?: string 
   'User.bestEver': { args: { currentVersion: '33' } },
   'User.versionComparison': { args: { currentVersion: '33', targetVersion: '32' } },
   'User.unplayedCharts': { args: {} },
+  'User.totalBpi': { args: {} },
   'User.batches': { args: {} },
   'User.playDays': { args: {} },
   'User.batch': { args: { id: MISSING } }, // NOT_FOUND for an allowed caller: the resolver ran

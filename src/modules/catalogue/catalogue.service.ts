@@ -1,7 +1,7 @@
 import type { Prisma, Song } from '../../generated/prisma/client';
 import { badInput } from '../../errors';
 import { decodeCursor, pageSize, parseBpiTarget, parseVersion, requireVersion } from '../../graphql/args';
-import { BpiModel } from '../shared/enums';
+import { BpiModel } from '../../domain/constants';
 import { exScoreForBpi, round2 } from '../../domain/bpi';
 import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
 import { GAME_VERSIONS, LATEST_VERSION, type Difficulty, type PlayStyle } from '../../domain/constants';
@@ -165,6 +165,14 @@ export class CatalogueService {
   /** The BPI V2 fit in force (the latest succeeded run of the current vintage). */
   bpiV2Fit() {
     return this.s.bpiV2.inForce();
+  }
+
+  /**
+   * The BPI a score-shaped field serves under `model`: V1 is the value the entry already carries
+   * (current definition); V2 is the fitted model's for the same best (null: chart not fitted).
+   */
+  bpiUnder(model: BpiModel | null | undefined, entry: { chartId: number; exScore: number; bpi: number | null }): number | null {
+    return model === BpiModel.V2 ? this.s.catalogue.currentBpiV2(entry.chartId, entry.exScore) : entry.bpi;
   }
 
   /** BPI of an EX score on a chart under a model (null: no definition / no V2 parameters); over the max is BAD_USER_INPUT. */

@@ -23,7 +23,9 @@ export class ChartAttributeType {
 export class PlayerChartScoreType {
   @Field(() => String) version!: string;
   @Field(() => Int) exScore!: number;
-  @Field(() => Float, { nullable: true }) bpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'BPI of the EX score — model V1 (default): current definition, null without one; V2: fitted parameters, null when the chart has none' }) bpi!: number | null;
+  /** The chart (not a field: for bpi(model: V2)). */
+  chartId!: number;
   @Field(() => String, { nullable: true, description: 'Clear lamp (ClearLamp value name, e.g. HARD_CLEAR)' }) clearLamp!: string | null;
   @Field(() => Int, { nullable: true }) missCount!: number | null;
   @Field(() => Date) playedAt!: Date;
@@ -39,7 +41,9 @@ export class SongRankingEntryType {
   player!: UserType | null;
   @Field(() => Boolean) anonymous!: boolean;
   @Field(() => Int) exScore!: number;
-  @Field(() => Float, { nullable: true }) bpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'BPI of the EX score — model V1 (default): current definition, null without one; V2: fitted parameters, null when the chart has none' }) bpi!: number | null;
+  /** The ranked chart (not a field: for bpi(model: V2)). */
+  chartId!: number;
   @Field(() => Boolean, { description: 'This row is the caller’s (profile variant: the profile user’s)' }) isSelf!: boolean;
 }
 

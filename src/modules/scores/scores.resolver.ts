@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Float, Int, Mutation, Resolver, Root } from 'type-graphql';
+import { BpiModel } from '../shared/enums';
 import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
@@ -18,6 +19,7 @@ import {
   MigrateLegacyScoresPayload,
   PlayType,
   ScoreEntryConnection,
+  ScoreEntryType,
   UnplayedChartConnection,
   VersionComparisonEntryType,
   VersionPlaysType,
@@ -79,8 +81,31 @@ export class ScoresUserResolver {
     return ctx.services.scores.versionComparison(user.id, args.currentVersion, args.targetVersion);
   }
 
+  @FieldResolver(() => Float, {
+    nullable: true,
+    description:
+      'Total BPI of a version (default: the latest) under a model, computed now from the bests — V1: over the SP ☆12 charts with a current definition (as stats.totalBpi); V2: over the SP ☆12 charts with fitted V2 parameters, same formula (null when none is fitted); unplayed charts count −15',
+  })
+  totalBpi(
+    @Root() user: User,
+    @Arg('version', () => String, { nullable: true }) version: string | null,
+    @Arg('model', () => BpiModel, { defaultValue: BpiModel.V1 }) model: BpiModel,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.scores.totalBpi(user.id, version, model);
+  }
+
   @FieldResolver(() => UnplayedChartConnection, { nullable: true, description: 'BPI charts available in the version and not played there: filtered and sorted; keyset pages' })
   unplayedCharts(@Root() user: User, @Args(() => UnplayedArgs) args: UnplayedArgs, @Ctx() ctx: Context) {
     return ctx.services.scores.unplayedCharts(user.id, args);
+  }
+}
+
+/** `ScoreEntry.bpi(model:)`: V1 (default) as computed with the entry, V2 from the fitted parameters. */
+@Resolver(() => ScoreEntryType)
+export class ScoreEntryBpiResolver {
+  @FieldResolver(() => Float, { nullable: true, description: 'BPI of the EX score — model V1 (default): current definition, null without one; V2: fitted parameters, null when the chart has none' })
+  bpi(@Root() entry: ScoreEntryType, @Arg('model', () => BpiModel, { defaultValue: BpiModel.V1 }) model: BpiModel, @Ctx() ctx: Context) {
+    return ctx.services.catalogue.bpiUnder(model, entry);
   }
 }

@@ -6,7 +6,9 @@
 import type { BestScore } from '../../generated/prisma/client';
 import { BPI_FLOOR, round2 } from '../../domain/bpi';
 import { PlayStyle, versionIndex, type Difficulty } from '../../domain/constants';
-import { availableIn } from '../../domain/totals';
+import { availableIn, totalOverSet, TOTAL_LEVEL } from '../../domain/totals';
+import { BpiModel } from '../../domain/constants';
+import { bestBpis, computeTotal, totalSetIds } from './totals.service';
 import { badInput } from '../../errors';
 import { pageSize, parseVersion, requireVersion, scoreListArgs, scoreListCursor } from '../../graphql/args';
 import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
@@ -68,6 +70,30 @@ export class ScoresService {
   }
 
   // ───────────── reads ─────────────
+
+  /**
+   * The player's total BPI of a version under a model, from the current bests: V1 over the total
+   * set (src/domain/totals.ts); V2 over the SP ☆12 charts available in the version that have V2
+   * parameters, the same formula (missing charts −15). Null when the set is empty.
+   */
+  async totalBpi(userId: string, versionArg: string | null | undefined, model: BpiModel): Promise<number | null> {
+    const version = parseVersion(versionArg);
+    const cat = this.s.catalogue;
+    const bests = await this.bests(userId, version);
+    if (model !== BpiModel.V2) {
+      const setIds = totalSetIds(cat, version);
+      if (setIds.size === 0) return null;
+      return computeTotal(cat, version, bestBpis(cat, new Map(bests.map((b) => [b.chartId, b]))), setIds).totalBpi;
+    }
+    const setIds = new Set<number>();
+    for (const c of cat.charts()) {
+      if (c.playStyle === PlayStyle.SP && c.level === TOTAL_LEVEL && cat.bpiV2Params(c.id) && availableIn(c, version)) setIds.add(c.id);
+    }
+    if (setIds.size === 0) return null;
+    const bpis = new Map<number, number | null>();
+    for (const b of bests) if (setIds.has(b.chartId)) bpis.set(b.chartId, cat.currentBpiV2(b.chartId, b.exScore));
+    return totalOverSet(setIds, bpis).totalBpi;
+  }
 
   /**
    * One page of a score list: the entries filtered (the reference's filters) and taken in the

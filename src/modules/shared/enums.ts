@@ -4,7 +4,7 @@
  * with them. Enums used by one area only are registered in that area (PatternVote, NotificationType…).
  */
 import { registerEnumType } from 'type-graphql';
-import { ArenaClass, ClearLamp, Difficulty, PlayStyle, RadarCategory } from '../../domain/constants';
+import { ArenaClass, BpiModel, ClearLamp, Difficulty, PlayStyle, RadarCategory } from '../../domain/constants';
 
 registerEnumType(PlayStyle, { name: 'PlayStyle', description: 'SP (single play) or DP (double play)' });
 registerEnumType(Difficulty, { name: 'Difficulty' });
@@ -12,11 +12,6 @@ registerEnumType(RadarCategory, { name: 'RadarCategory', description: 'Radar cat
 registerEnumType(ClearLamp, { name: 'ClearLamp', description: 'Clear lamp, in rank order (NO_PLAY lowest, FULLCOMBO_CLEAR highest)' });
 registerEnumType(ArenaClass, { name: 'ArenaClass', description: 'Official arena class, A1 best' });
 
-/** Which BPI a field answers: V1 (the published definitions) or V2 (fitted from this server's bests; issue #19). */
-export enum BpiModel {
-  V1 = 'V1',
-  V2 = 'V2',
-}
 registerEnumType(BpiModel, {
   name: 'BpiModel',
   description: 'Which BPI: V1 (the default) or V2 (fitted from this server\'s own bests; null on a chart without fitted parameters)',
@@ -26,4 +21,4 @@ registerEnumType(BpiModel, {
   },
 });
 
-export { ArenaClass, ClearLamp, Difficulty, PlayStyle, RadarCategory };
+export { ArenaClass, BpiModel, ClearLamp, Difficulty, PlayStyle, RadarCategory };
