@@ -84,7 +84,7 @@ export class ScoresUserResolver {
   @FieldResolver(() => Float, {
     nullable: true,
     description:
-      'Total BPI of a version (default: the latest) under a model, computed now from the bests — V1: over the SP ☆12 charts with a current definition (as stats.totalBpi); V2: over the SP ☆12 charts with fitted V2 parameters, same formula (null when none is fitted); unplayed charts count −15',
+      'Total BPI of a version (default: the latest) under a model, computed now from the bests — V1: over the SP ☆12 charts with a current definition (as stats.totalBpi); V2: over the SP ☆12 charts with fitted V2 parameters, same formula (null when none is fitted); unplayed charts count −15. Null only for a player the caller may not see, or V2 without fitted charts',
   })
   totalBpi(
     @Root() user: User,

@@ -74,7 +74,8 @@ export class ScoresService {
   /**
    * The player's total BPI of a version under a model, from the current bests: V1 over the total
    * set (src/domain/totals.ts); V2 over the SP ☆12 charts available in the version that have V2
-   * parameters, the same formula (missing charts −15). Null when the set is empty.
+   * parameters, the same formula (missing charts −15). V1 of an empty set is −15 (the formula's);
+   * V2 with no fitted chart in the set is null ("no V2 value").
    */
   async totalBpi(userId: string, versionArg: string | null | undefined, model: BpiModel): Promise<number | null> {
     const version = parseVersion(versionArg);
@@ -82,7 +83,6 @@ export class ScoresService {
     const bests = await this.bests(userId, version);
     if (model !== BpiModel.V2) {
       const setIds = totalSetIds(cat, version);
-      if (setIds.size === 0) return null;
       return computeTotal(cat, version, bestBpis(cat, new Map(bests.map((b) => [b.chartId, b]))), setIds).totalBpi;
     }
     const setIds = new Set<number>();
