@@ -162,6 +162,7 @@ export class BpiV2Job {
     const fitRange: readonly [number, number] = withEval ? SHARES.fit : [SHARES.fit[0], SHARES.evaluate[1]];
 
     try {
+      report('read', 0, true);
       // --- charts of the vintage: every chart with a note count; the definition's kaiden average and WR when it has one
       const chartIds: number[] = [];
       const infos: ChartInfo[] = [];
