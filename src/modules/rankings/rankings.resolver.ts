@@ -1,5 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, Float, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { BpiModel } from '../shared/enums';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Chart } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import type { Page } from '../../graphql/connection';
@@ -15,8 +14,6 @@ import {
   ImportChartAttributesPayload,
   SimilarChartType,
   SongRankingConnection,
-  SongRankingEntryType,
-  PlayerChartScoreType,
 } from './rankings.types';
 
 @Resolver()
@@ -71,22 +68,3 @@ export class ChartAttributesResolver {
   }
 }
 
-const BPI_DESCRIPTION = 'BPI of the EX score — model V1 (default): current definition, null without one; V2: fitted parameters, null when the chart has none';
-
-/** `SongRankingEntry.bpi(model:)`: V1 (default) as computed with the row, V2 from the fitted parameters. */
-@Resolver(() => SongRankingEntryType)
-export class SongRankingEntryBpiResolver {
-  @FieldResolver(() => Float, { nullable: true, description: BPI_DESCRIPTION })
-  bpi(@Root() entry: SongRankingEntryType, @Arg('model', () => BpiModel, { defaultValue: BpiModel.V1 }) model: BpiModel, @Ctx() ctx: Context) {
-    return ctx.services.catalogue.bpiUnder(model, entry);
-  }
-}
-
-/** `PlayerChartScore.bpi(model:)`. */
-@Resolver(() => PlayerChartScoreType)
-export class PlayerChartScoreBpiResolver {
-  @FieldResolver(() => Float, { nullable: true, description: BPI_DESCRIPTION })
-  bpi(@Root() score: PlayerChartScoreType, @Arg('model', () => BpiModel, { defaultValue: BpiModel.V1 }) model: BpiModel, @Ctx() ctx: Context) {
-    return ctx.services.catalogue.bpiUnder(model, score);
-  }
-}

@@ -19,7 +19,6 @@ import {
   MigrateLegacyScoresPayload,
   PlayType,
   ScoreEntryConnection,
-  ScoreEntryType,
   UnplayedChartConnection,
   VersionComparisonEntryType,
   VersionPlaysType,
@@ -98,14 +97,5 @@ export class ScoresUserResolver {
   @FieldResolver(() => UnplayedChartConnection, { nullable: true, description: 'BPI charts available in the version and not played there: filtered and sorted; keyset pages' })
   unplayedCharts(@Root() user: User, @Args(() => UnplayedArgs) args: UnplayedArgs, @Ctx() ctx: Context) {
     return ctx.services.scores.unplayedCharts(user.id, args);
-  }
-}
-
-/** `ScoreEntry.bpi(model:)`: V1 (default) as computed with the entry, V2 from the fitted parameters. */
-@Resolver(() => ScoreEntryType)
-export class ScoreEntryBpiResolver {
-  @FieldResolver(() => Float, { nullable: true, description: 'BPI of the EX score — model V1 (default): current definition, null without one; V2: fitted parameters, null when the chart has none' })
-  bpi(@Root() entry: ScoreEntryType, @Arg('model', () => BpiModel, { defaultValue: BpiModel.V1 }) model: BpiModel, @Ctx() ctx: Context) {
-    return ctx.services.catalogue.bpiUnder(model, entry);
   }
 }

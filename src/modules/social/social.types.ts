@@ -215,7 +215,7 @@ export class TimelineEntry {
   @Field(() => String) version!: string;
   @Field(() => Date) playedAt!: Date;
   @Field(() => Int) exScore!: number;
-  @Field(() => Float, { nullable: true }) bpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'BPI of the play (V1: stored with the definition in force at import; model V2: the fitted BPI V2 of its EX score, null when the chart has none)' }) bpi!: number | null;
   @Field(() => Int, { nullable: true, description: 'Their best EX on the chart in this version before this play' })
   previousExScore!: number | null;
   @Field(() => Int, { nullable: true }) diffExScore!: number | null;

@@ -62,7 +62,7 @@ export class RadarType {
 export class RecommendedEntryType extends ChartFields {
   @Field(() => Int) logId!: number;
   @Field(() => Int) exScore!: number;
-  @Field(() => Float, { nullable: true }) bpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'BPI of the best (current definition) (model V2: the fitted BPI V2, null when the chart has none)' }) bpi!: number | null;
   @Field(() => ClearLamp, { nullable: true }) clearLamp!: ClearLamp | null;
   @Field(() => String, { nullable: true }) clearState!: string | null;
   @Field(() => Int, { nullable: true }) missCount!: number | null;
