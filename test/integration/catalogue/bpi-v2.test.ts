@@ -11,6 +11,8 @@ import { calcBpi, totalBpi } from '../../../src/domain/bpi';
 import { generatePopulation, type ChartInfo } from '../../../src/domain/bpi-v2';
 import { BPI_V2_CACHE } from '../../../src/modules/catalogue/bpi-v2.job';
 import type { CatalogueChart } from '../../../src/modules/catalogue/catalogue';
+import { usingPostgres } from '../../helpers/db';
+import { runCli, startInstance, within } from '../../helpers/cluster';
 
 const PLAYERS = 240;
 const CHARTS = 24;
@@ -223,5 +225,31 @@ describe('BPI V2: the fit job, storage and serving', () => {
     const params = await s.db.prisma.bpiV2ChartParams.findMany({ where: { definitionsVersion: s.app.catalogue.definitionsVersion! } });
     expect(params).toHaveLength(CHARTS);
     expect(params.every((p) => p.runId === fit.runId + 1)).toBe(true);
+  }, 120_000);
+
+  // PostgreSQL only (PGlite is one process): the CLI in its own process fits; both running
+  // instances learn the new parameters through the `bpiV2` announcement on the cluster bus.
+  (usingPostgres ? it : it.skip)('the CLI command fits in another process and every instance learns the parameters within 1 s', async () => {
+    const b = await startInstance(s.db);
+    try {
+      await s.app.bus.ready();
+      const vintage = s.app.catalogue.definitionsVersion!;
+      const c = charts[2];
+      // a marker both instances must drop: hand-written parameters, announced
+      await s.db.prisma.bpiV2ChartParams.update({ where: { definitionsVersion_chartId: { definitionsVersion: vintage, chartId: c.id } }, data: { mu: -99 } });
+      await s.app.caches.changed(BPI_V2_CACHE);
+      expect(await within(1000, async () => b.app.catalogue.bpiV2Params(c.id)?.mu === -99)).not.toBeNull();
+      const before = await s.db.prisma.bpiV2FitRun.count();
+      const cli = await runCli(['bpi-v2', 'fit', '--version', '33', '--no-evaluate'], s.db.url!);
+      expect({ code: cli.code, out: cli.out }).toMatchObject({ code: 0, out: expect.stringContaining(`${CHARTS} charts`) });
+      expect(await s.db.prisma.bpiV2FitRun.count()).toBe(before + 1);
+      const stored = await s.db.prisma.bpiV2ChartParams.findUniqueOrThrow({ where: { definitionsVersion_chartId: { definitionsVersion: vintage, chartId: c.id } } });
+      expect(stored.mu).not.toBe(-99);
+      const tookA = await within(1000, async () => s.app.catalogue.bpiV2Params(c.id)?.mu === stored.mu);
+      const tookB = await within(1000, async () => b.app.catalogue.bpiV2Params(c.id)?.mu === stored.mu);
+      expect([tookA, tookB]).not.toContain(null);
+    } finally {
+      await b.close();
+    }
   }, 120_000);
 });
