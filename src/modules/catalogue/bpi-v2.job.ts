@@ -8,22 +8,15 @@
  * One run at a time across the cluster: a run holds its cluster lock (a PostgreSQL advisory lock,
  * src/cluster/lock.ts); `start` on a second process answers false, `run` (the CLI) waits. Progress
  * (phase and fraction) goes to the run's BpiV2FitRun row at every phase change and at most every
- * 500 ms — but the fit itself is synchronous CPU work: while it computes, the process writes
- * nothing (the row shows the phase it started; README: run it from the CLI on a large server).
+ * 500 ms. The fit and the evaluation (CPU work) run in a worker thread (bpi-v2.compute.ts), so
+ * the process keeps serving and writing progress meanwhile.
  */
 import type { Db } from '../../db/client';
 import type { ClusterCaches } from '../../cluster/caches';
 import { LocalLock, type ClusterLock } from '../../cluster/lock';
 import { LATEST_VERSION } from '../../domain/constants';
-import {
-  evaluateBpiV2,
-  fitBpiV2,
-  MIN_PLAYERS_PER_CHART,
-  ScoreMatrixBuilder,
-  type BpiV2Evaluation,
-  type BpiV2Fit,
-  type ChartInfo,
-} from '../../domain/bpi-v2';
+import { MIN_PLAYERS_PER_CHART, ScoreMatrixBuilder, type ChartInfo } from '../../domain/bpi-v2';
+import { computeBpiV2Async } from './bpi-v2.compute';
 import type { BpiV2FitRun, Prisma } from '../../generated/prisma/client';
 import type { Logger } from '../../logger';
 import { badInput } from '../../errors';
@@ -211,15 +204,12 @@ export class BpiV2Job {
       const matrix = builder.build();
       await writing;
 
-      // --- the fit (all bests) and the held-out evaluation (a second fit on 90 %)
-      const fitOptions = { minPlayersPerChart: options.minPlayersPerChart ?? MIN_PLAYERS_PER_CHART };
-      const fit: BpiV2Fit = fitBpiV2(matrix, infos, { ...fitOptions, onProgress: (p) => report(p.phase === 'anchor' ? 'anchor' : p.phase, scale(fitRange, p.fraction)) });
+      // --- the fit (all bests) and the held-out evaluation (a second fit on 90 %): in a worker thread when possible
+      const { fit, evaluation: ev } = await computeBpiV2Async(
+        { matrix, charts: infos, minPlayersPerChart: options.minPlayersPerChart ?? MIN_PLAYERS_PER_CHART, evaluate: withEval },
+        (p, f, stage) => report(p, stage === 'evaluate' ? scale(SHARES.evaluate, f) : scale(fitRange, f)),
+      );
       await writing;
-      let ev: BpiV2Evaluation | null = null;
-      if (withEval && fit.fittedCharts > 0) {
-        ev = evaluateBpiV2(matrix, infos, { ...fitOptions, onProgress: (p) => report('evaluate', scale(SHARES.evaluate, p.fraction)) });
-        await writing;
-      }
       report('store', SHARES.store[0], true);
       await writing;
 
