@@ -225,6 +225,12 @@ describe('BPI V2: the fit job, storage and serving', () => {
     const params = await s.db.prisma.bpiV2ChartParams.findMany({ where: { definitionsVersion: s.app.catalogue.definitionsVersion! } });
     expect(params).toHaveLength(CHARTS);
     expect(params.every((p) => p.runId === fit.runId + 1)).toBe(true);
+
+    // one run at a time: a second start while the first runs answers false
+    const both = await Promise.all([s.app.bpiV2.start({ evaluate: false }), s.app.bpiV2.start({ evaluate: false })]);
+    expect(both).toEqual([true, false]);
+    await s.app.bpiV2.wait();
+    expect(await s.db.prisma.bpiV2FitRun.count({ where: { id: { gt: fit.runId + 1 } } })).toBe(1);
   }, 120_000);
 
   // PostgreSQL only (PGlite is one process): the CLI in its own process fits; both running
