@@ -210,6 +210,10 @@ export class BpiV2Job {
         (p, f, stage) => report(p, stage === 'evaluate' ? scale(SHARES.evaluate, f) : scale(fitRange, f)),
       );
       await writing;
+      if (fit.fittedCharts === 0) {
+        // nothing to store: the vintage keeps the parameters it has (a wrong version must not wipe them)
+        throw badInput(`No chart has ${options.minPlayersPerChart ?? MIN_PLAYERS_PER_CHART} fitted players among the bests of version ${version} (${bestsRead} bests read): nothing stored`);
+      }
       report('store', SHARES.store[0], true);
       await writing;
 

@@ -226,11 +226,17 @@ describe('BPI V2: the fit job, storage and serving', () => {
     expect(params).toHaveLength(CHARTS);
     expect(params.every((p) => p.runId === fit.runId + 1)).toBe(true);
 
+    // a version without enough bests fails the run and keeps the vintage's parameters
+    await expect(s.app.bpiV2.run({ version: '32' })).rejects.toThrow(/No chart has 30 fitted players among the bests of version 32 \(0 bests read\)/);
+    expect(await s.app.bpiV2.status()).toMatchObject({ status: 'failed', gameVersion: '32', error: expect.stringContaining('nothing stored') });
+    expect(await s.db.prisma.bpiV2ChartParams.count({ where: { runId: fit.runId + 1 } })).toBe(CHARTS);
+    expect(s.app.catalogue.bpiV2Charts).toBe(CHARTS);
+
     // one run at a time: a second start while the first runs answers false
     const both = await Promise.all([s.app.bpiV2.start({ evaluate: false }), s.app.bpiV2.start({ evaluate: false })]);
     expect(both).toEqual([true, false]);
     await s.app.bpiV2.wait();
-    expect(await s.db.prisma.bpiV2FitRun.count({ where: { id: { gt: fit.runId + 1 } } })).toBe(1);
+    expect(await s.db.prisma.bpiV2FitRun.count({ where: { id: { gt: fit.runId + 2 } } })).toBe(1);
   }, 120_000);
 
   // PostgreSQL only (PGlite is one process): the CLI in its own process fits; both running
