@@ -43,7 +43,7 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
   // later change (a test swapping the rate limiter) is seen everywhere.
   const app = partial as App;
   for (const area of AREAS) if (area.setup) Object.assign(app, await area.setup(app));
-  for (const key of ['catalogue', 'arenaAverages', 'auth'] as const) {
+  for (const key of ['catalogue', 'bpiV2', 'arenaAverages', 'auth'] as const) {
     if (!app[key]) throw new Error(`No area set up ${key}`);
   }
   for (const area of AREAS) {

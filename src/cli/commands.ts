@@ -11,6 +11,7 @@ import { createUserCommand, deleteUserCommand, grantCommand, listUsersCommand, t
 import { importArenaCommand, importDefinitionsCommand, recomputeCommand } from './definitions';
 import { importRadarCategoriesCommand } from './radar';
 import { importScoresCommand } from './scores';
+import { fitBpiV2Command } from './bpi-v2';
 import { UsageError, withDatabase, type CliArgs } from './support';
 
 export interface Command {
@@ -171,6 +172,13 @@ export const COMMANDS: Command[] = [
     summary: 'Recompute derived values (bests’ BPI, totals, arena averages); re-runnable',
     options: { version: { type: 'string' } },
     run: (args, config) => recomputeCommand(args, config),
+  },
+  {
+    name: 'bpi-v2 fit',
+    usage: 'bpi-v2 fit [--version <v>] [--no-evaluate] [--min-players <n>] [--json]',
+    summary: 'Fit BPI V2 from the bests of a version (default: the latest) for the current definitions; stores the parameters and the quality; re-runnable',
+    options: { version: { type: 'string' }, 'no-evaluate': { type: 'boolean' }, 'min-players': { type: 'string' }, ...json },
+    run: (args, config) => fitBpiV2Command(args, config),
   },
   {
     name: 'arena import',

@@ -118,6 +118,8 @@ export class AdvisoryLock implements ClusterLock {
 
 /** The recompute job's lock key. */
 export const RECOMPUTE_LOCK_KEY = 727_301;
+/** The BPI V2 fit job's lock (src/modules/catalogue/bpi-v2.job.ts). */
+export const BPI_V2_LOCK_KEY = 727_302;
 
 export function createClusterLock(databaseUrl: string | undefined, key: number, log?: Logger): ClusterLock {
   return databaseUrl ? new AdvisoryLock(databaseUrl, key, log) : new LocalLock();

@@ -88,3 +88,9 @@ export const RADAR_CATEGORIES: readonly RadarCategory[] = [
 
 export const BPI_MIN = -15;
 export const BPI_MAX = 100;
+
+/** Which BPI a field answers: V1 (the published definitions) or V2 (fitted from this server's bests; issue #19, src/domain/bpi-v2). */
+export enum BpiModel {
+  V1 = 'V1',
+  V2 = 'V2',
+}

@@ -70,6 +70,9 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.importOfficialArena': { rule: 'ADMIN' },
   'Mutation.recompute': { rule: 'ADMIN' },
   'Mutation.startRecompute': { rule: 'ADMIN' },
+  'Mutation.fitBpiV2': { rule: 'ADMIN' },
+  'Query.bpiV2FitStatus': { rule: 'ADMIN' },
+  'Query.bpiV2Fit': { rule: 'PUBLIC' },
   // notes, fingering patterns, rankings (src/modules/notes|patterns|rankings)
   'Query.songNotes': { rule: 'PUBLIC' },
   'Query.recentSongNotes': { rule: 'PUBLIC' },
@@ -220,6 +223,7 @@ export const RULES: Record<string, RuleEntry> = {
   'User.bestEver': userField('VISIBLE'),
   'User.versionComparison': userField('VISIBLE'),
   'User.unplayedCharts': userField('VISIBLE'),
+  'User.totalBpi': userField('VISIBLE'),
   // logs (batch: rivals overtaken are shown to the owner only, by the logs service)
   'User.batches': userField('VISIBLE'),
   'User.playDays': userField('VISIBLE'),

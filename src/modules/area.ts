@@ -14,6 +14,7 @@ import type { RecomputeJob } from '../jobs/recompute.job';
 import type { ArenaAverageCache } from './arena/arena.cache';
 import type { AuthService } from './auth/auth.service';
 import type { Catalogue } from './catalogue/catalogue';
+import type { BpiV2Job } from './catalogue/bpi-v2.job';
 
 /**
  * Process-wide dependencies an area may take: the platform's (configuration, database, events,
@@ -24,6 +25,8 @@ export interface AreaDeps extends Omit<Platform, 'auth' | 'areas'> {
   /** The recompute job of derived values (src/jobs); areas add steps through their manifest. */
   recompute: RecomputeJob;
   catalogue: Catalogue;
+  /** The BPI V2 fit job (catalogue area; issue #19). */
+  bpiV2: BpiV2Job;
   arenaAverages: ArenaAverageCache;
   auth: AuthService;
 }

@@ -97,6 +97,9 @@ const CASES: Record<string, Case> = {
   'Mutation.importOfficialArena': { vars: () => ({ json: '[]' }) },
   'Mutation.recompute': { vars: () => ({}) },
   'Mutation.startRecompute': { vars: () => ({}) },
+  // BPI V2: minPlayersPerChart 2 is refused (BAD_USER_INPUT) after the rule, so an allowed call starts no fit
+  'Mutation.fitBpiV2': { vars: () => ({ minPlayersPerChart: 2 }) },
+  'Query.bpiV2FitStatus': { vars: () => ({}) },
   // social
   'Mutation.follow': { vars: (f) => ({ userId: f.bystander.id }) },
   'Mutation.unfollow': { vars: (f) => ({ userId: f.bystander.id }) },
@@ -185,6 +188,7 @@ const FIELD_CASES: Record<string, { args: Record<string, unknown>; via?: string 
   'User.bestEver': { args: { currentVersion: '33' } },
   'User.versionComparison': { args: { currentVersion: '33', targetVersion: '32' } },
   'User.unplayedCharts': { args: {} },
+  'User.totalBpi': { args: {} },
   'User.batches': { args: {} },
   'User.playDays': { args: {} },
   'User.batch': { args: { id: MISSING } }, // NOT_FOUND for an allowed caller: the resolver ran

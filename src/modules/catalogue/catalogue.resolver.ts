@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, Float, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { BpiModel } from '../shared/enums';
 import type { Chart, Song } from '../../generated/prisma/client';
 import { intIdOrNull } from '../../graphql/args';
 import { ConnectionArgs } from '../../graphql/connection';
@@ -12,6 +13,8 @@ import {
   DefinitionsImportResult,
   RadarCategoryImportPayload,
   RecomputeStatus,
+  BpiV2FitType,
+  FitBpiV2Payload,
   ServerInfo,
   SongConnection,
   SongType,
@@ -67,8 +70,26 @@ export class ChartsResolver {
     nullable: true,
     description: 'The EX score needed for a target BPI under the current definition (null: no BPI definition). bpi outside [-15, 200] is BAD_USER_INPUT',
   })
-  exForBpi(@Root() chart: Chart, @Arg('bpi', () => Float, { description: 'Target BPI, -15 to 200' }) bpi: number, @Ctx() ctx: Context) {
-    return ctx.services.catalogue.exForBpi(chart.id, bpi);
+  exForBpi(
+    @Root() chart: Chart,
+    @Arg('bpi', () => Float, { description: 'Target BPI, -15 to 200' }) bpi: number,
+    @Arg('model', () => BpiModel, { defaultValue: BpiModel.V1, description: 'V2: under the fitted V2 parameters (null when the chart has none)' }) model: BpiModel,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.catalogue.exForBpi(chart.id, bpi, model);
+  }
+
+  @FieldResolver(() => Float, {
+    nullable: true,
+    description: 'The BPI of an EX score on this chart (V1: current definition, null without one; V2: fitted parameters, null when the chart has none). exScore outside [0, 2·notes] is BAD_USER_INPUT',
+  })
+  bpi(
+    @Root() chart: Chart,
+    @Arg('exScore', () => Int, { description: 'EX score, 0 to 2·notes' }) exScore: number,
+    @Arg('model', () => BpiModel, { defaultValue: BpiModel.V1, description: 'V1 (default): the current definition; V2: the fitted parameters (null when the chart has none)' }) model: BpiModel,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.catalogue.bpiOf(chart.id, exScore, model);
   }
 
   @FieldResolver(() => [ChartDefinitionType], { description: 'Every published definition of this chart, oldest first' })
@@ -102,6 +123,30 @@ export class CatalogueAdminResolver {
   @Query(() => RecomputeStatus, { description: 'Admin: progress of the recompute job' })
   recomputeStatus(@Ctx() ctx: Context) {
     return ctx.services.catalogue.recomputeStatus();
+  }
+
+  @Mutation(() => FitBpiV2Payload, {
+    description:
+      'Admin: fit BPI V2 from the bests of a game version (default: the latest) for the current definitions vintage, in the background (progress: bpiV2FitStatus); started false when a fit is already running',
+  })
+  async fitBpiV2(
+    @Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version whose bests are read (default: the latest)' }) version: string | null,
+    @Arg('evaluate', () => Boolean, { nullable: true, defaultValue: true, description: 'Also measure the held-out quality (a second fit; default true)' }) evaluate: boolean,
+    @Arg('minPlayersPerChart', () => Int, { nullable: true, description: 'Charts with fewer fitted players get no parameters (default 30, at least 3)' }) minPlayersPerChart: number | null,
+    @Ctx() ctx: Context,
+  ): Promise<FitBpiV2Payload> {
+    const started = await ctx.services.catalogue.fitBpiV2({ version, evaluate, minPlayersPerChart });
+    return { started, status: await ctx.services.catalogue.bpiV2FitStatus() };
+  }
+
+  @Query(() => BpiV2FitType, { nullable: true, description: 'Admin: the latest BPI V2 fit run (running or finished; null: never run)' })
+  bpiV2FitStatus(@Ctx() ctx: Context) {
+    return ctx.services.catalogue.bpiV2FitStatus();
+  }
+
+  @Query(() => BpiV2FitType, { nullable: true, description: 'The BPI V2 fit in force: the latest succeeded run of the current definitions vintage, with its quality (null: V2 not fitted yet)' })
+  bpiV2Fit(@Ctx() ctx: Context) {
+    return ctx.services.catalogue.bpiV2Fit();
   }
 
   @Mutation(() => RadarCategoryImportPayload, { description: 'Admin: import radar categories from JSON text [{title, difficulty, top}]' })

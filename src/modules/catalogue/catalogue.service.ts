@@ -1,6 +1,7 @@
 import type { Prisma, Song } from '../../generated/prisma/client';
 import { badInput } from '../../errors';
-import { decodeCursor, pageSize, parseBpiTarget, requireVersion } from '../../graphql/args';
+import { decodeCursor, pageSize, parseBpiTarget, parseVersion, requireVersion } from '../../graphql/args';
+import { BpiModel } from '../../domain/constants';
 import { exScoreForBpi, round2 } from '../../domain/bpi';
 import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
 import { GAME_VERSIONS, LATEST_VERSION, type Difficulty, type PlayStyle } from '../../domain/constants';
@@ -19,7 +20,7 @@ export interface SongFilterInput {
   availableIn?: string | null;
 }
 
-type Scope = Pick<AreaScope, 'db' | 'database' | 'catalogue' | 'caches' | 'events' | 'recompute' | 'loaders'>;
+type Scope = Pick<AreaScope, 'db' | 'database' | 'catalogue' | 'caches' | 'events' | 'recompute' | 'bpiV2' | 'loaders'>;
 
 /** The catalogue: songs, charts and their definitions; definitions updates and the recompute job; radar categories. */
 export class CatalogueService {
@@ -95,8 +96,16 @@ export class CatalogueService {
 
   /** The definition in force (from the in-memory catalogue); null: no BPI definition. */
   /** The EX score needed for a target BPI under the chart's current definition (null: no definition). */
-  exForBpi(chartId: number, target: number) {
+  exForBpi(chartId: number, target: number, model: BpiModel = BpiModel.V1) {
     const t = parseBpiTarget(target, 'bpi');
+    if (model === BpiModel.V2) {
+      const c = this.s.catalogue.chart(chartId);
+      const exScore = this.s.catalogue.exScoreForBpiV2(chartId, t);
+      if (!c || exScore === null) return null;
+      const max = (c.definition?.notes ?? c.notes) * 2;
+      const bpi = this.s.catalogue.currentBpiV2(chartId, exScore);
+      return { targetBpi: t, exScore, bpi, rate: max > 0 ? exScore / max : 0, reachable: bpi !== null && bpi >= round2(t) };
+    }
     const def = this.s.catalogue.chart(chartId)?.definition;
     if (!def) return null;
     const exScore = exScoreForBpi(t, def);
@@ -140,5 +149,40 @@ export class CatalogueService {
   /** The recompute job's state as the whole cluster sees it. */
   recomputeStatus() {
     return this.s.recompute.status();
+  }
+
+  /** Starts the BPI V2 fit (false when one is running in any process). */
+  fitBpiV2(args: { version?: string | null; evaluate?: boolean | null; minPlayersPerChart?: number | null }): Promise<boolean> {
+    const version = parseVersion(args.version);
+    return this.s.bpiV2.start({ version, evaluate: args.evaluate ?? true, minPlayersPerChart: args.minPlayersPerChart ?? undefined });
+  }
+
+  /** The latest BPI V2 fit run, as the cluster sees it. */
+  bpiV2FitStatus() {
+    return this.s.bpiV2.status();
+  }
+
+  /** The BPI V2 fit in force (the latest succeeded run of the current vintage). */
+  bpiV2Fit() {
+    return this.s.bpiV2.inForce();
+  }
+
+  /**
+   * The BPI a score-shaped field serves under `model`: V1 is the value the entry already carries
+   * (current definition); V2 is the fitted model's for the same best (null: chart not fitted).
+   */
+  bpiUnder(model: BpiModel | null | undefined, entry: { chartId: number; exScore: number; bpi: number | null }): number | null {
+    return model === BpiModel.V2 ? this.s.catalogue.currentBpiV2(entry.chartId, entry.exScore) : entry.bpi;
+  }
+
+  /** BPI of an EX score on a chart under a model (null: no definition / no V2 parameters); over the max is BAD_USER_INPUT. */
+  bpiOf(chartId: number, exScore: number, model: BpiModel) {
+    const c = this.s.catalogue.chart(chartId);
+    if (!c) return null;
+    const notes = c.definition?.notes ?? c.notes;
+    if (!Number.isInteger(exScore) || exScore < 0 || (notes > 0 && exScore > notes * 2)) {
+      throw badInput(`exScore must be an integer in [0, ${notes * 2}]`, [{ code: 'out_of_range', path: ['exScore'], message: `0 to ${notes * 2}` }]);
+    }
+    return model === BpiModel.V2 ? this.s.catalogue.currentBpiV2(chartId, exScore) : this.s.catalogue.currentBpi(chartId, exScore);
   }
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import { safeBpi } from '../../domain/bpi';
+import { exScoreForBpiV2, safeBpiV2, type BpiV2Params } from '../../domain/bpi-v2/model';
 import type { Difficulty, PlayStyle, RadarCategory } from '../../generated/prisma/enums';
 
 export interface CatalogueDefinition {
@@ -65,6 +66,8 @@ export class Catalogue {
   /** The reload under way (callers share it) and when a reload for unknown chart ids last ran. */
   private reloading: Promise<void> | null = null;
   private lastMissReload = 0;
+  /** chart id → fitted BPI V2 parameters of the current definitions vintage (loadBpiV2). */
+  private v2 = new Map<number, BpiV2Params>();
 
   constructor(private readonly db: Db) {}
 
@@ -124,6 +127,48 @@ export class Catalogue {
     this.matcher = new ChartMatcher(byId.values());
     this.titleRanks = null;
     this.currentDefinitionsVersion = latest?.version ?? null;
+    await this.loadBpiV2();
+  }
+
+  /**
+   * (Re)loads the fitted BPI V2 parameters of the current definitions vintage (the BPI V2 job's
+   * store; cache `bpiV2`). A vintage never fitted has none: every V2 BPI is null until the job runs.
+   */
+  async loadBpiV2(): Promise<void> {
+    const vintage = this.currentDefinitionsVersion;
+    const rows = vintage
+      ? await this.db.bpiV2ChartParams.findMany({ where: { definitionsVersion: vintage }, select: { chartId: true, mu: true, sigma: true, z0: true, z100: true, gamma: true } })
+      : [];
+    const v2 = new Map<number, BpiV2Params>();
+    for (const r of rows) v2.set(r.chartId, { mu: r.mu, sigma: r.sigma, z0: r.z0, z100: r.z100, gamma: r.gamma });
+    this.v2 = v2;
+  }
+
+  /** The chart's fitted V2 parameters (null: not fitted for the current vintage). */
+  bpiV2Params(chartId: number): BpiV2Params | null {
+    return this.v2.get(chartId) ?? null;
+  }
+
+  /** Charts with V2 parameters. */
+  get bpiV2Charts(): number {
+    return this.v2.size;
+  }
+
+  /**
+   * The BPI V2 of `exScore` on a chart (src/domain/bpi-v2 safeBpiV2 with the chart's fitted
+   * parameters; null: not fitted, no notes, or a score over the maximum).
+   */
+  currentBpiV2(chartId: number, exScore: number): number | null {
+    const c = this.byId.get(chartId);
+    if (!c) return null;
+    return safeBpiV2(exScore, c.definition?.notes ?? c.notes, this.v2.get(chartId));
+  }
+
+  /** The EX score for a target V2 BPI (ceiled; null: not fitted or no notes). */
+  exScoreForBpiV2(chartId: number, target: number): number | null {
+    const c = this.byId.get(chartId);
+    if (!c) return null;
+    return exScoreForBpiV2(target, c.definition?.notes ?? c.notes, this.v2.get(chartId));
   }
 
   get size(): number {

@@ -77,6 +77,50 @@ export class StartRecomputePayload {
   @Field(() => RecomputeStatus, { description: 'The job right after the call (poll recomputeStatus for progress)' }) status!: RecomputeStatus;
 }
 
+@ObjectType('FitBpiV2Payload', { description: 'Result of starting the BPI V2 fit' })
+export class FitBpiV2Payload {
+  @Field(() => Boolean, { description: 'True when this call started a fit; false when one was already running (it goes on)' }) started!: boolean;
+  @Field(() => BpiV2FitType, { nullable: true, description: 'The latest run right after the call (poll bpiV2FitStatus for progress)' }) status!: BpiV2FitType | null;
+}
+
+@ObjectType('BpiV2Fit', {
+  description:
+    'Value type: one run of the BPI V2 fit (issue #19), as stored when read: what it fitted, from which bests, and how well — held-out quality on 10 % of the bests (fold 0 of 10) and against V1 on the charts with both models',
+})
+export class BpiV2FitType {
+  @Field(() => Int, { name: 'runId', description: 'Run number (increasing)' }) id!: number;
+  @Field(() => String, { description: 'The definitions vintage whose charts were fitted' }) definitionsVersion!: string;
+  @Field(() => String, { description: 'The game version whose bests were read' }) gameVersion!: string;
+  @Field(() => String, { description: 'running, succeeded or failed' }) status!: string;
+  @Field(() => String, { nullable: true, description: 'Phase while running: read, prepare, fit, anchor, evaluate, store' }) phase!: string | null;
+  @Field(() => Float, { description: 'Progress, 0 to 1' }) progress!: number;
+  @Field(() => Date, { description: 'When the run started' }) startedAt!: Date;
+  @Field(() => Date, { nullable: true, description: 'When the run ended (null while running)' }) finishedAt!: Date | null;
+  @Field(() => String, { nullable: true, description: 'Why a failed run failed (null otherwise)' }) error!: string | null;
+  @Field(() => Int, { description: "Bests read (the version's, every chart)" }) bestsRead!: number;
+  @Field(() => Int, { description: 'Bests the fit used (fitted players on fitted charts)' }) observations!: number;
+  @Field(() => Int, { description: 'Players fitted (≥ 10 fitted charts each)' }) players!: number;
+  @Field(() => Int, { description: 'Charts given parameters (≥ 30 fitted players each by default)' }) charts!: number;
+  @Field(() => Int, { description: 'Alternating least-squares iterations the fit ran' }) iterations!: number;
+  @Field(() => Boolean, { description: 'True when the fit stopped because it converged (not at the iteration limit)' }) converged!: boolean;
+  @Field(() => Float, { nullable: true, description: "Skill level of BPI 0 (median over charts of the kaiden average's level)" }) z0!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Typical skill gap from BPI 0 to the world record (BPI 100)' }) gap!: number | null;
+  @Field(() => Float, { nullable: true, description: 'In-sample RMSE of t = −ln(max EX − EX)' }) rmseT!: number | null;
+  @Field(() => Float, { nullable: true, description: 'In-sample share of the within-chart variance of t explained' }) r2WithinChart!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Held-out bests predicted (null: the evaluation was not run)' }) heldOutObservations!: number | null;
+  @Field(() => Float, { nullable: true, description: "Held-out RMSE of t (V2 prediction from the player's other charts)" }) heldOutRmseT!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Held-out mean absolute error of the predicted EX score' }) heldOutMaeEx!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Held-out R² of t within charts' }) heldOutR2!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Held-out bests on charts with both models (the V1 comparison)' }) v1Observations!: number | null;
+  @Field(() => Float, { nullable: true, description: 'On those bests: V2\'s RMSE of t' }) v2RmseTVsV1!: number | null;
+  @Field(() => Float, { nullable: true, description: 'On those bests: V1\'s RMSE of t (the EX at the player\'s median V1 BPI elsewhere)' }) v1RmseT!: number | null;
+  @Field(() => Float, { nullable: true, description: 'On those bests: V2\'s mean absolute EX error' }) v2MaeExVsV1!: number | null;
+  @Field(() => Float, { nullable: true, description: 'On those bests: V1\'s mean absolute EX error' }) v1MaeEx!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Agreement: RMSE between the V2 and V1 BPIs of those bests' }) bpiRmse!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Agreement: mean (V2 BPI − V1 BPI) of those bests' }) bpiMeanDiff!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Agreement: Spearman rank correlation of the two BPIs of those bests' }) bpiSpearman!: number | null;
+}
+
 @ObjectType('RadarCategoryImportPayload', { description: 'Result of importing radar categories ([{title, difficulty, top}])' })
 export class RadarCategoryImportPayload {
   @Field(() => Int, { description: 'entries in the file' }) total!: number;

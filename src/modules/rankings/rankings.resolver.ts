@@ -67,3 +67,4 @@ export class ChartAttributesResolver {
     return ctx.services.rankings.attributes(chart);
   }
 }
+

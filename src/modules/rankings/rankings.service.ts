@@ -91,7 +91,7 @@ export class RankingsService {
         const player = await visibleUser(this.scope.ctx, node.userId);
         return {
           cursor,
-          node: { rank: node.rank, player, anonymous: !player, exScore: node.exScore, bpi: this.scope.catalogue.currentBpi(chartId, node.exScore), isSelf: node.userId === selfUserId },
+          node: { rank: node.rank, player, anonymous: !player, chartId, exScore: node.exScore, bpi: this.scope.catalogue.currentBpi(chartId, node.exScore), isSelf: node.userId === selfUserId },
         };
       }),
     );

@@ -25,7 +25,9 @@ export class ChartAttributeType {
 export class PlayerChartScoreType {
   @Field(() => GameVersionScalar, { description: 'Game version of the best' }) version!: string;
   @Field(() => Int, { description: 'Best EX score' }) exScore!: number;
-  @Field(() => Float, { nullable: true, description: 'BPI of the best (current definition); null without one' }) bpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'BPI of the EX score — model V1 (default): current definition, null without one; V2: fitted parameters, null when the chart has none' }) bpi!: number | null;
+  /** The chart (not a field: for bpi(model: V2)). */
+  chartId!: number;
   @Field(() => ClearLamp, { nullable: true, description: 'Best clear lamp; null when none was recorded' }) clearLamp!: string | null;
   @Field(() => Int, { nullable: true, description: 'Fewest misses; null when unknown' }) missCount!: number | null;
   @Field(() => Date, { description: 'When the best was played' }) playedAt!: Date;
@@ -41,7 +43,9 @@ export class SongRankingEntryType {
   player!: UserType | null;
   @Field(() => Boolean, { description: 'True when player is null (the caller may not see this player)' }) anonymous!: boolean;
   @Field(() => Int, { description: 'The player\'s best EX score on the chart' }) exScore!: number;
-  @Field(() => Float, { nullable: true, description: 'BPI of that score; null when the chart has no definition' }) bpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'BPI of the EX score — model V1 (default): current definition, null without one; V2: fitted parameters, null when the chart has none' }) bpi!: number | null;
+  /** The ranked chart (not a field: for bpi(model: V2)). */
+  chartId!: number;
   @Field(() => Boolean, { description: 'This row is the caller’s (profile variant: the profile user’s)' }) isSelf!: boolean;
 }
 

@@ -1,3 +1,5 @@
+import { ChartRankType, FollowingChartScoreType, NearLossType } from './rivals.types';
+import { bpiModelResolver } from '../shared/bpi-model';
 import { defineArea } from '../area';
 import { createRivalLoaders, type RivalLoaders } from './rivals.loaders';
 import { FollowingChartScoreResolver, FollowingChartStatResolver, NearLossResolver, RivalryResolver, RivalsQueryResolver, SuggestedRivalResolver, RivalsFollowingResolver, RivalsUserResolver } from './rivals.resolver';
@@ -9,7 +11,7 @@ import { RivalsService } from './rivals.service';
  */
 export const rivalsArea = defineArea({
   name: 'rivals',
-  resolvers: [RivalsUserResolver, RivalryResolver, RivalsFollowingResolver, FollowingChartStatResolver, FollowingChartScoreResolver, NearLossResolver, SuggestedRivalResolver, RivalsQueryResolver],
+  resolvers: [bpiModelResolver(ChartRankType), bpiModelResolver(FollowingChartScoreType), bpiModelResolver(NearLossType), RivalsUserResolver, RivalryResolver, RivalsFollowingResolver, FollowingChartStatResolver, FollowingChartScoreResolver, NearLossResolver, SuggestedRivalResolver, RivalsQueryResolver],
   loaders: (db) => createRivalLoaders(db),
   services: (s) => new RivalsService(s),
 });

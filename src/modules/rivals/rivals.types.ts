@@ -202,7 +202,7 @@ export class FollowingChartScoreType {
   @Field(() => ID, { description: 'The chart\'s id' }) chartId!: number;
   @Field(() => ChartType, { description: 'The chart' }) chart!: ChartType;
   @Field(() => Int, { description: 'Best EX score' }) exScore!: number;
-  @Field(() => Float, { nullable: true, description: 'Its BPI under the current definition (null: no definition)' }) bpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Its BPI under the current definition (null: no definition) (model V2: the fitted BPI V2, null when the chart has none)' }) bpi!: number | null;
   @Field(() => ClearLamp, { description: 'Best clear lamp (NO_PLAY when none recorded)' }) clearLamp!: ClearLamp;
   @Field(() => Int, { nullable: true, description: 'Fewest misses (null: unknown)' }) missCount!: number | null;
   @Field(() => Date, { description: 'When the best EX was played' }) playedAt!: Date;
@@ -215,7 +215,7 @@ export class NearLossType {
   @Field(() => ID, { description: 'The rival\'s id' }) rivalId!: string;
   @Field(() => UserType, { description: 'The rival' }) rival!: UserType;
   @Field(() => Int, { description: 'The viewer\'s best EX' }) exScore!: number;
-  @Field(() => Float, { nullable: true, description: 'The viewer\'s BPI (current definition)' }) bpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'The viewer\'s BPI (current definition) (model V2: the fitted BPI V2, null when the chart has none)' }) bpi!: number | null;
   @Field(() => Int, { description: 'The rival\'s best EX' }) rivalExScore!: number;
   @Field(() => Int, { description: 'rivalExScore − exScore (> 0: the rival leads)' }) exDiff!: number;
 }
@@ -237,7 +237,7 @@ export class ChartRankType {
   @Field(() => ID, { description: 'The chart\'s id' }) chartId!: number;
   @Field(() => ChartType, { description: 'The chart' }) chart!: ChartType;
   @Field(() => Int, { description: 'The player\'s best EX score' }) exScore!: number;
-  @Field(() => Float, { nullable: true, description: 'Its BPI under the current definition (null: no definition)' }) bpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Its BPI under the current definition (null: no definition) (model V2: the fitted BPI V2, null when the chart has none)' }) bpi!: number | null;
   @Field(() => Int, { description: '1 + the number of players with a higher best EX' }) rank!: number;
   @Field(() => GraphQLNonNegativeInt, { description: 'Players with a best on the chart in the version' }) players!: number;
 }

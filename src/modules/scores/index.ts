@@ -2,6 +2,8 @@ import { defineArea } from '../area';
 import { scoreNodes } from './scores.nodes';
 import { createScoreLoaders, type ScoreLoaders } from './scores.loaders';
 import { ScoresMutationResolver, ScoresUserResolver } from './scores.resolver';
+import { ScoreEntryType } from './scores.types';
+import { bpiModelResolver } from '../shared/bpi-model';
 import { ChartFieldsEdgesResolver, PlayEdgesResolver } from './scores.edges';
 import { ScoresService } from './scores.service';
 import { recomputeAll } from './totals.service';
@@ -12,7 +14,7 @@ import { recomputeAll } from './totals.service';
  */
 export const scoresArea = defineArea({
   name: 'scores',
-  resolvers: [ScoresMutationResolver, ScoresUserResolver, ChartFieldsEdgesResolver, PlayEdgesResolver],
+  resolvers: [ScoresMutationResolver, ScoresUserResolver, bpiModelResolver(ScoreEntryType), ChartFieldsEdgesResolver, PlayEdgesResolver],
   loaders: createScoreLoaders,
   nodes: scoreNodes,
   services: (s) => new ScoresService(s),

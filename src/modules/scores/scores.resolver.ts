@@ -1,5 +1,7 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Float, ID, Int, Mutation, Resolver, Root } from 'type-graphql';
 import { parseIntId } from '../../graphql/args';
+import { BpiModel } from '../shared/enums';
+import { GameVersionScalar } from '../../graphql/scalars';
 import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
@@ -78,6 +80,20 @@ export class ScoresUserResolver {
   @FieldResolver(() => [VersionComparisonEntryType], { nullable: true, description: 'Bests in currentVersion against targetVersion (BPI charts)' })
   versionComparison(@Root() user: User, @Args(() => VersionComparisonArgs) args: VersionComparisonArgs, @Ctx() ctx: Context) {
     return ctx.services.scores.versionComparison(user.id, args.currentVersion, args.targetVersion);
+  }
+
+  @FieldResolver(() => Float, {
+    nullable: true,
+    description:
+      'Total BPI of a version (default: the latest) under a model, computed now from the bests — V1: over the SP ☆12 charts with a current definition (as stats.totalBpi); V2: over the SP ☆12 charts with fitted V2 parameters, same formula (null when none is fitted); unplayed charts count −15. Null only for a player the caller may not see, or V2 without fitted charts',
+  })
+  totalBpi(
+    @Root() user: User,
+    @Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' }) version: string | null,
+    @Arg('model', () => BpiModel, { defaultValue: BpiModel.V1, description: 'V1 (default): the current definition; V2: the fitted parameters (null when the chart has none)' }) model: BpiModel,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.scores.totalBpi(user.id, version, model);
   }
 
   @FieldResolver(() => UnplayedChartConnection, { nullable: true, description: 'BPI charts available in the version and not played there: filtered and sorted; keyset pages' })

@@ -5,8 +5,9 @@
  */
 import type { BestScore } from '../../generated/prisma/client';
 import { BPI_FLOOR, round2 } from '../../domain/bpi';
-import { PlayStyle, versionIndex, type ClearLamp, type Difficulty } from '../../domain/constants';
-import { availableIn } from '../../domain/totals';
+import { BpiModel, PlayStyle, versionIndex, type ClearLamp, type Difficulty } from '../../domain/constants';
+import { availableIn, totalOverSet, TOTAL_LEVEL } from '../../domain/totals';
+import { bestBpis, computeTotal, totalSetIds } from './totals.service';
 import { badInput } from '../../errors';
 import { pageSize, parseVersion, requireVersion, scoreListArgs, scoreListCursor } from '../../graphql/args';
 import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
@@ -81,6 +82,30 @@ export class ScoresService {
   }
 
   // ───────────── reads ─────────────
+
+  /**
+   * The player's total BPI of a version under a model, from the current bests: V1 over the total
+   * set (src/domain/totals.ts); V2 over the SP ☆12 charts available in the version that have V2
+   * parameters, the same formula (missing charts −15). V1 of an empty set is −15 (the formula's);
+   * V2 with no fitted chart in the set is null ("no V2 value").
+   */
+  async totalBpi(userId: string, versionArg: string | null | undefined, model: BpiModel): Promise<number | null> {
+    const version = parseVersion(versionArg);
+    const cat = this.s.catalogue;
+    const bests = await this.bests(userId, version);
+    if (model !== BpiModel.V2) {
+      const setIds = totalSetIds(cat, version);
+      return computeTotal(cat, version, bestBpis(cat, new Map(bests.map((b) => [b.chartId, b]))), setIds).totalBpi;
+    }
+    const setIds = new Set<number>();
+    for (const c of cat.charts()) {
+      if (c.playStyle === PlayStyle.SP && c.level === TOTAL_LEVEL && cat.bpiV2Params(c.id) && availableIn(c, version)) setIds.add(c.id);
+    }
+    if (setIds.size === 0) return null;
+    const bpis = new Map<number, number | null>();
+    for (const b of bests) if (setIds.has(b.chartId)) bpis.set(b.chartId, cat.currentBpiV2(b.chartId, b.exScore));
+    return totalOverSet(setIds, bpis).totalBpi;
+  }
 
   /**
    * One page of a score list: the rows filtered (the reference's filters) and taken in the asked

@@ -47,7 +47,7 @@ export abstract class ChartFields {
 export class ScoreEntryType extends ChartFields {
   @Field(() => GameVersionScalar, { description: 'Game version of this best' }) version!: string;
   @Field(() => Int, { description: 'Best EX score' }) exScore!: number;
-  @Field(() => Float, { nullable: true, description: 'BPI of the best EX score (current definition; null without one)' }) bpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'BPI of the EX score — model V1 (default): current definition, null without one; V2: fitted parameters, null when the chart has none' }) bpi!: number | null;
   @Field(() => ClearLamp, { nullable: true, description: 'Best clear lamp; null when none was recorded' }) clearLamp!: ClearLamp | null;
   @Field(() => String, { nullable: true, description: 'Lamp as the reference wire string ("HARD CLEAR")' }) clearState!: string | null;
   @Field(() => Int, { nullable: true, description: 'Fewest misses recorded; null when unknown' }) missCount!: number | null;

@@ -4,8 +4,8 @@
  * with them. Enums used by one area only are registered in that area (PatternVote, NotificationType…).
  */
 import { registerEnumType } from 'type-graphql';
-import { ArenaClass, ClearLamp, Difficulty, PlayStyle, RadarCategory } from '../../domain/constants';
 import { ImportSource } from '../../generated/prisma/enums';
+import { ArenaClass, BpiModel, ClearLamp, Difficulty, PlayStyle, RadarCategory } from '../../domain/constants';
 
 registerEnumType(PlayStyle, { name: 'PlayStyle', description: 'SP (single play) or DP (double play)', valuesConfig: { SP: { description: 'Single play (one side, 7 keys + scratch)' }, DP: { description: 'Double play (both sides, 14 keys + 2 scratches)' } } });
 registerEnumType(Difficulty, { name: 'Difficulty', valuesConfig: { BEGINNER: { description: 'Beginner chart' }, NORMAL: { description: 'Normal chart' }, HYPER: { description: 'Hyper chart' }, ANOTHER: { description: 'Another chart' }, LEGGENDARIA: { description: 'Leggendaria chart (the extra hard slot)' } }, description: 'Chart difficulty slot of a song, easiest first (BEGINNER … LEGGENDARIA)' });
@@ -56,4 +56,13 @@ registerEnumType(ImportSource, {
   },
 });
 
-export { ArenaClass, ClearLamp, Difficulty, ImportSource, PlayStyle, RadarCategory };
+registerEnumType(BpiModel, {
+  name: 'BpiModel',
+  description: 'Which BPI: V1 (the default) or V2 (fitted from this server\'s own bests; null on a chart without fitted parameters)',
+  valuesConfig: {
+    V1: { description: 'World record → 100, kaiden average → 0, from the published definitions (../shared/spec/bpi.md)' },
+    V2: { description: 'A skill scale fitted per definitions vintage from the bests stored here (README "BPI V2"); null for a chart with too few players' },
+  },
+});
+
+export { ArenaClass, BpiModel, ClearLamp, Difficulty, ImportSource, PlayStyle, RadarCategory };

@@ -1,3 +1,5 @@
+import { TimelineEntry } from './social.types';
+import { bpiModelResolver } from '../shared/bpi-model';
 import { defineArea } from '../area';
 import { socialNodes } from './social.nodes';
 import { FollowInviteResolver, FollowsResolver, OutgoingFollowRequestResolver, PendingFollowerResolver } from './follows.resolver';
@@ -14,6 +16,7 @@ import { TimelineConnectionResolver, TimelineResolver } from './timeline.resolve
 export const socialArea = defineArea({
   name: 'social',
   resolvers: [
+    bpiModelResolver(TimelineEntry),
     FollowsResolver,
     PendingFollowerResolver,
     OutgoingFollowRequestResolver,

@@ -217,7 +217,7 @@ export class TimelineEntry {
   @Field(() => GameVersionScalar, { description: 'Game version of the play' }) version!: string;
   @Field(() => Date, { description: 'When the play happened' }) playedAt!: Date;
   @Field(() => Int, { description: 'EX score of the play' }) exScore!: number;
-  @Field(() => Float, { nullable: true, description: 'BPI of the play (current definition); null without one' }) bpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'BPI of the play (V1: stored with the definition in force at import; model V2: the fitted BPI V2 of its EX score, null when the chart has none)' }) bpi!: number | null;
   @Field(() => Int, { nullable: true, description: 'Their best EX on the chart in this version before this play' })
   previousExScore!: number | null;
   @Field(() => Int, { nullable: true, description: 'exScore − previousExScore; null when there was no previous best' }) diffExScore!: number | null;

@@ -1,3 +1,5 @@
+import { RecommendedEntryType } from './stats.types';
+import { bpiModelResolver } from '../shared/bpi-model';
 import { defineArea } from '../area';
 import { createStatsLoaders, type StatsLoaders } from './stats.loaders';
 import { AreaRankResolver, RadarResolver, StatsResolver, StatsUserResolver } from './stats.resolver';
@@ -11,7 +13,7 @@ import { StatsService } from './stats.service';
  */
 export const statsArea = defineArea({
   name: 'stats',
-  resolvers: [StatsResolver, StatsUserResolver, RadarResolver, AreaRankResolver, DashboardUserResolver, DashboardResolver, CrossStatsResolver, StatsRankingEntryResolver, ReviewRivalResolver],
+  resolvers: [bpiModelResolver(RecommendedEntryType), StatsResolver, StatsUserResolver, RadarResolver, AreaRankResolver, DashboardUserResolver, DashboardResolver, CrossStatsResolver, StatsRankingEntryResolver, ReviewRivalResolver],
   loaders: createStatsLoaders,
   services: (s) => new StatsService(s),
   // RadarCache (the radar-category ranking) follows the bests: after each import / batch deletion,

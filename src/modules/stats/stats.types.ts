@@ -66,7 +66,7 @@ export class RadarType {
 export class RecommendedEntryType extends ChartFields {
   @Field(() => Int, { description: 'Id of the play that set this best' }) logId!: number;
   @Field(() => Int, { description: 'Best EX score' }) exScore!: number;
-  @Field(() => Float, { nullable: true, description: 'BPI of the best (current definition); null without one' }) bpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'BPI of the best (current definition) (model V2: the fitted BPI V2, null when the chart has none)' }) bpi!: number | null;
   @Field(() => ClearLamp, { nullable: true, description: 'Best clear lamp; null when none was recorded' }) clearLamp!: ClearLamp | null;
   @Field(() => String, { nullable: true, description: 'Lamp as the reference wire string ("HARD CLEAR")' }) clearState!: string | null;
   @Field(() => Int, { nullable: true, description: 'Fewest misses; null when unknown' }) missCount!: number | null;
