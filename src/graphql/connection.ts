@@ -59,21 +59,11 @@ export function encodeCursor(parts: (string | number)[]): string {
 }
 
 /**
- * Keyset pages (cursor over a stable sort key, e.g. (createdAt, id)): rows fetched with
- * take = size + 1 after the cursor's position; `cursorOf` encodes a row's position.
+ * A forward keyset page for lists whose cursor is parsed by their own decoder (score lists, rivals,
+ * notes): rows fetched with take = size + 1 after the cursor's position (keysetConnection).
  */
 export function keysetPage<T>(rows: T[], size: number, after: string | null | undefined, cursorOf: (row: T) => string, totalCount: number): Page<T> {
-  const edges = rows.slice(0, size).map((node) => ({ cursor: cursorOf(node), node }));
-  return {
-    edges,
-    totalCount,
-    pageInfo: {
-      hasNextPage: rows.length > size,
-      hasPreviousPage: Boolean(after),
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
-    },
-  };
+  return keysetConnection(rows, { size, backward: false, key: after ? after : null }, cursorOf, totalCount);
 }
 
 const SEAL_IV = 12;
