@@ -199,14 +199,6 @@ export function keyset<const K extends readonly KeyKind[]>(
   return { size, backward, key: values as unknown as KeyValues<K> };
 }
 
-/** A keyset cursor of (ISO time, integer id), the order of most feeds. */
-export function timeIdCursor(after: string): { at: Date; id: number } {
-  const [iso, id] = decodeCursor(after, 2);
-  const at = new Date(String(iso));
-  if (Number.isNaN(at.getTime()) || typeof id !== 'number') throw badInput('Invalid cursor');
-  return { at, id };
-}
-
 // ───────────── chart filters and search text ─────────────
 
 /** An optional list of chart levels (1–12, at most 12 values): null when absent; sorted, distinct. */
