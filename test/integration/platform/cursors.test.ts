@@ -505,6 +505,11 @@ describe('recentSongNotes (LATEST: createdAt DESC, id DESC)', () => {
   });
 
   it('(a) forward: 03, 02, 01', () => forwardAll(l, ['note 03', 'note 02', 'note 01']));
+  it('(a) AUTHOR_BPI: a fractional author total round-trips in the cursor (one author: by createdAt)', async () => {
+    await aVersionStatus(s.db.prisma, author, '33', { totalBpi: 12.375 });
+    const byBpi = list(Q.replace('recentSongNotes(first', 'recentSongNotes(sort: AUTHOR_BPI, first'), () => ({}), (d) => d.recentSongNotes, (n) => n.body, () => undefined);
+    await forwardAll(byBpi, ['note 03', 'note 02', 'note 01']);
+  });
   it('(d) bad cursors', () => refusesBadCursors(l, { backward: false }));
   it('(b) a newer note between two fetches', () =>
     insertAhead(l, ['note 03', 'note 02', 'note 01'], async () => {
