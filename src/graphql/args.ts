@@ -224,21 +224,6 @@ export function parseSearch(value: string | null | undefined, field = 'search', 
   return t;
 }
 
-/** A keyset cursor of a rival comparison list: [sort, order, group, value, chartId] (the value of a float key as a string). */
-export function sortKeyCursor(after: string, sort: string, order: string): { group: number; value: number | string; chartId: number } {
-  const [s, o, group, value, chartId] = decodeCursor(after, 5);
-  if (s !== sort || o !== order || typeof group !== 'number' || typeof chartId !== 'number') {
-    throw badInput('Invalid cursor (from another sort or order)', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
-  }
-  if (typeof value === 'string' && value.startsWith('n:')) {
-    const n = Number(value.slice(2));
-    if (!Number.isFinite(n)) throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
-    return { group, value: n, chartId };
-  }
-  if (typeof value !== 'string' || !value.startsWith('s:')) throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
-  return { group, value: value.slice(2), chartId };
-}
-
 // ───────────── argument issues found by a domain validator ─────────────
 
 /**
@@ -324,16 +309,4 @@ export function scoreListArgs(a: ScoreListFilter & { sort?: ScoreSortKey | null;
     },
     sort: { key: a.sort ?? DEFAULT_SORT.key, order: a.order ?? DEFAULT_SORT.order },
   };
-}
-
-/** A score-list cursor: the sort it belongs to, the sort value and the chart id (BAD_USER_INPUT naming `after` for another sort). */
-export function scoreListCursor(after: string, sort: ScoreListSort): { value: number; chartId: number } {
-  const [key, order, value, chartId] = decodeCursor(after, 4);
-  const v = typeof value === 'string' ? Number(value) : NaN;
-  if (key !== sort.key || order !== sort.order || !Number.isFinite(v) || typeof chartId !== 'number') {
-    throw badInput('Invalid cursor: it belongs to another sort (sort and order must stay the same while paging)', [
-      { code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor for this sort' },
-    ]);
-  }
-  return { value: v, chartId };
 }

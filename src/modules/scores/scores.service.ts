@@ -8,8 +8,11 @@ import { BPI_FLOOR, round2 } from '../../domain/bpi';
 import { PlayStyle, versionIndex, type Difficulty } from '../../domain/constants';
 import { availableIn } from '../../domain/totals';
 import { badInput } from '../../errors';
-import { pageSize, parseVersion, requireVersion, scoreListArgs, scoreListCursor } from '../../graphql/args';
-import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
+import { keyset, parseVersion, requireVersion, scoreListArgs } from '../../graphql/args';
+import { keyCursor, keysetConnection, type Page } from '../../graphql/connection';
+
+/** Cursor kinds of a score list (tagged with its sort and order): [sort value, chartId]. */
+const SCORE_LIST_KEY = ['num', 'int'] as const;
 import { matchesScoreFilter, pageAfter, positionOf, sortValue, type ListEntry, type ScoreListFilter, type ScoreSortKey, type SortOrder, type SortPosition } from '../../domain/score-list';
 import type { AreaScope } from '../area';
 import { loadTitleCorrections } from './corrections';
@@ -77,22 +80,25 @@ export class ScoresService {
    * (one indexed read) and only the page is kept (bounded selection, no offset).
    */
   private listPage<T extends ListEntry>(entries: readonly T[], args: ListArgs): Page<T> {
-    const size = pageSize(args.first);
     const { filter, sort } = scoreListArgs(args);
+    // a cursor belongs to one sort and order: another's is BAD_USER_INPUT naming `after`
+    const tag = `scores:${sort.key}:${sort.order}`;
+    const ks = keyset({ first: args.first, after: args.after }, tag, SCORE_LIST_KEY);
+    const size = ks.size;
     const cat = this.s.catalogue;
     const rank = (id: number) => cat.titleRank(id);
     const searchLower = filter.search?.toLowerCase() ?? '';
     const rows = entries.filter((e) => matchesScoreFilter(e, filter, searchLower));
     let after: SortPosition | null = null;
-    if (args.after) {
-      const cur = scoreListCursor(args.after, sort);
-      const c = cat.chart(cur.chartId);
+    if (ks.key) {
+      const [curValue, chartId] = ks.key;
+      const c = cat.chart(chartId);
       if (!c) throw badInput('Invalid cursor: its chart no longer exists', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
-      after = positionOf(c.id, cur.value, c.level, c.title, searchLower, rank);
+      after = positionOf(c.id, curValue, c.level, c.title, searchLower, rank);
     }
     const value = (e: T) => sortValue(e, sort.key, rank);
     const page = pageAfter(rows, (e) => positionOf(e.chartId, value(e), e.level, e.title, searchLower, rank), sort.order, after, size + 1);
-    return keysetPage(page, size, args.after, (e) => encodeCursor([sort.key, sort.order, String(value(e)), e.chartId]), rows.length);
+    return keysetConnection(page, ks, (e) => keyCursor(tag, SCORE_LIST_KEY, [value(e), e.chartId]), rows.length);
   }
 
   /**
