@@ -509,6 +509,11 @@ describe('recentSongNotes (LATEST: createdAt DESC, id DESC)', () => {
     await aVersionStatus(s.db.prisma, author, '33', { totalBpi: 12.375 });
     const byBpi = list(Q.replace('recentSongNotes(first', 'recentSongNotes(sort: AUTHOR_BPI, first'), () => ({}), (d) => d.recentSongNotes, (n) => n.body, () => undefined);
     await forwardAll(byBpi, ['note 03', 'note 02', 'note 01']);
+    // a forged key far beyond the integer range (a float in the cursor's number part) is compared, never a 500
+    const byVotes = list(Q.replace('recentSongNotes(first', 'recentSongNotes(sort: UPVOTES, first'), () => ({}), (d) => d.recentSongNotes, (n) => n.body, () => undefined);
+    const forged = Buffer.from(JSON.stringify(['songNotes:UPVOTES', '1e300', '2026-01-09T00:00:00.000Z', 1])).toString('base64url');
+    const r = await byVotes.fetch({ first: 5, after: forged });
+    expect(r.ids).toEqual(['note 03', 'note 02', 'note 01']); // every note has fewer than 1e300 upvotes
   });
   it('(d) bad cursors', () => refusesBadCursors(l, { backward: false }));
   it('(b) a newer note between two fetches', () =>
