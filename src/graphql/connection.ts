@@ -148,7 +148,11 @@ export function prismaKeyset<V extends readonly [unknown, unknown]>(
   const orderBy = columns.map(([c, d]) => ({ [c]: dir(d) }));
   const op = (d: 'asc' | 'desc') => (dir(d) === 'desc' ? 'lt' : 'gt');
   const [[c1, d1], [c2, d2]] = columns;
-  const where = ks.key === null ? {} : { OR: [{ [c1]: { [op(d1)]: ks.key[0] } }, { [c1]: ks.key[0], [c2]: { [op(d2)]: ks.key[1] } }] };
+  // the redundant bound on the first column makes the cursor an index condition (a deep page reads its rows only)
+  const where =
+    ks.key === null
+      ? {}
+      : { AND: [{ [c1]: { [`${op(d1)}e`]: ks.key[0] } }, { OR: [{ [c1]: { [op(d1)]: ks.key[0] } }, { [c1]: ks.key[0], [c2]: { [op(d2)]: ks.key[1] } }] }] };
   return { where, orderBy, take: ks.size + 1 };
 }
 

@@ -60,10 +60,11 @@ const LIVE_BPI = Prisma.sql`COALESCE(st."totalBpi", ${NO_AUTHOR_BPI})`;
 /** Rows strictly after the cursor in the sort order (keyset pagination), as SQL over alias n. */
 function afterSql(sort: SongNoteSort, c: NoteCursor): Prisma.Sql {
   const tail = Prisma.sql`(n."createdAt" < ${c.at} OR (n."createdAt" = ${c.at} AND n."id" < ${c.id}))`;
+  // LATEST: the redundant bound makes the cursor an index condition on createdAt
   // the key as float8: a forged key beyond the integer range compares, never fails the statement
   if (sort === SongNoteSort.UPVOTES) return Prisma.sql`AND (n."upvoteCount" < ${c.key}::float8 OR (n."upvoteCount" = ${c.key}::float8 AND ${tail}))`;
   if (sort === SongNoteSort.AUTHOR_BPI) return Prisma.sql`AND (${LIVE_BPI} < ${c.key}::float8 OR (${LIVE_BPI} = ${c.key}::float8 AND ${tail}))`;
-  return Prisma.sql`AND ${tail}`;
+  return Prisma.sql`AND n."createdAt" <= ${c.at} AND ${tail}`;
 }
 
 function orderSql(sort: SongNoteSort): Prisma.Sql {
