@@ -7,6 +7,7 @@
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 import { anAdmin, aPrivatePlayer, aPublicPlayer, aScoreImport, aSongBestScore, aVersionStatus } from '../../helpers/factories';
 import type { Chart, User } from '../../../src/generated/prisma/client';
+import { dropPopularityCounts } from '../../../src/modules/rankings/rankings.service';
 
 let s: TestServer;
 let chart: Chart;
@@ -543,6 +544,14 @@ describe('popularCharts (level 11: player count DESC, chart id; FEWEST: ASC, cha
     await forwardAll(fewest, [`${c[0]}:2`, `${c[2]}:2`, `${c[1]}:3`]);
   });
   it('(c) backward', () => backwardAll(most, [`${c[1]}:3`, `${c[0]}:2`, `${c[2]}:2`]));
+  it('(b) a chart with more players (ahead) between two fetches (the per-process counts dropped)', async () => {
+    const c3 = (await s.db.prisma.chart.findMany({ where: { level: 11 }, orderBy: { id: 'asc' }, skip: 3, take: 1, select: { id: true } }))[0].id;
+    await insertAhead(most, [`${c[1]}:3`, `${c[0]}:2`, `${c[2]}:2`], async () => {
+      for (let k = 0; k < 4; k++) await aSongBestScore(s.db.prisma, await aPublicPlayer(s.db.prisma), c3, 1000); // 4 players: first now
+      dropPopularityCounts(s.app.catalogue);
+    });
+    expect((await most.fetch({ first: 1 })).ids).toEqual([`${c3}:4`]);
+  });
   it('(d) bad cursors; a MOST cursor is foreign to FEWEST', async () => {
     await refusesBadCursors(most, { backward: true });
     const p = await most.fetch({ first: 1 });
