@@ -19,7 +19,6 @@ import { openDatabase } from '../src/db/client';
 import { importDefinitions } from '../src/db/definitions';
 import { LATEST_VERSION } from '../src/domain/constants';
 import { createLogger } from '../src/logger';
-import { encodeCursor } from '../src/graphql/connection';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/modules/auth/auth.service';
 import { SignJWT } from 'jose';
 import { DEFINITIONS_FILE } from './data';
@@ -72,16 +71,30 @@ export async function benchScale(requests = Number(process.env.BENCH_REQUESTS ??
       const idle = rssMiB(server.proc.pid!);
       const ranking = `query($c: ID!) { songRanking(chartId: $c, first: 20) { totalCount edges { node { rank exScore bpi anonymous player { name } } } } }`;
       const popular = `query($l: Int) { popularCharts(first: 20, level: $l) { totalCount edges { node { playerCount chart { id level song { title } } } } } }`;
-      const global = `query($after: String, $cls: ArenaClass) { globalRanking(first: 20, after: $after, arenaClass: $cls) { totalCount selfRank edges { node { rank totalBpi anonymous player { name } } } } }`;
+      const global = `query($first: Int, $after: String, $last: Int, $before: String, $cls: ArenaClass) { globalRanking(first: $first, after: $after, last: $last, before: $before, arenaClass: $cls) { totalCount selfRank edges { node { rank totalBpi anonymous player { name } } } } }`;
       const { rows: players } = await sql.query(`SELECT "userId" FROM "PlayerVersionStatus" WHERE version = $1 ORDER BY "userId" LIMIT 500`, [LATEST_VERSION]);
       const tokens = await Promise.all(players.slice(0, 50).map((r) => tokenFor(r.userId)));
       // warm-up
       await timedPool(40, 8, (i) => gql(server.url, ranking, { c: chartIds[i % chartIds.length] }));
       const perChart = await timedPool(requests, 8, (i) => gql(server.url, ranking, { c: chartIds[(i * 7919) % chartIds.length] }).then(() => undefined));
       const pop = await timedPool(Math.max(20, Math.floor(requests / 10)), 8, (i) => gql(server.url, popular, { l: i % 2 ? 12 : 11 }).then(() => undefined));
-      // Global total-BPI ranking: pages all over the population (offset cursors), a class filter, signed-in callers (selfRank).
+      // Global total-BPI ranking: pages all over the population (keyset cursors collected by one walk
+      // of the unfiltered ranking, 100 rows a page; every 8th request pages backwards from one), a
+      // class filter (its first page: a cursor belongs to its filter), signed-in callers (selfRank).
+      const walk = `query($after: String) { globalRanking(first: 100, after: $after) { edges { cursor } pageInfo { hasNextPage endCursor } } }`;
+      const cursors: string[] = [];
+      for (let after: string | null = null, k = 0; k < 1000; k++) {
+        const page: any = (await gql(server.url, walk, { after })).globalRanking;
+        cursors.push(...page.edges.filter((_: unknown, j: number) => j % 20 === 19).map((e: any) => e.cursor));
+        if (!page.pageInfo.hasNextPage) break;
+        after = page.pageInfo.endCursor;
+      }
       const classes = ['A1', 'A2', 'A3', 'A4', 'A5', 'B1'];
-      const globalVars = (i: number) => ({ after: i % 4 === 0 ? null : encodeCursor([((i * 7919) % Math.max(1, size.users - 20))]), cls: i % 3 === 0 ? classes[i % classes.length] : null });
+      const globalVars = (i: number) => {
+        if (i % 3 === 0) return { cls: classes[i % classes.length] };
+        const cursor = i % 4 === 0 || cursors.length === 0 ? null : cursors[(i * 7919) % cursors.length];
+        return i % 8 === 1 && cursor ? { last: 20, before: cursor } : { first: 20, after: cursor };
+      };
       await timedPool(40, 8, (i) => gql(server.url, global, globalVars(i)));
       const globalReads = await timedPool(requests, 8, (i) => gql(server.url, global, globalVars(i), i % 2 ? tokens[i % tokens.length] : undefined).then(() => undefined));
       const after = rssMiB(server.proc.pid!);

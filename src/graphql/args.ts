@@ -199,14 +199,6 @@ export function keyset<const K extends readonly KeyKind[]>(
   return { size, backward, key: values as unknown as KeyValues<K> };
 }
 
-/** A keyset cursor of (ISO time, integer id), the order of most feeds. */
-export function timeIdCursor(after: string): { at: Date; id: number } {
-  const [iso, id] = decodeCursor(after, 2);
-  const at = new Date(String(iso));
-  if (Number.isNaN(at.getTime()) || typeof id !== 'number') throw badInput('Invalid cursor');
-  return { at, id };
-}
-
 // ───────────── chart filters and search text ─────────────
 
 /** An optional list of chart levels (1–12, at most 12 values): null when absent; sorted, distinct. */
@@ -230,21 +222,6 @@ export function parseSearch(value: string | null | undefined, field = 'search', 
   if (!t) return null;
   if (t.length > max) throw badInput(`${field} is longer than ${max} characters`, [{ code: 'too_big', path: [field], message: `${field} is longer than ${max} characters` }]);
   return t;
-}
-
-/** A keyset cursor of a rival comparison list: [sort, order, group, value, chartId] (the value of a float key as a string). */
-export function sortKeyCursor(after: string, sort: string, order: string): { group: number; value: number | string; chartId: number } {
-  const [s, o, group, value, chartId] = decodeCursor(after, 5);
-  if (s !== sort || o !== order || typeof group !== 'number' || typeof chartId !== 'number') {
-    throw badInput('Invalid cursor (from another sort or order)', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
-  }
-  if (typeof value === 'string' && value.startsWith('n:')) {
-    const n = Number(value.slice(2));
-    if (!Number.isFinite(n)) throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
-    return { group, value: n, chartId };
-  }
-  if (typeof value !== 'string' || !value.startsWith('s:')) throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
-  return { group, value: value.slice(2), chartId };
 }
 
 // ───────────── argument issues found by a domain validator ─────────────
@@ -332,16 +309,4 @@ export function scoreListArgs(a: ScoreListFilter & { sort?: ScoreSortKey | null;
     },
     sort: { key: a.sort ?? DEFAULT_SORT.key, order: a.order ?? DEFAULT_SORT.order },
   };
-}
-
-/** A score-list cursor: the sort it belongs to, the sort value and the chart id (BAD_USER_INPUT naming `after` for another sort). */
-export function scoreListCursor(after: string, sort: ScoreListSort): { value: number; chartId: number } {
-  const [key, order, value, chartId] = decodeCursor(after, 4);
-  const v = typeof value === 'string' ? Number(value) : NaN;
-  if (key !== sort.key || order !== sort.order || !Number.isFinite(v) || typeof chartId !== 'number') {
-    throw badInput('Invalid cursor: it belongs to another sort (sort and order must stay the same while paging)', [
-      { code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor for this sort' },
-    ]);
-  }
-  return { value: v, chartId };
 }

@@ -60,21 +60,11 @@ export function encodeCursor(parts: (string | number)[]): string {
 }
 
 /**
- * Keyset pages (cursor over a stable sort key, e.g. (createdAt, id)): rows fetched with
- * take = size + 1 after the cursor's position; `cursorOf` encodes a row's position.
+ * A forward keyset page for lists whose cursor is parsed by their own decoder (score lists, rivals,
+ * notes): rows fetched with take = size + 1 after the cursor's position (keysetConnection).
  */
 export function keysetPage<T>(rows: T[], size: number, after: string | null | undefined, cursorOf: (row: T) => string, totalCount: number): Page<T> {
-  const edges = rows.slice(0, size).map((node) => ({ cursor: cursorOf(node), node }));
-  return {
-    edges,
-    totalCount,
-    pageInfo: {
-      hasNextPage: rows.length > size,
-      hasPreviousPage: Boolean(after),
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
-    },
-  };
+  return keysetConnection(rows, { size, backward: false, key: after ? after : null }, cursorOf, totalCount);
 }
 
 const SEAL_IV = 12;
@@ -159,7 +149,11 @@ export function prismaKeyset<V extends readonly [unknown, unknown]>(
   const orderBy = columns.map(([c, d]) => ({ [c]: dir(d) }));
   const op = (d: 'asc' | 'desc') => (dir(d) === 'desc' ? 'lt' : 'gt');
   const [[c1, d1], [c2, d2]] = columns;
-  const where = ks.key === null ? {} : { OR: [{ [c1]: { [op(d1)]: ks.key[0] } }, { [c1]: ks.key[0], [c2]: { [op(d2)]: ks.key[1] } }] };
+  // the redundant bound on the first column makes the cursor an index condition (a deep page reads its rows only)
+  const where =
+    ks.key === null
+      ? {}
+      : { AND: [{ [c1]: { [`${op(d1)}e`]: ks.key[0] } }, { OR: [{ [c1]: { [op(d1)]: ks.key[0] } }, { [c1]: ks.key[0], [c2]: { [op(d2)]: ks.key[1] } }] }] };
   return { where, orderBy, take: ks.size + 1 };
 }
 

@@ -1,9 +1,12 @@
 import type { Prisma, Song } from '../../generated/prisma/client';
 import { badInput } from '../../errors';
-import { decodeCursor, pageSize, parseBpiTarget, parseVersion, requireVersion } from '../../graphql/args';
+import { keyset, parseBpiTarget, parseVersion, requireVersion } from '../../graphql/args';
 import { BpiModel } from '../../domain/constants';
 import { exScoreForBpi, round2 } from '../../domain/bpi';
-import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
+import { keyCursor, keysetConnection, type Page } from '../../graphql/connection';
+
+/** Cursor kinds of the song list: [title, song id]. */
+const SONG_KEY = ['str', 'int'] as const;
 import { GAME_VERSIONS, LATEST_VERSION, type Difficulty, type PlayStyle } from '../../domain/constants';
 import type { AreaScope } from '../area';
 import { importRadarCategories, type RadarCategoryImportReport } from './categories.service';
@@ -40,7 +43,8 @@ export class CatalogueService {
 
   /** Songs ordered by title (keyset cursor over title, id). */
   async listSongs(filter: SongFilterInput | null | undefined, first: number | null | undefined, after: string | null | undefined): Promise<Page<Song>> {
-    const size = pageSize(first);
+    const ks = keyset({ first, after }, 'songs', SONG_KEY);
+    const size = ks.size;
     if (filter?.level != null && (filter.level < 1 || filter.level > 12)) throw badInput('level must be between 1 and 12');
     const chartWhere: Prisma.ChartWhereInput = {};
     if (filter?.level != null) chartWhere.level = filter.level;
@@ -64,16 +68,15 @@ export class CatalogueService {
     if (Object.keys(chartWhere).length) where.charts = { some: chartWhere };
     if (filter?.title) where.title = { contains: filter.title, mode: 'insensitive' };
     const cursorWhere: Prisma.SongWhereInput = {};
-    if (after) {
-      const [title, id] = decodeCursor(after, 2);
-      if (typeof title !== 'string' || typeof id !== 'number') throw badInput('Invalid cursor');
+    if (ks.key) {
+      const [title, id] = ks.key;
       cursorWhere.OR = [{ title: { gt: title } }, { title, id: { gt: id } }];
     }
     const [rows, totalCount] = await Promise.all([
       this.s.db.song.findMany({ where: { AND: [where, cursorWhere] }, orderBy: [{ title: 'asc' }, { id: 'asc' }], take: size + 1 }),
       this.s.db.song.count({ where }),
     ]);
-    return keysetPage(rows, size, after, (s) => encodeCursor([s.title, s.id]), totalCount);
+    return keysetConnection(rows, ks, (s) => keyCursor('songs', SONG_KEY, [s.title, s.id]), totalCount);
   }
 
   song(id: number | null) {

@@ -1,7 +1,7 @@
 import { Prisma, type SongNote } from '../../generated/prisma/client';
 import { badInput, forbidden, notFound } from '../../errors';
-import { decodeCursor, pageSize } from '../../graphql/args';
-import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
+import { keyset, pageSize } from '../../graphql/args';
+import { keyCursor, keysetPage, type Page } from '../../graphql/connection';
 import { LATEST_VERSION } from '../../domain/constants';
 import { viewerId } from '../../graphql/context';
 import type { AreaScope } from '../area';
@@ -26,10 +26,15 @@ type NoteRow = SongNote & { liveBpi?: number | null };
 /** The author's live total BPI as a sort key: authors without one last (the reference's -999). */
 export const NO_AUTHOR_BPI = -999;
 
+/** Cursor kinds of notes: [upvote count or author BPI key, createdAt, id]; [createdAt, id] for LATEST. */
+const KEYED_NOTE_KEY = ['num', 'time', 'int'] as const;
+const LATEST_NOTE_KEY = ['time', 'int'] as const;
+const noteTag = (sort: SongNoteSort) => `songNotes:${sort}`;
+
 function cursorOf(sort: SongNoteSort, n: NoteRow): string {
-  if (sort === SongNoteSort.UPVOTES) return encodeCursor([n.upvoteCount, n.createdAt.toISOString(), n.id]);
-  if (sort === SongNoteSort.AUTHOR_BPI) return encodeCursor([n.liveBpi ?? NO_AUTHOR_BPI, n.createdAt.toISOString(), n.id]);
-  return encodeCursor([n.createdAt.toISOString(), n.id]);
+  if (sort === SongNoteSort.UPVOTES) return keyCursor(noteTag(sort), KEYED_NOTE_KEY, [n.upvoteCount, n.createdAt, n.id]);
+  if (sort === SongNoteSort.AUTHOR_BPI) return keyCursor(noteTag(sort), KEYED_NOTE_KEY, [n.liveBpi ?? NO_AUTHOR_BPI, n.createdAt, n.id]);
+  return keyCursor(noteTag(sort), LATEST_NOTE_KEY, [n.createdAt, n.id]);
 }
 
 interface NoteCursor {
@@ -39,19 +44,14 @@ interface NoteCursor {
   id: number;
 }
 
-/** Decodes a keyset cursor of the given sort (BAD_USER_INPUT when it is not one). */
+/** Decodes a keyset cursor of the given sort (BAD_USER_INPUT naming `after` when it is not one: args.ts keyset). */
 export function parseNoteCursor(sort: SongNoteSort, after: string): NoteCursor {
-  const bad = () => badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
   if (sort === SongNoteSort.UPVOTES || sort === SongNoteSort.AUTHOR_BPI) {
-    const [key, at, id] = decodeCursor(after, 3);
-    const date = new Date(String(at));
-    if (typeof key !== 'number' || !Number.isFinite(key) || typeof id !== 'number' || typeof at !== 'string' || Number.isNaN(date.getTime())) throw bad();
-    return { key, at: date, id };
+    const [key, at, id] = keyset({ after }, noteTag(sort), KEYED_NOTE_KEY).key!;
+    return { key, at, id };
   }
-  const [at, id] = decodeCursor(after, 2);
-  const date = new Date(String(at));
-  if (typeof id !== 'number' || typeof at !== 'string' || Number.isNaN(date.getTime())) throw bad();
-  return { key: null, at: date, id };
+  const [at, id] = keyset({ after }, noteTag(sort), LATEST_NOTE_KEY).key!;
+  return { key: null, at, id };
 }
 
 /** The author's live total BPI of note n (alias st: PlayerVersionStatus of the latest version). */
@@ -60,9 +60,11 @@ const LIVE_BPI = Prisma.sql`COALESCE(st."totalBpi", ${NO_AUTHOR_BPI})`;
 /** Rows strictly after the cursor in the sort order (keyset pagination), as SQL over alias n. */
 function afterSql(sort: SongNoteSort, c: NoteCursor): Prisma.Sql {
   const tail = Prisma.sql`(n."createdAt" < ${c.at} OR (n."createdAt" = ${c.at} AND n."id" < ${c.id}))`;
-  if (sort === SongNoteSort.UPVOTES) return Prisma.sql`AND (n."upvoteCount" < ${c.key} OR (n."upvoteCount" = ${c.key} AND ${tail}))`;
-  if (sort === SongNoteSort.AUTHOR_BPI) return Prisma.sql`AND (${LIVE_BPI} < ${c.key} OR (${LIVE_BPI} = ${c.key} AND ${tail}))`;
-  return Prisma.sql`AND ${tail}`;
+  // LATEST: the redundant bound makes the cursor an index condition on createdAt
+  // the key as float8: a forged key beyond the integer range compares, never fails the statement
+  if (sort === SongNoteSort.UPVOTES) return Prisma.sql`AND (n."upvoteCount" < ${c.key}::float8 OR (n."upvoteCount" = ${c.key}::float8 AND ${tail}))`;
+  if (sort === SongNoteSort.AUTHOR_BPI) return Prisma.sql`AND (${LIVE_BPI} < ${c.key}::float8 OR (${LIVE_BPI} = ${c.key}::float8 AND ${tail}))`;
+  return Prisma.sql`AND n."createdAt" <= ${c.at} AND ${tail}`;
 }
 
 function orderSql(sort: SongNoteSort): Prisma.Sql {

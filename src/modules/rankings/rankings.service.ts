@@ -159,13 +159,15 @@ export class RankingsService {
     const chart = await this.db.chart.findUnique({ where: { id: chartId }, select: { level: true } });
     if (!chart) throw notFound('Chart not found');
     const where = Prisma.sql`"chartId" = ${chartId} AND "version" = ${version}`;
+    // the redundant bound on exScore makes the cursor an index condition (chartId, version, exScore):
+    // a deep page reads its rows only, not every row ahead of it
     const [score, userId] = ks.key ?? [0, ''];
     const query = !ks.backward
       ? Prisma.sql`SELECT "userId", "exScore" FROM "BestScore" WHERE ${where}
-          ${ks.key ? Prisma.sql`AND ("exScore" < ${score} OR ("exScore" = ${score} AND "userId" > ${userId}))` : Prisma.empty}
+          ${ks.key ? Prisma.sql`AND "exScore" <= ${score} AND ("exScore" < ${score} OR ("exScore" = ${score} AND "userId" > ${userId}))` : Prisma.empty}
           ORDER BY "exScore" DESC, "userId" ASC LIMIT ${ks.size + 1}`
       : Prisma.sql`SELECT "userId", "exScore" FROM "BestScore" WHERE ${where}
-          ${ks.key ? Prisma.sql`AND ("exScore" > ${score} OR ("exScore" = ${score} AND "userId" < ${userId}))` : Prisma.empty}
+          ${ks.key ? Prisma.sql`AND "exScore" >= ${score} AND ("exScore" > ${score} OR ("exScore" = ${score} AND "userId" < ${userId}))` : Prisma.empty}
           ORDER BY "exScore" ASC, "userId" DESC LIMIT ${ks.size + 1}`;
     const [rows, selfRank] = await Promise.all([
       this.db.$queryRaw<{ userId: string; exScore: number }[]>(query),

@@ -10,8 +10,8 @@ import { round2, totalBpi } from '../../domain/bpi';
 import { BPI_DIFFICULTIES, ClearLamp, PlayStyle } from '../../domain/constants';
 import { comparePositions, compareSides, positionOf, winLossTrend, type ComparisonRow, type ComparisonSort, type SideScore, type TrendPlay } from '../../domain/rivals';
 import { jstDate } from '../../domain/stats/common';
-import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
-import { decodeCursor, intIdOrNull, pageSize, parseIntId, parseEnumList, parseLevels, parseSearch, parseVersion, sortKeyCursor } from '../../graphql/args';
+import { keyCursor, keysetConnection, type Page } from '../../graphql/connection';
+import { intIdOrNull, keyset, pageSize, parseIntId, parseEnumList, parseLevels, parseSearch, parseVersion } from '../../graphql/args';
 import type { CatalogueChart } from '../catalogue/catalogue';
 import type { AreaScope } from '../area';
 import type { ReplayBest } from '../scores/plays';
@@ -42,6 +42,18 @@ export interface OvertakenFollower {
 }
 
 const COMPARE_LEVELS = [11, 12] as const;
+
+/** Cursor kinds of the comparison list: [group, sort value ('n:' number or 's:' text), chartId]; of near losses: [exDiff, chartId, rival id]. */
+const RIVAL_CHART_KEY = ['int', 'str', 'int'] as const;
+const NEAR_LOSS_KEY = ['int', 'int', 'str'] as const;
+
+/** A comparison cursor's position (BAD_USER_INPUT naming `after` when its value is neither form). */
+function rivalCursorPosition([group, value, chartId]: readonly [number, string, number]): { group: number; value: number | string; chartId: number } {
+  const n = value.startsWith('n:') ? Number(value.slice(2)) : NaN;
+  if (value.startsWith('n:') && Number.isFinite(n)) return { group, value: n, chartId };
+  if (value.startsWith('s:')) return { group, value: value.slice(2), chartId };
+  throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+}
 
 type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue' | 'viewer' | 'loaders'> & { services: { scores: ScoresService; stats: StatsService } };
 
@@ -157,12 +169,14 @@ export class RivalsService {
 
   /** §5.1: the comparison list, filtered, sorted (total order) and paged with a keyset cursor holding the sort key. */
   async rivalCharts(r: RivalryData, args: RivalChartsArgs): Promise<Page<RivalChartData>> {
-    const size = pageSize(args.first);
     const sort: ComparisonSort = args.sort ?? 'LEVEL';
     const order = args.order ?? 'DESC';
+    // cursor [group, sort value ('n:' number or 's:' text), chartId], tagged with the sort and order
+    const tag = `rivalCharts:${sort}:${order}`;
+    const ks = keyset({ first: args.first, after: args.after }, tag, RIVAL_CHART_KEY);
     const search = parseSearch(args.search)?.toLowerCase() ?? null;
     const outcomes = args.outcomes ? new Set(args.outcomes) : null;
-    const after = args.after ? sortKeyCursor(args.after, sort, order) : null;
+    const after = ks.key ? rivalCursorPosition(ks.key) : null;
     const rows = (await this.comparisonRows(r)).filter(
       (x) => (!args.bothPlayed || (x.mine && x.rival)) && (!outcomes || outcomes.has(x.outcome)) && (!search || x.chart.title.toLowerCase().includes(search)),
     );
@@ -176,10 +190,9 @@ export class RivalsService {
     }
     const cursorOf = (x: RivalChartData) => {
       const p = pos(x);
-      return encodeCursor([sort, order, p.group, typeof p.value === 'number' ? `n:${p.value}` : `s:${p.value}`, p.chartId]);
+      return keyCursor(tag, RIVAL_CHART_KEY, [p.group, typeof p.value === 'number' ? `n:${p.value}` : `s:${p.value}`, p.chartId]);
     };
-    const selected = keyed;
-    return keysetPage(selected.slice(0, size + 1).map((k) => k.x), size, args.after, cursorOf, rows.length);
+    return keysetConnection(keyed.slice(0, ks.size + 1).map((k) => k.x), ks, cursorOf, rows.length);
   }
 
   /** §5.2: the comparison on one chart (null: neither has a best, or an unknown chart). */
@@ -442,15 +455,15 @@ export class RivalsService {
     const version = parseVersion(args.version);
     const levels = parseLevels(args.levels);
     const difficulties = parseEnumList(args.difficulties);
-    const size = pageSize(args.first);
+    const ks = keyset({ first: args.first, after: args.after }, 'nearLosses', NEAR_LOSS_KEY);
+    const size = ks.size;
     const minDiff = args.minDiff ?? 1;
     const maxDiff = args.maxDiff ?? 30;
     for (const [name, v] of [['minDiff', minDiff], ['maxDiff', maxDiff]] as const) {
       if (!Number.isInteger(v) || v < -20000 || v > 20000) throw badInput(`${name} must be an integer between -20000 and 20000`, [{ code: 'out_of_range', path: [name], message: `${name} out of range` }]);
     }
     if (minDiff > maxDiff) throw badInput('minDiff is larger than maxDiff', [{ code: 'out_of_range', path: ['minDiff'], message: 'minDiff is larger than maxDiff' }]);
-    const cursor = args.after ? decodeCursor(args.after, 3) : null;
-    if (cursor && (typeof cursor[0] !== 'number' || typeof cursor[1] !== 'number' || typeof cursor[2] !== 'string')) throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+    const cursor = ks.key;
     const chartFilter =
       levels || difficulties
         ? Prisma.sql`JOIN "Chart" c ON c."id" = m."chartId"
@@ -474,7 +487,7 @@ export class RivalsService {
       this.s.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n ${from}`,
     ]);
     const nodes = rows.map((r) => ({ ...r, chartId: Number(r.chartId), exDiff: Number(r.exDiff), chart: this.s.catalogue.chart(Number(r.chartId)) ?? null, bpi: this.s.catalogue.currentBpi(Number(r.chartId), r.exScore) }));
-    return keysetPage(nodes, size, args.after, (n) => encodeCursor([n.exDiff, n.chartId, n.rivalId]), Number(count[0]?.n ?? 0));
+    return keysetConnection(nodes, ks, (n) => keyCursor('nearLosses', NEAR_LOSS_KEY, [n.exDiff, n.chartId, n.rivalId]), Number(count[0]?.n ?? 0));
   }
 
   /**

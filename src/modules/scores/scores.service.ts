@@ -9,9 +9,12 @@ import { BpiModel, PlayStyle, versionIndex, type ClearLamp, type Difficulty } fr
 import { availableIn, totalOverSet, TOTAL_LEVEL } from '../../domain/totals';
 import { bestBpis, computeTotal, totalSetIds } from './totals.service';
 import { badInput } from '../../errors';
-import { pageSize, parseVersion, requireVersion, scoreListArgs, scoreListCursor } from '../../graphql/args';
-import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
+import { keyset, parseVersion, requireVersion, scoreListArgs } from '../../graphql/args';
+import { keyCursor, keysetConnection, type Page } from '../../graphql/connection';
 import { arraySource, positionOf, ScoreSortKey, selectPage, type ListEntry, type ListSource, type ScoreListFilter, type SortOrder, type SortPosition } from '../../domain/score-list';
+
+/** Cursor kinds of a score list (tagged with its sort and order): [sort value, chartId]. */
+const SCORE_LIST_KEY = ['num', 'int'] as const;
 import type { AreaScope } from '../area';
 import { loadTitleCorrections } from './corrections';
 import { importScoreExport, importScores, MAX_IMPORT_ROWS, type ImportReport, type ImportRow } from './import.service';
@@ -115,24 +118,26 @@ export class ScoresService {
    * (one indexed read), one reused entry at a time; only the page's entries are built.
    */
   private listPage<T extends ListEntry>(src: ListSource<T>, args: ListArgs): Page<T> {
-    const size = pageSize(args.first);
     const { filter, sort } = scoreListArgs(args);
+    // a cursor belongs to one sort and order: another's is BAD_USER_INPUT naming `after`
+    const tag = `scores:${sort.key}:${sort.order}`;
+    const ks = keyset({ first: args.first, after: args.after }, tag, SCORE_LIST_KEY);
+    const size = ks.size;
     const cat = this.s.catalogue;
     const rank = (id: number) => cat.titleRank(id);
     let after: SortPosition | null = null;
-    if (args.after) {
-      const cur = scoreListCursor(args.after, sort);
-      const c = cat.chart(cur.chartId);
+    if (ks.key) {
+      const [curValue, chartId] = ks.key;
+      const c = cat.chart(chartId);
       if (!c) throw badInput('Invalid cursor: its chart no longer exists', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
-      after = positionOf(c.id, cur.value, c.level, c.title, filter.search?.toLowerCase() ?? '', rank);
+      after = positionOf(c.id, curValue, c.level, c.title, filter.search?.toLowerCase() ?? '', rank);
     }
     const { rows, total } = selectPage(src, filter, sort, rank, after, size + 1);
     const values = new Map(rows.map((r) => [r.entry, r.value]));
-    return keysetPage(
+    return keysetConnection(
       rows.map((r) => r.entry),
-      size,
-      args.after,
-      (e) => encodeCursor([sort.key, sort.order, String(values.get(e)), e.chartId]),
+      ks,
+      (e) => keyCursor(tag, SCORE_LIST_KEY, [values.get(e)!, e.chartId]),
       total,
     );
   }

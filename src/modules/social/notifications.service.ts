@@ -1,7 +1,10 @@
 import type { Notification, Prisma } from '../../generated/prisma/client';
 import type { NotificationType as NotificationTypeValue } from '../../generated/prisma/enums';
-import { pageSize, timeIdCursor } from '../../graphql/args';
-import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
+import { keyset } from '../../graphql/args';
+import { keyCursor, keysetConnection, prismaKeyset, type Page } from '../../graphql/connection';
+
+/** Cursor kinds of notifications: [createdAt, id]. */
+const NOTIFICATION_KEY = ['time', 'int'] as const;
 import type { AreaDeps, AreaScope } from '../area';
 
 /** The unread badge and its parts (unreadNotificationSummary). */
@@ -78,23 +81,18 @@ export class NotificationsService {
 
   /** Newest first, cursor over (createdAt, id). */
   async list(viewerId: string, type: NotificationTypeValue | null | undefined, first?: number | null, after?: string | null): Promise<Page<NotificationRow>> {
-    const size = pageSize(first);
+    const ks = keyset({ first, after }, 'notifications', NOTIFICATION_KEY);
     const base = visibleWhere(viewerId, type);
-    let where: Prisma.NotificationWhereInput = base;
-    if (after) {
-      const { at, id } = timeIdCursor(after);
-      where = { AND: [base, { OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: id } }] }] };
-    }
+    const q = prismaKeyset(ks, [['createdAt', 'desc'], ['id', 'desc']]);
     const [rows, totalCount, lastReadAt] = await Promise.all([
-      this.db.notification.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: size + 1 }),
+      this.db.notification.findMany({ where: { AND: [base, q.where] }, orderBy: q.orderBy, take: q.take }),
       this.db.notification.count({ where: base }),
       this.lastReadAt(viewerId),
     ]);
-    return keysetPage(
+    return keysetConnection(
       rows.map((n) => toRow(n, lastReadAt)),
-      size,
-      after,
-      (n) => encodeCursor([n.createdAt.toISOString(), n.id]),
+      ks,
+      (n) => keyCursor('notifications', NOTIFICATION_KEY, [n.createdAt, n.id]),
       totalCount,
     );
   }

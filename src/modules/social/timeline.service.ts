@@ -1,8 +1,11 @@
 import { type ClearLamp } from '../../domain/constants';
 import { badInput } from '../../errors';
 import { Prisma } from '../../generated/prisma/client';
-import { pageSize, parseVersion, timeIdCursor } from '../../graphql/args';
-import { encodeCursor, keysetPage, type Page } from '../../graphql/connection';
+import { keyset, parseVersion } from '../../graphql/args';
+import { keyCursor, keysetConnection, type Page } from '../../graphql/connection';
+
+/** Cursor kinds of the timeline: [playedAt, score id]. */
+const TIMELINE_KEY = ['time', 'int'] as const;
 import type { AreaScope } from '../area';
 
 /** A page of the feed; its total is counted only when asked for (countAll). */
@@ -150,7 +153,8 @@ export class TimelineService {
       throw badInput('levels must be between 1 and 12', [{ code: 'too_big', path: ['levels'], message: 'levels must be between 1 and 12' }]);
     }
     const version = parseVersion(opts.version);
-    const size = pageSize(opts.first);
+    const ks = keyset({ first: opts.first, after: opts.after }, 'timeline', TIMELINE_KEY);
+    const size = ks.size;
     const mode = opts.mode ?? 'ALL';
     const filters: Prisma.Sql[] = [];
     const search = opts.search?.trim();
@@ -163,14 +167,14 @@ export class TimelineService {
     const withChart = filters.length > 0;
     const base = Prisma.sql`s."version" = ${version} AND ${this.modeSql(mode)}${filters.length ? Prisma.sql` AND ${Prisma.join(filters, ' AND ')}` : Prisma.empty}`;
     let where = base;
-    if (opts.after) {
-      const { at, id } = timeIdCursor(opts.after);
+    if (ks.key) {
+      const [at, id] = ks.key;
       where = Prisma.sql`${base} AND (s."playedAt", s."id") < (${tsParam(at)}, ${id})`;
     }
     const withPrev = mode === 'OVERTAKEN';
     const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, where, withPrev, size + 1, withChart));
     const rows = raw.map((r) => this.toRow(r));
-    const { edges, pageInfo } = keysetPage(rows, size, opts.after, (node) => encodeCursor([node.playedAt.toISOString(), node.id]), 0);
+    const { edges, pageInfo } = keysetConnection(rows, ks, (node) => keyCursor('timeline', TIMELINE_KEY, [node.playedAt, node.id]), 0);
     const db = this.db;
     const countSql = Prisma.sql`SELECT count(*)::int AS n FROM (${this.candidates(viewerId, base, withPrev, null, withChart)}) t`;
     let count: Promise<number> | undefined;

@@ -229,14 +229,15 @@ export class StatsService {
       }
       return Prisma.join(parts, ' AND ');
     };
-    // keyset over (totalBpi DESC, userId ASC), forward or backward (last / before)
+    // keyset over (totalBpi DESC, userId ASC), forward or backward (last / before); the redundant
+    // bound on totalBpi makes the cursor an index condition (version, totalBpi)
     const [bpi, uid] = ks.key ?? [0, ''];
     const query = !ks.backward
       ? Prisma.sql`SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s WHERE ${filter('s')}
-          ${ks.key ? Prisma.sql`AND (s."totalBpi" < ${bpi}::float8 OR (s."totalBpi" = ${bpi}::float8 AND s."userId" > ${uid}))` : Prisma.empty}
+          ${ks.key ? Prisma.sql`AND s."totalBpi" <= ${bpi}::float8 AND (s."totalBpi" < ${bpi}::float8 OR (s."totalBpi" = ${bpi}::float8 AND s."userId" > ${uid}))` : Prisma.empty}
           ORDER BY s."totalBpi" DESC, s."userId" ASC LIMIT ${ks.size + 1}`
       : Prisma.sql`SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s WHERE ${filter('s')}
-          ${ks.key ? Prisma.sql`AND (s."totalBpi" > ${bpi}::float8 OR (s."totalBpi" = ${bpi}::float8 AND s."userId" < ${uid}))` : Prisma.empty}
+          ${ks.key ? Prisma.sql`AND s."totalBpi" >= ${bpi}::float8 AND (s."totalBpi" > ${bpi}::float8 OR (s."totalBpi" = ${bpi}::float8 AND s."userId" < ${uid}))` : Prisma.empty}
           ORDER BY s."totalBpi" ASC, s."userId" DESC LIMIT ${ks.size + 1}`;
     const [rows, self] = await Promise.all([
       this.s.db.$queryRaw<{ userId: string; totalBpi: number }[]>(query),

@@ -88,8 +88,8 @@ export function createUserLoaders(db: Db) {
           const position = !from
             ? Prisma.empty
             : backward
-              ? Prisma.sql`AND (f."createdAt" > ${at} OR (f."createdAt" = ${at} AND ${o} < ${from.otherId}))`
-              : Prisma.sql`AND (f."createdAt" < ${at} OR (f."createdAt" = ${at} AND ${o} > ${from.otherId}))`;
+              ? Prisma.sql`AND f."createdAt" >= ${at} AND (f."createdAt" > ${at} OR (f."createdAt" = ${at} AND ${o} < ${from.otherId}))`
+              : Prisma.sql`AND f."createdAt" <= ${at} AND (f."createdAt" < ${at} OR (f."createdAt" = ${at} AND ${o} > ${from.otherId}))`;
           const rows = await db.$queryRaw<{ parentId: string; otherId: string; createdAt: Date }[]>(Prisma.sql`
             SELECT "parentId", "otherId", "createdAt" FROM (
               SELECT ${p} AS "parentId", ${o} AS "otherId", f."createdAt", ROW_NUMBER() OVER (PARTITION BY ${p} ORDER BY ${order}) AS rn

@@ -7,6 +7,7 @@
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 import { anAdmin, aPrivatePlayer, aPublicPlayer, aScoreImport, aSongBestScore, aVersionStatus } from '../../helpers/factories';
 import type { Chart, User } from '../../../src/generated/prisma/client';
+import { dropPopularityCounts } from '../../../src/modules/rankings/rankings.service';
 
 let s: TestServer;
 let chart: Chart;
@@ -505,9 +506,86 @@ describe('recentSongNotes (LATEST: createdAt DESC, id DESC)', () => {
   });
 
   it('(a) forward: 03, 02, 01', () => forwardAll(l, ['note 03', 'note 02', 'note 01']));
+  it('(a) AUTHOR_BPI: a fractional author total round-trips in the cursor (one author: by createdAt)', async () => {
+    await aVersionStatus(s.db.prisma, author, '33', { totalBpi: 12.375 });
+    const byBpi = list(Q.replace('recentSongNotes(first', 'recentSongNotes(sort: AUTHOR_BPI, first'), () => ({}), (d) => d.recentSongNotes, (n) => n.body, () => undefined);
+    await forwardAll(byBpi, ['note 03', 'note 02', 'note 01']);
+    // a forged key far beyond the integer range (a float in the cursor's number part) is compared, never a 500
+    const byVotes = list(Q.replace('recentSongNotes(first', 'recentSongNotes(sort: UPVOTES, first'), () => ({}), (d) => d.recentSongNotes, (n) => n.body, () => undefined);
+    const forged = Buffer.from(JSON.stringify(['songNotes:UPVOTES', '1e300', '2026-01-09T00:00:00.000Z', 1])).toString('base64url');
+    const r = await byVotes.fetch({ first: 5, after: forged });
+    expect(r.ids).toEqual(['note 03', 'note 02', 'note 01']); // every note has fewer than 1e300 upvotes
+  });
   it('(d) bad cursors', () => refusesBadCursors(l, { backward: false }));
   it('(b) a newer note between two fetches', () =>
     insertAhead(l, ['note 03', 'note 02', 'note 01'], async () => {
       await s.db.prisma.songNote.create({ data: { chartId: chart.id, authorId: author.id, body: 'note 04', createdAt: day('2026-01-04') } });
     }));
+});
+
+// ───────────── popular charts, the song master list ─────────────
+
+describe('popularCharts (level 11: player count DESC, chart id; FEWEST: ASC, chart id)', () => {
+  let c: number[];
+  const Q = `query($order: ChartPopularityOrder, ${PAGE_VARS}) { popularCharts(level: 11, order: $order, ${PAGE_ARGS}) { totalCount ${PAGE_INFO} edges { cursor node { playerCount chart { databaseId } } } } }`;
+  const most = list(Q, () => ({ order: 'MOST' }), (d) => d.popularCharts, (n) => `${n.chart.databaseId}:${n.playerCount}`, () => undefined);
+  const fewest = list(Q, () => ({ order: 'FEWEST' }), (d) => d.popularCharts, (n) => `${n.chart.databaseId}:${n.playerCount}`, () => undefined);
+
+  beforeAll(async () => {
+    c = (await s.db.prisma.chart.findMany({ where: { level: 11 }, orderBy: { id: 'asc' }, take: 3, select: { id: true } })).map((x) => x.id);
+    // players: c0 2, c1 3, c2 2 (no other level-11 bests in this file before this block runs)
+    const players = await Promise.all([0, 1, 2].map(() => aPublicPlayer(s.db.prisma)));
+    for (const [chartId, n] of [[c[0], 2], [c[1], 3], [c[2], 2]] as const) for (const p of players.slice(0, n)) await aSongBestScore(s.db.prisma, p, chartId, 1000);
+  });
+
+  // MOST: c1 (3), then the two 2s by chart id: c0, c2. FEWEST: c0 (2), c2 (2), c1 (3)
+  it('(a) forward, both orders', async () => {
+    await forwardAll(most, [`${c[1]}:3`, `${c[0]}:2`, `${c[2]}:2`]);
+    await forwardAll(fewest, [`${c[0]}:2`, `${c[2]}:2`, `${c[1]}:3`]);
+  });
+  it('(c) backward', () => backwardAll(most, [`${c[1]}:3`, `${c[0]}:2`, `${c[2]}:2`]));
+  it('(b) a chart with more players (ahead) between two fetches (the per-process counts dropped)', async () => {
+    const c3 = (await s.db.prisma.chart.findMany({ where: { level: 11 }, orderBy: { id: 'asc' }, skip: 3, take: 1, select: { id: true } }))[0].id;
+    await insertAhead(most, [`${c[1]}:3`, `${c[0]}:2`, `${c[2]}:2`], async () => {
+      for (let k = 0; k < 4; k++) await aSongBestScore(s.db.prisma, await aPublicPlayer(s.db.prisma), c3, 1000); // 4 players: first now
+      dropPopularityCounts(s.app.catalogue);
+    });
+    expect((await most.fetch({ first: 1 })).ids).toEqual([`${c3}:4`]);
+  });
+  it('(d) bad cursors; a MOST cursor is foreign to FEWEST', async () => {
+    await refusesBadCursors(most, { backward: true });
+    const p = await most.fetch({ first: 1 });
+    expect(codeAndPath((await fewest.fetch({ first: 1, after: p.info.endCursor })).raw)).toEqual(['BAD_USER_INPUT', 'after']);
+  });
+});
+
+describe('userSongs (the BPI master list: title, SP before DP, difficulty, id)', () => {
+  let u: User;
+  const Q = `query($u: ID!, $first: Int, $after: String) { userSongs(userId: $u, first: $first, after: $after) { totalCount ${PAGE_INFO} edges { cursor node { chart { databaseId level song { title } } } } } }`;
+  const l = list(Q, () => ({ u: u.id }), (d) => d.userSongs, (n) => n.chart.databaseId, () => undefined);
+
+  beforeAll(async () => {
+    u = await aPublicPlayer(s.db.prisma);
+  });
+
+  it('(a) pages of 50 give every level 11/12 chart once, titles in order', async () => {
+    const seen: any[] = [];
+    let after: string | null = null;
+    let total = 0;
+    for (let i = 0; i < 100; i++) {
+      const r: any = await s.gql<any>(Q, { u: u.id, first: 50, after });
+      const c: any = (expectNoErrors(r) as any).userSongs;
+      total = c.totalCount;
+      seen.push(...c.edges.map((e: any) => e.node.chart));
+      if (!c.pageInfo.hasNextPage) break;
+      after = c.pageInfo.endCursor;
+    }
+    expect(total).toBeGreaterThan(0);
+    expect(seen.length).toBe(total);
+    expect(new Set(seen.map((x) => x.databaseId)).size).toBe(total);
+    expect(seen.every((x) => x.level === 11 || x.level === 12)).toBe(true);
+    const titles = seen.map((x) => x.song.title);
+    expect(titles.every((t, i) => i === 0 || titles[i - 1] <= t)).toBe(true);
+  });
+  it('(d) bad cursors', () => refusesBadCursors(l, { backward: false }));
 });
