@@ -512,6 +512,9 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   interface Fixed {
     free: number[];
     kept: Int32Array[];
+    /** Cost and gain of each kept option. */
+    keptCost: number[][];
+    keptGain: number[][];
     skipKept: boolean[];
     /** Lagrangian value of the best kept choice (0 for "unchanged"). */
     bKept: number[];
@@ -526,22 +529,48 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     for (let t = 0; t < v.hull.length; t++) b = Math.min(b, v.pc[v.hull[t]] + mu - lambda * v.pg[v.hull[t]]);
     return b;
   });
-  /** 4. Reduced-cost fixing: the options that can be in a choice costing ≤ cap − 1. */
-  const fix = (cap: number): Fixed => {
-    const f: Fixed = { free: [], kept: [], skipKept: [], bKept: [], maxKeptGain: [], minValue: [], impossible: false };
-    for (let i = 0; i < n; i++) {
-      const v = views[i];
-      const limit = cap - 1 + EPS - lStar + bOf[i]; // keep option j iff c + μ − λg ≤ limit
-      const ks: number[] = [];
-      let a = Infinity;
+  /**
+   * Per item, the options that can be in a choice costing ≤ listCap − 1 (the largest cap asked
+   * for), with their cost, gain and Lagrangian value: computed once, filtered by each cap's limit.
+   * An option kept under a smaller cap is in the list (its block's optimistic value is at most its
+   * own), so filtering gives the same options as scanning every item's blocks again.
+   */
+  let listCap = -Infinity;
+  let lists: { js: Int32Array; cs: Float64Array; gs: Float64Array; vals: Float64Array }[] = [];
+  const optionLists = (cap: number) => {
+    if (cap <= listCap) return lists;
+    listCap = cap;
+    lists = views.map((v, i) => {
+      const limit = cap - 1 + EPS - lStar + bOf[i];
+      const js: number[] = [];
       for (let p = 0; p < v.pc.length; p++) {
         if (v.pc[p] + mu - lambda * v.pg[p] > limit) continue; // the block's optimistic value already fails
-        for (let j = p * v.block; j <= v.popt[p]; j++) {
-          const val = v.cost(j) + mu - lambda * v.gain(j);
-          if (val <= limit) {
-            ks.push(j);
-            a = Math.min(a, val);
-          }
+        for (let j = p * v.block; j <= v.popt[p]; j++) if (v.cost(j) + mu - lambda * v.gain(j) <= limit) js.push(j);
+      }
+      const cs = Float64Array.from(js, (j) => v.cost(j));
+      const gs = Float64Array.from(js, (j) => v.gain(j));
+      return { js: Int32Array.from(js), cs, gs, vals: Float64Array.from(js, (j, t) => cs[t] + mu - lambda * gs[t]) };
+    });
+    return lists;
+  };
+  /** 4. Reduced-cost fixing: the options that can be in a choice costing ≤ cap − 1. */
+  const fix = (cap: number): Fixed => {
+    const f: Fixed = { free: [], kept: [], keptCost: [], keptGain: [], skipKept: [], bKept: [], maxKeptGain: [], minValue: [], impossible: false };
+    const ls = optionLists(cap);
+    for (let i = 0; i < n; i++) {
+      const limit = cap - 1 + EPS - lStar + bOf[i]; // keep option j iff c + μ − λg ≤ limit
+      const { js, cs, gs, vals } = ls[i];
+      const ks: number[] = [];
+      const kc: number[] = [];
+      const kg: number[] = [];
+      let a = Infinity;
+      for (let t = 0; t < js.length; t++) {
+        const val = vals[t];
+        if (val <= limit) {
+          ks.push(js[t]);
+          kc.push(cs[t]);
+          kg.push(gs[t]);
+          a = Math.min(a, val);
         }
       }
       const sk = 0 <= limit;
@@ -552,9 +581,11 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
       }
       f.free.push(i);
       f.kept.push(Int32Array.from(ks));
+      f.keptCost.push(kc);
+      f.keptGain.push(kg);
       f.skipKept.push(sk);
       f.bKept.push(sk ? Math.min(0, a) : a);
-      f.maxKeptGain.push(v.gain(ks[ks.length - 1]));
+      f.maxKeptGain.push(kg[kg.length - 1]);
       f.minValue.push(a);
     }
     return f;
@@ -577,10 +608,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     // (the one at λ* is tightest for the whole problem, not for what is left late in the order).
     const K = dpBoundFactors.length;
     const lamK = Float64Array.from(dpBoundFactors, (x) => lambda * x);
-    const kept = ordFree.map((t) => {
-      const v = views[f.free[t]];
-      return { costs: Array.from(f.kept[t], (j) => v.cost(j)), gains: Array.from(f.kept[t], (j) => v.gain(j)), mayStay: f.skipKept[t] };
-    });
+    const kept = ordFree.map((t) => ({ costs: f.keptCost[t], gains: f.keptGain[t], mayStay: f.skipKept[t] }));
     const suffK = suffixLagrangian(lamK, mu, kept);
     const slackK = new Float64Array(K);
     const L = counting ? M : 0;
@@ -661,14 +689,18 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
           const fHi = from ? from.hi : 0;
           const fBase = from ? from.off - from.lo : 0;
           const last = kc.length - 1;
+          // The first option q with C − kc[q] ≤ from.hi: non-decreasing in C (kc ascending).
+          let qFirst = 0;
+          // The most gain of a live state of this layer at a lower cost: a state with no more gain
+          // than that is dominated (the same completion from the cheaper state costs less).
+          let runMax = -Infinity;
           for (let C = lo; C <= hi; C++) {
             let bestG = C >= sLo && C <= sHi ? gRead[sBase + C] : -Infinity;
             let bq = 0;
             if (from) {
               // options q with from.lo ≤ C − kc[q] ≤ from.hi (kc ascending)
-              let q = 0;
-              while (q <= last && C - kc[q] > fHi) q++;
-              for (; q <= last; q++) {
+              while (qFirst <= last && C - kc[qFirst] > fHi) qFirst++;
+              for (let q = qFirst; q <= last; q++) {
                 const p = C - kc[q];
                 if (p < fLo) break;
                 const prev = gRead[fBase + p];
@@ -680,7 +712,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
               }
             }
             let alive = false;
-            if (bestG > -Infinity) {
+            if (bestG > runMax) {
               const r = need > bestG ? need - bestG : 0;
               alive = C + lambda * r + slack <= 0;
               if (alive && r > 0) {
@@ -693,6 +725,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
               }
             }
             if (alive) {
+              runMax = bestG;
               gWrite[gBase + C] = bestG;
               pickBuf[pBase + C] = bq;
               if (newLo < 0) newLo = C;
