@@ -325,15 +325,22 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   if (top < need) return done(false, maxPlan(), null, true, 0);
 
   // 2. The Lagrangian dual, refining the items the LP leans on.
-  const lpAt = (mu: number): Lp => {
+  /** Buffers of segmentsAt(μ, true): the bisection on μ needs one set at a time. */
+  let segScratch: { segItem: Int32Array; segFrom: Int32Array; segTo: Int32Array; segDc: Float64Array; segDg: Float64Array; segSlope: Float64Array } | null = null;
+  /** The LP's segments at μ (unsorted); in reused buffers when `scratch` (valid until the next such call). */
+  const segmentsAt = (mu: number, scratch = false) => {
     let segCount = 0;
     for (const v of views) segCount += v.hull.length;
-    const segItem = new Int32Array(segCount);
-    const segFrom = new Int32Array(segCount);
-    const segTo = new Int32Array(segCount);
-    const segDc = new Float64Array(segCount);
-    const segDg = new Float64Array(segCount);
-    const segSlope = new Float64Array(segCount);
+    if (scratch && (!segScratch || segScratch.segItem.length < segCount)) {
+      const size = grownSize(segScratch ? segScratch.segItem.length : 0, segCount);
+      segScratch = { segItem: new Int32Array(size), segFrom: new Int32Array(size), segTo: new Int32Array(size), segDc: new Float64Array(size), segDg: new Float64Array(size), segSlope: new Float64Array(size) };
+    }
+    const segItem = scratch ? segScratch!.segItem : new Int32Array(segCount);
+    const segFrom = scratch ? segScratch!.segFrom : new Int32Array(segCount);
+    const segTo = scratch ? segScratch!.segTo : new Int32Array(segCount);
+    const segDc = scratch ? segScratch!.segDc : new Float64Array(segCount);
+    const segDg = scratch ? segScratch!.segDg : new Float64Array(segCount);
+    const segSlope = scratch ? segScratch!.segSlope : new Float64Array(segCount);
     let s = 0;
     for (let i = 0; i < n; i++) {
       const { hull: h, pc, pg, popt } = views[i];
@@ -364,15 +371,21 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
         s++;
       }
     }
-    const order = new Int32Array(s);
-    for (let t = 0; t < s; t++) order[t] = t;
-    order.sort((a, b) => segSlope[b] - segSlope[a] || items[segItem[a]].key - items[segItem[b]].key || a - b);
+    return { s, segItem, segFrom, segTo, segDc, segDg, segSlope };
+  };
+  type Segments = ReturnType<typeof segmentsAt>;
+  /** The LP's fill order: gain per cost descending, ties by item key, then segment. */
+  const bySlope = (sg: Segments) => (a: number, b: number) => sg.segSlope[b] - sg.segSlope[a] || items[sg.segItem[a]].key - items[sg.segItem[b]].key || a - b;
+  /** Fills R along `order` (its first `count` segments); closed = false when they do not reach R. */
+  const fill = (sg: Segments, order: Int32Array, count: number) => {
+    const { segFrom, segDc, segDg } = sg;
     let rem = need;
     let cost = 0;
     let used = 0;
     let lambda = 0;
-    let touched = s;
-    for (let t = 0; t < s; t++) {
+    let touched = count;
+    let closed = false;
+    for (let t = 0; t < count; t++) {
       const g = order[t];
       if (segDg[g] >= rem) {
         const frac = rem / segDg[g];
@@ -380,13 +393,56 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
         if (segFrom[g] < 0) used += frac;
         lambda = segDc[g] / segDg[g];
         touched = t + 1;
+        closed = true;
         break;
       }
       cost += segDc[g];
       rem -= segDg[g];
       if (segFrom[g] < 0) used += 1;
     }
+    return { cost, used, lambda, touched, closed };
+  };
+  const lpAt = (mu: number): Lp => {
+    const sg = segmentsAt(mu);
+    const { s, segItem, segFrom, segTo, segDg } = sg;
+    const order = new Int32Array(s);
+    for (let t = 0; t < s; t++) order[t] = t;
+    order.sort(bySlope(sg));
+    const { cost, used, lambda, touched } = fill(sg, order, s);
     return { cost, used, lambda, order, touched, segItem, segFrom, segTo, segDg };
+  };
+  /**
+   * lpAt(mu).used without sorting every segment: only those at or above a slope τ whose gains
+   * already reach R (with a margin), sorted as lpAt sorts them — the first segments of lpAt's
+   * order, so the fill is the same; when they do not close R after all, lpAt itself.
+   */
+  const usedAt = (mu: number): number => {
+    const sg = segmentsAt(mu, true);
+    const { s, segSlope, segDg } = sg;
+    const target = need * (1 + 1e-9);
+    const sumFrom = (tau: number) => {
+      let g = 0;
+      for (let t = 0; t < s; t++) if (segSlope[t] >= tau) g += segDg[t];
+      return g;
+    };
+    const sorted = segSlope.slice(0, s).sort(); // ascending
+    if (s > 0 && sumFrom(sorted[0]) >= target) {
+      // the fewest top slopes k whose segments reach the target
+      let lo = 1;
+      let hi = s;
+      while (lo < hi) {
+        const k = (lo + hi) >>> 1;
+        if (sumFrom(sorted[s - k]) >= target) hi = k;
+        else lo = k + 1;
+      }
+      const tau = sorted[s - lo];
+      const sub: number[] = [];
+      for (let t = 0; t < s; t++) if (segSlope[t] >= tau) sub.push(t);
+      sub.sort(bySlope(sg));
+      const r = fill(sg, Int32Array.from(sub), sub.length);
+      if (r.closed) return r.used;
+    }
+    return lpAt(mu).used;
   };
 
   /** L(λ, μ): a lower bound for any λ, μ ≥ 0 (over the relaxation points, optimistic for blocks). */
@@ -405,19 +461,17 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     if (lp0.used <= M + EPS) return { lp: lp0, mu: 0 };
     let lo = 0;
     let hi = 1;
-    let lpHi = lpAt(hi);
-    while (lpHi.used > M + EPS && hi < 1e15) {
+    while (usedAt(hi) > M + EPS && hi < 1e15) {
       lo = hi;
       hi *= 4;
-      lpHi = lpAt(hi);
     }
     for (let it = 0; it < 60 && hi - lo > 1e-9 * Math.max(1, hi); it++) {
       const mid = (lo + hi) / 2;
-      if (lpAt(mid).used > M + EPS) lo = mid;
+      if (usedAt(mid) > M + EPS) lo = mid;
       else hi = mid;
     }
     const lpLo = lpAt(lo);
-    lpHi = lpAt(hi);
+    const lpHi = lpAt(hi);
     return dual(lpLo.lambda, lo) >= dual(lpHi.lambda, hi) ? { lp: lpLo, mu: lo } : { lp: lpHi, mu: hi };
   };
 
@@ -556,7 +610,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   /** 4. Reduced-cost fixing: the options that can be in a choice costing ≤ cap − 1. */
   const fix = (cap: number): Fixed => {
     const f: Fixed = { free: [], kept: [], keptCost: [], keptGain: [], skipKept: [], bKept: [], maxKeptGain: [], minValue: [], impossible: false };
-    const ls = optionLists(cap);
+    const ls = optionLists(Math.max(cap, U)); // the ladder's caps rise to U: one list for all of them
     for (let i = 0; i < n; i++) {
       const limit = cap - 1 + EPS - lStar + bOf[i]; // keep option j iff c + μ − λg ≤ limit
       const { js, cs, gs, vals } = ls[i];
