@@ -36,7 +36,9 @@
  * 5. A dynamic programme over the integer cost on the options left (per number of items used when
  *    the count binds), each state pruned by Lagrangian bounds of its completion — at λ* and at
  *    a few larger λ (DP_BOUND_FACTORS: the items late in the order are the less efficient ones,
- *    for which λ* is loose) —, so only a narrow window of costs stays alive. Exact: its answer is
+ *    for which λ* is loose) —, by reach (the largest kept gains of the items left, at most as many
+ *    as the count still allows: topGains) and by dominance (a cheaper state of the same layer with
+ *    at least as much gain), so only a narrow window of costs stays alive. Exact: its answer is
  *    the optimum (`optimal`, `lowerBound` = cost), or proves the incumbent optimal when no state
  *    reaches R below U. A bound only ever drops states no choice below the cap passes through, so
  *    the bounds change the work, never the answer (same optimum, same tie-breaks).
@@ -279,6 +281,36 @@ const scratch: { gA: Float64Array; gB: Float64Array; pick: Uint16Array; keep(a: 
     this.pick = pick.length <= SCRATCH_KEEP ? pick : new Uint16Array(0);
   },
 };
+
+/**
+ * For the DP's reach bound: row d (d = 0..n), entry m (m = 0..M) = the sum of the m largest of
+ * maxGains[d..n−1] (all of them when fewer). With M = 0, entry 0 of row d = the sum of all of
+ * maxGains[d..n−1] (no count limit). Result: (n + 1) × (M + 1), row-major.
+ */
+export function topGains(maxGains: readonly number[], M: number): Float64Array {
+  const n = maxGains.length;
+  const out = new Float64Array((n + 1) * (M + 1));
+  if (M === 0) {
+    for (let d = n - 1; d >= 0; d--) out[d] = out[d + 1] + maxGains[d];
+    return out;
+  }
+  const top: number[] = []; // the M largest seen so far, descending
+  for (let d = n - 1; d >= 0; d--) {
+    const g = maxGains[d];
+    let at = top.length;
+    while (at > 0 && top[at - 1] < g) at--;
+    if (at < M) {
+      top.splice(at, 0, g);
+      if (top.length > M) top.pop();
+    }
+    let acc = 0;
+    for (let m = 1; m <= M; m++) {
+      if (m <= top.length) acc += top[m - 1];
+      out[d * (M + 1) + m] = acc;
+    }
+  }
+  return out;
+}
 
 export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): SolveResult {
   const n = items.length;
@@ -649,8 +681,11 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   //    Lagrangian value: per number of items used m (only when counting), dp[C] = the most gain of
   //    a choice on the items so far costing C. A state is dropped when even the Lagrangian bound
   //    of its completion, C + λ·(R − G) − μ·(M − m) + Σ_{items after} b (−μM when not counting),
-  //    exceeds cap − 1, or the same at λ_k = λ·DP_BOUND_FACTORS[k] (suffixLagrangian), so only a
-  //    narrow window of costs stays alive. Exact.
+  //    exceeds cap − 1, or the same at λ_k = λ·DP_BOUND_FACTORS[k] (suffixLagrangian); when the
+  //    items left cannot add the gain still missing (topGains); or when a cheaper state of the same
+  //    layer has at least as much gain. So only a narrow window of costs stays alive. Exact: each
+  //    rule drops only states no choice below the cap passes through, so none changes the answer
+  //    or its tie-breaks (checked on the bench's 200 plans: identical).
   type DpResult = { status: 'found'; choice: Int32Array; cost: number; used: number } | { status: 'none' } | { status: 'aborted' };
   const dpSolve = (f: Fixed, cap: number, counting: boolean): DpResult => {
     const B = cap - 1;
@@ -665,6 +700,11 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     const kept = ordFree.map((t) => ({ costs: f.keptCost[t], gains: f.keptGain[t], mayStay: f.skipKept[t] }));
     const suffK = suffixLagrangian(lamK, mu, kept);
     const slackK = new Float64Array(K);
+    // The most gain the items after d can still add with m more items (topGain[d·(Mc+1) + m]; without the
+    // count, Mc = 0 and the sum of every item's largest kept gain): a state short of R by more is dead.
+    const Mc = counting ? M : 0;
+    const topGain = topGains(kept.map((k) => k.gains[k.gains.length - 1]), Mc);
+    const needLow = need - Math.abs(need) * 1e-9; // float sums in another order: never drop a state that reaches R
     const L = counting ? M : 0;
     // Layers live in two reused buffers (this stage's and the next one's), the picks of every
     // stage in one append-only buffer (DpScratch): no typed array per stage and layer.
@@ -719,9 +759,11 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
         const stagePicks: ({ lo: number; off: number } | null)[] = [];
         let any = false;
         let gOff = 0;
+        const topBase = (d + 1) * (Mc + 1);
         for (let l = 0; l <= L; l++) {
           const same = layers[l];
           const from = counting ? (l >= 1 ? layers[l - 1] : null) : layers[l];
+          const reach = topGain[topBase + (counting ? M - l : 0)];
           const lo = winLo[l];
           const hi = winHi[l];
           if (!(lo <= hi)) {
@@ -768,7 +810,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
             let alive = false;
             if (bestG > runMax) {
               const r = need > bestG ? need - bestG : 0;
-              alive = C + lambda * r + slack <= 0;
+              alive = C + lambda * r + slack <= 0 && (r === 0 || bestG + reach >= needLow);
               if (alive && r > 0) {
                 for (let k = 0; k < K; k++) {
                   if (C + lamK[k] * r + slackK[k] > 0) {
