@@ -58,6 +58,11 @@ export interface SolverItem {
   cost(j: number): number;
   /** Gain of option j: > 0, non-decreasing in j. May be expensive; the solver asks for few. */
   gain(j: number): number;
+  /**
+   * Optional memo of gain(j) (NaN = not computed yet; length ≥ size), which the solver fills and
+   * reads instead of its own: an item solved again (the plan's successive solves) keeps its gains.
+   */
+  gainMemo?: Float64Array;
 }
 
 /** An item from explicit arrays (tests, small inputs). */
@@ -174,7 +179,7 @@ class ItemView {
     readonly item: SolverItem,
     private readonly counter: { evaluations: number },
   ) {
-    this.memo = new Float64Array(item.size).fill(NaN);
+    this.memo = item.gainMemo && item.gainMemo.length >= item.size ? item.gainMemo : new Float64Array(item.size).fill(NaN);
     this.exact = item.size <= EXACT_SIZE;
     this.block = this.exact ? 1 : Math.ceil(item.size / BLOCKS);
   }
