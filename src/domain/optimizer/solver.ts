@@ -273,9 +273,9 @@ const grownSize = (have: number, want: number) => Math.max(want, 2 * have, 1024)
 /**
  * The DP's buffers, reused from one solve to the next (a plan runs up to 7 solves, each a ladder
  * of DP passes; fresh typed arrays per stage and layer made the allocation the DP's largest cost).
- * Buffers that grew past SCRATCH_KEEP entries are not kept.
+ * Buffers that grew past SCRATCH_KEEP entries are not kept (at most 2 × 16 MiB + 4 MiB stay allocated).
  */
-const SCRATCH_KEEP = 1 << 22;
+const SCRATCH_KEEP = 1 << 21;
 const scratch: { gA: Float64Array; gB: Float64Array; pick: Uint16Array; keep(a: Float64Array, b: Float64Array, pick: Uint16Array): void } = {
   gA: new Float64Array(0),
   gB: new Float64Array(0),
