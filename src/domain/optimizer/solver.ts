@@ -688,7 +688,9 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   //    of its completion, C + λ·(R − G) − μ·(M − m) + Σ_{items after} b (−μM when not counting),
   //    exceeds cap − 1, or the same at λ_k = λ·DP_BOUND_FACTORS[k] (suffixLagrangian); when the
   //    items left cannot add the gain still missing (topGains); or when a cheaper state of the same
-  //    layer has at least as much gain. So only a narrow window of costs stays alive. Exact: each
+  //    layer has at least as much gain. So only a narrow window of costs stays alive, and the
+  //    transitions are pushed from its live states only (ties to the smallest pick, as a pull over
+  //    the options in order would keep; dpWork counts those transitions). Exact: each
   //    rule drops only states no choice below the cap passes through, so none changes the answer
   //    or its tie-breaks (checked on the bench's 200 plans: identical).
   type DpResult = { status: 'found'; choice: Int32Array; cost: number; used: number } | { status: 'none' } | { status: 'aborted' };
@@ -790,28 +792,35 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
           const fHi = from ? from.hi : 0;
           const fBase = from ? from.off - from.lo : 0;
           const last = kc.length - 1;
-          // The first option q with C − kc[q] ≤ from.hi: non-decreasing in C (kc ascending).
-          let qFirst = 0;
-          // The most gain of a live state of this layer at a lower cost: a state with no more gain
-          // than that is dominated (the same completion from the cheaper state costs less).
-          let runMax = -Infinity;
+          // Transitions pushed from the live states of the layer below (dead ones, −∞, are
+          // skipped): the best gain per cost C, ties to the smallest pick (unchanged = 0 first,
+          // then options in order — what a pull over the options in order would keep).
           for (let C = lo; C <= hi; C++) {
-            let bestG = C >= sLo && C <= sHi ? gRead[sBase + C] : -Infinity;
-            let bq = 0;
-            if (from) {
-              // options q with from.lo ≤ C − kc[q] ≤ from.hi (kc ascending)
-              while (qFirst <= last && C - kc[qFirst] > fHi) qFirst++;
-              for (let q = qFirst; q <= last; q++) {
-                const p = C - kc[q];
-                if (p < fLo) break;
-                const prev = gRead[fBase + p];
-                if (prev + kg[q] > bestG) {
-                  bestG = prev + kg[q];
-                  bq = q + 1;
+            gWrite[gBase + C] = C >= sLo && C <= sHi ? gRead[sBase + C] : -Infinity;
+            pickBuf[pBase + C] = 0;
+          }
+          if (from) {
+            for (let p = fLo; p <= fHi; p++) {
+              const prev = gRead[fBase + p];
+              if (prev === -Infinity) continue;
+              for (let q = 0; q <= last; q++) {
+                const C = p + kc[q];
+                if (C > hi) break;
+                const val = prev + kg[q];
+                const cur = gWrite[gBase + C];
+                if (val > cur || (val === cur && q + 1 < pickBuf[pBase + C])) {
+                  gWrite[gBase + C] = val;
+                  pickBuf[pBase + C] = q + 1;
                 }
                 dpWork++;
               }
             }
+          }
+          // The most gain of a live state of this layer at a lower cost: a state with no more gain
+          // than that is dominated (the same completion from the cheaper state costs less).
+          let runMax = -Infinity;
+          for (let C = lo; C <= hi; C++) {
+            const bestG = gWrite[gBase + C];
             let alive = false;
             if (bestG > runMax) {
               const r = need > bestG ? need - bestG : 0;
@@ -827,8 +836,6 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
             }
             if (alive) {
               runMax = bestG;
-              gWrite[gBase + C] = bestG;
-              pickBuf[pBase + C] = bq;
               if (newLo < 0) newLo = C;
               newHi = C;
             } else gWrite[gBase + C] = -Infinity;
