@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { DP_BOUND_FACTORS, explicitItem, solveMinCost, suffixLagrangian, upperHull, type SolverItem } from '../../src/domain/optimizer/solver';
+import { DP_BOUND_FACTORS, explicitItem, solveMinCost, suffixLagrangian, topGains, upperHull, type SolverItem } from '../../src/domain/optimizer/solver';
 
 /** Every combination (one option or none per item, at most M items): the least cost reaching `need`. */
 function bruteForce(items: { costs: number[]; gains: number[] }[], need: number, M: number): { cost: number; maxGain: number } {
@@ -167,6 +167,24 @@ describe('solver', () => {
     const bound = (k: number, lambda: number) => 0 + lambda * 7 - 1 * 2 + s[k * 4];
     expect(bound(0, 1)).toBe(6);
     expect(bound(1, 2)).toBe(1);
+  });
+
+  it('reach bound of the DP (topGains), hand-worked', () => {
+    // Largest kept gains of the items in DP order: 2, 7, 1, 5.
+    // Without a count (M = 0): suffix sums 2+7+1+5 = 15, 7+1+5 = 13, 1+5 = 6, 5, 0.
+    expect(Array.from(topGains([2, 7, 1, 5], 0))).toEqual([15, 13, 6, 5, 0]);
+    // M = 2: row d = [0, the largest of d.., the two largest of d..]:
+    // d = 0 {2, 7, 1, 5}: 7, 7+5 = 12; d = 1 {7, 1, 5}: 7, 12; d = 2 {1, 5}: 5, 6; d = 3 {5}: 5, 5; d = 4 {}: 0, 0.
+    expect(Array.from(topGains([2, 7, 1, 5], 2))).toEqual([0, 7, 12, 0, 7, 12, 0, 5, 6, 0, 5, 5, 0, 0, 0]);
+    // In use: need 13, at most 2 items. Items (cost → gain): A 1 → 2, B 4 → 7, C 1 → 1, D 3 → 5.
+    // Two items reach at most 7 + 5 = 12 < 13: out of reach; the max plan is B + D (gain 12).
+    const items = build([{ costs: [1], gains: [2] }, { costs: [4], gains: [7] }, { costs: [1], gains: [1] }, { costs: [3], gains: [5] }]);
+    expect(solveMinCost(items, { need: 13, maxCount: 2 })).toMatchObject({ feasible: false, gain: 12 });
+    // need 12 with 3 items: B + D = 7 + 5 = 12 for 4 + 3 = 7; A + B + D = 14 for 8; A + B + C = 10 (short).
+    // Least: 7 (B + D).
+    const r = solveMinCost(items, { need: 12, maxCount: 3 });
+    expect(r).toMatchObject({ feasible: true, cost: 7, gain: 12, optimal: true });
+    expect(Array.from(r.choice)).toEqual([-1, 0, -1, 0]);
   });
 
   it('the DP\'s extra completion bounds change the work, never the answer', () => {

@@ -212,8 +212,8 @@ interface Candidate {
   /** The first option's EX (the first on the grid at or above the minimum gain whose BPI beats fromBpi). */
   first: number;
   step: number;
-  /** Option gains, filled lazily and shared by every search of the plan. */
-  gains: number[];
+  /** Option gains (NaN = not computed yet), filled lazily and shared by every search of the plan (the solver's gainMemo). */
+  gains: Float64Array;
   gain(j: number): number;
 }
 
@@ -251,9 +251,16 @@ function candidateOf(c: OptimizerChart, fromBpi: number, radarBpi: number | null
     radarBpi,
     first,
     step,
-    gains: [],
+    gains: new Float64Array(Math.floor((m - first) / step) + 1).fill(NaN), // every option up to 2·notes
     // calcBpi is non-decreasing in the EX score, so gains are too (null never occurs past `rising`).
-    gain: (j) => (cand.gains[j] ??= contribution(calcBpi(exOf(cand, j), def) ?? fromBpi) - fromC),
+    gain: (j) => {
+      let g = cand.gains[j];
+      if (Number.isNaN(g)) {
+        g = contribution(calcBpi(exOf(cand, j), def) ?? fromBpi) - fromC;
+        cand.gains[j] = g;
+      }
+      return g;
+    },
   };
   return cand;
 }
@@ -268,7 +275,7 @@ function itemAt(ctx: PlanContext, cand: Candidate, total: number): SolverItem | 
   const hi = hiAt(ctx, cand, total);
   if (cand.first > hi) return null;
   const cur = cand.chart.exScore ?? 0;
-  return { key: cand.chart.id, size: Math.floor((hi - cand.first) / cand.step) + 1, cost: (j) => exOf(cand, j) - cur, gain: cand.gain };
+  return { key: cand.chart.id, size: Math.floor((hi - cand.first) / cand.step) + 1, cost: (j) => exOf(cand, j) - cur, gain: cand.gain, gainMemo: cand.gains };
 }
 
 const isEffectivelyUnplayed = (c: OptimizerChart, fromBpi: number) => c.exScore === null || fromBpi <= UNPLAYED_BPI;

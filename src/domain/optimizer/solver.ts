@@ -36,7 +36,9 @@
  * 5. A dynamic programme over the integer cost on the options left (per number of items used when
  *    the count binds), each state pruned by Lagrangian bounds of its completion — at λ* and at
  *    a few larger λ (DP_BOUND_FACTORS: the items late in the order are the less efficient ones,
- *    for which λ* is loose) —, so only a narrow window of costs stays alive. Exact: its answer is
+ *    for which λ* is loose) —, by reach (the largest kept gains of the items left, at most as many
+ *    as the count still allows: topGains) and by dominance (a cheaper state of the same layer with
+ *    at least as much gain), so only a narrow window of costs stays alive. Exact: its answer is
  *    the optimum (`optimal`, `lowerBound` = cost), or proves the incumbent optimal when no state
  *    reaches R below U. A bound only ever drops states no choice below the cap passes through, so
  *    the bounds change the work, never the answer (same optimum, same tie-breaks).
@@ -56,6 +58,11 @@ export interface SolverItem {
   cost(j: number): number;
   /** Gain of option j: > 0, non-decreasing in j. May be expensive; the solver asks for few. */
   gain(j: number): number;
+  /**
+   * Optional memo of gain(j) (NaN = not computed yet; length ≥ size), which the solver fills and
+   * reads instead of its own: an item solved again (the plan's successive solves) keeps its gains.
+   */
+  gainMemo?: Float64Array;
 }
 
 /** An item from explicit arrays (tests, small inputs). */
@@ -172,7 +179,7 @@ class ItemView {
     readonly item: SolverItem,
     private readonly counter: { evaluations: number },
   ) {
-    this.memo = new Float64Array(item.size).fill(NaN);
+    this.memo = item.gainMemo && item.gainMemo.length >= item.size ? item.gainMemo : new Float64Array(item.size).fill(NaN);
     this.exact = item.size <= EXACT_SIZE;
     this.block = this.exact ? 1 : Math.ceil(item.size / BLOCKS);
   }
@@ -266,9 +273,9 @@ const grownSize = (have: number, want: number) => Math.max(want, 2 * have, 1024)
 /**
  * The DP's buffers, reused from one solve to the next (a plan runs up to 7 solves, each a ladder
  * of DP passes; fresh typed arrays per stage and layer made the allocation the DP's largest cost).
- * Buffers that grew past SCRATCH_KEEP entries are not kept.
+ * Buffers that grew past SCRATCH_KEEP entries are not kept (at most 2 × 16 MiB + 4 MiB stay allocated).
  */
-const SCRATCH_KEEP = 1 << 22;
+const SCRATCH_KEEP = 1 << 21;
 const scratch: { gA: Float64Array; gB: Float64Array; pick: Uint16Array; keep(a: Float64Array, b: Float64Array, pick: Uint16Array): void } = {
   gA: new Float64Array(0),
   gB: new Float64Array(0),
@@ -279,6 +286,36 @@ const scratch: { gA: Float64Array; gB: Float64Array; pick: Uint16Array; keep(a: 
     this.pick = pick.length <= SCRATCH_KEEP ? pick : new Uint16Array(0);
   },
 };
+
+/**
+ * For the DP's reach bound: row d (d = 0..n), entry m (m = 0..M) = the sum of the m largest of
+ * maxGains[d..n−1] (all of them when fewer). With M = 0, entry 0 of row d = the sum of all of
+ * maxGains[d..n−1] (no count limit). Result: (n + 1) × (M + 1), row-major.
+ */
+export function topGains(maxGains: readonly number[], M: number): Float64Array {
+  const n = maxGains.length;
+  const out = new Float64Array((n + 1) * (M + 1));
+  if (M === 0) {
+    for (let d = n - 1; d >= 0; d--) out[d] = out[d + 1] + maxGains[d];
+    return out;
+  }
+  const top: number[] = []; // the M largest seen so far, descending
+  for (let d = n - 1; d >= 0; d--) {
+    const g = maxGains[d];
+    let at = top.length;
+    while (at > 0 && top[at - 1] < g) at--;
+    if (at < M) {
+      top.splice(at, 0, g);
+      if (top.length > M) top.pop();
+    }
+    let acc = 0;
+    for (let m = 1; m <= M; m++) {
+      if (m <= top.length) acc += top[m - 1];
+      out[d * (M + 1) + m] = acc;
+    }
+  }
+  return out;
+}
 
 export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): SolveResult {
   const n = items.length;
@@ -325,15 +362,22 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   if (top < need) return done(false, maxPlan(), null, true, 0);
 
   // 2. The Lagrangian dual, refining the items the LP leans on.
-  const lpAt = (mu: number): Lp => {
+  /** Buffers of segmentsAt(μ, true): the bisection on μ needs one set at a time. */
+  let segScratch: { segItem: Int32Array; segFrom: Int32Array; segTo: Int32Array; segDc: Float64Array; segDg: Float64Array; segSlope: Float64Array } | null = null;
+  /** The LP's segments at μ (unsorted); in reused buffers when `scratch` (valid until the next such call). */
+  const segmentsAt = (mu: number, scratch = false) => {
     let segCount = 0;
     for (const v of views) segCount += v.hull.length;
-    const segItem = new Int32Array(segCount);
-    const segFrom = new Int32Array(segCount);
-    const segTo = new Int32Array(segCount);
-    const segDc = new Float64Array(segCount);
-    const segDg = new Float64Array(segCount);
-    const segSlope = new Float64Array(segCount);
+    if (scratch && (!segScratch || segScratch.segItem.length < segCount)) {
+      const size = grownSize(segScratch ? segScratch.segItem.length : 0, segCount);
+      segScratch = { segItem: new Int32Array(size), segFrom: new Int32Array(size), segTo: new Int32Array(size), segDc: new Float64Array(size), segDg: new Float64Array(size), segSlope: new Float64Array(size) };
+    }
+    const segItem = scratch ? segScratch!.segItem : new Int32Array(segCount);
+    const segFrom = scratch ? segScratch!.segFrom : new Int32Array(segCount);
+    const segTo = scratch ? segScratch!.segTo : new Int32Array(segCount);
+    const segDc = scratch ? segScratch!.segDc : new Float64Array(segCount);
+    const segDg = scratch ? segScratch!.segDg : new Float64Array(segCount);
+    const segSlope = scratch ? segScratch!.segSlope : new Float64Array(segCount);
     let s = 0;
     for (let i = 0; i < n; i++) {
       const { hull: h, pc, pg, popt } = views[i];
@@ -364,15 +408,21 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
         s++;
       }
     }
-    const order = new Int32Array(s);
-    for (let t = 0; t < s; t++) order[t] = t;
-    order.sort((a, b) => segSlope[b] - segSlope[a] || items[segItem[a]].key - items[segItem[b]].key || a - b);
+    return { s, segItem, segFrom, segTo, segDc, segDg, segSlope };
+  };
+  type Segments = ReturnType<typeof segmentsAt>;
+  /** The LP's fill order: gain per cost descending, ties by item key, then segment. */
+  const bySlope = (sg: Segments) => (a: number, b: number) => sg.segSlope[b] - sg.segSlope[a] || items[sg.segItem[a]].key - items[sg.segItem[b]].key || a - b;
+  /** Fills R along `order` (its first `count` segments); closed = false when they do not reach R. */
+  const fill = (sg: Segments, order: Int32Array, count: number) => {
+    const { segFrom, segDc, segDg } = sg;
     let rem = need;
     let cost = 0;
     let used = 0;
     let lambda = 0;
-    let touched = s;
-    for (let t = 0; t < s; t++) {
+    let touched = count;
+    let closed = false;
+    for (let t = 0; t < count; t++) {
       const g = order[t];
       if (segDg[g] >= rem) {
         const frac = rem / segDg[g];
@@ -380,13 +430,56 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
         if (segFrom[g] < 0) used += frac;
         lambda = segDc[g] / segDg[g];
         touched = t + 1;
+        closed = true;
         break;
       }
       cost += segDc[g];
       rem -= segDg[g];
       if (segFrom[g] < 0) used += 1;
     }
+    return { cost, used, lambda, touched, closed };
+  };
+  const lpAt = (mu: number): Lp => {
+    const sg = segmentsAt(mu);
+    const { s, segItem, segFrom, segTo, segDg } = sg;
+    const order = new Int32Array(s);
+    for (let t = 0; t < s; t++) order[t] = t;
+    order.sort(bySlope(sg));
+    const { cost, used, lambda, touched } = fill(sg, order, s);
     return { cost, used, lambda, order, touched, segItem, segFrom, segTo, segDg };
+  };
+  /**
+   * lpAt(mu).used without sorting every segment: only those at or above a slope τ whose gains
+   * already reach R (with a margin), sorted as lpAt sorts them — the first segments of lpAt's
+   * order, so the fill is the same; when they do not close R after all, lpAt itself.
+   */
+  const usedAt = (mu: number): number => {
+    const sg = segmentsAt(mu, true);
+    const { s, segSlope, segDg } = sg;
+    const target = need * (1 + 1e-9);
+    const sumFrom = (tau: number) => {
+      let g = 0;
+      for (let t = 0; t < s; t++) if (segSlope[t] >= tau) g += segDg[t];
+      return g;
+    };
+    const sorted = segSlope.slice(0, s).sort(); // ascending
+    if (s > 0 && sumFrom(sorted[0]) >= target) {
+      // the fewest top slopes k whose segments reach the target
+      let lo = 1;
+      let hi = s;
+      while (lo < hi) {
+        const k = (lo + hi) >>> 1;
+        if (sumFrom(sorted[s - k]) >= target) hi = k;
+        else lo = k + 1;
+      }
+      const tau = sorted[s - lo];
+      const sub: number[] = [];
+      for (let t = 0; t < s; t++) if (segSlope[t] >= tau) sub.push(t);
+      sub.sort(bySlope(sg));
+      const r = fill(sg, Int32Array.from(sub), sub.length);
+      if (r.closed) return r.used;
+    }
+    return lpAt(mu).used;
   };
 
   /** L(λ, μ): a lower bound for any λ, μ ≥ 0 (over the relaxation points, optimistic for blocks). */
@@ -405,19 +498,17 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     if (lp0.used <= M + EPS) return { lp: lp0, mu: 0 };
     let lo = 0;
     let hi = 1;
-    let lpHi = lpAt(hi);
-    while (lpHi.used > M + EPS && hi < 1e15) {
+    while (usedAt(hi) > M + EPS && hi < 1e15) {
       lo = hi;
       hi *= 4;
-      lpHi = lpAt(hi);
     }
     for (let it = 0; it < 60 && hi - lo > 1e-9 * Math.max(1, hi); it++) {
       const mid = (lo + hi) / 2;
-      if (lpAt(mid).used > M + EPS) lo = mid;
+      if (usedAt(mid) > M + EPS) lo = mid;
       else hi = mid;
     }
     const lpLo = lpAt(lo);
-    lpHi = lpAt(hi);
+    const lpHi = lpAt(hi);
     return dual(lpLo.lambda, lo) >= dual(lpHi.lambda, hi) ? { lp: lpLo, mu: lo } : { lp: lpHi, mu: hi };
   };
 
@@ -512,6 +603,9 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   interface Fixed {
     free: number[];
     kept: Int32Array[];
+    /** Cost and gain of each kept option. */
+    keptCost: number[][];
+    keptGain: number[][];
     skipKept: boolean[];
     /** Lagrangian value of the best kept choice (0 for "unchanged"). */
     bKept: number[];
@@ -526,22 +620,48 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     for (let t = 0; t < v.hull.length; t++) b = Math.min(b, v.pc[v.hull[t]] + mu - lambda * v.pg[v.hull[t]]);
     return b;
   });
-  /** 4. Reduced-cost fixing: the options that can be in a choice costing ≤ cap − 1. */
-  const fix = (cap: number): Fixed => {
-    const f: Fixed = { free: [], kept: [], skipKept: [], bKept: [], maxKeptGain: [], minValue: [], impossible: false };
-    for (let i = 0; i < n; i++) {
-      const v = views[i];
-      const limit = cap - 1 + EPS - lStar + bOf[i]; // keep option j iff c + μ − λg ≤ limit
-      const ks: number[] = [];
-      let a = Infinity;
+  /**
+   * Per item, the options that can be in a choice costing ≤ listCap − 1 (the largest cap asked
+   * for), with their cost, gain and Lagrangian value: computed once, filtered by each cap's limit.
+   * An option kept under a smaller cap is in the list (its block's optimistic value is at most its
+   * own), so filtering gives the same options as scanning every item's blocks again.
+   */
+  let listCap = -Infinity;
+  let lists: { js: Int32Array; cs: Float64Array; gs: Float64Array; vals: Float64Array }[] = [];
+  const optionLists = (cap: number) => {
+    if (cap <= listCap) return lists;
+    listCap = cap;
+    lists = views.map((v, i) => {
+      const limit = cap - 1 + EPS - lStar + bOf[i];
+      const js: number[] = [];
       for (let p = 0; p < v.pc.length; p++) {
         if (v.pc[p] + mu - lambda * v.pg[p] > limit) continue; // the block's optimistic value already fails
-        for (let j = p * v.block; j <= v.popt[p]; j++) {
-          const val = v.cost(j) + mu - lambda * v.gain(j);
-          if (val <= limit) {
-            ks.push(j);
-            a = Math.min(a, val);
-          }
+        for (let j = p * v.block; j <= v.popt[p]; j++) if (v.cost(j) + mu - lambda * v.gain(j) <= limit) js.push(j);
+      }
+      const cs = Float64Array.from(js, (j) => v.cost(j));
+      const gs = Float64Array.from(js, (j) => v.gain(j));
+      return { js: Int32Array.from(js), cs, gs, vals: Float64Array.from(js, (j, t) => cs[t] + mu - lambda * gs[t]) };
+    });
+    return lists;
+  };
+  /** 4. Reduced-cost fixing: the options that can be in a choice costing ≤ cap − 1. */
+  const fix = (cap: number): Fixed => {
+    const f: Fixed = { free: [], kept: [], keptCost: [], keptGain: [], skipKept: [], bKept: [], maxKeptGain: [], minValue: [], impossible: false };
+    const ls = optionLists(Math.max(cap, U)); // the ladder's caps rise to U: one list for all of them
+    for (let i = 0; i < n; i++) {
+      const limit = cap - 1 + EPS - lStar + bOf[i]; // keep option j iff c + μ − λg ≤ limit
+      const { js, cs, gs, vals } = ls[i];
+      const ks: number[] = [];
+      const kc: number[] = [];
+      const kg: number[] = [];
+      let a = Infinity;
+      for (let t = 0; t < js.length; t++) {
+        const val = vals[t];
+        if (val <= limit) {
+          ks.push(js[t]);
+          kc.push(cs[t]);
+          kg.push(gs[t]);
+          a = Math.min(a, val);
         }
       }
       const sk = 0 <= limit;
@@ -552,9 +672,11 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
       }
       f.free.push(i);
       f.kept.push(Int32Array.from(ks));
+      f.keptCost.push(kc);
+      f.keptGain.push(kg);
       f.skipKept.push(sk);
       f.bKept.push(sk ? Math.min(0, a) : a);
-      f.maxKeptGain.push(v.gain(ks[ks.length - 1]));
+      f.maxKeptGain.push(kg[kg.length - 1]);
       f.minValue.push(a);
     }
     return f;
@@ -564,8 +686,13 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   //    Lagrangian value: per number of items used m (only when counting), dp[C] = the most gain of
   //    a choice on the items so far costing C. A state is dropped when even the Lagrangian bound
   //    of its completion, C + λ·(R − G) − μ·(M − m) + Σ_{items after} b (−μM when not counting),
-  //    exceeds cap − 1, or the same at λ_k = λ·DP_BOUND_FACTORS[k] (suffixLagrangian), so only a
-  //    narrow window of costs stays alive. Exact.
+  //    exceeds cap − 1, or the same at λ_k = λ·DP_BOUND_FACTORS[k] (suffixLagrangian); when the
+  //    items left cannot add the gain still missing (topGains); or when a cheaper state of the same
+  //    layer has at least as much gain. So only a narrow window of costs stays alive, and the
+  //    transitions are pushed from its live states only (ties to the smallest pick, as a pull over
+  //    the options in order would keep; dpWork counts those transitions). Exact: each
+  //    rule drops only states no choice below the cap passes through, so none changes the answer
+  //    or its tie-breaks (checked on the bench's 200 plans: identical).
   type DpResult = { status: 'found'; choice: Int32Array; cost: number; used: number } | { status: 'none' } | { status: 'aborted' };
   const dpSolve = (f: Fixed, cap: number, counting: boolean): DpResult => {
     const B = cap - 1;
@@ -577,12 +704,14 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     // (the one at λ* is tightest for the whole problem, not for what is left late in the order).
     const K = dpBoundFactors.length;
     const lamK = Float64Array.from(dpBoundFactors, (x) => lambda * x);
-    const kept = ordFree.map((t) => {
-      const v = views[f.free[t]];
-      return { costs: Array.from(f.kept[t], (j) => v.cost(j)), gains: Array.from(f.kept[t], (j) => v.gain(j)), mayStay: f.skipKept[t] };
-    });
+    const kept = ordFree.map((t) => ({ costs: f.keptCost[t], gains: f.keptGain[t], mayStay: f.skipKept[t] }));
     const suffK = suffixLagrangian(lamK, mu, kept);
     const slackK = new Float64Array(K);
+    // The most gain the items after d can still add with m more items (topGain[d·(Mc+1) + m]; without the
+    // count, Mc = 0 and the sum of every item's largest kept gain): a state short of R by more is dead.
+    const Mc = counting ? M : 0;
+    const topGain = topGains(kept.map((k) => k.gains[k.gains.length - 1]), Mc);
+    const needLow = need - Math.abs(need) * 1e-9; // float sums in another order: never drop a state that reaches R
     const L = counting ? M : 0;
     // Layers live in two reused buffers (this stage's and the next one's), the picks of every
     // stage in one append-only buffer (DpScratch): no typed array per stage and layer.
@@ -637,9 +766,11 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
         const stagePicks: ({ lo: number; off: number } | null)[] = [];
         let any = false;
         let gOff = 0;
+        const topBase = (d + 1) * (Mc + 1);
         for (let l = 0; l <= L; l++) {
           const same = layers[l];
           const from = counting ? (l >= 1 ? layers[l - 1] : null) : layers[l];
+          const reach = topGain[topBase + (counting ? M - l : 0)];
           const lo = winLo[l];
           const hi = winHi[l];
           if (!(lo <= hi)) {
@@ -661,28 +792,39 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
           const fHi = from ? from.hi : 0;
           const fBase = from ? from.off - from.lo : 0;
           const last = kc.length - 1;
+          // Transitions pushed from the live states of the layer below (dead ones, −∞, are
+          // skipped): the best gain per cost C, ties to the smallest pick (unchanged = 0 first,
+          // then options in order — what a pull over the options in order would keep).
           for (let C = lo; C <= hi; C++) {
-            let bestG = C >= sLo && C <= sHi ? gRead[sBase + C] : -Infinity;
-            let bq = 0;
-            if (from) {
-              // options q with from.lo ≤ C − kc[q] ≤ from.hi (kc ascending)
-              let q = 0;
-              while (q <= last && C - kc[q] > fHi) q++;
-              for (; q <= last; q++) {
-                const p = C - kc[q];
-                if (p < fLo) break;
-                const prev = gRead[fBase + p];
-                if (prev + kg[q] > bestG) {
-                  bestG = prev + kg[q];
-                  bq = q + 1;
+            gWrite[gBase + C] = C >= sLo && C <= sHi ? gRead[sBase + C] : -Infinity;
+            pickBuf[pBase + C] = 0;
+          }
+          if (from) {
+            for (let p = fLo; p <= fHi; p++) {
+              const prev = gRead[fBase + p];
+              if (prev === -Infinity) continue;
+              for (let q = 0; q <= last; q++) {
+                const C = p + kc[q];
+                if (C > hi) break;
+                const val = prev + kg[q];
+                const cur = gWrite[gBase + C];
+                if (val > cur || (val === cur && q + 1 < pickBuf[pBase + C])) {
+                  gWrite[gBase + C] = val;
+                  pickBuf[pBase + C] = q + 1;
                 }
                 dpWork++;
               }
             }
+          }
+          // The most gain of a live state of this layer at a lower cost: a state with no more gain
+          // than that is dominated (the same completion from the cheaper state costs less).
+          let runMax = -Infinity;
+          for (let C = lo; C <= hi; C++) {
+            const bestG = gWrite[gBase + C];
             let alive = false;
-            if (bestG > -Infinity) {
+            if (bestG > runMax) {
               const r = need > bestG ? need - bestG : 0;
-              alive = C + lambda * r + slack <= 0;
+              alive = C + lambda * r + slack <= 0 && (r === 0 || bestG + reach >= needLow);
               if (alive && r > 0) {
                 for (let k = 0; k < K; k++) {
                   if (C + lamK[k] * r + slackK[k] > 0) {
@@ -693,8 +835,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
               }
             }
             if (alive) {
-              gWrite[gBase + C] = bestG;
-              pickBuf[pBase + C] = bq;
+              runMax = bestG;
               if (newLo < 0) newLo = C;
               newHi = C;
             } else gWrite[gBase + C] = -Infinity;
