@@ -2,7 +2,7 @@ import { defineArea } from '../area';
 import { scoreNodes } from './scores.nodes';
 import { createScoreLoaders, type ScoreLoaders } from './scores.loaders';
 import { ScoresMutationResolver, ScoresUserResolver } from './scores.resolver';
-import { ScoreEntryType } from './scores.types';
+import { PlayType, ScoreEntryType } from './scores.types';
 import { bpiModelResolver } from '../shared/bpi-model';
 import { ChartFieldsEdgesResolver, PlayEdgesResolver } from './scores.edges';
 import { ScoresService } from './scores.service';
@@ -14,7 +14,7 @@ import { recomputeAll } from './totals.service';
  */
 export const scoresArea = defineArea({
   name: 'scores',
-  resolvers: [ScoresMutationResolver, ScoresUserResolver, bpiModelResolver(ScoreEntryType), ChartFieldsEdgesResolver, PlayEdgesResolver],
+  resolvers: [ScoresMutationResolver, ScoresUserResolver, bpiModelResolver(ScoreEntryType), bpiModelResolver(PlayType), ChartFieldsEdgesResolver, PlayEdgesResolver],
   loaders: createScoreLoaders,
   nodes: scoreNodes,
   services: (s) => new ScoresService(s),

@@ -70,7 +70,7 @@ export class PlayType {
   @Field(() => Int, { description: 'EX score of the play' }) exScore!: number;
   @Field(() => ClearLamp, { nullable: true, description: 'Clear lamp of the play; null when the export did not say' }) clearLamp!: ClearLamp | null;
   @Field(() => Int, { nullable: true, description: 'Miss count of the play; null when unknown' }) missCount!: number | null;
-  @Field(() => Float, { nullable: true, description: 'BPI stored with the definition in force at import' }) bpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'BPI of the play — model V1 (default): stored with the definition in force at import; V2: the fitted parameters, null when the chart has none' }) bpi!: number | null;
   @Field(() => Date, { description: 'When the play happened (the export\'s time, else the import time)' }) playedAt!: Date;
   @Field(() => Date, { description: 'Import time' }) createdAt!: Date;
 }

@@ -164,6 +164,19 @@ describe('BPI V2: the fit job, storage and serving', () => {
     expect(res.body.data.chart).toMatchObject({ a: 10, b: 50, low: -15 });
     // inverse: BPI 50 → z = −0.5 + 0.5·5 = 2 → t = mu + 2·sigma = −ln 50 → s = m − 50
     expect(res.body.data.chart.x).toEqual({ exScore: m - 50, bpi: 50, reachable: true });
+
+    // a stored play (Play.bpi): V1 is the BPI stored at import, V2 its EX score's under the parameters (s = m − 50 → 50)
+    const u = await aPlayer(s.db.prisma, { name: 'v2play' });
+    const tok = await s.tokenFor(u.id);
+    const imp = await s.gql(
+      `mutation($rows: [ScoreRowInput!]!) { importScores(version: "33", rows: $rows) { bpiUpdatedCount } }`,
+      { rows: [{ title: c.title, difficulty: c.difficulty, exScore: m - 50, clearState: 'CLEAR' }] },
+      tok,
+    );
+    expect(imp.body.errors).toBeUndefined();
+    const hist = await s.gql(`query($c: ID!) { me { chartHistory(chartId: $c) { exScore bpi v2: bpi(model: V2) } } }`, { c: String(c.id) }, tok);
+    expect(hist.body.errors).toBeUndefined();
+    expect(hist.body.data.me.chartHistory).toEqual([{ exScore: m - 50, bpi: calcBpi(m - 50, c.definition!), v2: 50 }]);
   });
 
   it('totalBpi(model: V2) is the V1 total formula over the fitted SP ☆12 charts; V1 is the stored total’s formula', async () => {
