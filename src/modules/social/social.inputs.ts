@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { ConnectionArgs } from '../../graphql/connection';
+import { BidirectionalConnectionArgs, ConnectionArgs } from '../../graphql/connection';
 import { Difficulty } from '../shared/enums';
 import { NotificationKind, TimelineMode } from './social.types';
 import { GameVersionScalar } from '../../graphql/scalars';
@@ -64,7 +64,8 @@ export class NotificationsArgs extends OwnerConnectionArgs {
 }
 
 @ArgsType()
-export class TimelineArgs extends OwnerConnectionArgs {
+export class TimelineArgs extends BidirectionalConnectionArgs {
+  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
   @Field(() => TimelineMode, { nullable: true, defaultValue: TimelineMode.ALL, description: 'Which updates to list (default ALL)' }) mode!: TimelineMode;
   @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
   @Field(() => String, { nullable: true, description: 'Part of the player’s name or of the song title (at most 256 characters)' }) search?: string | null;

@@ -76,7 +76,7 @@ export class TimelineService {
       ) prev ON true`;
 
   /** Visible plays of followees matching `where`, newest first (prev.ex is joined only when `withPrev`). */
-  private candidates(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number | null, withChart = false): Prisma.Sql {
+  private candidates(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number | null, withChart = false, backward = false): Prisma.Sql {
     return Prisma.sql`
       SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi", s."clearLamp", s."missCount",
              vb."exScore" AS "viewerEx"
@@ -87,16 +87,19 @@ export class TimelineService {
       ${withPrev ? TimelineService.PREV : Prisma.empty}
       ${withChart ? Prisma.sql`JOIN "Chart" c ON c."id" = s."chartId" JOIN "Song" so ON so."id" = c."songId"` : Prisma.empty}
       WHERE (u."isPublic" OR f."approvedAt" IS NOT NULL) AND ${where}
-      ORDER BY s."playedAt" DESC, s."id" DESC
+      ${backward ? Prisma.sql`ORDER BY s."playedAt" ASC, s."id" ASC` : Prisma.sql`ORDER BY s."playedAt" DESC, s."id" DESC`}
       ${limit === null ? Prisma.empty : Prisma.sql`LIMIT ${limit}`}`;
   }
 
-  /** One page: the page's rows first, then the per-row lookups (previous best / previous BPI) for those rows only. */
-  private query(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number, withChart = false): Prisma.Sql {
+  /**
+   * One page: the page's rows first, then the per-row lookups (previous best / previous BPI) for
+   * those rows only. Newest first; oldest first when paging backwards (keysetConnection turns it).
+   */
+  private query(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number, withChart = false, backward = false): Prisma.Sql {
     return Prisma.sql`
       SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi", s."clearLamp"::text AS "clearLamp", s."missCount",
              prev.ex AS "prevEx", prevplay.bpi AS "prevBpi", s."viewerEx"
-      FROM (${this.candidates(viewerId, where, withPrev, limit, withChart)}) s
+      FROM (${this.candidates(viewerId, where, withPrev, limit, withChart, backward)}) s
       ${TimelineService.PREV}
       LEFT JOIN LATERAL (
         SELECT p."bpi" FROM "Score" p
@@ -104,7 +107,7 @@ export class TimelineService {
           AND (p."playedAt", p."id") < (s."playedAt", s."id")
         ORDER BY p."playedAt" DESC, p."id" DESC LIMIT 1
       ) prevplay ON true
-      ORDER BY s."playedAt" DESC, s."id" DESC`;
+      ${backward ? Prisma.sql`ORDER BY s."playedAt" ASC, s."id" ASC` : Prisma.sql`ORDER BY s."playedAt" DESC, s."id" DESC`}`;
   }
 
   private toRow(r: RawRow): TimelineRow {
@@ -143,6 +146,8 @@ export class TimelineService {
       version?: string | null;
       first?: number | null;
       after?: string | null;
+      last?: number | null;
+      before?: string | null;
       /** Part of the player's name or the song title (plain text: % and _ match themselves). */
       search?: string | null;
       levels?: number[] | null;
@@ -153,7 +158,7 @@ export class TimelineService {
       throw badInput('levels must be between 1 and 12', [{ code: 'too_big', path: ['levels'], message: 'levels must be between 1 and 12' }]);
     }
     const version = parseVersion(opts.version);
-    const ks = keyset({ first: opts.first, after: opts.after }, 'timeline', TIMELINE_KEY);
+    const ks = keyset({ first: opts.first, after: opts.after, last: opts.last, before: opts.before }, 'timeline', TIMELINE_KEY);
     const size = ks.size;
     const mode = opts.mode ?? 'ALL';
     const filters: Prisma.Sql[] = [];
@@ -169,10 +174,12 @@ export class TimelineService {
     let where = base;
     if (ks.key) {
       const [at, id] = ks.key;
-      where = Prisma.sql`${base} AND (s."playedAt", s."id") < (${tsParam(at)}, ${id})`;
+      where = ks.backward
+        ? Prisma.sql`${base} AND (s."playedAt", s."id") > (${tsParam(at)}, ${id})`
+        : Prisma.sql`${base} AND (s."playedAt", s."id") < (${tsParam(at)}, ${id})`;
     }
     const withPrev = mode === 'OVERTAKEN';
-    const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, where, withPrev, size + 1, withChart));
+    const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, where, withPrev, size + 1, withChart, ks.backward));
     const rows = raw.map((r) => this.toRow(r));
     const { edges, pageInfo } = keysetConnection(rows, ks, (node) => keyCursor('timeline', TIMELINE_KEY, [node.playedAt, node.id]), 0);
     const db = this.db;

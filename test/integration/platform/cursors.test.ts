@@ -5,7 +5,7 @@
  * (rankings, timelines), (d) a garbage or foreign cursor is BAD_USER_INPUT naming the argument.
  */
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
-import { anAdmin, aPrivatePlayer, aPublicPlayer, aScoreImport, aSongBestScore, aVersionStatus } from '../../helpers/factories';
+import { anAdmin, aPrivatePlayer, aPublicPlayer, aScoreImport, aSongBestScore, aVersionStatus, follows } from '../../helpers/factories';
 import type { Chart, User } from '../../../src/generated/prisma/client';
 import { dropPopularityCounts } from '../../../src/modules/rankings/rankings.service';
 
@@ -278,6 +278,33 @@ describe('User.batches (timeline, newest first by createdAt then id)', () => {
   it('(d) bad cursors', () => refusesBadCursors(l, { backward: true }));
   it('(b) a newer batch between two fetches', () =>
     insertAhead(l, expected(), async () => void (await s.db.prisma.importBatch.create({ data: { userId: owner.id, version: '33', source: 'ROWS', createdAt: new Date('2026-01-04T00:00:00Z') } }))));
+});
+
+describe('timeline (followed players\' plays, newest first by playedAt then id)', () => {
+  let viewer: User;
+  let player: User;
+  let token: string;
+  const Q = `query(${PAGE_VARS}) { timeline(version: "33", ${PAGE_ARGS}) { ${PAGE_INFO} edges { cursor node { databaseId playedAt } } } }`;
+  const l = list(Q, () => ({}), (d) => d.timeline, (n) => String(n.databaseId), () => token);
+  let expected: string[] = [];
+
+  beforeAll(async () => {
+    viewer = await aPublicPlayer(s.db.prisma);
+    player = await aPublicPlayer(s.db.prisma);
+    await follows(s.db.prisma, viewer, player);
+    token = await s.tokenFor(viewer.id);
+    // five plays, on 2026-02-01 … 02-05: newest first they are the plays in reverse order
+    const { scores } = await aScoreImport(s.db.prisma, player, [1, 2, 3, 4, 5].map((d) => ({ chartId: chart.id, exScore: 1000 + d, playedAt: new Date(`2026-02-0${d}T03:00:00Z`) })));
+    expected = scores.map((x) => String(x.id)).reverse();
+  });
+
+  it('(a) forward', () => forwardAll(l, expected));
+  it('(c) backward', () => backwardAll(l, expected));
+  it('(d) bad cursors', () => refusesBadCursors(l, { backward: true }));
+  it('(b) a newer play between two fetches', async () => {
+    const before = [...expected];
+    await insertAhead(l, before, async () => void (await aScoreImport(s.db.prisma, player, [{ chartId: chart.id, exScore: 1010, playedAt: new Date('2026-02-09T03:00:00Z') }])));
+  });
 });
 
 describe('User.playDays (timeline, newest JST date first)', () => {
