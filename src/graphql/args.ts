@@ -6,7 +6,9 @@
 import { isGameVersion, LATEST_VERSION, type GameVersion } from '../domain/constants';
 import { DEFAULT_SORT, type ScoreListFilter, type ScoreListSort, type ScoreSortKey, type SortOrder } from '../domain/score-list';
 import { badInput, type ErrorIssue } from '../errors';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, openCursorPart } from './connection';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, openCursorPart, type Keyset, type KeyKind, type KeyValues } from './connection';
+
+export type { Keyset, KeyKind, KeyValues };
 
 // ───────────── versions ─────────────
 
@@ -100,16 +102,6 @@ export function decodeCursor(cursor: string, arity: number): (string | number)[]
 
 // ───────────── keyset pages (first/after, last/before) ─────────────
 
-/**
- * What a keyset cursor holds after its list's tag: `int` (32-bit integer), `str`, `num` (a float,
- * kept as its decimal string so it round-trips exactly), `time` (ISO instant → Date), `sealed` (a
- * string sealed with the server's key — a tie-break that must not be readable, e.g. the user id of
- * an anonymous ranking row: `keyset` / `keyCursor` take the key).
- */
-export type KeyKind = 'int' | 'str' | 'num' | 'time' | 'sealed';
-type KeyValue<K extends KeyKind> = K extends 'int' | 'num' ? number : K extends 'time' ? Date : string;
-export type KeyValues<K extends readonly KeyKind[]> = { [I in keyof K]: K[I] extends KeyKind ? KeyValue<K[I]> : never };
-
 /** `first` / `after` (forward) or `last` / `before` (backward) of a keyset-paged connection. */
 export interface KeysetArgs {
   first?: number | null;
@@ -118,12 +110,6 @@ export interface KeysetArgs {
   before?: string | null;
 }
 
-/** A parsed keyset request: page size, direction, and the cursor's key (null: from the start, or from the end when backward). */
-export interface Keyset<V> {
-  size: number;
-  backward: boolean;
-  key: V | null;
-}
 
 const cursorIssue = (arg: string, message = 'Invalid cursor') => badInput(message, [{ code: 'invalid_cursor', path: [arg], message }]);
 

@@ -1,7 +1,23 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
-import type { Keyset, KeyKind, KeyValues } from './args';
 import { GraphQLNonNegativeInt } from './scalars';
+
+/**
+ * What a keyset cursor holds after its list's tag (args.ts `keyset` parses it): `int` (32-bit integer), `str`, `num` (a float,
+ * kept as its decimal string so it round-trips exactly), `time` (ISO instant → Date), `sealed` (a
+ * string sealed with the server's key — a tie-break that must not be readable, e.g. the user id of
+ * an anonymous ranking row: `keyset` / `keyCursor` take the key).
+ */
+export type KeyKind = 'int' | 'str' | 'num' | 'time' | 'sealed';
+type KeyValue<K extends KeyKind> = K extends 'int' | 'num' ? number : K extends 'time' ? Date : string;
+export type KeyValues<K extends readonly KeyKind[]> = { [I in keyof K]: K[I] extends KeyKind ? KeyValue<K[I]> : never };
+
+/** A parsed keyset request: page size, direction, and the cursor's key (null: from the start, or from the end when backward). */
+export interface Keyset<V> {
+  size: number;
+  backward: boolean;
+  key: V | null;
+}
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;

@@ -362,7 +362,11 @@ async function enforceOwner(ctx: Context, viewerId: string, entry: RuleEntry, ar
   const target = await (entry.target ?? byUserId)(args, ctx);
   if (target === viewerId) return;
   // an administrator may act for someone, with their own token only (never through a third-party app)
-  if (target !== undefined && ctx.viewer?.isAdmin && !ctx.viewer.scopes) return;
+  if (target !== undefined && ctx.viewer?.isAdmin && !ctx.viewer.scopes) {
+    // …for someone who exists (an unknown or malformed id is NOT_FOUND, not a failed write)
+    if (!(await ctx.app.areas.access.user(ctx, target))) throw notFound('User not found');
+    return;
+  }
   throw forbidden('Only the owner may do this');
 }
 

@@ -481,8 +481,8 @@ describe('User.optimizeMemos (newest first, then id)', () => {
   let owner: User;
   let token: string;
   const ids: string[] = [];
-  const Q = `query($u: ID!, $first: Int, $after: String) { user(id: $u) { optimizeMemos(first: $first, after: $after) { totalCount ${PAGE_INFO} edges { cursor node { id } } } } }`;
-  const l = list(Q, () => ({ u: owner.id }), (d) => d.user.optimizeMemos, (n) => n.id, () => token);
+  const Q = `query($u: ID!, $first: Int, $after: String) { user(id: $u) { optimizeMemos(first: $first, after: $after) { totalCount ${PAGE_INFO} edges { cursor node { databaseId } } } } }`;
+  const l = list(Q, () => ({ u: owner.id }), (d) => d.user.optimizeMemos, (n) => n.databaseId, () => token);
 
   beforeAll(async () => {
     owner = await aPublicPlayer(s.db.prisma);

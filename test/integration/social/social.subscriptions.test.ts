@@ -101,7 +101,7 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
     const chart = (await s.db.prisma.chart.findFirstOrThrow({ orderBy: { id: 'asc' } })).id;
     await aScoreImport(s.db.prisma, me, [{ chartId: chart, exScore: 800 }]);
     const client = wsClient(await s.tokenFor(me.id));
-    const tl = subscribe(client, 'subscription { timelineEntryAdded { id userId exScore isOvertaken viewerScore { exScore } } }');
+    const tl = subscribe(client, 'subscription { timelineEntryAdded { databaseId userId exScore isOvertaken viewerScore { exScore } } }');
     const nt = subscribe(client, 'subscription { notificationAdded { type actorId chartId actorExScore myExScore } }');
     await untilSubscribed('TIMELINE_ENTRY_ADDED', me.id);
     await untilSubscribed('NOTIFICATION_ADDED', me.id);
@@ -109,7 +109,7 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
     const ntNext = nt.next();
     const imp = await aScoreImport(s.db.prisma, rival, [{ chartId: chart, exScore: 900 }]);
     s.app.events.emit('scores.imported', { userId: rival.id, version: imp.version, batchId: imp.batchId, chartIds: imp.chartIds });
-    expect((await tlNext).data.timelineEntryAdded).toEqual({ id: String(imp.scores[0].id), userId: rival.id, exScore: 900, isOvertaken: true, viewerScore: { exScore: 800 } });
+    expect((await tlNext).data.timelineEntryAdded).toEqual({ databaseId: imp.scores[0].id, userId: rival.id, exScore: 900, isOvertaken: true, viewerScore: { exScore: 800 } });
     expect((await ntNext).data.notificationAdded).toEqual({ type: 'OVERTAKEN', actorId: rival.id, chartId: chart, actorExScore: 900, myExScore: 800 });
     tl.unsubscribe();
     nt.unsubscribe();
