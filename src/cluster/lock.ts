@@ -124,3 +124,72 @@ export const BPI_V2_LOCK_KEY = 727_302;
 export function createClusterLock(databaseUrl: string | undefined, key: number, log?: Logger): ClusterLock {
   return databaseUrl ? new AdvisoryLock(databaseUrl, key, log) : new LocalLock();
 }
+
+/**
+ * Runs of one job, one at a time across the cluster under its lock (the recompute job, the BPI V2
+ * fit): `start` in the background (false when a run is already going on in this process or holds
+ * the lock in another), `runNow` in the foreground (waits for another process's run first).
+ */
+export class LockedRuns {
+  private current: Promise<void> | null = null;
+
+  constructor(
+    readonly lock: ClusterLock,
+    /** Told when the lock cannot be asked (e.g. its database connection fails): the start answers false. */
+    private readonly onLockError: (err: unknown) => void,
+  ) {}
+
+  /** Whether this process runs the job now. */
+  get running(): boolean {
+    return this.current !== null;
+  }
+
+  /**
+   * Starts `run` in the background under the lock. The answer comes when `run` calls `started`
+   * (e.g. once its progress row exists) or ends, whichever is first; false without the lock.
+   * A failed background run is the job's to record (its status row); it is not rethrown here.
+   */
+  start(run: (started: () => void) => Promise<unknown>): Promise<boolean> {
+    if (this.current) return Promise.resolve(false);
+    let answer!: (ok: boolean) => void;
+    const answered = new Promise<boolean>((r) => (answer = r));
+    this.current = (async () => {
+      let release: (() => Promise<void>) | null = null;
+      try {
+        release = await this.lock.tryAcquire();
+      } catch (err) {
+        this.onLockError(err);
+      }
+      if (!release) return answer(false);
+      try {
+        await run(() => answer(true));
+      } finally {
+        answer(true); // no-op when already answered
+        await release();
+      }
+    })().finally(() => {
+      this.current = null;
+    });
+    this.current.catch(() => {});
+    return answered;
+  }
+
+  /** Runs `run` to the end under the lock (its error is thrown); when another process holds the lock, waits for it (`onWait` is told). */
+  async runNow<T>(run: () => Promise<T>, onWait?: () => void): Promise<T> {
+    let release = await this.lock.tryAcquire();
+    if (!release) {
+      onWait?.();
+      release = await this.lock.acquire();
+    }
+    try {
+      return await run();
+    } finally {
+      await release();
+    }
+  }
+
+  /** Waits for this process's background run (if any). */
+  async wait(): Promise<void> {
+    await this.current?.catch(() => {});
+  }
+}

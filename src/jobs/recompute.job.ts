@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import { recomputeDuration } from '../metrics';
 import type { Logger } from '../logger';
-import { LocalLock, type ClusterLock } from '../cluster/lock';
+import { LocalLock, LockedRuns, type ClusterLock } from '../cluster/lock';
 
 export interface RecomputeStep {
   name: string;
@@ -36,10 +36,9 @@ const PROGRESS_WRITE_MS = 500;
  */
 export class RecomputeJob {
   private readonly steps: RecomputeStep[] = [];
-  private current: Promise<void> | null = null;
   /** This process's run (the last one it ran); `status()` is the cluster's view. */
   readonly state: RecomputeState = { running: false, step: null, done: 0, total: 0, startedAt: null, finishedAt: null, error: null };
-  private readonly lock: ClusterLock;
+  private readonly runs: LockedRuns;
   private lastWrite = 0;
   private writing: Promise<unknown> = Promise.resolve();
   private trailing: NodeJS.Timeout | null = null;
@@ -49,7 +48,7 @@ export class RecomputeJob {
     private readonly log?: Logger,
     private readonly opts: { lock?: ClusterLock; instanceId?: string } = {},
   ) {
-    this.lock = opts.lock ?? new LocalLock();
+    this.runs = new LockedRuns(opts.lock ?? new LocalLock(), (err) => this.log?.error({ err }, 'recompute lock unavailable'));
   }
 
   addStep(step: RecomputeStep): void {
@@ -64,28 +63,10 @@ export class RecomputeJob {
 
   /** Starts a run in the background; false when one is already running (in any process of the cluster). */
   start(versions?: string[], onProgress?: (step: string, done: number, total: number) => void): Promise<boolean> {
-    if (this.current) return Promise.resolve(false);
-    let claimed!: (ok: boolean) => void;
-    const claim = new Promise<boolean>((r) => (claimed = r));
-    this.current = (async () => {
-      let release: (() => Promise<void>) | null = null;
-      try {
-        release = await this.lock.tryAcquire();
-      } catch (err) {
-        this.log?.error({ err }, 'recompute lock unavailable');
-      }
-      claimed(release !== null);
-      if (!release) return;
-      try {
-        await this.runLocked(versions, onProgress);
-      } finally {
-        await release();
-      }
-    })().finally(() => {
-      this.current = null;
+    return this.runs.start((started) => {
+      started();
+      return this.runLocked(versions, onProgress);
     });
-    this.current.catch(() => {});
-    return claim;
   }
 
   /**
@@ -97,7 +78,7 @@ export class RecomputeJob {
     if (this.state.running) return { ...this.state };
     const row = await this.db.recomputeStatus.findUnique({ where: { id: 1 } });
     if (!row) return { ...this.state };
-    const running = row.running && (await this.lock.isHeld());
+    const running = row.running && (await this.runs.lock.isHeld());
     return {
       running,
       step: row.step,
@@ -110,8 +91,8 @@ export class RecomputeJob {
   }
 
   /** Waits for the running job (if any). */
-  async wait(): Promise<void> {
-    await this.current?.catch(() => {});
+  wait(): Promise<void> {
+    return this.runs.wait();
   }
 
   /**
@@ -136,18 +117,10 @@ export class RecomputeJob {
    * Runs the job to the end in the foreground (throws on failure); when another process runs it,
    * waits for that run to end first (`onWait` is told), then runs.
    */
-  async run(versions?: string[], onProgress?: (step: string, done: number, total: number) => void, onWait?: () => void): Promise<void> {
-    let release = await this.lock.tryAcquire();
-    if (!release) {
-      onWait?.();
-      release = await this.lock.acquire();
-    }
-    try {
-      await this.runLocked(versions, onProgress);
-    } finally {
-      await release();
-    }
+  run(versions?: string[], onProgress?: (step: string, done: number, total: number) => void, onWait?: () => void): Promise<void> {
+    return this.runs.runNow(() => this.runLocked(versions, onProgress), onWait);
   }
+
 
   /** Writes the state to the RecomputeStatus row (in order; at most every 500 ms unless forced). */
   private persist(force: boolean): Promise<unknown> {

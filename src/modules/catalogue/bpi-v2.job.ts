@@ -13,7 +13,7 @@
  */
 import type { Db } from '../../db/client';
 import type { ClusterCaches } from '../../cluster/caches';
-import { LocalLock, type ClusterLock } from '../../cluster/lock';
+import { LocalLock, LockedRuns, type ClusterLock } from '../../cluster/lock';
 import { LATEST_VERSION } from '../../domain/constants';
 import { MIN_PLAYERS_PER_CHART, ScoreMatrixBuilder, type ChartInfo } from '../../domain/bpi-v2';
 import { computeBpiV2Async } from './bpi-v2.compute';
@@ -45,63 +45,34 @@ export interface BpiV2RunOptions {
 }
 
 export class BpiV2Job {
-  private current: Promise<unknown> | null = null;
-  private readonly lock: ClusterLock;
+  private readonly runs: LockedRuns;
   private lastWrite = 0;
 
   constructor(
     private readonly deps: { db: Db; catalogue: Catalogue; caches: Pick<ClusterCaches, 'changed'>; log?: Logger },
     private readonly opts: { lock?: ClusterLock; instanceId?: string } = {},
   ) {
-    this.lock = opts.lock ?? new LocalLock();
+    this.runs = new LockedRuns(opts.lock ?? new LocalLock(), (err) => this.deps.log?.error({ err }, 'bpi v2 lock unavailable'));
   }
 
-  /** Starts a run in the background; false when one is already running (in any process of the cluster). */
+  /**
+   * Starts a run in the background; false when one is already running (in any process of the
+   * cluster). The start answers once the run's row exists, so a status read right after shows it.
+   */
   start(options: BpiV2RunOptions = {}): Promise<boolean> {
     this.check(options);
-    if (this.current) return Promise.resolve(false);
-    let claimed!: (ok: boolean) => void;
-    const claim = new Promise<boolean>((r) => (claimed = r));
-    this.current = (async () => {
-      let release: (() => Promise<void>) | null = null;
-      try {
-        release = await this.lock.tryAcquire();
-      } catch (err) {
-        this.deps.log?.error({ err }, 'bpi v2 lock unavailable');
-      }
-      if (!release) return claimed(false);
-      try {
-        // the start answers once the run's row exists, so a status read right after shows it
-        await this.runLocked(options, () => claimed(true));
-      } finally {
-        claimed(true); // (no-op when already answered) a run that failed before its row
-        await release();
-      }
-    })().finally(() => {
-      this.current = null;
-    });
-    this.current.catch(() => {});
-    return claim;
+    return this.runs.start((started) => this.runLocked(options, started));
   }
 
   /** Runs to the end in the foreground (throws on failure); waits first when another process runs it (`onWait` is told). */
   async run(options: BpiV2RunOptions = {}, onWait?: () => void): Promise<BpiV2FitRun> {
     this.check(options);
-    let release = await this.lock.tryAcquire();
-    if (!release) {
-      onWait?.();
-      release = await this.lock.acquire();
-    }
-    try {
-      return await this.runLocked(options);
-    } finally {
-      await release();
-    }
+    return this.runs.runNow(() => this.runLocked(options), onWait);
   }
 
   /** Waits for this process's background run (if any). */
-  async wait(): Promise<void> {
-    await this.current?.catch(() => {});
+  wait(): Promise<void> {
+    return this.runs.wait();
   }
 
   /**
@@ -111,7 +82,7 @@ export class BpiV2Job {
   async status(): Promise<BpiV2FitRun | null> {
     const row = await this.deps.db.bpiV2FitRun.findFirst({ orderBy: { id: 'desc' } });
     if (!row || row.status !== 'running') return row;
-    if (this.current || (await this.lock.isHeld())) return row;
+    if (this.runs.running || (await this.runs.lock.isHeld())) return row;
     return { ...row, status: 'failed', error: row.error ?? 'interrupted (the process running it stopped)' };
   }
 
