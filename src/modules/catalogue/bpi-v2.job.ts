@@ -14,6 +14,7 @@
 import type { Db } from '../../db/client';
 import type { ClusterCaches } from '../../cluster/caches';
 import { LocalLock, LockedRuns, type ClusterLock } from '../../cluster/lock';
+import { PLAYERS_WITH_BESTS } from '../../db/queries';
 import { LATEST_VERSION } from '../../domain/constants';
 import { MIN_PLAYERS_PER_CHART, ScoreMatrixBuilder, type ChartInfo } from '../../domain/bpi-v2';
 import { computeBpiV2Async } from './bpi-v2.compute';
@@ -144,12 +145,7 @@ export class BpiV2Job {
       // --- the bests: players of the version (loose index scan), then per batch chart ids and EX scores per player
       const users = (
         await db.$queryRawUnsafe<{ userId: string }[]>(
-          `WITH RECURSIVE u("userId") AS (
-             SELECT min("userId") FROM "BestScore" WHERE "version" = $1
-             UNION ALL
-             SELECT (SELECT min(b."userId") FROM "BestScore" b WHERE b."version" = $1 AND b."userId" > u."userId") FROM u WHERE u."userId" IS NOT NULL
-           )
-           SELECT "userId" FROM u WHERE "userId" IS NOT NULL ORDER BY 1`,
+          `${PLAYERS_WITH_BESTS} ORDER BY 1`,
           version,
         )
       ).map((r) => r.userId);

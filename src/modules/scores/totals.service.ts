@@ -8,6 +8,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../../db/client';
 import { inTotalSet, totalOverSet } from '../../domain/totals';
 import type { CatalogueChart } from '../catalogue/catalogue';
+import { PLAYERS_WITH_BESTS } from '../../db/queries';
 
 /** A Prisma client or an interactive transaction client. */
 export type DbLike = Prisma.TransactionClient;
@@ -85,16 +86,10 @@ export async function recomputeAll(
   onProgress?: (done: number, total: number) => void,
 ): Promise<{ users: number; batches: number }> {
   // Sorted player ids (the batches take their import locks in this order): players with bests (a
-  // loose index scan over the primary key (userId, version, chartId): one probe per player, not a
-  // sort of every best) and players with a stored total.
+  // loose index scan: PLAYERS_WITH_BESTS) and players with a stored total.
   const users = (
     await db.$queryRawUnsafe<{ userId: string }[]>(
-      `WITH RECURSIVE u("userId") AS (
-         SELECT min("userId") FROM "BestScore" WHERE "version" = $1
-         UNION ALL
-         SELECT (SELECT min(b."userId") FROM "BestScore" b WHERE b."version" = $1 AND b."userId" > u."userId") FROM u WHERE u."userId" IS NOT NULL
-       )
-       SELECT "userId" FROM u WHERE "userId" IS NOT NULL
+      `${PLAYERS_WITH_BESTS}
        UNION SELECT "userId" FROM "PlayerVersionStatus" WHERE "version" = $1 ORDER BY 1`,
       version,
     )

@@ -75,6 +75,15 @@ export class TimelineService {
           AND (p."playedAt", p."id") < (s."playedAt", s."id")
       ) prev ON true`;
 
+  /** The play's previous play of the same chart and version (its BPI: prevBpi). */
+  private static readonly PREV_PLAY = Prisma.sql`
+      LEFT JOIN LATERAL (
+        SELECT p."bpi" FROM "Score" p
+        WHERE p."userId" = s."userId" AND p."chartId" = s."chartId" AND p."version" = s."version"
+          AND (p."playedAt", p."id") < (s."playedAt", s."id")
+        ORDER BY p."playedAt" DESC, p."id" DESC LIMIT 1
+      ) prevplay ON true`;
+
   /** Visible plays of followees matching `where`, newest first (prev.ex is joined only when `withPrev`). */
   private candidates(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number | null, withChart = false, backward = false): Prisma.Sql {
     return Prisma.sql`
@@ -101,12 +110,7 @@ export class TimelineService {
              prev.ex AS "prevEx", prevplay.bpi AS "prevBpi", s."viewerEx"
       FROM (${this.candidates(viewerId, where, withPrev, limit, withChart, backward)}) s
       ${TimelineService.PREV}
-      LEFT JOIN LATERAL (
-        SELECT p."bpi" FROM "Score" p
-        WHERE p."userId" = s."userId" AND p."chartId" = s."chartId" AND p."version" = s."version"
-          AND (p."playedAt", p."id") < (s."playedAt", s."id")
-        ORDER BY p."playedAt" DESC, p."id" DESC LIMIT 1
-      ) prevplay ON true
+      ${TimelineService.PREV_PLAY}
       ${backward ? Prisma.sql`ORDER BY s."playedAt" ASC, s."id" ASC` : Prisma.sql`ORDER BY s."playedAt" DESC, s."id" DESC`}`;
   }
 
@@ -207,12 +211,7 @@ export class TimelineService {
       FROM "Score" s
       LEFT JOIN "BestScore" vb ON vb."userId" = ${viewerId ?? ''} AND vb."version" = s."version" AND vb."chartId" = s."chartId"
       ${TimelineService.PREV}
-      LEFT JOIN LATERAL (
-        SELECT p."bpi" FROM "Score" p
-        WHERE p."userId" = s."userId" AND p."chartId" = s."chartId" AND p."version" = s."version"
-          AND (p."playedAt", p."id") < (s."playedAt", s."id")
-        ORDER BY p."playedAt" DESC, p."id" DESC LIMIT 1
-      ) prevplay ON true
+      ${TimelineService.PREV_PLAY}
       WHERE s."id" IN (${Prisma.join([...ids])})`);
     const byId = new Map(raw.map((r) => [Number(r.id), this.toRow(r)]));
     return ids.map((id) => byId.get(id) ?? null);
