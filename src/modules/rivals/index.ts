@@ -1,4 +1,4 @@
-import { ChartRankType, FollowingChartScoreType, NearLossType } from './rivals.types';
+import { ChartRankType, FollowingChartScoreType, NearLossType, RivalSideType } from './rivals.types';
 import { bpiModelResolver } from '../shared/bpi-model';
 import { defineArea } from '../area';
 import { createRivalLoaders, type RivalLoaders } from './rivals.loaders';
@@ -11,7 +11,7 @@ import { RivalsService } from './rivals.service';
  */
 export const rivalsArea = defineArea({
   name: 'rivals',
-  resolvers: [bpiModelResolver(ChartRankType), bpiModelResolver(FollowingChartScoreType), bpiModelResolver(NearLossType), RivalsUserResolver, RivalryResolver, RivalsFollowingResolver, FollowingChartStatResolver, FollowingChartScoreResolver, NearLossResolver, SuggestedRivalResolver, RivalsQueryResolver],
+  resolvers: [bpiModelResolver(ChartRankType), bpiModelResolver(RivalSideType), bpiModelResolver(FollowingChartScoreType), bpiModelResolver(NearLossType), RivalsUserResolver, RivalryResolver, RivalsFollowingResolver, FollowingChartStatResolver, FollowingChartScoreResolver, NearLossResolver, SuggestedRivalResolver, RivalsQueryResolver],
   loaders: (db) => createRivalLoaders(db),
   services: (s) => new RivalsService(s),
 });

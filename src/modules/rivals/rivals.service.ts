@@ -75,6 +75,8 @@ export interface RivalryData {
 
 /** A side of a comparison row as the API shows it. */
 export interface RivalSideData extends SideScore {
+  /** The chart (not a field: for bpi(model: V2)). */
+  chartId: number;
   clearLamp: ClearLamp;
   missCount: number | null;
 }
@@ -142,7 +144,7 @@ export class RivalsService {
 
   private side(b: BestScore | undefined): RivalSideData | null {
     if (!b) return null;
-    return { exScore: b.exScore, bpi: this.s.catalogue.currentBpi(b.chartId, b.exScore), clearLamp: b.clearLamp ?? ClearLamp.NO_PLAY, missCount: b.missCount, playedAt: b.playedAt };
+    return { chartId: b.chartId, exScore: b.exScore, bpi: this.s.catalogue.currentBpi(b.chartId, b.exScore), clearLamp: b.clearLamp ?? ClearLamp.NO_PLAY, missCount: b.missCount, playedAt: b.playedAt };
   }
 
   /** Every chart of the filter where at least one of the pair has a best, compared (unsorted). */

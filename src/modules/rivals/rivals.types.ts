@@ -121,7 +121,9 @@ export class RivalryType {
 @ObjectType('RivalSide', { description: 'Value type: one player\'s best on a chart in a comparison' })
 export class RivalSideType {
   @Field(() => Int, { description: 'Best EX score' }) exScore!: number;
-  @Field(() => Float, { nullable: true, description: 'BPI of that EX score under the chart\'s current definition (null: no definition)' }) bpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'BPI of that EX score — model V1 (default): the chart\'s current definition, null without one; V2: the fitted parameters, null when the chart has none' }) bpi!: number | null;
+  /** The chart (not a field: for bpi(model: V2)). */
+  chartId!: number;
   @Field(() => ClearLamp, { description: 'Best clear lamp (NO_PLAY when none recorded)' }) clearLamp!: ClearLamp;
   @Field(() => Int, { nullable: true, description: 'Fewest misses (null: unknown)' }) missCount!: number | null;
   @Field(() => Date, { description: 'When the best EX was played' }) playedAt!: Date;

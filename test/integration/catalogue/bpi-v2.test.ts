@@ -177,6 +177,10 @@ describe('BPI V2: the fit job, storage and serving', () => {
     const hist = await s.gql(`query($c: ID!) { me { chartHistory(chartId: $c) { exScore bpi v2: bpi(model: V2) } } }`, { c: String(c.id) }, tok);
     expect(hist.body.errors).toBeUndefined();
     expect(hist.body.data.me.chartHistory).toEqual([{ exScore: m - 50, bpi: calcBpi(m - 50, c.definition!), v2: 50 }]);
+    // the same best as the viewer's side of a rivalry (RivalSide.bpi): V1 current definition, V2 50
+    const riv = await s.gql(`query($r: ID!, $c: ID!) { user(id: $r) { rivalry(version: "33") { chart(chartId: $c) { mine { exScore bpi v2: bpi(model: V2) } } } } }`, { r: userIds[0], c: String(c.id) }, tok);
+    expect(riv.body.errors).toBeUndefined();
+    expect(riv.body.data.user.rivalry.chart.mine).toEqual({ exScore: m - 50, bpi: calcBpi(m - 50, c.definition!), v2: 50 });
   });
 
   it('totalBpi(model: V2) is the V1 total formula over the fitted SP ☆12 charts; V1 is the stored total’s formula', async () => {
