@@ -77,7 +77,7 @@ describe('H6: subscriptions are bounded and fan out without a query per subscrip
     const star = await aPublicPlayer(s.db.prisma);
     await follows(s.db.prisma, fan, star);
     const c = wsClient(await s.tokenFor(fan.id));
-    const subs = Array.from({ length: 10 }, () => subscribe(c, 'subscription { timelineEntryAdded { id exScore } }'));
+    const subs = Array.from({ length: 10 }, () => subscribe(c, 'subscription { timelineEntryAdded { databaseId exScore } }'));
     await until(() => s.app.pubsub.subscriberCount('TIMELINE_ENTRY_ADDED', fan.id) === 10, 'ten subscriptions');
     const chart = (await s.db.prisma.chart.findFirstOrThrow({ orderBy: { id: 'asc' } })).id;
     const imp = await aScoreImport(s.db.prisma, star, [{ chartId: chart, exScore: 900 }]);
@@ -86,7 +86,7 @@ describe('H6: subscriptions are bounded and fan out without a query per subscrip
       s.app.events.emit('scores.imported', { userId: star.id, version: imp.version, batchId: imp.batchId, chartIds: imp.chartIds });
       await until(() => subs.every((x) => x.events.length === 1), 'the event on every subscription');
     }, undefined, false);
-    for (const x of subs) expect(x.events[0].data.timelineEntryAdded).toEqual({ id: String(imp.scores[0].id), exScore: 900 });
+    for (const x of subs) expect(x.events[0].data.timelineEntryAdded).toEqual({ databaseId: imp.scores[0].id, exScore: 900 });
     // The listener: overtaken check 1, followers 1, plays 1; the fan-out: the timeline entry once and
     // the connection's credential once (was: both once per subscription, 20 statements). Since the
     // stats area keeps RadarCache, the same event also refreshes the importer's row (a read of their
