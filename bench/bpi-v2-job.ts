@@ -10,25 +10,18 @@
 import 'reflect-metadata';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { closeApp, createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { LATEST_VERSION } from '../src/domain/constants';
 import { createLogger } from '../src/logger';
 import type { BpiV2Phase } from '../src/modules/catalogue/bpi-v2.job';
-import { fmt, pgUrl, record, SCALE_DB } from './lib';
+import { connectScaleDb, fmt, record, SCALE_DB } from './lib';
 
 const TARGET_MS = 60_000;
 
 export async function benchBpiV2Job(): Promise<void> {
-  const url = pgUrl(SCALE_DB);
-  const sql = new Client({ connectionString: url });
-  try {
-    await sql.connect();
-  } catch (err) {
-    throw new Error(`scale database ${SCALE_DB} not reachable (${(err as Error).message}): run \`npm run bench:data\` first`);
-  }
+  const { url, sql } = await connectScaleDb();
   const { rows: [size] } = await sql.query(
     `SELECT (SELECT count(DISTINCT "userId") FROM "BestScore" WHERE version = $1)::int AS users,
             (SELECT count(DISTINCT "chartId") FROM "BestScore" WHERE version = $1)::int AS charts,

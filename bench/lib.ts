@@ -125,6 +125,18 @@ export function pgUrl(name: string): string {
 /** The scale data set of `npm run bench:data` (bench/data.ts). */
 export const SCALE_DB = process.env.BENCH_SCALE_DB ?? 'bpigraph_bench_scale';
 
+/** A connection to the scale data set (bench/data.ts) and its URL; a clear error when it is not there. */
+export async function connectScaleDb(): Promise<{ url: string; sql: Client }> {
+  const url = pgUrl(SCALE_DB);
+  const sql = new Client({ connectionString: url });
+  try {
+    await sql.connect();
+  } catch (err) {
+    throw new Error(`scale database ${SCALE_DB} not reachable (${(err as Error).message}): run \`npm run bench:data\` first`);
+  }
+  return { url, sql };
+}
+
 /** p-th percentile (0–100) of a sample, nearest rank. */
 export function percentile(xs: number[], p: number): number {
   if (xs.length === 0) return NaN;

@@ -12,7 +12,6 @@
  */
 import 'reflect-metadata';
 import fs from 'node:fs';
-import { Client } from 'pg';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/client';
@@ -22,7 +21,7 @@ import { createLogger } from '../src/logger';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/modules/auth/auth.service';
 import { SignJWT } from 'jose';
 import { DEFINITIONS_FILE } from './data';
-import { fmt, percentile, pgUrl, record, rssMiB, SCALE_DB, startProcess, timedPool, tmpDir } from './lib';
+import { connectScaleDb, fmt, percentile, pgUrl, record, rssMiB, SCALE_DB, startProcess, timedPool, tmpDir } from './lib';
 
 const JWT = 'bench-secret-bench-secret-bench-secret-000';
 
@@ -41,13 +40,7 @@ async function gql(url: string, query: string, variables: Record<string, unknown
 }
 
 export async function benchScale(requests = Number(process.env.BENCH_REQUESTS ?? 400)): Promise<void> {
-  const url = pgUrl(SCALE_DB);
-  const sql = new Client({ connectionString: url });
-  try {
-    await sql.connect();
-  } catch (err) {
-    throw new Error(`scale database ${SCALE_DB} not reachable (${(err as Error).message}): run \`npm run bench:data\` first`);
-  }
+  const { url, sql } = await connectScaleDb();
   const rows: [string, string, string][] = [];
   try {
     const { rows: [size] } = await sql.query(
