@@ -117,8 +117,8 @@ export class ScoresService {
    * derived from the in-memory catalogue, so the order is evaluated here over the player's rows
    * (one indexed read), one reused entry at a time; only the page's entries are built.
    */
-  private listPage<T extends ListEntry>(src: ListSource<T>, args: ListArgs): Page<T> {
-    const { filter, sort } = scoreListArgs(args);
+  private listPage<T extends ListEntry>(src: ListSource<T>, args: ListArgs, parsed = scoreListArgs(args)): Page<T> {
+    const { filter, sort } = parsed;
     // a cursor belongs to one sort and order: another's is BAD_USER_INPUT naming `after`
     const tag = `scores:${sort.key}:${sort.order}`;
     const ks = keyset({ first: args.first, after: args.after }, tag, SCORE_LIST_KEY);
@@ -163,7 +163,8 @@ export class ScoresService {
     }
     const cols = await this.compactBests(userId, version);
     await cat.ensureCharts(cols.chartId);
-    const { sort, filter } = scoreListArgs(q);
+    const parsed = scoreListArgs(q);
+    const { sort, filter } = parsed;
     const needBpi = sort.key === ScoreSortKey.BPI || filter.bpiMin != null || filter.bpiMax != null;
     const at = new Date(0);
     const best = (i: number): ReplayBest => ({
@@ -202,6 +203,7 @@ export class ScoresService {
         build: (i) => entry(cat.chart(cols.chartId[i])!, version, best(i)),
       },
       q,
+      parsed,
     );
   }
 
