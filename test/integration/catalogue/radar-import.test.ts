@@ -9,6 +9,7 @@ import { RADAR_CATEGORIES } from '../../../src/domain/constants';
 import { safeBpi, totalBpi } from '../../../src/domain/bpi';
 import { chartInVersion } from '../../../src/domain/radar';
 import { runCliInProcess } from '../../helpers/cli';
+import { describeIf } from '../../helpers/skip';
 
 // usage errors only: no command below reaches a database
 const CLI_ENV = { ...process.env, DATABASE_URL: '', DATA_DIR: path.join(os.tmpdir(), 'bpigraph-cli-usage') };
@@ -21,8 +22,7 @@ const SHARED = path.resolve(__dirname, '../../../../shared/data');
 const CATEGORIES = path.join(SHARED, 'radar/chart-categories.json');
 const DEFINITIONS = path.join(SHARED, 'definitions/definitions-202509156.json');
 const present = fs.existsSync(CATEGORIES) && fs.existsSync(DEFINITIONS);
-if (!present) console.warn(`radar-import tests skipped: ${CATEGORIES} or ${DEFINITIONS} is absent`);
-const describeData = present ? describe : describe.skip;
+const describeData = describeIf(present, `${CATEGORIES} or ${DEFINITIONS} is absent (real data lives in ../shared)`);
 
 
 describe('charts import-categories (CLI)', () => {

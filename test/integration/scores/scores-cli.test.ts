@@ -4,14 +4,14 @@ import path from 'node:path';
 import { openDatabase } from '../../../src/db/client';
 import { aBestScoreRow } from '../../helpers/factories';
 import { cli as cliInProcess } from '../../helpers/cli';
+import { describeIf } from '../../helpers/skip';
 
 const SHARED = path.resolve(__dirname, '../../../../shared/data');
 const DEFS = path.join(SHARED, 'definitions/definitions-202509156.json');
 const SAMPLE = path.join(SHARED, 'eamusement/score-sample-pre-leggendaria.csv');
 const CORRECTIONS = path.join(SHARED, 'eamusement/title-corrections.json');
 const haveShared = [DEFS, SAMPLE, CORRECTIONS].every((f) => fs.existsSync(f));
-if (!haveShared) console.warn(`[scores-cli.test] ${SHARED} not found: the CLI import test is skipped`);
-const d = haveShared ? describe : describe.skip;
+const d = describeIf(haveShared, `${SHARED} not found (real data lives in ../shared)`);
 
 d('CLI: scores import (embedded database)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bpigraph-scores-cli-'));
