@@ -46,6 +46,9 @@ class SummaryReporter {
         process.stdout.write(`  ${path.relative(process.cwd(), file)}: ${n} skipped: ${why}\n`);
       }
     }
+    if (process.env.BPIGRAPH_PG_SUBSET) {
+      process.stdout.write('\nPostgreSQL run: the database-insensitive files (unit, browser, HTTP platform, CLI) were left out (jest.config.js; TEST_ALL=1 runs them)\n');
+    }
     process.stdout.write(`\njest: ${passed} passed, ${failed} failed, ${skipped + todo} skipped\n`);
   }
 }
