@@ -12,7 +12,7 @@ import { MCP_TOOLS, type McpTool } from './mcp-tools';
 import pkg from '../../package.json';
 
 /**
- * The Model Context Protocol endpoint for AI assistants (README "Assistants (MCP)"):
+ * The Model Context Protocol endpoint for AI assistants (docs/rest-and-mcp.md):
  *  POST /mcp   Streamable HTTP, stateless: every request gets a new McpServer and transport
  *              (no session id), JSON responses (no SSE stream). Bearer token required (our JWTs,
  *              OAuth access tokens with their scopes); missing or bad: 401 with
