@@ -7,6 +7,8 @@ const bool = (def: boolean) =>
     .optional()
     .transform((v) => (v === undefined ? def : v === 'true' || v === '1' || v === 'yes'));
 
+const truthy = (v: string) => v === 'true' || v === '1' || v === 'yes';
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -24,8 +26,9 @@ const EnvSchema = z.object({
   /** Default: true in development and test, false in production (demo data never in production unless asked for). */
   SEED_DEMO: z.enum(['true', 'false', '1', '0', 'yes', 'no']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  GRAPHQL_INTROSPECTION: bool(true),
-  GRAPHQL_EXPLORER: bool(true),
+  /** Defaults (see loadConfig): on outside production; in production off unless GRAPHQL_EXPLORER=true. */
+  GRAPHQL_INTROSPECTION: z.enum(['true', 'false', '1', '0', 'yes', 'no']).optional(),
+  GRAPHQL_EXPLORER: z.enum(['true', 'false', '1', '0', 'yes', 'no']).optional(),
   GRAPHQL_COMPILED_EXECUTOR: bool(true),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(100).default(12),
@@ -121,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   if (external !== 0 && external !== 3) {
     throw new ConfigError('Invalid configuration:\n  AUTH_ISSUER, AUTH_JWKS_URL and AUTH_AUDIENCE must be set together');
   }
+  const explorer = c.GRAPHQL_EXPLORER === undefined ? c.NODE_ENV !== 'production' : truthy(c.GRAPHQL_EXPLORER);
   return {
     env: c.NODE_ENV,
     port: c.PORT,
@@ -130,10 +134,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** PostgreSQL streaming replicas for read-only requests (src/db/replicas.ts); [] = none. */
     databaseReplicaUrls: (c.DATABASE_REPLICA_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
     dataDir: path.resolve(c.DATA_DIR),
-    seedDemo: c.SEED_DEMO === undefined ? c.NODE_ENV !== 'production' : ['true', '1', 'yes'].includes(c.SEED_DEMO),
+    seedDemo: c.SEED_DEMO === undefined ? c.NODE_ENV !== 'production' : truthy(c.SEED_DEMO),
     logLevel: c.LOG_LEVEL,
-    introspection: c.GRAPHQL_INTROSPECTION,
-    explorer: c.GRAPHQL_EXPLORER,
+    /** The GraphiQL page at GET /graphql: on outside production, off in production unless GRAPHQL_EXPLORER=true. */
+    explorer,
+    /** Schema introspection: follows the explorer (which needs it) unless GRAPHQL_INTROSPECTION says otherwise. */
+    introspection: c.GRAPHQL_INTROSPECTION === undefined ? explorer : truthy(c.GRAPHQL_INTROSPECTION),
     /** POST /graphql queries and mutations through compiled documents (src/graphql/executor.ts); false = Apollo's pipeline only. */
     compiledExecutor: c.GRAPHQL_COMPILED_EXECUTOR,
     bodyLimit: c.BODY_LIMIT_BYTES,

@@ -25,6 +25,17 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'development' })).toMatchObject({ publicUrl: undefined, seedDemo: true });
     expect(loadConfig({ NODE_ENV: 'test', SEED_DEMO: 'no' }).seedDemo).toBe(false);
   });
+  it('production: explorer and introspection off unless GRAPHQL_EXPLORER=true; elsewhere on', () => {
+    const prod = { NODE_ENV: 'production', PUBLIC_URL: 'https://api.example.org' };
+    expect(loadConfig(prod)).toMatchObject({ explorer: false, introspection: false });
+    // the explorer needs introspection, so asking for it brings both
+    expect(loadConfig({ ...prod, GRAPHQL_EXPLORER: 'true' })).toMatchObject({ explorer: true, introspection: true });
+    expect(loadConfig({ ...prod, GRAPHQL_INTROSPECTION: 'true' })).toMatchObject({ explorer: false, introspection: true });
+    expect(loadConfig({ ...prod, GRAPHQL_EXPLORER: 'true', GRAPHQL_INTROSPECTION: 'false' })).toMatchObject({ explorer: true, introspection: false });
+    expect(loadConfig({ NODE_ENV: 'development' })).toMatchObject({ explorer: true, introspection: true });
+    expect(loadConfig({ NODE_ENV: 'test' })).toMatchObject({ explorer: true, introspection: true });
+    expect(() => loadConfig({ GRAPHQL_EXPLORER: 'maybe' })).toThrow(/GRAPHQL_EXPLORER/);
+  });
   it('parses switches', () => {
     expect(loadConfig({ SEED_DEMO: 'false', GRAPHQL_EXPLORER: '0' })).toMatchObject({ seedDemo: false, explorer: false });
   });

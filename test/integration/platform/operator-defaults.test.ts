@@ -40,6 +40,12 @@ describe('security metadata never comes from request headers', () => {
       const meta = await rawGet(`${s.url}/.well-known/oauth-authorization-server`, HOSTILE);
       expect(meta.body).toMatchObject({ issuer: 'https://bpi.example.org', authorization_endpoint: 'https://bpi.example.org/api/oauth/authorize' });
       expect(JSON.stringify(meta.body)).not.toContain('evil.example');
+      // production defaults: no explorer page, no introspection (GRAPHQL_EXPLORER=true turns both on)
+      const page = await fetch(`${s.url}/graphql`, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(404);
+      const intro = await s.gql('{ __schema { queryType { name } } }');
+      expect(intro.body.errors?.[0]?.message).toMatch(/introspection/i);
+      expect(intro.body.data).toBeUndefined();
     } finally {
       await s.close();
     }
