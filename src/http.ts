@@ -89,7 +89,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     done();
   });
   // First hook: preflights are answered before anything else runs (CORS_ORIGINS, src/cors.ts).
-  registerCors(fastify, app.config);
+  registerCors(fastify, app.config, app.log);
   // The REST contract, collected from the routes registered below (GET /api/v1/openapi.json).
   await registerOpenApi(fastify, app.config);
   const schema = await getSchema();
