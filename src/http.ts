@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
@@ -51,9 +51,9 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   const fastify = Fastify({
     // Fastify's own logger is the process logger; request ids from genReqId (X-Request-ID kept).
     loggerInstance: app.log as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Fastify 5.8+ takes these two through a LogController (the top-level options are deprecated: FSTDEP023/024).
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
     genReqId: requestIdFor,
-    requestIdLogLabel: 'reqId',
     bodyLimit: app.config.bodyLimit,
     trustProxy: false,
   });
@@ -89,7 +89,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     done();
   });
   // First hook: preflights are answered before anything else runs (CORS_ORIGINS, src/cors.ts).
-  registerCors(fastify, app.config);
+  registerCors(fastify, app.config, app.log);
   // The REST contract, collected from the routes registered below (GET /api/v1/openapi.json).
   await registerOpenApi(fastify, app.config);
   const schema = await getSchema();
