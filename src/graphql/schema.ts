@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
-import { applyRules } from './rules';
+import { applyRules } from './rules-schema';
 import { leanResolvers, simpleObjectTypes } from './invoke';
 import { schemaPubSub } from './pubsub';
 import { acceptGlobalIds, installNodeIds } from './global-id';
