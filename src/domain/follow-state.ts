@@ -16,7 +16,7 @@
  *   legacy-follower    follow without approval while T is private (followed while T was public,
  *                      or T went private): NO access; may also hold a pending request
  *
- * Differences from the reference system (deliberate, see domain-social.md §3.2 and §6):
+ * Differences from the reference system (deliberate, see docs/domain/social.md#follows):
  *   - the approval lives on the Follow row, so unfollow / force-removal revoke it (no residual
  *     approval that silently re-grants access later);
  *   - a legacy follower can unfollow;
@@ -132,7 +132,7 @@ export function transition(s: FollowSnapshot, action: FollowAction): Transition 
   switch (action) {
     case 'FOLLOW':
       // already following (with or without approval): succeeds and changes nothing, as the
-      // reference's "Already followed" (domain-social.md §3.3)
+      // reference's "Already followed" (docs/domain/social.md#follows)
       if (s.follow) return done(from, [], s.hasPendingRequest);
       if (!s.targetIsPublic) return fail(forbidden(PRIVATE_MESSAGE));
       // none | requested (a request left from a private period): the follow supersedes it

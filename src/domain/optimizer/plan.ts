@@ -1,7 +1,7 @@
 /**
  * "Which charts should I improve, and by how much, to reach total BPI X?" (issue #16) — one
  * deterministic plan with the least EX points asked, within the reference's per-chart realism caps.
- * Inputs and result shape follow domain-stats.md §6.1–§6.7; the search is src/domain/optimizer/solver.ts.
+ * Inputs and result shape follow docs/domain/optimizer.md#arguments; the search is src/domain/optimizer/solver.ts.
  *
  * Model (integer EX throughout; BPI from src/domain/bpi calcBpi, the total from its power mean):
  * - Song set = the charts passed in (the caller's total-BPI set: SP ☆12 with a definition,

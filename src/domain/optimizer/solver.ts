@@ -9,7 +9,7 @@
  * A multiple-choice knapsack in covering form (NP-hard). A chart's gain is not concave in its EX
  * score (the contribution is |BPI|^K, K = log2 N ≈ 9), so the reference's marginal greedy — pick
  * the best contribution per EX point, raise it, repeat — is not optimal, and its randomised variant
- * (domain-stats.md §6.5) is not repeatable.
+ * (docs/domain/optimizer.md#the-plan) is not repeatable.
  *
  * Method (deterministic; ties broken by item key = chart id, then option index):
  * 1. Feasibility: the largest reachable gain is the sum of the M largest per-item maxima; below R

@@ -366,7 +366,7 @@ export class LogsService {
     return { previous, next };
   }
 
-  /** My bests in `version` against the nearest earlier version with data (domain-scores §5.4). */
+  /** My bests in `version` against the nearest earlier version with data (docs/domain/score-lists.md#logs-and-batches). */
   async versionSummary(userId: string, versionArg: string | null | undefined) {
     const version = parseVersion(versionArg);
     const idx = versionIndex(version);

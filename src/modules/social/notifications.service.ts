@@ -107,7 +107,7 @@ export class NotificationsService {
   }
 
   /**
-   * The badge, as the reference counts it (domain-social.md §3.7), in one SQL statement:
+   * The badge, as the reference counts it (docs/domain/social.md#notifications), in one SQL statement:
    * notifications after the read watermark (new followers, rivals passing you, approvals; the
    * FOLLOW_REQUEST items are not counted here — the requests are), plus every pending request
    * addressed to you (until acted on, whatever the watermark), plus, while you are private, every

@@ -84,13 +84,13 @@ export class AaaSummaryType {
   @Field(() => Int, { nullable: true, description: 'Charts reaching the custom goal (null without one)' }) custom!: number | null;
 }
 
-@ObjectType('AaaTable', { description: 'Value type: the AAA table (domain-stats §3.10): every chart in scope available in the version' })
+@ObjectType('AaaTable', { description: 'Value type: the AAA table (docs/domain/stats.md#aaa-table): every chart in scope available in the version' })
 export class AaaTableType {
   @Field(() => [AaaRowType], { description: 'Charts by level desc, then title' }) rows!: AaaRowType[];
   @Field(() => AaaSummaryType, { description: 'Counts over the rows' }) summary!: AaaSummaryType;
 }
 
-@ObjectType('BpmBand', { description: 'Value type: total BPI over the charts of one tempo band (domain-stats §3.11)' })
+@ObjectType('BpmBand', { description: 'Value type: total BPI over the charts of one tempo band (docs/domain/stats.md#bpm-bands)' })
 export class BpmBandType {
   @Field(() => String, { description: 'Band: 200~, 180~200, 160~180, 140~160, 120~140, ~120, Soflan, or ? (no tempo known)' }) label!: string;
   @Field(() => Float, { description: 'Total BPI of the band (unplayed charts count −15) over N = chartCount' }) totalBpi!: number;
@@ -131,7 +131,7 @@ export class TrendPointType {
   @Field(() => [TrendUpdateType], { description: 'Charts updated in the period, in play order (a chart updated twice is listed twice)' }) updates!: TrendUpdateType[];
 }
 
-@ObjectType('Trend', { description: 'Value type: the total-BPI trend (domain-stats §3.1), one point per period from the first play to the last' })
+@ObjectType('Trend', { description: 'Value type: the total-BPI trend (docs/domain/stats.md#total-bpi-trend), one point per period from the first play to the last' })
 export class TrendType {
   @Field(() => StatsPeriod, { description: 'Unit of the points' }) groupBy!: StatsPeriod;
   @Field(() => Int, { description: 'N: charts the totals are computed over (levels default 12)' }) chartCount!: number;
