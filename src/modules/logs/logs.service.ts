@@ -7,6 +7,7 @@
 import { BPI_FLOOR, round2 } from '../../domain/bpi';
 import { GAME_VERSIONS, VERSION_TITLES, versionIndex, type GameVersion } from '../../domain/constants';
 import { badInput, notFound } from '../../errors';
+import { visibleThroughFollow } from '../../db/visibility';
 import { keyset, parseVersion, rangeArgs, type KeysetArgs } from '../../graphql/args';
 import { keyCursor, keysetConnection, keysetSlice, prismaKeyset } from '../../graphql/connection';
 import type { AreaScope } from '../area';
@@ -292,7 +293,7 @@ export class LogsService {
       `SELECT b."chartId", b."exScore" FROM "BestScore" b
          JOIN "Follow" f ON f."followingId" = b."userId" AND f."followerId" = $1
          JOIN "User" r ON r."id" = b."userId"
-        WHERE b."version" = $2 AND b."chartId" = ANY($3::int[]) AND (r."isPublic" OR f."approvedAt" IS NOT NULL)`,
+        WHERE b."version" = $2 AND b."chartId" = ANY($3::int[]) AND ${visibleThroughFollow('f', 'r').sql}`,
       userId,
       version,
       entries.map((e) => e.chartId),
@@ -365,7 +366,7 @@ export class LogsService {
     return { previous, next };
   }
 
-  /** My bests in `version` against the nearest earlier version with data (domain-scores §5.4). */
+  /** My bests in `version` against the nearest earlier version with data (docs/domain/score-lists.md#logs-and-batches). */
   async versionSummary(userId: string, versionArg: string | null | undefined) {
     const version = parseVersion(versionArg);
     const idx = versionIndex(version);

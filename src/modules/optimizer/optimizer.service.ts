@@ -1,5 +1,5 @@
 /**
- * The optimizer area: the BPI plan of a player (domain-stats.md §6; the computation is
+ * The optimizer area: the BPI plan of a player (docs/domain/optimizer.md; the computation is
  * src/domain/optimizer), saved plans (memos, §6.8) and lane-ticket advice (§7) over imported
  * arrangement scores.
  */

@@ -80,7 +80,7 @@ export class BpiPlanStepType {
 
 @ObjectType('BpiPlan', {
   description:
-    'Value type: which charts to improve, and to which EX score, to reach a total BPI (domain-stats.md §6) — the least EX points ' +
+    'Value type: which charts to improve, and to which EX score, to reach a total BPI (docs/domain/optimizer.md) — the least EX points ' +
     'within the per-chart realism caps, deterministic (the same scores and arguments give the same plan)',
 })
 export class BpiPlanType {

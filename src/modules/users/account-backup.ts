@@ -5,7 +5,7 @@ import type { Prisma } from '../../generated/prisma/client';
 type Tx = Prisma.TransactionClient;
 
 /**
- * The JSON backup written before an account is deleted (domain-social.md §2.7 step 3): everything
+ * The JSON backup written before an account is deleted (docs/domain/social.md#profile): everything
  * the account holds, read inside the deleting transaction (the backup is exactly what is
  * deleted). Keys' values are left out — no API key hash or hint, no client secret, no invitation
  * token (hash or sealed form), no OAuth codes or tokens — as the reference leaves out the API key
