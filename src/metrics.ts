@@ -12,6 +12,7 @@ import { inSpan } from './tracing';
  *   bpigraph_dataloader_batch_size{loader}                 keys per DataLoader batch (src/graphql/loaders.ts)
  *   bpigraph_db_pool_connections{state}                    PostgreSQL pool: total | idle | waiting | max
  *   bpigraph_import_duration_seconds{kind}                 definitions / score imports
+ *   bpigraph_tx_retries_total{kind}                        transactions run again after 40001 / 40P01
  *   bpigraph_recompute_duration_seconds{step}              each recompute step, and `all` for a whole run
  * plus prom-client's process and Node.js defaults (CPU, memory, event-loop lag, GC).
  */
@@ -55,6 +56,13 @@ export const importDuration = new Histogram({
   help: 'Import durations (definitions, scores), including the database transaction',
   labelNames: ['kind'] as const,
   buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+  registers: [registry],
+});
+
+export const txRetries = new Counter({
+  name: 'bpigraph_tx_retries_total',
+  help: 'Write transactions run again after a serialization failure or deadlock (40001 / 40P01), by kind',
+  labelNames: ['kind'] as const,
   registers: [registry],
 });
 

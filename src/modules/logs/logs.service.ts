@@ -4,6 +4,7 @@
  * version difference summary, and batch deletion (which recomputes the bests and the totals of
  * the later batches).
  */
+import { retryTransaction } from '../../db/retry';
 import { BPI_FLOOR, round2 } from '../../domain/bpi';
 import { GAME_VERSIONS, VERSION_TITLES, versionIndex, type GameVersion } from '../../domain/constants';
 import { badInput, notFound } from '../../errors';
@@ -389,16 +390,19 @@ export class LogsService {
 
   /** Deletes one batch of the owner (its plays go with it) and recomputes bests and later totals. */
   async deleteBatch(userId: string, batchId: string) {
-    const result = await this.s.db.$transaction(
-      async (tx) => {
-        await lockPlayer(tx, userId);
-        const batch = await tx.importBatch.findFirst({ where: { id: batchId, userId } });
-        if (!batch) throw notFound('Batch not found.');
-        await tx.importBatch.delete({ where: { id: batchId } });
-        await rebuildDerived(tx, this.s.catalogue, userId, batch.version, batch.createdAt);
-        return batch;
-      },
-      { timeout: 60_000 },
+    // run again after a deadlock / serialization failure (nothing written): never INTERNAL
+    const result = await retryTransaction(() =>
+      this.s.db.$transaction(
+        async (tx) => {
+          await lockPlayer(tx, userId);
+          const batch = await tx.importBatch.findFirst({ where: { id: batchId, userId } });
+          if (!batch) throw notFound('Batch not found.');
+          await tx.importBatch.delete({ where: { id: batchId } });
+          await rebuildDerived(tx, this.s.catalogue, userId, batch.version, batch.createdAt);
+          return batch;
+        },
+        { timeout: 60_000 },
+      ),
     );
     this.s.events.emit('scores.batchDeleted', { userId, version: result.version, batchId });
     return { batchId, version: result.version, message: 'Batch deleted successfully.' };

@@ -579,9 +579,24 @@ export class RivalsService {
  */
 export async function followersOvertaken(
   db: AreaScope['db'],
-  e: { userId: string; version: string; batchId: string; chartIds: number[] },
+  e: { userId: string; version: string; batchId: string; chartIds: number[]; exSteps?: { chartId: number; before: number; after: number }[] },
 ): Promise<OvertakenFollower[]> {
   if (!e.chartIds.length) return [];
+  if (e.exSteps) {
+    // The import's own step per chart (before → after, from its transaction): the result does
+    // not depend on when this runs, even after a later import of the same player.
+    const steps = e.exSteps.filter((x) => x.after > x.before);
+    if (!steps.length) return [];
+    const rows = await db.$queryRaw<{ recipientId: string; chartId: number; myEx: number; newEx: number }[]>`
+      SELECT b."userId" AS "recipientId", s."chartId", b."exScore" AS "myEx", s."after" AS "newEx"
+      FROM jsonb_to_recordset(${JSON.stringify(steps)}::jsonb) AS s("chartId" int, "before" int, "after" int)
+      JOIN "User" imp ON imp."id" = ${e.userId}
+      JOIN "Follow" f ON f."followingId" = imp."id"
+      JOIN "BestScore" b ON b."userId" = f."followerId" AND b."version" = ${e.version} AND b."chartId" = s."chartId"
+      WHERE (imp."isPublic" OR f."approvedAt" IS NOT NULL) AND b."exScore" < s."after" AND b."exScore" >= s."before"
+      ORDER BY 2, 1`;
+    return rows.map((o) => ({ recipientId: o.recipientId, chartId: Number(o.chartId), myEx: Number(o.myEx), newEx: Number(o.newEx) }));
+  }
   const chartIds = Prisma.join(e.chartIds);
   const rows = await db.$queryRaw<{ recipientId: string; chartId: number; myEx: number; newEx: number }[]>`
     SELECT b."userId" AS "recipientId", nb."chartId", b."exScore" AS "myEx", nb."exScore" AS "newEx"

@@ -67,6 +67,8 @@ import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection, keysetSlice, type Page
 import type { RankingIdentity } from '../../domain/stats/ranking';
 import type { AreaDeps, AreaScope } from '../area';
 import type { ScoresService } from '../scores/scores.service';
+import { lockPlayers } from '../scores/totals.service';
+import { retryTransaction } from '../../db/retry';
 
 /** The parent object of the Dashboard fields: the player and the parsed standard stats query. */
 export interface DashboardRoot extends StatsQuery {
@@ -481,14 +483,17 @@ export function liveRadar(cat: AreaDeps['catalogue'], version: string, bests: re
  */
 export async function refreshRadarCache(deps: Pick<AreaDeps, 'db' | 'catalogue'>, userIds: readonly string[], version: string): Promise<void> {
   if (!userIds.length) return;
-  const bests = await deps.db.bestScore.findMany({ where: { userId: { in: [...userIds] }, version }, select: { userId: true, chartId: true, exScore: true } });
-  const byUser = new Map<string, { chartId: number; exScore: number }[]>();
-  for (const b of bests) {
-    const l = byUser.get(b.userId);
-    if (l) l.push(b);
-    else byUser.set(b.userId, [b]);
-  }
-  await deps.db.$transaction(async (tx) => {
+  // Under the players' import locks (lockPlayers, sorted), bests read inside the transaction: a
+  // refresh that lost a race to a later import's refresh never writes an older radar over it.
+  await retryTransaction(() => deps.db.$transaction(async (tx) => {
+    await lockPlayers(tx, userIds);
+    const bests = await tx.bestScore.findMany({ where: { userId: { in: [...userIds] }, version }, select: { userId: true, chartId: true, exScore: true } });
+    const byUser = new Map<string, { chartId: number; exScore: number }[]>();
+    for (const b of bests) {
+      const l = byUser.get(b.userId);
+      if (l) l.push(b);
+      else byUser.set(b.userId, [b]);
+    }
     const empty = userIds.filter((u) => !byUser.has(u));
     if (empty.length) await tx.radarCache.deleteMany({ where: { version, userId: { in: empty } } });
     for (const [userId, list] of byUser) {
@@ -496,5 +501,5 @@ export async function refreshRadarCache(deps: Pick<AreaDeps, 'db' | 'catalogue'>
       const data = { notes: v.NOTES, chord: v.CHORD, peak: v.PEAK, charge: v.CHARGE, scratch: v.SCRATCH, soflan: v.SOFLAN };
       await tx.radarCache.upsert({ where: { userId_version: { userId, version } }, create: { userId, version, ...data }, update: data });
     }
-  });
+  }, { timeout: 60_000 }));
 }

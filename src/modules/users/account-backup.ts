@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Prisma } from '../../generated/prisma/client';
+import { inOrder } from '../../db/in-order';
 
 type Tx = Prisma.TransactionClient;
 
@@ -37,7 +38,7 @@ export async function accountBackup(tx: Tx, userId: string) {
     radarCaches,
     apiKey,
     oauthClient,
-  ] = await Promise.all([
+  ] = await inOrder([
     tx.user.findUniqueOrThrow({ where: { id: userId } }),
     tx.userBadge.findUnique({ where: { userId } }),
     tx.externalIdentity.findMany({ where: { userId }, orderBy: [{ issuer: 'asc' }, { subject: 'asc' }] }),

@@ -195,7 +195,7 @@ d('score import and reads (real definitions)', () => {
     expect(events).toHaveLength(0);
     const ok = await importScores({ db: s.db.prisma, catalogue: s.app.catalogue, events: s.app.events }, { userId: u.id, version: '33', source: 'ROWS', rows });
     expect(ok.updatedCount).toBe(30);
-    expect(events).toEqual([{ userId: u.id, version: '33', batchId: ok.batchId, chartIds: expect.any(Array) }]);
+    expect(events).toEqual([{ userId: u.id, version: '33', batchId: ok.batchId, chartIds: expect.any(Array), exSteps: expect.any(Array) }]);
   });
 
   it('imports every tool format (Reflux with title corrections, daken counter, result techo) and normalized rows', async () => {
