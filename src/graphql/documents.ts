@@ -25,7 +25,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { AppError, toAppError, type ErrorCode } from '../errors';
+import { AppError, badInput, toAppError, type ErrorCode } from '../errors';
 import type { Context, Platform } from './context';
 import { countOperation, limitsFromConfig, measureOperation, type LimitsConfig } from './limits';
 
@@ -77,6 +77,12 @@ export function appErrorOf(err: unknown): AppError {
   return toAppError(err);
 }
 
+/** The variable a coercion message names (`Variable "$version" got invalid value…` → ['version']). */
+function variableOf(message: string): string[] {
+  const m = /Variable "\$(\w+)"/.exec(message);
+  return m ? [m[1]] : [];
+}
+
 /**
  * The compiled fixed documents of one server. Compiled at start-up (`compile`); `run` answers the
  * document's data or throws the AppError of the first error (REST and MCP answer one error).
@@ -122,7 +128,12 @@ export class DocumentRunner {
   ): Promise<TData> {
     const c = this.compiled.get(doc as FixedDocument);
     if (!c) throw new Error(`fixed document ${doc.name} was not compiled at start-up`);
-    if (c.operation.operation === 'query') ctx.readOnly = true;
+    // A query may read from a replica, unless this request already wrote (an MCP tool: import, then read back).
+    if (c.operation.operation === 'query') ctx.readOnly = !wrote.has(ctx);
+    else {
+      ctx.readOnly = false;
+      wrote.add(ctx);
+    }
     const rq = { schema: this.schema, document: c.document, operation: c.operation, operationName: doc.name, variables, ctx };
     try {
       const measured = measureOperation(this.limits, rq);
@@ -136,6 +147,8 @@ export class DocumentRunner {
     const result = await c.query(undefined, ctx, variables);
     if (result.errors?.length) {
       const first = result.errors[0];
+      // Variables that do not coerce (a version the schema does not know…): no data, no path, no cause.
+      if (result.data == null && !first.path && !first.originalError) throw badInput(first.message, [{ code: 'invalid_type', path: variableOf(first.message), message: first.message }]);
       const e = appErrorOf(first);
       if (e.code === 'INTERNAL_SERVER_ERROR') this.app.log.error({ err: first.originalError ?? first, document: doc.name }, 'unhandled error in a fixed document');
       throw e;
@@ -143,6 +156,9 @@ export class DocumentRunner {
     return result.data as TData;
   }
 }
+
+/** Contexts that ran a mutation: their later queries read the primary (read-your-writes). */
+const wrote = new WeakSet<Context>();
 
 const runners = new WeakMap<object, DocumentRunner>();
 
