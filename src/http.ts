@@ -12,6 +12,8 @@ import { attachSubscriptions } from './graphql/subscriptions';
 import { registerRest } from './rest';
 import { limitsPlugin, registerRestRateLimits } from './graphql/limits';
 import { CompiledExecutor } from './graphql/executor';
+import { DocumentRunner, installDocuments } from './graphql/documents';
+import { FIXED_DOCUMENTS } from './rest/documents';
 import { restError } from './rest/errors';
 import { registerOpenApi } from './rest/openapi';
 import { GraphQLError } from 'graphql';
@@ -120,6 +122,8 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   await apollo.start();
   // Operations seen before run compiled; the rest (and every error of a request) goes to Apollo.
   const executor = app.config.compiledExecutor ? new CompiledExecutor(app, schema, formatError) : null;
+  // The REST routes' and MCP tools' fixed documents: validated and compiled once, here (src/graphql/documents.ts).
+  installDocuments(app, new DocumentRunner(app, schema).compile(FIXED_DOCUMENTS));
 
   // GraphQL subscriptions (graphql-ws) on the same server and path; closed before the server stops.
   const subscriptions = attachSubscriptions(fastify.server, schema, app);

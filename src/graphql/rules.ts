@@ -215,6 +215,7 @@ export const RULES: Record<string, RuleEntry> = {
   'User.suggestedRivals': userField('OWNER', 'error'),
   // scores
   'User.scores': userField('VISIBLE'),
+  'User.bestOn': userField('VISIBLE'),
   'User.allDifficultyScores': userField('VISIBLE'),
   'User.chartHistory': userField('VISIBLE'),
   'User.chartHistoryByVersion': userField('VISIBLE'),
