@@ -81,6 +81,11 @@ export interface SolveOptions {
   dpLimit?: number;
   /** The DP's further completion bounds, as multiples of λ* (default DP_BOUND_FACTORS; [] = λ* alone). */
   dpBoundFactors?: readonly number[];
+  /**
+   * Asked between DP layers and every 1,024 branch-and-bound nodes: true stops the search there as a
+   * spent budget would (the best choice so far, `optimal` false). The caller's time budget.
+   */
+  shouldStop?: () => boolean;
 }
 
 export interface SolveResult {
@@ -323,6 +328,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   const M = Math.max(0, Math.min(opts.maxCount, n));
   const workLimit = opts.workLimit ?? DEFAULT_WORK_LIMIT;
   const dpLimit = opts.dpLimit ?? DEFAULT_DP_LIMIT;
+  const stop = opts.shouldStop ?? (() => false);
   const dpBoundFactors = opts.dpBoundFactors ?? DP_BOUND_FACTORS;
   const counter = { evaluations: 0 };
   const views = items.map((it) => new ItemView(it, counter));
@@ -858,7 +864,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
         gRead = gWrite;
         gWrite = swap;
         if (!any) return { status: 'none' };
-        if (dpWork > dpLimit) return { status: 'aborted' };
+        if (dpWork > dpLimit || stop()) return { status: 'aborted' };
       }
     } finally {
       scratch.keep(gRead, gWrite, pickBuf);
@@ -956,7 +962,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
         best[fItem[d]] = j;
       };
       const dfs = (d: number, r: number, m: number, C: number): void => {
-        if (++work > workLimit) {
+        if (++work > workLimit || ((work & 1023) === 0 && stop())) {
           aborted = true;
           return;
         }
