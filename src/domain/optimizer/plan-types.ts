@@ -27,6 +27,11 @@ export interface OptimizerTuning {
   /** Dynamic-programme work budget (see solver.ts). */
   dpLimit?: number;
   /**
+   * The caller's time budget (solver.ts SolveOptions.shouldStop): once true, every search stops with
+   * the best plan found so far and the result says `provenOptimal: false`.
+   */
+  shouldStop?: () => boolean;
+  /**
    * How the caps' "current total" is taken (see the module comment): `scheduled` (default) — the
    * total reached before each step, as the reference; `current` — the player's current total for
    * every step (static; the least EX within those caps is exact); `target` — the target total for

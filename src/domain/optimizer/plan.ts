@@ -91,15 +91,20 @@ export function optimizePlan(input: readonly OptimizerChart[], settings: Optimiz
     return { ...base, steps: [], currentTotalBpi, targetTotalBpi: settings.targetBpi, achievable: true, alreadyAchieved: true, totalSongCount: n, capTotalBpi: initialTotal };
   }
   const strong = strongCategories(radar);
-  const ctx: PlanContext = { charts, fromBpis, pm, initialSum, initialTotal, currentTotalBpi, settings, radar, strong, tuning };
+  // The time budget latches: once spent, every later solve stops at once, and the plan is not proven optimal.
+  let stopped = false;
+  const ask = tuning.shouldStop;
+  const latched = ask ? { ...tuning, shouldStop: () => stopped || (stopped = ask()) } : tuning;
+  const ctx: PlanContext = { charts, fromBpis, pm, initialSum, initialTotal, currentTotalBpi, settings, radar, strong, tuning: latched };
 
   const radarFilter = settings.radarElements.size < RADAR_CATEGORIES.length;
+  const unproven = (r: OptimizationResult): OptimizationResult => (stopped ? { ...r, provenOptimal: false } : r);
   const first = planFor(ctx, radarFilter);
-  if (!radarFilter || first.achievable) return first;
+  if (!radarFilter || first.achievable) return unproven(first);
   const wide = planFor(ctx, false);
   const better = wide.achievable || (wide.maxAchievableBpi ?? -Infinity) > (first.maxAchievableBpi ?? -Infinity);
-  if (!better) return first;
-  return { ...wide, autoAdjustmentNote: FALLBACK_NOTE + (wide.autoAdjustmentNote ?? '') };
+  if (!better) return unproven(first);
+  return unproven({ ...wide, autoAdjustmentNote: FALLBACK_NOTE + (wide.autoAdjustmentNote ?? '') });
 }
 
 function planFor(ctx: PlanContext, radarFilter: boolean): OptimizationResult {
@@ -167,7 +172,7 @@ function planFor(ctx: PlanContext, radarFilter: boolean): OptimizationResult {
         }
       }
     }
-    const sol = solveMinCost(items, { need, maxCount, workLimit: ctx.tuning.workLimit ?? DEFAULT_WORK_LIMIT, dpLimit: ctx.tuning.dpLimit });
+    const sol = solveMinCost(items, { need, maxCount, workLimit: ctx.tuning.workLimit ?? DEFAULT_WORK_LIMIT, dpLimit: ctx.tuning.dpLimit, shouldStop: ctx.tuning.shouldStop });
     const chosen: Chosen[] = [];
     used.forEach((cand, k) => {
       const j = sol.choice[k];

@@ -11,7 +11,7 @@ import type { Fixed } from './solver-fixing';
  * Searches for a choice cheaper than the incumbent (`inc.best`, cost `inc.U`), improving it in
  * place. `aborted`: the node budget ran out before the search completed (no optimality proof).
  */
-export function branchAndBound(p: Problem, dual: DualPoint, f: Fixed, inc: { best: Int32Array; U: number }, workLimit: number): { work: number; aborted: boolean } {
+export function branchAndBound(p: Problem, dual: DualPoint, f: Fixed, inc: { best: Int32Array; U: number }, workLimit: number, stop: () => boolean = () => false): { work: number; aborted: boolean } {
   const { items, views, need, M } = p;
   const { lambda, mu } = dual;
   const best = inc.best;
@@ -37,7 +37,7 @@ export function branchAndBound(p: Problem, dual: DualPoint, f: Fixed, inc: { bes
     best[fItem[d]] = j;
   };
   const dfs = (d: number, r: number, m: number, C: number): void => {
-    if (++work > workLimit) {
+    if (++work > workLimit || ((work & 1023) === 0 && stop())) {
       aborted = true;
       return;
     }

@@ -97,6 +97,8 @@ export type DpResult = { status: 'found'; choice: Int32Array; cost: number; used
 /** What the DP may spend and how tightly it bounds (SolveOptions.dpLimit / dpBoundFactors). */
 export interface DpLimits {
   dpLimit: number;
+  /** The caller's time budget (SolveOptions.shouldStop), asked between layers. */
+  stop: () => boolean;
   dpBoundFactors: readonly number[];
 }
 
@@ -108,7 +110,7 @@ export interface DpLimits {
 export function dpSolve(p: Problem, dual: DualPoint, f: Fixed, cap: number, counting: boolean, limits: DpLimits, counter: { dpWork: number }): DpResult {
   const { items, views, n, need, M } = p;
   const { lambda, mu } = dual;
-  const { dpLimit, dpBoundFactors } = limits;
+  const { dpLimit, dpBoundFactors, stop } = limits;
   let dpWork = counter.dpWork;
   const B = cap - 1;
   const ordFree = f.free.map((_, t) => t).sort((x, y) => f.minValue[x] - f.minValue[y] || items[f.free[x]].key - items[f.free[y]].key);
@@ -273,7 +275,7 @@ export function dpSolve(p: Problem, dual: DualPoint, f: Fixed, cap: number, coun
       gRead = gWrite;
       gWrite = swap;
       if (!any) return { status: 'none' };
-      if (dpWork > dpLimit) return { status: 'aborted' };
+      if (dpWork > dpLimit || stop()) return { status: 'aborted' };
     }
   } finally {
     counter.dpWork = dpWork;

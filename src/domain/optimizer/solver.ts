@@ -73,6 +73,11 @@ export interface SolveOptions {
   dpLimit?: number;
   /** The DP's further completion bounds, as multiples of λ* (default DP_BOUND_FACTORS; [] = λ* alone). */
   dpBoundFactors?: readonly number[];
+  /**
+   * Asked between DP layers and every 1,024 branch-and-bound nodes: true stops the search there as a
+   * spent budget would (the best choice so far, `optimal` false). The caller's time budget.
+   */
+  shouldStop?: () => boolean;
 }
 
 export interface SolveResult {
@@ -113,7 +118,8 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   const need = opts.need;
   const M = Math.max(0, Math.min(opts.maxCount, n));
   const workLimit = opts.workLimit ?? DEFAULT_WORK_LIMIT;
-  const limits: DpLimits = { dpLimit: opts.dpLimit ?? DEFAULT_DP_LIMIT, dpBoundFactors: opts.dpBoundFactors ?? DP_BOUND_FACTORS };
+  const stop = opts.shouldStop ?? (() => false);
+  const limits: DpLimits = { dpLimit: opts.dpLimit ?? DEFAULT_DP_LIMIT, dpBoundFactors: opts.dpBoundFactors ?? DP_BOUND_FACTORS, stop };
   const counter = { evaluations: 0 };
   const views = items.map((it) => new ItemView(it, counter));
   const p: Problem = { items, views, n, need, M };
@@ -187,7 +193,7 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
     const f = lastFixed && lastCap === inc.U ? lastFixed : fix(inc.U, inc.U);
     if (f.impossible) proven = true;
     else {
-      const r = branchAndBound(p, dual, f, inc, workLimit);
+      const r = branchAndBound(p, dual, f, inc, workLimit, stop);
       work = r.work;
       if (!r.aborted) proven = true;
     }
