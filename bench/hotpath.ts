@@ -13,6 +13,7 @@
  *                                                an onRequest hook (BPIGRAPH_GUARD_BUSY_US): exit 0
  *                                                only when the guard FAILS it
  *   npm run bench:hotpath -- --quiet             logging off (LOG_LEVEL=warn), the bench:calc method
+ *   BENCH_SERVER_ROOT=dir                        the server of another checkout (before/after figures)
  *   --rounds N (3), --requests N (12000), --record (append to bench/RESULTS.md)
  */
 import fs from 'node:fs';
@@ -35,6 +36,8 @@ const option = (name: string, dflt: number) => {
   return i >= 0 ? Number(args[i + 1]) : dflt;
 };
 
+/** BENCH_SERVER_ROOT: serve from another checkout (an earlier commit, for before/after figures in one session). */
+const SERVER_ROOT = process.env.BENCH_SERVER_ROOT ? path.resolve(process.env.BENCH_SERVER_ROOT) : ROOT;
 const PORT_BASE = Number(process.env.BENCH_GUARD_PORT ?? 4131);
 
 interface Server {
@@ -43,10 +46,10 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function start(entry: string, env: Record<string, string>, port: number, ready: string, logFile: string): Promise<Server> {
+async function start(entry: string, env: Record<string, string>, port: number, ready: string, logFile: string, cwd = ROOT): Promise<Server> {
   const out = fs.openSync(logFile, 'a');
   const proc = spawn(process.execPath, ['-r', '@swc-node/register', entry], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', out, 'inherit'],
   });
@@ -91,6 +94,7 @@ interface Sample {
 async function measure(t: Target, amount: number): Promise<Sample> {
   const pid = t.server.proc.pid!;
   const before = cpuMicros(pid);
+  const t0 = performance.now();
   const r = await autocannon({
     url: t.server.url + t.path,
     method: t.method ?? 'GET',
@@ -100,7 +104,8 @@ async function measure(t: Target, amount: number): Promise<Sample> {
     amount,
   });
   const cpu = (cpuMicros(pid) - before) / Math.max(1, r.requests.total);
-  return { cpu, rps: r.requests.total / Math.max(0.001, r.duration), bad: r.errors + r.non2xx };
+  const seconds = (performance.now() - t0) / 1000;
+  return { cpu, rps: r.requests.total / seconds, bad: r.errors + r.non2xx };
 }
 
 async function main(): Promise<void> {
@@ -115,13 +120,13 @@ async function main(): Promise<void> {
     DATABASE_URL: '',
     JWT_SECRET: BENCH_JWT,
     LOG_LEVEL: quiet ? 'warn' : 'info',
-    ...(selfTest ? { BPIGRAPH_GUARD_BUSY_US: process.env.BPIGRAPH_GUARD_BUSY_US ?? '40' } : {}),
+    ...(selfTest ? { BPIGRAPH_GUARD_BUSY_US: process.env.BPIGRAPH_GUARD_BUSY_US ?? '100' } : {}),
   };
   const logFile = path.join(dir, 'server.log');
   const bare = await start('bench/baseline-server.ts', {}, PORT_BASE, '/', path.join(dir, 'bare.log'));
   let server: Server | undefined;
   try {
-    server = await start('src/server.ts', env, PORT_BASE + 1, '/readyz', logFile);
+    server = await start('src/server.ts', env, PORT_BASE + 1, '/readyz', logFile, SERVER_ROOT);
     const q = new URLSearchParams({ title: 'Aurora Drive', difficulty: 'ANOTHER', exScore: '3000' }).toString();
     const probe = (await (await fetch(`${server.url}/api/v1/bpi/calc?${q}`)).json()) as { bpi?: unknown };
     if (typeof probe.bpi !== 'number') throw new Error(`calculator probe failed: ${JSON.stringify(probe)}`);
@@ -163,7 +168,7 @@ async function main(): Promise<void> {
         '—',
       ],
     ];
-    const method = `${rounds} rounds × ${fmt(amount)} requests per target, 20 connections (autocannon, in this process); ${quiet ? 'LOG_LEVEL=warn' : 'default configuration (access log at info to a file, metrics, limits)'}${selfTest ? `, SELF-TEST: busy loop of ${env.BPIGRAPH_GUARD_BUSY_US} µs per request` : ''}; PGlite demo catalogue; load average ${loadAverage()}`;
+    const method = `${rounds} rounds × ${fmt(amount)} requests per target, 20 connections (autocannon, in this process); ${quiet ? 'LOG_LEVEL=warn' : 'default configuration (access log at info to a file, metrics, limits)'}${selfTest ? `, SELF-TEST: busy loop of ${env.BPIGRAPH_GUARD_BUSY_US} µs per request` : ''}; PGlite demo catalogue${SERVER_ROOT === ROOT ? '' : `; server from ${SERVER_ROOT}`}; load average ${loadAverage()}`;
     if (flag('record')) record('Hot-path guard (CPU per request vs bare)', method, rows);
     else console.log([method, ...rows.map((r) => `  ${r[0]}: ${r[1]} ${r[2]}`)].join('\n'));
     if (selfTest) {
