@@ -85,7 +85,8 @@ export function exScoreForBpi(t: number, def: ChartDef, raw = false): number | n
   const lnZ = Math.log(pgf(def.wr, m) / pk);
   const inner = Math.sign(t) * Math.pow(Math.abs(t) / 100, 1 / p) * Math.abs(lnZ);
   const S = pk * Math.exp(inner);
-  let score = (m * (S - 0.5)) / S;
+  // a huge target overflows S to Infinity (∞/∞ would be NaN): its score is the maximum, as the clamp says
+  let score = S === Infinity ? m : (m * (S - 0.5)) / S;
   score = Math.min(m, Math.max(0, score));
   // ceil, ignoring floating-point noise (the average's own BPI 0 must answer the average, not +1)
   return raw ? score : Math.ceil(score - 1e-9);
