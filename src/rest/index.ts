@@ -8,6 +8,7 @@ import { registerRecentNotes } from './notes';
 import { registerRecommended } from './recommended';
 import { registerCharts } from './charts';
 import { registerMcp } from './mcp';
+import { registerScoresExport } from './export';
 
 /** The four compatibility routes live under /api/v1 (added by their areas). */
 export function registerRest(fastify: FastifyInstance, app: App): void {
@@ -19,4 +20,5 @@ export function registerRest(fastify: FastifyInstance, app: App): void {
   registerProfile(fastify, app);
   registerRecentNotes(fastify, app);
   registerMcp(fastify, app);
+  registerScoresExport(fastify, app);
 }

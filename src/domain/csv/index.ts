@@ -5,3 +5,4 @@ export * from './corrections';
 export * from './detect';
 export * from './parsers';
 export * from './batch-manual';
+export * from './official-writer';

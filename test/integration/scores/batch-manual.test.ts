@@ -4,7 +4,10 @@
  * refused whole with nothing written. Demo catalogue (seeded): "Aurora Drive" and "Binary Drive"
  * are songs 0 and 1 (SP HYPER, ANOTHER); EX maxima are ≥ 1700 (HYPER) and ≥ 2300 (ANOTHER).
  */
+import fs from 'node:fs';
+import { importDefinitions } from '../../../src/db/definitions';
 import { aPublicPlayer } from '../../helpers/factories';
+import { describeWithShared, sharedFile } from '../../helpers/shared-data';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 
 const ok = (res: { status: number; body: { data?: any; errors?: any[] } }): any => expectNoErrors(res);
@@ -91,5 +94,116 @@ describe('BATCH-MANUAL import', () => {
     const res2 = await s.gql(IMPORT, { u: u.id, v: '33', csv: JSON.stringify(other) }, token);
     expect(res2.body.errors?.[0]?.message).toMatch(/version 32 \(meta\.version\): import them with version 32, not 33/);
     expect(await s.db.prisma.score.count({ where: { userId: u.id } })).toBe(0);
+  });
+});
+
+/** Bests as comparable rows (chart, EX, lamp, misses) and the version's total BPI. */
+async function snapshot(s: TestServer, userId: string, version: string) {
+  const rows = await s.db.prisma.bestScore.findMany({ where: { userId, version }, orderBy: { chartId: 'asc' } });
+  const status = await s.db.prisma.playerVersionStatus.findUnique({ where: { userId_version: { userId, version } } });
+  return { bests: rows.map((b) => [b.chartId, b.exScore, b.clearLamp, b.missCount]), totalBpi: status?.totalBpi ?? null };
+}
+
+describe('score export → import round trip (demo catalogue)', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s.close());
+
+  it('BATCH-MANUAL and CSV exports import into an empty account with the same bests and total BPI', async () => {
+    const a = await aPublicPlayer(s.db.prisma);
+    const ta = await s.tokenFor(a.id);
+    ok(await s.gql(IMPORT, { u: a.id, v: '33', csv: JSON.stringify(DOC) }, ta));
+    const before = await snapshot(s, a.id, '33');
+    expect(before.bests).toHaveLength(2);
+
+    const res = await s.get(`/api/v1/users/${a.id}/scores/export`, ta);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="bpigraph-33-SP-bests.json"');
+    expect(res.body.meta).toEqual({ game: 'iidx', playtype: 'SP', service: 'bpigraph', version: '33' });
+    const aurora = res.body.scores.find((x: any) => x.identifier === 'Aurora Drive');
+    // the best: EX 1500 (its play's judgements 600/300), lamp FC, misses 0, time of the latest contributing play
+    expect(aurora).toMatchObject({
+      score: 1500, lamp: 'FULL COMBO', matchType: 'songTitle', difficulty: 'ANOTHER', judgements: { pgreat: 600, great: 300 },
+      optional: { bp: 0 }, timeAchieved: Date.UTC(2025, 5, 2, 12, 0, 0),
+    });
+    expect(typeof aurora.optional.bpi === 'number' || aurora.optional.bpi === undefined).toBe(true);
+
+    const b = await aPublicPlayer(s.db.prisma);
+    const tb = await s.tokenFor(b.id);
+    const back = ok(await s.gql(IMPORT, { u: b.id, v: '33', csv: JSON.stringify(res.body) }, tb)).importScoresCsv;
+    expect(back).toMatchObject({ format: 'batch_manual', updatedCount: 2, problems: [], notFound: [] });
+    const after = await snapshot(s, b.id, '33');
+    expect(after).toEqual(before);
+
+    const csv = await s.get(`/api/v1/users/${a.id}/scores/export?format=csv`, ta);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const c = await aPublicPlayer(s.db.prisma);
+    const tc = await s.tokenFor(c.id);
+    const fromCsv = ok(await s.gql(IMPORT, { u: c.id, v: '33', csv: csv.body }, tc)).importScoresCsv;
+    expect(fromCsv).toMatchObject({ format: 'official', updatedCount: 2, problems: [], notFound: [] });
+    expect((await snapshot(s, c.id, '33')).bests).toEqual(before.bests);
+    expect((await snapshot(s, c.id, '33')).totalBpi).toEqual(before.totalBpi);
+
+    // history: the 3 plays, in import order
+    const hist = await s.get(`/api/v1/users/${a.id}/scores/export?history=true&bpi=false`, ta);
+    expect(hist.body.scores.map((x: any) => [x.identifier, x.score, x.lamp])).toEqual([
+      ['Aurora Drive', 1500, 'EASY CLEAR'], ['Aurora Drive', 1400, 'FULL COMBO'], ['Binary Drive', 900, 'CLEAR'],
+    ]);
+    expect(hist.body.scores.some((x: any) => x.optional && 'bpi' in x.optional)).toBe(false);
+  });
+
+  it('is the owner\'s (or an administrator\'s) only, public player or not; bad parameters are 400', async () => {
+    const a = await aPublicPlayer(s.db.prisma);
+    const other = await aPublicPlayer(s.db.prisma);
+    const url = `/api/v1/users/${a.id}/scores/export`;
+    expect((await s.get(url)).status).toBe(401);
+    expect((await s.get(url, await s.tokenFor(other.id))).status).toBe(403);
+    const bad = await s.get(`${url}?format=xml`, await s.tokenFor(a.id));
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^format:/);
+    const csvHistory = await s.get(`${url}?format=csv&history=true`, await s.tokenFor(a.id));
+    expect(csvHistory.status).toBe(400);
+    expect((await s.get(`${url}?version=99`, await s.tokenFor(a.id))).status).toBe(400);
+    // an empty account exports an empty document
+    const empty = await s.get(url, await s.tokenFor(a.id));
+    expect(empty.body.scores).toEqual([]);
+  });
+});
+
+describeWithShared('data/eamusement/score-sample-pre-leggendaria.csv', 'score export → import round trip (real export, real definitions)', (sample) => {
+  let s: TestServer;
+  const defs = sharedFile('data/definitions/definitions-202509156.json');
+  beforeAll(async () => {
+    const corrections = sharedFile('data/eamusement/title-corrections.json');
+    s = await startTestServer({ env: corrections ? { TITLE_CORRECTIONS_FILE: corrections } : {} });
+    if (defs) await importDefinitions(s.db.prisma, JSON.parse(fs.readFileSync(defs, 'utf8')));
+    await s.app.catalogue.load();
+  }, 120_000);
+  afterAll(() => s.close());
+
+  it('the real official sample → BATCH-MANUAL and CSV exports → an empty account: same bests, same total BPI', async () => {
+    const a = await aPublicPlayer(s.db.prisma);
+    const ta = await s.tokenFor(a.id);
+    ok(await s.gql(IMPORT, { u: a.id, v: '27', csv: fs.readFileSync(sample, 'utf8') }, ta));
+    const before = await snapshot(s, a.id, '27');
+    expect(before.bests.length).toBeGreaterThan(100);
+    expect(before.totalBpi).not.toBeNull();
+
+    const json = await s.get(`/api/v1/users/${a.id}/scores/export?version=27`, ta);
+    expect(json.status).toBe(200);
+    expect(json.body.scores).toHaveLength(before.bests.length);
+    const b = await aPublicPlayer(s.db.prisma);
+    const r = ok(await s.gql(IMPORT, { u: b.id, v: '27', csv: JSON.stringify(json.body) }, await s.tokenFor(b.id))).importScoresCsv;
+    expect(r.notFound).toEqual([]);
+    expect(r.problems.filter((p: any) => p.severity === 'error')).toEqual([]);
+    expect(await snapshot(s, b.id, '27')).toEqual(before);
+
+    const csv = await s.get(`/api/v1/users/${a.id}/scores/export?version=27&format=csv`, ta);
+    const c = await aPublicPlayer(s.db.prisma);
+    ok(await s.gql(IMPORT, { u: c.id, v: '27', csv: csv.body }, await s.tokenFor(c.id)));
+    expect(await snapshot(s, c.id, '27')).toEqual(before);
   });
 });
