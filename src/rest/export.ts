@@ -3,10 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../app';
 import { PlayStyle } from '../domain/constants';
-import { badInput } from '../errors';
+import { badInput, notFound } from '../errors';
 import { parseVersion } from '../graphql/args';
 import { contextForRequest, type Context } from '../graphql/context';
 import { enforce } from '../graphql/rules';
+import { accountDocument } from '../modules/users/account-backup';
 import { batchManualChunks, bestPages, officialCsvChunks, playPages, type ExportQuery } from '../modules/scores/export.service';
 import { restError } from './errors';
 import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
@@ -114,5 +115,34 @@ export function registerScoresExport(fastify: FastifyInstance, app: App): void {
     if (p.format === 'csv') return { type: 'text/csv; charset=utf-8', filename: `${base}.csv`, chunks: officialCsvChunks(deps, q) };
     const pages = p.history ? playPages(deps, q) : bestPages(deps, q);
     return { type: 'application/json; charset=utf-8', filename: `${base}.json`, chunks: batchManualChunks(pages, q, p.bpi) };
+  });
+}
+
+const ACCOUNT_DOC: RouteDoc = {
+  summary: 'Everything the account holds, as one JSON document',
+  description:
+    'Profile and settings, statuses, import batches, bests, every play (last, `scores`), follows both ways, requests, ' +
+    'lists and memberships, notifications, notes, votes, optimizer memos, tower data; key values left out. The same ' +
+    'document the account deletion writes as its backup. Streamed; the caller\'s own token only (not an OAuth app\'s).',
+  tags: ['portability'],
+  responses: {
+    200: { description: 'The account document (application/json)', media: 'application/json' },
+    401: { description: 'No or invalid bearer token', body: ErrorBody },
+    403: { description: 'A third-party application token', body: ErrorBody },
+  },
+  errors: ErrorBody,
+  bearer: 'required',
+};
+
+/** GET /api/v1/me/export: the caller's account document (docs/portability.md). */
+export function registerAccountExport(fastify: FastifyInstance, app: App): void {
+  downloadRoute(fastify, app, '/api/v1/me/export', ACCOUNT_DOC, async (ctx) => {
+    const gate = enforce(ctx, 'REST.accountExport', {}, 'read');
+    if (gate) await gate;
+    const userId = ctx.viewer!.id;
+    // existence first: the document's first read would fail after the 200 is sent
+    if (!(await ctx.db.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw notFound('User not found');
+    const day = new Date().toISOString().slice(0, 10);
+    return { type: 'application/json; charset=utf-8', filename: `bpigraph-account-${day}.json`, chunks: accountDocument(ctx.db, userId) };
   });
 }

@@ -8,7 +8,7 @@ import { registerRecentNotes } from './notes';
 import { registerRecommended } from './recommended';
 import { registerCharts } from './charts';
 import { registerMcp } from './mcp';
-import { registerScoresExport } from './export';
+import { registerAccountExport, registerScoresExport } from './export';
 
 /** The four compatibility routes live under /api/v1 (added by their areas). */
 export function registerRest(fastify: FastifyInstance, app: App): void {
@@ -21,4 +21,5 @@ export function registerRest(fastify: FastifyInstance, app: App): void {
   registerRecentNotes(fastify, app);
   registerMcp(fastify, app);
   registerScoresExport(fastify, app);
+  registerAccountExport(fastify, app);
 }
