@@ -9,6 +9,7 @@ import { registerRecommended } from './recommended';
 import { registerCharts } from './charts';
 import { registerMcp } from './mcp';
 import { registerAccountExport, registerScoresExport } from './export';
+import { registerCards } from './cards';
 
 /** The four compatibility routes live under /api/v1 (added by their areas). */
 export function registerRest(fastify: FastifyInstance, app: App): void {
@@ -22,4 +23,5 @@ export function registerRest(fastify: FastifyInstance, app: App): void {
   registerMcp(fastify, app);
   registerScoresExport(fastify, app);
   registerAccountExport(fastify, app);
+  registerCards(fastify, app);
 }

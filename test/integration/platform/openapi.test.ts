@@ -13,6 +13,8 @@ const REST_PATHS: [string, string][] = [
   ['/api/v1/users/{userId}/charts/{file}', 'get'],
   ['/api/v1/users/{userId}/scores/export', 'get'],
   ['/api/v1/me/export', 'get'],
+  ['/api/v1/users/{userId}/cards/profile.png', 'get'],
+  ['/api/v1/batches/{batchId}/card.png', 'get'],
   ['/api/v1/token', 'post'],
   ['/.well-known/oauth-authorization-server', 'get'],
   ['/api/oauth/authorization-server-metadata', 'get'],
