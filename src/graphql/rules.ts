@@ -173,6 +173,12 @@ export const RULES: Record<string, RuleEntry> = {
   // REST compatibility routes (named like the GraphQL operation they call)
   'REST.recommended': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/stats/recommended → User.recommended
   'REST.charts': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/charts/{kind}.svg → User.dashboard { radarSvg | trendSvg | bpiDistributionSvg }
+  // GET /api/v1/users/{userId}/scores/export: owner or administrator, even for a public player (docs/portability.md)
+  'REST.scoresExport': { rule: 'OWNER', scope: 'read' },
+  // GET /api/v1/me/export: the caller's whole account, with their own token only
+  'REST.accountExport': { rule: 'AUTHENTICATED', scope: 'read', firstParty: true },
+  // GET /api/v1/users/{userId}/cards/profile.png, /api/v1/batches/{batchId}/card.png (the batch's player): as REST.charts
+  'REST.cards': { rule: 'VISIBLE', scope: 'read' },
 
   // ── fields of User (PLAYER_TYPES): a nested user the viewer may not see (private, not self,
   // not an approved follower) keeps these PUBLIC fields and gets null for the VISIBLE ones.

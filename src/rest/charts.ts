@@ -9,14 +9,17 @@ import { RestChartSvg } from './documents/chart-svg';
 import { restError } from './errors';
 import { z } from 'zod';
 import { ErrorBody, HIDDEN, routeSchema } from './openapi';
+import { frameSvg } from '../domain/charts';
+import { parsePictureQuery, sendPng } from './cards';
 
 const CHART_DOC = routeSchema({
-  summary: "A player's dashboard picture (SVG)",
+  summary: "A player's dashboard picture (SVG, or PNG for sharing)",
   description:
     'radar.svg, trend.svg or distribution.svg from the same data as User.dashboard; the standard stats query, theme light|dark, ' +
-    'groupBy (trend) and step (distribution). Strong ETag (If-None-Match → 304) and Cache-Control; visibility as GraphQL.',
+    'groupBy (trend) and step (distribution). Strong ETag (If-None-Match → 304) and Cache-Control; visibility as GraphQL. ' +
+    'The .png files are the same pictures rasterised on the server in a 1200×630 frame (width= 200–2400 scales it).',
   tags: ['charts'],
-  params: z.object({ userId: z.string(), file: z.enum(['radar.svg', 'trend.svg', 'distribution.svg']) }),
+  params: z.object({ userId: z.string(), file: z.enum(['radar.svg', 'trend.svg', 'distribution.svg', 'radar.png', 'trend.png', 'distribution.png']) }),
   query: z.object({
     version: z.string().optional(),
     level: z.union([z.string(), z.array(z.string())]).optional(),
@@ -24,6 +27,7 @@ const CHART_DOC = routeSchema({
     theme: z.enum(['light', 'dark']).optional(),
     groupBy: z.string().optional(),
     step: z.string().optional(),
+    width: z.string().optional(),
   }),
   responses: {
     200: { description: 'The picture', media: 'image/svg+xml' },
@@ -72,15 +76,16 @@ export function registerCharts(fastify: FastifyInstance, app: App): void {
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       try {
         const { userId, file } = req.params as { userId: string; file: string };
-        const m = /^([a-z]+)\.svg$/.exec(file);
-        if (!m || !(CHART_KINDS as readonly string[]).includes(m[1])) throw notFound(`Unknown chart: expected ${CHART_KINDS.map((k) => `${k}.svg`).join(', ')}`);
+        const q = () => (req.query ?? {}) as Record<string, unknown>;
+        const m = /^([a-z]+)\.(svg|png)$/.exec(file);
+        if (!m || !(CHART_KINDS as readonly string[]).includes(m[1])) throw notFound(`Unknown chart: expected ${CHART_KINDS.map((k) => `${k}.svg`).join(', ')} (or .png)`);
+        const png = m[2] === 'png' ? parsePictureQuery({ width: q().width }) : null;
         const kind = m[1] as Kind;
-        const q = (req.query ?? {}) as Record<string, unknown>;
-        const themeArg = one(q.theme, 'theme') ?? 'light';
+        const themeArg = one(q().theme, 'theme') ?? 'light';
         if (themeArg !== 'light' && themeArg !== 'dark') throw badInput('theme must be light or dark', [{ code: 'invalid_enum_value', path: ['theme'], message: 'theme must be light or dark' }]);
-        const query = orThrow(parseStatsQuery({ version: one(q.version, 'version'), levels: list(q.level), difficulties: list(q.difficulty) }, REST_NAMES));
-        const groupBy = orThrow(parseGroupBy(one(q.groupBy, 'groupBy')));
-        const stepRaw = one(q.step, 'step');
+        const query = orThrow(parseStatsQuery({ version: one(q().version, 'version'), levels: list(q().level), difficulties: list(q().difficulty) }, REST_NAMES));
+        const groupBy = orThrow(parseGroupBy(one(q().groupBy, 'groupBy')));
+        const stepRaw = one(q().step, 'step');
         const step = kind === 'distribution' ? orThrow(parseStep(stepRaw)) : 10;
         const ctx = await contextForRequest(app, req);
         const { user } = await documentsOf(app).run(RestChartSvg, ctx, {
@@ -98,6 +103,7 @@ export function registerCharts(fastify: FastifyInstance, app: App): void {
         const d = user?.dashboard;
         const svg = kind === 'radar' ? d?.radarSvg : kind === 'trend' ? d?.trendSvg : d?.bpiDistributionSvg;
         if (!user || svg === undefined) throw notFound('User not found'); // the rule (Query.user, VISIBLE) refuses first
+        if (png) return sendPng(req, reply, frameSvg(svg, 1200, 630, themeArg), png.width, Math.round((png.width * 630) / 1200), user.isPublic);
         const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 32)}"`;
         reply
           .header('etag', etag)

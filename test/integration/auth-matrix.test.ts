@@ -141,6 +141,9 @@ const CASES: Record<string, Case> = {
   // REST compatibility routes
   'REST.recommended': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/stats/recommended`, token)).status },
   'REST.charts': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/charts/radar.svg`, token)).status },
+  'REST.scoresExport': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/scores/export`, token)).status },
+  'REST.accountExport': { http: async (f, token) => (await f.s.get('/api/v1/me/export', token)).status },
+  'REST.cards': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/cards/profile.png`, token)).status },
 };
 
 /** The enumerating tests send one request per (rule × caller): they grow with the rule table. */

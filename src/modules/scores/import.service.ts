@@ -58,6 +58,8 @@ export interface ImportRow {
   missCount: number | null;
   /** JST wall clock ("YYYY-MM-DD HH:mm[:ss]"); null = import time */
   lastPlayed: string | null;
+  /** PGREAT / GREAT counts when the export names them (stored on the play). */
+  judgements?: { pgreat: number | null; great: number | null };
 }
 
 export interface ImportProblem {
@@ -145,6 +147,7 @@ const SOURCE: Record<CsvFormat, ImportSource> = {
   reflux: 'REFLUX',
   daken_counter: 'DAKEN_COUNTER',
   result_techo: 'RESULT_TECHO',
+  batch_manual: 'BATCH_MANUAL',
 };
 
 export const formatMismatch = (format: CsvFormat, version: string) =>
@@ -188,6 +191,10 @@ export function parseExport(
     const message = formatMismatch(parsed.format, version);
     throw badInput(message, [{ code: 'format_version_mismatch', path: ['version'], message }]);
   }
+  if (parsed.documentVersion && parsed.documentVersion !== version) {
+    const message = `The document's scores are of version ${parsed.documentVersion} (meta.version): import them with version ${parsed.documentVersion}, not ${version}`;
+    throw badInput(message, [{ code: 'format_version_mismatch', path: ['version'], message }]);
+  }
   const rows: ImportRow[] = parsed.rows.map((r) => ({
     line: r.line,
     title: r.title,
@@ -201,6 +208,7 @@ export function parseExport(
     lastPlayed: r.lastPlayed,
     ...(r.genre !== undefined ? { genre: r.genre } : {}),
     ...(r.artist !== undefined ? { artist: r.artist } : {}),
+    ...(r.judgements ? { judgements: r.judgements } : {}),
   }));
   return { source: SOURCE[parsed.format], format: parsed.format, rows, parseIssues: parsed.issues, skipped: parsed.skipped };
 }
@@ -449,11 +457,13 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
         bpi: c.bpi,
         definitionId: c.chart.definition?.id ?? null,
         playedAt: c.playedAt.toISOString(),
+        pgreat: c.row.judgements?.pgreat ?? null,
+        great: c.row.judgements?.great ?? null,
       }));
       const inserted = await tx.$queryRawUnsafe<{ id: number }[]>(
-        `INSERT INTO "Score" ("userId", "chartId", "version", "batchId", "exScore", "clearLamp", "missCount", "bpi", "definitionId", "playedAt", "createdAt")
-         SELECT $2, x."chartId", $3, $4, x."exScore", x."clearLamp"::"ClearLamp", x."missCount", x."bpi", x."definitionId", x."playedAt"::timestamp(3), $5::timestamp(3)
-           FROM jsonb_to_recordset($1::jsonb) AS x("ord" int, "chartId" int, "exScore" int, "clearLamp" text, "missCount" int, "bpi" double precision, "definitionId" int, "playedAt" text)
+        `INSERT INTO "Score" ("userId", "chartId", "version", "batchId", "exScore", "clearLamp", "missCount", "bpi", "definitionId", "playedAt", "createdAt", "pgreat", "great")
+         SELECT $2, x."chartId", $3, $4, x."exScore", x."clearLamp"::"ClearLamp", x."missCount", x."bpi", x."definitionId", x."playedAt"::timestamp(3), $5::timestamp(3), x."pgreat", x."great"
+           FROM jsonb_to_recordset($1::jsonb) AS x("ord" int, "chartId" int, "exScore" int, "clearLamp" text, "missCount" int, "bpi" double precision, "definitionId" int, "playedAt" text, "pgreat" int, "great" int)
           ORDER BY x."ord"
          RETURNING "id"`,
         JSON.stringify(plays),

@@ -53,6 +53,7 @@ registerEnumType(ImportSource, {
     DAKEN_COUNTER: { description: 'A daken counter export' },
     RESULT_TECHO: { description: 'A result techo CSV' },
     TRANSFER: { description: "The older app's export (migrateLegacyScores)" },
+    BATCH_MANUAL: { description: "A Tachi BATCH-MANUAL JSON document (docs/portability.md)" },
   },
 });
 
