@@ -329,7 +329,8 @@ describe('update_my_score: the import path (batch, totals, events)', () => {
     const batch = await s.db.prisma.importBatch.findUniqueOrThrow({ where: { id: r.batchId } });
     expect(batch).toMatchObject({ source: 'ROWS', rowCount: 1, updatedCount: 1 });
     expect((await s.db.prisma.playerVersionStatus.findUniqueOrThrow({ where: { userId_version: { userId: u.p.id, version: '33' } } })).totalBpi).toBe(55.4);
-    expect(imported).toContainEqual({ userId: u.p.id, version: '33', batchId: r.batchId, chartIds: [ids.Epsilon] });
+    // no best on Epsilon before (−1), 1800 after: one EX step
+    expect(imported).toContainEqual({ userId: u.p.id, version: '33', batchId: r.batchId, chartIds: [ids.Epsilon], exSteps: [{ chartId: ids.Epsilon, before: -1, after: 1800 }] });
     expect((await call(client, 'my_dashboard')).totalBpi).toBe(55.4);
   });
 
