@@ -17,11 +17,11 @@ export interface Child {
 }
 
 /** Starts a TypeScript entry point as a separate process and waits until `readyPath` answers 200. */
-export async function startProcess(entry: string, env: Record<string, string>, port: number, readyPath = '/healthz'): Promise<Child> {
+export async function startProcess(entry: string, env: Record<string, string>, port: number, readyPath = '/healthz', cwd = ROOT): Promise<Child> {
   // BENCH_NODE_ARGS: extra node flags for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const proc = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', entry], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

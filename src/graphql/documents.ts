@@ -67,7 +67,7 @@ export function documentProblems(schema: GraphQLSchema, doc: FixedDocument): str
 }
 
 /** The domain error behind a GraphQL error (a resolver's AppError, or the gate's code and message). */
-export function appErrorOf(err: unknown): AppError {
+function appErrorOf(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof GraphQLError) {
     if (err.originalError) return appErrorOf(err.originalError);

@@ -170,9 +170,11 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.saveOptimizeMemo': { rule: 'OWNER' },
   'Mutation.deleteOptimizeMemo': { rule: 'OWNER' },
   'Mutation.importArrangementScores': { rule: 'ADMIN' },
-  // REST compatibility routes (named like the GraphQL operation they call)
-  'REST.recommended': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/stats/recommended → User.recommended
-  'REST.charts': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/charts/{kind}.svg → User.dashboard { radarSvg | trendSvg | bpiDistributionSvg }
+  // REST compatibility routes: each runs a fixed GraphQL document (src/rest/documents/), so the rules
+  // applied are those of the fields it reads (here Query.user, then User.recommended / User.dashboard);
+  // these entries state the route's expected verdicts, which the authorization matrix checks over HTTP.
+  'REST.recommended': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/stats/recommended → user(id) { recommended }
+  'REST.charts': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/charts/{kind}.svg → user(id) { dashboard { radarSvg | … } }
   // GET /api/v1/users/{userId}/scores/export: owner or administrator, even for a public player (docs/portability.md)
   'REST.scoresExport': { rule: 'OWNER', scope: 'read' },
   // GET /api/v1/me/export: the caller's whole account, with their own token only

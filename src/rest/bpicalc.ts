@@ -11,7 +11,8 @@ const Query = z.object({
   difficulty: z.enum(['HYPER', 'ANOTHER', 'LEGGENDARIA'], { error: 'difficulty must be one of HYPER, ANOTHER, LEGGENDARIA' }),
   exScore: z.coerce.number({ error: 'exScore must be an integer ≥ 0' }).int('exScore must be an integer ≥ 0').min(0, 'exScore must be an integer ≥ 0'),
   version: z.enum(GAME_VERSIONS, { error: `version must be one of ${GAME_VERSIONS.join(', ')}` }).optional(),
-  includeRank: z.string().optional(),
+  // lenient as the reference: anything but "true" leaves the rank out
+  includeRank: z.preprocess((v) => v === 'true', z.boolean()).optional().describe("Add this server's rank (bpimRank of bpimTotal players; bpimRank null when nobody has played the chart)"),
 });
 
 const ArenaAverage = z.object({ avgExScore: z.number(), rate: z.number(), count: z.number().int(), avgBpi: z.number().optional() });
@@ -53,7 +54,7 @@ export function registerBpiCalc(fastify: FastifyInstance, app: App): void {
         });
       }
       const q = parsed.data;
-      return { title: q.title, difficulty: q.difficulty, exScore: q.exScore, version: q.version ?? null, includeRank: q.includeRank === 'true' };
+      return { title: q.title, difficulty: q.difficulty, exScore: q.exScore, version: q.version ?? null, includeRank: q.includeRank === true };
     },
     variables: (q) => q,
     map: ({ bpiCalc: r }): z.input<typeof Response> => ({

@@ -35,6 +35,8 @@ const CHART_DOC = routeSchema({
     400: { description: 'Bad query parameter', body: ErrorBody },
     403: { description: 'Private player', body: ErrorBody },
     404: { description: 'Unknown user or chart', body: ErrorBody },
+    405: { description: 'Method not allowed (Allow: GET)', body: ErrorBody },
+    429: { description: 'Rate limited (Retry-After)', body: ErrorBody },
   },
   errors: ErrorBody,
   bearer: 'optional',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../app';
-import { badInput, type ErrorIssue } from '../errors';
+import { parseQuery, queryEnum } from './query';
 import { RECENT_NOTES_PAGE_SIZE } from '../modules/notes/notes.service';
 import { SongNoteSort } from '../modules/notes/notes.types';
 import { getRoute } from './route';
@@ -24,10 +24,13 @@ export interface RecentSongNoteJson {
   difficultyLevel: number;
 }
 
-/** The query as documented (src/rest/openapi.ts); parseQuery below gives the reference's error messages. */
-const DocQuery = z.object({
-  sort: z.enum(['latest', 'upvotes']).optional().describe('latest (default) or upvotes'),
-  page: z.string().regex(/^\d{1,9}$/).optional().describe('0-based page of 20'),
+/** The query: validation and its OpenAPI parameters. */
+const NotesQuery = z.object({
+  sort: queryEnum(['latest', 'upvotes'], 'sort must be latest or upvotes').describe('latest (default) or upvotes'),
+  page: z
+    .preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: 'page must be an integer ≥ 0' }).int({ error: 'page must be an integer ≥ 0' }).min(0, { error: 'page must be an integer ≥ 0' }).max(999_999_999, { error: 'page must be an integer ≥ 0' }))
+    .optional()
+    .describe('0-based page of 20'),
 });
 const Note = z.object({
   id: z.number().int(),
@@ -44,24 +47,9 @@ const Note = z.object({
   difficultyLevel: z.number().int(),
 });
 
-function parseQuery(q: Record<string, unknown>): { sort: SongNoteSort; page: number } {
-  const issues: ErrorIssue[] = [];
-  const one = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
-  const sortRaw = one(q.sort);
-  const pageRaw = one(q.page);
-  let sort = SongNoteSort.LATEST;
-  if (sortRaw !== undefined && sortRaw !== '') {
-    if (sortRaw === 'latest') sort = SongNoteSort.LATEST;
-    else if (sortRaw === 'upvotes') sort = SongNoteSort.UPVOTES;
-    else issues.push({ code: 'invalid_value', path: ['sort'], message: 'sort must be latest or upvotes' });
-  }
-  let page = 0;
-  if (pageRaw !== undefined && pageRaw !== '') {
-    if (typeof pageRaw === 'string' && /^\d{1,9}$/.test(pageRaw)) page = Number(pageRaw);
-    else issues.push({ code: 'invalid_type', path: ['page'], message: 'page must be an integer ≥ 0' });
-  }
-  if (issues.length) throw badInput('Invalid parameters', issues);
-  return { sort, page };
+function parseNotesQuery(q: unknown): { sort: SongNoteSort; page: number } {
+  const { sort, page } = parseQuery(NotesQuery, q, 'Invalid parameters');
+  return { sort: sort === 'upvotes' ? SongNoteSort.UPVOTES : SongNoteSort.LATEST, page: page ?? 0 };
 }
 
 /**
@@ -73,8 +61,8 @@ export function registerRecentNotes(fastify: FastifyInstance, app: App): void {
   getRoute(fastify, app, {
     url: '/api/v1/songs/notes/recent',
     document: RestRecentNotes,
-    doc: { summary: 'Recent song notes across all charts, 20 per page', query: DocQuery, response: z.array(Note) },
-    parse: (req) => parseQuery((req.query ?? {}) as Record<string, unknown>),
+    doc: { summary: 'Recent song notes across all charts, 20 per page', query: NotesQuery, response: z.array(Note) },
+    parse: (req) => parseNotesQuery(req.query),
     variables: ({ sort, page }) => ({ sort, page, first: RECENT_NOTES_PAGE_SIZE }),
     map: (data) =>
       data.recentSongNotes.edges.map(({ node: n }): RecentSongNoteJson => ({

@@ -1,13 +1,19 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../app';
-import { badInput, notFound } from '../errors';
+import { notFound } from '../errors';
+import { parseQuery, queryBool } from './query';
 import { getRoute } from './route';
 import { RestProfile } from './documents/profile';
 
 const StatsEntry = z
   .object({ version: z.string(), totalBpi: z.number().nullable(), arenaClass: z.string().nullable(), arenaRank: z.number().int().nullable(), area: z.string().nullable() })
   .loose();
+/** The query: validation and its OpenAPI parameters. */
+const ProfileQuery = z.object({
+  compare: queryBool('compare must be true or false').describe('Add `compare`: win/loss against the caller (null without a token) and the radar'),
+});
+
 /** The 200 body (the OpenAPI document's schema of this route): fields the rules hide are null. */
 const ProfileResponse = z.object({
   profile: z.object({
@@ -41,18 +47,19 @@ export function registerProfile(fastify: FastifyInstance, app: App): void {
     document: RestProfile,
     doc: {
       summary: "A player's profile (the GraphQL User fields under the same rules)",
+      description:
+        "Bearer token optional: a public player's profile is open to anyone; a private player's needs their own token or an approved " +
+        "follower's (403 otherwise). compare=true without a token answers compare with winLoss null (there is no caller to compare " +
+        'with) and the radar; statsPrivacy only for the owner.',
       params: z.object({ userId: z.string() }),
-      query: z.object({ compare: z.enum(['true', 'false']).optional() }),
+      query: ProfileQuery,
       response: ProfileResponse,
       errors: { 403: 'This profile is set as a private.', 404: 'User not found' },
     },
     parse: (req) => {
       const { userId } = req.params as { userId: string };
-      const cmp = ((req.query ?? {}) as Record<string, unknown>).compare;
-      if (cmp !== undefined && cmp !== 'true' && cmp !== 'false') {
-        throw badInput('compare must be true or false', [{ code: 'invalid_value', path: ['compare'], message: 'compare must be true or false' }]);
-      }
-      return { userId, compare: cmp === 'true' };
+      const { compare } = parseQuery(ProfileQuery, req.query);
+      return { userId, compare: compare === true };
     },
     variables: ({ userId, compare }) => ({ userId, compare }),
     map: ({ user }, { compare: withCompare }) => {

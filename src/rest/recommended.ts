@@ -2,22 +2,21 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../app';
 import { effectiveCoef } from '../domain/bpi';
-import { badInput, notFound, type ErrorIssue } from '../errors';
+import { notFound } from '../errors';
+import { GAME_VERSIONS } from '../domain/constants';
+import { parseQuery, queryEnum, queryInt, queryList } from './query';
 import { parseRecommendedQuery } from '../modules/stats/stats.service';
 import { getRoute } from './route';
 import { RestRecommended, type RecommendedData, type RecommendedItemData } from './documents/recommended';
 
-const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : String(v).split(',')).filter((s) => s !== '');
-
-function intParam(q: Record<string, unknown>, name: string, issues: ErrorIssue[]): number | undefined {
-  const v = q[name];
-  if (v === undefined || v === '') return undefined;
-  if (typeof v !== 'string' || !/^-?\d+$/.test(v)) {
-    issues.push({ code: 'invalid_type', path: [name], message: `${name} must be an integer` });
-    return undefined;
-  }
-  return Number(v);
-}
+/** The query: validation and its OpenAPI parameters (the ranges are checked by parseRecommendedQuery, as GraphQL's). */
+const RecommendedQuery = z.object({
+  version: queryEnum(GAME_VERSIONS, 'Unknown game version').describe('Game version (default: the latest)'),
+  level: queryList(z.coerce.number({ error: 'level must be an integer' }).int({ error: 'level must be an integer' })).describe('11 and/or 12: repeated or comma-separated'),
+  difficulty: queryList(z.enum(['HYPER', 'ANOTHER', 'LEGGENDARIA'], { error: 'difficulty must be HYPER, ANOTHER or LEGGENDARIA' })).describe('Repeated or comma-separated'),
+  limit: queryInt('limit must be an integer').describe('1–100, default 10'),
+  offset: queryInt('offset must be an integer').describe('≥ 0, default 0'),
+});
 
 /**
  * GET /api/v1/users/{userId}/stats/recommended?version&level&difficulty&limit&offset — weapons and
@@ -32,30 +31,18 @@ export function registerRecommended(fastify: FastifyInstance, app: App): void {
     document: RestRecommended,
     doc: {
       summary: 'Weapons and potential: the charts that raise total BPI most (the GraphQL User.recommended)',
+      description:
+        "Bearer token optional: a public player's list is open to anyone (as their profile and scores are); a private player's needs " +
+        'their own token or an approved follower\'s (403 otherwise), the same rule as GraphQL user(id) { recommended }.',
       params: z.object({ userId: z.string() }),
-      query: z.object({
-        version: z.string().optional(),
-        level: z.string().optional().describe('11, 12 or 11,12'),
-        difficulty: z.string().optional().describe('HYPER, ANOTHER, LEGGENDARIA (comma list)'),
-        limit: z.string().regex(/^\d+$/).optional().describe('1–100, default 10'),
-        offset: z.string().regex(/^\d+$/).optional(),
-      }),
+      query: RecommendedQuery,
       response: z.object({ weapons: RecommendedList, potential: RecommendedList }),
       errors: { 403: 'This profile is set as a private.', 404: 'User not found' },
     },
     parse: (req) => {
       const { userId } = req.params as { userId: string };
-      const q = (req.query ?? {}) as Record<string, unknown>;
-      const issues: ErrorIssue[] = [];
-      const limit = intParam(q, 'limit', issues);
-      const offset = intParam(q, 'offset', issues);
-      const level = list(q.level).map((l) => {
-        if (!/^\d+$/.test(l)) issues.push({ code: 'invalid_type', path: ['level'], message: 'level must be an integer' });
-        return Number(l);
-      });
-      if (q.version !== undefined && typeof q.version !== 'string') issues.push({ code: 'invalid_type', path: ['version'], message: 'version must be a string' });
-      if (issues.length) throw badInput(issues[0].message, issues);
-      const args = { version: (q.version as string | undefined) ?? null, level, difficulty: list(q.difficulty), limit: limit ?? null, offset: offset ?? null };
+      const q = parseQuery(RecommendedQuery, req.query);
+      const args = { version: q.version ?? null, level: q.level ?? [], difficulty: q.difficulty ?? [], limit: q.limit ?? null, offset: q.offset ?? null };
       parseRecommendedQuery(args); // 400 before 403/404, as the reference
       return { userId, args };
     },

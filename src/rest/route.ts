@@ -28,6 +28,7 @@ export interface RestRoute<P, D, V extends Record<string, unknown>> {
 const ROUTE_ERRORS: Record<number, string> = {
   400: 'Invalid parameters',
   401: 'Invalid or expired bearer token',
+  405: 'Method not allowed (Allow: GET)',
   429: 'Rate limited (Retry-After)',
 };
 

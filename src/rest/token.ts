@@ -29,6 +29,7 @@ export function registerTokenRoute(fastify: FastifyInstance, app: App): void {
       responses: {
         200: { description: 'An access token (Bearer) and its lifetime in seconds', body: z.object({ token: z.string(), expiresIn: z.number().int() }) },
         401: { description: 'Missing or unknown API key', body: ErrorBody },
+        405: { description: 'Method not allowed (Allow: POST)', body: ErrorBody },
         429: { description: 'More than 20 requests per minute from this address (Retry-After)', body: ErrorBody },
       },
       errors: ErrorBody,

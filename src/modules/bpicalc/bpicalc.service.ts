@@ -62,7 +62,8 @@ export class BpiCalcService {
         input.exScore,
       );
       bpimTotal = row.total;
-      bpimRank = row.higher + 1;
+      // nobody has played the chart: no rank ("1 of 0" would say nothing true)
+      bpimRank = row.total > 0 ? row.higher + 1 : null;
     }
     const arenaAverages = [11, 12].includes(chart.level) ? await this.s.arenaAverages.forChart(chart.id, version) : null;
     return {

@@ -1,13 +1,13 @@
 import { fixedDocument } from '../../graphql/documents';
 
-export interface ChartSvgData {
+interface ChartSvgData {
   user: {
     isPublic: boolean;
     dashboard: { radarSvg?: string; trendSvg?: string; bpiDistributionSvg?: string } | null;
   } | null;
 }
 
-export interface ChartSvgVariables extends Record<string, unknown> {
+interface ChartSvgVariables extends Record<string, unknown> {
   userId: string;
   version: string;
   levels: number[] | null;

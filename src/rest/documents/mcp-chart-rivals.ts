@@ -1,6 +1,6 @@
 import { fixedDocument } from '../../graphql/documents';
 
-export interface McpChartRivalsData {
+interface McpChartRivalsData {
   chart: { databaseId: number; playStyle: string; difficulty: string; level: number; notes: number | null; song: { title: string } } | null;
   me: {
     followingScoresOn: {

@@ -1,7 +1,7 @@
 import { fixedDocument } from '../../graphql/documents';
 
 type Histogram = { total: number; buckets: { label: string; count: number }[] };
-export interface McpDashboardData {
+interface McpDashboardData {
   me: {
     databaseId: string;
     name: string;

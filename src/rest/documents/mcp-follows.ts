@@ -5,7 +5,7 @@ interface FollowPage {
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
   edges: { followedAt: string; node: { databaseId: string; name: string; isPublic: boolean; isMasked: boolean } }[];
 }
-export interface McpFollowsData {
+interface McpFollowsData {
   me: { following?: FollowPage | null; followers?: FollowPage | null } | null;
 }
 

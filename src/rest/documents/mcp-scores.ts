@@ -1,6 +1,6 @@
 import { fixedDocument } from '../../graphql/documents';
 
-export interface McpScoreList {
+interface McpScoreList {
   totalCount: number;
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
   edges: {

@@ -1,6 +1,6 @@
 import { fixedDocument } from '../../graphql/documents';
 
-export interface McpSongsData {
+interface McpSongsData {
   songs: {
     totalCount: number;
     pageInfo: { hasNextPage: boolean; endCursor: string | null };

@@ -1,6 +1,6 @@
 import { fixedDocument } from '../../graphql/documents';
 
-export interface McpMyBestData {
+interface McpMyBestData {
   chart: { databaseId: number; playStyle: string; difficulty: string; level: number; song: { title: string } } | null;
   me: { bestOn: { exScore: number; bpi: number | null; clearLamp: string | null; missCount: number | null } | null } | null;
 }
@@ -16,7 +16,7 @@ export const McpMyBest = fixedDocument<McpMyBestData, { chartId: string; version
   `,
 );
 
-export interface McpImportData {
+interface McpImportData {
   importScores: {
     batchId: string | null;
     message: string;

@@ -1,6 +1,6 @@
 import { fixedDocument } from '../../graphql/documents';
 
-export interface ProfileData {
+interface ProfileData {
   user: {
     userId: string;
     userName: string;

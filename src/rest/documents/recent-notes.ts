@@ -1,6 +1,6 @@
 import { fixedDocument } from '../../graphql/documents';
 
-export interface RecentNotesData {
+interface RecentNotesData {
   recentSongNotes: {
     edges: {
       node: {

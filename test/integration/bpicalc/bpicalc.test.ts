@@ -127,6 +127,13 @@ describe('BPI calculator: errors, ranks, arena averages, GraphQL parity', () => 
     expect((await calc(s, { ...q, exScore: 100, includeRank: 'yes' })).body.rank).toMatchObject({ bpimRank: null, bpimTotal: null });
   });
 
+  it('includeRank on a chart nobody has played in the version: no rank (bpimRank null) of 0 players, not "1 of 0"', async () => {
+    // the bests above are in 33 and 32 only; version 31 has none on this chart: total 0, so there is no rank
+    const res = await calc(s, { title: chart.title, difficulty: chart.difficulty, exScore: 100, version: '31', includeRank: 'true' });
+    expect(res.status).toBe(200);
+    expect(res.body.rank).toMatchObject({ bpimRank: null, bpimTotal: 0 });
+  });
+
   it('reports arena-class averages computed from stored bests and imported arena classes, only for classes of at least 5 players', async () => {
     // five A1 players (EX 3001…3005) and one A3 player (EX 2600)
     const a1 = [];
