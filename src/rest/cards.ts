@@ -57,7 +57,7 @@ export function parsePictureQuery(raw: unknown): { theme: ChartTheme; width: num
 }
 
 /** Sends an SVG as PNG: ETag from the SVG and size, 304 on a match, else the (cached) rendition. */
-export function sendPng(req: FastifyRequest, reply: FastifyReply, svg: string, width: number, height: number, isPublic: boolean) {
+export async function sendPng(req: FastifyRequest, reply: FastifyReply, svg: string, width: number, height: number, isPublic: boolean) {
   const etag = pngEtag(svg, width, height);
   reply
     .header('etag', etag)
@@ -66,7 +66,7 @@ export function sendPng(req: FastifyRequest, reply: FastifyReply, svg: string, w
     .header('x-content-type-options', 'nosniff');
   const inm = req.headers['if-none-match'];
   if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) return reply.code(304).send();
-  return reply.code(200).header('content-type', 'image/png').send(pngFor(svg, width, etag));
+  return reply.code(200).header('content-type', 'image/png').send(await pngFor(svg, width, etag));
 }
 
 function pictureRoute(fastify: FastifyInstance, app: App, url: string, doc: RouteDoc, run: (ctx: Context, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>) {

@@ -93,7 +93,7 @@ export function registerCharts(fastify: FastifyInstance, app: App): void {
         const d = ctx.services.stats.dashboard;
         const svg =
           kind === 'radar' ? await d.radarSvg(root, themeArg) : kind === 'trend' ? await d.trendSvg(root, themeArg, groupBy) : await d.bpiDistributionSvg(root, themeArg, stepRaw);
-        if (png) return sendPng(req, reply, frameSvg(svg, 1200, 630, themeArg), png.width, Math.round((png.width * 630) / 1200), user.isPublic);
+        if (png) return await sendPng(req, reply, frameSvg(svg, 1200, 630, themeArg), png.width, Math.round((png.width * 630) / 1200), user.isPublic);
         const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 32)}"`;
         reply
           .header('etag', etag)
