@@ -1,6 +1,6 @@
 // The GraphQL schema lint: @graphql-eslint's schema rules, as an ESLint flat config for one
 // schema file (eslint.config.js applies it to schema.graphql: `npm run lint:schema`, zero
-// findings allowed). README "Schema lint" lists the rules.
+// findings allowed). docs/contributing.md "Schema lint" lists the rules.
 const graphql = require('@graphql-eslint/eslint-plugin');
 
 /**
@@ -49,7 +49,7 @@ function valueTypesOf(schemaFile) {
 }
 
 /**
- * Findings that are not defects, by rule and schema coordinate, each with its reason (README
+ * Findings that are not defects, by rule and schema coordinate, each with its reason (docs/contributing.md
  * "Schema lint" lists them). Kept short: a new entry needs a reason a reviewer accepts.
  */
 const EXCEPTIONS = {
@@ -66,7 +66,7 @@ const EXCEPTIONS = {
 
 /**
  * Rules whose findings on a deprecated field, argument or enum value are dropped: a deprecated
- * alias keeps the old name or type for one release on purpose (README "Deprecations"), and its
+ * alias keeps the old name or type for one release on purpose (docs/frontend.md "Deprecations"), and its
  * replacement beside it is linted normally.
  */
 const DEPRECATED_ALIAS_RULES = ['naming-convention', 'no-typename-prefix', 'no-scalar-result-type-on-mutation'];

@@ -7,6 +7,8 @@ const bool = (def: boolean) =>
     .optional()
     .transform((v) => (v === undefined ? def : v === 'true' || v === '1' || v === 'yes'));
 
+const truthy = (v: string) => v === 'true' || v === '1' || v === 'yes';
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -24,8 +26,9 @@ const EnvSchema = z.object({
   /** Default: true in development and test, false in production (demo data never in production unless asked for). */
   SEED_DEMO: z.enum(['true', 'false', '1', '0', 'yes', 'no']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  GRAPHQL_INTROSPECTION: bool(true),
-  GRAPHQL_EXPLORER: bool(true),
+  /** Defaults (see loadConfig): on outside production; in production off unless GRAPHQL_EXPLORER=true. */
+  GRAPHQL_INTROSPECTION: z.enum(['true', 'false', '1', '0', 'yes', 'no']).optional(),
+  GRAPHQL_EXPLORER: z.enum(['true', 'false', '1', '0', 'yes', 'no']).optional(),
   GRAPHQL_COMPILED_EXECUTOR: bool(true),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(100).default(12),
@@ -42,6 +45,10 @@ const EnvSchema = z.object({
   SUBSCRIPTIONS_PER_USER: z.coerce.number().int().min(1).default(20),
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().min(1024).default(65536),
   RATE_LIMIT_MAX_KEYS: z.coerce.number().int().min(100).default(100000),
+  /** Worker threads of the CPU pool (src/workers/pool.ts); default: cores − 1, at least 1; 0 = inline. */
+  WORKER_POOL_SIZE: z.coerce.number().int().min(0).max(64).optional(),
+  WORKER_QUEUE_MAX: z.coerce.number().int().min(1).default(32),
+  WORKER_TASK_BUDGET_MS: z.coerce.number().int().min(10).default(2000),
   MIGRATION_MAX_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86400).default(3600),
@@ -60,39 +67,47 @@ const EnvSchema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).default('bpigraph'),
 });
 
-/**
- * Origins a browser page may call this server from when CORS_ORIGINS is unset and NODE_ENV is not
- * production: the usual local dev-server ports (Vite 5173 / preview 4173, Next / CRA 3000, 4000,
- * webpack 8080), on localhost and 127.0.0.1.
- */
-export const DEV_CORS_ORIGINS: readonly string[] = [3000, 4000, 4173, 5173, 8080].flatMap((port) => [
-  `http://localhost:${port}`,
-  `http://127.0.0.1:${port}`,
-]);
+/** A loopback origin (localhost, 127.0.0.0/8, [::1]; http or https, any port): a page served from this machine. */
+export function isLoopbackOrigin(origin: string): boolean {
+  return /^https?:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/i.test(origin);
+}
+
+interface CorsOrigins {
+  /** Exact origins, or '*' for any. */
+  origins: string[] | '*';
+  /** Any loopback origin (isLoopbackOrigin) is allowed too. */
+  loopback: boolean;
+}
 
 /**
- * CORS_ORIGINS: a comma list of exact origins (`scheme://host[:port]`), `*` for any origin, or
- * `none`. Unset: none in production, DEV_CORS_ORIGINS otherwise. Returns the normalised origins
- * (as browsers send them) or an error message naming the bad entry.
+ * CORS_ORIGINS: a comma list of exact origins (`scheme://host[:port]`) and/or the word `loopback`
+ * (any page on this machine, any port), `*` for any origin, or `none`. Unset: `loopback` outside
+ * production, none in production. Returns the normalised origins (as browsers send them) or an
+ * error message naming the bad entry.
  */
-function parseCorsOrigins(raw: string | undefined, env: string, credentials: boolean): string[] | '*' | { error: string } {
-  if (raw === undefined) return env === 'production' ? [] : [...DEV_CORS_ORIGINS];
+function parseCorsOrigins(raw: string | undefined, env: string, credentials: boolean): CorsOrigins | { error: string } {
+  if (raw === undefined) return { origins: [], loopback: env !== 'production' };
   const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
-  if (entries.length === 1 && entries[0].toLowerCase() === 'none') return [];
+  if (entries.length === 1 && entries[0].toLowerCase() === 'none') return { origins: [], loopback: false };
   if (entries.includes('*')) {
     if (entries.length > 1) return { error: "CORS_ORIGINS: '*' (any origin) cannot be combined with a list of origins" };
     if (credentials) return { error: "CORS_ORIGINS: '*' is refused with CORS_ALLOW_CREDENTIALS=true (list the exact origins)" };
-    return '*';
+    return { origins: '*', loopback: false };
   }
   const origins: string[] = [];
+  let loopback = false;
   for (const entry of entries) {
+    if (entry.toLowerCase() === 'loopback') {
+      loopback = true;
+      continue;
+    }
     const origin = /^https?:\/\/[^/?#@\s]+\/?$/i.test(entry) && URL.canParse(entry) ? new URL(entry).origin : undefined;
     if (!origin || origin === 'null') {
-      return { error: `CORS_ORIGINS: '${entry}' is not an origin (http(s)://host[:port], no path)` };
+      return { error: `CORS_ORIGINS: '${entry}' is not an origin (http(s)://host[:port], no path) nor 'loopback'` };
     }
     if (!origins.includes(origin)) origins.push(origin);
   }
-  return origins;
+  return { origins, loopback };
 }
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -109,7 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const c = parsed.data;
   const corsOrigins = parseCorsOrigins(c.CORS_ORIGINS, c.NODE_ENV, c.CORS_ALLOW_CREDENTIALS);
-  if (!Array.isArray(corsOrigins) && corsOrigins !== '*') throw new ConfigError(`Invalid configuration:\n  ${corsOrigins.error}`);
+  if ('error' in corsOrigins) throw new ConfigError(`Invalid configuration:\n  ${corsOrigins.error}`);
   if (c.DATABASE_REPLICA_URLS && !c.DATABASE_URL) throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URLS needs DATABASE_URL (the primary)');
   if (c.NODE_ENV === 'production' && !c.PUBLIC_URL) {
     throw new ConfigError(
@@ -121,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   if (external !== 0 && external !== 3) {
     throw new ConfigError('Invalid configuration:\n  AUTH_ISSUER, AUTH_JWKS_URL and AUTH_AUDIENCE must be set together');
   }
+  const explorer = c.GRAPHQL_EXPLORER === undefined ? c.NODE_ENV !== 'production' : truthy(c.GRAPHQL_EXPLORER);
   return {
     env: c.NODE_ENV,
     port: c.PORT,
@@ -130,10 +146,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** PostgreSQL streaming replicas for read-only requests (src/db/replicas.ts); [] = none. */
     databaseReplicaUrls: (c.DATABASE_REPLICA_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
     dataDir: path.resolve(c.DATA_DIR),
-    seedDemo: c.SEED_DEMO === undefined ? c.NODE_ENV !== 'production' : ['true', '1', 'yes'].includes(c.SEED_DEMO),
+    seedDemo: c.SEED_DEMO === undefined ? c.NODE_ENV !== 'production' : truthy(c.SEED_DEMO),
     logLevel: c.LOG_LEVEL,
-    introspection: c.GRAPHQL_INTROSPECTION,
-    explorer: c.GRAPHQL_EXPLORER,
+    /** The GraphiQL page at GET /graphql: on outside production, off in production unless GRAPHQL_EXPLORER=true. */
+    explorer,
+    /** Schema introspection: follows the explorer (which needs it) unless GRAPHQL_INTROSPECTION says otherwise. */
+    introspection: c.GRAPHQL_INTROSPECTION === undefined ? explorer : truthy(c.GRAPHQL_INTROSPECTION),
     /** POST /graphql queries and mutations through compiled documents (src/graphql/executor.ts); false = Apollo's pipeline only. */
     compiledExecutor: c.GRAPHQL_COMPILED_EXECUTOR,
     bodyLimit: c.BODY_LIMIT_BYTES,
@@ -158,6 +176,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     wsMaxPayload: c.WS_MAX_PAYLOAD_BYTES,
     /** Keys the in-memory rate limiter keeps (least recently used evicted beyond). */
     rateLimitMaxKeys: c.RATE_LIMIT_MAX_KEYS,
+    /**
+     * The CPU worker pool (src/workers/pool.ts, docs/limits-and-pool.md): threads (undefined = cores − 1,
+     * at least 1; 0 = inline), tasks waiting at most (beyond: 503), a task's time budget (ms).
+     */
+    pool: { size: c.WORKER_POOL_SIZE, maxQueue: c.WORKER_QUEUE_MAX, budgetMs: c.WORKER_TASK_BUDGET_MS },
     /** Largest migrateLegacyScores document (characters). */
     migrationMaxBytes: c.MIGRATION_MAX_BYTES,
     jwtSecret: c.JWT_SECRET,
@@ -174,8 +197,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     redisUrl: c.REDIS_URL,
     /** JSON {"export title": "catalogue title"} used when matching imported scores (none when unset). */
     titleCorrectionsFile: c.TITLE_CORRECTIONS_FILE ? path.resolve(c.TITLE_CORRECTIONS_FILE) : undefined,
-    /** Browser origins allowed to call this server (src/cors.ts): exact origins, or '*' for any; [] = no CORS. */
-    cors: { origins: corsOrigins, allowCredentials: c.CORS_ALLOW_CREDENTIALS },
+    /**
+     * Browser origins allowed to call this server (src/cors.ts): exact origins or '*' for any, plus
+     * every loopback origin when `loopback`; none of them = no CORS. `setting` is CORS_ORIGINS as
+     * given (for the log line naming the setting that would allow a refused origin).
+     */
+    cors: { ...corsOrigins, allowCredentials: c.CORS_ALLOW_CREDENTIALS, setting: c.CORS_ORIGINS },
     /** Where deleteAccount writes the account's JSON backup first (default DATA_DIR/deleted-accounts). */
     userDeletionBackupDir: path.resolve(c.USER_DELETION_BACKUP_DIR ?? path.join(c.DATA_DIR, 'deleted-accounts')),
     /** Key that seals invitation tokens so their owner can see the link again (default: derived from the access-token key). */
@@ -191,7 +218,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   };
 }
 
-/** The external base URL: PUBLIC_URL, or in development http://localhost:<the port actually listened on>. */
-export function publicBaseUrl(config: Pick<Config, 'publicUrl'>, listeningPort: number): string {
-  return config.publicUrl ?? `http://localhost:${listeningPort}`;
+/** A Host header naming this machine's loopback interface, with an optional port (localhost, 127.0.0.0/8, [::1]). */
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/i;
+
+/**
+ * The external base URL: PUBLIC_URL when set (required in production). Without it (development,
+ * tests): the request's own host when it is a loopback name — so an MCP client that discovers the
+ * server from http://127.0.0.1:4000 is told http://127.0.0.1:4000 and its resource check passes —
+ * else http://localhost:<the port actually listened on>. Any other Host header (evil.example,
+ * X-Forwarded-*) is never used: a loopback host can only be reached from this machine.
+ */
+export function publicBaseUrl(config: Pick<Config, 'publicUrl' | 'env'>, listeningPort: number, requestHost?: string): string {
+  if (config.publicUrl) return config.publicUrl;
+  if (config.env !== 'production' && requestHost && LOOPBACK_HOST.test(requestHost)) return `http://${requestHost.toLowerCase()}`;
+  return `http://localhost:${listeningPort}`;
 }

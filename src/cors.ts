@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from './config';
+import { isLoopbackOrigin, type Config } from './config';
+import type { Logger } from './logger';
 
 /** Methods a cross-origin page may use (GraphQL GET/POST, the REST paths, OAuth). */
 export const CORS_METHODS = 'GET, POST';
@@ -39,33 +40,56 @@ export function appendVary(reply: FastifyReply, value: string): void {
   reply.header('vary', `${list}, ${value}`);
 }
 
+/** Refused origins logged per process: each once, up to this many (then one line saying so). */
+const MAX_LOGGED_ORIGINS = 100;
+
+/** What to set so that `origin` is allowed, keeping what is allowed now. */
+function settingFor(origin: string, cors: Config['cors']): string {
+  if (cors.setting === undefined || cors.setting.trim().toLowerCase() === 'none') return `CORS_ORIGINS=${origin}`;
+  return `CORS_ORIGINS=${cors.setting.split(',').map((e) => e.trim()).filter(Boolean).join(',')},${origin}`;
+}
+
 /**
  * CORS for browser pages on other origins (CORS_ORIGINS), on every path: /graphql, the REST
  * compatibility paths, OAuth, health. A preflight (OPTIONS with Origin and
  * Access-Control-Request-Method) is answered here: 204 with the allowed methods and headers when
  * the origin is allowed, 403 `{message}` when it is not. Other requests from an allowed origin
  * get Access-Control-Allow-Origin; from any other origin no CORS header, so the browser keeps the
- * response from the page. Nothing is registered when no origin is allowed (production default):
- * every request then behaves as without CORS.
+ * response from the page. Outside production every loopback origin is allowed by default (a dev
+ * server on any port). When no origin is allowed (production default) requests behave as without
+ * CORS. A refused cross-origin page is logged once per origin with the setting that would allow it
+ * (the browser shows the page only a CORS error, never our body).
  *
  * Apollo's CSRF prevention is unchanged: a simple request (GET or form POST without a
  * non-simple header) is still refused by /graphql, whatever its origin.
  */
-export function registerCors(fastify: FastifyInstance, config: Pick<Config, 'cors'>): void {
-  const { origins, allowCredentials } = config.cors;
-  if (origins !== '*' && origins.length === 0) return;
+export function registerCors(fastify: FastifyInstance, config: Pick<Config, 'cors'>, log?: Logger): void {
+  const { origins, allowCredentials, loopback } = config.cors;
   const any = origins === '*';
   const allowed = new Set(any ? [] : origins);
+  const enabled = any || allowed.size > 0 || loopback;
+  const logged = new Set<string>();
+  const noteRefused = (origin: string, host: string | undefined) => {
+    if (!log || logged.has(origin) || logged.size > MAX_LOGGED_ORIGINS) return;
+    if (URL.canParse(origin) && new URL(origin).host === host) return; // same origin: CORS does not apply
+    logged.add(origin);
+    if (logged.size > MAX_LOGGED_ORIGINS) {
+      log.warn(`CORS: more than ${MAX_LOGGED_ORIGINS} refused origins; no longer logging them`);
+      return;
+    }
+    log.warn({ origin, allowWith: settingFor(origin, config.cors) }, `CORS: refused a page on ${origin}; to allow it set ${settingFor(origin, config.cors)}`);
+  };
 
   fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     // The answer depends on the Origin header whenever the allowed origin is echoed back.
-    if (!any) reply.header('vary', 'Origin');
+    if (enabled && !any) reply.header('vary', 'Origin');
     const origin = req.headers.origin;
     if (origin === undefined) return done(); // same-origin navigation, server-to-server
-    const ok = any || allowed.has(origin);
+    const ok = enabled && (any || allowed.has(origin) || (loopback && isLoopbackOrigin(origin)));
     const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
     if (!ok) {
-      if (!preflight) return done();
+      noteRefused(origin, req.headers.host);
+      if (!enabled || !preflight) return done();
       reply.code(403).send({ message: `Origin ${origin} is not allowed (CORS_ORIGINS)` });
       return;
     }

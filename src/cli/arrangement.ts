@@ -6,7 +6,7 @@ import type { CliArgs } from './support';
 
 /**
  * `tickets import-scores <file|url>`: precomputed arrangement scores, a JSON array of
- * `{title, difficulty, playStyle?, scores: {pattern: number}}` (README "Arrangement scores").
+ * `{title, difficulty, playStyle?, scores: {pattern: number}}` (docs/guide/imports.md).
  * Validated whole (nothing is written when any entry is wrong), then one transaction; re-runnable.
  */
 export async function importArrangementScoresCommand({ positionals: [src] }: CliArgs, config: Config): Promise<number> {

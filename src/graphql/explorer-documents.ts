@@ -12,7 +12,7 @@ export interface ExplorerTab {
   variables?: string;
 }
 
-/** The dashboard: the signed-in player's page in one request (README "Frontend recipes"). */
+/** The dashboard: the signed-in player's page in one request (docs/frontend.md). */
 export const DASHBOARD_QUERY = `# The dashboard: the signed-in player's page in one request.
 #
 # Sign in first: open "Headers" (below) and enter

@@ -1,4 +1,5 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { GraphQLError, Kind, getOperationAST, parse, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values';
 import { WebSocketServer } from 'ws';
@@ -90,7 +91,12 @@ async function enforceRules(schema: GraphQLSchema, ctx: Context, op: OperationDe
 
 export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: App): SubscriptionServer {
   // maxPayload: ws refuses (closes with 1009) a larger frame before it is buffered whole or parsed.
-  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: app.config.wsMaxPayload });
+  // noServer + our own upgrade listener: with `server`, ws re-emits the HTTP server's errors (a port in
+  // use) on the WebSocket server, where graphql-ws prints them with a stack instead of the start-up's one line.
+  const wss = new WebSocketServer({ noServer: true, path: '/graphql', maxPayload: app.config.wsMaxPayload });
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  server.on('upgrade', onUpgrade);
   const limits = limitsFromConfig(app.config);
   perUserMax = app.config.subscriptionsPerUser;
   const disposable = useServer<Record<string, unknown>, Extra>(
@@ -147,6 +153,7 @@ export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: 
   );
   return {
     async close() {
+      server.off('upgrade', onUpgrade);
       for (const client of wss.clients) client.terminate();
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

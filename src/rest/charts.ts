@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
-import { orThrow, parseGroupBy, parseStatsQuery, REST_NAMES } from '../domain/stats';
+import { orThrow, parseGroupBy, parseStatsQuery, parseStep, REST_NAMES } from '../domain/stats';
 import { badInput, notFound } from '../errors';
 import { contextForRequest } from '../graphql/context';
-import { enforce } from '../graphql/rules';
+import { documentsOf } from '../graphql/documents';
+import { RestChartSvg } from './documents/chart-svg';
 import { restError } from './errors';
 import { z } from 'zod';
 import { ErrorBody, HIDDEN, routeSchema } from './openapi';
 import { frameSvg } from '../domain/charts';
-import { parsePictureQuery, sendPng } from './cards';
+import { parsePictureQuery, poolRunner, sendPng } from './cards';
 
 const CHART_DOC = routeSchema({
   summary: "A player's dashboard picture (SVG, or PNG for sharing)",
@@ -54,7 +55,8 @@ const one = (v: unknown, name: string): string | null => {
  * distribution) from the same data as User.dashboard { radarSvg | trendSvg | bpiDistributionSvg }.
  * Query: the standard stats query (`version`, `level` repeatable, `difficulty` repeatable), `theme`
  * = light (default) | dark, `groupBy` (trend: day | week | month), `step` (distribution: 1, 2, 5,
- * 10). Bad input → 400 JSON naming the parameter; then the rule REST.charts (VISIBLE): unknown user
+ * 10). Bad input → 400 JSON naming the parameter; then the GraphQL user(id) { dashboard { radarSvg |
+ * trendSvg | bpiDistributionSvg } } (document RestChartSvg; rule Query.user, VISIBLE): unknown user
  * → 404 JSON, private player → 403 JSON. 200: image/svg+xml with a strong ETag (a matching
  * If-None-Match → 304) and Cache-Control (public for a public player, private otherwise; Vary:
  * Authorization). The SVG holds no script and is served with a CSP that forbids any.
@@ -84,16 +86,27 @@ export function registerCharts(fastify: FastifyInstance, app: App): void {
         const query = orThrow(parseStatsQuery({ version: one(q().version, 'version'), levels: list(q().level), difficulties: list(q().difficulty) }, REST_NAMES));
         const groupBy = orThrow(parseGroupBy(one(q().groupBy, 'groupBy')));
         const stepRaw = one(q().step, 'step');
+        const step = kind === 'distribution' ? orThrow(parseStep(stepRaw)) : 10;
         const ctx = await contextForRequest(app, req);
-        const gate = enforce(ctx, 'REST.charts', { userId }, 'read');
-        if (gate) await gate;
-        const user = await ctx.app.areas.access.user(ctx, userId);
-        if (!user) throw notFound('User not found');
-        const root = { userId, user, ...query };
-        const d = ctx.services.stats.dashboard;
-        const svg =
-          kind === 'radar' ? await d.radarSvg(root, themeArg) : kind === 'trend' ? await d.trendSvg(root, themeArg, groupBy) : await d.bpiDistributionSvg(root, themeArg, stepRaw);
-        if (png) return await sendPng(req, reply, frameSvg(svg, 1200, 630, themeArg), png.width, Math.round((png.width * 630) / 1200), user.isPublic);
+        const { user } = await documentsOf(app).run(RestChartSvg, ctx, {
+          userId,
+          version: query.version,
+          levels: query.levels,
+          difficulties: query.difficulties,
+          theme: themeArg === 'dark' ? 'DARK' : 'LIGHT',
+          groupBy: groupBy === 'week' ? 'WEEK' : groupBy === 'month' ? 'MONTH' : 'DAY',
+          step,
+          radar: kind === 'radar',
+          trend: kind === 'trend',
+          distribution: kind === 'distribution',
+        });
+        const d = user?.dashboard;
+        const svg = kind === 'radar' ? d?.radarSvg : kind === 'trend' ? d?.trendSvg : d?.bpiDistributionSvg;
+        if (!user || svg === undefined) throw notFound('User not found'); // the rule (Query.user, VISIBLE) refuses first
+        if (png) {
+          const picture = { svg: frameSvg(svg, 1200, 630, themeArg), width: png.width, height: Math.round((png.width * 630) / 1200), isPublic: user.isPublic };
+          return await sendPng(req, reply, picture, poolRunner(app));
+        }
         const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 32)}"`;
         reply
           .header('etag', etag)

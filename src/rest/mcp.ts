@@ -12,7 +12,7 @@ import { MCP_TOOLS, type McpTool } from './mcp-tools';
 import pkg from '../../package.json';
 
 /**
- * The Model Context Protocol endpoint for AI assistants (README "Assistants (MCP)"):
+ * The Model Context Protocol endpoint for AI assistants (docs/rest-and-mcp.md):
  *  POST /mcp   Streamable HTTP, stateless: every request gets a new McpServer and transport
  *              (no session id), JSON responses (no SSE stream). Bearer token required (our JWTs,
  *              OAuth access tokens with their scopes); missing or bad: 401 with
@@ -95,11 +95,12 @@ const PAGE_HEADERS = {
 };
 
 export function registerMcp(fastify: FastifyInstance, app: App): void {
-  const base = () => publicBaseUrl(app.config, (fastify.server.address() as { port: number } | null)?.port ?? app.config.port);
+  const base = (req: FastifyRequest) =>
+    publicBaseUrl(app.config, (fastify.server.address() as { port: number } | null)?.port ?? app.config.port, req.headers.host);
 
   /** 401 with the RFC 6750 / RFC 9728 challenge: where the client finds how to get a token. */
-  const challenge = (reply: FastifyReply, e: AppError, tokenGiven: boolean) => {
-    const params = [`resource_metadata="${base()}${MCP_RESOURCE_METADATA_PATH}"`];
+  const challenge = (req: FastifyRequest, reply: FastifyReply, e: AppError, tokenGiven: boolean) => {
+    const params = [`resource_metadata="${base(req)}${MCP_RESOURCE_METADATA_PATH}"`];
     if (tokenGiven) params.push('error="invalid_token"', `error_description="${e.message.replace(/["\\]/g, '')}"`);
     return reply
       .code(401)
@@ -121,7 +122,7 @@ export function registerMcp(fastify: FastifyInstance, app: App): void {
       // Streamable HTTP: a server that offers no stream answers the client's GET with 405.
       return reply.code(405).header('allow', 'GET, POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: no server-sent event stream (stateless endpoint)' }, id: null });
     }
-    const info = mcpInfo(base());
+    const info = mcpInfo(base(req));
     if (accept.includes('text/html')) return reply.code(200).headers(PAGE_HEADERS).send(infoHtml(info));
     return reply.code(200).send(info);
   });
@@ -137,7 +138,7 @@ export function registerMcp(fastify: FastifyInstance, app: App): void {
     } catch (err) {
       const e = toAppError(err);
       if (e.code !== 'UNAUTHENTICATED') throw err;
-      return challenge(reply, e, tokenGiven);
+      return challenge(req, reply, e, tokenGiven);
     }
     const server = serverFor(app, ctx);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

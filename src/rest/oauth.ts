@@ -92,9 +92,11 @@ const ResourceMetadata = z.object({ resource: z.string(), authorization_servers:
 
 export function registerOAuth(fastify: FastifyInstance, app: App): void {
   const oauth = new OAuthService(app.db);
-  // Security metadata (issuer, endpoints) never comes from request headers (Host, X-Forwarded-*):
-  // PUBLIC_URL (required in production), else http://localhost:<the port this server listens on>.
-  const base = (_req: FastifyRequest) => publicBaseUrl(app.config, (fastify.server.address() as { port: number } | null)?.port ?? app.config.port);
+  // Security metadata (issuer, endpoints) comes from PUBLIC_URL (required in production); without it
+  // from the request's Host only when that is a loopback name, else http://localhost:<listening port>
+  // (publicBaseUrl). X-Forwarded-* and other hosts are never used.
+  const base = (req: FastifyRequest) =>
+    publicBaseUrl(app.config, (fastify.server.address() as { port: number } | null)?.port ?? app.config.port, req.headers.host);
   const ip = (req: FastifyRequest) => req.ip || 'unknown';
   /** The JSON or form body as an object ({} when absent or not an object). */
   const bodyOf = (req: FastifyRequest): Record<string, unknown> =>

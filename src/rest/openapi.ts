@@ -101,9 +101,9 @@ export async function registerOpenApi(fastify: FastifyInstance, config: Config):
       return { schema: (rest && url !== '/api/v1/openapi.json' ? schema : { ...schema, hide: true }) as never, url };
     },
   });
-  fastify.get('/api/v1/openapi.json', async (_req, reply) => {
+  fastify.get('/api/v1/openapi.json', async (req, reply) => {
     const doc = fastify.swagger() as unknown as Record<string, unknown>;
     const port = (fastify.server.address() as { port: number } | null)?.port ?? config.port;
-    return reply.header('content-type', 'application/json; charset=utf-8').send({ ...doc, servers: [{ url: publicBaseUrl(config, port) }] });
+    return reply.header('content-type', 'application/json; charset=utf-8').send({ ...doc, servers: [{ url: publicBaseUrl(config, port, req.headers.host) }] });
   });
 }

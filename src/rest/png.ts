@@ -1,8 +1,9 @@
 /**
  * SVG → PNG on the server (docs/portability.md): @resvg/resvg-js (resvg, a Rust SVG renderer, as
  * prebuilt N-API binaries — no install script, no system library). `renderPng` is a pure function
- * of plain data (SVG text, size, font files → PNG bytes), so a worker pool can run it; until one
- * exists the request renders on libuv's thread pool (renderAsync). Results are cached by the hash of their inputs (the SVG's ETag
+ * of plain data (SVG text, size, font files → PNG bytes); the routes run it in the worker pool
+ * (png.task.ts), and `renderPngAsync` (libuv's thread pool) serves callers without a pool.
+ * The routes run it in the worker pool (png.task.ts; src/workers), off the event loop. Results are cached by the hash of their inputs (the SVG's ETag
  * and the size), so a picture is rasterised once while its data does not change.
  *
  * Font: the SVGs name Noto Sans CJK JP first (FONT_STACK). resvg reads only the font files it is
@@ -84,13 +85,21 @@ const cache = new PngCache();
 /** renders under way, by ETag: concurrent requests for one picture share one render */
 const pending = new Map<string, Promise<Buffer>>();
 
-/** The PNG of an SVG at a width (cached by ETag). */
-export async function pngFor(svg: string, width: number, etag: string): Promise<Buffer> {
+/** Runs the render task (png.task.ts) in the worker pool: a full pool answers 503 + Retry-After. */
+export type PngRunner = (job: PngJob) => Promise<Uint8Array>;
+
+/**
+ * The PNG of an SVG at a width (cached by ETag), rendered by `run` (the worker pool) or, without
+ * one, on libuv's thread pool.
+ */
+export async function pngFor(svg: string, width: number, etag: string, run?: PngRunner): Promise<Buffer> {
   const hit = cache.get(etag);
   if (hit) return hit;
   let p = pending.get(etag);
   if (!p) {
-    p = renderPngAsync({ svg, width, fontFiles: pngFontFiles() }).finally(() => pending.delete(etag));
+    const job = { svg, width, fontFiles: pngFontFiles() };
+    const rendering = run ? run(job).then((u8) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength)) : renderPngAsync(job);
+    p = rendering.finally(() => pending.delete(etag));
     pending.set(etag, p);
     const png = await p;
     cache.set(etag, png);

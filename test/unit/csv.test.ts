@@ -12,13 +12,13 @@ import {
 } from '../../src/domain/csv';
 import { applyPlay, improvements } from '../../src/domain/scores';
 import { availableIn, inTotalSet } from '../../src/domain/totals';
+import { itIf } from '../helpers/skip';
 
 const SHARED = path.resolve(__dirname, '../../../shared/data/eamusement');
 const SAMPLE = path.join(SHARED, 'score-sample-pre-leggendaria.csv');
 const CORRECTIONS = path.join(SHARED, 'title-corrections.json');
 const haveShared = fs.existsSync(SAMPLE) && fs.existsSync(CORRECTIONS);
-if (!haveShared) console.warn(`[csv.test] ${SHARED} not found: the real-sample tests are skipped`);
-const itShared = haveShared ? it : it.skip;
+const itShared = itIf(haveShared, `${SHARED} not found (real data lives in ../shared)`);
 
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'];
 const CURRENT_HEADER = [

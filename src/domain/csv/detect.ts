@@ -16,7 +16,7 @@ function firstNonBlankLine(text: string): string {
 }
 
 /**
- * Detects the export format from its first non-blank line (domain-scores.md §4.1), in the header
+ * Detects the export format from its first non-blank line (docs/domain/imports.md#detection), in the header
  * variants real exports have:
  * - Reflux TSV: a tab-separated header starting with `title` with "<SP|DP><B|N|H|A|L> Lamp"
  *   columns (every Reflux version; the oldest ones have no Type/Label columns);
@@ -38,7 +38,7 @@ export function detectFormat(text: string): CsvFormat | undefined {
 }
 
 /**
- * Which exports fit which game version (domain-scores.md §4.1): INFINITAS (INF) data comes from the
+ * Which exports fit which game version (docs/domain/imports.md#detection): INFINITAS (INF) data comes from the
  * PC tools (Reflux, daken counter, result techo); arcade versions from the official CSV.
  */
 export function formatFitsVersion(format: CsvFormat, version: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * Pure parsers of the score exports players have (domain-scores.md §4): the official
+ * Pure parsers of the score exports players have (docs/domain/imports.md): the official
  * e-amusement CSV (current layout with BEGINNER…LEGGENDARIA, older layout without), the Reflux
  * TSV, the daken counter CSV and the result techo CSV, each in the header variants real exports
  * have. UTF-8 with or without BOM, CRLF, LF or CR. Fields are read with csv-parse (text.ts).

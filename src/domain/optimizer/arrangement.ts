@@ -1,9 +1,9 @@
 /**
- * Arrangement scores (domain-stats.md §7, "配置スコア"): precomputed data, one score per (chart, lane
+ * Arrangement scores (docs/domain/optimizer.md#lane-tickets, "配置スコア"): precomputed data, one score per (chart, lane
  * pattern) — how favourable that lane arrangement is on that chart (higher is better). Imported by
  * an admin; this is the pure validation of the import file and the diff against what is stored.
  *
- * File format (JSON array, one entry per chart; README "Arrangement scores"):
+ * File format (JSON array, one entry per chart; docs/guide/imports.md):
  *
  *   [{ "title": "卑弥呼", "difficulty": "ANOTHER", "playStyle": "SP",
  *      "scores": { "1234567": 41.5, "7654321": 38.25, "2641753": 12 } }]

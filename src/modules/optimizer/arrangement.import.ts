@@ -1,5 +1,5 @@
 /**
- * Import of precomputed arrangement scores (format: src/domain/optimizer/arrangement.ts and README
+ * Import of precomputed arrangement scores (format: src/domain/optimizer/arrangement.ts and docs/guide/imports.md
  * "Arrangement scores"), shared by the admin CLI (`tickets import-scores`) and the admin mutation
  * `importArrangementScores`. Validated whole before anything is written (any problem: BAD_USER_INPUT
  * listing the problems, nothing written); then one transaction. Re-runnable: the same file twice

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Prisma } from '../../generated/prisma/client';
+import { inOrder } from '../../db/in-order';
 
 type Tx = Prisma.TransactionClient;
 
@@ -10,7 +11,7 @@ const json = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x ===
 /**
  * The account's data as one JSON document, chunk by chunk: the one builder of the account export
  * (GET /api/v1/me/export, docs/portability.md) and of the backup written before an account is
- * deleted (domain-social.md §2.7 step 3; read inside the deleting transaction, so the backup is
+ * deleted (docs/domain/social.md#profile; read inside the deleting transaction, so the backup is
  * exactly what is deleted). Everything the account holds — profile and settings, statuses,
  * batches, bests, follows, requests, lists, notifications, notes, votes, memos, tower data — with
  * the plays last, read in keyset pages so a long history is never one string. Keys' values are left
@@ -59,7 +60,7 @@ async function accountSections(tx: Tx, userId: string) {
     radarCaches,
     apiKey,
     oauthClient,
-  ] = await Promise.all([
+  ] = await inOrder([
     tx.user.findUniqueOrThrow({ where: { id: userId } }),
     tx.userBadge.findUnique({ where: { userId } }),
     tx.externalIdentity.findMany({ where: { userId }, orderBy: [{ issuer: 'asc' }, { subject: 'asc' }] }),

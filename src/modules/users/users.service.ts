@@ -204,7 +204,7 @@ export async function deleteUserAccount(deps: Pick<AreaScope, 'db' | 'config' | 
   const db = deps.db;
   let backupFile: string | undefined;
   const bests = await db.$transaction(async (tx) => {
-    // First the backup (domain-social.md §2.7 step 3), read in this transaction: when it cannot
+    // First the backup (docs/domain/social.md#profile), read in this transaction: when it cannot
     // be written the transaction ends here and nothing is deleted.
     try {
       backupFile = await writeAccountBackup(deps.config.userDeletionBackupDir, userId, accountDocument(tx, userId));

@@ -87,8 +87,9 @@ describe('metadata and registration', () => {
   it('publishes RFC 8414 metadata (and the protected-resource metadata)', async () => {
     const res = await s.get('/.well-known/oauth-authorization-server');
     expect(res.status).toBe(200);
-    // No PUBLIC_URL outside production: http://localhost:<listening port>, never the Host header.
-    const base = `http://localhost:${new URL(s.url).port}`;
+    // No PUBLIC_URL outside production: the request's loopback host (s.url = http://127.0.0.1:<port>);
+    // any other Host header gives http://localhost:<port> (test/integration/platform/operator-defaults.test.ts).
+    const base = s.url;
     expect(res.body).toMatchObject({
       issuer: base,
       authorization_endpoint: `${base}/api/oauth/authorize`,
@@ -316,7 +317,7 @@ describe('revocation (RFC 7009) and clean-up', () => {
     expect(res.status).toBe(200);
     expect((await s.gql(ME, {}, t.access_token)).status).toBe(401);
     expect((await refresh(clientId, t.refresh_token)).body.error).toBe('invalid_grant');
-    expect((await s.get('/.well-known/oauth-authorization-server')).body.revocation_endpoint).toBe(`http://localhost:${new URL(s.url).port}/api/oauth/revoke`);
+    expect((await s.get('/.well-known/oauth-authorization-server')).body.revocation_endpoint).toBe(`${s.url}/api/oauth/revoke`);
   });
 
   it('purges codes and tokens expired for more than a day', async () => {

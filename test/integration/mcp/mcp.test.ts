@@ -24,6 +24,7 @@
  * P's total: the set is the SP ☆12 charts with a definition (Alpha, Beta, Delta, Epsilon), N = 4,
  * k = log2 4 = 2, unplayed = −15: s = (100² + 0² − 15² − 15²)/4 = 9550/4 = 2387.5, √ = 48.86.
  */
+import { discoverOAuthProtectedResourceMetadata, selectResourceURL } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { importDefinitions } from '../../../src/db/definitions';
@@ -137,10 +138,22 @@ describe('POST /mcp: authentication', () => {
     });
     expect(res.status).toBe(401);
     expect(res.headers.get('x-request-id')).toBeTruthy(); // mounted like the REST routes: request ids, metrics
-    const port = new URL(s.url).port;
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="http://localhost:${port}/.well-known/oauth-protected-resource/mcp"`);
+    // No PUBLIC_URL (development): the metadata names the loopback host the client used (s.url is http://127.0.0.1:<port>).
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp"`);
     const meta = await s.get('/.well-known/oauth-protected-resource/mcp');
-    expect(meta.body).toMatchObject({ resource: `http://localhost:${port}/mcp`, authorization_servers: [`http://localhost:${port}`], scopes_supported: ['read', 'write'] });
+    expect(meta.body).toMatchObject({ resource: `${s.url}/mcp`, authorization_servers: [s.url], scopes_supported: ['read', 'write'] });
+  });
+
+  it("discovery from 127.0.0.1 and from localhost passes the SDK's resource check (selectResourceURL)", async () => {
+    const port = new URL(s.url).port;
+    const provider = {} as Parameters<typeof selectResourceURL>[1]; // no validateResourceURL: the SDK's own check
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const server = `http://${host}:${port}/mcp`;
+      const meta = await discoverOAuthProtectedResourceMetadata(server);
+      expect(meta.resource).toBe(server);
+      expect(meta.authorization_servers).toEqual([`http://${host}:${port}`]);
+      expect(String(await selectResourceURL(server, provider, meta))).toBe(server);
+    }
   });
 
   it('with a bad token: 401 invalid_token; the SDK client fails to connect', async () => {
@@ -157,7 +170,7 @@ describe('POST /mcp: authentication', () => {
   it('GET /mcp answers the information page (JSON, or HTML for a browser); GET for an event stream is 405', async () => {
     const info = await s.get('/mcp');
     expect(info.status).toBe(200);
-    expect(info.body.url).toBe(`http://localhost:${new URL(s.url).port}/mcp`);
+    expect(info.body.url).toBe(`${s.url}/mcp`);
     expect(info.body.tools.map((t: { name: string }) => t.name)).toContain('my_dashboard');
     const html = await fetch(`${s.url}/mcp`, { headers: { accept: 'text/html' } });
     expect(html.headers.get('content-type')).toMatch(/^text\/html/);
@@ -269,6 +282,15 @@ describe('tools (hand-worked values)', () => {
     ]);
     expect((await call(client, 'search_songs', { level: 11 })).songs.map((x: { title: string }) => x.title)).toEqual(['Gamma']);
     expect((await refused(client, 'search_songs', { level: 13 })).code).toBe('BAD_USER_INPUT');
+  });
+
+  it('an unknown argument is refused naming it (strict schemas): search_songs { titel } does not list every song', async () => {
+    const res = await client.callTool({ name: 'search_songs', arguments: { titel: 'ta' } });
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent).toBeUndefined();
+    expect((res.content as { text: string }[])[0].text).toMatch(/titel/);
+    const { tools } = await client.listTools();
+    for (const t of tools) expect([t.name, t.inputSchema.additionalProperties]).toEqual([t.name, false]);
   });
 
   it('search_users: "MCP_" → mcp_p, mcp_r, mcp_s (Q is private and did not approve P)', async () => {

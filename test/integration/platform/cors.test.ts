@@ -91,8 +91,16 @@ describe('CORS with the development defaults (CORS_ORIGINS unset, NODE_ENV=test)
     const post = await postGraphql(s, '{ serverInfo { name } }', { origin: EVIL });
     expect(post.status).toBe(200); // answered, but the browser keeps it from the page
     expect(post.headers.get('access-control-allow-origin')).toBeNull();
-    // a dev port on another host is not one of the dev origins
+    // a dev port on another host is not a loopback origin
     expect((await preflight(s, '/graphql', 'http://192.168.1.2:5173')).status).toBe(403);
+  });
+
+  it('allows every loopback origin, on any port (a page on :8000 works without configuration)', async () => {
+    for (const origin of ['http://localhost:8000', 'http://127.0.0.1:8000', 'http://[::1]:8000', 'https://localhost:8443']) {
+      const pre = await preflight(s, '/graphql', origin);
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe(origin);
+    }
   });
 
   it('leaves OPTIONS without Origin as before (405 on a REST path)', async () => {

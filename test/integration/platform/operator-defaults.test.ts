@@ -29,6 +29,14 @@ describe('security metadata never comes from request headers', () => {
       expect(JSON.stringify(meta.body)).not.toContain('evil.example');
       const resource = await rawGet(`${s.url}/.well-known/oauth-protected-resource`, HOSTILE);
       expect(resource.body).toMatchObject({ resource: `http://localhost:${port}/graphql`, authorization_servers: [`http://localhost:${port}`] });
+      // a loopback Host is the request's own (only this machine reaches it): discovery from 127.0.0.1 says 127.0.0.1
+      const loopback = await rawGet(`${s.url}/.well-known/oauth-protected-resource/mcp`, { host: `127.0.0.1:${port}` });
+      expect(loopback.body).toMatchObject({ resource: `http://127.0.0.1:${port}/mcp`, authorization_servers: [`http://127.0.0.1:${port}`] });
+      const v6 = await rawGet(`${s.url}/.well-known/oauth-authorization-server`, { host: `[::1]:${port}` });
+      expect(v6.body.issuer).toBe(`http://[::1]:${port}`);
+      // a loopback-looking name that is not one is refused
+      const fake = await rawGet(`${s.url}/.well-known/oauth-authorization-server`, { host: `localhost.evil.example:${port}` });
+      expect(fake.body.issuer).toBe(`http://localhost:${port}`);
     } finally {
       await s.close();
     }
@@ -40,6 +48,15 @@ describe('security metadata never comes from request headers', () => {
       const meta = await rawGet(`${s.url}/.well-known/oauth-authorization-server`, HOSTILE);
       expect(meta.body).toMatchObject({ issuer: 'https://bpi.example.org', authorization_endpoint: 'https://bpi.example.org/api/oauth/authorize' });
       expect(JSON.stringify(meta.body)).not.toContain('evil.example');
+      // PUBLIC_URL wins over a loopback Host too
+      const loopback = await rawGet(`${s.url}/.well-known/oauth-protected-resource/mcp`, { host: '127.0.0.1' });
+      expect(loopback.body.resource).toBe('https://bpi.example.org/mcp');
+      // production defaults: no explorer page, no introspection (GRAPHQL_EXPLORER=true turns both on)
+      const page = await fetch(`${s.url}/graphql`, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(404);
+      const intro = await s.gql('{ __schema { queryType { name } } }');
+      expect(intro.body.errors?.[0]?.message).toMatch(/introspection/i);
+      expect(intro.body.data).toBeUndefined();
     } finally {
       await s.close();
     }
