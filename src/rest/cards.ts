@@ -10,7 +10,8 @@ import { contextForRequest, type Context } from '../graphql/context';
 import { enforce } from '../graphql/rules';
 import { restError } from './errors';
 import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
-import { pngEtag, pngFor } from './png';
+import { pngEtag, pngFor, type PngRunner } from './png';
+import { pngTask } from './png.task';
 
 /**
  * Share cards as PNG (docs/portability.md): GET /api/v1/users/{userId}/cards/profile.png (name,
@@ -57,7 +58,11 @@ export function parsePictureQuery(raw: unknown): { theme: ChartTheme; width: num
 }
 
 /** Sends an SVG as PNG: ETag from the SVG and size, 304 on a match, else the (cached) rendition. */
-export function sendPng(req: FastifyRequest, reply: FastifyReply, svg: string, width: number, height: number, isPublic: boolean) {
+/** Renders in the app's worker pool (a render has no partial answer: the budget is generous). */
+export const poolRunner = (app: Pick<App, 'pool'>): PngRunner => (job) => app.pool.run(pngTask, job, { budgetMs: 60_000 });
+
+export async function sendPng(req: FastifyRequest, reply: FastifyReply, picture: { svg: string; width: number; height: number; isPublic: boolean }, run: PngRunner) {
+  const { svg, width, height, isPublic } = picture;
   const etag = pngEtag(svg, width, height);
   reply
     .header('etag', etag)
@@ -66,7 +71,7 @@ export function sendPng(req: FastifyRequest, reply: FastifyReply, svg: string, w
     .header('x-content-type-options', 'nosniff');
   const inm = req.headers['if-none-match'];
   if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) return reply.code(304).send();
-  return reply.code(200).header('content-type', 'image/png').send(pngFor(svg, width, etag));
+  return reply.code(200).header('content-type', 'image/png').send(await pngFor(svg, width, etag, run));
 }
 
 function pictureRoute(fastify: FastifyInstance, app: App, url: string, doc: RouteDoc, run: (ctx: Context, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>) {
@@ -108,7 +113,7 @@ export function registerCards(fastify: FastifyInstance, app: App): void {
     ]);
     const entry = entries.find((e) => e.version === query.version);
     const svg = renderProfileCard({ name: user.name, versionLabel: versionLabel(query.version), totalBpi: entry?.totalBpi ?? null, arenaClass: entry?.arenaClass ?? null, radarSvg }, theme);
-    return sendPng(req, reply, svg, width, heightOf(width), user.isPublic);
+    return sendPng(req, reply, { svg, width, height: heightOf(width), isPublic: user.isPublic }, poolRunner(app));
   });
 
   pictureRoute(fastify, app, '/api/v1/batches/:batchId/card.png', cardDoc("An import batch's card (PNG)", z.object({ batchId: z.string() })), async (ctx, req, reply) => {
@@ -129,6 +134,6 @@ export function registerCards(fastify: FastifyInstance, app: App): void {
       name: user.name, versionLabel: versionLabel(batch.version), importedAt: batch.createdAt,
       previousTotalBpi: batch.previousTotalBpi, totalBpi: batch.totalBpi, updatedCount: batch.updatedCount, improved,
     }, theme);
-    return sendPng(req, reply, svg, width, heightOf(width), user.isPublic);
+    return sendPng(req, reply, { svg, width, height: heightOf(width), isPublic: user.isPublic }, poolRunner(app));
   });
 }

@@ -10,7 +10,7 @@ import { restError } from './errors';
 import { z } from 'zod';
 import { ErrorBody, HIDDEN, routeSchema } from './openapi';
 import { frameSvg } from '../domain/charts';
-import { parsePictureQuery, sendPng } from './cards';
+import { parsePictureQuery, poolRunner, sendPng } from './cards';
 
 const CHART_DOC = routeSchema({
   summary: "A player's dashboard picture (SVG, or PNG for sharing)",
@@ -105,7 +105,10 @@ export function registerCharts(fastify: FastifyInstance, app: App): void {
         const d = user?.dashboard;
         const svg = kind === 'radar' ? d?.radarSvg : kind === 'trend' ? d?.trendSvg : d?.bpiDistributionSvg;
         if (!user || svg === undefined) throw notFound('User not found'); // the rule (Query.user, VISIBLE) refuses first
-        if (png) return sendPng(req, reply, frameSvg(svg, 1200, 630, themeArg), png.width, Math.round((png.width * 630) / 1200), user.isPublic);
+        if (png) {
+          const picture = { svg: frameSvg(svg, 1200, 630, themeArg), width: png.width, height: Math.round((png.width * 630) / 1200), isPublic: user.isPublic };
+          return await sendPng(req, reply, picture, poolRunner(app));
+        }
         const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 32)}"`;
         reply
           .header('etag', etag)

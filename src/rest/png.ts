@@ -1,8 +1,9 @@
 /**
  * SVG → PNG on the server (docs/portability.md): @resvg/resvg-js (resvg, a Rust SVG renderer, as
  * prebuilt N-API binaries — no install script, no system library). `renderPng` is a pure function
- * of plain data (SVG text, size, font files → PNG bytes), so a worker pool can run it; until one
- * exists it runs in the request. Results are cached by the hash of their inputs (the SVG's ETag
+ * of plain data (SVG text, size, font files → PNG bytes); the routes run it in the worker pool
+ * (png.task.ts), and `renderPngAsync` (libuv's thread pool) serves callers without a pool.
+ * The routes run it in the worker pool (png.task.ts; src/workers), off the event loop. Results are cached by the hash of their inputs (the SVG's ETag
  * and the size), so a picture is rasterised once while its data does not change.
  *
  * Font: the SVGs name Noto Sans CJK JP first (FONT_STACK). resvg reads only the font files it is
@@ -11,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { Resvg } from '@resvg/resvg-js';
+import { renderAsync, Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 
 export const DEFAULT_FONT_FILES = [
   '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
@@ -33,13 +34,22 @@ export interface PngJob {
   fontFiles: readonly string[];
 }
 
-/** Rasterises an SVG (pure: plain data in, PNG bytes out). */
+const options = (job: PngJob): ResvgRenderOptions => ({
+  fitTo: { mode: 'width', value: job.width },
+  font: { fontFiles: [...job.fontFiles], loadSystemFonts: false, defaultFontFamily: 'Noto Sans CJK JP' },
+});
+
+/** Rasterises an SVG (pure: plain data in, PNG bytes out; synchronous, for a worker). */
 export function renderPng(job: PngJob): Buffer {
-  const r = new Resvg(job.svg, {
-    fitTo: { mode: 'width', value: job.width },
-    font: { fontFiles: [...job.fontFiles], loadSystemFonts: false, defaultFontFamily: 'Noto Sans CJK JP' },
-  });
-  return r.render().asPng();
+  return new Resvg(job.svg, options(job)).render().asPng();
+}
+
+/**
+ * The same rendering on libuv's thread pool (resvg-js renderAsync): the font loading and
+ * rasterising (seconds on a loaded machine: bench/png.ts) stay off the event loop.
+ */
+export async function renderPngAsync(job: PngJob): Promise<Buffer> {
+  return (await renderAsync(job.svg, options(job))).asPng();
 }
 
 /** A strong ETag of a rendition: the hash of its inputs (not of the PNG: no render to answer a 304). */
@@ -72,13 +82,28 @@ class PngCache {
 }
 
 const cache = new PngCache();
+/** renders under way, by ETag: concurrent requests for one picture share one render */
+const pending = new Map<string, Promise<Buffer>>();
 
-/** The PNG of an SVG at a width (cached by ETag). */
-export function pngFor(svg: string, width: number, etag: string): Buffer {
-  let png = cache.get(etag);
-  if (!png) {
-    png = renderPng({ svg, width, fontFiles: pngFontFiles() });
+/** Runs the render task (png.task.ts) in the worker pool: a full pool answers 503 + Retry-After. */
+export type PngRunner = (job: PngJob) => Promise<Uint8Array>;
+
+/**
+ * The PNG of an SVG at a width (cached by ETag), rendered by `run` (the worker pool) or, without
+ * one, on libuv's thread pool.
+ */
+export async function pngFor(svg: string, width: number, etag: string, run?: PngRunner): Promise<Buffer> {
+  const hit = cache.get(etag);
+  if (hit) return hit;
+  let p = pending.get(etag);
+  if (!p) {
+    const job = { svg, width, fontFiles: pngFontFiles() };
+    const rendering = run ? run(job).then((u8) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength)) : renderPngAsync(job);
+    p = rendering.finally(() => pending.delete(etag));
+    pending.set(etag, p);
+    const png = await p;
     cache.set(etag, png);
+    return png;
   }
-  return png;
+  return p;
 }

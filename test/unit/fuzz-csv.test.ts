@@ -164,7 +164,7 @@ describe('CSV parsers under generated input (fast-check)', () => {
   it('detectFormat never throws', () => {
     fc.assert(fc.property(fc.oneof(fc.string({ maxLength: 200 }), mutated), (t) => {
       const f = detectFormat(t);
-      expect(f === undefined || ['official', 'reflux', 'daken_counter', 'result_techo'].includes(f)).toBe(true);
+      expect(f === undefined || ['official', 'reflux', 'daken_counter', 'result_techo', 'batch_manual'].includes(f)).toBe(true);
     }), { numRuns: RUNS });
   });
 });

@@ -27,7 +27,7 @@ export class ImportScoresArgs {
 export class ImportScoresCsvArgs {
   @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
   @Field(() => GameVersionScalar, { description: 'Game version the export is from (e.g. "33")' }) version!: string;
-  @Field(() => String, { description: 'Official CSV, Reflux TSV, daken counter or result techo CSV (detected)' }) csv!: string;
+  @Field(() => String, { description: 'Official CSV, Reflux TSV, daken counter or result techo CSV, or Tachi BATCH-MANUAL JSON (detected; docs/portability.md)' }) csv!: string;
   @Field(() => PlayStyle, { nullable: true, description: 'The play style an official CSV was downloaded for (the file does not say; default SP). Tool exports name it per row.' })
   playStyle?: PlayStyle | null;
 }

@@ -34,7 +34,7 @@ export class ScoresMutationResolver {
     return ctx.services.scores.importRows(args);
   }
 
-  @Mutation(() => ImportScoresPayload, { description: 'Import an export file (official CSV, Reflux TSV, daken counter, result techo; detected) as one batch' })
+  @Mutation(() => ImportScoresPayload, { description: 'Import an export file (official CSV, Reflux TSV, daken counter, result techo, Tachi BATCH-MANUAL JSON; detected) as one batch' })
   importScoresCsv(@Args(() => ImportScoresCsvArgs) args: ImportScoresCsvArgs, @Ctx() ctx: Context): Promise<ImportScoresPayload> {
     return ctx.services.scores.importExport(args);
   }
