@@ -11,13 +11,27 @@ const swc = [
   },
 ];
 
+// On PostgreSQL (DATABASE_URL set) `npm test` runs what a database can change: the integration
+// tests that read and write through SQL. Left out there (TEST_ALL=1 runs them anyway), because they
+// answer the same on either database: the pure unit tests, the browser pictures, and the platform
+// files that exercise HTTP, limits and tooling (the CLI files always use a throw-away embedded
+// database of their own). The PGlite run (and `.ci/run`'s PGlite half) runs every file.
+const DATABASE_INSENSITIVE = [
+  '<rootDir>/test/unit/',
+  '<rootDir>/test/browser/',
+  '<rootDir>/test/integration/platform/(apollo-client|cli|cors|cors\\.browser|explorer\\.browser|fuzz-graphql|fuzz-rest|limits|metrics|migrations|openapi|operator-defaults|ratelimit|tracing|typed-client|compiled-executor)\\.test\\.ts$',
+  '<rootDir>/test/integration/(auth/auth-cli|scores/scores-cli)\\.test\\.ts$',
+];
+const onPostgres = Boolean(process.env.DATABASE_URL) && !process.env.TEST_ALL;
+if (onPostgres) process.env.BPIGRAPH_PG_SUBSET = '1';
+
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // The hostile suite runs on its own, one file at a time (npm run test:hostile, jest.hostile.config.js):
   // it measures /healthz latency, which parallel test files would disturb.
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/hostile/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/hostile/', ...(onPostgres ? DATABASE_INSENSITIVE : [])],
   transform: { '^.+\\.(t|j|mj)s$': swc },
   // jose is ESM-only: let swc turn it into CommonJS for jest's sandbox.
   transformIgnorePatterns: ['/node_modules/(?!(jose)/)'],

@@ -4,6 +4,8 @@
  */
 const base = require('./jest.config');
 
+delete process.env.BPIGRAPH_PG_SUBSET; // the hostile files run whole on either database
+
 /** @type {import('jest').Config} */
 module.exports = {
   ...base,

@@ -213,7 +213,12 @@ export async function benchDashboard(target: 'pglite' | 'postgresql'): Promise<v
       const perWidget = await timeSequential(Math.max(5, Math.floor(REQUESTS / 3)), async () => {
         for (const sel of Object.values(WIDGETS)) await ask(docFor(sel), seeded.big, token);
       });
-      const bytes = JSON.stringify(await ask(DASHBOARD_QUERY, seeded.big, token)).length;
+      const answer = await ask(DASHBOARD_QUERY, seeded.big, token);
+      const bytes = JSON.stringify(answer).length;
+      // The biggest parts of the answer (the SVG fields among them), by the length of their JSON.
+      const dashboard = findDashboard(answer);
+      const parts = Object.entries(dashboard ?? {}).map(([k, v]) => [k, JSON.stringify(v).length] as const).sort((a, b) => b[1] - a[1]);
+      if (process.env.BENCH_DASHBOARD_DUMP) fs.writeFileSync(process.env.BENCH_DASHBOARD_DUMP, JSON.stringify(answer));
       // each widget alone: where the time goes
       const alone: [string, number][] = [];
       for (const [name, sel] of Object.entries(WIDGETS)) alone.push([name, percentile(await timeSequential(3, async () => void (await ask(docFor(sel), seeded.big, token))), 50)]);
@@ -222,7 +227,7 @@ export async function benchDashboard(target: 'pglite' | 'postgresql'): Promise<v
       rows.push(
         ['data: bests / plays / import batches of the player', `${fmt(seeded.bests)} / ${fmt(seeded.plays)} / ${seeded.batches} (2 versions, 2025-01 … 2026-12)`, '~1,500 / — / ≥ 200'],
         ['dashboard parts asked in the one request', String(Object.keys(WIDGETS).length), 'every field'],
-        ['response size', `${fmt(bytes / 1024)} KiB`, '—'],
+        ['response size', `${fmt(bytes / 1024)} KiB (largest: ${parts.slice(0, 5).map(([k, n]) => `${k} ${fmt(n / 1024, 1)} KiB`).join(', ')})`, '—'],
         ['SQL statements per request: this player / a player with 5 bests and 2 batches', `${bigCount} / ${smallCount}`, `constant — ${bigCount === smallCount ? 'met' : 'NOT met'} (test: dashboard.test.ts)`],
         ['in process (Fastify inject), sequential', `p50 ${fmt(percentile(inProcess, 50), 1)} ms, p99 ${fmt(percentile(inProcess, 99), 1)} ms (${inProcess.length} requests)`, target === 'postgresql' ? `p50 < 100 ms — ${percentile(inProcess, 50) < 100 ? 'met' : 'NOT met'}` : '—'],
         ['one request per widget (the reference\u2019s way): statements / wall time of a whole dashboard', `${widgetStatements} statements in ${Object.keys(WIDGETS).length} requests; p50 ${fmt(percentile(perWidget, 50), 1)} ms, p99 ${fmt(percentile(perWidget, 99), 1)} ms`, '—'],
@@ -263,6 +268,17 @@ export async function benchDashboard(target: 'pglite' | 'postgresql'): Promise<v
   } finally {
     await bench.drop();
   }
+}
+
+/** The object of the dashboard fields in a GraphQL answer (the first object with a radarSvg key). */
+function findDashboard(v: unknown): Record<string, unknown> | undefined {
+  if (v === null || typeof v !== 'object') return undefined;
+  if ('radarSvg' in v) return v as Record<string, unknown>;
+  for (const x of Object.values(v)) {
+    const found = findDashboard(x);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 if (require.main === module) {

@@ -10,6 +10,7 @@ import { createAreaRuntime, type AreaDeps } from './modules/area';
 import { AREAS } from './modules';
 import { createClusterBus } from './cluster/bus';
 import { ClusterCaches } from './cluster/caches';
+import { WorkerPool, defaultPoolSize } from './workers/pool';
 import { createClusterLock, RECOMPUTE_LOCK_KEY } from './cluster/lock';
 
 /**
@@ -38,6 +39,7 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
     events: new EventBus((err, event) => log.error({ err, event }, 'event listener failed')),
     recompute: new RecomputeJob(db, log, { lock: createClusterLock(databaseUrl, RECOMPUTE_LOCK_KEY, log), instanceId: bus.instanceId }),
     pubsub: createAppPubSub({ bus, log }),
+    pool: new WorkerPool({ ...config.pool, size: config.pool.size ?? defaultPoolSize() }),
   };
   // One object for the whole process: services read it through their scope's prototype, so a
   // later change (a test swapping the rate limiter) is seen everywhere.
@@ -65,8 +67,9 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
 }
 
 /** Stops the app's cluster connections (subscriptions, bus); the database is closed by its owner. */
-export async function closeApp(app: Pick<App, 'pubsub' | 'bus' | 'caches'>): Promise<void> {
+export async function closeApp(app: Pick<App, 'pubsub' | 'bus' | 'caches' | 'pool'>): Promise<void> {
   await app.pubsub.close();
+  await app.pool.close();
   app.caches.close();
   await app.bus.close();
 }

@@ -45,6 +45,10 @@ const EnvSchema = z.object({
   SUBSCRIPTIONS_PER_USER: z.coerce.number().int().min(1).default(20),
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().min(1024).default(65536),
   RATE_LIMIT_MAX_KEYS: z.coerce.number().int().min(100).default(100000),
+  /** Worker threads of the CPU pool (src/workers/pool.ts); default: cores − 1, at least 1; 0 = inline. */
+  WORKER_POOL_SIZE: z.coerce.number().int().min(0).max(64).optional(),
+  WORKER_QUEUE_MAX: z.coerce.number().int().min(1).default(32),
+  WORKER_TASK_BUDGET_MS: z.coerce.number().int().min(10).default(2000),
   MIGRATION_MAX_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86400).default(3600),
@@ -172,6 +176,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     wsMaxPayload: c.WS_MAX_PAYLOAD_BYTES,
     /** Keys the in-memory rate limiter keeps (least recently used evicted beyond). */
     rateLimitMaxKeys: c.RATE_LIMIT_MAX_KEYS,
+    /**
+     * The CPU worker pool (src/workers/pool.ts, docs/limits-and-pool.md): threads (undefined = cores − 1,
+     * at least 1; 0 = inline), tasks waiting at most (beyond: 503), a task's time budget (ms).
+     */
+    pool: { size: c.WORKER_POOL_SIZE, maxQueue: c.WORKER_QUEUE_MAX, budgetMs: c.WORKER_TASK_BUDGET_MS },
     /** Largest migrateLegacyScores document (characters). */
     migrationMaxBytes: c.MIGRATION_MAX_BYTES,
     jwtSecret: c.JWT_SECRET,

@@ -7,7 +7,18 @@ import { EventEmitter } from 'node:events';
  */
 export interface DomainEvents {
   /** One import batch committed (chartIds: charts whose best changed). */
-  'scores.imported': { userId: string; version: string; batchId: string; chartIds: number[] };
+  'scores.imported': {
+    userId: string;
+    version: string;
+    batchId: string;
+    chartIds: number[];
+    /**
+     * The player's best EX on each changed chart just before and just after this import (−1: no
+     * best before), read in the import's transaction — so a listener running after a later import
+     * of the same player committed still sees this import's own step. Absent: read from the database.
+     */
+    exSteps?: { chartId: number; before: number; after: number }[];
+  };
   /** A batch was deleted. */
   'scores.batchDeleted': { userId: string; version: string; batchId: string };
   /** Charts were added to the catalogue outside a definitions import (learned from a score export). */

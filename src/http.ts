@@ -12,6 +12,8 @@ import { attachSubscriptions } from './graphql/subscriptions';
 import { registerRest } from './rest';
 import { limitsPlugin, registerRestRateLimits } from './graphql/limits';
 import { CompiledExecutor } from './graphql/executor';
+import { DocumentRunner, installDocuments } from './graphql/documents';
+import { FIXED_DOCUMENTS } from './rest/documents';
 import { restError } from './rest/errors';
 import { registerOpenApi } from './rest/openapi';
 import { GraphQLError } from 'graphql';
@@ -19,7 +21,7 @@ import { HTTP_STATUS, toAppError } from './errors';
 import { appendVary, registerCors } from './cors';
 import { randomUUID } from 'node:crypto';
 import { requestContext } from './logger';
-import { graphqlErrors, operationLabel, registry, requestDuration, requestsTotal } from './metrics';
+import { graphqlErrors, operationLabel, registry, requestDuration, requestsTotal, type HistogramSeries } from './metrics';
 import { createTracing, endRequestSpan } from './tracing';
 import type { Span } from '@opentelemetry/api';
 
@@ -37,6 +39,50 @@ function queryTooLong(req: FastifyRequest, max: number): string | null {
   const q = typeof fromBody === 'string' ? fromBody : typeof fromUrl === 'string' ? fromUrl : undefined;
   if (q === undefined || q.length <= max) return null;
   return `Query length ${q.length} exceeds the maximum of ${max} characters (GRAPHQL_MAX_QUERY_LENGTH)`;
+}
+
+/** The metric series of one operation on one route: found once, then counted with no label lookup. */
+class OperationSeries {
+  readonly duration: HistogramSeries;
+  private readonly byStatus = new Map<number, { value: number }>();
+
+  constructor(private readonly labels: { kind: string; route: string; operation: string }) {
+    this.duration = requestDuration.series(labels);
+  }
+
+  status(code: number): { value: number } {
+    let c = this.byStatus.get(code);
+    if (!c) this.byStatus.set(code, (c = requestsTotal.series({ ...this.labels, status: String(code) })));
+    return c;
+  }
+}
+
+/** What the response hook needs of a route, worked out on its first request (kind, access log, series). */
+class RouteState {
+  readonly kind: 'graphql' | 'rest' | 'other';
+  /** Health checks and scrapes write no access line. */
+  readonly logged: boolean;
+  private readonly byOperation = new Map<string, OperationSeries>();
+
+  constructor(readonly route: string) {
+    this.kind = route === '/graphql' ? 'graphql' : route.startsWith('/api/') || route.startsWith('/.well-known/') || route === '/mcp' ? 'rest' : 'other';
+    this.logged = route !== '/metrics' && route !== '/healthz' && route !== '/readyz';
+  }
+
+  operation(name: string): OperationSeries {
+    let s = this.byOperation.get(name);
+    if (!s) this.byOperation.set(name, (s = new OperationSeries({ kind: this.kind, route: this.route, operation: name })));
+    return s;
+  }
+}
+
+/** Per route template (and `unmatched`): a registered route set, so bounded. */
+const routeStates = new Map<string, RouteState>();
+function routeState(url: string | undefined): RouteState {
+  const route = url ?? 'unmatched';
+  let s = routeStates.get(route);
+  if (!s) routeStates.set(route, (s = new RouteState(route)));
+  return s;
 }
 
 export interface HttpServer {
@@ -71,23 +117,34 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     spans.set(req, span);
   });
   fastify.addHook('onResponse', (req, reply, done) => {
-    const route = req.routeOptions.url ?? 'unmatched';
-    const kind = route === '/graphql' ? 'graphql' : route.startsWith('/api/') || route.startsWith('/.well-known/') || route === '/mcp' ? 'rest' : 'other';
+    const state = routeState(req.routeOptions.url);
     let operation = '';
-    if (kind === 'graphql') {
-      const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
+    if (state.kind === 'graphql') {
+      const body = req.body !== null && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
       const q = req.query as Record<string, unknown> | undefined;
       operation = operationLabel(body?.operationName ?? q?.operationName, body?.query ?? q?.query);
     }
-    requestsTotal.inc({ kind, route, operation, status: String(reply.statusCode) });
-    requestDuration.observe({ kind, route, operation }, reply.elapsedTime / 1000);
-    const span = spans.get(req);
-    if (span) endRequestSpan(span, operation ? `${req.method} ${route} ${operation}` : `${req.method} ${route}`, reply.statusCode, operation ? { 'graphql.operation.name': operation } : {});
-    if (route !== '/metrics' && route !== '/healthz' && route !== '/readyz') {
-      req.log.info({ method: req.method, route, operation: operation || undefined, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+    const series = state.operation(operation);
+    const status = reply.statusCode;
+    const elapsed = reply.elapsedTime;
+    series.status(status).value++;
+    series.duration.observe(elapsed / 1000);
+    const span = tracing ? spans.get(req) : undefined;
+    if (span) endRequestSpan(span, operation ? `${req.method} ${state.route} ${operation}` : `${req.method} ${state.route}`, status, operation ? { 'graphql.operation.name': operation } : {});
+    if (state.logged) {
+      req.log.info({ method: req.method, route: state.route, operation: operation || undefined, status, ms: Math.round(elapsed * 10) / 10 }, 'request completed');
     }
     done();
   });
+  if (process.env.BPIGRAPH_GUARD_BUSY_US) {
+    // Only for the hot-path guard's self-test (bench/hotpath.ts): a deliberately slowed request path.
+    const busyNs = BigInt(Math.round(Number(process.env.BPIGRAPH_GUARD_BUSY_US) * 1000));
+    fastify.addHook('onRequest', (_req, _reply, done) => {
+      const until = process.hrtime.bigint() + busyNs;
+      while (process.hrtime.bigint() < until);
+      done();
+    });
+  }
   // First hook: preflights are answered before anything else runs (CORS_ORIGINS, src/cors.ts).
   registerCors(fastify, app.config, app.log);
   // The REST contract, collected from the routes registered below (GET /api/v1/openapi.json).
@@ -120,6 +177,8 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   await apollo.start();
   // Operations seen before run compiled; the rest (and every error of a request) goes to Apollo.
   const executor = app.config.compiledExecutor ? new CompiledExecutor(app, schema, formatError) : null;
+  // The REST routes' and MCP tools' fixed documents: validated and compiled once, here (src/graphql/documents.ts).
+  installDocuments(app, new DocumentRunner(app, schema).compile(FIXED_DOCUMENTS));
 
   // GraphQL subscriptions (graphql-ws) on the same server and path; closed before the server stops.
   const subscriptions = attachSubscriptions(fastify.server, schema, app);

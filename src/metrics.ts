@@ -12,6 +12,7 @@ import { inSpan } from './tracing';
  *   bpigraph_dataloader_batch_size{loader}                 keys per DataLoader batch (src/graphql/loaders.ts)
  *   bpigraph_db_pool_connections{state}                    PostgreSQL pool: total | idle | waiting | max
  *   bpigraph_import_duration_seconds{kind}                 definitions / score imports
+ *   bpigraph_tx_retries_total{kind}                        transactions run again after 40001 / 40P01
  *   bpigraph_recompute_duration_seconds{step}              each recompute step, and `all` for a whole run
  * plus prom-client's process and Node.js defaults (CPU, memory, event-loop lag, GC).
  */
@@ -20,20 +21,129 @@ collectDefaultMetrics({ register: registry, prefix: 'bpigraph_' });
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export const requestsTotal = new Counter({
-  name: 'bpigraph_requests_total',
-  help: 'HTTP requests answered, by kind (graphql, rest, other), route template, GraphQL operation name and status',
-  labelNames: ['kind', 'route', 'operation', 'status'] as const,
-  registers: [registry],
-});
+/**
+ * A counter whose series are looked up once and then updated directly (`series(labels).value++`):
+ * the request path keeps the handles per route (src/http.ts), where prom-client's Counter would
+ * hash and validate the label set on every increment. Exposed by the registry like a Counter.
+ */
+export class SeriesCounter<L extends string> {
+  readonly type = 'counter';
+  readonly aggregator = 'sum';
+  private readonly all = new Map<string, { labels: Record<L, string>; value: number }>();
 
-export const requestDuration = new Histogram({
-  name: 'bpigraph_request_duration_seconds',
-  help: 'HTTP request latency (until the reply is sent), by kind, route template and GraphQL operation name',
-  labelNames: ['kind', 'route', 'operation'] as const,
-  buckets: LATENCY_BUCKETS,
-  registers: [registry],
-});
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    register: Registry = registry,
+  ) {
+    register.registerMetric(this as never);
+  }
+
+  /** The series of `labels` (created at 0 on first use). */
+  series(labels: Record<L, string>): { value: number } {
+    const key = JSON.stringify(labels);
+    let s = this.all.get(key);
+    if (!s) this.all.set(key, (s = { labels: { ...labels }, value: 0 }));
+    return s;
+  }
+
+  async get() {
+    const values = [...this.all.values()].map((s) => ({ labels: s.labels, value: s.value }));
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+  }
+
+  reset(): void {
+    for (const s of this.all.values()) s.value = 0;
+  }
+}
+
+/** One series of a SeriesHistogram: `observe(v)` finds the bucket, no label lookup. */
+export class HistogramSeries {
+  /** Observations per bucket (not cumulative); the last one is +Inf. */
+  readonly counts: number[];
+  sum = 0;
+  count = 0;
+
+  constructor(
+    readonly labels: Record<string, string>,
+    private readonly bounds: readonly number[],
+  ) {
+    this.counts = new Array<number>(bounds.length + 1).fill(0);
+  }
+
+  observe(v: number): void {
+    const b = this.bounds;
+    let i = 0;
+    while (i < b.length && v > b[i]) i++;
+    this.counts[i]++;
+    this.sum += v;
+    this.count++;
+  }
+}
+
+/** A histogram with series handles (as SeriesCounter), exposed exactly as prom-client's Histogram. */
+export class SeriesHistogram<L extends string> {
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  private readonly all = new Map<string, HistogramSeries>();
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly buckets: readonly number[],
+    register: Registry = registry,
+  ) {
+    register.registerMetric(this as never);
+  }
+
+  series(labels: Record<L, string>): HistogramSeries {
+    const key = JSON.stringify(labels);
+    let s = this.all.get(key);
+    if (!s) this.all.set(key, (s = new HistogramSeries({ ...labels }, this.buckets)));
+    return s;
+  }
+
+  /** As prom-client's Histogram: the series labels merged into each value's labels. */
+  async get() {
+    const data = await this.getForPromString();
+    return { ...data, values: data.values.map(({ labels, sharedLabels, ...v }) => ({ ...v, labels: { ...sharedLabels, ...labels } })) };
+  }
+
+  /** The registry's text form: series labels as shared labels (`le` first), as prom-client writes them. */
+  async getForPromString() {
+    const values: { labels: Record<string, string | number>; sharedLabels: Record<string, string>; value: number; metricName: string }[] = [];
+    for (const s of this.all.values()) {
+      let acc = 0;
+      this.buckets.forEach((le, i) => {
+        acc += s.counts[i];
+        values.push({ labels: { le }, sharedLabels: s.labels, value: acc, metricName: `${this.name}_bucket` });
+      });
+      values.push({ labels: { le: '+Inf' }, sharedLabels: s.labels, value: s.count, metricName: `${this.name}_bucket` });
+      values.push({ labels: {}, sharedLabels: s.labels, value: s.sum, metricName: `${this.name}_sum` });
+      values.push({ labels: {}, sharedLabels: s.labels, value: s.count, metricName: `${this.name}_count` });
+    }
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+  }
+
+  reset(): void {
+    for (const s of this.all.values()) {
+      s.counts.fill(0);
+      s.sum = 0;
+      s.count = 0;
+    }
+  }
+}
+
+export const requestsTotal = new SeriesCounter<'kind' | 'route' | 'operation' | 'status'>(
+  'bpigraph_requests_total',
+  'HTTP requests answered, by kind (graphql, rest, other), route template, GraphQL operation name and status',
+);
+
+export const requestDuration = new SeriesHistogram<'kind' | 'route' | 'operation'>(
+  'bpigraph_request_duration_seconds',
+  'HTTP request latency (until the reply is sent), by kind, route template and GraphQL operation name',
+  LATENCY_BUCKETS,
+);
 
 export const graphqlErrors = new Counter({
   name: 'bpigraph_graphql_errors_total',
@@ -55,6 +165,13 @@ export const importDuration = new Histogram({
   help: 'Import durations (definitions, scores), including the database transaction',
   labelNames: ['kind'] as const,
   buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+  registers: [registry],
+});
+
+export const txRetries = new Counter({
+  name: 'bpigraph_tx_retries_total',
+  help: 'Write transactions run again after a serialization failure or deadlock (40001 / 40P01), by kind',
+  labelNames: ['kind'] as const,
   registers: [registry],
 });
 
@@ -119,12 +236,24 @@ export async function timed<T>(histogram: Histogram<string>, labels: Record<stri
 const MAX_OPERATION_NAMES = 200;
 const operationNames = new Set<string>();
 const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,63}$/;
+const MEMO_QUERY_LENGTH = 4096;
+const labelsByQuery = new Map<string, string>();
 const FIRST_OPERATION = /^\s*(?:#[^\n]*\n\s*)*(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/;
 
 /** The label of a GraphQL request's operation: operationName, else the document's first operation name, else `anonymous`. */
 export function operationLabel(operationName: unknown, query: unknown): string {
   let name = typeof operationName === 'string' && operationName ? operationName : undefined;
-  if (!name && typeof query === 'string') name = FIRST_OPERATION.exec(query.slice(0, 2000))?.[1];
+  if (!name && typeof query === 'string') {
+    // A client sends the same few documents again and again: the label of a short one is remembered.
+    const known = query.length <= MEMO_QUERY_LENGTH ? labelsByQuery.get(query) : undefined;
+    if (known !== undefined) return known;
+    const label = operationLabel(FIRST_OPERATION.exec(query.slice(0, 2000))?.[1], undefined);
+    if (query.length <= MEMO_QUERY_LENGTH) {
+      if (labelsByQuery.size >= MAX_OPERATION_NAMES) labelsByQuery.clear();
+      labelsByQuery.set(query, label);
+    }
+    return label;
+  }
   if (!name) return 'anonymous';
   if (!NAME.test(name)) return 'invalid';
   if (operationNames.has(name)) return name;

@@ -145,6 +145,8 @@ export function createRateLimiter(config: { redisUrl?: string; rateLimitMaxKeys?
  */
 export function clientKey(id: string): string {
   const prefix = id.startsWith('ip:') ? 'ip:' : '';
+  // No colon after the prefix: not IPv6 (an IPv4 address, a user id): the key as it is.
+  if (id.indexOf(':', prefix.length) === -1) return id;
   const addr = id.slice(prefix.length);
   if (isIP(addr) !== 6) return id;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(addr);

@@ -6,7 +6,7 @@ import { DataDirLockedError } from './db/lock';
 import { applyMigrations } from './db/migrate';
 import { seedDemoCatalogue } from './db/seed';
 import { createHttpServer, type HttpServer } from './http';
-import { createLogger, type Logger } from './logger';
+import { createLogger, flushLogs, type Logger } from './logger';
 
 export interface RunningServer {
   app: App;
@@ -153,6 +153,7 @@ async function main() {
   }
   const shutdown = (signal: string) => {
     log.info({ signal }, 'shutting down');
+    flushLogs(log);
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
     server.stop().then(

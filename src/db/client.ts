@@ -40,6 +40,36 @@ export interface DatabaseOptions {
   replicaUrls?: readonly string[];
 }
 
+type Adapter = Awaited<ReturnType<PrismaPg['connect']>>;
+type Transaction = Awaited<ReturnType<Adapter['startTransaction']>>;
+
+/**
+ * One statement at a time on a transaction's connection. An interactive transaction owns one pg
+ * client; code that starts two queries on it at once (`Promise.all` over `tx.…` calls) would
+ * queue them inside pg — deprecated ("client.query() when the client is already executing a
+ * query") and gone in pg 9. Here each transaction's statements wait for the previous one, so
+ * such code stays correct (callers should still await one after the other: see
+ * test/unit/no-parallel-tx.test.ts, which finds them).
+ */
+export function serialiseTransactions(adapter: Adapter): Adapter {
+  const start = adapter.startTransaction.bind(adapter);
+  adapter.startTransaction = async (isolationLevel) => {
+    const tx = await start(isolationLevel);
+    let last: Promise<unknown> = Promise.resolve();
+    const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
+      const next = last.then(run, run);
+      last = next.catch(() => undefined);
+      return next;
+    };
+    const queryRaw = tx.queryRaw.bind(tx);
+    const executeRaw = tx.executeRaw.bind(tx);
+    tx.queryRaw = (q) => inTurn(() => queryRaw(q));
+    tx.executeRaw = (q) => inTurn(() => executeRaw(q));
+    return tx as Transaction;
+  };
+  return adapter;
+}
+
 /** The one factory for database clients: PGlite when no URL is given, PostgreSQL otherwise. */
 export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandle> {
   let adapterFactory: SqlMigrationAwareDriverAdapterFactory;
@@ -57,7 +87,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
     const untrack: (() => void)[] = [];
     adapterFactory = Object.assign(Object.create(factory) as typeof factory, {
       async connect() {
-        const adapter = await factory.connect();
+        const adapter = serialiseTransactions(await factory.connect());
         const pool = adapter.underlyingDriver() as { totalCount: number; idleCount: number; waitingCount: number };
         untrack.push(trackPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max })));
         return adapter;

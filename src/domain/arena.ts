@@ -1,5 +1,5 @@
 /**
- * The official arena ranking snapshot format (see ../shared/data/arena) and its normalisation.
+ * The official arena ranking snapshot format (docs/domain/stats.md#arena-trend) and its normalisation.
  * Pure: entries like {"arena_class":"a1","id":"3510-0088","win":"324勝","grade_dp":"---",…}.
  */
 import { ARENA_ORDER, ArenaClass } from './constants';

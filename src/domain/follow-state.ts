@@ -16,7 +16,7 @@
  *   legacy-follower    follow without approval while T is private (followed while T was public,
  *                      or T went private): NO access; may also hold a pending request
  *
- * Differences from the reference system (deliberate, see domain-social.md §3.2 and §6):
+ * Differences from the reference system (deliberate, see docs/domain/social.md#follows):
  *   - the approval lives on the Follow row, so unfollow / force-removal revoke it (no residual
  *     approval that silently re-grants access later);
  *   - a legacy follower can unfollow;
@@ -42,9 +42,30 @@ export function followState(s: FollowSnapshot): FollowState {
   return s.targetIsPublic ? 'following' : 'legacy-follower';
 }
 
-/** Can F read T's data? (public target, or approved follower; self is handled by the caller) */
+/**
+ * The access rule as data: F may read T's data when any of these grants holds. `hasAccess` and
+ * the SQL / Prisma filters of src/db/visibility.ts are both built from this list (each grant has
+ * a translation there, checked by the compiler; a property test compares them with `hasAccess`).
+ * An administrator's bypass is not a grant: the rule table applies it (src/graphql/rules.ts).
+ */
+export const ACCESS_GRANTS = ['self', 'public-target', 'approved-follow'] as const;
+export type AccessGrant = (typeof ACCESS_GRANTS)[number];
+
+/** Does one grant hold for the pair? */
+export function grantHolds(grant: AccessGrant, s: FollowSnapshot): boolean {
+  switch (grant) {
+    case 'self':
+      return s.isSelf;
+    case 'public-target':
+      return s.targetIsPublic;
+    case 'approved-follow':
+      return followState(s) === 'approved-follower';
+  }
+}
+
+/** Can F read T's data? (self, public target, or approved follower) */
 export function hasAccess(s: FollowSnapshot): boolean {
-  return s.isSelf || s.targetIsPublic || followState(s) === 'approved-follower';
+  return ACCESS_GRANTS.some((g) => grantHolds(g, s));
 }
 
 export type FollowAction =
@@ -111,7 +132,7 @@ export function transition(s: FollowSnapshot, action: FollowAction): Transition 
   switch (action) {
     case 'FOLLOW':
       // already following (with or without approval): succeeds and changes nothing, as the
-      // reference's "Already followed" (domain-social.md §3.3)
+      // reference's "Already followed" (docs/domain/social.md#follows)
       if (s.follow) return done(from, [], s.hasPendingRequest);
       if (!s.targetIsPublic) return fail(forbidden(PRIVATE_MESSAGE));
       // none | requested (a request left from a private period): the follow supersedes it

@@ -1,5 +1,5 @@
 /**
- * Profile rules (domain-social.md §2.3–2.6), pure: user-name validation, game id format, limits.
+ * Profile rules (docs/domain/social.md#profile), pure: user-name validation, game id format, limits.
  */
 export const USER_NAME_MIN = 2;
 export const USER_NAME_MAX = 20;

@@ -1,5 +1,5 @@
 /**
- * Radar (domain-stats.md §2): one value per category = total BPI over the player's best BPIs on
+ * Radar (docs/domain/stats.md#radar): one value per category = total BPI over the player's best BPIs on
  * the charts of that category, with N = played charts of the category + unplayed charts of the
  * category that are valid for the version. Categories come from server-owned data
  * (Chart.radarCategory, imported), never from a list in code. Pure: no I/O.

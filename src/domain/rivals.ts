@@ -1,5 +1,5 @@
 /**
- * Rival comparisons, pure (domain-stats.md §5.1–§5.3): one chart's comparison row, the sorts of
+ * Rival comparisons, pure (docs/domain/stats.md#rivals): one chart's comparison row, the sorts of
  * the comparison list with a total order (for keyset pages), and the win/loss trend replay.
  */
 import { BPI_FLOOR, round2 } from './bpi';

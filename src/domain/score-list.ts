@@ -1,5 +1,5 @@
 /**
- * Score lists (pure): the reference's filters and sort keys (domain-scores.md §3.3, §3.5, §3.9)
+ * Score lists (pure): the reference's filters and sort keys (docs/domain/score-lists.md#score-list, docs/domain/score-lists.md#unplayed-charts)
  * over entries of one player's list, and the keyset position of an entry in a sort.
  *
  * Order: the sort key in the asked order; ties by level desc, then title (the catalogue's title

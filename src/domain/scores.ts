@@ -1,7 +1,7 @@
 /**
  * Per-field bests (pure). A player's current best on a chart keeps, independently, the best EX
  * score, the best lamp and the fewest misses, each with the play it came from: a lamp
- * improvement never lowers the shown EX score (unlike the reference, domain-scores.md §3.1).
+ * improvement never lowers the shown EX score (unlike the reference, docs/domain/score-lists.md#plays-bests-and-latest-scores).
  */
 import { lampRank, type ClearLamp } from './constants';
 

@@ -31,7 +31,7 @@ export function attributeDistance(a: AttributeVector, b: AttributeVector): numbe
 }
 
 /**
- * The reference's two modes (domain-social.md §4.6): Euclidean distance over a fixed list of
+ * The reference's two modes (docs/domain/social.md#similar-players): Euclidean distance over a fixed list of
  * attributes, a missing (or null) attribute counting as 0. PROFILE: the 11 `p_*` attributes
  * (relative within the chart); GLOBAL: 9 of the `g_*` attributes (comparable across charts;
  * `g_udeoshi` and `g_scratch_complex` are left out, as the reference). SHARED (ours, the default

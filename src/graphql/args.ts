@@ -31,15 +31,14 @@ export function parseVersion(value: string | null | undefined, field = 'version'
 
 // ───────────── BPI targets ─────────────
 
-/** Lowest BPI there is (the floor) and the highest target accepted (far beyond any world record). */
-export const BPI_TARGET_MIN = -15;
-export const BPI_TARGET_MAX = 200;
-
-/** A target BPI: a finite number in [-15, 200] (BAD_USER_INPUT naming `field` otherwise). */
-export function parseBpiTarget(value: number, field = 'bpi'): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < BPI_TARGET_MIN || value > BPI_TARGET_MAX) {
-    const message = `${field} must be a number between ${BPI_TARGET_MIN} and ${BPI_TARGET_MAX}`;
-    throw badInput(message, [{ code: 'out_of_range', path: [field], message }]);
+/**
+ * A target BPI for the inverse (`Chart.exForBpi`): any finite number, as the reference's inverse takes;
+ * the EX it answers is clamped to 0 … notes × 2 (docs/domain/bpi.md). BAD_USER_INPUT naming `field` otherwise.
+ */
+export function parseFiniteBpi(value: number, field = 'bpi'): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    const message = `${field} must be a finite number`;
+    throw badInput(message, [{ code: 'not_finite', path: [field], message }]);
   }
   return value;
 }

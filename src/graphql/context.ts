@@ -1,3 +1,4 @@
+import type { WorkerPool } from '../workers/pool';
 import type { Config } from '../config';
 import type { DatabaseHandle, Db } from '../db/client';
 import { unauthenticated } from '../errors';
@@ -97,6 +98,8 @@ export interface Platform {
   caches: ClusterCaches;
   auth: Authenticator;
   areas: AreaRuntime;
+  /** Worker threads for CPU-heavy work (src/workers/pool.ts): plans, parsing, rendering. */
+  pool: WorkerPool;
 }
 
 /** Per-request context, built the same way for GraphQL and the REST adapter. */

@@ -1,16 +1,15 @@
-import { defaultFieldResolver, GraphQLObjectType, isInterfaceType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
-import { randomUUID } from 'node:crypto';
-import { MASKED_USER_NAME } from '../domain/profile';
 import { forbidden, notFound, unauthenticated } from '../errors';
 import type { Context } from './context';
-import type { User } from '../generated/prisma/client';
+import { canView, userVisibility } from './user-visibility';
+
+export { anonymousUser, canView, userVisibility, visibleUser } from './user-visibility';
 
 /**
  * The one table of authorization rules. Every root operation (GraphQL Query/Mutation/
  * Subscription field, REST route) names its rule here; an operation missing from the table is
  * refused (fail closed). So does every field of an object type that reveals a player's data
  * (`User.*`, see PLAYER_TYPES). Resolvers never hand-roll access checks: the same wrapper
- * (applyRules) enforces root and object-field entries.
+ * (applyRules, src/graphql/rules-schema.ts) enforces root and object-field entries.
  *
  *  PUBLIC         anyone
  *  AUTHENTICATED  any signed-in caller
@@ -174,6 +173,12 @@ export const RULES: Record<string, RuleEntry> = {
   // REST compatibility routes (named like the GraphQL operation they call)
   'REST.recommended': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/stats/recommended → User.recommended
   'REST.charts': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/charts/{kind}.svg → User.dashboard { radarSvg | trendSvg | bpiDistributionSvg }
+  // GET /api/v1/users/{userId}/scores/export: owner or administrator, even for a public player (docs/portability.md)
+  'REST.scoresExport': { rule: 'OWNER', scope: 'read' },
+  // GET /api/v1/me/export: the caller's whole account, with their own token only
+  'REST.accountExport': { rule: 'AUTHENTICATED', scope: 'read', firstParty: true },
+  // GET /api/v1/users/{userId}/cards/profile.png, /api/v1/batches/{batchId}/card.png (the batch's player): as REST.charts
+  'REST.cards': { rule: 'VISIBLE', scope: 'read' },
 
   // ── fields of User (PLAYER_TYPES): a nested user the viewer may not see (private, not self,
   // not an approved follower) keeps these PUBLIC fields and gets null for the VISIBLE ones.
@@ -216,6 +221,7 @@ export const RULES: Record<string, RuleEntry> = {
   'User.suggestedRivals': userField('OWNER', 'error'),
   // scores
   'User.scores': userField('VISIBLE'),
+  'User.bestOn': userField('VISIBLE'),
   'User.allDifficultyScores': userField('VISIBLE'),
   'User.chartHistory': userField('VISIBLE'),
   'User.chartHistoryByVersion': userField('VISIBLE'),
@@ -262,61 +268,6 @@ export const NODE_RULES: Record<string, RuleEntry> = {
   // a play seen from the caller's timeline (viewerScore / isOvertaken are the caller's): the player's plays are VISIBLE as User.chartHistory
   TimelineEntry: { rule: 'VISIBLE', deny: 'null', target: byOwner('userId') },
 };
-
-/** Can the caller see this user's data? (public, self, or approved follower) NOT_FOUND for an unknown user. */
-export async function canView(ctx: Context, targetUserId: string): Promise<boolean> {
-  const access = ctx.app.areas.access;
-  const user = await access.user(ctx, targetUserId);
-  if (!user) throw notFound('User not found');
-  if (user.isPublic) return true;
-  if (!ctx.viewer) return false;
-  if (ctx.viewer.id === targetUserId || ctx.viewer.isAdmin) return true;
-  return access.approvedFollow(ctx, ctx.viewer.id, targetUserId);
-}
-
-/** Verdicts of canView per request, by user id (kept with the request's loaders: renewed with them). */
-const verdicts = new WeakMap<object, Map<string, boolean | Promise<boolean>>>();
-
-/**
- * canView for a user object, remembered for the request: the first field of a user asks (one
- * promise), the user's other fields get a plain boolean. A user row known to be public, and the
- * caller themself, need no lookup.
- */
-export function userVisibility(ctx: Context, user: { id: string; isPublic?: boolean }): boolean | Promise<boolean> {
-  if (user.isPublic === true) return true;
-  const v = ctx.viewer;
-  if (v && (v.id === user.id || v.isAdmin)) return true;
-  let memo = verdicts.get(ctx.loaders);
-  if (!memo) verdicts.set(ctx.loaders, (memo = new Map()));
-  const known = memo.get(user.id);
-  if (known !== undefined) return known;
-  const asked = canView(ctx, user.id).then((ok) => {
-    memo.set(user.id, ok);
-    return ok;
-  });
-  memo.set(user.id, asked);
-  return asked;
-}
-
-/**
- * A stand-in for a user the caller may not see, where even their id must not show (members of
- * follow lists, as the reference's `userId: ""`): a fresh random id (per request and row: it
- * names nobody and links nothing), the masked name, `isPublic: false`, `createdAt` the Unix
- * epoch, no other column. The rule table answers every non-PUBLIC field of it with its deny
- * (null) without a lookup, and `isMasked` is true.
- */
-export function anonymousUser(ctx: Context): User {
-  const id = randomUUID();
-  let memo = verdicts.get(ctx.loaders);
-  if (!memo) verdicts.set(ctx.loaders, (memo = new Map()));
-  memo.set(id, false);
-  return { id, name: MASKED_USER_NAME, isPublic: false, createdAt: new Date(0) } as User;
-}
-
-/** The user when the caller may see them, else null: players in lists and rankings are masked with it. */
-export async function visibleUser(ctx: Context, userId: string): Promise<User | null> {
-  return (await userVisibility(ctx, { id: userId })) ? ctx.app.areas.access.user(ctx, userId) : null;
-}
 
 /** UNAUTHENTICATED, saying what to do when the caller is a verified external identity with no account yet. */
 function noViewer(ctx: Context) {
@@ -370,17 +321,6 @@ async function enforceOwner(ctx: Context, viewerId: string, entry: RuleEntry, ar
   throw forbidden('Only the owner may do this');
 }
 
-/**
- * Owner operations take the viewer from the token: an OWNER root operation whose target is its
- * `userId` argument gets the caller's id there when the argument is left out (or null), before
- * the rule and the resolver see it. Without a viewer the argument stays absent (the rule answers
- * UNAUTHENTICATED).
- */
-function withViewerAsOwner(entry: RuleEntry | undefined, field: GraphQLField<unknown, Context>) {
-  if (entry?.rule !== 'OWNER' || entry.target || !field.args.some((a) => a.name === 'userId')) return null;
-  return (args: Record<string, any>, ctx: Context) => (args.userId == null && ctx.viewer ? { ...args, userId: ctx.viewer.id } : args);
-}
-
 async function enforceVisible(ctx: Context, entry: RuleEntry, args: Record<string, any>): Promise<void> {
   const target = await (entry.target ?? byUserId)(args, ctx);
   if (!target) return;
@@ -432,84 +372,3 @@ export function fieldVerdict(ctx: Context, coordinate: string, root: any, args: 
 
 /** Marks a field resolver as wrapped by the rule table (the authorization matrix checks it). */
 export const RULED = Symbol('ruled');
-
-/**
- * Wraps one object field in its entry. A PUBLIC field is left as it is (no wrapper at all: the
- * plain fields of large responses stay plain reads); otherwise the field resolves as before when
- * allowed, and to null (or the refusal) when not — without a promise of its own when the verdict
- * is already known.
- */
-function ruleObjectField(coordinate: string, entry: RuleEntry, field: GraphQLField<unknown, Context>): void {
-  if (entry.rule === 'PUBLIC') return;
-  if (entry.deny !== 'null' && entry.deny !== 'error') throw new Error(`Rule ${coordinate}: an object field must say what a refused caller gets (deny: 'null' | 'error')`);
-  if ((entry.rule === 'OWNER' || entry.rule === 'VISIBLE') && !entry.target) throw new Error(`Rule ${coordinate}: ${entry.rule} needs a target`);
-  if (entry.scope || entry.firstParty) throw new Error(`Rule ${coordinate}: scope and firstParty apply to root operations only`);
-  const resolve = field.resolve ?? defaultFieldResolver;
-  const wrapped: GraphQLFieldResolver<unknown, Context> = (source, args, context, info) => {
-    const ok = fieldAllowed(context, entry, source, args);
-    if (ok === true) return resolve(source, args, context, info);
-    if (ok === false) return null;
-    return ok.then((v) => (v ? resolve(source, args, context, info) : null));
-  };
-  (wrapped as unknown as Record<symbol, string>)[RULED] = coordinate;
-  field.resolve = wrapped;
-}
-
-const ROOTS: Record<string, 'read' | 'write'> = { Query: 'read', Mutation: 'write', Subscription: 'read' };
-
-/**
- * Applies the table to the built schema: every root field (Query, Mutation, Subscription — for a
- * subscription both when it starts and for each event) and every object field with an entry.
- * Wrapping resolvers, not a type-graphql global middleware, keeps the thousands of nested field
- * resolutions of a large response free of middleware (measured: nested read 155 → ~100 ms in
- * process); PUBLIC and unlisted object fields are not wrapped at all.
- */
-export function applyRules(schema: GraphQLSchema): GraphQLSchema {
-  for (const [typeName, kind] of Object.entries(ROOTS)) {
-    const type = schema.getType(typeName);
-    if (!(type instanceof GraphQLObjectType)) continue;
-    for (const field of Object.values(type.getFields())) {
-      if (field.name.startsWith('__')) continue;
-      const operation = `${typeName}.${field.name}`;
-      const resolve = field.resolve ?? defaultFieldResolver;
-      const ownerDefault = withViewerAsOwner(RULES[operation], field);
-      // No promise of our own when the rule needs no lookup: the resolver's value as it is.
-      field.resolve = (source, rawArgs, context: Context, info) => {
-        const args = ownerDefault ? ownerDefault(rawArgs, context) : rawArgs;
-        const gate = enforce(context, operation, args, kind);
-        return gate ? gate.then(() => resolve(source, args, context, info)) : resolve(source, args, context, info);
-      };
-      if (field.subscribe) {
-        const subscribe = field.subscribe;
-        field.subscribe = async (source, args, context: Context, info) => {
-          await enforce(context, operation, args, kind);
-          return subscribe(source, args, context, info);
-        };
-      }
-    }
-  }
-  // Object fields: every entry `Type.field` of the table (and every field of PLAYER_TYPES must have one).
-  const missing: string[] = [];
-  for (const typeName of PLAYER_TYPES) {
-    const type = schema.getType(typeName);
-    if (!type) continue; // a schema without players (a test's probe schema)
-    if (!isObjectType(type)) throw new Error(`PLAYER_TYPES names ${typeName}, which is not an object type`);
-    for (const name of Object.keys(type.getFields())) if (!RULES[`${typeName}.${name}`]) missing.push(`${typeName}.${name}`);
-  }
-  if (missing.length) throw new Error(`No authorization rule for ${missing.join(', ')} (src/graphql/rules.ts): every field of ${PLAYER_TYPES.join(', ')} needs one`);
-  const node = schema.getType('Node');
-  if (node && isInterfaceType(node)) {
-    const noRule = schema.getPossibleTypes(node).filter((t) => !NODE_RULES[t.name]).map((t) => t.name);
-    if (noRule.length) throw new Error(`No NODE_RULES entry for ${noRule.join(', ')} (src/graphql/rules.ts): every type implementing Node needs one`);
-  }
-  for (const [coordinate, entry] of Object.entries(RULES)) {
-    const [typeName, fieldName] = coordinate.split('.');
-    if (ROOTS[typeName]) continue;
-    const type = schema.getType(typeName);
-    if (!isObjectType(type)) continue; // REST., OAuth.: not GraphQL fields
-    const field = type.getFields()[fieldName];
-    if (!field) throw new Error(`Rule ${coordinate}: ${typeName} has no field ${fieldName}`);
-    ruleObjectField(coordinate, entry, field);
-  }
-  return schema;
-}

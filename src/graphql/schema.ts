@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
-import { applyRules } from './rules';
+import { applyRules } from './rules-schema';
 import { leanResolvers, simpleObjectTypes } from './invoke';
 import { schemaPubSub } from './pubsub';
 import { acceptGlobalIds, installNodeIds } from './global-id';
@@ -12,14 +12,32 @@ import type { NodeSource } from './context';
 import { PACKAGE_ROOT } from '../paths';
 
 /**
+ * The two passes of the speed path that can be turned off (docs/speed-path.md); the other passes
+ * (node ids, the rule table, global ids) are correctness and always run.
+ */
+export interface SpeedPathOptions {
+  /** Every object type a type-graphql simple type (default true). Off turns `directCalls` off too. */
+  simpleTypes?: boolean;
+  /** Handlers called directly instead of through type-graphql's invoker (default true). */
+  directCalls?: boolean;
+}
+
+/**
  * Builds the type-graphql schema from the areas' resolvers (given by the caller: src/schema.ts
  * collects them from the manifests) with simple object types, then replaces type-graphql's generic
- * invokers of the handlers with direct calls (./invoke.ts) and wraps every root field and every ruled object field in the rule table
- * (./rules.ts). Types implementing Node answer global ids (./global-id.ts), and `ID` arguments
- * accept them.
+ * invokers of the handlers with direct calls (./invoke.ts) and wraps every root field and every
+ * ruled object field in the rule table (./rules.ts, ./rules-schema.ts). Types implementing Node
+ * answer global ids (./global-id.ts), and `ID` arguments accept them. The passes, in order, are
+ * described in docs/speed-path.md.
  */
-export async function buildAppSchema(resolvers: readonly Function[], nodes: Record<string, NodeSource> = {}): Promise<GraphQLSchema> {
-  simpleObjectTypes();
+export async function buildAppSchema(
+  resolvers: readonly Function[],
+  nodes: Record<string, NodeSource> = {},
+  speed: SpeedPathOptions = {},
+): Promise<GraphQLSchema> {
+  const simpleTypes = speed.simpleTypes !== false;
+  const directCalls = simpleTypes && speed.directCalls !== false;
+  if (simpleTypes) simpleObjectTypes();
   const all = [NodeResolver, ...resolvers];
   const schema = await buildSchema({
     resolvers: all as [Function, ...Function[]],
@@ -31,7 +49,7 @@ export async function buildAppSchema(resolvers: readonly Function[], nodes: Reco
     const root = type === 'Query' ? schema.getQueryType() : type === 'Mutation' ? schema.getMutationType() : schema.getSubscriptionType();
     if (root) root.description = description;
   }
-  const lean = leanResolvers(schema, all);
+  const lean = directCalls ? leanResolvers(schema, all) : schema;
   installNodeIds(lean, nodes);
   const ruled = applyRules(lean);
   acceptGlobalIds(ruled);

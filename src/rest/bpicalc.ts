@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { App } from '../app';
 import { AppError } from '../errors';
 import { GAME_VERSIONS } from '../domain/constants';
-import type { ArenaAverageEntry } from '../modules/arena/arena.types';
+import { RestBpiCalc, type BpiCalcData } from './documents/bpi-calc';
 import { getRoute } from './route';
 
 const Query = z.object({
@@ -24,7 +24,7 @@ const Response = z.object({
 });
 
 /** Reference shape: arenaAverages keyed by class; avgBpi omitted where there is none. */
-function arenaObject(list: ArenaAverageEntry[] | null) {
+function arenaObject(list: BpiCalcData['bpiCalc']['metadata']['arenaAverages']) {
   if (!list) return null;
   const out: Record<string, { avgExScore: number; rate: number; count: number; avgBpi?: number }> = {};
   for (const e of list) {
@@ -33,11 +33,11 @@ function arenaObject(list: ArenaAverageEntry[] | null) {
   return out;
 }
 
-/** GET /api/v1/bpi/calc — the single-song calculator (the service of GraphQL bpiCalc; rule Query.bpiCalc). */
+/** GET /api/v1/bpi/calc — the single-song calculator: the GraphQL bpiCalc (document RestBpiCalc). */
 export function registerBpiCalc(fastify: FastifyInstance, app: App): void {
   getRoute(fastify, app, {
     url: '/api/v1/bpi/calc',
-    rule: 'Query.bpiCalc',
+    document: RestBpiCalc,
     doc: {
       summary: 'BPI of one EX score on one chart (the GraphQL bpiCalc)',
       description: 'rank only with includeRank=true; arenaAverages by arena class (avgBpi omitted where there is none).',
@@ -55,14 +55,12 @@ export function registerBpiCalc(fastify: FastifyInstance, app: App): void {
       const q = parsed.data;
       return { title: q.title, difficulty: q.difficulty, exScore: q.exScore, version: q.version ?? null, includeRank: q.includeRank === 'true' };
     },
-    handle: async (ctx, q): Promise<z.input<typeof Response>> => {
-      const r = await ctx.services.bpicalc.calc(q);
-      return {
-        song: r.song,
-        bpi: r.bpi,
-        rank: r.rank,
-        metadata: { version: r.metadata.version, arenaAverages: arenaObject(r.metadata.arenaAverages) },
-      };
-    },
+    variables: (q) => q,
+    map: ({ bpiCalc: r }): z.input<typeof Response> => ({
+      song: r.song,
+      bpi: r.bpi,
+      rank: r.rank,
+      metadata: { version: r.metadata.version, arenaAverages: arenaObject(r.metadata.arenaAverages) },
+    }),
   });
 }

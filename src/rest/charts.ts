@@ -1,21 +1,25 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
-import { orThrow, parseGroupBy, parseStatsQuery, REST_NAMES } from '../domain/stats';
+import { orThrow, parseGroupBy, parseStatsQuery, parseStep, REST_NAMES } from '../domain/stats';
 import { badInput, notFound } from '../errors';
 import { contextForRequest } from '../graphql/context';
-import { enforce } from '../graphql/rules';
+import { documentsOf } from '../graphql/documents';
+import { RestChartSvg } from './documents/chart-svg';
 import { restError } from './errors';
 import { z } from 'zod';
 import { ErrorBody, HIDDEN, routeSchema } from './openapi';
+import { frameSvg } from '../domain/charts';
+import { parsePictureQuery, sendPng } from './cards';
 
 const CHART_DOC = routeSchema({
-  summary: "A player's dashboard picture (SVG)",
+  summary: "A player's dashboard picture (SVG, or PNG for sharing)",
   description:
     'radar.svg, trend.svg or distribution.svg from the same data as User.dashboard; the standard stats query, theme light|dark, ' +
-    'groupBy (trend) and step (distribution). Strong ETag (If-None-Match → 304) and Cache-Control; visibility as GraphQL.',
+    'groupBy (trend) and step (distribution). Strong ETag (If-None-Match → 304) and Cache-Control; visibility as GraphQL. ' +
+    'The .png files are the same pictures rasterised on the server in a 1200×630 frame (width= 200–2400 scales it).',
   tags: ['charts'],
-  params: z.object({ userId: z.string(), file: z.enum(['radar.svg', 'trend.svg', 'distribution.svg']) }),
+  params: z.object({ userId: z.string(), file: z.enum(['radar.svg', 'trend.svg', 'distribution.svg', 'radar.png', 'trend.png', 'distribution.png']) }),
   query: z.object({
     version: z.string().optional(),
     level: z.union([z.string(), z.array(z.string())]).optional(),
@@ -23,6 +27,7 @@ const CHART_DOC = routeSchema({
     theme: z.enum(['light', 'dark']).optional(),
     groupBy: z.string().optional(),
     step: z.string().optional(),
+    width: z.string().optional(),
   }),
   responses: {
     200: { description: 'The picture', media: 'image/svg+xml' },
@@ -50,7 +55,8 @@ const one = (v: unknown, name: string): string | null => {
  * distribution) from the same data as User.dashboard { radarSvg | trendSvg | bpiDistributionSvg }.
  * Query: the standard stats query (`version`, `level` repeatable, `difficulty` repeatable), `theme`
  * = light (default) | dark, `groupBy` (trend: day | week | month), `step` (distribution: 1, 2, 5,
- * 10). Bad input → 400 JSON naming the parameter; then the rule REST.charts (VISIBLE): unknown user
+ * 10). Bad input → 400 JSON naming the parameter; then the GraphQL user(id) { dashboard { radarSvg |
+ * trendSvg | bpiDistributionSvg } } (document RestChartSvg; rule Query.user, VISIBLE): unknown user
  * → 404 JSON, private player → 403 JSON. 200: image/svg+xml with a strong ETag (a matching
  * If-None-Match → 304) and Cache-Control (public for a public player, private otherwise; Vary:
  * Authorization). The SVG holds no script and is served with a CSP that forbids any.
@@ -70,24 +76,34 @@ export function registerCharts(fastify: FastifyInstance, app: App): void {
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       try {
         const { userId, file } = req.params as { userId: string; file: string };
-        const m = /^([a-z]+)\.svg$/.exec(file);
-        if (!m || !(CHART_KINDS as readonly string[]).includes(m[1])) throw notFound(`Unknown chart: expected ${CHART_KINDS.map((k) => `${k}.svg`).join(', ')}`);
+        const q = () => (req.query ?? {}) as Record<string, unknown>;
+        const m = /^([a-z]+)\.(svg|png)$/.exec(file);
+        if (!m || !(CHART_KINDS as readonly string[]).includes(m[1])) throw notFound(`Unknown chart: expected ${CHART_KINDS.map((k) => `${k}.svg`).join(', ')} (or .png)`);
+        const png = m[2] === 'png' ? parsePictureQuery({ width: q().width }) : null;
         const kind = m[1] as Kind;
-        const q = (req.query ?? {}) as Record<string, unknown>;
-        const themeArg = one(q.theme, 'theme') ?? 'light';
+        const themeArg = one(q().theme, 'theme') ?? 'light';
         if (themeArg !== 'light' && themeArg !== 'dark') throw badInput('theme must be light or dark', [{ code: 'invalid_enum_value', path: ['theme'], message: 'theme must be light or dark' }]);
-        const query = orThrow(parseStatsQuery({ version: one(q.version, 'version'), levels: list(q.level), difficulties: list(q.difficulty) }, REST_NAMES));
-        const groupBy = orThrow(parseGroupBy(one(q.groupBy, 'groupBy')));
-        const stepRaw = one(q.step, 'step');
+        const query = orThrow(parseStatsQuery({ version: one(q().version, 'version'), levels: list(q().level), difficulties: list(q().difficulty) }, REST_NAMES));
+        const groupBy = orThrow(parseGroupBy(one(q().groupBy, 'groupBy')));
+        const stepRaw = one(q().step, 'step');
+        const step = kind === 'distribution' ? orThrow(parseStep(stepRaw)) : 10;
         const ctx = await contextForRequest(app, req);
-        const gate = enforce(ctx, 'REST.charts', { userId }, 'read');
-        if (gate) await gate;
-        const user = await ctx.app.areas.access.user(ctx, userId);
-        if (!user) throw notFound('User not found');
-        const root = { userId, user, ...query };
-        const d = ctx.services.stats.dashboard;
-        const svg =
-          kind === 'radar' ? await d.radarSvg(root, themeArg) : kind === 'trend' ? await d.trendSvg(root, themeArg, groupBy) : await d.bpiDistributionSvg(root, themeArg, stepRaw);
+        const { user } = await documentsOf(app).run(RestChartSvg, ctx, {
+          userId,
+          version: query.version,
+          levels: query.levels,
+          difficulties: query.difficulties,
+          theme: themeArg === 'dark' ? 'DARK' : 'LIGHT',
+          groupBy: groupBy === 'week' ? 'WEEK' : groupBy === 'month' ? 'MONTH' : 'DAY',
+          step,
+          radar: kind === 'radar',
+          trend: kind === 'trend',
+          distribution: kind === 'distribution',
+        });
+        const d = user?.dashboard;
+        const svg = kind === 'radar' ? d?.radarSvg : kind === 'trend' ? d?.trendSvg : d?.bpiDistributionSvg;
+        if (!user || svg === undefined) throw notFound('User not found'); // the rule (Query.user, VISIBLE) refuses first
+        if (png) return sendPng(req, reply, frameSvg(svg, 1200, 630, themeArg), png.width, Math.round((png.width * 630) / 1200), user.isPublic);
         const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 32)}"`;
         reply
           .header('etag', etag)

@@ -8,6 +8,8 @@ import { registerRecentNotes } from './notes';
 import { registerRecommended } from './recommended';
 import { registerCharts } from './charts';
 import { registerMcp } from './mcp';
+import { registerAccountExport, registerScoresExport } from './export';
+import { registerCards } from './cards';
 
 /** The four compatibility routes live under /api/v1 (added by their areas). */
 export function registerRest(fastify: FastifyInstance, app: App): void {
@@ -19,4 +21,7 @@ export function registerRest(fastify: FastifyInstance, app: App): void {
   registerProfile(fastify, app);
   registerRecentNotes(fastify, app);
   registerMcp(fastify, app);
+  registerScoresExport(fastify, app);
+  registerAccountExport(fastify, app);
+  registerCards(fastify, app);
 }

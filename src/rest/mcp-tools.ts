@@ -1,135 +1,18 @@
 import { z } from 'zod';
 import type { App } from '../app';
 import { badInput, notFound } from '../errors';
-import type { Context } from '../graphql/context';
-import { enforce, fieldVerdict, userVisibility } from '../graphql/rules';
+import { documentsOf } from '../graphql/documents';
 import { parseVersion } from '../graphql/args';
-import { ClearLamp, Difficulty, PlayStyle, RadarCategory } from '../domain/constants';
-import { parseIntId } from '../graphql/args';
-import { ScoreSortKey, SortOrder } from '../domain/score-list';
-import type { User } from '../generated/prisma/client';
-import type { Page } from '../graphql/connection';
-import type { EntryData } from '../modules/scores/plays';
-import { parseDashboardQuery } from '../modules/stats/dashboard.service';
+import { ClearLamp, Difficulty, PlayStyle } from '../domain/constants';
+import { McpMyDashboard } from './documents/mcp-dashboard';
+import { McpMyScores, McpUserScoresById, McpUserScoresByName } from './documents/mcp-scores';
+import { McpMyFollows } from './documents/mcp-follows';
+import { McpChartRivals } from './documents/mcp-chart-rivals';
+import { McpSearchSongs, McpSearchUsers } from './documents/mcp-search';
+import { McpImportScore, McpMyBest } from './documents/mcp-update-score';
+import { after, first, mine, PageOut, ScoresIn, ScoresOut, scoresOut, scoresVariables, tool, version, type McpTool, type ScoresArgs } from './mcp-shared';
 
-/**
- * The assistant tools of POST /mcp (src/rest/mcp.ts): each one a translator, as the REST routes
- * are — its arguments (a zod schema: the tool's JSON-schema input), the rule-table entries of the
- * GraphQL operation or field it mirrors (asked exactly as GraphQL asks them: `enforce` for the
- * root operation with its OAuth scope, `fieldVerdict` for the User field), one call of the same
- * service method the resolver calls, and the result mapped to a plain JSON object (the tool's
- * JSON-schema output, sent as structuredContent).
- */
-export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
-  name: string;
-  title: string;
-  description: string;
-  /** 'write' tools count against the write rate limit and need the token's write scope (through their rule). */
-  kind: 'read' | 'write';
-  input: I;
-  output: O;
-  run(ctx: Context, app: App, args: z.infer<I>): Promise<z.infer<O>>;
-}
-
-const tool = <I extends z.ZodObject, O extends z.ZodObject>(t: McpTool<I, O>): McpTool => t as unknown as McpTool;
-
-// ───────────── shared pieces of the schemas ─────────────
-
-const version = z.string().max(8).optional().describe('Game version, e.g. "33" (default: the latest)');
-const first = z.number().int().min(1).max(100).optional().describe('Page size, 1–100 (default 20)');
-const after = z.string().max(512).optional().describe('Cursor from the previous page (endCursor)');
-const PageOut = { totalCount: z.number().int(), hasNextPage: z.boolean(), endCursor: z.string().nullable() };
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
-
-const ScoreOut = z.object({
-  chartId: z.number().int(),
-  title: z.string(),
-  playStyle: z.string().nullable(),
-  difficulty: z.string(),
-  level: z.number().int(),
-  notes: z.number().int().nullable(),
-  exScore: z.number().int(),
-  bpi: z.number().nullable().describe('BPI under the current definition (null: the chart has none)'),
-  clearLamp: z.string().nullable(),
-  missCount: z.number().int().nullable(),
-  playedAt: z.string().describe('ISO time of the play that set the best EX'),
-});
-
-const ScoresOut = z.object({ userId: z.string(), name: z.string(), version: z.string(), ...PageOut, scores: z.array(ScoreOut) });
-
-/** The filters, sort and paging of GraphQL `User.scores` (ScoresArgs), parsed by the same args parser (the scores service). */
-const ScoresIn = {
-  version,
-  levels: z.array(z.number().int()).max(12).optional().describe('Chart levels (1–12)'),
-  difficulties: z.array(z.enum(Difficulty)).max(10).optional(),
-  clearLamps: z.array(z.enum(ClearLamp)).max(10).optional().describe('Lamps of the best (NO_PLAY: no lamp)'),
-  bpiMin: z.number().optional().describe('Lowest BPI (a missing BPI counts as −15)'),
-  bpiMax: z.number().optional().describe('Highest BPI'),
-  search: z.string().max(100).optional().describe('Case-insensitive part of the title'),
-  radarCategories: z.array(z.enum(RadarCategory)).max(10).optional(),
-  sort: z.enum(ScoreSortKey).optional().describe('Sort key (default LEVEL)'),
-  order: z.enum(SortOrder).optional().describe('Sort order (default DESC)'),
-  first,
-  after,
-};
-type ScoresArgs = z.infer<z.ZodObject<typeof ScoresIn>>;
-
-function scoresOut(app: App, user: User, ver: string, page: Page<EntryData>): z.infer<typeof ScoresOut> {
-  return {
-    userId: user.id,
-    name: user.name,
-    version: ver,
-    totalCount: page.totalCount,
-    hasNextPage: page.pageInfo.hasNextPage,
-    endCursor: page.pageInfo.endCursor,
-    scores: page.edges.map(({ node: e }) => ({
-      chartId: e.chartId,
-      title: e.title,
-      playStyle: app.catalogue.chart(e.chartId)?.playStyle ?? null,
-      difficulty: e.difficulty,
-      level: e.level,
-      notes: e.notes,
-      exScore: e.exScore,
-      bpi: e.bpi,
-      clearLamp: e.clearLamp,
-      missCount: e.missCount,
-      playedAt: iso(e.playedAt)!,
-    })),
-  };
-}
-
-/** The caller as a User row (the MCP endpoint admits signed-in callers only). */
-async function me(ctx: Context): Promise<User> {
-  const user = ctx.viewer ? await ctx.services.users.user(ctx.viewer.id) : null;
-  if (!user) throw notFound('User not found');
-  return user;
-}
-
-/** A User field of the caller, asked of the rule table as the GraphQL field is (`Query.me` first: the read scope). */
-async function myField(ctx: Context, field: string): Promise<User> {
-  await enforce(ctx, 'Query.me', {}, 'read');
-  const user = await me(ctx);
-  if (!(await fieldVerdict(ctx, `User.${field}`, user))) throw notFound('User not found');
-  return user;
-}
-
-/** The player a tool names (`Query.user` by id, `Query.userByName` by name: VISIBLE — a private player is FORBIDDEN), then the field's own rule. */
-async function namedUser(ctx: Context, args: { userId?: string; name?: string }, field: string): Promise<User> {
-  if ((args.userId === undefined) === (args.name === undefined)) {
-    throw badInput('Give exactly one of userId and name', [{ code: 'invalid_union', path: ['userId'], message: 'Give exactly one of userId and name' }]);
-  }
-  let user: User | null;
-  if (args.userId !== undefined) {
-    await enforce(ctx, 'Query.user', { id: args.userId }, 'read');
-    user = await ctx.services.users.user(args.userId);
-  } else {
-    await enforce(ctx, 'Query.userByName', { name: args.name }, 'read');
-    user = await ctx.app.areas.access.userByName(ctx, args.name!);
-  }
-  if (!user) throw notFound('User not found');
-  if (!(await fieldVerdict(ctx, `User.${field}`, user))) throw notFound('User not found');
-  return user;
-}
+export type { McpTool } from './mcp-shared';
 
 // ───────────── the tools ─────────────
 
@@ -146,7 +29,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
       'A compact summary of your stats in a version (the dashboard of GraphQL User.dashboard): total BPI with the estimated kaiden rank and the charts played of the ☆12 set, ' +
       'the single-chart BPI distribution (10-point buckets) and the DJ rank distribution of your bests.',
     kind: 'read',
-    input: z.object({
+    input: z.strictObject({
       version,
       levels: z.array(z.number().int()).max(12).optional().describe('Levels counted by the distributions (default: all)'),
       difficulties: z.array(z.enum(Difficulty)).max(10).optional().describe('Difficulties counted by the distributions (default: all)'),
@@ -162,22 +45,21 @@ export const MCP_TOOLS: readonly McpTool[] = [
       bpiDistribution: Histogram,
       djRankDistribution: Histogram,
     }),
-    async run(ctx, _app, args) {
-      const user = await myField(ctx, 'dashboard');
-      const root = { userId: user.id, user, ...parseDashboardQuery(args) };
-      const dash = ctx.services.stats.dashboard;
-      const [total, bpi, dj] = await Promise.all([dash.totalBpi(root, null), dash.bpiDistribution(root, 10), dash.djRankDistribution(root)]);
-      const hist = (h: { total: number; buckets: { label: string; count: number }[] }) => ({ total: h.total, buckets: h.buckets.map((b) => ({ label: b.label, count: b.count })) });
+    async run(ctx, app, args) {
+      const { me } = await documentsOf(app).run(McpMyDashboard, ctx, args);
+      const user = mine(me);
+      const dash = user.dashboard;
+      if (!dash) throw notFound('User not found');
       return {
-        userId: user.id,
+        userId: user.databaseId,
         name: user.name,
-        version: root.version,
-        totalBpi: total.totalBpi,
-        estimatedRank: total.estimatedRank,
-        playedCount: total.playedCount,
-        chartCount: total.chartCount,
-        bpiDistribution: hist(bpi),
-        djRankDistribution: hist(dj),
+        version: dash.version,
+        totalBpi: dash.totalBpi.totalBpi,
+        estimatedRank: dash.totalBpi.estimatedRank,
+        playedCount: dash.totalBpi.playedCount,
+        chartCount: dash.totalBpi.chartCount,
+        bpiDistribution: dash.bpiDistribution,
+        djRankDistribution: dash.djRankDistribution,
       };
     },
   }),
@@ -188,11 +70,12 @@ export const MCP_TOOLS: readonly McpTool[] = [
     description:
       'Your best scores in a version on the charts with a BPI, filtered, sorted and paged exactly as GraphQL User.scores (levels, difficulties, lamps, BPI range, title search, radar categories; sort and order; first/after).',
     kind: 'read',
-    input: z.object(ScoresIn),
+    input: z.strictObject(ScoresIn),
     output: ScoresOut,
     async run(ctx, app, args) {
-      const user = await myField(ctx, 'scores');
-      return scoresOut(app, user, parseVersion(args.version), await ctx.services.scores.bestScores(user.id, args as ScoresArgs));
+      const ver = parseVersion(args.version);
+      const { me } = await documentsOf(app).run(McpMyScores, ctx, scoresVariables(args as ScoresArgs));
+      return scoresOut(mine(me), ver);
     },
   }),
 
@@ -203,15 +86,24 @@ export const MCP_TOOLS: readonly McpTool[] = [
       "Another player's best scores (by userId or name), with the same filters as my_scores. Only for players whose data you may see: public players, yourself, and private players who approved your follow; " +
       'anyone else is refused (FORBIDDEN).',
     kind: 'read',
-    input: z.object({
+    input: z.strictObject({
       userId: z.string().max(64).optional().describe('The player id (give this or name)'),
       name: z.string().max(40).optional().describe('The player name (give this or userId)'),
       ...ScoresIn,
     }),
     output: ScoresOut,
     async run(ctx, app, args) {
-      const user = await namedUser(ctx, args, 'scores');
-      return scoresOut(app, user, parseVersion(args.version), await ctx.services.scores.bestScores(user.id, args as ScoresArgs));
+      if ((args.userId === undefined) === (args.name === undefined)) {
+        throw badInput('Give exactly one of userId and name', [{ code: 'invalid_union', path: ['userId'], message: 'Give exactly one of userId and name' }]);
+      }
+      const ver = parseVersion(args.version);
+      const vars = scoresVariables(args as ScoresArgs);
+      const docs = documentsOf(app);
+      const player =
+        args.userId !== undefined
+          ? (await docs.run(McpUserScoresById, ctx, { ...vars, userId: args.userId })).user
+          : (await docs.run(McpUserScoresByName, ctx, { ...vars, name: args.name! })).userByName;
+      return scoresOut(player, ver);
     },
   }),
 
@@ -222,7 +114,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
       'The players you follow (or who follow you), newest first, paged: name, whether the profile is public, and when the follow began. ' +
       'A private player who has not approved your follow is masked (no id, the masked name), as in GraphQL User.following.',
     kind: 'read',
-    input: z.object({
+    input: z.strictObject({
       direction: z.enum(['following', 'followers']).optional().describe('following (default): players you follow; followers: players following you'),
       first,
       after,
@@ -240,17 +132,24 @@ export const MCP_TOOLS: readonly McpTool[] = [
         }),
       ),
     }),
-    async run(ctx, _app, args) {
+    async run(ctx, app, args) {
       const direction = args.direction ?? 'following';
-      const user = await myField(ctx, direction);
-      const page = await ctx.services.users.followConnection(user, direction, { first: args.first, after: args.after });
-      const users = await Promise.all(
-        page.edges.map(async ({ node, followedAt }) => {
-          const visible = await userVisibility(ctx, node);
-          return { userId: visible ? node.id : null, name: node.name, isPublic: node.isPublic, masked: !visible, followedAt: iso(followedAt)! };
-        }),
-      );
-      return { direction, totalCount: page.totalCount, hasNextPage: page.pageInfo.hasNextPage, endCursor: page.pageInfo.endCursor, users };
+      const { me } = await documentsOf(app).run(McpMyFollows, ctx, { following: direction === 'following', first: args.first, after: args.after });
+      const page = mine(me)[direction];
+      if (!page) throw notFound('User not found');
+      return {
+        direction,
+        totalCount: page.totalCount,
+        hasNextPage: page.pageInfo.hasNextPage,
+        endCursor: page.pageInfo.endCursor,
+        users: page.edges.map(({ node, followedAt }) => ({
+          userId: node.isMasked ? null : node.databaseId,
+          name: node.name,
+          isPublic: node.isPublic,
+          masked: node.isMasked,
+          followedAt,
+        })),
+      };
     },
   }),
 
@@ -260,7 +159,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     description:
       'Your best on one chart next to the bests of the players you follow (those whose data you may see), highest EX first, with each one’s EX difference to you (GraphQL User.followingScoresOn).',
     kind: 'read',
-    input: z.object({ chartId: z.number().int().min(1).describe('The chart (search_songs gives chart ids)'), version }),
+    input: z.strictObject({ chartId: z.number().int().min(1).describe('The chart (search_songs gives chart ids)'), version }),
     output: z.object({
       chart: z.object({ chartId: z.number().int(), title: z.string(), playStyle: z.string(), difficulty: z.string(), level: z.number().int(), notes: z.number().int().nullable() }),
       version: z.string(),
@@ -279,24 +178,31 @@ export const MCP_TOOLS: readonly McpTool[] = [
       ),
     }),
     async run(ctx, app, args) {
-      const user = await myField(ctx, 'followingScoresOn');
       const ver = parseVersion(args.version);
-      const rows = await ctx.services.rivals.followingScoresOn(user.id, { chartId: String(args.chartId), version: ver });
-      const chart = app.catalogue.chart(args.chartId)!; // the service answered NOT_FOUND for an unknown chart
-      const [mine, players] = await Promise.all([ctx.services.scores.bestOn(user.id, ver, chart.id), Promise.all(rows.map((r) => ctx.services.users.user(r.userId)))]);
+      const { chart, me } = await documentsOf(app).run(McpChartRivals, ctx, { chartId: String(args.chartId), version: ver });
+      const rows = mine(me).followingScoresOn;
+      if (!chart || !rows) throw notFound('Chart not found');
+      const best = me!.bestOn;
       return {
-        chart: { chartId: chart.id, title: chart.title, playStyle: chart.playStyle, difficulty: chart.difficulty, level: chart.level, notes: chart.notes > 0 ? chart.notes : null },
+        chart: {
+          chartId: chart.databaseId,
+          title: chart.song.title,
+          playStyle: chart.playStyle,
+          difficulty: chart.difficulty,
+          level: chart.level,
+          notes: chart.notes && chart.notes > 0 ? chart.notes : null,
+        },
         version: ver,
-        me: mine ? { exScore: mine.exScore, bpi: app.catalogue.currentBpi(chart.id, mine.exScore), clearLamp: mine.clearLamp } : null,
-        rivals: rows.map((r, i) => ({
+        me: best ? { exScore: best.exScore, bpi: best.bpi, clearLamp: best.clearLamp } : null,
+        rivals: rows.map((r) => ({
           userId: r.userId,
-          name: players[i]?.name ?? '',
+          name: r.user.name,
           exScore: r.exScore,
           bpi: r.bpi,
           clearLamp: r.clearLamp,
           missCount: r.missCount,
-          playedAt: iso(r.playedAt)!,
-          exDiff: mine ? r.exScore - mine.exScore : null,
+          playedAt: r.playedAt,
+          exDiff: best ? r.exScore - best.exScore : null,
         })),
       };
     },
@@ -307,7 +213,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     title: 'Search songs',
     description: 'The song catalogue by title (case-insensitive part), level, difficulty, play style or game version, ordered by title, paged; each song with its charts, their ids and BPI definitions (GraphQL Query.songs).',
     kind: 'read',
-    input: z.object({
+    input: z.strictObject({
       title: z.string().max(256).optional().describe('Case-insensitive part of the title'),
       level: z.number().int().optional().describe('A chart of this level (1–12)'),
       difficulty: z.enum(Difficulty).optional(),
@@ -337,21 +243,24 @@ export const MCP_TOOLS: readonly McpTool[] = [
       ),
     }),
     async run(ctx, app, args) {
-      await enforce(ctx, 'Query.songs', {}, 'read');
       const { first: n, after: cursor, ...filter } = args;
-      const page = await ctx.services.catalogue.listSongs(filter, n, cursor);
-      const charts = await Promise.all(page.edges.map(({ node }) => ctx.services.catalogue.chartsOfSong(node.id)));
+      const { songs: page } = await documentsOf(app).run(McpSearchSongs, ctx, { filter, first: n, after: cursor });
       return {
         totalCount: page.totalCount,
         hasNextPage: page.pageInfo.hasNextPage,
         endCursor: page.pageInfo.endCursor,
-        songs: page.edges.map(({ node }, i) => ({
-          songId: node.id,
+        songs: page.edges.map(({ node }) => ({
+          songId: node.databaseId,
           title: node.title,
-          charts: charts[i].map((c) => {
-            const d = app.catalogue.chart(c.id)?.definition;
-            return { chartId: c.id, playStyle: c.playStyle, difficulty: c.difficulty, level: c.level, notes: c.notes, worldRecord: d?.wr ?? null, kaidenAverage: d?.kaidenAvg ?? null };
-          }),
+          charts: node.charts.map((c) => ({
+            chartId: c.databaseId,
+            playStyle: c.playStyle,
+            difficulty: c.difficulty,
+            level: c.level,
+            notes: c.notes,
+            worldRecord: c.definition?.wr ?? null,
+            kaidenAverage: c.definition?.kaidenAvg ?? null,
+          })),
         })),
       };
     },
@@ -362,12 +271,11 @@ export const MCP_TOOLS: readonly McpTool[] = [
     title: 'Search players',
     description: 'Players whose name starts with a prefix (case-insensitive), by name: public players, yourself and private players who approved your follow (GraphQL Query.searchUsers).',
     kind: 'read',
-    input: z.object({ prefix: z.string().min(1).max(20).describe('Start of the name (1–20 characters)'), first: z.number().int().min(1).max(50).optional().describe('How many, 1–50 (default 20)') }),
+    input: z.strictObject({ prefix: z.string().min(1).max(20).describe('Start of the name (1–20 characters)'), first: z.number().int().min(1).max(50).optional().describe('How many, 1–50 (default 20)') }),
     output: z.object({ users: z.array(z.object({ userId: z.string(), name: z.string(), isPublic: z.boolean() })) }),
-    async run(ctx, _app, args) {
-      await enforce(ctx, 'Query.searchUsers', {}, 'read');
-      const users = await ctx.services.rivals.searchUsers(args);
-      return { users: users.map((x) => ({ userId: x.id, name: x.name, isPublic: x.isPublic })) };
+    async run(ctx, app, args) {
+      const { searchUsers } = await documentsOf(app).run(McpSearchUsers, ctx, args);
+      return { users: searchUsers.map((x) => ({ userId: x.databaseId, name: x.name, isPublic: x.isPublic })) };
     },
   }),
 
@@ -378,7 +286,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
       'Records a play on one chart: a new EX score and/or clear lamp (and optionally the miss count). It is imported exactly as a score file is (GraphQL Mutation.importScores): one batch, ' +
       'the bests, the total BPI and the timeline updated; a value that does not improve your best changes nothing. With only a lamp, your current best EX is kept. Needs the write scope.',
     kind: 'write',
-    input: z.object({
+    input: z.strictObject({
       chartId: z.number().int().min(1).describe('The chart (search_songs gives chart ids)'),
       exScore: z.number().int().min(1).optional().describe('EX score (at most 2 × notes)'),
       clearLamp: z.enum(ClearLamp).exclude([ClearLamp.NO_PLAY]).optional().describe('Clear lamp'),
@@ -398,26 +306,23 @@ export const MCP_TOOLS: readonly McpTool[] = [
       best: z.object({ exScore: z.number().int(), bpi: z.number().nullable(), clearLamp: z.string().nullable(), missCount: z.number().int().nullable() }).nullable().describe('Your best on the chart afterwards'),
     }),
     async run(ctx, app, args) {
-      const userId = ctx.viewer!.id;
-      await enforce(ctx, 'Mutation.importScores', { userId }, 'write');
+      const docs = documentsOf(app);
       const ver = parseVersion(args.version);
-      const chart = app.catalogue.chart(parseIntId(args.chartId, 'chartId'));
+      const target = { chartId: String(args.chartId), version: ver };
+      const before = await docs.run(McpMyBest, ctx, target);
+      const chart = before.chart;
       if (!chart) throw notFound('Chart not found');
       if (args.exScore === undefined && args.clearLamp === undefined) {
         throw badInput('Give exScore and/or clearLamp', [{ code: 'invalid_type', path: ['exScore'], message: 'exScore or clearLamp is required' }]);
       }
-      let exScore = args.exScore;
-      if (exScore === undefined) {
-        // A lamp alone: the play carries the current best EX (as a score file's row would).
-        const best = await ctx.services.scores.bestOn(userId, ver, chart.id);
-        if (!best || best.exScore <= 0) throw badInput('exScore is required: you have no score on this chart yet', [{ code: 'invalid_type', path: ['exScore'], message: 'exScore is required' }]);
-        exScore = best.exScore;
+      // A lamp alone: the play carries the current best EX (as a score file's row would).
+      const exScore = args.exScore ?? mine(before.me).bestOn?.exScore;
+      if (exScore === undefined || exScore <= 0) {
+        throw badInput('exScore is required: you have no score on this chart yet', [{ code: 'invalid_type', path: ['exScore'], message: 'exScore is required' }]);
       }
-      const report = await ctx.services.scores.importRows({
-        userId,
-        version: ver,
-        rows: [{ title: chart.title, playStyle: chart.playStyle, difficulty: chart.difficulty, level: chart.level, exScore, clearState: args.clearLamp ?? ClearLamp.NO_PLAY, missCount: args.missCount ?? null }],
-      });
+      const title = chart.song.title;
+      const row = { title, playStyle: chart.playStyle, difficulty: chart.difficulty, level: chart.level, exScore, clearState: args.clearLamp ?? ClearLamp.NO_PLAY, missCount: args.missCount ?? null };
+      const { importScores: report } = await docs.run(McpImportScore, ctx, { version: ver, rows: [row] });
       const problem = report.problems.find((p) => p.severity === 'error');
       if (problem) {
         const path = problem.column === 'missCount' ? 'missCount' : problem.column === 'clearState' ? 'clearLamp' : 'exScore';
@@ -425,10 +330,10 @@ export const MCP_TOOLS: readonly McpTool[] = [
       }
       if (report.notFound.length) throw notFound('Chart not found');
       ctx.renew(); // the request's loaders read the best before the import
-      const after = await ctx.services.scores.bestOn(userId, ver, chart.id);
+      const after = mine((await docs.run(McpMyBest, ctx, target)).me).bestOn;
       return {
-        chartId: chart.id,
-        title: chart.title,
+        chartId: chart.databaseId,
+        title,
         difficulty: chart.difficulty,
         version: ver,
         updated: report.batchId !== null,
@@ -436,7 +341,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
         message: report.message,
         previousTotalBpi: report.previousTotalBpi,
         newTotalBpi: report.newTotalBpi,
-        best: after ? { exScore: after.exScore, bpi: app.catalogue.currentBpi(chart.id, after.exScore), clearLamp: after.clearLamp, missCount: after.missCount } : null,
+        best: after ? { exScore: after.exScore, bpi: after.bpi, clearLamp: after.clearLamp, missCount: after.missCount } : null,
       };
     },
   }),

@@ -5,6 +5,7 @@ import { badInput, type ErrorIssue } from '../errors';
 import { RECENT_NOTES_PAGE_SIZE } from '../modules/notes/notes.service';
 import { SongNoteSort } from '../modules/notes/notes.types';
 import { getRoute } from './route';
+import { RestRecentNotes } from './documents/recent-notes';
 
 /** One item of the reference's recent-notes array (service-interface.md "Song note"). */
 export interface RecentSongNoteJson {
@@ -65,38 +66,30 @@ function parseQuery(q: Record<string, unknown>): { sort: SongNoteSort; page: num
 
 /**
  * GET /api/v1/songs/notes/recent?sort=latest|upvotes&page=N — notes across all charts, 20 per
- * page, page 0-based. The service of the GraphQL field recentSongNotes (rule Query.recentSongNotes),
- * its connection mapped to the reference's array; upvoted / editable are per caller (optional
- * bearer token).
+ * page, page 0-based: the GraphQL recentSongNotes (document RestRecentNotes), its connection
+ * mapped to the reference's array; upvoted / editable are per caller (optional bearer token).
  */
 export function registerRecentNotes(fastify: FastifyInstance, app: App): void {
   getRoute(fastify, app, {
     url: '/api/v1/songs/notes/recent',
-    rule: 'Query.recentSongNotes',
+    document: RestRecentNotes,
     doc: { summary: 'Recent song notes across all charts, 20 per page', query: DocQuery, response: z.array(Note) },
     parse: (req) => parseQuery((req.query ?? {}) as Record<string, unknown>),
-    handle: async (ctx, { sort, page }) => {
-      const { notes: service, catalogue } = ctx.services;
-      const result = await service.listRecent(sort, { page, first: RECENT_NOTES_PAGE_SIZE });
-      const notes = result.edges.map((e) => e.node);
-      const charts = await Promise.all(notes.map((n) => catalogue.chart(n.chartId)));
-      const songs = await Promise.all(charts.map((c, i) => (c ? catalogue.song(c.songId) : Promise.reject(new Error(`chart of note ${notes[i].id} missing`)))));
-      return Promise.all(
-        notes.map(async (n, i): Promise<RecentSongNoteJson> => ({
-          id: n.id,
-          body: n.body,
-          authorTotalBpi: await service.authorTotalBpi(n), // live, as the reference
-          upvoteCount: n.upvoteCount,
-          upvoted: await service.upvoted(n),
-          editable: service.editable(n),
-          createdAt: n.createdAt.toISOString(),
-          updatedAt: n.updatedAt.toISOString(),
-          songId: n.chartId,
-          songTitle: songs[i]!.title,
-          difficulty: charts[i]!.difficulty,
-          difficultyLevel: charts[i]!.level,
-        })),
-      );
-    },
+    variables: ({ sort, page }) => ({ sort, page, first: RECENT_NOTES_PAGE_SIZE }),
+    map: (data) =>
+      data.recentSongNotes.edges.map(({ node: n }): RecentSongNoteJson => ({
+        id: n.databaseId,
+        body: n.body,
+        authorTotalBpi: n.authorTotalBpi,
+        upvoteCount: n.upvoteCount,
+        upvoted: n.upvoted,
+        editable: n.editable,
+        createdAt: n.createdAt,
+        updatedAt: n.updatedAt,
+        songId: n.chartId,
+        songTitle: n.chart.song.title,
+        difficulty: n.chart.difficulty,
+        difficultyLevel: n.chart.level,
+      })),
   });
 }

@@ -2,11 +2,8 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../app';
 import { badInput, notFound } from '../errors';
-import type { Context } from '../graphql/context';
-import { fieldVerdict } from '../graphql/rules';
-import { formatGameId } from '../domain/profile';
-import type { User } from '../generated/prisma/client';
 import { getRoute } from './route';
+import { RestProfile } from './documents/profile';
 
 const StatsEntry = z
   .object({ version: z.string(), totalBpi: z.number().nullable(), arenaClass: z.string().nullable(), arenaRank: z.number().int().nullable(), area: z.string().nullable() })
@@ -31,22 +28,17 @@ const ProfileResponse = z.object({
   statsPrivacy: z.object({ showArenaClass: z.boolean(), showArenaRank: z.boolean(), showArea: z.boolean(), showGrade: z.boolean() }).optional().describe('only for the owner'),
 });
 
-/** The value when the rule table lets the caller read `User.<field>` of this user, else null (as the GraphQL field). */
-async function ruled<T>(ctx: Context, user: User, field: string, value: () => T | Promise<T>): Promise<T | null> {
-  return (await fieldVerdict(ctx, `User.${field}`, user)) ? value() : null;
-}
-
 /**
- * GET /api/v1/users/{userId}/profile?compare=true|false — the reference's profile read, built
- * from the services behind the GraphQL User fields under the same rules (Query.user is VISIBLE;
- * each field's User.* rule) and mapped to the seed's shape: isPublic as 0/1, role lower-case,
+ * GET /api/v1/users/{userId}/profile?compare=true|false — the reference's profile read: the GraphQL
+ * user(id) with its fields (document RestProfile; Query.user is VISIBLE, each field its User.* rule),
+ * mapped to the seed's shape: isPublic as 0/1, role lower-case,
  * `compare` only with compare=true, `statsPrivacy` only for the owner (as the reference).
  * 404 {"message":"User not found"}; 403 {"message":"This profile is set as a private."}.
  */
 export function registerProfile(fastify: FastifyInstance, app: App): void {
   getRoute(fastify, app, {
     url: '/api/v1/users/:userId/profile',
-    rule: 'Query.user',
+    document: RestProfile,
     doc: {
       summary: "A player's profile (the GraphQL User fields under the same rules)",
       params: z.object({ userId: z.string() }),
@@ -62,38 +54,24 @@ export function registerProfile(fastify: FastifyInstance, app: App): void {
       }
       return { userId, compare: cmp === 'true' };
     },
-    ruleArgs: ({ userId }) => ({ id: userId }),
-    handle: async (ctx, { userId, compare: withCompare }) => {
-      const user = await ctx.services.users.user(userId);
-      if (!user) throw notFound('User not found'); // the rule answers NOT_FOUND first
-      const { users, stats, rivals } = ctx.services;
-      const [profileText, profileImage, gameId, socialId, follows, relationship, role, statsEntries, areaRank, statsPrivacy, compare] = await Promise.all([
-        ruled(ctx, user, 'profileText', () => user.profileText),
-        ruled(ctx, user, 'profileImage', () => user.profileImage),
-        ruled(ctx, user, 'gameId', () => formatGameId(user.gameId)),
-        ruled(ctx, user, 'socialId', () => user.socialId),
-        ruled(ctx, user, 'follows', () => users.followCounts(user)),
-        users.relationship(user),
-        ruled(ctx, user, 'role', () => users.badge(user)),
-        ruled(ctx, user, 'stats', () => stats.profileStats(user)),
-        ruled(ctx, user, 'areaRank', () => stats.areaRank(user)),
-        ruled(ctx, user, 'statsPrivacy', () => users.statsPrivacy(user)),
-        withCompare ? ruled(ctx, user, 'compare', () => rivals.compare(user.id, null)) : Promise.resolve(null),
-      ]);
+    variables: ({ userId, compare }) => ({ userId, compare }),
+    map: ({ user }, { compare: withCompare }) => {
+      if (!user) throw notFound('User not found'); // the rule (Query.user, VISIBLE) answers NOT_FOUND first
+      const { compare, statsPrivacy, ...p } = user;
       return {
         profile: {
-          userId: user.id,
-          userName: user.name,
-          profileText,
-          profileImage,
-          gameId,
-          socialId,
-          isPublic: user.isPublic ? 1 : 0,
-          follows: follows ?? { followers: 0, following: 0 },
-          relationship,
-          role,
-          stats: statsEntries ?? [],
-          areaRank,
+          userId: p.userId,
+          userName: p.userName,
+          profileText: p.profileText,
+          profileImage: p.profileImage,
+          gameId: p.gameId,
+          socialId: p.socialId,
+          isPublic: p.isPublic ? 1 : 0,
+          follows: p.follows ?? { followers: 0, following: 0 },
+          relationship: p.relationship,
+          role: p.role,
+          stats: p.stats ?? [],
+          areaRank: p.areaRank,
         },
         ...(withCompare ? { compare: compare ? { winLoss: compare.winLoss, radar: compare.radar } : { winLoss: null, radar: null } } : {}),
         ...(statsPrivacy ? { statsPrivacy } : {}),

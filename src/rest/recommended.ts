@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../app';
 import { effectiveCoef } from '../domain/bpi';
-import { badInput, type ErrorIssue } from '../errors';
-import { parseRecommendedQuery, type StatsService } from '../modules/stats/stats.service';
+import { badInput, notFound, type ErrorIssue } from '../errors';
+import { parseRecommendedQuery } from '../modules/stats/stats.service';
 import { getRoute } from './route';
+import { RestRecommended, type RecommendedData, type RecommendedItemData } from './documents/recommended';
 
 const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : String(v).split(',')).filter((s) => s !== '');
 
@@ -20,15 +21,15 @@ function intParam(q: Record<string, unknown>, name: string, issues: ErrorIssue[]
 
 /**
  * GET /api/v1/users/{userId}/stats/recommended?version&level&difficulty&limit&offset — weapons and
- * potential in the reference's shape ({weapons:{data,total}, potential:{data,total}}), computed by
- * the service of the GraphQL field User.recommended. Visibility: rule REST.recommended (VISIBLE) → 403
+ * potential in the reference's shape ({weapons:{data,total}, potential:{data,total}}): the GraphQL
+ * user(id) { recommended } (document RestRecommended). Visibility: rule Query.user (VISIBLE) → 403
  * {"message":"This profile is set as a private."}. limit 1–100 (default 10), offset ≥ 0, a known
  * version, level 11/12, difficulty HYPER/ANOTHER/LEGGENDARIA; anything else → 400 {message, errors}.
  */
 export function registerRecommended(fastify: FastifyInstance, app: App): void {
   getRoute(fastify, app, {
     url: '/api/v1/users/:userId/stats/recommended',
-    rule: 'REST.recommended',
+    document: RestRecommended,
     doc: {
       summary: 'Weapons and potential: the charts that raise total BPI most (the GraphQL User.recommended)',
       params: z.object({ userId: z.string() }),
@@ -58,8 +59,8 @@ export function registerRecommended(fastify: FastifyInstance, app: App): void {
       parseRecommendedQuery(args); // 400 before 403/404, as the reference
       return { userId, args };
     },
-    ruleArgs: ({ userId }) => ({ userId }),
-    handle: async (ctx, { userId, args }) => wireRecommended(await ctx.services.stats.recommended(userId, args)),
+    variables: ({ userId, args }) => ({ userId, ...args }),
+    map: (data) => wireRecommended(data),
   });
 }
 
@@ -83,30 +84,13 @@ const RecommendedItem = z.object({
 });
 const RecommendedList = z.object({ data: z.array(RecommendedItem), total: z.number().int() });
 
-type Recommended = Awaited<ReturnType<StatsService['recommended']>>;
-
-/** The reference's item shape of weapons / potential. */
-function wireRecommended(r: Recommended) {
-  const wire = (e: Recommended['weapons']['data'][number]) => ({
-    songId: e.chartId,
-    title: e.title,
-    notes: e.notes,
-    bpm: e.bpm,
-    difficulty: e.difficulty,
-    difficultyLevel: e.level,
-    releasedVersion: e.releasedVersion,
-    logId: e.logId,
-    exScore: e.exScore,
-    bpi: e.bpi,
-    clearState: e.clearState,
-    missCount: e.missCount,
-    scoreAt: e.scoreAt.toISOString(),
-    wrScore: e.wrScore,
-    kaidenAvg: e.kaidenAvg,
-    coef: effectiveCoef(e.coef),
-  });
+/** The reference's item shape of weapons / potential (names from the document's aliases; coef: the effective exponent). */
+function wireRecommended({ user }: RecommendedData) {
+  if (!user?.recommended) throw notFound('User not found'); // the rule (Query.user, VISIBLE) refuses first
+  const wire = (e: RecommendedItemData) => ({ ...e, coef: effectiveCoef(e.coef) });
+  const { weapons, potential } = user.recommended;
   return {
-    weapons: { data: r.weapons.data.map(wire), total: r.weapons.total },
-    potential: { data: r.potential.data.map(wire), total: r.potential.total },
+    weapons: { data: weapons.data.map(wire), total: weapons.total },
+    potential: { data: potential.data.map(wire), total: potential.total },
   };
 }

@@ -1,25 +1,25 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
-import { contextForRequest, type Context } from '../graphql/context';
-import { enforce } from '../graphql/rules';
+import { contextForRequest } from '../graphql/context';
+import { documentsOf, type FixedDocument } from '../graphql/documents';
 import { restError } from './errors';
 import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
 
 /**
- * One compatibility route, in the shape of an operation: parse the request (bad input → 400),
- * the route's rule from the one table (src/graphql/rules.ts), one service call, mapped to the
- * reference's JSON.
+ * One compatibility route: parse the request (bad input → 400), run the route's fixed GraphQL
+ * document (src/rest/documents/) through the one pipeline — cost and limits, the resolvers, the
+ * rule table, the loaders, the errors — and map its answer to the reference's JSON.
  */
-export interface RestRoute<P> {
+export interface RestRoute<P, D, V extends Record<string, unknown>> {
   url: string;
-  /** The entry of the rule table (`REST.recommended`, or the GraphQL operation it mirrors: `Query.user`). */
-  rule: string;
-  /** The request's parameters; throws BAD_USER_INPUT (400) before the rule is asked, as the reference. */
+  /** The request's parameters; throws BAD_USER_INPUT (400) before the document runs, as the reference. */
   parse: (req: FastifyRequest) => P;
-  /** The rule's arguments (OWNER / VISIBLE: the target user) from the parsed parameters. */
-  ruleArgs?: (params: P) => Record<string, unknown>;
-  /** The service call and the mapping to the response body. */
-  handle: (ctx: Context, params: P) => Promise<unknown>;
+  /** The GraphQL operation the route is (compiled at start-up). */
+  document: FixedDocument<D, V>;
+  /** The document's variables from the parsed parameters. */
+  variables: (params: P) => V;
+  /** The GraphQL answer mapped to the response body. */
+  map: (data: D, params: P) => unknown;
   /** The route in the OpenAPI document (src/rest/openapi.ts): parameters and the 200 body as zod schemas. */
   doc: Omit<RouteDoc, 'errors' | 'tags' | 'responses'> & { response: RouteDoc['responses'][number]['body']; errors?: Record<number, string> };
 }
@@ -35,7 +35,7 @@ const ROUTE_ERRORS: Record<number, string> = {
  * Registers a GET route: other methods → 405 with Allow; the context built as for GraphQL (the
  * viewer from the bearer token); errors through the one REST error mapping.
  */
-export function getRoute<P>(fastify: FastifyInstance, app: App, route: RestRoute<P>): void {
+export function getRoute<P, D, V extends Record<string, unknown>>(fastify: FastifyInstance, app: App, route: RestRoute<P, D, V>): void {
   const { response, errors, ...doc } = route.doc;
   const responses: RouteDoc['responses'] = { 200: { description: 'OK', body: response } };
   for (const [status, description] of Object.entries({ ...ROUTE_ERRORS, ...errors })) responses[Number(status)] = { description, body: ErrorBody };
@@ -53,9 +53,8 @@ export function getRoute<P>(fastify: FastifyInstance, app: App, route: RestRoute
       try {
         const ctx = await contextForRequest(app, req);
         const params = route.parse(req);
-        const gate = enforce(ctx, route.rule, route.ruleArgs?.(params) ?? {}, 'read');
-        if (gate) await gate;
-        const result = await route.handle(ctx, params);
+        const data = await documentsOf(app).run(route.document, ctx, route.variables(params));
+        const result = route.map(data, params);
         return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(result));
       } catch (err) {
         const { status, body, headers } = restError(err, app.log);

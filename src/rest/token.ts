@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
 import { contextForRequest } from '../graphql/context';
-import { enforce } from '../graphql/rules';
+import { documentsOf } from '../graphql/documents';
+import { RestExchangeApiKey } from './documents/token';
 import { z } from 'zod';
 import { restError } from './errors';
 import { ErrorBody, HIDDEN, routeSchema } from './openapi';
@@ -9,7 +10,7 @@ import { ErrorBody, HIDDEN, routeSchema } from './openapi';
 /**
  * POST /api/v1/token — exchange the API key in the X-API-Key header for an access token:
  * 200 `{ token, expiresIn }`; 401 `{message}` for a missing or unknown key; 429 + Retry-After past
- * 20 requests per minute per IP (the same bucket and service as Mutation.exchangeApiKey).
+ * 20 requests per minute per IP: the GraphQL exchangeApiKey (document RestExchangeApiKey).
  */
 export function registerTokenRoute(fastify: FastifyInstance, app: App): void {
   fastify.route({
@@ -35,8 +36,7 @@ export function registerTokenRoute(fastify: FastifyInstance, app: App): void {
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       try {
         const ctx = await contextForRequest(app, req);
-        await enforce(ctx, 'Mutation.exchangeApiKey', {}, 'write');
-        const result = await ctx.services.auth.exchangeApiKey();
+        const { exchangeApiKey: result } = await documentsOf(app).run(RestExchangeApiKey, ctx, {});
         return reply.code(200).header('cache-control', 'no-store').send({ token: result.token, expiresIn: result.expiresIn });
       } catch (err) {
         const { status, body, headers } = restError(err, app.log);

@@ -18,10 +18,10 @@ import { aPrivatePlayer, aPublicPlayer, aScoreImport } from '../helpers/factorie
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { decodePng, diff, encodePng, reduce, type Image } from './png';
+import { describeIf } from '../helpers/skip';
 
 const available = fs.existsSync(CHROMIUM);
-if (!available) console.warn(`chart endpoint picture tests skipped: no Chromium at ${CHROMIUM}`);
-const maybe = available ? describe : describe.skip;
+const maybe = describeIf(available, `no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 const UPDATE = process.env.UPDATE_SNAPSHOTS === '1';
 const EXPECTED = path.join(__dirname, 'expected');
 const OUT = path.join(os.tmpdir(), 'bpigraph-charts');

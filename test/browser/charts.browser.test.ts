@@ -24,6 +24,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { FONT_STACK, PALETTES, renderBpiDistributionSvg, renderRadarSvg, renderTrendSvg, type ChartTheme } from '../../src/domain/charts';
 import * as fx from './chart-fixtures';
 import { decodePng, diff, encodePng, reduce, type Image } from './png';
+import { describeIf } from '../helpers/skip';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = fs.existsSync(CHROMIUM);
@@ -31,7 +32,7 @@ if (!available) {
   // .ci/run installs Debian's chromium; on a machine without it these tests are skipped, loudly.
   console.warn(`chart picture tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium fonts-noto-cjk)`);
 }
-const maybe = available ? describe : describe.skip;
+const maybe = describeIf(available, `no Chromium at ${CHROMIUM} (apt-get install chromium fonts-noto-cjk)`);
 
 const UPDATE = process.env.UPDATE_SNAPSHOTS === '1';
 const EXPECTED = path.join(__dirname, 'expected');

@@ -9,9 +9,13 @@ export const usingPostgres = Boolean(process.env.DATABASE_URL);
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite cloned from the migrated
- * template, or (with DATABASE_URL) a new PostgreSQL database created from the template.
+ * template, or (with DATABASE_URL) a new PostgreSQL database created from the template;
+ * `seeded`: from the template that also holds the demo catalogue.
  */
-export async function openTestDatabase(opts: Pick<DatabaseOptions, 'onQuery'> = {}): Promise<DatabaseHandle> {
+export async function openTestDatabase(
+  opts: Pick<DatabaseOptions, 'onQuery'> & { seeded?: boolean } = {},
+): Promise<DatabaseHandle> {
+  const { seeded = false, ...dbOpts } = opts;
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `bpigraph_t_${process.env.BPIGRAPH_TEST_RUN}_${process.pid}_${counter++}`;
@@ -20,12 +24,12 @@ export async function openTestDatabase(opts: Pick<DatabaseOptions, 'onQuery'> = 
     try {
       // Cloning needs the template to itself: serialise clones across jest workers.
       await admin.query('SELECT pg_advisory_lock(727274)');
-      await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDbName()}"`);
+      await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDbName(seeded)}"`);
       await admin.query('SELECT pg_advisory_unlock(727274)');
     } finally {
       await admin.end();
     }
-    const handle = await openDatabase({ url: withDatabase(url, name), poolMax: 5, ...opts });
+    const handle = await openDatabase({ url: withDatabase(url, name), poolMax: 5, ...dbOpts });
     const close = handle.close.bind(handle);
     handle.close = async () => {
       await close();
@@ -36,6 +40,6 @@ export async function openTestDatabase(opts: Pick<DatabaseOptions, 'onQuery'> = 
     };
     return handle;
   }
-  const dump = fs.readFileSync(templateDump());
-  return openDatabase({ dataDir: 'memory://', loadDataDir: new Blob([dump]), ...opts });
+  const dump = fs.readFileSync(templateDump(seeded));
+  return openDatabase({ dataDir: 'memory://', loadDataDir: new Blob([dump]), ...dbOpts });
 }

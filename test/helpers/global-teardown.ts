@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { Client } from 'pg';
-import { templateDump, templateDbName, withDatabase } from './template';
+import { templateDump, withDatabase } from './template';
 
 export default async function globalTeardown(): Promise<void> {
   const url = process.env.DATABASE_URL;
@@ -14,5 +14,6 @@ export default async function globalTeardown(): Promise<void> {
     void withDatabase;
   } else {
     fs.rmSync(templateDump(), { force: true });
+    fs.rmSync(templateDump(true), { force: true });
   }
 }

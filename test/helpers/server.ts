@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type App } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
-import { seedDemoCatalogue } from '../../src/db/seed';
 import { createHttpServer } from '../../src/http';
 import type { CompiledExecutor } from '../../src/graphql/executor';
 import { createLogger } from '../../src/logger';
@@ -51,12 +50,12 @@ export async function startTestServer(opts: { seedDemo?: boolean; env?: Record<s
     },
   };
   const db = await openTestDatabase({
+    seeded: opts.seedDemo ?? true,
     onQuery: (e) => {
       sql.count++;
       sql.statements.push(e.query);
     },
   });
-  if (opts.seedDemo ?? true) await seedDemoCatalogue(db.prisma);
   const config = testConfig(opts.env);
   const app = await createApp(config, db, createLogger('silent'));
   const { fastify, executor } = await createHttpServer(app);

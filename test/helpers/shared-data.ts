@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { describeIf } from './skip';
 
 /** ../shared next to the repository (real data for tests; never copied into the repo). */
 export const SHARED_DIR = path.resolve(__dirname, '../../../shared');
@@ -12,12 +13,7 @@ export function sharedFile(rel: string): string | null {
 /** `describe` when the shared file exists, else a skipped describe with a clear message. */
 export function describeWithShared(rel: string, name: string, fn: (file: string) => void): void {
   const file = sharedFile(rel);
-  if (!file) {
-    console.warn(`skipped "${name}": ${path.join(SHARED_DIR, rel)} is absent (real data lives in ../shared)`);
-    describe.skip(name, () => fn(''));
-    return;
-  }
-  describe(name, () => fn(file));
+  describeIf(file !== null, `${path.join(SHARED_DIR, rel)} is absent (real data lives in ../shared)`)(name, () => fn(file ?? ''));
 }
 
 export const readSharedJson = (file: string): any => JSON.parse(fs.readFileSync(file, 'utf8'));

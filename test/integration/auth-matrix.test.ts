@@ -141,6 +141,9 @@ const CASES: Record<string, Case> = {
   // REST compatibility routes
   'REST.recommended': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/stats/recommended`, token)).status },
   'REST.charts': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/charts/radar.svg`, token)).status },
+  'REST.scoresExport': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/scores/export`, token)).status },
+  'REST.accountExport': { http: async (f, token) => (await f.s.get('/api/v1/me/export', token)).status },
+  'REST.cards': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/cards/profile.png`, token)).status },
 };
 
 /** The enumerating tests send one request per (rule × caller): they grow with the rule table. */
@@ -181,6 +184,12 @@ const FIELD_CASES: Record<string, { args: Record<string, unknown>; via?: string 
   'User.nearLosses': { args: {} },
   'User.suggestedRivals': { args: {} },
   'User.scores': { args: {} },
+  // the owner's best on the node fixture's chart (beforeAll), read when the matrix runs
+  'User.bestOn': {
+    get args() {
+      return { chartId: nodeFixture.chartId };
+    },
+  },
   'User.allDifficultyScores': { args: {} },
   'User.chartHistory': { args: { chartId: 1 } },
   'User.chartHistoryByVersion': { args: { chartId: 1 } },
@@ -218,7 +227,7 @@ const NODE_CASES: Record<string, () => string> = {
   OptimizeMemo: () => toGlobalId('OptimizeMemo', nodeFixture.memoId),
   TimelineEntry: () => toGlobalId('TimelineEntry', nodeFixture.playId),
 };
-const nodeFixture = {} as { playId: number; batchId: string; notificationId: number; listId: number; memoId: string };
+const nodeFixture = {} as { chartId: number; playId: number; batchId: string; notificationId: number; listId: number; memoId: string };
 
 type FieldVerdict = 'VALUE' | 'NULL' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'OTHER_ERROR';
 
@@ -266,7 +275,8 @@ beforeAll(async () => {
   const notification = await db.notification.create({ data: { recipientId: users.owner.id, actorId: users.follower.id, type: 'NEW_FOLLOWER' } });
   const list = await db.followList.create({ data: { ownerId: users.owner.id, name: 'matrix' } });
   const memo = await db.optimizeMemo.create({ data: { userId: users.owner.id, version: LATEST_VERSION, report: {} } });
-  Object.assign(nodeFixture, { playId: play.id, batchId: batch.id, notificationId: notification.id, listId: list.id, memoId: memo.id });
+  await db.bestScore.create({ data: { userId: users.owner.id, chartId: chart.id, version: LATEST_VERSION, exScore: 1500, exScoreId: play.id, playedAt: play.playedAt } });
+  Object.assign(nodeFixture, { chartId: chart.id, playId: play.id, batchId: batch.id, notificationId: notification.id, listId: list.id, memoId: memo.id });
   for (const who of ['other', 'owner', 'follower', 'admin'] as const) tokens[who] = await s.tokenFor(users[who].id);
   tokens.anonymous = undefined;
   const reg = await fetch(`${s.url}/api/oauth/register`, {

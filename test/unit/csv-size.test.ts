@@ -1,18 +1,14 @@
 /**
- * Exports at the request body limit (BODY_LIMIT_BYTES, 4 MiB by default) parse in linear time in
- * every format (issue #21, H3: the columns used to be looked up inside the row loop, so a file
- * with a wide header took time proportional to rows × columns). The bound is deliberately
- * generous (10 s for a 4 MiB export, a second run when the first one misses it): on main before
- * the fix the three wide-header files below took 36–105 s each; after it every case here takes
- * 0.3–0.9 s outside jest, about 2 s inside jest on a machine with a load average of 26, and up to
- * 6.6 s once in a full PostgreSQL suite run on that machine. Speed goals proper live in bench/;
- * this is a guard against the quadratic case (and a per-line slow path) coming back.
+ * Exports at the request body limit (BODY_LIMIT_BYTES, 4 MiB by default) parse whole and right in
+ * every format, including the shapes that used to be quadratic (issue #21, H3: a wide header whose
+ * columns were looked up inside the row loop). How long they take is not asserted here (timed unit
+ * tests flake on a loaded machine): the hostile suite (test/hostile/data.test.ts) uploads them at the
+ * limit and bounds how long /healthz waits, and `npm run bench:hostile` reports the times.
  */
 import { loadConfig } from '../../src/config';
 import { parseScoreExport } from '../../src/domain/csv';
 
 const LIMIT = loadConfig({}).bodyLimit;
-const BOUND_MS = 10_000;
 
 /** Header + rows until the next row would pass `bytes` (UTF-8); returns the text and the row count. */
 function fill(header: string, row: (i: number) => string, bytes = LIMIT, eol = '\n'): { text: string; lines: number } {
@@ -27,19 +23,6 @@ function fill(header: string, row: (i: number) => string, bytes = LIMIT, eol = '
   }
 }
 
-/** Runs fn, and once more when it took BOUND_MS or longer (a loaded machine): the faster run counts. */
-function timed<T>(fn: () => T): { value: T; ms: number } {
-  let t0 = performance.now();
-  const value = fn();
-  let ms = performance.now() - t0;
-  if (ms >= BOUND_MS) {
-    t0 = performance.now();
-    fn();
-    ms = Math.min(ms, performance.now() - t0);
-  }
-  return { value, ms };
-}
-
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'];
 const OFFICIAL_HEADER = [
   'バージョン', 'タイトル', 'ジャンル', 'アーティスト', 'プレー回数',
@@ -52,7 +35,7 @@ const REFLUX_HEADER = [
   ...REFLUX_GROUPS.flatMap((p) => ['Unlocked', 'Rating', 'Lamp', 'Letter', 'EX Score', 'Miss Count', 'Note Count', 'DJ Points'].map((c) => `${p} ${c}`)),
 ].join('\t');
 
-describe(`exports at the body limit (${LIMIT} bytes) parse within ${BOUND_MS} ms`, () => {
+describe(`exports at the body limit (${LIMIT} bytes) parse whole`, () => {
   it('is 4 MiB by default', () => {
     expect(LIMIT).toBe(4 * 1024 * 1024);
   });
@@ -63,11 +46,10 @@ describe(`exports at the body limit (${LIMIT} bytes) parse within ${BOUND_MS} ms
       ['33 Sparkle Shower', `曲名テスト ${i}`, 'ジャンル', 'アーティスト', '12',
         '2,0,0,0,---,NO PLAY,---', '5,800,350,100,3,FULLCOMBO CLEAR,AAA', '10,1500,600,300,12,HARD CLEAR,AA',
         '12,2100,900,300,25,EX HARD CLEAR,AA', '0,0,0,0,---,NO PLAY,---', '2025-01-02 03:04'].join(','), LIMIT, '\r\n');
-    const { value: r, ms } = timed(() => parseScoreExport(text));
+    const r = parseScoreExport(text);
     expect(r.format).toBe('official');
     expect(r.rows).toHaveLength(3 * lines);
     expect(r.issues).toEqual([]);
-    expect(ms).toBeLessThan(BOUND_MS);
   });
 
   it('Reflux TSV, current header (SPB…DPL, 80 columns)', () => {
@@ -76,47 +58,42 @@ describe(`exports at the body limit (${LIMIT} bytes) parse within ${BOUND_MS} ms
       [`Title ${i}`, 'Bits', 'Bits', '1000', '1500', '2000', '0', '0',
         empty, empty, 'TRUE\t10\tHC\tAA\t1500\t12\t900\t', 'TRUE\t12\tEX\tAAA\t2100\t5\t1200\t', empty,
         empty, empty, 'TRUE\t12\tNC\tA\t1800\t40\t1300\t', empty].join('\t'));
-    const { value: r, ms } = timed(() => parseScoreExport(text));
+    const r = parseScoreExport(text);
     expect(r.format).toBe('reflux');
     expect(r.rows).toHaveLength(2 * lines); // SPH and SPA (the DPA play is not asked for)
     expect(r.issues).toEqual([]);
-    expect(ms).toBeLessThan(BOUND_MS);
   });
 
   it('daken counter CSV', () => {
     const { text, lines } = fill('LV,Title,mode,Lamp,Score,(rate),BP,Opt(best score),Opt(min bp),Last Played', (i) =>
       `12,Title ${i},${i % 2 ? 'SPA' : 'SPH'},H-CLEAR,${1000 + (i % 1000)},80.00,12,OFF,OFF,2024-05-06 07:08`);
-    const { value: r, ms } = timed(() => parseScoreExport(text));
+    const r = parseScoreExport(text);
     expect(r.format).toBe('daken_counter');
     expect(r.rows).toHaveLength(lines);
-    expect(ms).toBeLessThan(BOUND_MS);
   });
 
   it('result techo CSV', () => {
     const { text, lines } = fill('バージョン,曲名,ジャンル,アーティスト,難易度,レベル,クリアタイプ,DJ LEVEL,スコア,ミスカウント,最終プレイ日時', (i) =>
       `INFINITAS,曲 ${i},g,a,ANOTHER,12,H-CLEAR,AA,2400,15,20240102-030405`);
-    const { value: r, ms } = timed(() => parseScoreExport(text));
+    const r = parseScoreExport(text);
     expect(r.format).toBe('result_techo');
     expect(r.rows).toHaveLength(lines);
-    expect(ms).toBeLessThan(BOUND_MS);
   });
 
   it('daken counter CSV with every title quoted (all lines through csv-parse)', () => {
     const { text, lines } = fill('LV,Title,mode,Lamp,Score,(rate),BP,Opt(best score),Opt(min bp),Last Played', (i) =>
       `12,"Title, ${i} ""x""",SPA,H-CLEAR,1500,80.00,12,OFF,OFF,2024-05-06 07:08`);
-    const { value: r, ms } = timed(() => parseScoreExport(text));
+    const r = parseScoreExport(text);
     expect(r.rows).toHaveLength(lines);
     expect(r.rows[1].title).toBe('Title, 1 "x"');
-    expect(ms).toBeLessThan(BOUND_MS);
   });
 
   it('daken counter CSV with a stray quote on every line (each line read on its own, never merged)', () => {
     const { text, lines } = fill('LV,Title,mode,Lamp,Score,(rate),BP,Opt(best score),Opt(min bp),Last Played', (i) =>
       `12,"Title ${i},SPA,H-CLEAR,1500,80.00,12,OFF,OFF,2024-05-06 07:08`);
-    const { value: r, ms } = timed(() => parseScoreExport(text));
+    const r = parseScoreExport(text);
     expect(r.rows).toHaveLength(lines);
     expect(r.rows[1]).toMatchObject({ line: 3, title: '"Title 1', exScore: 1500 });
-    expect(ms).toBeLessThan(BOUND_MS);
   });
 
   // The quadratic case: a wide header (≈ 200 KB of unused columns, the looked-up optional columns
@@ -125,23 +102,20 @@ describe(`exports at the body limit (${LIMIT} bytes) parse within ${BOUND_MS} ms
 
   it('daken counter CSV with a wide header', () => {
     const { text, lines } = fill('LV,Title,mode,Lamp,Score' + FILLER, (i) => `12,T${i},SPA,CLEAR,100`);
-    const { value: r, ms } = timed(() => parseScoreExport(text));
+    const r = parseScoreExport(text);
     expect(r.rows).toHaveLength(lines);
     expect(r.rows[0]).toMatchObject({ title: 'T0', difficulty: 'ANOTHER', exScore: 100, missCount: null, lastPlayed: null });
-    expect(ms).toBeLessThan(BOUND_MS);
   });
 
   it('result techo CSV with a wide header', () => {
     const { text, lines } = fill('曲名,難易度,クリアタイプ,スコア,バージョン' + FILLER, (i) => `T${i},HYPER,CLEAR,100,INF`);
-    const { value: r, ms } = timed(() => parseScoreExport(text));
+    const r = parseScoreExport(text);
     expect(r.rows).toHaveLength(lines);
-    expect(ms).toBeLessThan(BOUND_MS);
   });
 
   it('Reflux TSV with a wide header', () => {
     const { text, lines } = fill('title\tType\tLabel\tSPA Lamp\tSPA EX Score' + FILLER.replace(/,/g, '\t'), (i) => `T${i}\tx\ty\tHC\t100`);
-    const { value: r, ms } = timed(() => parseScoreExport(text));
+    const r = parseScoreExport(text);
     expect(r.rows).toHaveLength(lines);
-    expect(ms).toBeLessThan(BOUND_MS);
   });
 });

@@ -12,13 +12,13 @@ import {
 } from '../../src/domain/csv';
 import { applyPlay, improvements } from '../../src/domain/scores';
 import { availableIn, inTotalSet } from '../../src/domain/totals';
+import { itIf } from '../helpers/skip';
 
 const SHARED = path.resolve(__dirname, '../../../shared/data/eamusement');
 const SAMPLE = path.join(SHARED, 'score-sample-pre-leggendaria.csv');
 const CORRECTIONS = path.join(SHARED, 'title-corrections.json');
 const haveShared = fs.existsSync(SAMPLE) && fs.existsSync(CORRECTIONS);
-if (!haveShared) console.warn(`[csv.test] ${SHARED} not found: the real-sample tests are skipped`);
-const itShared = haveShared ? it : it.skip;
+const itShared = itIf(haveShared, `${SHARED} not found (real data lives in ../shared)`);
 
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'];
 const CURRENT_HEADER = [
@@ -82,6 +82,8 @@ describe('official CSV', () => {
     expect(r.rows.find((x) => x.title === '5.1.1.')).toEqual({
       line: 2, title: '5.1.1.', playStyle: 'SP', difficulty: 'ANOTHER', level: 10, notes: null, exScore: 1362, clearLamp: 'EX_HARD_CLEAR', missCount: 5,
       lastPlayed: '2019-10-28 14:05:00', genre: 'PIANO AMBIENT', artist: 'dj nagureo',
+      // PGreat 605, Great 152: 605 × 2 + 152 = 1362 = the EX score, so the judgements are kept
+      judgements: { pgreat: 605, great: 152 },
     });
     // line 72 "reunion": ANOTHER (level 12) has EX 2122 (845 PG × 2 + 432 GR) with the lamp NO PLAY — a score
     // without a lamp, kept (the reference dropped it); its HYPER (level 11) is an ordinary play

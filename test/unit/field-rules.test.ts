@@ -1,12 +1,13 @@
 /**
- * The rule wrapper on object fields (src/graphql/rules.ts applyRules), on a probe schema: an
+ * The rule wrapper on object fields (src/graphql/rules-schema.ts applyRules), on a probe schema: an
  * entry's `deny` decides what a refused caller gets — null without an error ('null', the mask
  * of a private player in a list) or null with FORBIDDEN / UNAUTHENTICATED ('error', for fields
  * that must refuse loudly) — and PUBLIC or unlisted fields are left unwrapped.
  */
 import { graphql, GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
 import type { Context } from '../../src/graphql/context';
-import { applyRules, RULED, RULES } from '../../src/graphql/rules';
+import { RULED, RULES } from '../../src/graphql/rules';
+import { applyRules } from '../../src/graphql/rules-schema';
 
 const owner = (_args: Record<string, unknown>, _ctx: Context, root: { id: string }) => root.id;
 

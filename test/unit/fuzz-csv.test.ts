@@ -3,6 +3,7 @@
  * real-looking exports of every format never throw anything but CsvFormatError, and every result
  * is well-formed (rows carry valid fields, issues carry a line and a reason).
  */
+import { FUZZ_RUNS, fuzzRuns } from '../helpers/fuzz';
 import fc from 'fast-check';
 import { parse as csvParse } from 'csv-parse/sync';
 import {
@@ -132,7 +133,7 @@ function check(parse: (t: string) => ParseResult, text: string): void {
 
 const LAMP_VALUES: string[] = ['FAILED', 'ASSIST_CLEAR', 'EASY_CLEAR', 'CLEAR', 'HARD_CLEAR', 'EX_HARD_CLEAR', 'FULLCOMBO_CLEAR'];
 
-const RUNS = 1000;
+const RUNS = FUZZ_RUNS;
 
 describe('CSV parsers under generated input (fast-check)', () => {
   it.each(PARSERS)('%s: arbitrary strings never throw anything but CsvFormatError', (_name, parse) => {
@@ -203,7 +204,7 @@ describe('reading lines (fast-check)', () => {
       expect(endsInsideQuotes(line, sep)).toBe(!closes);
       // and read without quoting, a line is the text between the delimiters, as csv-parse with quoting off
       expect(line.split(sep)).toEqual((csvParse(line, { delimiter: sep, quote: false, relax_column_count: true }) as string[][])[0]);
-    }), { numRuns: 3000 });
+    }), { numRuns: fuzzRuns(3000) });
   });
 
   it('whatever the quotes, every non-blank line is one record with its own line number (a stray quote never swallows lines)', () => {
@@ -248,6 +249,6 @@ describe('official CSV import rules (fast-check)', () => {
       expect(r.issues.map((x) => [x.line, x.difficulty, x.column])).toEqual(bad);
       const count = (k: Block['kind']) => songs.reduce((n, [blocks]) => n + blocks.filter((b) => b.kind === k).length, 0);
       expect([r.skipped, r.absent]).toEqual([count('unplayed'), count('absent')]);
-    }), { numRuns: 300 });
+    }), { numRuns: fuzzRuns(300) });
   });
 });

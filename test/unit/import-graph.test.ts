@@ -14,7 +14,7 @@ import { cycles, importGraph, type ImportGraph } from '../helpers/import-graph';
 
 const LAYERS: [name: string, test: RegExp][] = [
   ['domain', /^(domain\/|generated\/|errors\.ts$)/],
-  ['base', /^(db\/|cluster\/|logger\.ts$|config\.ts$|events\.ts$|ratelimit\.ts$|metrics\.ts$|tracing\.ts$|paths\.ts$)/],
+  ['base', /^(db\/|cluster\/|workers\/|logger\.ts$|config\.ts$|events\.ts$|ratelimit\.ts$|metrics\.ts$|tracing\.ts$|paths\.ts$)/],
   ['platform', /^(graphql|jobs)\//],
   ['areas', /^modules\//],
   ['application', /^(app|schema|http|server|cors)\.ts$|^(rest|cli)\//],

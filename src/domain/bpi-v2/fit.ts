@@ -19,7 +19,11 @@
  *
  * Deterministic: fixed loop order, no randomness. Memory: the matrix plus 8 bytes per entry (t)
  * and O(players + charts); two passes over the entries per iteration.
+ *
+ * The steps themselves (pruning, start values, standardisation, chart step, player step) are in
+ * ./fit-steps.ts; this file prepares the data, iterates them and summarises the result.
  */
+import { chartStep, playerStep, prune, standardise, startValues, type FitState } from './fit-steps';
 import { checkMatrix, type ChartInfo, type ScoreMatrix } from './matrix';
 import { chartCurve, computeAnchors, transformT, type BpiV2Anchors, type BpiV2Params } from './model';
 import { huberBeta } from './stats';
@@ -135,169 +139,37 @@ export function fitBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[], opti
   }
   progress('prepare', 0.02);
 
-  const chartOn = new Uint8Array(C);
-  const playerOn = new Uint8Array(P).fill(1);
-  for (let j = 0; j < C; j++) chartOn[j] = m2[j] > 0 ? 1 : 0;
-  const perChart = new Int32Array(C);
-  const prune = () => {
-    for (let round = 0; ; round++) {
-      let changed = false;
-      perChart.fill(0);
-      for (let i = 0; i < P; i++) {
-        if (!playerOn[i]) continue;
-        let n = 0;
-        for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (chartOn[col[k]] && t[k] === t[k]) n++;
-        if (n < opts.minChartsPerPlayer) {
-          playerOn[i] = 0;
-          changed = true;
-          continue;
-        }
-        for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (chartOn[col[k]] && t[k] === t[k]) perChart[col[k]]++;
-      }
-      for (let j = 0; j < C; j++) {
-        if (chartOn[j] && perChart[j] < opts.minPlayersPerChart) {
-          chartOn[j] = 0;
-          changed = true;
-        }
-      }
-      if (!changed) return;
-    }
+  const st: FitState = {
+    P,
+    C,
+    rowPtr,
+    col,
+    t,
+    chartOn: new Uint8Array(C),
+    playerOn: new Uint8Array(P).fill(1),
+    perChart: new Int32Array(C),
+    mu: new Float64Array(C),
+    sigma: new Float64Array(C),
+    omega: new Float64Array(C),
+    theta: new Float64Array(P).fill(NaN),
+    acc: new Float64Array(C * 6),
+    c,
+    beta,
+    minPlayersPerChart: opts.minPlayersPerChart,
+    minChartsPerPlayer: opts.minChartsPerPlayer,
   };
-  prune();
+  const { chartOn, playerOn, mu, sigma, omega, theta, acc } = st;
+  for (let j = 0; j < C; j++) chartOn[j] = m2[j] > 0 ? 1 : 0;
+  prune(st);
   progress('prepare', 0.04);
 
-  // --- start values: per-chart mean/sd of t; θ = a player's mean standardised t
-  const mu = new Float64Array(C);
-  const sigma = new Float64Array(C);
-  const omega = new Float64Array(C);
-  const theta = new Float64Array(P).fill(NaN);
-  const acc = new Float64Array(C * 6);
-  {
-    for (let i = 0; i < P; i++) {
-      if (!playerOn[i]) continue;
-      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
-        const j = col[k];
-        if (!chartOn[j] || t[k] !== t[k]) continue;
-        acc[j * 6] += 1;
-        acc[j * 6 + 1] += t[k];
-        acc[j * 6 + 2] += t[k] * t[k];
-      }
-    }
-    for (let j = 0; j < C; j++) {
-      if (!chartOn[j]) continue;
-      const n = acc[j * 6];
-      const mean = acc[j * 6 + 1] / n;
-      const sd = Math.sqrt(Math.max(0, acc[j * 6 + 2] / n - mean * mean));
-      mu[j] = mean;
-      sigma[j] = sd > 1e-9 ? sd : 1e-9;
-      omega[j] = sigma[j];
-    }
-    for (let i = 0; i < P; i++) {
-      if (!playerOn[i]) continue;
-      let s = 0;
-      let n = 0;
-      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
-        const j = col[k];
-        if (!chartOn[j] || t[k] !== t[k]) continue;
-        s += (t[k] - mu[j]) / sigma[j];
-        n++;
-      }
-      theta[i] = s / n;
-    }
-  }
-  /** θ → (θ − mean) / sd over fitted players; mu/sigma compensated (predictions unchanged). */
-  const standardise = () => {
-    let n = 0;
-    let s = 0;
-    let ss = 0;
-    for (let i = 0; i < P; i++) {
-      if (!playerOn[i]) continue;
-      n++;
-      s += theta[i];
-    }
-    const mean = s / n;
-    for (let i = 0; i < P; i++) if (playerOn[i]) ss += (theta[i] - mean) * (theta[i] - mean);
-    const sd = Math.sqrt(ss / n) || 1;
-    for (let i = 0; i < P; i++) if (playerOn[i]) theta[i] = (theta[i] - mean) / sd;
-    for (let j = 0; j < C; j++) {
-      if (!chartOn[j]) continue;
-      mu[j] += sigma[j] * mean;
-      sigma[j] *= sd;
-    }
-  };
+  // --- start values, standardised
+  startValues(st);
   let fittedPlayers = 0;
   for (let i = 0; i < P; i++) fittedPlayers += playerOn[i];
-  if (fittedPlayers > 0) standardise();
+  if (fittedPlayers > 0) standardise(st);
 
   // --- alternating steps
-  const chartStep = (): boolean => {
-    acc.fill(0);
-    const psi2 = new Float64Array(C);
-    for (let i = 0; i < P; i++) {
-      if (!playerOn[i]) continue;
-      const th = theta[i];
-      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
-        const j = col[k];
-        const tk = t[k];
-        if (!chartOn[j] || tk !== tk) continue;
-        const u = (tk - mu[j] - sigma[j] * th) / omega[j];
-        const au = u < 0 ? -u : u;
-        const w = au <= c ? 1 : c / au;
-        psi2[j] += au <= c ? u * u : c * c;
-        const o = j * 6;
-        acc[o] += w;
-        acc[o + 1] += w * th;
-        acc[o + 2] += w * th * th;
-        acc[o + 3] += w * tk;
-        acc[o + 4] += w * tk * th;
-        acc[o + 5] += 1;
-      }
-    }
-    let dropped = false;
-    for (let j = 0; j < C; j++) {
-      if (!chartOn[j]) continue;
-      const o = j * 6;
-      const sw = acc[o];
-      const xm = acc[o + 1] / sw;
-      const ym = acc[o + 3] / sw;
-      const sxx = acc[o + 2] - sw * xm * xm;
-      const sxy = acc[o + 4] - sw * xm * ym;
-      const n = acc[o + 5];
-      const b = sxx > 0 ? sxy / sxx : NaN;
-      if (!(b > 1e-6)) {
-        chartOn[j] = 0; // no positive relation between skill and score: no V2 scale for this chart
-        dropped = true;
-        continue;
-      }
-      sigma[j] = b;
-      mu[j] = ym - b * xm;
-      omega[j] = Math.max(1e-6, omega[j] * Math.sqrt(psi2[j] / (beta * Math.max(1, n - 2))));
-    }
-    return dropped;
-  };
-  const playerStep = (): void => {
-    for (let i = 0; i < P; i++) {
-      if (!playerOn[i]) continue;
-      const th = theta[i];
-      let num = 0;
-      let den = 0;
-      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
-        const j = col[k];
-        const tk = t[k];
-        if (!chartOn[j] || tk !== tk) continue;
-        const sj = sigma[j];
-        const oj = omega[j];
-        const d = tk - mu[j];
-        const u = (d - sj * th) / oj;
-        const au = u < 0 ? -u : u;
-        const w = (au <= c ? 1 : c / au) / (oj * oj);
-        num += w * sj * d;
-        den += w * sj * sj;
-      }
-      if (den > 0) theta[i] = num / den;
-    }
-  };
-
   let iterations = 0;
   let converged = false;
   let lastChange = Infinity;
@@ -305,19 +177,19 @@ export function fitBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[], opti
   const previous = new Float64Array(P);
   if (fittedPlayers > 0) {
     for (; iterations < opts.maxIterations; ) {
-      if (chartStep()) {
-        prune();
+      if (chartStep(st)) {
+        prune(st);
         fittedPlayers = 0;
         for (let i = 0; i < P; i++) {
           fittedPlayers += playerOn[i];
           if (!playerOn[i]) theta[i] = NaN;
         }
         if (fittedPlayers === 0) break;
-        chartStep();
+        chartStep(st);
       }
       previous.set(theta);
-      playerStep();
-      standardise();
+      playerStep(st);
+      standardise(st);
       iterations++;
       let change = 0;
       for (let i = 0; i < P; i++) {
@@ -336,10 +208,10 @@ export function fitBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[], opti
       }
     }
     // final chart step with the final θ (so mu/sigma/omega match the skills reported)
-    if (fittedPlayers > 0 && chartStep()) {
-      prune();
+    if (fittedPlayers > 0 && chartStep(st)) {
+      prune(st);
       for (let i = 0; i < P; i++) if (!playerOn[i]) theta[i] = NaN;
-      chartStep();
+      chartStep(st);
     }
   }
   progress('anchor', 0.95);

@@ -1,6 +1,6 @@
 /**
  * BPI (Beat Power Indicator), the reference system's V1 definition, exactly as
- * ../shared/spec/bpi.md: kaiden average → 0, world record → 100, floor -15.
+ * docs/domain/bpi.md: kaiden average → 0, world record → 100, floor -15.
  */
 export const DEFAULT_COEF = 1.175;
 export const BPI_FLOOR = -15;
@@ -50,7 +50,7 @@ export function calcBpi(s: number, def: ChartDef): number | null {
   const Z = pgf(z, m) / pk;
   const lnZ = Math.log(Z);
   if (Math.abs(lnZ) < 1e-5) return 0;
-  // bpi.md step 4: the power of the absolute value, the sign from s ≥ k alone. (A chart whose
+  // docs/domain/bpi.md#single-chart-bpi: the power of the absolute value, the sign from s ≥ k alone. (A chart whose
   // kaiden average is above its world record has ln Z < 0: raising the signed ratio gave NaN.)
   const raw = (s >= k ? 100 : -100) * Math.pow(Math.abs(Math.log(S) / lnZ), p);
   if (Number.isNaN(raw)) return null;
@@ -71,7 +71,7 @@ export function safeBpi(s: number, def: ChartDef): number | null {
  * EX score needed for target BPI t: ceiled unless raw is asked for; clamped to [0, 2·notes]; null
  * without a usable definition. The inverse of calcBpi on every chart: with
  * |ln S| = |ln Z|·(|t|/100)^(1/p) and ln S of the sign of t (S ≥ 1 exactly when s ≥ k), the
- * score is m·(S − 0.5)/S for S = pgf(k)·e^(sign(t)·(|t|/100)^(1/p)·|ln Z|). bpi.md's
+ * score is m·(S − 0.5)/S for S = pgf(k)·e^(sign(t)·(|t|/100)^(1/p)·|ln Z|). docs/domain/bpi.md's
  * `sign(t)·(|t|/100)^(1/p)·ln Z` is the same when the world record is above the kaiden average;
  * on charts whose average is above the record (ln Z < 0) it answered a score below the average
  * for a positive target — a score whose BPI is negative. The degenerate chart (ln Z ≈ 0, every
@@ -85,7 +85,8 @@ export function exScoreForBpi(t: number, def: ChartDef, raw = false): number | n
   const lnZ = Math.log(pgf(def.wr, m) / pk);
   const inner = Math.sign(t) * Math.pow(Math.abs(t) / 100, 1 / p) * Math.abs(lnZ);
   const S = pk * Math.exp(inner);
-  let score = (m * (S - 0.5)) / S;
+  // a huge target overflows S to Infinity (∞/∞ would be NaN): its score is the maximum, as the clamp says
+  let score = S === Infinity ? m : (m * (S - 0.5)) / S;
   score = Math.min(m, Math.max(0, score));
   // ceil, ignoring floating-point noise (the average's own BPI 0 must answer the average, not +1)
   return raw ? score : Math.ceil(score - 1e-9);

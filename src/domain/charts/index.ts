@@ -6,3 +6,4 @@ export * from './svg';
 export * from './radar-chart';
 export * from './trend-chart';
 export * from './distribution-chart';
+export * from './cards';

@@ -1,3 +1,4 @@
+import { looksLikeJson } from './batch-manual';
 import type { CsvFormat } from './types';
 
 /** The first line of a text that is not blank (BOM removed), or ''. */
@@ -15,15 +16,17 @@ function firstNonBlankLine(text: string): string {
 }
 
 /**
- * Detects the export format from its first non-blank line (domain-scores.md §4.1), in the header
+ * Detects the export format from its first non-blank line (docs/domain/imports.md#detection), in the header
  * variants real exports have:
  * - Reflux TSV: a tab-separated header starting with `title` with "<SP|DP><B|N|H|A|L> Lamp"
  *   columns (every Reflux version; the oldest ones have no Type/Label columns);
  * - daken counter CSV: `LV,Title,mode,…` (columns Title, mode, Lamp and Score);
  * - result techo CSV: 曲名 and 難易度 columns, with or without the バージョン column;
- * - official CSV: a タイトル column (current and older layouts).
+ * - official CSV: a タイトル column (current and older layouts);
+ * - Tachi BATCH-MANUAL JSON: a JSON object (first non-blank character `{`).
  */
 export function detectFormat(text: string): CsvFormat | undefined {
+  if (looksLikeJson(text)) return 'batch_manual';
   const first = firstNonBlankLine(text);
   const tabs = first.split('\t').map((c) => c.trim());
   if (tabs[0] === 'title' && tabs.some((c) => /^(SP|DP)[BNHAL] Lamp$/.test(c))) return 'reflux';
@@ -35,9 +38,10 @@ export function detectFormat(text: string): CsvFormat | undefined {
 }
 
 /**
- * Which exports fit which game version (domain-scores.md §4.1): INFINITAS (INF) data comes from the
+ * Which exports fit which game version (docs/domain/imports.md#detection): INFINITAS (INF) data comes from the
  * PC tools (Reflux, daken counter, result techo); arcade versions from the official CSV.
  */
 export function formatFitsVersion(format: CsvFormat, version: string): boolean {
+  if (format === 'batch_manual') return true; // any version: the document may say which (meta.version)
   return version === 'INF' ? format !== 'official' : format === 'official';
 }

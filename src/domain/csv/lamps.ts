@@ -3,7 +3,7 @@ import { ClearLamp, lampFromLabel } from '../constants';
 /**
  * Lamp spellings of the exports. `null` = the chart was not played (skipped, not an error);
  * undefined = unknown spelling (reported). Reflux's spelled-out FAILED is accepted (the
- * reference dropped it, domain-scores.md §8.12), and so is its PFC (perfect full combo, a full
+ * reference dropped it, docs/domain/imports.md#reflux-tsv), and so is its PFC (perfect full combo, a full
  * combo lamp; the reference dropped those charts too).
  */
 const TOOL_LAMPS: Record<string, ClearLamp | null> = {

@@ -1,5 +1,5 @@
 /**
- * Pure parsers of the score exports players have (domain-scores.md §4): the official
+ * Pure parsers of the score exports players have (docs/domain/imports.md): the official
  * e-amusement CSV (current layout with BEGINNER…LEGGENDARIA, older layout without), the Reflux
  * TSV, the daken counter CSV and the result techo CSV, each in the header variants real exports
  * have. UTF-8 with or without BOM, CRLF, LF or CR. Fields are read with csv-parse (text.ts).
@@ -14,6 +14,7 @@
  * Linear time: every column is looked up once per file, before the row loop.
  */
 import { Difficulty, PlayStyle } from '../constants';
+import { parseBatchManual } from './batch-manual';
 import { correctTitle, NO_CORRECTIONS, type TitleCorrections } from './corrections';
 import { detectFormat } from './detect';
 import { parseLamp } from './lamps';
@@ -42,6 +43,8 @@ export interface ParseOptions {
   maxExScore?: (chart: { title: string; playStyle: PlayStyle; difficulty: Difficulty }) => number | undefined;
   /** The time play dates are checked against (a date after it + 1 day is implausible). Default: now. */
   now?: Date;
+  /** BATCH-MANUAL matchType tachiSongID: Tachi song id → exact title, when a mapping is configured. */
+  tachiSongTitle?: (id: string) => string | undefined;
 }
 
 const DIFFICULTIES: Difficulty[] = [Difficulty.BEGINNER, Difficulty.NORMAL, Difficulty.HYPER, Difficulty.ANOTHER, Difficulty.LEGGENDARIA];
@@ -86,6 +89,9 @@ interface ChartColumns {
   level?: Col;
   notes?: Col;
   lastPlayed?: Col;
+  /** judgement counts (official CSV: PGreat, Great) */
+  pgreat?: Col;
+  great?: Col;
 }
 
 interface ChartCells {
@@ -203,6 +209,12 @@ class Collector {
     const row: ParsedRow = { line: c.line, title: c.title, playStyle: c.playStyle, difficulty: c.difficulty, level, notes, exScore: score, clearLamp: lamp, missCount, lastPlayed };
     if (c.genre !== undefined) row.genre = c.genre;
     if (c.artist !== undefined) row.artist = c.artist;
+    if (cols.pgreat || cols.great) {
+      // kept when they agree with the EX score (EX = 2 × PGREAT + GREAT); anything else is left unknown
+      const pg = cols.pgreat ? intCell(c.cell(cols.pgreat)) : null;
+      const gr = cols.great ? intCell(c.cell(cols.great)) : null;
+      if (typeof pg === 'number' && typeof gr === 'number' && pg * 2 + gr === score) row.judgements = { pgreat: pg, great: gr };
+    }
     this.rows.push(row);
   }
 
@@ -236,7 +248,8 @@ export function parseOfficialCsv(text: string, opts: ParseOptions = {}): ParseRe
     if (!lamp) return [];
     const score = cols.find(`${d} スコア`, `${d} EXスコア`);
     if (!score) throw new CsvFormatError(`Column "${d} スコア" is missing`);
-    return [{ d, cols: { lamp, score, miss: cols.find(`${d} ミスカウント`), level: cols.find(`${d} 難易度`), lastPlayed } satisfies ChartColumns }];
+    const judgements = { pgreat: cols.find(`${d} PGreat`), great: cols.find(`${d} Great`) };
+    return [{ d, cols: { lamp, score, miss: cols.find(`${d} ミスカウント`), level: cols.find(`${d} 難易度`), lastPlayed, ...judgements } satisfies ChartColumns }];
   });
   if (groups.length === 0) throw new CsvFormatError('Not an official score CSV: no "<DIFFICULTY> クリアタイプ" columns');
   // The free-text columns (title, genre, artist) are written unquoted: a comma in one of them
@@ -462,9 +475,12 @@ export function parseScoreExport(text: string, opts: ParseOptions = {}, format: 
       return parseDakenCounterCsv(text, opts);
     case 'result_techo':
       return parseResultTechoCsv(text, opts);
+    case 'batch_manual':
+      return parseBatchManual(text, opts);
     default:
       throw new CsvFormatError(
-        'Unsupported format: expected the official score CSV, a Reflux TSV, a daken counter CSV or a result techo CSV',
+        'Unsupported format: expected the official score CSV, a Reflux TSV, a daken counter CSV, a result techo CSV ' +
+          'or a Tachi BATCH-MANUAL JSON document',
       );
   }
 }

@@ -1,6 +1,6 @@
 import type { ClearLamp, Difficulty, PlayStyle } from '../constants';
 
-export type CsvFormat = 'official' | 'reflux' | 'daken_counter' | 'result_techo';
+export type CsvFormat = 'official' | 'reflux' | 'daken_counter' | 'result_techo' | 'batch_manual';
 
 /**
  * One played chart read from an export: the normalized row every format produces. Every
@@ -26,6 +26,8 @@ export interface ParsedRow {
   /** Song facts the export names (official CSV: genre and artist), for a catalogue learning the song. */
   genre?: string;
   artist?: string;
+  /** PGREAT / GREAT counts when the export names them (official CSV, BATCH-MANUAL judgements). */
+  judgements?: { pgreat: number | null; great: number | null };
 }
 
 /**
@@ -57,6 +59,8 @@ export interface ParseResult {
   skipped: number;
   /** Difficulty blocks of charts that do not exist in their song (level 0 or empty): ignored. */
   absent: number;
+  /** The game version the document names (BATCH-MANUAL meta.version), when it is one of ours. */
+  documentVersion?: string;
 }
 
 export class CsvFormatError extends Error {

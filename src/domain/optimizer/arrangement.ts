@@ -1,5 +1,5 @@
 /**
- * Arrangement scores (domain-stats.md §7, "配置スコア"): precomputed data, one score per (chart, lane
+ * Arrangement scores (docs/domain/optimizer.md#lane-tickets, "配置スコア"): precomputed data, one score per (chart, lane
  * pattern) — how favourable that lane arrangement is on that chart (higher is better). Imported by
  * an admin; this is the pure validation of the import file and the diff against what is stored.
  *

@@ -1,5 +1,5 @@
 /**
- * The optimiser's arguments (domain-stats.md §6.1) and their validation. Pure: returns typed
+ * The optimiser's arguments (docs/domain/optimizer.md#arguments) and their validation. Pure: returns typed
  * issues (the argument and a message) that the service maps to BAD_USER_INPUT. Where the reference
  * silently drops or reinterprets a bad entry (§6.1: an unknown difficulty or radar element is
  * dropped, all-invalid difficulties mean "no restriction", any search mode but "fastest" means

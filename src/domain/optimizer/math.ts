@@ -1,5 +1,5 @@
 /**
- * The total-BPI power mean taken apart into per-chart contributions (domain-stats.md §6.3), so an
+ * The total-BPI power mean taken apart into per-chart contributions (docs/domain/optimizer.md#the-plan), so an
  * optimiser can add and remove one chart at a time. With N charts in the set and
  * K = max(1, log2 N) (the exponent of src/domain/bpi totalBpi):
  *

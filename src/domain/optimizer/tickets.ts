@@ -1,5 +1,5 @@
 /**
- * Lane-arrangement ticket recommendations (domain-stats.md §7), the pure part: validation of
+ * Lane-arrangement ticket recommendations (docs/domain/optimizer.md#lane-tickets), the pure part: validation of
  * ticket ids and of a request for several tickets, the ranking of the charts a ticket's
  * arrangement suits, paging, and the player's score, BPI and gap per chart.
  *

@@ -1,5 +1,5 @@
 /**
- * AAA table (domain-stats §3.10): per chart, the EX score and the BPI needed for AAA and for
+ * AAA table (docs/domain/stats.md#aaa-table): per chart, the EX score and the BPI needed for AAA and for
  * MAX- (and an optional custom goal) under the current definition, next to the player's best.
  *
  * Needs: the chart source (catalogue: notes, current definition, release/removal) and the

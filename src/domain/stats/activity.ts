@@ -1,5 +1,5 @@
 /**
- * Activity calendar and active dates (domain-stats §3.6, §3.7).
+ * Activity calendar and active dates (docs/domain/stats.md#activity).
  *
  * Needs: the player's plays in the version, optionally within a date range (one read of Score
  * for user + version [+ playedAt range]: chartId, playedAt), and the chart source (catalogue)

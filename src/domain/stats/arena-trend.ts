@@ -1,5 +1,5 @@
 /**
- * Arena rank trend from the official arena snapshots (domain-stats §3.14).
+ * Arena rank trend from the official arena snapshots (docs/domain/stats.md#arena-trend).
  *
  * Needs (two statements, whatever the number of snapshots):
  * 1. the player's entries: `SELECT s."id" AS "snapshotId", s."fetchedAt", e."arenaClass", e."rank",

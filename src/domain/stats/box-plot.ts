@@ -1,5 +1,5 @@
 /**
- * BPI box plot per day / week / month (domain-stats §3.16): the spread of the BPIs reached in
+ * BPI box plot per day / week / month (docs/domain/stats.md#box-plot): the spread of the BPIs reached in
  * each period, the totals of its upper parts and the share of the key presses spent on charts
  * that were improved.
  *

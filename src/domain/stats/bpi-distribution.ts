@@ -1,5 +1,5 @@
 /**
- * Single-BPI distribution (domain-stats §3.2): how many of the player's charts sit in each BPI
+ * Single-BPI distribution (docs/domain/stats.md#distributions): how many of the player's charts sit in each BPI
  * band.
  *
  * Needs: the player's bests in the version (one read of BestScore for user + version — the

@@ -1,5 +1,5 @@
 /**
- * BPI by BPM band (domain-stats §3.11): a total BPI per tempo band, with the charts behind it.
+ * BPI by BPM band (docs/domain/stats.md#bpm-bands): a total BPI per tempo band, with the charts behind it.
  *
  * Needs: the chart source (catalogue: bpm text, level, difficulty, definition, release/removal)
  * and the player's bests in the version (one read of BestScore for user + version).

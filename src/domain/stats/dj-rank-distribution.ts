@@ -1,5 +1,5 @@
 /**
- * DJ rank distribution (domain-stats §3.3): how many of the player's charts reach each DJ rank,
+ * DJ rank distribution (docs/domain/stats.md#distributions): how many of the player's charts reach each DJ rank,
  * MAX- included.
  *
  * Needs: the player's bests in the version (one read of BestScore for user + version) and the

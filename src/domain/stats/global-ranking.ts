@@ -1,5 +1,5 @@
 /**
- * Global ranking by radar category, with the viewer's own radar beside it (domain-stats §4.1,
+ * Global ranking by radar category, with the viewer's own radar beside it (docs/domain/stats.md#rankings,
  * §9.1); and the conversion between radar values and the RadarCache row.
  *
  * Needs:

@@ -1,5 +1,5 @@
 /**
- * Recommendations from the players nearest my total BPI (domain-stats §3.9): the charts where I
+ * Recommendations from the players nearest my total BPI (docs/domain/stats.md#neighbours): the charts where I
  * am furthest above ("weapons") and below ("potential") the average of my neighbours.
  *
  * Needs (constant SQL):

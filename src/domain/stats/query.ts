@@ -1,5 +1,5 @@
 /**
- * Validation of the stats arguments (domain-stats §0.5, the "standard stats query", and the
+ * Validation of the stats arguments (docs/domain/stats.md#standard-filter, the "standard stats query", and the
  * per-part arguments: step, groupBy, period, category, dates, months, paging). Every helper
  * returns typed issues naming the argument instead of falling back: the reference silently
  * replaces an unknown version by the latest, drops unknown levels and clears the whole

@@ -1,5 +1,5 @@
 /**
- * Radar with filters and the songs behind each category (domain-stats §2, §3.5).
+ * Radar with filters and the songs behind each category (docs/domain/stats.md#radar).
  *
  * Needs: the player's bests in the version (one read of BestScore for user + version) and the
  * chart source (catalogue: radar category, level, difficulty, release/removal, definition).

@@ -1,5 +1,5 @@
 /**
- * Months (and years) available for reviews (domain-stats §3.15).
+ * Months (and years) available for reviews (docs/domain/stats.md#review).
  *
  * Needs: the distinct JST months of the player's plays in the version — in SQL, one statement:
  * `SELECT DISTINCT to_char("playedAt" AT TIME ZONE 'Asia/Tokyo', 'YYYY-MM') AS month FROM "Score"

@@ -1,5 +1,5 @@
 /**
- * Monthly and yearly review (domain-stats §3.17; owner only — the service checks the viewer is
+ * Monthly and yearly review (docs/domain/stats.md#review; owner only — the service checks the viewer is
  * the player): how the total BPI, the radar, the charts and the key counter moved in a month
  * (`YYYY-MM`) or a year (`YYYY`), and against the followed rivals.
  *

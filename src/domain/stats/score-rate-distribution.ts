@@ -1,5 +1,5 @@
 /**
- * Score-rate distribution (domain-stats §3.4): the player's charts by EX score rate
+ * Score-rate distribution (docs/domain/stats.md#distributions): the player's charts by EX score rate
  * (EX / max EX, in percent).
  *
  * Needs: the player's bests in the version (one read of BestScore for user + version) and the

@@ -1,5 +1,5 @@
 /**
- * Site-wide summary (domain-stats §8.2): players, import batches and stored plays — totals,
+ * Site-wide summary (docs/domain/stats.md#bpi-calculator-and-site): players, import batches and stored plays — totals,
  * today's counts, the last 90 days, by hour and by weekday — and the arena / area / version
  * distributions.
  *

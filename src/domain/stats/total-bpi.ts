@@ -1,5 +1,5 @@
 /**
- * TotalBPI now or as of a date (domain-stats §3.12, §1.6), with the estimated rank, the played
+ * TotalBPI now or as of a date (docs/domain/stats.md#total-bpi-now, docs/domain/bpi.md#which-n), with the estimated rank, the played
  * count and the chart count N used.
  *
  * Needs, now: the player's bests in the version (one read of BestScore for user + version).

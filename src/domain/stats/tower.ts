@@ -1,6 +1,6 @@
 /**
  * IIDX TOWER — the game's daily key counter: read, register, and the ranking over a period
- * (domain-stats §3.18, §4.4).
+ * (docs/domain/stats.md#tower).
  *
  * Needs:
  * - read: the player's TowerEntry rows of the version (one statement, optional playDate range);

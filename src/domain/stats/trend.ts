@@ -1,5 +1,5 @@
 /**
- * TotalBPI trend (domain-stats §3.1): the total BPI after each day / week / month, with the
+ * TotalBPI trend (docs/domain/stats.md#total-bpi-trend): the total BPI after each day / week / month, with the
  * charts updated in it (previous and new EX and BPI).
  *
  * Needs: every play of the player in the version (one read of Score for user + version:

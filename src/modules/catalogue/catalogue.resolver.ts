@@ -68,11 +68,13 @@ export class ChartsResolver {
 
   @FieldResolver(() => ExForBpiType, {
     nullable: true,
-    description: 'The EX score needed for a target BPI under the current definition (null: no BPI definition). bpi outside [-15, 200] is BAD_USER_INPUT',
+    description:
+      'The EX score needed for a target BPI under the current definition (null: no BPI definition). Any finite bpi: ' +
+      'the EX score is clamped to 0 … notes × 2 (a huge target gives the maximum, a very negative one 0)',
   })
   exForBpi(
     @Root() chart: Chart,
-    @Arg('bpi', () => Float, { description: 'Target BPI, -15 to 200' }) bpi: number,
+    @Arg('bpi', () => Float, { description: 'Target BPI, any finite number' }) bpi: number,
     @Arg('model', () => BpiModel, { defaultValue: BpiModel.V1, description: 'V2: under the fitted V2 parameters (null when the chart has none)' }) model: BpiModel,
     @Ctx() ctx: Context,
   ) {

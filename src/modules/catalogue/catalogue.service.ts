@@ -1,6 +1,6 @@
 import type { Prisma, Song } from '../../generated/prisma/client';
 import { badInput } from '../../errors';
-import { keyset, parseBpiTarget, parseVersion, requireVersion } from '../../graphql/args';
+import { keyset, parseFiniteBpi, parseVersion, requireVersion } from '../../graphql/args';
 import { BpiModel } from '../../domain/constants';
 import { exScoreForBpi, round2 } from '../../domain/bpi';
 import { keyCursor, keysetConnection, type Page } from '../../graphql/connection';
@@ -98,9 +98,12 @@ export class CatalogueService {
   }
 
   /** The definition in force (from the in-memory catalogue); null: no BPI definition. */
-  /** The EX score needed for a target BPI under the chart's current definition (null: no definition). */
+  /**
+   * The EX score needed for a target BPI under the chart's current definition (null: no definition).
+   * Any finite target: the answer is clamped to 0 … notes × 2, as the reference's inverse.
+   */
   exForBpi(chartId: number, target: number, model: BpiModel = BpiModel.V1) {
-    const t = parseBpiTarget(target, 'bpi');
+    const t = parseFiniteBpi(target, 'bpi');
     if (model === BpiModel.V2) {
       const c = this.s.catalogue.chart(chartId);
       const exScore = this.s.catalogue.exScoreForBpiV2(chartId, t);

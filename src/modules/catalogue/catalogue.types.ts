@@ -15,7 +15,7 @@ export class ChartDefinitionType {
 
 @ObjectType('ExForBpi', {
   description:
-    'Value type: the EX score needed on a chart for a target BPI under its current definition (../shared/spec/bpi.md, the inverse: the smallest whole EX score the formula gives, clamped to [0, 2·notes])',
+    'Value type: the EX score needed on a chart for a target BPI under its current definition (docs/domain/bpi.md#ex-score-for-a-target-bpi-inverse: the smallest whole EX score the formula gives, clamped to [0, 2·notes])',
 })
 export class ExForBpiType {
   @Field(() => Float, { description: 'The target BPI asked for' }) targetBpi!: number;

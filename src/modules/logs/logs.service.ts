@@ -4,9 +4,11 @@
  * version difference summary, and batch deletion (which recomputes the bests and the totals of
  * the later batches).
  */
+import { retryTransaction } from '../../db/retry';
 import { BPI_FLOOR, round2 } from '../../domain/bpi';
 import { GAME_VERSIONS, VERSION_TITLES, versionIndex, type GameVersion } from '../../domain/constants';
 import { badInput, notFound } from '../../errors';
+import { visibleThroughFollow } from '../../db/visibility';
 import { keyset, parseVersion, rangeArgs, type KeysetArgs } from '../../graphql/args';
 import { keyCursor, keysetConnection, keysetSlice, prismaKeyset } from '../../graphql/connection';
 import type { AreaScope } from '../area';
@@ -292,7 +294,7 @@ export class LogsService {
       `SELECT b."chartId", b."exScore" FROM "BestScore" b
          JOIN "Follow" f ON f."followingId" = b."userId" AND f."followerId" = $1
          JOIN "User" r ON r."id" = b."userId"
-        WHERE b."version" = $2 AND b."chartId" = ANY($3::int[]) AND (r."isPublic" OR f."approvedAt" IS NOT NULL)`,
+        WHERE b."version" = $2 AND b."chartId" = ANY($3::int[]) AND ${visibleThroughFollow('f', 'r').sql}`,
       userId,
       version,
       entries.map((e) => e.chartId),
@@ -365,7 +367,7 @@ export class LogsService {
     return { previous, next };
   }
 
-  /** My bests in `version` against the nearest earlier version with data (domain-scores §5.4). */
+  /** My bests in `version` against the nearest earlier version with data (docs/domain/score-lists.md#logs-and-batches). */
   async versionSummary(userId: string, versionArg: string | null | undefined) {
     const version = parseVersion(versionArg);
     const idx = versionIndex(version);
@@ -388,16 +390,19 @@ export class LogsService {
 
   /** Deletes one batch of the owner (its plays go with it) and recomputes bests and later totals. */
   async deleteBatch(userId: string, batchId: string) {
-    const result = await this.s.db.$transaction(
-      async (tx) => {
-        await lockPlayer(tx, userId);
-        const batch = await tx.importBatch.findFirst({ where: { id: batchId, userId } });
-        if (!batch) throw notFound('Batch not found.');
-        await tx.importBatch.delete({ where: { id: batchId } });
-        await rebuildDerived(tx, this.s.catalogue, userId, batch.version, batch.createdAt);
-        return batch;
-      },
-      { timeout: 60_000 },
+    // run again after a deadlock / serialization failure (nothing written): never INTERNAL
+    const result = await retryTransaction(() =>
+      this.s.db.$transaction(
+        async (tx) => {
+          await lockPlayer(tx, userId);
+          const batch = await tx.importBatch.findFirst({ where: { id: batchId, userId } });
+          if (!batch) throw notFound('Batch not found.');
+          await tx.importBatch.delete({ where: { id: batchId } });
+          await rebuildDerived(tx, this.s.catalogue, userId, batch.version, batch.createdAt);
+          return batch;
+        },
+        { timeout: 60_000 },
+      ),
     );
     this.s.events.emit('scores.batchDeleted', { userId, version: result.version, batchId });
     return { batchId, version: result.version, message: 'Batch deleted successfully.' };

@@ -5,7 +5,7 @@ import { OptimizerService } from './optimizer.service';
 import { optimizerNodes } from './optimizer.nodes';
 
 /**
- * The BPI optimizer (domain-stats.md §6: User.bpiPlan; the computation is src/domain/optimizer),
+ * The BPI optimizer (docs/domain/optimizer.md: User.bpiPlan; the computation is src/domain/optimizer),
  * its memos (§6.8) and lane-ticket advice over imported arrangement scores (§7). Depends on scores
  * (bests), stats (radar, stored total), patterns (votes) and the catalogue.
  */

@@ -4,7 +4,7 @@ import { Difficulty, RadarCategory } from '../shared/enums';
 import { OptimizerSearchMode, OptimizerStrategy, TicketScoreMode } from './optimizer.types';
 import { GameVersionScalar } from '../../graphql/scalars';
 
-@InputType('BpiPlanInput', { description: 'Arguments of the BPI optimizer (domain-stats.md §6.1); absent = the default' })
+@InputType('BpiPlanInput', { description: 'Arguments of the BPI optimizer (docs/domain/optimizer.md#arguments); absent = the default' })
 export class BpiPlanInput {
   @Field(() => Float, { description: 'The total BPI to reach, −15 to 100' }) targetBpi!: number;
   @Field(() => Int, { nullable: true, description: 'At most this many charts to improve, 1–400 (default 30)' }) maxSteps?: number | null;

@@ -48,7 +48,7 @@ export class OptimizerUserResolver {
   @FieldResolver(() => BpiPlanType, {
     nullable: true,
     description:
-      'Which charts to improve, and to which EX score, to reach a total BPI (domain-stats.md §6): the least EX points within the ' +
+      'Which charts to improve, and to which EX score, to reach a total BPI (docs/domain/optimizer.md): the least EX points within the ' +
       "reference's per-chart caps, deterministic. Bad arguments: BAD_USER_INPUT naming the argument",
   })
   bpiPlan(@Root() user: User, @Args(() => BpiPlanArgs) args: BpiPlanArgs, @Ctx() ctx: Context) {

@@ -1,5 +1,5 @@
 /**
- * The optimizer area: the BPI plan of a player (domain-stats.md §6; the computation is
+ * The optimizer area: the BPI plan of a player (docs/domain/optimizer.md; the computation is
  * src/domain/optimizer), saved plans (memos, §6.8) and lane-ticket advice (§7) over imported
  * arrangement scores.
  */
@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import type { BestScore, OptimizeMemo } from '../../generated/prisma/client';
 import type { Difficulty, RadarCategory } from '../../domain/constants';
 import {
-  optimizePlan,
   rankTicketCharts,
   ticketChartKey,
   ticketIdIssue,
@@ -28,6 +27,7 @@ import type { PatternsService } from '../patterns/patterns.service';
 import type { ScoresService } from '../scores/scores.service';
 import type { StatsService } from '../stats/stats.service';
 import { importArrangementScores } from './arrangement.import';
+import { planTask } from './plan.task';
 import type { BpiPlanInput, TicketInput } from './optimizer.inputs';
 import { OptimizerSearchMode, OptimizerStrategy, TicketScoreMode, type BpiPlanSettingsType } from './optimizer.types';
 
@@ -78,7 +78,7 @@ const TICKET_PAGE_MAX = 50;
 const MEMO_KEY = ['time', 'str'] as const;
 const TICKET_KEY = ['num', 'int'] as const;
 
-type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'loaders' | 'viewer'> & {
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'loaders' | 'viewer' | 'pool'> & {
   services: { scores: ScoresService; stats: StatsService; patterns: PatternsService };
 };
 
@@ -147,9 +147,9 @@ export class OptimizerService {
         exScore: exOf.get(c.id) ?? null,
       });
     }
-    const result = optimizePlan(
+    const result = await this.s.pool.run(planTask, {
       charts,
-      {
+      settings: {
         targetBpi: settings.targetBpi,
         maxSteps: settings.maxSteps,
         strategies: new Set(settings.strategies),
@@ -159,7 +159,7 @@ export class OptimizerService {
         considerCurrentTotalBpi: settings.considerCurrentTotalBpi,
       },
       radar,
-    );
+    });
     return { ...result, version, definitionsVersion: catalogue.definitionsVersion };
   }
 

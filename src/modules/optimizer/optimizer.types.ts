@@ -80,7 +80,7 @@ export class BpiPlanStepType {
 
 @ObjectType('BpiPlan', {
   description:
-    'Value type: which charts to improve, and to which EX score, to reach a total BPI (domain-stats.md §6) — the least EX points ' +
+    'Value type: which charts to improve, and to which EX score, to reach a total BPI (docs/domain/optimizer.md) — the least EX points ' +
     'within the per-chart realism caps, deterministic (the same scores and arguments give the same plan)',
 })
 export class BpiPlanType {
@@ -98,7 +98,12 @@ export class BpiPlanType {
   @Field(() => Int, { description: 'Σ exScoreGap: the EX points the plan asks for' }) totalExScoreGap!: number;
   @Field(() => Int, { description: 'A proven lower bound on the EX points any plan within the same caps needs (= totalExScoreGap when provenOptimal)' })
   exLowerBound!: number;
-  @Field(() => Boolean, { description: 'The plan is proven to ask for the least EX within its caps' }) provenOptimal!: boolean;
+  @Field(() => Boolean, {
+    description:
+      'The plan is proven to ask for the least EX within its caps. false also when the search ran out of its time ' +
+      'budget (WORKER_TASK_BUDGET_MS): the plan is then the best one found so far, still a valid plan',
+  })
+  provenOptimal!: boolean;
   @Field(() => Float, { description: 'The total BPI the per-chart caps of the final search were computed from' }) capTotalBpi!: number;
   @Field(() => GameVersionScalar, { description: 'Game version of the scores' }) version!: string;
   @Field(() => String, { nullable: true, description: 'Definitions release the plan was computed with (null: none imported)' })

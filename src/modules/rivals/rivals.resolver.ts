@@ -43,7 +43,7 @@ export class RivalsUserResolver {
 @Resolver(() => RivalryType)
 export class RivalryResolver {
   @FieldResolver(() => RivalChartConnection, {
-    description: 'Every chart of the rivalry\'s filter where the viewer or the rival has a best (domain-stats.md §5.1), sorted, paged by a keyset cursor',
+    description: 'Every chart of the rivalry\'s filter where the viewer or the rival has a best (docs/domain/stats.md#rivals), sorted, paged by a keyset cursor',
   })
   charts(@Root() r: RivalryData, @Args(() => RivalChartsArgs) args: RivalChartsArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.rivalCharts(r, args);

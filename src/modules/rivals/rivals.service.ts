@@ -5,7 +5,7 @@
  */
 import { Prisma, type BestScore, type User } from '../../generated/prisma/client';
 import { badInput, notFound } from '../../errors';
-import { userVisibility } from '../../graphql/rules';
+import { visibleFollowWhere, visibleThroughFollow, visibleUser } from '../../db/visibility';
 import { round2, totalBpi } from '../../domain/bpi';
 import { BPI_DIFFICULTIES, ClearLamp, PlayStyle } from '../../domain/constants';
 import { comparePositions, compareSides, positionOf, winLossTrend, type ComparisonRow, type ComparisonSort, type SideScore, type TrendPlay } from '../../domain/rivals';
@@ -55,7 +55,7 @@ function rivalCursorPosition([group, value, chartId]: readonly [number, string, 
   throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
 }
 
-type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue' | 'viewer' | 'loaders'> & { services: { scores: ScoresService; stats: StatsService } };
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'viewer' | 'loaders'> & { services: { scores: ScoresService; stats: StatsService } };
 
 /** The viewer against one player: what `User.rivalry` resolves to (the pair and filter ride along for the nested lists). */
 export interface RivalryData {
@@ -310,8 +310,7 @@ export class RivalsService {
     return this.s.db.$queryRaw<User[]>`
       SELECT u.* FROM "User" u
        WHERE u."nameKey" LIKE ${pattern}
-         AND (u."isPublic" OR u."id" = ${viewerId}
-              OR EXISTS (SELECT 1 FROM "Follow" f WHERE f."followerId" = ${viewerId} AND f."followingId" = u."id" AND f."approvedAt" IS NOT NULL))
+         AND ${visibleUser(viewerId)}
        ORDER BY u."nameKey" LIMIT ${n}`;
   }
 
@@ -320,7 +319,7 @@ export class RivalsService {
   /** The players `userId` follows whose data `userId` may see: public, or private with an approved follow; by name. */
   private async followed(userId: string, opts: { publicOnly?: boolean } = {}): Promise<User[]> {
     const rows = await this.s.db.follow.findMany({
-      where: { followerId: userId, OR: opts.publicOnly ? [{ following: { isPublic: true } }] : [{ following: { isPublic: true } }, { approvedAt: { not: null } }] },
+      where: { followerId: userId, ...(opts.publicOnly ? { following: { isPublic: true } } : visibleFollowWhere(userId)) },
       include: { following: true },
     });
     return rows.map((r) => r.following).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
@@ -385,7 +384,7 @@ export class RivalsService {
         FROM "Follow" f
         JOIN "User" u ON u."id" = f."followingId"
         JOIN "BestScore" b ON b."userId" = f."followingId" AND b."version" = ${version}
-       WHERE f."followerId" = ${userId} AND (u."isPublic" OR f."approvedAt" IS NOT NULL)
+       WHERE f."followerId" = ${userId} AND ${visibleThroughFollow()}
          ${chartIds ? Prisma.sql`AND b."chartId" IN (${Prisma.join(chartIds)})` : Prisma.empty}`;
     const cat = this.s.catalogue;
     const byChart = new Map<number, typeof rows>();
@@ -435,17 +434,16 @@ export class RivalsService {
     const chartId = parseIntId(args.chartId, 'chartId');
     const chart = this.s.catalogue.chart(chartId);
     if (!chart) throw notFound('Chart not found');
-    const rows = await this.s.db.$queryRaw<(BestScore & { isPublic: boolean })[]>`
-      SELECT b.*, u."isPublic"
+    // the caller (not `userId`) must see each player; an administrator sees all, as the rule table
+    const viewer = this.s.viewer;
+    const rows = await this.s.db.$queryRaw<BestScore[]>`
+      SELECT b.*
         FROM "Follow" f
         JOIN "User" u ON u."id" = f."followingId"
         JOIN "BestScore" b ON b."userId" = f."followingId" AND b."version" = ${version} AND b."chartId" = ${chartId}
-       WHERE f."followerId" = ${userId}
+       WHERE f."followerId" = ${userId} ${viewer?.isAdmin ? Prisma.empty : Prisma.sql`AND ${visibleUser(viewer?.id ?? null)}`}
        ORDER BY b."exScore" DESC, b."userId" ASC`;
-    const seen = await Promise.all(rows.map((r) => (r.isPublic ? Promise.resolve(true) : userVisibility(this.s.ctx, { id: r.userId, isPublic: false }))));
-    return rows
-      .filter((_, i) => seen[i])
-      .map((r) => ({ userId: r.userId, chartId, chart, exScore: r.exScore, bpi: this.s.catalogue.currentBpi(chartId, r.exScore), clearLamp: r.clearLamp ?? ClearLamp.NO_PLAY, missCount: r.missCount, playedAt: r.playedAt }));
+    return rows.map((r) => ({ userId: r.userId, chartId, chart, exScore: r.exScore, bpi: this.s.catalogue.currentBpi(chartId, r.exScore), clearLamp: r.clearLamp ?? ClearLamp.NO_PLAY, missCount: r.missCount, playedAt: r.playedAt }));
   }
 
   /**
@@ -476,7 +474,7 @@ export class RivalsService {
         FROM "BestScore" m
         ${chartFilter}
         JOIN "Follow" f ON f."followerId" = m."userId"
-        JOIN "User" u ON u."id" = f."followingId" AND (u."isPublic" OR f."approvedAt" IS NOT NULL)
+        JOIN "User" u ON u."id" = f."followingId" AND ${visibleThroughFollow()}
         JOIN "BestScore" o ON o."userId" = f."followingId" AND o."version" = m."version" AND o."chartId" = m."chartId"
        WHERE m."userId" = ${userId} AND m."version" = ${version}
          AND o."exScore" - m."exScore" BETWEEN ${minDiff} AND ${maxDiff}`;
@@ -551,7 +549,7 @@ export class RivalsService {
     if (!charts.size || !at) return out;
     const db = this.s.db;
     const follows = await db.follow.findMany({
-      where: { followerId: userId, OR: [{ following: { isPublic: true } }, { approvedAt: { not: null } }] },
+      where: { followerId: userId, ...visibleFollowWhere(userId) },
       select: { following: { select: { id: true, name: true } } },
     });
     if (!follows.length) return out;
@@ -581,9 +579,24 @@ export class RivalsService {
  */
 export async function followersOvertaken(
   db: AreaScope['db'],
-  e: { userId: string; version: string; batchId: string; chartIds: number[] },
+  e: { userId: string; version: string; batchId: string; chartIds: number[]; exSteps?: { chartId: number; before: number; after: number }[] },
 ): Promise<OvertakenFollower[]> {
   if (!e.chartIds.length) return [];
+  if (e.exSteps) {
+    // The import's own step per chart (before → after, from its transaction): the result does
+    // not depend on when this runs, even after a later import of the same player.
+    const steps = e.exSteps.filter((x) => x.after > x.before);
+    if (!steps.length) return [];
+    const rows = await db.$queryRaw<{ recipientId: string; chartId: number; myEx: number; newEx: number }[]>`
+      SELECT b."userId" AS "recipientId", s."chartId", b."exScore" AS "myEx", s."after" AS "newEx"
+      FROM jsonb_to_recordset(${JSON.stringify(steps)}::jsonb) AS s("chartId" int, "before" int, "after" int)
+      JOIN "User" imp ON imp."id" = ${e.userId}
+      JOIN "Follow" f ON f."followingId" = imp."id"
+      JOIN "BestScore" b ON b."userId" = f."followerId" AND b."version" = ${e.version} AND b."chartId" = s."chartId"
+      WHERE (imp."isPublic" OR f."approvedAt" IS NOT NULL) AND b."exScore" < s."after" AND b."exScore" >= s."before"
+      ORDER BY 2, 1`;
+    return rows.map((o) => ({ recipientId: o.recipientId, chartId: Number(o.chartId), myEx: Number(o.myEx), newEx: Number(o.newEx) }));
+  }
   const chartIds = Prisma.join(e.chartIds);
   const rows = await db.$queryRaw<{ recipientId: string; chartId: number; myEx: number; newEx: number }[]>`
     SELECT b."userId" AS "recipientId", nb."chartId", b."exScore" AS "myEx", nb."exScore" AS "newEx"
@@ -596,7 +609,7 @@ export async function followersOvertaken(
       WHERE p."userId" = nb."userId" AND p."chartId" = nb."chartId" AND p."version" = nb."version" AND p."batchId" <> ${e.batchId}
     ) prev ON true
     WHERE nb."userId" = ${e.userId} AND nb."version" = ${e.version} AND nb."chartId" IN (${chartIds})
-      AND (imp."isPublic" OR f."approvedAt" IS NOT NULL)
+      AND ${visibleThroughFollow('f', 'imp')}
       AND b."exScore" < nb."exScore" AND b."exScore" >= COALESCE(prev.ex, -1)`;
   return rows.map((o) => ({ recipientId: o.recipientId, chartId: Number(o.chartId), myEx: Number(o.myEx), newEx: Number(o.newEx) }));
 }

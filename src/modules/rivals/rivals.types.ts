@@ -64,7 +64,7 @@ export enum RivalChartSort {
 }
 registerEnumType(RivalChartSort, {
   name: 'RivalChartSort',
-  description: 'Sort keys of a rival comparison list (domain-stats.md §5.1); ties by level (highest first), title, chart id',
+  description: 'Sort keys of a rival comparison list (docs/domain/stats.md#rivals); ties by level (highest first), title, chart id',
   valuesConfig: {
     LEVEL: { description: 'Chart level' },
     TITLE: { description: 'Song title (code-point order)' },

@@ -30,8 +30,9 @@ import type { ImportSource } from '../../generated/prisma/enums';
 import { requireVersion } from '../../graphql/args';
 import { CATALOGUE_CACHE, type CatalogueChart } from '../catalogue/catalogue';
 import { learnCharts } from './learn.service';
-import { bestBpis, computeTotal, lockPlayer, storeTotals, totalSetIds, type ChartLookup } from './totals.service';
-import { importDuration, timed } from '../../metrics';
+import { bestBpis, computeTotal, lockPlayer, storeTotals, totalSetIds, type ChartLookup, type DbLike } from './totals.service';
+import { retryTransaction } from '../../db/retry';
+import { importDuration, timed, txRetries } from '../../metrics';
 
 export const MAX_IMPORT_ROWS = 10_000;
 
@@ -57,6 +58,8 @@ export interface ImportRow {
   missCount: number | null;
   /** JST wall clock ("YYYY-MM-DD HH:mm[:ss]"); null = import time */
   lastPlayed: string | null;
+  /** PGREAT / GREAT counts when the export names them (stored on the play). */
+  judgements?: { pgreat: number | null; great: number | null };
 }
 
 export interface ImportProblem {
@@ -144,6 +147,7 @@ const SOURCE: Record<CsvFormat, ImportSource> = {
   reflux: 'REFLUX',
   daken_counter: 'DAKEN_COUNTER',
   result_techo: 'RESULT_TECHO',
+  batch_manual: 'BATCH_MANUAL',
 };
 
 export const formatMismatch = (format: CsvFormat, version: string) =>
@@ -187,6 +191,10 @@ export function parseExport(
     const message = formatMismatch(parsed.format, version);
     throw badInput(message, [{ code: 'format_version_mismatch', path: ['version'], message }]);
   }
+  if (parsed.documentVersion && parsed.documentVersion !== version) {
+    const message = `The document's scores are of version ${parsed.documentVersion} (meta.version): import them with version ${parsed.documentVersion}, not ${version}`;
+    throw badInput(message, [{ code: 'format_version_mismatch', path: ['version'], message }]);
+  }
   const rows: ImportRow[] = parsed.rows.map((r) => ({
     line: r.line,
     title: r.title,
@@ -200,6 +208,7 @@ export function parseExport(
     lastPlayed: r.lastPlayed,
     ...(r.genre !== undefined ? { genre: r.genre } : {}),
     ...(r.artist !== undefined ? { artist: r.artist } : {}),
+    ...(r.judgements ? { judgements: r.judgements } : {}),
   }));
   return { source: SOURCE[parsed.format], format: parsed.format, rows, parseIssues: parsed.issues, skipped: parsed.skipped };
 }
@@ -334,6 +343,26 @@ export function bestUpserts(bests: ReadonlyMap<number, Best>, changedCharts: rea
   });
 }
 
+/** The player's bests, stored total and whether a batch exists in `version` (read in the import's transaction). */
+async function playerState(tx: DbLike, userId: string, version: string) {
+  const bestRows = await tx.bestScore.findMany({ where: { userId, version }, orderBy: { chartId: 'asc' } });
+  const status = await tx.playerVersionStatus.findUnique({ where: { userId_version: { userId, version } }, select: { totalBpi: true } });
+  const earlier = await tx.importBatch.findFirst({ where: { userId, version }, select: { id: true } });
+  return { bestRows, status, earlier };
+}
+
+/**
+ * The import's write transaction, run again from the start when PostgreSQL aborts it as a
+ * deadlock victim or a serialization failure (40P01 / 40001: nothing was written) — the client
+ * never sees those. Writes follow one order in every import (learned songs and charts by key,
+ * bests by chart id, then the player's total) so deadlocks stay rare to begin with.
+ */
+function importTransaction<T>(db: Db, body: (tx: DbLike) => Promise<T>): Promise<T> {
+  return retryTransaction(() => db.$transaction(body, { timeout: 120_000, maxWait: 30_000 }), {
+    onRetry: () => txRetries.inc({ kind: 'import' }),
+  });
+}
+
 export function importScores(deps: ImportDeps, input: ImportInput): Promise<ImportReport> {
   return timed(importDuration, { kind: 'scores' }, () => importScoresUntimed(deps, input));
 }
@@ -373,18 +402,17 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
     ...over,
   });
   let createdCharts: number[] = [];
+  /** the player's best EX before → after on each changed chart (for the followers' OVERTAKEN notifications) */
+  let exSteps: { chartId: number; before: number; after: number }[] = [];
 
-  const result = await db.$transaction(
-    async (tx) => {
-      // 2. the player's current bests and total in this version
+  const result = await importTransaction(db, async (tx) => {
+      // 2. the player's current bests and total in this version (one import at a time per player:
+      // lockPlayer; the reads one after the other — one connection serves the whole transaction)
       await lockPlayer(tx, input.userId);
-      const [bestRows, status, earlier] = await Promise.all([
-        tx.bestScore.findMany({ where: { userId: input.userId, version: input.version } }),
-        tx.playerVersionStatus.findUnique({ where: { userId_version: { userId: input.userId, version: input.version } }, select: { totalBpi: true } }),
-        tx.importBatch.findFirst({ where: { userId: input.userId, version: input.version }, select: { id: true } }),
-      ]);
+      const { bestRows, status, earlier } = await playerState(tx, input.userId, input.version);
       const previousTotalBpi = status?.totalBpi ?? -15;
       const bests = new Map<number, Best>(bestRows.map((b) => [b.chartId, { ...b }]));
+      const exBefore = new Map(bestRows.map((b) => [b.chartId, b.exScore]));
 
       // 2b. charts learned from the export: created now (same transaction), placeholders get their ids
       createdCharts = await learnCharts(tx, step1.learned, step1.learnedSong);
@@ -396,7 +424,8 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
         return report({ previousTotalBpi, newTotalBpi: previousTotalBpi, message });
       }
 
-      const changedCharts = [...new Set(candidates.map((c) => c.chart.id))];
+      // ascending chart ids: every import writes shared rows (rank blocks) in the same order
+      const changedCharts = [...new Set(candidates.map((c) => c.chart.id))].sort((a, b) => a - b);
       const setIds = totalSetIds(catalogue, input.version);
       const totals = computeTotal(catalogue, input.version, bestBpis(catalogue, bests), setIds);
       const batchId = randomUUID();
@@ -428,11 +457,13 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
         bpi: c.bpi,
         definitionId: c.chart.definition?.id ?? null,
         playedAt: c.playedAt.toISOString(),
+        pgreat: c.row.judgements?.pgreat ?? null,
+        great: c.row.judgements?.great ?? null,
       }));
       const inserted = await tx.$queryRawUnsafe<{ id: number }[]>(
-        `INSERT INTO "Score" ("userId", "chartId", "version", "batchId", "exScore", "clearLamp", "missCount", "bpi", "definitionId", "playedAt", "createdAt")
-         SELECT $2, x."chartId", $3, $4, x."exScore", x."clearLamp"::"ClearLamp", x."missCount", x."bpi", x."definitionId", x."playedAt"::timestamp(3), $5::timestamp(3)
-           FROM jsonb_to_recordset($1::jsonb) AS x("ord" int, "chartId" int, "exScore" int, "clearLamp" text, "missCount" int, "bpi" double precision, "definitionId" int, "playedAt" text)
+        `INSERT INTO "Score" ("userId", "chartId", "version", "batchId", "exScore", "clearLamp", "missCount", "bpi", "definitionId", "playedAt", "createdAt", "pgreat", "great")
+         SELECT $2, x."chartId", $3, $4, x."exScore", x."clearLamp"::"ClearLamp", x."missCount", x."bpi", x."definitionId", x."playedAt"::timestamp(3), $5::timestamp(3), x."pgreat", x."great"
+           FROM jsonb_to_recordset($1::jsonb) AS x("ord" int, "chartId" int, "exScore" int, "clearLamp" text, "missCount" int, "bpi" double precision, "definitionId" int, "playedAt" text, "pgreat" int, "great" int)
           ORDER BY x."ord"
          RETURNING "id"`,
         JSON.stringify(plays),
@@ -447,6 +478,7 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
       progress(Math.floor((total * 3) / 4), total);
 
       const upserts = bestUpserts(bests, changedCharts, ids);
+      exSteps = upserts.map((u) => ({ chartId: u.chartId, before: exBefore.get(u.chartId) ?? -1, after: u.exScore }));
       await tx.$executeRawUnsafe(
         `INSERT INTO "BestScore" ("userId", "version", "chartId", "exScore", "exScoreId", "clearLamp", "clearLampId", "missCount", "missCountId", "playedAt", "updatedAt")
          SELECT $2, $3, x."chartId", x."exScore", x."exScoreId", x."clearLamp"::"ClearLamp", x."clearLampId", x."missCount", x."missCountId", x."playedAt"::timestamp(3), $4::timestamp(3)
@@ -473,9 +505,7 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
         learnedCharts: createdCharts.length,
         chartIds: changedCharts,
       });
-    },
-    { timeout: 120_000, maxWait: 30_000 },
-  );
+  });
   progress(total, total);
   if (step1.learned.length) {
     // The catalogue holds the learned charts from now on, in every process of the cluster (the
@@ -486,7 +516,7 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
     if (createdCharts.length) deps.events?.emit('catalogue.chartsAdded', { chartIds: createdCharts });
   }
   if (result.batchId) {
-    deps.events?.emit('scores.imported', { userId: input.userId, version: input.version, batchId: result.batchId, chartIds: result.chartIds });
+    deps.events?.emit('scores.imported', { userId: input.userId, version: input.version, batchId: result.batchId, chartIds: result.chartIds, exSteps });
   }
   return result;
 }

@@ -10,6 +10,8 @@
 import type { CatalogueChart } from '../catalogue/catalogue';
 import type { DbLike } from './totals.service';
 
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 export interface LearnedSong {
   genre: string | null;
   artist: string | null;
@@ -23,20 +25,26 @@ export interface LearnedSong {
  */
 export async function learnCharts(tx: DbLike, charts: readonly CatalogueChart[], songs: ReadonlyMap<string, LearnedSong>): Promise<number[]> {
   if (!charts.length) return [];
-  const titles = [...new Set(charts.map((c) => c.title))];
+  // Sorted (titles, then chart keys): concurrent imports learning overlapping charts take the
+  // unique-index entries in one order, so they wait for each other instead of deadlocking.
+  const titles = [...new Set(charts.map((c) => c.title))].sort();
   await tx.$executeRawUnsafe(
     `INSERT INTO "Song" ("title", "genre", "artist", "updatedAt")
      SELECT x."title", x."genre", x."artist", now() FROM jsonb_to_recordset($1::jsonb) AS x("title" text, "genre" text, "artist" text)
+     ORDER BY x."title" COLLATE "C"
      ON CONFLICT ("title") DO NOTHING`,
     JSON.stringify(titles.map((title) => ({ title, genre: songs.get(title)?.genre ?? null, artist: songs.get(title)?.artist ?? null }))),
   );
   const songRows = await tx.$queryRawUnsafe<{ id: number; title: string }[]>(`SELECT "id", "title" FROM "Song" WHERE "title" = ANY($1::text[])`, titles);
   const songId = new Map(songRows.map((r) => [r.title, Number(r.id)]));
-  const rows = charts.map((c) => ({ songId: songId.get(c.title)!, playStyle: c.playStyle, difficulty: c.difficulty, level: c.level, notes: c.notes > 0 ? c.notes : null }));
+  const rows = charts
+    .map((c) => ({ songId: songId.get(c.title)!, playStyle: c.playStyle, difficulty: c.difficulty, level: c.level, notes: c.notes > 0 ? c.notes : null }))
+    .sort((a, b) => a.songId - b.songId || cmp(a.playStyle, b.playStyle) || cmp(a.difficulty, b.difficulty));
   const created = await tx.$queryRawUnsafe<{ id: number }[]>(
     `INSERT INTO "Chart" ("songId", "playStyle", "difficulty", "level", "notes", "updatedAt")
      SELECT x."songId", x."playStyle"::"PlayStyle", x."difficulty"::"Difficulty", x."level", x."notes", now()
        FROM jsonb_to_recordset($1::jsonb) AS x("songId" int, "playStyle" text, "difficulty" text, "level" int, "notes" int)
+     ORDER BY x."songId", x."playStyle", x."difficulty"
      ON CONFLICT ("songId", "playStyle", "difficulty") DO NOTHING
      RETURNING "id"`,
     JSON.stringify(rows),

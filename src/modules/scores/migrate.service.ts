@@ -1,5 +1,5 @@
 /**
- * Data migration from the older app's export (domain-scores.md §3.2), transactional and
+ * Data migration from the older app's export (docs/domain/imports.md#migration-from-the-older-app), transactional and
  * idempotent: the previous migration's batches (source TRANSFER) are replaced, other imports are
  * kept, then bests and totals are rebuilt from the plays. Differences from the reference, on
  * purpose: versions are kept apart (not merged per day), and the current lamp/miss count of the

@@ -8,10 +8,9 @@ import { bestBpis, computeTotal, storeTotals, totalSetIds, type ChartLookup, typ
  * the current definitions).
  */
 export async function rebuildDerived(tx: DbLike, cat: ChartLookup, userId: string, version: string, fromBatchCreatedAt?: Date): Promise<void> {
-  const [plays, batches] = await Promise.all([
-    loadPlays(tx, { userId, version }),
-    tx.importBatch.findMany({ where: { userId, version }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, createdAt: true } }),
-  ]);
+  // one statement at a time: `tx` is one connection
+  const plays = await loadPlays(tx, { userId, version });
+  const batches = await tx.importBatch.findMany({ where: { userId, version }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, createdAt: true } });
   const setIds = totalSetIds(cat, version);
   const byBatch = new Map<string, PlayRow[]>();
   for (const p of plays) {

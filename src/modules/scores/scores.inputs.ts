@@ -38,7 +38,7 @@ export class MigrateLegacyArgs {
   @Field(() => String, { description: 'The old app export: JSON {"<version>": {scoresHistory:[…], scores:{…}}}' }) data!: string;
 }
 
-/** Filters and sort shared by the score lists (the reference's score-list parameters, domain-scores.md §3.3). */
+/** Filters and sort shared by the score lists (the reference's score-list parameters, docs/domain/score-lists.md#score-list). */
 @ArgsType()
 export class ScoreListArgs extends ConnectionArgs {
   @Field(() => [Int], { nullable: true, description: 'Chart levels (1–12)' }) levels?: number[] | null;

@@ -21,6 +21,7 @@ import {
   MigrateLegacyScoresPayload,
   PlayType,
   ScoreEntryConnection,
+  ScoreEntryType,
   UnplayedChartConnection,
   VersionComparisonEntryType,
   VersionPlaysType,
@@ -50,6 +51,16 @@ export class ScoresUserResolver {
   @FieldResolver(() => ScoreEntryConnection, { nullable: true, description: 'Bests on BPI charts in a version, as of a time (import time): filtered and sorted (default level desc, title); keyset pages' })
   scores(@Root() user: User, @Args(() => ScoresArgs) args: ScoresArgs, @Ctx() ctx: Context) {
     return ctx.services.scores.bestScores(user.id, args);
+  }
+
+  @FieldResolver(() => ScoreEntryType, { nullable: true, description: 'The best on one chart in a version (null: not played; an unknown chart is NOT_FOUND)' })
+  bestOn(
+    @Root() user: User,
+    @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string,
+    @Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' }) version: string | null | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.scores.bestEntry(user.id, parseIntId(chartId, 'chartId'), version);
   }
 
   @FieldResolver(() => ScoreEntryConnection, { nullable: true, description: 'Bests of every difficulty and level (charts learned from exports included), latest version played per chart: filtered and sorted; keyset pages' })

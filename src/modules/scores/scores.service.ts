@@ -8,7 +8,7 @@ import { BPI_FLOOR, round2 } from '../../domain/bpi';
 import { BpiModel, PlayStyle, versionIndex, type ClearLamp, type Difficulty } from '../../domain/constants';
 import { availableIn, totalOverSet, TOTAL_LEVEL } from '../../domain/totals';
 import { bestBpis, computeTotal, totalSetIds } from './totals.service';
-import { badInput } from '../../errors';
+import { badInput, notFound } from '../../errors';
 import { keyset, parseVersion, requireVersion, scoreListArgs } from '../../graphql/args';
 import { keyCursor, keysetConnection, type Page } from '../../graphql/connection';
 import { arraySource, positionOf, ScoreSortKey, selectPage, type ListEntry, type ListSource, type ScoreListFilter, type SortOrder, type SortPosition } from '../../domain/score-list';
@@ -82,6 +82,16 @@ export class ScoresService {
   /** The player's current best on one chart in a version, or null (batched per request). */
   bestOn(userId: string, version: string, chartId: number): Promise<BestScore | null> {
     return this.s.loaders.scores.best.load({ userId, version, chartId });
+  }
+
+  /** The best on one chart in a version as a score-list entry (null: not played); an unknown chart is NOT_FOUND. */
+  async bestEntry(userId: string, chartId: number, versionArg: string | null | undefined): Promise<EntryData | null> {
+    const version = parseVersion(versionArg);
+    await this.s.catalogue.ensureCharts([chartId]);
+    const c = this.s.catalogue.chart(chartId);
+    if (!c) throw notFound('Chart not found');
+    const b = await this.bestOn(userId, version, chartId);
+    return b ? entry(c, version, { ...b, bpi: this.s.catalogue.currentBpi(chartId, b.exScore) }) : null;
   }
 
   // ───────────── reads ─────────────

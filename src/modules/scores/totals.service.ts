@@ -68,6 +68,15 @@ export async function lockPlayer(tx: DbLike, userId: string): Promise<void> {
   await tx.$queryRawUnsafe('SELECT 1 AS ok FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l', userId);
 }
 
+/** lockPlayer for several players, taken in sorted order (so two callers never wait on each other in a cycle). */
+export async function lockPlayers(tx: DbLike, userIds: readonly string[]): Promise<void> {
+  const ids = [...new Set(userIds)].sort();
+  await tx.$queryRawUnsafe(
+    'SELECT count(*)::int AS n FROM (SELECT pg_advisory_xact_lock(hashtext(u)) FROM unnest($1::text[]) AS u) AS l', // in array order
+    ids,
+  );
+}
+
 export const RECOMPUTE_BATCH_USERS = 1000;
 
 /**
@@ -105,7 +114,7 @@ export async function recomputeAll(
     // an import committing meanwhile can never have its new total overwritten by an older reading.
     await db.$transaction(
       async (tx) => {
-        await tx.$queryRawUnsafe('SELECT count(*)::int AS n FROM (SELECT pg_advisory_xact_lock(hashtext(u)) FROM unnest($1::text[]) AS u) AS l', ids);
+        await lockPlayers(tx, ids);
         const rows = setList.length
           ? await tx.$queryRawUnsafe<{ userId: string; chartIds: number[]; exScores: number[] }[]>(
               `SELECT "userId", array_agg("chartId") AS "chartIds", array_agg("exScore") AS "exScores"

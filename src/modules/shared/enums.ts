@@ -53,6 +53,7 @@ registerEnumType(ImportSource, {
     DAKEN_COUNTER: { description: 'A daken counter export' },
     RESULT_TECHO: { description: 'A result techo CSV' },
     TRANSFER: { description: "The older app's export (migrateLegacyScores)" },
+    BATCH_MANUAL: { description: "A Tachi BATCH-MANUAL JSON document (docs/portability.md)" },
   },
 });
 
@@ -60,7 +61,7 @@ registerEnumType(BpiModel, {
   name: 'BpiModel',
   description: 'Which BPI: V1 (the default) or V2 (fitted from this server\'s own bests; null on a chart without fitted parameters)',
   valuesConfig: {
-    V1: { description: 'World record → 100, kaiden average → 0, from the published definitions (../shared/spec/bpi.md)' },
+    V1: { description: 'World record → 100, kaiden average → 0, from the published definitions (docs/domain/bpi.md)' },
     V2: { description: 'A skill scale fitted per definitions vintage from the bests stored here (README "BPI V2"); null for a chart with too few players' },
   },
 });

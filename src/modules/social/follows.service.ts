@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { inOrder } from '../../db/in-order';
 import { followState, transition, type FollowAction, type FollowSnapshot, type FollowState, type Transition } from '../../domain/follow-state';
 import { badInput, notFound } from '../../errors';
 import type { Prisma } from '../../generated/prisma/client';
@@ -54,7 +55,7 @@ export class FollowsService {
 
   /** The pair's snapshot inside a transaction; NOT_FOUND when either user does not exist. */
   private async snapshot(tx: Tx, followerId: string, targetId: string): Promise<FollowSnapshot> {
-    const [target, follower, follow, request] = await Promise.all([
+    const [target, follower, follow, request] = await inOrder([
       tx.user.findUnique({ where: { id: targetId }, select: { isPublic: true } }),
       tx.user.findUnique({ where: { id: followerId }, select: { id: true } }),
       tx.follow.findUnique({ where: { followerId_followingId: { followerId, followingId: targetId } }, select: { approvedAt: true } }),

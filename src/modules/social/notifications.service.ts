@@ -1,5 +1,6 @@
 import type { Notification, Prisma } from '../../generated/prisma/client';
 import type { NotificationType as NotificationTypeValue } from '../../generated/prisma/enums';
+import { visibleUser, visibleUserWhere } from '../../db/visibility';
 import { keyset } from '../../graphql/args';
 import { keyCursor, keysetConnection, prismaKeyset, type Page } from '../../graphql/connection';
 
@@ -46,8 +47,7 @@ export function visibleWhere(viewerId: string, type?: NotificationTypeValue | nu
     ...(type ? { type } : {}),
     OR: [
       { type: { not: 'OVERTAKEN' } },
-      { actor: { isPublic: true } },
-      { actor: { followers: { some: { followerId: viewerId, approvedAt: { not: null } } } } },
+      { actor: visibleUserWhere(viewerId) },
     ],
   };
 }
@@ -107,7 +107,7 @@ export class NotificationsService {
   }
 
   /**
-   * The badge, as the reference counts it (domain-social.md §3.7), in one SQL statement:
+   * The badge, as the reference counts it (docs/domain/social.md#notifications), in one SQL statement:
    * notifications after the read watermark (new followers, rivals passing you, approvals; the
    * FOLLOW_REQUEST items are not counted here — the requests are), plus every pending request
    * addressed to you (until acted on, whatever the watermark), plus, while you are private, every
@@ -130,8 +130,7 @@ export class NotificationsService {
         AND n."type" <> 'FOLLOW_REQUEST'
         AND n."createdAt" > COALESCE((SELECT r."lastReadAt" FROM "NotificationReadState" r WHERE r."userId" = ${viewerId}), '-infinity'::timestamp)
         AND (n."type" <> 'OVERTAKEN'
-          OR EXISTS (SELECT 1 FROM "User" a WHERE a."id" = n."actorId" AND a."isPublic")
-          OR EXISTS (SELECT 1 FROM "Follow" f WHERE f."followerId" = ${viewerId} AND f."followingId" = n."actorId" AND f."approvedAt" IS NOT NULL))`;
+          OR EXISTS (SELECT 1 FROM "User" a WHERE a."id" = n."actorId" AND ${visibleUser(viewerId, 'a')}))`;
     const r = rows[0] ?? { newFollowers: 0, overtaken: 0, followApproved: 0, pendingRequests: 0, legacyFollowers: 0 };
     const parts = {
       newFollowers: Number(r.newFollowers),

@@ -1,3 +1,4 @@
+import { visibleThroughFollow } from '../../db/visibility';
 import type { DomainEvents } from '../../events';
 import type { AreaDeps } from '../area';
 import { followersOvertaken } from '../rivals/rivals.service';
@@ -34,7 +35,7 @@ export async function onScoresImported(app: Pick<AreaDeps, 'db' | 'pubsub'>, e: 
   const [followers, plays] = await Promise.all([
     app.db.$queryRaw<{ followerId: string }[]>`
       SELECT f."followerId" FROM "Follow" f JOIN "User" u ON u."id" = f."followingId"
-      WHERE f."followingId" = ${e.userId} AND (u."isPublic" OR f."approvedAt" IS NOT NULL)`,
+      WHERE f."followingId" = ${e.userId} AND ${visibleThroughFollow()}`,
     app.db.score.findMany({
       where: { batchId: e.batchId, userId: e.userId, chartId: { in: e.chartIds } },
       orderBy: [{ playedAt: 'desc' }, { id: 'desc' }],

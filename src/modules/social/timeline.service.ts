@@ -3,6 +3,7 @@ import { badInput } from '../../errors';
 import { Prisma } from '../../generated/prisma/client';
 import { keyset, parseVersion } from '../../graphql/args';
 import { keyCursor, keysetConnection, type Page } from '../../graphql/connection';
+import { visibleThroughFollow } from '../../db/visibility';
 
 /** Cursor kinds of the timeline: [playedAt, score id]. */
 const TIMELINE_KEY = ['time', 'int'] as const;
@@ -95,7 +96,7 @@ export class TimelineService {
       LEFT JOIN "BestScore" vb ON vb."userId" = ${viewerId} AND vb."version" = s."version" AND vb."chartId" = s."chartId"
       ${withPrev ? TimelineService.PREV : Prisma.empty}
       ${withChart ? Prisma.sql`JOIN "Chart" c ON c."id" = s."chartId" JOIN "Song" so ON so."id" = c."songId"` : Prisma.empty}
-      WHERE (u."isPublic" OR f."approvedAt" IS NOT NULL) AND ${where}
+      WHERE ${visibleThroughFollow()} AND ${where}
       ${backward ? Prisma.sql`ORDER BY s."playedAt" ASC, s."id" ASC` : Prisma.sql`ORDER BY s."playedAt" DESC, s."id" DESC`}
       ${limit === null ? Prisma.empty : Prisma.sql`LIMIT ${limit}`}`;
   }

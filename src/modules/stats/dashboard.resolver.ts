@@ -51,7 +51,7 @@ export class DashboardUserResolver {
   @FieldResolver(() => DashboardType, {
     nullable: true,
     description:
-      'The player\'s stats dashboard in a version under the standard stats filter (domain-stats §0.5, §3). Null for a player the caller may not see. ' +
+      'The player\'s stats dashboard in a version under the standard stats filter (docs/domain/stats.md#standard-filter, docs/domain/stats.md). Null for a player the caller may not see. ' +
       'An unknown version, level or difficulty is BAD_USER_INPUT naming the argument.',
   })
   dashboard(@Root() user: User, @Args(() => DashboardArgs) args: DashboardArgs): DashboardRoot {

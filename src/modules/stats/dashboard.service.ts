@@ -9,6 +9,7 @@
  * current definitions come from the in-memory catalogue, never from SQL.
  */
 import { Prisma, type User } from '../../generated/prisma/client';
+import { visibleThroughFollow, visibleUser } from '../../db/visibility';
 import { BPI_FLOOR } from '../../domain/bpi';
 import { renderBpiDistributionSvg, renderRadarSvg, renderTrendSvg, type ChartTheme } from '../../domain/charts';
 import { ARENA_ORDER, LATEST_VERSION, PlayStyle, type RadarCategory } from '../../domain/constants';
@@ -66,6 +67,8 @@ import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection, keysetSlice, type Page
 import type { RankingIdentity } from '../../domain/stats/ranking';
 import type { AreaDeps, AreaScope } from '../area';
 import type { ScoresService } from '../scores/scores.service';
+import { lockPlayers } from '../scores/totals.service';
+import { retryTransaction } from '../../db/retry';
 
 /** The parent object of the Dashboard fields: the player and the parsed standard stats query. */
 export interface DashboardRoot extends StatsQuery {
@@ -235,7 +238,7 @@ export class DashboardService {
       // followed players the viewer (= the owner) may see: public, or private with an approved follow
       db.$queryRaw<{ userId: string; name: string; profileImage: string | null }[]>`
         SELECT u."id" AS "userId", u."name", u."profileImage" FROM "Follow" f JOIN "User" u ON u."id" = f."followingId"
-         WHERE f."followerId" = ${r.userId} AND (u."isPublic" OR f."approvedAt" IS NOT NULL)`,
+         WHERE f."followerId" = ${r.userId} AND ${visibleThroughFollow()}`,
     ]);
     const updated = [...new Set(plays.filter((p) => p.playedAt >= start && p.playedAt < end).map((p) => p.chartId))];
     const rivalIds = rivalRows.map((x) => x.userId);
@@ -342,16 +345,10 @@ export class DashboardService {
 
   // ───────────── cross-player: tower, radar ranking, site ─────────────
 
-  /** Users whose identity the viewer may see among `ids`: public ones, themself, approved follows (one statement). */
-  private async visibleIds(rows: { userId: string; isPublic: boolean }[]): Promise<Set<string>> {
+  /** SQL: may the viewer see the player of "User" u (the one visibility rule; an administrator sees all)? */
+  private visibleSql(): Prisma.Sql {
     const viewer = this.s.viewer;
-    const out = new Set(rows.filter((x) => x.isPublic || x.userId === viewer?.id || viewer?.isAdmin).map((x) => x.userId));
-    const hidden = rows.filter((x) => !out.has(x.userId)).map((x) => x.userId);
-    if (viewer && hidden.length) {
-      const approved = await this.s.db.follow.findMany({ where: { followerId: viewer.id, followingId: { in: hidden }, approvedAt: { not: null } }, select: { followingId: true } });
-      for (const f of approved) out.add(f.followingId);
-    }
-    return out;
+    return viewer?.isAdmin ? Prisma.sql`TRUE` : visibleUser(viewer?.id ?? null);
   }
 
   /** The tower days a player registers (self only: rule Mutation.registerTower), one statement in one transaction. */
@@ -394,13 +391,13 @@ export class DashboardService {
     const date = orThrow(parseDate(q.date, 'date'));
     const period = towerPeriod(q.period ?? 'day', date, jstDate(new Date()));
     const paging = this.crossRankingPage(q, `towerRanking:${version}:${period.period}:${period.startDate}`);
-    const rows = await this.s.db.$queryRaw<{ userId: string; keyCount: number; scratchCount: number; name: string; profileImage: string | null; gameId: string | null; isPublic: boolean }[]>`
-      SELECT t."userId", SUM(t."keyCount")::int AS "keyCount", SUM(t."scratchCount")::int AS "scratchCount", u."name", u."profileImage", u."gameId", u."isPublic"
+    const rows = await this.s.db.$queryRaw<{ userId: string; keyCount: number; scratchCount: number; name: string; profileImage: string | null; gameId: string | null; visible: boolean }[]>`
+      SELECT t."userId", SUM(t."keyCount")::int AS "keyCount", SUM(t."scratchCount")::int AS "scratchCount", u."name", u."profileImage", u."gameId",
+             ${this.visibleSql()} AS "visible"
         FROM "TowerEntry" t JOIN "User" u ON u."id" = t."userId"
        WHERE t."version" = ${version} AND t."playDate" BETWEEN ${period.startDate}::date AND ${period.endDate}::date
        GROUP BY t."userId", u."id"`;
-    const visible = await this.visibleIds(rows);
-    const ranked = towerRanking(rows.map((x) => ({ ...x, visible: visible.has(x.userId) })), period, this.s.viewer?.id ?? null, paging.select);
+    const ranked = towerRanking(rows, period, this.s.viewer?.id ?? null, paging.select);
     const nodes = ranked.entries.map((e) => ({ ...this.entry(e), keyCount: e.data.keyCount, scratchCount: e.data.scratchCount, radar: null }));
     return { ...paging.page(nodes, ranked.totalCount), version, period: period.period, startDate: period.startDate, endDate: period.endDate, selfRank: ranked.selfRank };
   }
@@ -420,12 +417,12 @@ export class DashboardService {
     const { version } = orThrow(parseStatsQuery({ version: q.version }));
     const category = orThrow(parseCategory(q.category, 'category')) as RadarCategory;
     const paging = this.crossRankingPage(q, `radarRanking:${version}:${category}`);
-    const rows = await this.s.db.$queryRaw<(RadarCacheRow & { isPublic: boolean })[]>`
-      SELECT c."userId", c."notes", c."chord", c."peak", c."charge", c."scratch", c."soflan", u."name", u."profileImage", u."gameId", u."isPublic"
+    const rows = await this.s.db.$queryRaw<(RadarCacheRow & { visible: boolean })[]>`
+      SELECT c."userId", c."notes", c."chord", c."peak", c."charge", c."scratch", c."soflan", u."name", u."profileImage", u."gameId",
+             ${this.visibleSql()} AS "visible"
         FROM "RadarCache" c JOIN "User" u ON u."id" = c."userId" WHERE c."version" = ${version}`;
-    const visible = await this.visibleIds(rows);
     const [viewerRadar] = await Promise.all([this.viewerRadar(version)]);
-    const ranked = radarCategoryRanking(rows.map((x) => ({ ...x, visible: visible.has(x.userId) })), category, this.s.viewer?.id ?? null, paging.select, viewerRadar);
+    const ranked = radarCategoryRanking(rows, category, this.s.viewer?.id ?? null, paging.select, viewerRadar);
     const nodes = ranked.entries.map((e) => ({ ...this.entry(e), keyCount: null, scratchCount: null, radar: e.isMasked ? null : e.data }));
     return { ...paging.page(nodes, ranked.totalCount), version, category, selfRank: ranked.selfRank, viewerRadar };
   }
@@ -486,14 +483,17 @@ export function liveRadar(cat: AreaDeps['catalogue'], version: string, bests: re
  */
 export async function refreshRadarCache(deps: Pick<AreaDeps, 'db' | 'catalogue'>, userIds: readonly string[], version: string): Promise<void> {
   if (!userIds.length) return;
-  const bests = await deps.db.bestScore.findMany({ where: { userId: { in: [...userIds] }, version }, select: { userId: true, chartId: true, exScore: true } });
-  const byUser = new Map<string, { chartId: number; exScore: number }[]>();
-  for (const b of bests) {
-    const l = byUser.get(b.userId);
-    if (l) l.push(b);
-    else byUser.set(b.userId, [b]);
-  }
-  await deps.db.$transaction(async (tx) => {
+  // Under the players' import locks (lockPlayers, sorted), bests read inside the transaction: a
+  // refresh that lost a race to a later import's refresh never writes an older radar over it.
+  await retryTransaction(() => deps.db.$transaction(async (tx) => {
+    await lockPlayers(tx, userIds);
+    const bests = await tx.bestScore.findMany({ where: { userId: { in: [...userIds] }, version }, select: { userId: true, chartId: true, exScore: true } });
+    const byUser = new Map<string, { chartId: number; exScore: number }[]>();
+    for (const b of bests) {
+      const l = byUser.get(b.userId);
+      if (l) l.push(b);
+      else byUser.set(b.userId, [b]);
+    }
     const empty = userIds.filter((u) => !byUser.has(u));
     if (empty.length) await tx.radarCache.deleteMany({ where: { version, userId: { in: empty } } });
     for (const [userId, list] of byUser) {
@@ -501,5 +501,5 @@ export async function refreshRadarCache(deps: Pick<AreaDeps, 'db' | 'catalogue'>
       const data = { notes: v.NOTES, chord: v.CHORD, peak: v.PEAK, charge: v.CHARGE, scratch: v.SCRATCH, soflan: v.SOFLAN };
       await tx.radarCache.upsert({ where: { userId_version: { userId, version } }, create: { userId, version, ...data }, update: data });
     }
-  });
+  }, { timeout: 60_000 }));
 }

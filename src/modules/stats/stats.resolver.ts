@@ -30,7 +30,7 @@ export class StatsUserResolver {
     return ctx.services.stats.areaRank(user);
   }
 
-  @FieldResolver(() => RecommendedType, { nullable: true, description: 'Weapons and potential (domain-stats §3.8); a chart without BPI counts as -15' })
+  @FieldResolver(() => RecommendedType, { nullable: true, description: 'Weapons and potential (docs/domain/stats.md#recommended); a chart without BPI counts as -15' })
   recommended(@Root() user: User, @Args(() => RecommendedArgs) args: RecommendedArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.recommended(user.id, args);
   }

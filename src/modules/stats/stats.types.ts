@@ -62,7 +62,7 @@ export class RadarType {
   @Field(() => Float, { description: 'Total BPI over the SOFLAN charts (same as soflan)', deprecationReason: 'Use soflan (fields are camelCase); removed in the next release' }) SOFLAN!: number;
 }
 
-@ObjectType('RecommendedEntry', { description: 'Value type: a chart in weapons/potential (domain-stats §3.8)' })
+@ObjectType('RecommendedEntry', { description: 'Value type: a chart in weapons/potential (docs/domain/stats.md#recommended)' })
 export class RecommendedEntryType extends ChartFields {
   @Field(() => Int, { description: 'Id of the play that set this best' }) logId!: number;
   @Field(() => Int, { description: 'Best EX score' }) exScore!: number;

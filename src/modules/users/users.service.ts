@@ -13,7 +13,7 @@ import { keyset, type KeysetArgs } from '../../graphql/args';
 import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection } from '../../graphql/connection';
 import { anonymousUser, userVisibility } from '../../graphql/rules';
 import type { AreaScope } from '../area';
-import { accountBackup, writeAccountBackup } from './account-backup';
+import { accountDocument, writeAccountBackup } from './account-backup';
 import type { FollowDirection } from './users.loaders';
 
 export interface StatsPrivacy {
@@ -204,11 +204,10 @@ export async function deleteUserAccount(deps: Pick<AreaScope, 'db' | 'config' | 
   const db = deps.db;
   let backupFile: string | undefined;
   const bests = await db.$transaction(async (tx) => {
-    // First the backup (domain-social.md §2.7 step 3), read in this transaction: when it cannot
+    // First the backup (docs/domain/social.md#profile), read in this transaction: when it cannot
     // be written the transaction ends here and nothing is deleted.
-    const backup = await accountBackup(tx, userId);
     try {
-      backupFile = await writeAccountBackup(deps.config.userDeletionBackupDir, userId, backup);
+      backupFile = await writeAccountBackup(deps.config.userDeletionBackupDir, userId, accountDocument(tx, userId));
     } catch (err) {
       deps.log.error({ err, dir: deps.config.userDeletionBackupDir }, 'account backup failed: deletion refused');
       throw new AppError('SERVICE_UNAVAILABLE', 'The account could not be backed up before deletion; nothing was deleted. Try again later.');

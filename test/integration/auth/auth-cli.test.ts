@@ -1,21 +1,18 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { jwtVerify } from 'jose';
 import { openDatabase } from '../../../src/db/client';
 import { hashSecret } from '../../../src/modules/auth/secrets';
+import { cli as cliInProcess } from '../../helpers/cli';
 
-const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '../../..');
 const SECRET = 'cli-test-secret-cli-test-secret-0123456789';
 
 describe('CLI: users create / token (embedded database)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bpigraph-cli-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, JWT_SECRET: SECRET, SEED_DEMO: 'false', LOG_LEVEL: 'silent' };
-  const cli = (...args: string[]) => run(process.execPath, ['-r', '@swc-node/register', 'src/cli/index.ts', ...args], { cwd: ROOT, env, timeout: 400_000 });
+  const cli = (...args: string[]) => cliInProcess(env, ...args);
 
   it('creates a user with an API key (stored hashed) and prints an access token for it', async () => {
     const created = await cli('users', 'create', '--name', 'CliPlayer');

@@ -13,6 +13,7 @@ import { BPI_V2_CACHE } from '../../../src/modules/catalogue/bpi-v2.job';
 import type { CatalogueChart } from '../../../src/modules/catalogue/catalogue';
 import { usingPostgres } from '../../helpers/db';
 import { runCli, startInstance, within } from '../../helpers/cluster';
+import { itIf } from '../../helpers/skip';
 
 const PLAYERS = 240;
 const CHARTS = 24;
@@ -261,7 +262,7 @@ describe('BPI V2: the fit job, storage and serving', () => {
 
   // PostgreSQL only (PGlite is one process): the CLI in its own process fits; both running
   // instances learn the new parameters through the `bpiV2` announcement on the cluster bus.
-  (usingPostgres ? it : it.skip)('the CLI command fits in another process and every instance learns the parameters within 1 s', async () => {
+  itIf(usingPostgres, 'PostgreSQL only: the CLI and the servers share one database')('the CLI command fits in another process and every instance learns the parameters within 1 s', async () => {
     const b = await startInstance(s.db);
     try {
       await s.app.bus.ready();

@@ -57,12 +57,16 @@ describe('Chart.exForBpi', () => {
     expect(await ask('Average Above Record', 50)).toEqual({ targetBpi: 50, exScore: 1718, bpi: 50.43, rate: 1718 / 2000, reachable: true });
   });
 
-  it('null without a usable definition; a target outside [−15, 200] is BAD_USER_INPUT naming bpi', async () => {
+  it('null without a usable definition; any finite target answers, the EX clamped to 0 … notes × 2 (issue #33 item 12)', async () => {
     expect(await ask('No Record', 50)).toBeNull();
-    for (const bpi of [-15.01, 200.5, 1e9]) {
-      const res = await s.gql(Q, { id: String(ids['Hand Worked']), bpi });
-      expect(res.body.errors?.[0]).toMatchObject({ message: 'bpi must be a number between -15 and 200', extensions: { code: 'BAD_USER_INPUT' } });
-      expect(JSON.stringify(res.body.errors?.[0].extensions)).toContain('"bpi"');
-    }
+    // Hand Worked, t = 300: S = 1.25·2^3 = 10 → 2000·(1 − 0.05) = 1900; BPI(1900): pgf = 10, S = 8, log2 8 = 3 → 300
+    expect(await ask('Hand Worked', 300)).toMatchObject({ targetBpi: 300, exScore: 1900, bpi: 300, reachable: true });
+    // t = 1e9: S = 1.25·2^(1e7) overflows → the maximum m = 2000, rate 1; BPI(2000) is pgf(m) = m·0.8 = 1600,
+    // S = 1280, ln 1280 / ln 2 = 10.321928 → 1032.19, short of the target: unreachable
+    expect(await ask('Hand Worked', 1e9)).toEqual({ targetBpi: 1e9, exScore: 2000, bpi: 1032.19, rate: 1, reachable: false });
+    // t = −15.01 (below the floor): S = 1.25·2^−0.1501 = 1.126486; 2000·(1 − 0.443858) = 1112.28 → 1113, BPI −14.89
+    expect(await ask('Hand Worked', -15.01)).toMatchObject({ exScore: 1113, bpi: -14.89 });
+    // t = −1000: S = 1.25·2^−10 = 0.001221; 2000·(1 − 409.6) < 0 → clamped to 0; BPI(0) = −15
+    expect(await ask('Hand Worked', -1000)).toEqual({ targetBpi: -1000, exScore: 0, bpi: -15, rate: 0, reachable: true });
   });
 });

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 import { aBestScoreRow, aPublicPlayer, anAdmin } from '../../helpers/factories';
 import { importDefinitions } from '../../../src/db/definitions';
@@ -9,6 +8,11 @@ import { importRadarCategories } from '../../../src/modules/catalogue/categories
 import { RADAR_CATEGORIES } from '../../../src/domain/constants';
 import { safeBpi, totalBpi } from '../../../src/domain/bpi';
 import { chartInVersion } from '../../../src/domain/radar';
+import { runCliInProcess } from '../../helpers/cli';
+import { describeIf } from '../../helpers/skip';
+
+// usage errors only: no command below reaches a database
+const CLI_ENV = { ...process.env, DATABASE_URL: '', DATA_DIR: path.join(os.tmpdir(), 'bpigraph-cli-usage') };
 
 /**
  * Radar categories from the reference's data file (../shared, never copied into the repo) on the
@@ -18,19 +22,16 @@ const SHARED = path.resolve(__dirname, '../../../../shared/data');
 const CATEGORIES = path.join(SHARED, 'radar/chart-categories.json');
 const DEFINITIONS = path.join(SHARED, 'definitions/definitions-202509156.json');
 const present = fs.existsSync(CATEGORIES) && fs.existsSync(DEFINITIONS);
-if (!present) console.warn(`radar-import tests skipped: ${CATEGORIES} or ${DEFINITIONS} is absent`);
-const describeData = present ? describe : describe.skip;
+const describeData = describeIf(present, `${CATEGORIES} or ${DEFINITIONS} is absent (real data lives in ../shared)`);
 
-const ROOT = path.resolve(__dirname, '../../..');
-const run = promisify(execFile);
 
 describe('charts import-categories (CLI)', () => {
   it('prints its usage without a file and names a missing file', async () => {
-    const cli = ['-r', '@swc-node/register', 'src/cli/index.ts', 'charts', 'import-categories'];
-    const noArg = await run('node', cli, { cwd: ROOT }).catch((e) => e);
+    const cli = ['charts', 'import-categories'];
+    const noArg = await runCliInProcess(cli, CLI_ENV);
     expect(noArg.code).toBe(2);
     expect(noArg.stderr).toContain('usage: npm run cli -- charts import-categories <file|url>');
-    const missing = await run('node', [...cli, '/nonexistent/categories.json'], { cwd: ROOT }).catch((e) => e);
+    const missing = await runCliInProcess([...cli, '/nonexistent/categories.json'], CLI_ENV);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('No such file: /nonexistent/categories.json');
   });

@@ -17,12 +17,12 @@ import { usingPostgres } from '../../helpers/db';
 import { runCli, startInstance, within, type Instance } from '../../helpers/cluster';
 import { aPublicPlayer, anAdmin } from '../../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
+import { describeIf } from '../../helpers/skip';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createClient } = require('graphql-ws/client') as typeof import('graphql-ws/dist/client');
 
-if (!usingPostgres) console.warn('cluster/coherence.test: skipped on PGlite (one process by construction); run with DATABASE_URL=postgresql://…');
-const describePg = usingPostgres ? describe : describe.skip;
+const describePg = describeIf(usingPostgres, 'PostgreSQL only: PGlite is one process by construction (run with DATABASE_URL=postgresql://…)');
 
 /**
  * One SP ANOTHER chart (1000 notes: max EX 2000) in two vintages. The calculator is asked for

@@ -18,10 +18,10 @@ import { aPublicPlayer } from '../../helpers/factories';
 import { hasPgBinaries, startStreamingPair, type StreamingPair } from '../../helpers/replica';
 import { testConfig } from '../../helpers/server';
 import { within } from '../../helpers/cluster';
+import { describeIf } from '../../helpers/skip';
 
 const run = usingPostgres && hasPgBinaries;
-if (!run) console.warn(`cluster/replicas.test: skipped (${usingPostgres ? 'no PostgreSQL binaries at PG_BIN' : 'PGlite has no replicas; run with DATABASE_URL'})`);
-const describeReplica = run ? describe : describe.skip;
+const describeReplica = describeIf(run, usingPostgres ? 'no PostgreSQL binaries at PG_BIN' : 'PostgreSQL only: PGlite has no replicas (run with DATABASE_URL)');
 
 describeReplica('read replicas (DATABASE_REPLICA_URLS) with a real streaming replica', () => {
   let pair: StreamingPair;

@@ -284,6 +284,15 @@ describe('tools (hand-worked values)', () => {
     expect((await refused(client, 'search_songs', { level: 13 })).code).toBe('BAD_USER_INPUT');
   });
 
+  it('an unknown argument is refused naming it (strict schemas): search_songs { titel } does not list every song', async () => {
+    const res = await client.callTool({ name: 'search_songs', arguments: { titel: 'ta' } });
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent).toBeUndefined();
+    expect((res.content as { text: string }[])[0].text).toMatch(/titel/);
+    const { tools } = await client.listTools();
+    for (const t of tools) expect([t.name, t.inputSchema.additionalProperties]).toEqual([t.name, false]);
+  });
+
   it('search_users: "MCP_" → mcp_p, mcp_r, mcp_s (Q is private and did not approve P)', async () => {
     const r = await call(client, 'search_users', { prefix: 'MCP_' });
     expect(r.users).toEqual([

@@ -1,13 +1,10 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { openDatabase } from '../../../src/db/client';
+import { cli as cliInProcess } from '../../helpers/cli';
 
-const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '../../..');
 
 /**
  * The admin CLI as an operator meets it (node:util.parseArgs; src/cli). Every command is a real
@@ -18,7 +15,7 @@ describe('admin CLI', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bpigraph-cli-ops-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, JWT_SECRET: 'cli-test-secret-cli-test-secret-0123456789', SEED_DEMO: 'false', LOG_LEVEL: 'silent', DEBUG: '' };
-  const cli = (...args: string[]) => run(process.execPath, ['-r', '@swc-node/register', 'src/cli/index.ts', ...args], { cwd: ROOT, env, timeout: 400_000 });
+  const cli = (...args: string[]) => cliInProcess(env, ...args);
   const fail = (...args: string[]) =>
     cli(...args).then(
       (r) => ({ code: 0, stderr: r.stderr, stdout: r.stdout }),

@@ -5,10 +5,10 @@ import { chromium, type Browser } from 'playwright-core';
 import { aPublicPlayer } from '../../helpers/factories';
 import { startTestServer, type TestServer } from '../../helpers/server';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../helpers/browser';
+import { describeIf } from '../../helpers/skip';
 
 const available = fs.existsSync(CHROMIUM);
-if (!available) console.warn(`CORS browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
-const maybe = available ? describe : describe.skip;
+const maybe = describeIf(available, `no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 
 /**
  * A frontend on another origin, as a Vite dev server would serve it: the page is served by a second

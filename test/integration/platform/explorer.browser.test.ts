@@ -6,13 +6,14 @@ import { toGlobalId } from '../../../src/graphql/global-id';
 import { aPublicPlayer } from '../../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../helpers/browser';
+import { describeIf } from '../../helpers/skip';
 
 const available = fs.existsSync(CHROMIUM);
 if (!available) {
   // .ci/run installs Debian's chromium; on a machine without it these tests are skipped, loudly.
   console.warn(`explorer browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 }
-const maybe = available ? describe : describe.skip;
+const maybe = describeIf(available, `no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 
 /** Screenshots go here (not committed): TEST_ARTIFACTS_DIR, else a folder in the system tmp dir. */
 const ARTIFACTS = process.env.TEST_ARTIFACTS_DIR ?? path.join(os.tmpdir(), 'bpigraph-test-artifacts');

@@ -5,6 +5,7 @@
  * Zero INTERNAL_SERVER_ERROR / HTTP 5xx, and no partial writes: a mutation that fails leaves every
  * table's row count as it was.
  */
+import { FUZZ_RUNS } from '../../helpers/fuzz';
 import fc from 'fast-check';
 import {
   getNamedType,
@@ -22,7 +23,7 @@ import { getSchema } from '../../../src/schema';
 import { aPublicPlayer, anAdmin, follows } from '../../helpers/factories';
 import { startTestServer, type TestServer } from '../../helpers/server';
 
-const RUNS = 1000;
+const RUNS = FUZZ_RUNS;
 let s: TestServer;
 let schema: GraphQLSchema;
 let tokens: (string | undefined)[] = [];

@@ -3,12 +3,13 @@
  * strings (known and unknown keys, repeated keys, malformed percent-encoding, huge numbers,
  * prototype keys) and path ids against one test server. Zero 5xx; every 4xx is JSON {message}.
  */
+import { FUZZ_RUNS } from '../../helpers/fuzz';
 import http from 'node:http';
 import fc from 'fast-check';
 import { aPrivatePlayer, aPublicPlayer } from '../../helpers/factories';
 import { startTestServer, type TestServer } from '../../helpers/server';
 
-const RUNS = 1000;
+const RUNS = FUZZ_RUNS;
 let s: TestServer;
 let publicId = '';
 let privateId = '';

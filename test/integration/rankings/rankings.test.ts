@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 import { aPrivatePlayer, aPublicPlayer, aSongBestScore, anAdmin, follows } from '../../helpers/factories';
 import type { Chart, User } from '../../../src/generated/prisma/client';
 import { safeBpi } from '../../../src/domain/bpi';
+import { runCliInProcess } from '../../helpers/cli';
 
 let s: TestServer;
 let chart12: Chart;
@@ -270,20 +269,20 @@ describe('popular charts and the profile song list', () => {
 });
 
 describe('charts import-attributes (CLI)', () => {
-  const run = promisify(execFile);
-  const ROOT = path.resolve(__dirname, '../../..');
-  const cli = ['-r', '@swc-node/register', 'src/cli/index.ts', 'charts', 'import-attributes'];
+  // usage errors only: no command below reaches a database
+  const env = { ...process.env, DATABASE_URL: '', DATA_DIR: path.join(os.tmpdir(), 'bpigraph-cli-usage') };
+  const cli = ['charts', 'import-attributes'];
 
   it('prints its usage without a file, names a missing file and refuses a non-array document', async () => {
-    const noArg = await run('node', cli, { cwd: ROOT }).catch((e) => e);
+    const noArg = await runCliInProcess(cli, env);
     expect(noArg.code).toBe(2);
     expect(noArg.stderr).toContain('usage: npm run cli -- charts import-attributes <file|url>');
-    const missing = await run('node', [...cli, '/nonexistent/attributes.json'], { cwd: ROOT }).catch((e) => e);
+    const missing = await runCliInProcess([...cli, '/nonexistent/attributes.json'], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('No such file: /nonexistent/attributes.json');
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'attrs-')), 'attributes.json');
     fs.writeFileSync(file, JSON.stringify({ title: 'not an array' }));
-    const notArray = await run('node', [...cli, file], { cwd: ROOT }).catch((e) => e);
+    const notArray = await runCliInProcess([...cli, file], env);
     expect(notArray.code).toBe(2);
     expect(notArray.stderr).toContain('expected a JSON array');
   });

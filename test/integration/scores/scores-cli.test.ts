@@ -1,27 +1,24 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { openDatabase } from '../../../src/db/client';
 import { aBestScoreRow } from '../../helpers/factories';
+import { cli as cliInProcess } from '../../helpers/cli';
+import { describeIf } from '../../helpers/skip';
 
-const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '../../..');
 const SHARED = path.resolve(__dirname, '../../../../shared/data');
 const DEFS = path.join(SHARED, 'definitions/definitions-202509156.json');
 const SAMPLE = path.join(SHARED, 'eamusement/score-sample-pre-leggendaria.csv');
 const CORRECTIONS = path.join(SHARED, 'eamusement/title-corrections.json');
 const haveShared = [DEFS, SAMPLE, CORRECTIONS].every((f) => fs.existsSync(f));
-if (!haveShared) console.warn(`[scores-cli.test] ${SHARED} not found: the CLI import test is skipped`);
-const d = haveShared ? describe : describe.skip;
+const d = describeIf(haveShared, `${SHARED} not found (real data lives in ../shared)`);
 
 d('CLI: scores import (embedded database)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bpigraph-scores-cli-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   // always the embedded database: never write into the PostgreSQL harness database
   const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, JWT_SECRET: 'cli-test-secret-cli-test-secret-0123456789', SEED_DEMO: 'false', LOG_LEVEL: 'silent' };
-  const cli = (...args: string[]) => run(process.execPath, ['-r', '@swc-node/register', 'src/cli/index.ts', ...args], { cwd: ROOT, env, timeout: 400_000 });
+  const cli = (...args: string[]) => cliInProcess(env, ...args);
   const fail = (...args: string[]) => cli(...args).then(() => null, (e) => e as { code: number; stderr: string });
 
   it('imports the real sample for a user, reports not-found rows, and says so on a re-import', async () => {

@@ -8,6 +8,7 @@ import { recomputeAll, totalSetIds } from '../../../src/modules/scores/totals.se
 import { totalOverSet } from '../../../src/domain/totals';
 import { aPrivatePlayer, aPublicPlayer, follows } from '../../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
+import { describeIf } from '../../helpers/skip';
 
 /** expectNoErrors, typed loosely for test assertions on arbitrary selections. */
 const ok = (res: { status: number; body: { data?: any; errors?: any[] } }): any => expectNoErrors(res);
@@ -17,8 +18,7 @@ const DEFS = path.join(SHARED, 'definitions/definitions-202509156.json');
 const SAMPLE = path.join(SHARED, 'eamusement/score-sample-pre-leggendaria.csv');
 const CORRECTIONS = path.join(SHARED, 'eamusement/title-corrections.json');
 const haveShared = [DEFS, SAMPLE, CORRECTIONS].every((f) => fs.existsSync(f));
-if (!haveShared) console.warn(`[scores.test] ${SHARED} not found: score import tests on real data are skipped`);
-const d = haveShared ? describe : describe.skip;
+const d = describeIf(haveShared, `${SHARED} not found (real data lives in ../shared)`);
 
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'] as const;
 const HEADER = [
@@ -195,7 +195,7 @@ d('score import and reads (real definitions)', () => {
     expect(events).toHaveLength(0);
     const ok = await importScores({ db: s.db.prisma, catalogue: s.app.catalogue, events: s.app.events }, { userId: u.id, version: '33', source: 'ROWS', rows });
     expect(ok.updatedCount).toBe(30);
-    expect(events).toEqual([{ userId: u.id, version: '33', batchId: ok.batchId, chartIds: expect.any(Array) }]);
+    expect(events).toEqual([{ userId: u.id, version: '33', batchId: ok.batchId, chartIds: expect.any(Array), exSteps: expect.any(Array) }]);
   });
 
   it('imports every tool format (Reflux with title corrections, daken counter, result techo) and normalized rows', async () => {

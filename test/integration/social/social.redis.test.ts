@@ -12,13 +12,13 @@ import { createHttpServer } from '../../../src/http';
 import { createLogger } from '../../../src/logger';
 import { aPublicPlayer } from '../../helpers/factories';
 import { expectNoErrors, startTestServer, testConfig, type TestServer } from '../../helpers/server';
+import { describeIf } from '../../helpers/skip';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createClient } = require('graphql-ws/client') as typeof import('graphql-ws/dist/client');
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
-if (!hasRedis) console.warn('social.redis.test: redis-server not found on PATH — skipping the cross-process pub/sub test');
-const describeRedis = hasRedis ? describe : describe.skip;
+const describeRedis = describeIf(hasRedis, 'redis-server not found on PATH (the cross-process pub/sub test needs one)');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

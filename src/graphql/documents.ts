@@ -1,0 +1,175 @@
+/**
+ * Fixed GraphQL documents: the operations the REST routes and MCP tools run (src/rest/documents/).
+ *
+ * A REST route or an MCP tool is one named GraphQL document plus a mapping of its answer to the
+ * route's JSON. The document is parsed, validated against the schema and compiled by graphql-jit
+ * ONCE, when the server starts (`DocumentRunner.compile`, which throws naming the document and its
+ * validation errors); each request then runs the compiled query with the request's context through
+ * the same gate as POST /graphql's compiled executor (src/graphql/executor.ts): `measureOperation`
+ * (NUL, depth, aliases, string lengths, complexity), the resolvers, the rule table
+ * (src/graphql/rules.ts, applied inside the schema), the loaders and the error vocabulary.
+ *
+ * Rate limits: the transport counts one hit per request (REST: the expensive-read hook of the
+ * route, src/graphql/limits.ts `registerRestRateLimits`; MCP: one per tool call), so a document runs
+ * with `count: false` there; `count: true` adds GraphQL's own write / expensive-read count.
+ */
+import {
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  getOperationAST,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { AppError, badInput, toAppError, type ErrorCode } from '../errors';
+import type { Context, Platform } from './context';
+import { countOperation, limitsFromConfig, measureOperation, type LimitsConfig } from './limits';
+
+/** One fixed operation: its name (the operation's name in the source) and its GraphQL text. */
+export interface FixedDocument<TData = unknown, TVars extends Record<string, unknown> = Record<string, unknown>> {
+  readonly name: string;
+  readonly source: string;
+  /** Phantom types of the answer's `data` and of the variables (never set). */
+  readonly __types?: { data: TData; variables: TVars };
+}
+
+/** Declares a fixed document; `name` must be the operation's name in `source` (checked at compile time). */
+export function fixedDocument<TData, TVars extends Record<string, unknown> = Record<string, unknown>>(
+  name: string,
+  source: string,
+): FixedDocument<TData, TVars> {
+  return { name, source };
+}
+
+interface Compiled {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  query: CompiledQuery['query'];
+}
+
+/** The validation errors of a document against the schema (empty: valid), as the start-up check and the tests ask. */
+export function documentProblems(schema: GraphQLSchema, doc: FixedDocument): string[] {
+  let document: DocumentNode;
+  try {
+    document = parse(doc.source);
+  } catch (err) {
+    return [(err as Error).message];
+  }
+  const problems = validate(schema, document, [...specifiedRules, NoSchemaIntrospectionCustomRule]).map((e) => e.message);
+  const operation = getOperationAST(document, doc.name);
+  if (!operation) problems.push(`no operation named ${doc.name}`);
+  else if (operation.operation === 'subscription') problems.push('a subscription cannot be a fixed document');
+  return problems;
+}
+
+/** The domain error behind a GraphQL error (a resolver's AppError, or the gate's code and message). */
+export function appErrorOf(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof GraphQLError) {
+    if (err.originalError) return appErrorOf(err.originalError);
+    const code = err.extensions?.code;
+    if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return new AppError(code as ErrorCode, err.message);
+  }
+  return toAppError(err);
+}
+
+/** The variable a coercion message names (`Variable "$version" got invalid value…` → ['version']). */
+function variableOf(message: string): string[] {
+  const m = /Variable "\$(\w+)"/.exec(message);
+  return m ? [m[1]] : [];
+}
+
+/**
+ * The compiled fixed documents of one server. Compiled at start-up (`compile`); `run` answers the
+ * document's data or throws the AppError of the first error (REST and MCP answer one error).
+ */
+export class DocumentRunner {
+  private readonly compiled = new Map<FixedDocument, Compiled>();
+
+  constructor(
+    private readonly app: Platform,
+    private readonly schema: GraphQLSchema,
+    private readonly limits: LimitsConfig = limitsFromConfig(app.config),
+  ) {}
+
+  /** Parses, validates and compiles documents; throws listing every invalid one (the server does not start). */
+  compile(docs: Iterable<FixedDocument>): this {
+    const failures: string[] = [];
+    for (const doc of docs) {
+      if (this.compiled.has(doc)) continue;
+      const problems = documentProblems(this.schema, doc);
+      if (problems.length) {
+        failures.push(`${doc.name}: ${problems.join('; ')}`);
+        continue;
+      }
+      const document = parse(doc.source);
+      const operation = getOperationAST(document, doc.name)!;
+      const jit = compileQuery(this.schema, document, doc.name);
+      if (!isCompiledQuery(jit)) {
+        failures.push(`${doc.name}: graphql-jit cannot compile it (${jit.errors?.map((e) => e.message).join('; ')})`);
+        continue;
+      }
+      this.compiled.set(doc, { document, operation, query: jit.query.bind(jit) });
+    }
+    if (failures.length) throw new Error(`Invalid fixed GraphQL documents (src/rest/documents):\n${failures.join('\n')}`);
+    return this;
+  }
+
+  /** Runs a compiled document for one request; the data, or throws the first error as an AppError. */
+  async run<TData, TVars extends Record<string, unknown>>(
+    doc: FixedDocument<TData, TVars>,
+    ctx: Context,
+    variables: TVars,
+    opts: { count?: boolean } = {},
+  ): Promise<TData> {
+    const c = this.compiled.get(doc as FixedDocument);
+    if (!c) throw new Error(`fixed document ${doc.name} was not compiled at start-up`);
+    // A query may read from a replica, unless this request already wrote (an MCP tool: import, then read back).
+    if (c.operation.operation === 'query') ctx.readOnly = !wrote.has(ctx);
+    else {
+      ctx.readOnly = false;
+      wrote.add(ctx);
+    }
+    const rq = { schema: this.schema, document: c.document, operation: c.operation, operationName: doc.name, variables, ctx };
+    try {
+      const measured = measureOperation(this.limits, rq);
+      if (opts.count) {
+        const gate = countOperation(this.app, this.limits, rq, measured);
+        if (gate) await gate;
+      }
+    } catch (err) {
+      throw appErrorOf(err);
+    }
+    const result = await c.query(undefined, ctx, variables);
+    if (result.errors?.length) {
+      const first = result.errors[0];
+      // Variables that do not coerce (a version the schema does not know…): no data, no path, no cause.
+      if (result.data == null && !first.path && !first.originalError) throw badInput(first.message, [{ code: 'invalid_type', path: variableOf(first.message), message: first.message }]);
+      const e = appErrorOf(first);
+      if (e.code === 'INTERNAL_SERVER_ERROR') this.app.log.error({ err: first.originalError ?? first, document: doc.name }, 'unhandled error in a fixed document');
+      throw e;
+    }
+    return result.data as TData;
+  }
+}
+
+/** Contexts that ran a mutation: their later queries read the primary (read-your-writes). */
+const wrote = new WeakSet<Context>();
+
+const runners = new WeakMap<object, DocumentRunner>();
+
+/** Makes a server's compiled documents the ones its REST routes and MCP tools run (src/http.ts, at start-up). */
+export function installDocuments(app: Platform, runner: DocumentRunner): void {
+  runners.set(app, runner);
+}
+
+/** The compiled documents of the server of this app (installed at start-up). */
+export function documentsOf(app: Platform): DocumentRunner {
+  const runner = runners.get(app);
+  if (!runner) throw new Error('fixed documents are not compiled: the HTTP server compiles them at start-up');
+  return runner;
+}

@@ -1,0 +1,32 @@
+import type { FixedDocument } from '../../graphql/documents';
+import { RestBpiCalc } from './bpi-calc';
+import { RestRecentNotes } from './recent-notes';
+import { RestRecommended } from './recommended';
+import { RestProfile } from './profile';
+import { RestExchangeApiKey } from './token';
+import { RestChartSvg } from './chart-svg';
+import { McpMyDashboard } from './mcp-dashboard';
+import { McpMyScores, McpUserScoresById, McpUserScoresByName } from './mcp-scores';
+import { McpMyFollows } from './mcp-follows';
+import { McpChartRivals } from './mcp-chart-rivals';
+import { McpSearchSongs, McpSearchUsers } from './mcp-search';
+import { McpImportScore, McpMyBest } from './mcp-update-score';
+
+/**
+ * Every fixed GraphQL document of the REST routes and MCP tools: compiled and validated against the
+ * schema when the server starts (src/http.ts) and by test/unit/rest-documents.test.ts.
+ */
+export const FIXED_DOCUMENTS: readonly FixedDocument[] = [
+  RestBpiCalc, RestRecentNotes, RestRecommended, RestProfile, RestExchangeApiKey,
+  RestChartSvg,
+  McpMyDashboard,
+  McpMyScores,
+  McpUserScoresById,
+  McpUserScoresByName,
+  McpMyFollows,
+  McpChartRivals,
+  McpSearchSongs,
+  McpSearchUsers,
+  McpMyBest,
+  McpImportScore,
+];

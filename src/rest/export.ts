@@ -1,0 +1,148 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { App } from '../app';
+import { PlayStyle } from '../domain/constants';
+import { badInput, notFound } from '../errors';
+import { parseVersion } from '../graphql/args';
+import { contextForRequest, type Context } from '../graphql/context';
+import { enforce } from '../graphql/rules';
+import { accountDocument } from '../modules/users/account-backup';
+import { batchManualChunks, bestPages, officialCsvChunks, playPages, type ExportQuery } from '../modules/scores/export.service';
+import { restError } from './errors';
+import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
+
+/**
+ * Downloads (docs/portability.md): GET /api/v1/users/{userId}/scores/export — a player's bests
+ * (history=true: every play) of a version as Tachi BATCH-MANUAL JSON or the official CSV layout.
+ * Owner or administrator only, even for a public player: a public profile shows scores, but the
+ * whole history in one file (with every play time) is the player's to hand out. Streamed.
+ */
+
+const ExportQuerySchema = z.object({
+  format: z.enum(['batch-manual', 'csv']).optional().describe('batch-manual (default) or csv (the official CSV layout)'),
+  version: z.string().optional().describe('Game version (default: the latest)'),
+  history: z.enum(['true', 'false']).optional().describe('true: every play (BATCH-MANUAL only); default: the bests'),
+  playStyle: z.enum(['SP', 'DP']).optional().describe('SP (default) or DP'),
+  bpi: z.enum(['true', 'false']).optional().describe('BATCH-MANUAL: BPI in optional.bpi (default true; false for Tachi)'),
+});
+
+const EXPORT_DOC: RouteDoc = {
+  summary: "A player's scores as a file (Tachi BATCH-MANUAL JSON or the official CSV)",
+  description:
+    'Bests of one version (history=true: every play) as BATCH-MANUAL JSON (matchType songTitle, Tachi lamp names, ' +
+    'timeAchieved in ms, judgements when known, optional.bp = misses, optional.bpi unless bpi=false) or, format=csv, ' +
+    'the official score CSV layout (one line per song). Owner or administrator only. Streamed; Content-Disposition ' +
+    'names the file. The importer (importScoresCsv, cli scores import) takes both back.',
+  tags: ['portability'],
+  params: z.object({ userId: z.string() }),
+  query: ExportQuerySchema,
+  responses: {
+    200: { description: 'The file (application/json for batch-manual, text/csv for csv)', media: 'application/json' },
+    400: { description: 'Bad query parameter', body: ErrorBody },
+    401: { description: 'No or invalid bearer token', body: ErrorBody },
+    403: { description: 'Not the owner (nor an administrator)', body: ErrorBody },
+    404: { description: 'Unknown user', body: ErrorBody },
+  },
+  errors: ErrorBody,
+  bearer: 'required',
+};
+
+const bool = (v: string | undefined, dflt: boolean) => (v === undefined ? dflt : v === 'true');
+
+function parseExportQuery(raw: unknown): { format: 'batch-manual' | 'csv'; version: string; history: boolean; playStyle: PlayStyle; bpi: boolean } {
+  const r = ExportQuerySchema.safeParse(raw ?? {});
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const name = String(issue.path[0] ?? 'query');
+    throw badInput(`${name}: ${issue.message}`, [{ code: 'invalid_value', path: [name], message: issue.message }]);
+  }
+  const q = r.data;
+  const format = q.format ?? 'batch-manual';
+  const history = bool(q.history, false);
+  if (format === 'csv' && history) {
+    const message = 'history=true needs format=batch-manual: the official CSV holds one line per song (bests only)';
+    throw badInput(message, [{ code: 'invalid_value', path: ['history'], message }]);
+  }
+  return { format, version: parseVersion(q.version), history, playStyle: q.playStyle === 'DP' ? PlayStyle.DP : PlayStyle.SP, bpi: bool(q.bpi, true) };
+}
+
+/** Registers a streamed GET download: 405 for other methods, errors before the first byte as JSON. */
+export function downloadRoute(
+  fastify: FastifyInstance,
+  app: App,
+  url: string,
+  doc: RouteDoc,
+  open: (ctx: Context, req: FastifyRequest) => Promise<{ type: string; filename: string; chunks: AsyncIterable<string> }>,
+): void {
+  fastify.route({
+    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url,
+    ...HIDDEN,
+    handler: async (_req: FastifyRequest, reply: FastifyReply) => reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
+  });
+  fastify.route({
+    method: 'GET',
+    url,
+    ...routeSchema(doc),
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      try {
+        const ctx = await contextForRequest(app, req);
+        const file = await open(ctx, req);
+        return reply
+          .code(200)
+          .header('content-type', file.type)
+          .header('content-disposition', `attachment; filename="${file.filename}"`)
+          .header('cache-control', 'private, no-store')
+          .send(Readable.from(file.chunks, { objectMode: false }));
+      } catch (err) {
+        const { status, body, headers } = restError(err, app.log);
+        return reply.code(status).headers(headers ?? {}).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+      }
+    },
+  });
+}
+
+export function registerScoresExport(fastify: FastifyInstance, app: App): void {
+  downloadRoute(fastify, app, '/api/v1/users/:userId/scores/export', EXPORT_DOC, async (ctx, req) => {
+    const { userId } = req.params as { userId: string };
+    const p = parseExportQuery(req.query);
+    const gate = enforce(ctx, 'REST.scoresExport', { userId }, 'read');
+    if (gate) await gate;
+    const q: ExportQuery = { userId, version: p.version, playStyle: p.playStyle };
+    const deps = { db: ctx.db, catalogue: app.catalogue };
+    const base = `bpigraph-${p.version}-${p.playStyle}-${p.history ? 'history' : 'bests'}`;
+    if (p.format === 'csv') return { type: 'text/csv; charset=utf-8', filename: `${base}.csv`, chunks: officialCsvChunks(deps, q) };
+    const pages = p.history ? playPages(deps, q) : bestPages(deps, q);
+    return { type: 'application/json; charset=utf-8', filename: `${base}.json`, chunks: batchManualChunks(pages, q, p.bpi) };
+  });
+}
+
+const ACCOUNT_DOC: RouteDoc = {
+  summary: 'Everything the account holds, as one JSON document',
+  description:
+    'Profile and settings, statuses, import batches, bests, every play (last, `scores`), follows both ways, requests, ' +
+    'lists and memberships, notifications, notes, votes, optimizer memos, tower data; key values left out. The same ' +
+    'document the account deletion writes as its backup. Streamed; the caller\'s own token only (not an OAuth app\'s).',
+  tags: ['portability'],
+  responses: {
+    200: { description: 'The account document (application/json)', media: 'application/json' },
+    401: { description: 'No or invalid bearer token', body: ErrorBody },
+    403: { description: 'A third-party application token', body: ErrorBody },
+  },
+  errors: ErrorBody,
+  bearer: 'required',
+};
+
+/** GET /api/v1/me/export: the caller's account document (docs/portability.md). */
+export function registerAccountExport(fastify: FastifyInstance, app: App): void {
+  downloadRoute(fastify, app, '/api/v1/me/export', ACCOUNT_DOC, async (ctx) => {
+    const gate = enforce(ctx, 'REST.accountExport', {}, 'read');
+    if (gate) await gate;
+    const userId = ctx.viewer!.id;
+    // existence first: the document's first read would fail after the 200 is sent
+    if (!(await ctx.db.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw notFound('User not found');
+    const day = new Date().toISOString().slice(0, 10);
+    return { type: 'application/json; charset=utf-8', filename: `bpigraph-account-${day}.json`, chunks: accountDocument(ctx.db, userId) };
+  });
+}
