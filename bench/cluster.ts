@@ -18,10 +18,8 @@ import 'reflect-metadata';
  * Environment: CLUSTER_PROCESSES (3), CLUSTER_SECONDS (60), CLUSTER_ONE_SECONDS (30),
  * CLUSTER_CONCURRENCY (8), CLUSTER_REPLICA (1; 0 = no replica, a database on the bench server).
  */
-import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import WebSocket from 'ws';
 import { Client as PgClient } from 'pg';
@@ -32,7 +30,8 @@ import { applyMigrations } from '../src/db/migrate';
 import { demoDefinitions, seedDemoCatalogue } from '../src/db/seed';
 import { createLogger } from '../src/logger';
 import { startStreamingPair, type StreamingPair } from '../test/helpers/replica';
-import { fmt, pgAdminUrl, pgUrl, record, startProcess, type Child } from './lib';
+import { startRecipe } from './cluster-recipe';
+import { fmt, pgAdminUrl, pgUrl, record } from './lib';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createClient } = require('graphql-ws/client') as typeof import('graphql-ws/dist/client');
@@ -75,63 +74,8 @@ async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
   return { url: `redis://127.0.0.1:${port}`, proc };
 }
 
-interface Cluster {
-  url: string;
-  backends: Child[];
-  stop(): Promise<void>;
-}
-
-async function startCluster(n: number, env: Record<string, string>): Promise<Cluster> {
-  const backends: Child[] = [];
-  for (let i = 0; i < n; i++) backends.push(await startProcess('src/server.ts', env, await freePort()));
-  const port = await freePort();
-  const cfg = path.join(os.tmpdir(), `bpigraph-haproxy-${process.pid}-${n}.cfg`);
-  fs.writeFileSync(
-    cfg,
-    [
-      'global',
-      '  maxconn 4096',
-      'defaults',
-      '  mode http',
-      '  timeout connect 5s',
-      '  timeout client 60s',
-      '  timeout server 60s',
-      '  timeout tunnel 1h',
-      // a saturated shared machine answers /healthz slowly: be patient before marking a process down
-      '  timeout check 10s',
-      'frontend api',
-      `  bind 127.0.0.1:${port}`,
-      '  default_backend servers',
-      'backend servers',
-      // a player's requests stick to one process (its read-your-writes record is local first);
-      // anonymous requests (no header) are spread round-robin
-      '  balance hdr(authorization)',
-      '  hash-type consistent',
-      '  option httpchk GET /healthz',
-      ...backends.map((b, i) => `  server s${i} ${b.url.replace('http://', '')} check inter 5s fall 5 rise 1`),
-    ].join('\n') + '\n',
-  );
-  const haproxy = spawn('/usr/sbin/haproxy', ['-f', cfg, '-db'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(url + '/healthz')).ok) break;
-    } catch {
-      /* not up */
-    }
-    if (i > 100) throw new Error('haproxy did not come up');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    backends,
-    async stop() {
-      await waitExit(haproxy);
-      await Promise.all(backends.map((b) => b.stop()));
-      fs.rmSync(cfg, { force: true });
-    },
-  };
-}
+/** The shipped recipe (deploy/cluster.json, deploy/haproxy.cfg; bench/cluster-recipe.ts) with n API processes. */
+const startCluster = (n: number, env: Record<string, string>) => startRecipe(env, freePort, n);
 
 interface Fixture {
   players: { id: string; token: string }[];
