@@ -20,6 +20,7 @@ const REST_PATHS: [string, string][] = [
   ['/api/oauth/authorization-server-metadata', 'get'],
   ['/.well-known/oauth-protected-resource', 'get'],
   ['/.well-known/oauth-protected-resource/mcp', 'get'],
+  ['/.well-known/jwks.json', 'get'],
   ['/api/oauth/protected-resource-metadata', 'get'],
   ['/api/oauth/register', 'post'],
   ['/api/oauth/client', 'get'],
