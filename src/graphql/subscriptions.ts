@@ -6,7 +6,7 @@ import type { Platform as App } from './context';
 import { HTTP_STATUS, badInput, toAppError, unauthenticated } from '../errors';
 import { createContext, type Context, type Viewer } from './context';
 import { enforce } from './rules';
-import { limitsFromConfig, measureOperation } from './limits';
+import { measureOperation } from './limits';
 
 // 'graphql-ws/use/ws' is an `exports` subpath, which TypeScript's node10 resolution cannot see:
 // load it at run time, type it from its declaration file.
@@ -91,7 +91,7 @@ async function enforceRules(schema: GraphQLSchema, ctx: Context, op: OperationDe
 export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: App): SubscriptionServer {
   // maxPayload: ws refuses (closes with 1009) a larger frame before it is buffered whole or parsed.
   const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: app.config.wsMaxPayload });
-  const limits = limitsFromConfig(app.config);
+  const limits = app.config.limits;
   perUserMax = app.config.subscriptionsPerUser;
   const disposable = useServer<Record<string, unknown>, Extra>(
     {
