@@ -37,7 +37,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { compileVariableParsing, failToParseVariables } from 'graphql-jit/dist/variables';
 import type { Platform as App } from './context';
 import { contextForRequest, type Context } from './context';
-import { countOperation, limitsFromConfig, measureOperation, rateLimitedRetryAfter, type LimitsConfig, type OperationCost } from './limits';
+import { countOperation, measureOperation, rateLimitedRetryAfter, type LimitsConfig, type OperationCost } from './limits';
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
@@ -92,7 +92,7 @@ export class CompiledExecutor {
     private readonly app: App,
     private readonly schema: GraphQLSchema,
     private readonly formatError: FormatError,
-    private readonly limits: LimitsConfig = limitsFromConfig(app.config),
+    private readonly limits: LimitsConfig = app.config.limits,
   ) {
     // The validation Apollo applies: graphql-js' rules, and no introspection when it is turned off.
     this.rules = app.config.introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];

@@ -7,7 +7,7 @@ import type { Platform as App } from './context';
 import { HTTP_STATUS, badInput, toAppError, unauthenticated } from '../errors';
 import { createContext, type Context, type Viewer } from './context';
 import { enforce } from './rules';
-import { limitsFromConfig, measureOperation } from './limits';
+import { measureOperation } from './limits';
 
 // 'graphql-ws/use/ws' is an `exports` subpath, which TypeScript's node10 resolution cannot see:
 // load it at run time, type it from its declaration file.
@@ -97,7 +97,7 @@ export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) =>
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   server.on('upgrade', onUpgrade);
-  const limits = limitsFromConfig(app.config);
+  const limits = app.config.limits;
   perUserMax = app.config.subscriptionsPerUser;
   const disposable = useServer<Record<string, unknown>, Extra>(
     {

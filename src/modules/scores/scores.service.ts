@@ -17,8 +17,9 @@ import { arraySource, positionOf, ScoreSortKey, selectPage, type ListEntry, type
 const SCORE_LIST_KEY = ['num', 'int'] as const;
 import type { AreaScope } from '../area';
 import { loadTitleCorrections } from './corrections';
-import { importScoreExport, importScores, MAX_IMPORT_ROWS, type ImportReport, type ImportRow } from './import.service';
+import { importScores, MAX_IMPORT_ROWS, type ImportReport, type ImportRow } from './import.service';
 import { migrateLegacyScores } from './migrate.service';
+import { chartKeys, parseExportTask } from './parse.task';
 import {
   byLevelTitle,
   chartFields,
@@ -34,7 +35,7 @@ import {
   type ReplayBest,
 } from './plays';
 
-type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'config' | 'loaders'>;
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'config' | 'loaders' | 'pool'>;
 
 interface PageArgs {
   first?: number | null;
@@ -374,8 +375,18 @@ export class ScoresService {
   }
 
   /** An export file (official CSV, Reflux TSV, daken counter, result techo; detected) as one batch (the use case `cli scores import` shares). */
-  importExport(args: { userId: string; version: string; csv: string; playStyle?: PlayStyle | null }): Promise<ImportReport> {
-    return importScoreExport(this.s, args, { corrections: loadTitleCorrections(this.s.config.titleCorrectionsFile) });
+  async importExport(args: { userId: string; version: string; csv: string; playStyle?: PlayStyle | null }): Promise<ImportReport> {
+    // importScoreExport's steps, the parsing in the worker pool (a file near the body limit is 0.3–5 s of CPU).
+    requireVersion(args.version);
+    const corrections = loadTitleCorrections(this.s.config.titleCorrectionsFile);
+    const parsed = await this.s.pool.run(parseExportTask, {
+      text: args.csv,
+      version: args.version,
+      charts: chartKeys(this.s.catalogue),
+      corrections,
+      officialPlayStyle: args.playStyle ?? PlayStyle.SP,
+    });
+    return importScores(this.s, { userId: args.userId, version: args.version, ...parsed, corrections });
   }
 
   /** The older app's export (replaces the previous migration; idempotent). */
