@@ -17,9 +17,8 @@ import { arraySource, positionOf, ScoreSortKey, selectPage, type ListEntry, type
 const SCORE_LIST_KEY = ['num', 'int'] as const;
 import type { AreaScope } from '../area';
 import { loadTitleCorrections } from './corrections';
-import { importScores, MAX_IMPORT_ROWS, type ImportReport, type ImportRow } from './import.service';
+import { importScoreExport, importScores, MAX_IMPORT_ROWS, type ImportReport, type ImportRow } from './import.service';
 import { migrateLegacyScores } from './migrate.service';
-import { chartKeys, parseExportTask } from './parse.task';
 import {
   byLevelTitle,
   chartFields,
@@ -35,7 +34,7 @@ import {
   type ReplayBest,
 } from './plays';
 
-type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'config' | 'loaders' | 'pool'>;
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'config' | 'loaders'>;
 
 interface PageArgs {
   first?: number | null;
@@ -375,18 +374,8 @@ export class ScoresService {
   }
 
   /** An export file (official CSV, Reflux TSV, daken counter, result techo; detected) as one batch (the use case `cli scores import` shares). */
-  async importExport(args: { userId: string; version: string; csv: string; playStyle?: PlayStyle | null }): Promise<ImportReport> {
-    // importScoreExport's steps, the parsing in the worker pool (a file near the body limit is 0.3–5 s of CPU).
-    requireVersion(args.version);
-    const corrections = loadTitleCorrections(this.s.config.titleCorrectionsFile);
-    const parsed = await this.s.pool.run(parseExportTask, {
-      text: args.csv,
-      version: args.version,
-      charts: chartKeys(this.s.catalogue),
-      corrections,
-      officialPlayStyle: args.playStyle ?? PlayStyle.SP,
-    });
-    return importScores(this.s, { userId: args.userId, version: args.version, ...parsed, corrections });
+  importExport(args: { userId: string; version: string; csv: string; playStyle?: PlayStyle | null }): Promise<ImportReport> {
+    return importScoreExport(this.s, args, { corrections: loadTitleCorrections(this.s.config.titleCorrectionsFile) });
   }
 
   /** The older app's export (replaces the previous migration; idempotent). */

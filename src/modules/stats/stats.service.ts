@@ -167,7 +167,17 @@ export class StatsService {
   }
 
   /** Daily (weekly, monthly) total BPI trend by play time (JST days); days without plays carry the total. */
-  async totalBpiHistory(userId: string, versionArg: string | null | undefined, groupByArg: string | null | undefined) {
+  /** One computation per request for the same arguments (24 aliases of one history are computed once). */
+  private readonly histories = new Map<string, ReturnType<StatsService['computeTotalBpiHistory']>>();
+
+  totalBpiHistory(userId: string, versionArg: string | null | undefined, groupByArg: string | null | undefined) {
+    const key = `${userId}\u0000${versionArg ?? ''}\u0000${groupByArg ?? ''}`;
+    let h = this.histories.get(key);
+    if (!h) this.histories.set(key, (h = this.computeTotalBpiHistory(userId, versionArg, groupByArg)));
+    return h;
+  }
+
+  private async computeTotalBpiHistory(userId: string, versionArg: string | null | undefined, groupByArg: string | null | undefined) {
     const version = parseVersion(versionArg);
     const groupBy = groupByArg ?? 'day';
     if (!['day', 'week', 'month'].includes(groupBy)) throw badInput('groupBy must be day, week or month', [{ code: 'invalid_value', path: ['groupBy'], message: 'groupBy must be day, week or month' }]);
