@@ -19,7 +19,7 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', de
     // Fastify's request loggers already bind reqId: add it only where it is missing.
     mixin(_obj, _level, logger) {
       const store = requestContext.getStore();
-      if (!store || (logger as pino.Logger).bindings().reqId !== undefined) return {};
+      if (!store || (logger).bindings().reqId !== undefined) return {};
       return { reqId: store.reqId };
     },
   }, destination as pino.DestinationStream);

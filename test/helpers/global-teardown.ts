@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { Client } from 'pg';
-import { templateDump, templateDbName, withDatabase } from './template';
+import { templateDump, withDatabase } from './template';
 
 export default async function globalTeardown(): Promise<void> {
   const url = process.env.DATABASE_URL;
