@@ -113,9 +113,9 @@ export class CompiledExecutor {
     ) {
       return this.toApollo();
     }
-    const compiled = this.lookup(body.query, (body.operationName as string | null | undefined) ?? undefined);
+    const compiled = this.lookup(body.query, (body.operationName) ?? undefined);
     if (compiled === TO_APOLLO) return this.toApollo();
-    const variables = (body.variables as Record<string, unknown> | null | undefined) ?? {};
+    const variables = (body.variables) ?? {};
     // Apollo answers variables that do not coerce (400 BAD_USER_INPUT) before anything runs.
     if (compiled.coerceVariables && failToParseVariables(compiled.coerceVariables(variables))) {
       return this.toApollo();

@@ -118,7 +118,7 @@ export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: 
         const extra = c.extra as Extra;
         const ctx = createContext(app, extra.viewer ?? null, c.extra.request.socket.remoteAddress ?? '');
         if (extra.check) credentialChecks.set(ctx, extra.check);
-        return ctx as unknown as Record<string, unknown>;
+        return ctx;
       },
       onSubscribe: async (c, _id, payload) => {
         try {
@@ -141,7 +141,7 @@ export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: 
           }
           measureOperation(limits, { schema, document: doc, operation: op, operationName: payload.operationName, variables: payload.variables });
           const ctx = createContext(app, (c.extra as Extra).viewer ?? null, c.extra.request.socket.remoteAddress ?? '');
-          await enforceRules(schema, ctx, op, (payload.variables ?? {}) as Record<string, unknown>);
+          await enforceRules(schema, ctx, op, (payload.variables ?? {}));
         } catch (err) {
           if (err instanceof GraphQLError) return [err];
           const e = toAppError(err);

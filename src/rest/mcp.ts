@@ -51,7 +51,7 @@ function serverFor(app: App, ctx: Context): McpServer {
       async (args: unknown) => {
         try {
           await consumeToolCall(app, t.kind, ctx.ip, ctx.viewer?.id);
-          const result = (await t.run(ctx, app, args as never)) as Record<string, unknown>;
+          const result = (await t.run(ctx, app, args as never));
           return { structuredContent: result, content: [{ type: 'text', text: JSON.stringify(result) }] };
         } catch (err) {
           return toolError(err, app);

@@ -454,7 +454,7 @@ describe('access matrix (rule table → verdicts)', () => {
     }
     for (const [op, entry] of Object.entries(RULES)) {
       if (!entry.firstParty || !isGraphqlOp(op) || !rootField(op).def || !CASES[op] || !('vars' in CASES[op])) continue;
-      const vars = (CASES[op] as { vars: (f: Fixture) => Record<string, unknown> }).vars(f);
+      const vars = (CASES[op]).vars(f);
       const res = await s.gql(documentFor(op, vars), vars, readWrite);
       if (res.body.errors?.[0]?.extensions?.code !== 'FORBIDDEN') wrong.push(`${op} (firstParty) with a read-write app token: ${JSON.stringify(res.body.errors?.[0] ?? 'no error')}`);
     }

@@ -126,7 +126,7 @@ async function refused(client: Client, name: string, args: Record<string, unknow
   const res = await client.callTool({ name, arguments: args });
   expect(res.isError).toBe(true);
   expect(res.structuredContent).toBeUndefined();
-  return { text: (res.content as { text: string }[])[0].text, code: (res._meta as Record<string, unknown> | undefined)?.code };
+  return { text: (res.content as { text: string }[])[0].text, code: (res._meta)?.code };
 }
 
 describe('POST /mcp: authentication', () => {

@@ -2,6 +2,7 @@ import { startTestServer, type TestServer } from '../../helpers/server';
 import { aPublicPlayer } from '../../helpers/factories';
 
 // The validator is an ES module: a real dynamic import (not rewritten into require()).
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- deliberate: import() that no transform rewrites
 const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<any>;
 
 /** Every REST path the server has (the four compatibility routes, the token exchange, OAuth). */
