@@ -196,6 +196,13 @@ export function parsePage(limit: number | null | undefined, offset: number | nul
   return issues.length ? fail(...issues) : ok({ limit: l, offset: o });
 }
 
+/** An integer in [min, max] (default when missing). */
+export function parseIntIn(v: number | null | undefined, arg: string, min: number, max: number, dflt: number): Checked<number> {
+  const n = v ?? dflt;
+  if (!Number.isInteger(n) || n < min || n > max) return fail(issue('out_of_range', arg, `${arg} must be an integer between ${min} and ${max}`));
+  return ok(n);
+}
+
 /** A number in [min, max] (optional: null when missing). */
 export function parseNumberIn(v: number | null | undefined, arg: string, min: number, max: number): Checked<number | null> {
   if (v === null || v === undefined) return ok(null);
