@@ -246,7 +246,8 @@ const tokens = {} as Record<Who, string | undefined>;
 let clientId: string;
 
 beforeAll(async () => {
-  s = await startTestServer({ seedDemo: false });
+  // the verdicts under test, not the limits: the matrix sends many priced reads from one address
+  s = await startTestServer({ seedDemo: false, env: { CPU_BUDGET_ANONYMOUS_PER_MINUTE: '1000000', CPU_BUDGET_USER_PER_MINUTE: '1000000', RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '100000' } });
   schema = await getSchema();
   const db = s.db.prisma;
   users.owner = await aPrivatePlayer(db);
