@@ -12,6 +12,7 @@ import { importArenaCommand, importDefinitionsCommand, recomputeCommand } from '
 import { importRadarCategoriesCommand } from './radar';
 import { importScoresCommand } from './scores';
 import { fitBpiV2Command } from './bpi-v2';
+import { listKeysCommand, rotateKeysCommand } from './keys';
 import { UsageError, withDatabase, type CliArgs } from './support';
 
 export interface Command {
@@ -132,6 +133,19 @@ export const COMMANDS: Command[] = [
     usage: 'token <user>',
     summary: 'Print an access token (Bearer) for a user (id or name)',
     run: (args, config) => tokenCommand(args, config),
+  },
+  {
+    name: 'keys rotate',
+    usage: 'keys rotate',
+    summary: 'PostgreSQL: a new access-token signing key; the previous one verifies until its tokens expire (docs/cluster-keys.md)',
+    run: (args, config) => rotateKeysCommand(args, config),
+  },
+  {
+    name: 'keys list',
+    usage: 'keys list [--json]',
+    summary: 'PostgreSQL: the signing keys in the database (ids and dates, never secrets)',
+    options: json,
+    run: (args, config) => listKeysCommand(args, config),
   },
   {
     name: 'definitions import',

@@ -39,7 +39,7 @@ export async function createUserCommand({ values }: CliArgs, config: Config): Pr
 export async function tokenCommand({ positionals }: CliArgs, config: Config): Promise<number> {
   return withDatabase(config, 'token', async (db) => {
     const user = await findUser(db.prisma, positionals[0], 'token <user>');
-    const auth = await AuthService.create(config, db.prisma);
+    const auth = await AuthService.create(config, db.prisma, { shared: db.kind === 'postgres' });
     const { token, expiresIn } = await auth.issueAccessToken(user.id);
     console.log(token);
     console.error(`(expires in ${expiresIn} s)`);

@@ -21,6 +21,7 @@ import {
  *  GET  /.well-known/oauth-authorization-server   RFC 8414 metadata (also /api/oauth/authorization-server-metadata)
  *  GET  /.well-known/oauth-protected-resource     RFC 9728 metadata of /graphql
  *  GET  /.well-known/oauth-protected-resource/mcp RFC 9728 metadata of /mcp (the MCP endpoint)
+ *  GET  /.well-known/jwks.json                    RFC 7517 public keys of our access tokens (docs/cluster-keys.md)
  *  POST /api/oauth/register                       RFC 7591 dynamic registration (public clients; 20/min/IP)
  *  GET  /api/oauth/client?client_id=              client name + redirect hosts for a consent screen (60/min/IP)
  *  GET  /api/oauth/authorize                      consent page for the signed-in user (Bearer token)
@@ -141,6 +142,13 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
     // RFC 9728 §3.1: the document of the MCP endpoint (src/rest/mcp.ts), named by its 401 challenge.
     route(['GET'], ['/.well-known/oauth-protected-resource/mcp'], { summary: 'RFC 9728 protected resource metadata of /mcp (the MCP endpoint)', responses: { 200: { description: 'Metadata', body: ResourceMetadata } } }, async (req) =>
       oauth.protectedResourceMetadata(base(req), '/mcp'),
+    );
+
+    // RFC 7517: the public keys of our ES256 access tokens (PostgreSQL: keys in the database,
+    // the previous ones listed until their tokens expire); empty with a shared secret (HS256).
+    const Jwks = z.object({ keys: z.array(z.object({ kty: z.string(), kid: z.string(), alg: z.string(), use: z.string() }).loose()) });
+    route(['GET'], ['/.well-known/jwks.json'], { summary: 'RFC 7517 JSON Web Key Set: the public keys of the live access-token keys', responses: { 200: { description: 'Key set', body: Jwks } } }, async (_req, reply) =>
+      reply.header('cache-control', 'public, max-age=60').send({ keys: app.auth.keys.publicKeys() }),
     );
 
     route(['POST'], ['/api/oauth/register'], {

@@ -1,10 +1,11 @@
 import net from 'node:net';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { createApp, type App } from '../../src/app';
+import { closeApp, createApp, type App } from '../../src/app';
 import { createHttpServer } from '../../src/http';
 import { createLogger } from '../../src/logger';
-import type { DatabaseHandle } from '../../src/db/client';
+import { openDatabase, type DatabaseHandle } from '../../src/db/client';
+import type { Config } from '../../src/config';
 import { testConfig } from './server';
 
 /** Another app instance (its own caches, bus, recompute job, HTTP server) on an existing database. */
@@ -15,8 +16,8 @@ export interface Instance {
   close(): Promise<void>;
 }
 
-export async function startInstance(db: DatabaseHandle, env: Record<string, string> = {}): Promise<Instance> {
-  const app = await createApp(testConfig(env), db, createLogger('silent'));
+export async function startInstance(db: DatabaseHandle, env: Record<string, string> = {}, over: Partial<Config> = {}): Promise<Instance> {
+  const app = await createApp({ ...testConfig(env), ...over }, db, createLogger('silent'));
   const { fastify } = await createHttpServer(app);
   await fastify.listen({ port: 0, host: '127.0.0.1' });
   await app.bus.ready();
@@ -57,4 +58,23 @@ export function runCli(args: string[], databaseUrl: string): Promise<{ code: num
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, out }));
   });
+}
+
+/**
+ * An app as a separate server process has it: its own connection pool to `url`, its own data
+ * directory, and no JWT_SECRET (keys come from the database: docs/cluster-keys.md) — caches, bus,
+ * keys and HTTP server of its own. `close` ends its pool too.
+ */
+export async function startProcessLike(url: string, dataDir: string, env: Record<string, string> = {}): Promise<Instance & { db: DatabaseHandle }> {
+  const db = await openDatabase({ url, poolMax: 5 });
+  const inst = await startInstance(db, { DATA_DIR: dataDir, ...env }, { jwtSecret: undefined });
+  return {
+    ...inst,
+    db,
+    async close() {
+      await inst.close();
+      await closeApp(inst.app);
+      await db.close();
+    },
+  };
 }

@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import {
   SignJWT,
   createRemoteJWKSet,
@@ -10,12 +8,17 @@ import {
   errors as joseErrors,
   type JWTPayload,
   type JWTVerifyGetKey,
+  type JWSHeaderParameters,
 } from 'jose';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError, unauthenticated } from '../../errors';
 import type { ExternalIdentityRef, Viewer } from '../../graphql/context';
 import { hashSecret } from './secrets';
+import { openKeyRing, type KeyRing } from './keys';
+
+/** Algorithms of our own tokens: HS256 (a shared secret: JWT_SECRET, PGlite's file) and ES256 (keys in PostgreSQL). */
+const OWN_ALGS = ['HS256', 'ES256'];
 
 export const TOKEN_ISSUER = 'bpigraph';
 export const TOKEN_AUDIENCE = 'bpigraph-api';
@@ -40,22 +43,6 @@ export function parseScopes(scope: string | undefined | null): Scope[] {
 
 /** Asymmetric algorithms accepted from an external OpenID Connect provider. */
 const EXTERNAL_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
-
-/** Our own signing key: JWT_SECRET, else a key generated once into DATA_DIR (in memory without one). */
-function loadSecret(config: Config, persist: boolean): Uint8Array {
-  if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
-  if (!persist) return crypto.randomBytes(32);
-  const file = path.join(config.dataDir, 'jwt-secret');
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    try {
-      fs.writeFileSync(file, crypto.randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another process won the race
-    }
-  }
-  return new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
-}
 
 /** Why a JWT failed, in words a client developer can act on. */
 function jwtProblem(err: unknown, what: string): AppError {
@@ -83,7 +70,7 @@ export interface Authentication {
 /**
  * Identity: issues and verifies access tokens and turns a request's credentials into a Viewer.
  * Accepted bearer tokens:
- *  - our HS256 JWT access tokens (iss bpigraph, aud bpigraph-api; full access unless a scope claim);
+ *  - our JWT access tokens, HS256 or ES256 by their kid (iss bpigraph, aud bpigraph-api; full access unless a scope claim);
  *  - opaque OAuth access tokens (bpat_…) issued by our authorization server, scoped read/write;
  *  - with AUTH_ISSUER/AUTH_JWKS_URL/AUTH_AUDIENCE: the provider's OIDC ID tokens, verified
  *    against its JWKS and mapped to a local user through ExternalIdentity (issuer, subject).
@@ -91,31 +78,45 @@ export interface Authentication {
 export class AuthService {
   private readonly jwks?: JWTVerifyGetKey;
 
+  /** The verification key of one of our tokens, by its header's kid (an unknown kid: "signed with an unknown key"). */
+  private readonly ownKey = async (header: JWSHeaderParameters) => {
+    const k = await this.keys.verifier(header.kid, header.alg);
+    if (!k) throw new joseErrors.JWKSNoMatchingKey();
+    return k.verifyKey;
+  };
+
   private constructor(
     private readonly config: Config,
     private readonly db: Db,
-    private readonly secret: Uint8Array,
+    /** Our signing keys (src/modules/auth/keys.ts). */
+    readonly keys: KeyRing,
   ) {
     if (config.externalAuth) {
       this.jwks = createRemoteJWKSet(new URL(config.externalAuth.jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 });
     }
   }
 
-  static async create(config: Config, db: Db, opts: { persistSecret?: boolean } = {}): Promise<AuthService> {
-    return new AuthService(config, db, loadSecret(config, opts.persistSecret ?? true));
+  /**
+   * `shared`: the database is PostgreSQL (keys live there, shared by every process); otherwise
+   * JWT_SECRET or the data directory's secret (docs/cluster-keys.md).
+   */
+  static async create(config: Config, db: Db, opts: { persistSecret?: boolean; shared?: boolean } = {}): Promise<AuthService> {
+    const keys = await openKeyRing({ jwtSecret: config.jwtSecret, db, shared: opts.shared ?? false, dataDir: config.dataDir, persist: opts.persistSecret ?? true });
+    return new AuthService(config, db, keys);
   }
 
   async issueAccessToken(userId: string, opts: { ttlSeconds?: number; scopes?: string[] } = {}) {
     const expiresIn = opts.ttlSeconds ?? this.config.accessTokenTtl;
+    const key = this.keys.signing();
     const jwt = new SignJWT(opts.scopes ? { scope: opts.scopes.join(' ') } : {})
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setProtectedHeader({ alg: key.alg, typ: 'JWT', kid: key.kid })
       .setSubject(userId)
       .setIssuer(TOKEN_ISSUER)
       .setAudience(TOKEN_AUDIENCE)
       .setIssuedAt()
       .setJti(crypto.randomUUID())
       .setExpirationTime(Math.floor(Date.now() / 1000) + expiresIn);
-    return { token: await jwt.sign(this.secret), expiresIn };
+    return { token: await jwt.sign(key.key), expiresIn };
   }
 
   /**
@@ -123,26 +124,27 @@ export class AuthService {
    * purpose as info): e.g. the key that seals invitation tokens when INVITE_TOKEN_KEY is unset.
    */
   deriveKey(purpose: string): Buffer {
-    return Buffer.from(crypto.hkdfSync('sha256', this.secret, Buffer.alloc(0), `bpigraph:${purpose}`, 32));
+    return Buffer.from(crypto.hkdfSync('sha256', this.keys.root(), Buffer.alloc(0), `bpigraph:${purpose}`, 32));
   }
 
   /** Short-lived signed value bound to a purpose (audience), e.g. the consent form's ticket. */
   async signTicket(purpose: string, claims: Record<string, unknown>, ttlSeconds: number): Promise<string> {
+    const key = this.keys.signing();
     return new SignJWT(claims)
-      .setProtectedHeader({ alg: 'HS256' })
+      .setProtectedHeader({ alg: key.alg, kid: key.kid })
       .setIssuer(TOKEN_ISSUER)
       .setAudience(`${TOKEN_AUDIENCE}:${purpose}`)
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
-      .sign(this.secret);
+      .sign(key.key);
   }
 
   async verifyTicket(purpose: string, ticket: string): Promise<JWTPayload> {
     try {
-      const { payload } = await jwtVerify(ticket, this.secret, {
+      const { payload } = await jwtVerify(ticket, this.ownKey, {
         issuer: TOKEN_ISSUER,
         audience: `${TOKEN_AUDIENCE}:${purpose}`,
-        algorithms: ['HS256'],
+        algorithms: OWN_ALGS,
         requiredClaims: ['exp'],
       });
       return payload;
@@ -173,7 +175,7 @@ export class AuthService {
       throw unauthenticated('Invalid access token');
     }
     const ext = this.config.externalAuth;
-    if (ext && this.jwks && alg !== 'HS256' && iss !== TOKEN_ISSUER) return this.externalViewer(token);
+    if (ext && this.jwks && !OWN_ALGS.includes(alg ?? '') && iss !== TOKEN_ISSUER) return this.externalViewer(token);
     return { viewer: await this.ownViewer(token) };
   }
 
@@ -181,7 +183,7 @@ export class AuthService {
     let payload: JWTPayload;
     try {
       // A token without an expiry or a subject is never valid, whoever signed it.
-      ({ payload } = await jwtVerify(token, this.secret, { issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] }));
+      ({ payload } = await jwtVerify(token, this.ownKey, { issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, algorithms: OWN_ALGS, requiredClaims: ['exp', 'sub'] }));
     } catch (err) {
       throw jwtProblem(err, 'Access token');
     }

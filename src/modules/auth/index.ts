@@ -2,6 +2,7 @@ import { defineArea, type AreaScope } from '../area';
 import { AuthResolver } from './auth.resolver';
 import { AuthService } from './auth.service';
 import { CredentialsService } from './credentials.service';
+import { KEYS_CACHE } from './keys';
 
 /** The auth area's service for one request: the caller's credentials, and the API-key exchange of this request. */
 export class AuthAreaService {
@@ -25,7 +26,10 @@ export class AuthAreaService {
 export const authArea = defineArea({
   name: 'auth',
   resolvers: [AuthResolver],
-  setup: async ({ config, db }) => ({ auth: await AuthService.create(config, db) }),
+  // On PostgreSQL the signing keys live in the database (src/modules/auth/keys.ts), shared by every process.
+  setup: async ({ config, db, database }) => ({ auth: await AuthService.create(config, db, { shared: database.kind === 'postgres' }) }),
+  // A rotation (`keys rotate`) announces itself: every process reads the keys again.
+  caches: ({ auth }) => [{ name: KEYS_CACHE, invalidate: () => auth.keys.reload() }],
   services: (s) => new AuthAreaService(s),
 });
 
