@@ -44,18 +44,38 @@ async function dropDb(name: string): Promise<void> {
   await admin.end();
 }
 
-async function measure(label: string, dbName: string, seed: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<string>, query: string, variables: (user: string) => Record<string, unknown>) {
+async function measure(
+  label: string,
+  dbName: string,
+  seed: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<string>,
+  query: string,
+  variables: (user: string) => Record<string, unknown>,
+) {
   const fresh = await ensureDb(dbName);
   const url = pgUrl(dbName);
   const db = await openDatabase({ url });
   try {
-    const user = fresh ? await seed(db) : (process.env[`BENCH_CPU_USER_${label}`] ?? (label === 'dashboard' ? 'bench-dash-big' : 'bench-rival-000'));
-    const env = { DATABASE_URL: url, SEED_DEMO: 'false', JWT_SECRET: BENCH_JWT, LOG_LEVEL: 'silent', RATE_LIMIT_WRITES_PER_MINUTE: '0', RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0' };
+    const user = fresh
+      ? await seed(db)
+      : (process.env[`BENCH_CPU_USER_${label}`] ?? (label === 'dashboard' ? 'bench-dash-big' : 'bench-rival-000'));
+    const env = {
+      DATABASE_URL: url,
+      SEED_DEMO: 'false',
+      JWT_SECRET: BENCH_JWT,
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_WRITES_PER_MINUTE: '0',
+      RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0',
+    };
     const app = await createApp(loadConfig({ ...process.env, ...env }), db, createLogger('silent'));
     const { fastify } = await createHttpServer(app);
     const token = (await app.auth.issueAccessToken(user)).token;
     const ask = async () => {
-      const res = await fastify.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, payload: JSON.stringify({ query, variables: variables(user) }) });
+      const res = await fastify.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        payload: JSON.stringify({ query, variables: variables(user) }),
+      });
       if (res.statusCode !== 200 || res.payload.includes('"errors"')) throw new Error(res.payload.slice(0, 400));
       return res.payload.length;
     };
@@ -71,7 +91,9 @@ async function measure(label: string, dbName: string, seed: (db: Awaited<ReturnT
       const d = process.cpuUsage(c);
       cpu.push((d.user + d.system) / 1000);
     }
-    console.log(`${label}: CPU per request p50 ${fmt(percentile(cpu, 50), 1)} ms (mean ${fmt(cpu.reduce((a, b) => a + b, 0) / N, 1)} ms), wall p50 ${fmt(percentile(wall, 50), 1)} ms, ${fmt(bytes / 1024)} KiB, ${N} requests, load ${os.loadavg()[0].toFixed(1)}`);
+    console.log(
+      `${label}: CPU per request p50 ${fmt(percentile(cpu, 50), 1)} ms (mean ${fmt(cpu.reduce((a, b) => a + b, 0) / N, 1)} ms), wall p50 ${fmt(percentile(wall, 50), 1)} ms, ${fmt(bytes / 1024)} KiB, ${N} requests, load ${os.loadavg()[0].toFixed(1)}`,
+    );
     await fastify.close();
   } finally {
     await db.close();
@@ -81,6 +103,26 @@ async function measure(label: string, dbName: string, seed: (db: Awaited<ReturnT
 
 (async () => {
   const only = process.env.BENCH_ONLY;
-  if (!only || only === 'dashboard') await measure('dashboard', 'bpigraph_bench_cpu_dashboard', async (db) => (await seedDashboard(db)).big, DASHBOARD_QUERY, (id) => ({ id }));
-  if (!only || only === 'rivals') await measure('rivals', 'bpigraph_bench_cpu_rivals', async (db) => (await seedRivals(db)).viewerId, RIVALRY_QUERY, () => ({}));
-})().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
+  if (!only || only === 'dashboard')
+    await measure(
+      'dashboard',
+      'bpigraph_bench_cpu_dashboard',
+      async (db) => (await seedDashboard(db)).big,
+      DASHBOARD_QUERY,
+      (id) => ({ id }),
+    );
+  if (!only || only === 'rivals')
+    await measure(
+      'rivals',
+      'bpigraph_bench_cpu_rivals',
+      async (db) => (await seedRivals(db)).viewerId,
+      RIVALRY_QUERY,
+      () => ({}),
+    );
+})().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

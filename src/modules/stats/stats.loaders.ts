@@ -39,7 +39,11 @@ export function createStatsLoaders(db: Db) {
     /** userId → PlayerVersionStatus rows (total BPI and arena status per version) */
     statuses: loader<string, PlayerVersionStatus[]>(async (ids) => {
       const rows = await db.playerVersionStatus.findMany({ where: { userId: { in: [...ids] } } });
-      return inKeyOrder(ids, groupBy(rows, (r) => r.userId), []);
+      return inKeyOrder(
+        ids,
+        groupBy(rows, (r) => r.userId),
+        [],
+      );
     }),
     /** stored game id (8 digits) → area rank in the latest official arena snapshot of the latest version */
     areaRank: loader<string, AreaRankRow | null>(async (gameIds) => {
@@ -56,7 +60,11 @@ export function createStatsLoaders(db: Db) {
              AND e.area IN (SELECT x.area FROM "ArenaEntry" x JOIN snap ON x."snapshotId" = snap.id WHERE x."gameId" IN (${ids}))
         )
         SELECT "gameId", area, pos::int AS pos, total::int AS total FROM ranked WHERE "gameId" IN (${ids})`);
-      return inKeyOrder(gameIds, new Map(rows.map((r) => [r.gameId, { area: r.area, areaRank: Number(r.pos), totalInArea: Number(r.total) }])), null);
+      return inKeyOrder(
+        gameIds,
+        new Map(rows.map((r) => [r.gameId, { area: r.area, areaRank: Number(r.pos), totalInArea: Number(r.total) }])),
+        null,
+      );
     }),
     /**
      * Every stored play (Score row) of the player in the version: the dashboard's trend, total as
@@ -73,7 +81,13 @@ export function createStatsLoaders(db: Db) {
          WHERE "userId" IN (${Prisma.join([...new Set(keys.map((k) => k.userId))])})
            AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})`);
       const rows = (JSON.parse(j) as PlayTuple[]).map(([id, userId, version, chartId, exScore, bpi, at]) => ({
-        id, userId, version, chartId, exScore, bpi, playedAt: new Date(at),
+        id,
+        userId,
+        version,
+        chartId,
+        exScore,
+        bpi,
+        playedAt: new Date(at),
       }));
       const byKey = groupBy(rows, pvKey);
       return keys.map((k) => byKey.get(pvKey(k)) ?? []);
@@ -81,7 +95,10 @@ export function createStatsLoaders(db: Db) {
     /** The player's key-counter days (TowerEntry) of the version. */
     tower: keyedLoader<PlayerVersionKey, (TowerDayInput & { userId: string })[]>(pvKey, async (keys) => {
       const rows = await db.towerEntry.findMany({
-        where: { userId: { in: [...new Set(keys.map((k) => k.userId))] }, version: { in: [...new Set(keys.map((k) => k.version))] } },
+        where: {
+          userId: { in: [...new Set(keys.map((k) => k.userId))] },
+          version: { in: [...new Set(keys.map((k) => k.version))] },
+        },
         select: { userId: true, version: true, playDate: true, keyCount: true, scratchCount: true },
       });
       const byKey = groupBy(rows, pvKey);
@@ -111,7 +128,10 @@ export function createStatsLoaders(db: Db) {
     /** RadarCache rows of (player, version): the cached radar values. */
     radarCache: keyedLoader<PlayerVersionKey, RadarCache | null>(pvKey, async (keys) => {
       const rows = await db.radarCache.findMany({
-        where: { userId: { in: [...new Set(keys.map((k) => k.userId))] }, version: { in: [...new Set(keys.map((k) => k.version))] } },
+        where: {
+          userId: { in: [...new Set(keys.map((k) => k.userId))] },
+          version: { in: [...new Set(keys.map((k) => k.version))] },
+        },
       });
       const byKey = new Map(rows.map((r) => [pvKey(r), r]));
       return keys.map((k) => byKey.get(pvKey(k)) ?? null);
