@@ -34,7 +34,7 @@ export const RIVALRY_QUERY = `{ me { following(first: 50) { edges { node { name 
 const load1 = () => Number(fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
 
 /** The viewer and 50 followed players, each with a best on the same 1,000 charts (EX spread around the kaiden average). */
-async function seedRivals(db: DatabaseHandle): Promise<{ viewerId: string; charts: number }> {
+export async function seedRivals(db: DatabaseHandle): Promise<{ viewerId: string; charts: number }> {
   await applyMigrations(db.adapterFactory);
   await importDefinitions(db.prisma, JSON.parse(fs.readFileSync(DEFINITIONS_FILE, 'utf8')));
   const catalogue = new Catalogue(db.prisma);

@@ -319,34 +319,38 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   const kd = maxBy('keyCount');
   const sd = maxBy('scratchCount');
 
-  // radar growth
-  const radarCharts = [...source.charts()].filter(
-    (c) => c.radarCategory && inScope(c, NO_FILTER) && chartInVersion(c, version),
-  );
-  const radarOf = (bests: Map<number, ReplayedBest>): RadarValues => {
-    const bpis = new Map<number, number | null>();
-    for (const [id, b] of bests) {
-      const c = bpiCharts(id);
-      if (c?.radarCategory) bpis.set(id, b.bpi);
-    }
-    return computeRadar(radarCharts, bpis, (id) => source.chart(id)?.radarCategory);
+  // radar growth: computed when asked (the dashboard's review rarely selects it; one radar per history group)
+  const radarGrowthOf = (): Review['radarGrowth'] => {
+    const radarCharts = [...source.charts()].filter(
+      (c) => c.radarCategory && inScope(c, NO_FILTER) && chartInVersion(c, version),
+    );
+    const radarOf = (bests: Map<number, ReplayedBest>): RadarValues => {
+      const bpis = new Map<number, number | null>();
+      for (const [id, b] of bests) {
+        const c = bpiCharts(id);
+        if (c?.radarCategory) bpis.set(id, b.bpi);
+      }
+      return computeRadar(radarCharts, bpis, (id) => source.chart(id)?.radarCategory);
+    };
+    const radarStart = radarOf(me.before);
+    const radarSnaps = me.snapshots.map((s) => ({ date: s.date, radar: radarOf(s.bests) }));
+    const radarEnd = radarSnaps.length ? radarSnaps[radarSnaps.length - 1].radar : radarStart;
+    const radarGrowth = RADAR_CATEGORIES.filter((cat) => radarCharts.some((c) => c.radarCategory === cat)).map(
+      (category) => ({
+        category,
+        start: radarStart[category],
+        end: radarEnd[category],
+        diff: round2(radarEnd[category] - radarStart[category]),
+        history: radarSnaps.map((s) => ({ date: s.date, value: s.radar[category] })),
+        songs: songs
+          .filter((s) => source.chart(s.chartId)?.radarCategory === category && s.bpi > (s.bpiBefore ?? BPI_FLOOR))
+          .map((s) => ({ ...s, diff: round2(s.bpi - (s.bpiBefore ?? BPI_FLOOR)) }))
+          .sort((a, b) => b.diff - a.diff || tie(a, b)),
+      }),
+    );
+    return radarGrowth;
   };
-  const radarStart = radarOf(me.before);
-  const radarSnaps = me.snapshots.map((s) => ({ date: s.date, radar: radarOf(s.bests) }));
-  const radarEnd = radarSnaps.length ? radarSnaps[radarSnaps.length - 1].radar : radarStart;
-  const radarGrowth = RADAR_CATEGORIES.filter((cat) => radarCharts.some((c) => c.radarCategory === cat)).map(
-    (category) => ({
-      category,
-      start: radarStart[category],
-      end: radarEnd[category],
-      diff: round2(radarEnd[category] - radarStart[category]),
-      history: radarSnaps.map((s) => ({ date: s.date, value: s.radar[category] })),
-      songs: songs
-        .filter((s) => source.chart(s.chartId)?.radarCategory === category && s.bpi > (s.bpiBefore ?? BPI_FLOOR))
-        .map((s) => ({ ...s, diff: round2(s.bpi - (s.bpiBefore ?? BPI_FLOOR)) }))
-        .sort((a, b) => b.diff - a.diff || tie(a, b)),
-    }),
-  );
+  let radarGrowthMemo: Review['radarGrowth'] | undefined;
 
   // rivals
   const outcome = (mine: number | undefined, theirs: number | undefined) =>
@@ -443,7 +447,9 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
         bestScratchDay: sd ? { date: sd.date, scratchCount: sd.scratchCount } : null,
       },
     },
-    radarGrowth,
+    get radarGrowth() {
+      return (radarGrowthMemo ??= radarGrowthOf());
+    },
     rivals,
     growthRanking: {
       byAbsGrowth: [...everyone].sort((a, b) => b.growth - a.growth || byName(a, b)),

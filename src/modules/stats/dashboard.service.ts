@@ -327,7 +327,10 @@ export class DashboardService {
           ? { date: a.bestDays.bestScratchDay.date, value: a.bestDays.bestScratchDay.scratchCount }
           : null,
       },
-      radarGrowth: review.radarGrowth.map((g) => ({ ...g, songs: g.songs.map(song) })),
+      // read only when the query selects it (the domain computes it on first read)
+      get radarGrowth() {
+        return review.radarGrowth.map((g) => ({ ...g, songs: g.songs.map(song) }));
+      },
       rivals: review.rivals.map((x) => ({
         ...x,
         user: null as User | null,

@@ -4,6 +4,9 @@ import { LATEST_VERSION } from '../../domain/constants';
 import { groupBy, inKeyOrder, keyedLoader, loader } from '../../graphql/loaders';
 import type { ArenaObservation, PlayInput, SnapshotClassCount, TowerDayInput } from '../../domain/stats';
 
+/** A play as the plays loader reads it: id, userId, version, chartId, exScore, bpi, playedAt (epoch ms). */
+type PlayTuple = [number, string, string, number, number, number | null, number];
+
 /** A player in a version. */
 export interface PlayerVersionKey {
   userId: string;
@@ -69,13 +72,23 @@ export function createStatsLoaders(db: Db) {
      * per request, whatever the parts asked; index (userId, version, playedAt)).
      */
     plays: keyedLoader<PlayerVersionKey, (PlayInput & { userId: string })[]>(pvKey, async (keys) => {
-      const rows = await db.score.findMany({
-        where: {
-          userId: { in: [...new Set(keys.map((k) => k.userId))] },
-          version: { in: [...new Set(keys.map((k) => k.version))] },
-        },
-        select: { id: true, userId: true, version: true, chartId: true, exScore: true, bpi: true, playedAt: true },
-      });
+      // One JSON row instead of thousands of mapped rows: a third of the Prisma client's CPU for the same
+      // values (bpi as float8's shortest text, playedAt as epoch milliseconds: timestamp(3) round-trips).
+      const [{ j }] = await db.$queryRaw<{ j: string }[]>(Prisma.sql`
+        SELECT COALESCE(json_agg(json_build_array("id", "userId", "version", "chartId", "exScore", "bpi",
+                 (extract(epoch FROM "playedAt") * 1000)::bigint))::text, '[]') AS j
+          FROM "Score"
+         WHERE "userId" IN (${Prisma.join([...new Set(keys.map((k) => k.userId))])})
+           AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})`);
+      const rows = (JSON.parse(j) as PlayTuple[]).map(([id, userId, version, chartId, exScore, bpi, at]) => ({
+        id,
+        userId,
+        version,
+        chartId,
+        exScore,
+        bpi,
+        playedAt: new Date(at),
+      }));
       const byKey = groupBy(rows, pvKey);
       return keys.map((k) => byKey.get(pvKey(k)) ?? []);
     }),
