@@ -204,7 +204,7 @@ class Collector {
     if (lamp === undefined)
       return this.bad(c, cols.lamp, rawLamp, `unknown clear type ${JSON.stringify(rawLamp ?? '')}`);
     // NO PLAY (official, daken), NP (Reflux) or no lamp: not a play, skipped even with a score, as the reference
-    // (docs/domain/scores.md, import rules)
+    // (docs/domain/imports.md#the-import)
     if (lamp === null) return void this.skipped++;
     const score = intCell(rawScore, ['', '-', '---']);
     if (score === undefined)

@@ -558,7 +558,7 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
       input.version,
       now.toISOString(),
     );
-    // no BPI chart touched: no total is written, as the reference (docs/domain/scores.md, import rules)
+    // no BPI chart touched: no total is written, as the reference (docs/domain/imports.md#the-import)
     if (bpiUpdatedCount > 0) await storeTotals(tx, input.version, new Map([[input.userId, totals]]));
     return report({
       batchId,
