@@ -49,8 +49,7 @@ describe('official CSV, current layout: a real-world-shaped file with odd rows (
       [5, 'HYPER', 6, 700, 'EASY_CLEAR', 8, '2025-01-04 11:00:00'],
       // line 6: ANOTHER's 2,700 EX is over the 2,600 maximum → dropped alone; NORMAL kept
       [6, 'NORMAL', 4, 500, 'FULLCOMBO_CLEAR', 0, '2025-01-05 12:00:00'],
-      // line 7: ANOTHER played without a lamp (NO PLAY, EX 2,080 = 820 × 2 + 440): the score is kept
-      [7, 'ANOTHER', 12, 2080, null, 150, '2019-11-17 18:52:00'],
+      // line 7: ANOTHER carries EX 2,080 under a NO PLAY lamp: skipped, as the reference (issue #33 item 11)
       // line 8: the unquoted title with a comma, repaired with the known-title predicate
       [8, 'ANOTHER', 12, 2500, 'HARD_CLEAR', 15, '2025-01-06 13:00:00'],
       // line 9: quotes inside unquoted title and artist are literal
@@ -87,15 +86,16 @@ describe('official CSV, current layout: a real-world-shaped file with odd rows (
 
   it('accounts for every difficulty block: played, unplayed, absent or reported', () => {
     // 12 well-formed song lines (2–11, 14) × 5 blocks = 55:
-    //   17 played (above);
-    //   13 unplayed (NO PLAY, 0 EX): line 3 N; 4 N; 6 H; 7 N H; 8 N H; 9 N H; 10 N; 11 N H; 14 N;
+    //   16 played (above);
+    //   14 unplayed (NO PLAY, 0 EX): line 3 N; 4 N; 6 H; 7 N H; 8 N H; 9 N H; 10 N; 11 N H; 14 N;
+    //      and line 7 A (NO PLAY with EX 2,080: not a play);
     //   21 absent (level 0 or empty): B and L of lines 3–9, 11, 14 (9 × 2 = 18) + B, A, L of line 10 (3);
     //    4 bad values: line 4 H, 5 A, 6 A, 14 H.
-    expect(r.rows).toHaveLength(17);
-    expect(r.skipped).toBe(13);
+    expect(r.rows).toHaveLength(16);
+    expect(r.skipped).toBe(14);
     expect(r.absent).toBe(21);
     expect(r.issues.filter((i) => i.difficulty).filter((i) => i.severity === 'error')).toHaveLength(4);
-    expect(17 + 13 + 21 + 4).toBe(11 * 5);
+    expect(16 + 14 + 21 + 4).toBe(11 * 5);
   });
 
   it('without the catalogue: the comma in line 8 cannot be placed (the line is reported), the rest is the same', () => {
@@ -114,7 +114,7 @@ describe('official CSV, current layout: a real-world-shaped file with odd rows (
     // asked for SP only, a DP file's charts are all skipped (counted), never stored as SP
     const spOnly = parseScoreExport(text, { knownTitle: (t) => titles.has(t), now: NOW, officialPlayStyle: 'DP' });
     expect(spOnly.rows).toEqual([]);
-    expect(spOnly.skipped).toBe(17 + 13 + 4); // played + unplayed + those with bad values (not looked at): every block but the 21 absent
+    expect(spOnly.skipped).toBe(16 + 14 + 4); // played + unplayed + those with bad values (not looked at): every block but the 21 absent
   });
 });
 
@@ -217,14 +217,16 @@ describe('header variants of the tool exports', () => {
     expect([r.skipped, r.absent, r.issues]).toEqual([1, 1, []]);
   });
 
-  it("accepts the daken counter's official-layout CSV for BPI Manager (NO PLAY lamps with scores, \"Y/M/D H:M\" times)", () => {
-    // written by the daken counter's "csv for BPI Manager": scores with NO PLAY lamps, level 0 for missing charts
+  it("reads the daken counter's official-layout CSV for BPI Manager: NO PLAY rows skipped even with a score", () => {
+    // written by the daken counter's "csv for BPI Manager": scores with NO PLAY lamps, level 0 for missing charts.
+    // The reference skips a NO PLAY row whatever its score (issue #33 item 11): ANOTHER (EX 2,100) is not stored;
+    // skipped: N, H, L (EX 0) and A (EX 2,100 under NO PLAY) = 4; B has level 0 → absent 1
     const header = ['バージョン', 'タイトル', 'ジャンル', 'アーティスト', 'プレー回数',
       ...DIFF_ORDER.flatMap((d) => [`${d} 難易度`, `${d} スコア`, `${d} PGreat`, `${d} Great`, `${d} ミスカウント`, `${d} クリアタイプ`, `${d} DJ LEVEL`]), '最終プレー日時'].join(',');
     const line = 'copula,冥,TECHNO,SLAKE,0,0,0,0,0,---,NO PLAY,---,3,0,0,0,---,NO PLAY,---,3,0,0,0,---,NO PLAY,---,12,2100,0,0,---,NO PLAY,---,3,0,0,0,---,NO PLAY,---,2025/5/4 9:5';
     const r = parseScoreExport([header, line].join('\n'), { now: NOW });
-    expect(r.rows).toEqual([{ line: 2, title: '冥', playStyle: 'SP', difficulty: 'ANOTHER', level: 12, notes: null, exScore: 2100, clearLamp: null, missCount: null, lastPlayed: '2025-05-04 09:05:00', genre: 'TECHNO', artist: 'SLAKE' }]);
-    expect([r.skipped, r.absent]).toEqual([3, 1]);
+    expect(r.rows).toEqual([]);
+    expect([r.skipped, r.absent]).toEqual([4, 1]);
   });
 });
 
@@ -240,6 +242,20 @@ describe('many problems', () => {
 });
 
 describe('lamp cells', () => {
+  it('NO PLAY rows are skipped even with a score: Reflux NP and an empty lamp, daken NO PLAY (issue #33 item 11)', () => {
+    // Reflux TSV: A is NP with 1,500 EX, B has an empty lamp with 900 EX, C is a HARD CLEAR with 1,200 EX
+    // → one row (C); skipped 2 (A, B)
+    const reflux = ['title\tSPA Lamp\tSPA EX Score', 'A\tNP\t1500', 'B\t\t900', 'C\tHC\t1200'].join('\n');
+    const r = parseScoreExport(reflux);
+    expect(r.rows.map((x) => [x.title, x.clearLamp, x.exScore])).toEqual([['C', 'HARD_CLEAR', 1200]]);
+    expect([r.skipped, r.issues]).toEqual([2, []]);
+    // daken counter CSV: A NO PLAY with 2,000 EX skipped; B CLEAR 1,800 kept → rows 1, skipped 1
+    const daken = ['LV,Title,mode,Lamp,Score', '12,A,SPA,NO PLAY,2000', '12,B,SPA,CLEAR,1800'].join('\n');
+    const d = parseScoreExport(daken);
+    expect(d.rows.map((x) => [x.title, x.clearLamp, x.exScore])).toEqual([['B', 'CLEAR', 1800]]);
+    expect([d.skipped, d.issues]).toEqual([1, []]);
+  });
+
   it('a lamp spelled like an Object.prototype property is an unknown clear type, not a function (found by fast-check)', () => {
     const text = ['title\tSPA Lamp\tSPA EX Score', 'A\ttoString\t100', 'B\tconstructor\t100', 'C\tPFC\t100'].join('\n');
     const r = parseScoreExport(text);

@@ -243,12 +243,15 @@ describe('official CSV import rules (fast-check)', () => {
     fc.assert(fc.property(fc.array(song, { minLength: 1, maxLength: 6 }), (songs) => {
       const lines = songs.map(([blocks], i) => ['33 Sparkle Shower', `Song ${i}`, 'G', 'A', '1', ...blocks.flatMap(blockCells), '2025-01-02 03:04'].join(','));
       const r = parseScoreExport([OFFICIAL_HEADER, ...lines].join('\n'), { now: new Date('2025-06-01T00:00:00Z') });
-      const expected = songs.flatMap(([blocks], i) => blocks.flatMap((b, d) => (b.kind === 'played' ? [[i + 2, DIFFS[d], b.level, b.ex, b.lamp === 'NO PLAY' ? null : b.lamp.replace(/ /g, '_')]] : [])));
+      // a NO PLAY lamp with a score is not a play (issue #33 item 11): skipped like an unplayed block
+      const isPlay = (b: Block) => b.kind === 'played' && b.lamp !== 'NO PLAY';
+      const expected = songs.flatMap(([blocks], i) => blocks.flatMap((b, d) => (b.kind === 'played' && isPlay(b) ? [[i + 2, DIFFS[d], b.level, b.ex, b.lamp.replace(/ /g, '_')]] : [])));
       expect(r.rows.map((x) => [x.line, x.difficulty, x.level, x.exScore, x.clearLamp])).toEqual(expected);
       const bad = songs.flatMap(([blocks], i) => blocks.flatMap((b, d) => (b.kind === 'bad' ? [[i + 2, DIFFS[d], b.what === 'lamp' ? `${DIFFS[d]} クリアタイプ` : `${DIFFS[d]} スコア`]] : [])));
       expect(r.issues.map((x) => [x.line, x.difficulty, x.column])).toEqual(bad);
       const count = (k: Block['kind']) => songs.reduce((n, [blocks]) => n + blocks.filter((b) => b.kind === k).length, 0);
-      expect([r.skipped, r.absent]).toEqual([count('unplayed'), count('absent')]);
+      const noPlay = songs.reduce((n, [blocks]) => n + blocks.filter((b) => b.kind === 'played' && !isPlay(b)).length, 0);
+      expect([r.skipped, r.absent]).toEqual([count('unplayed') + noPlay, count('absent')]);
     }), { numRuns: fuzzRuns(300) });
   });
 });

@@ -181,6 +181,9 @@ class Collector {
     // 3. lamp and EX score
     const lamp = parseLamp(rawLamp);
     if (lamp === undefined) return this.bad(c, cols.lamp, rawLamp, `unknown clear type ${JSON.stringify(rawLamp ?? '')}`);
+    // NO PLAY (official, daken), NP (Reflux) or no lamp: not a play, skipped even with a score, as the reference
+    // (docs/domain/scores.md, import rules)
+    if (lamp === null) return void this.skipped++;
     const score = intCell(rawScore, ['', '-', '---']);
     if (score === undefined) return this.bad(c, cols.score, rawScore, `EX score ${JSON.stringify(rawScore ?? '')} is not a non-negative integer`);
     if (score === null || score === 0) return void this.skipped++; // not played

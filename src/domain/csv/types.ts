@@ -18,7 +18,7 @@ export interface ParsedRow {
   /** The chart's note count when the export names it (Reflux); null otherwise. */
   notes: number | null;
   exScore: number;
-  /** null: the export gives a score without a lamp (NO PLAY with an EX score): the score is kept. */
+  /** null: no lamp known (rows built by hand; the export parsers skip NO PLAY / NP rows, score or not). */
   clearLamp: ClearLamp | null;
   missCount: number | null;
   /** JST wall-clock time "YYYY-MM-DD HH:mm:ss", or null when the export has none (import time is used). */
@@ -53,7 +53,7 @@ export interface ParseResult {
   rows: ParsedRow[];
   issues: ParseIssue[];
   /**
-   * Charts present but carrying no play (NO PLAY lamp with an empty or zero score), and charts of a
+   * Charts present but carrying no play (a NO PLAY / NP / empty lamp, or an empty or zero score), and charts of a
    * play style the caller did not ask for: counted, not imported.
    */
   skipped: number;

@@ -33,6 +33,9 @@
 import { BPI_FLOOR, round2 } from '../bpi';
 import { inScope, type BestInput, type ChartFilter, type ChartSource } from './common';
 
+/** Neighbourhood size (the reference's `n`): default and largest. */
+export const DEFAULT_NEIGHBOURS = 20;
+export const MAX_NEIGHBOURS = 200;
 /** Neighbours needed before any average is shown. */
 export const MIN_NEIGHBOURS = 5;
 /** Neighbours needed on a chart before its average is shown. */

@@ -493,7 +493,8 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
         input.version,
         now.toISOString(),
       );
-      await storeTotals(tx, input.version, new Map([[input.userId, totals]]));
+      // no BPI chart touched: no total is written, as the reference (docs/domain/scores.md, import rules)
+      if (bpiUpdatedCount > 0) await storeTotals(tx, input.version, new Map([[input.userId, totals]]));
       return report({
         batchId,
         upToDate: false,

@@ -127,9 +127,9 @@ export class DashboardResolver {
     return ctx.services.stats.dashboard.review(r, a.month);
   }
 
-  @FieldResolver(() => NeighbourRecommendationsType, { description: 'Recommendations from the players nearest the stored total BPI (§3.9); only averages, never who' })
+  @FieldResolver(() => NeighbourRecommendationsType, { description: 'Recommendations from the n players nearest the stored total BPI; only averages, never who (at least 5 neighbours, 3 per chart)' })
   neighbours(@Root() r: DashboardRoot, @Args(() => NeighbourArgs) a: NeighbourArgs, @Ctx() ctx: Context) {
-    return ctx.services.stats.dashboard.neighbours(r, a.limit, a.offset);
+    return ctx.services.stats.dashboard.neighbours(r, a.limit, a.offset, a.n);
   }
 
   @FieldResolver(() => TowerHistoryType, { description: 'The player\'s key-counter (IIDX TOWER) days of the version (§3.18)' })

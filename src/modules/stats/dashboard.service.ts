@@ -24,6 +24,8 @@ import {
   bpmBands,
   djRankDistribution,
   jstDate,
+  DEFAULT_NEIGHBOURS,
+  MAX_NEIGHBOURS,
   MIN_NEIGHBOURS,
   MIN_NEIGHBOURS_PER_CHART,
   monthlyReview,
@@ -35,6 +37,7 @@ import {
   parseCategory,
   parseDate,
   parseDateRange,
+  parseIntIn,
   parsePage,
   parseReviewPeriod,
   parseStatsQuery,
@@ -296,12 +299,13 @@ export class DashboardService {
 
   // ───────────── neighbours (§3.9) ─────────────
 
-  async neighbours(r: DashboardRoot, limitArg: number | null | undefined, offsetArg: number | null | undefined) {
-    const page = orThrow(parsePage(limitArg, offsetArg, 100, 10));
+  async neighbours(r: DashboardRoot, limitArg: number | null | undefined, offsetArg: number | null | undefined, nArg?: number | null) {
+    const page = orThrow(parsePage(limitArg, offsetArg, 100, 20));
+    // the neighbourhood size, as the reference's n (docs/domain/stats.md); the privacy minimums still apply
+    const n = orThrow(parseIntIn(nArg, 'n', 1, MAX_NEIGHBOURS, DEFAULT_NEIGHBOURS));
     const [statuses, mine] = await Promise.all([this.s.loaders.stats.statuses.load(r.userId), this.bests(r)]);
     const stored = statuses.find((x) => x.version === r.version)?.totalBpi ?? null;
     const t = stored ?? BPI_FLOOR;
-    const n = MIN_NEIGHBOURS * 2; // the reference uses a small fixed neighbourhood; twice the privacy minimum
     const candidates = await this.s.db.$queryRaw<NeighbourCandidate[]>`
       (SELECT "userId", "totalBpi" FROM "PlayerVersionStatus" WHERE "version" = ${r.version} AND "userId" <> ${r.userId} AND "totalBpi" >= ${t}
         ORDER BY "totalBpi" ASC, "userId" LIMIT ${n})

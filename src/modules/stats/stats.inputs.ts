@@ -77,8 +77,16 @@ export class ReviewArgs {
 
 @ArgsType()
 export class NeighbourArgs {
-  @Field(() => Int, { nullable: true, description: 'Page size of each list, 1–100 (default 10)' }) limit?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Page size of each list, 1–100 (default 20)' }) limit?: number | null;
   @Field(() => Int, { nullable: true, description: 'Start of the page, ≥ 0 (default 0)' }) offset?: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'How many players nearest my total BPI form the neighbourhood, 1–200 (default 20). Privacy minimums still ' +
+      'apply: with fewer than 5 neighbours found (so any n below 5) nothing is shown, and a chart is listed only ' +
+      'when at least 3 neighbours played it',
+  })
+  n?: number | null;
 }
 
 @ArgsType()

@@ -523,3 +523,32 @@ describe('one request for the whole dashboard', () => {
     expect(large.data.user.dashboard.radarSvg).toMatch(/^<svg/);
   });
 });
+
+// Last in the file: it adds a player with a total in 33, which the earlier tests do not expect.
+describe('neighbours: n, the neighbourhood size (issue #33 item 4)', () => {
+  const sel = (args: string) => `neighbours${args} { usedNeighbors weapons { total data { title neighborCount bpiDiff } } }`;
+  it('n picks the n nearest totals; below the privacy minimum 5 nothing is shown; default 20; 0 and 201 refused', async () => {
+    // The five of the test above: totals 60, 61, 62 played Alpha, 63 and 64 played Beta, all at EX 1600 = kaiden
+    // → BPI 0. One more, "near", total 68, plays Beta at 1600. P's total is 69.91, P's Alpha and Beta are BPI 100.
+    const near = await aPublicPlayer(s.db.prisma, { name: 'nb_near' });
+    await aVersionStatus(s.db.prisma, near, '33', { totalBpi: 68 });
+    await aScoreImport(s.db.prisma, near, [{ chartId: ids.Beta, exScore: 1600, playedAt: jst('2026-01-01', '12:00') }]);
+    const rows = (x: any) => x.weapons.data.map((w: any) => [w.title, w.neighborCount, w.bpiDiff]);
+    // n = 5: distances |69.91 − t|: 68 → 1.91, 64 → 5.91, 63 → 6.91, 62 → 7.91, 61 → 8.91 (60 → 9.91 left out).
+    // Beta: 68, 64, 63 = 3 players (≥ 3) → shown, 100 − avg(0, 0, 0) = 100; Alpha: 62, 61 = 2 → hidden
+    const five = (await part(sel('(n: 5)'))).neighbours;
+    expect([five.usedNeighbors, rows(five)]).toEqual([5, [['Beta', 3, 100]]]);
+    // n = 6 adds 60: Alpha 60, 61, 62 = 3 → shown too, 100 − 0 = 100 (equal diffs: compared sorted)
+    const six = (await part(sel('(n: 6)'))).neighbours;
+    expect([six.usedNeighbors, rows(six).sort()]).toEqual([6, [['Alpha', 3, 100], ['Beta', 3, 100]]]);
+    // n = 4: four neighbours are fewer than the minimum 5 → nothing shown
+    const four = (await part(sel('(n: 4)'))).neighbours;
+    expect([four.usedNeighbors, four.weapons.total, four.weapons.data]).toEqual([0, 0, []]);
+    // the default is 20: the same answer as n: 20
+    expect((await part(sel(''))).neighbours).toEqual((await part(sel('(n: 20)'))).neighbours);
+    for (const n of [0, 201]) {
+      const err = (await dash(`neighbours(n: ${n}) { usedNeighbors }`)).body.errors?.[0];
+      expect([err?.extensions?.code, JSON.stringify(err?.extensions)]).toEqual(['BAD_USER_INPUT', expect.stringContaining('"n"')]);
+    }
+  });
+});
