@@ -102,6 +102,8 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.radarRanking': { rule: 'PUBLIC' },
   'Query.towerRanking': { rule: 'PUBLIC' },
   'Query.siteSummary': { rule: 'PUBLIC' },
+  // stats: the guest AAA table (catalogue only, no player)
+  'Query.aaaTable': { rule: 'PUBLIC' },
   'Mutation.registerTower': { rule: 'OWNER' },
   // users / profile
   'Query.user': { rule: 'VISIBLE', target: (a) => a.id },

@@ -13,6 +13,7 @@ import { badInput, type ErrorIssue } from '../../errors';
 import { keyset, parseVersion, versionIssue, type KeysetArgs } from '../../graphql/args';
 import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection } from '../../graphql/connection';
 import { pageCompetitionRanks } from '../../domain/stats/common';
+import { aaaTable, checkAll, orThrow, parseLevels, parseVersion as parseStatsVersion } from '../../domain/stats';
 import { visibleUser } from '../../graphql/rules';
 import type { AreaScope } from '../area';
 import { DashboardService } from './dashboard.service';
@@ -92,6 +93,17 @@ export class StatsService {
 
   private isOwner(userId: string): boolean {
     return this.s.viewer?.id === userId;
+  }
+
+  /**
+   * The guest AAA table (Query.aaaTable, docs/domain/stats.md#aaa-table): every SP HYPER / ANOTHER /
+   * LEGGENDARIA chart of one level available in the version, with the EX and BPI of AAA, AA, A and
+   * MAX-; no player, so no best (the same pure function as the dashboard's table).
+   */
+  guestAaaTable(versionArg: string, levelArg: number) {
+    const q = orThrow(checkAll({ version: parseStatsVersion(versionArg), levels: parseLevels([levelArg], 'level') }));
+    const t = aaaTable(this.s.catalogue, q.version, { levels: q.levels, difficulties: null });
+    return { ...t, rows: t.rows.map((x) => ({ ...x, chart: this.s.catalogue.chart(x.chartId) ?? null })) };
   }
 
   /** The player's status rows (total BPI, arena status) of every version (batched per request). */
