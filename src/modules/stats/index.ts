@@ -6,6 +6,7 @@ import { AreaRankResolver, RadarResolver, StatsResolver, StatsUserResolver } fro
 import { CrossStatsResolver, DashboardResolver, DashboardUserResolver, ReviewRivalResolver, StatsRankingEntryResolver } from './dashboard.resolver';
 import { refreshRadarCache } from './dashboard.service';
 import { StatsService } from './stats.service';
+import { SupportersResolver } from './supporters';
 
 /**
  * Stats: a player's stats per version, area rank, radar, recommended charts, total-BPI trend,
@@ -13,7 +14,7 @@ import { StatsService } from './stats.service';
  */
 export const statsArea = defineArea({
   name: 'stats',
-  resolvers: [bpiModelResolver(RecommendedEntryType), StatsResolver, StatsUserResolver, RadarResolver, AreaRankResolver, DashboardUserResolver, DashboardResolver, CrossStatsResolver, StatsRankingEntryResolver, ReviewRivalResolver],
+  resolvers: [bpiModelResolver(RecommendedEntryType), StatsResolver, StatsUserResolver, RadarResolver, AreaRankResolver, DashboardUserResolver, DashboardResolver, CrossStatsResolver, StatsRankingEntryResolver, ReviewRivalResolver, SupportersResolver],
   loaders: createStatsLoaders,
   services: (s) => new StatsService(s),
   // RadarCache (the radar-category ranking) follows the bests: after each import / batch deletion,

@@ -17,6 +17,7 @@ import { aaaTable, checkAll, orThrow, parseLevels, parseVersion as parseStatsVer
 import { visibleUser } from '../../graphql/rules';
 import type { AreaScope } from '../area';
 import { DashboardService } from './dashboard.service';
+import { listSupporters } from './supporters';
 import type { CatalogueChart } from '../catalogue/catalogue';
 import { entry, loadPlays, matchesFilter, playDayTotals, weekKey, type ChartFilter } from '../scores/plays';
 import type { ScoresService } from '../scores/scores.service';
@@ -93,6 +94,11 @@ export class StatsService {
 
   private isOwner(userId: string): boolean {
     return this.s.viewer?.id === userId;
+  }
+
+  /** Query.supporters (supporters.ts). */
+  supporters(version: string | null | undefined) {
+    return listSupporters(this.s, version);
   }
 
   /**
