@@ -151,7 +151,9 @@ export class StatsService {
 
   /**
    * Weapons (charts most above the player's total BPI) and potential (most below), over the
-   * player's bests on BPI charts. A chart without a BPI counts as -15 (not 0 as the reference).
+   * player's bests on BPI charts. A best whose BPI is null (an EX above the current maximum, or a definition that
+   * gives none) is left out of both lists and their totals: neither the floor −15 nor the reference's 0 is a BPI
+   * the player earned (docs/parity.md, item 6). REST reads this through the same GraphQL document.
    */
   async recommended(userId: string, q: RecommendedQuery) {
     const { version, limit, offset, levels, difficulties } = parseRecommendedQuery(q);
@@ -161,12 +163,13 @@ export class StatsService {
     const total = stored ?? BPI_FLOOR;
     // Rank light candidates; only the rows of the two returned pages become full entries (a nested
     // read asks this for every follower, usually for a handful of rows out of hundreds).
-    const scored: { c: CatalogueChart; b: (typeof rows)[number]; bpi: number | null; bpiDiff: number }[] = [];
+    const scored: { c: CatalogueChart; b: (typeof rows)[number]; bpi: number; bpiDiff: number }[] = [];
     for (const b of rows) {
       const c = cat.chart(b.chartId);
       if (!c?.definition || !matchesFilter(c, filter)) continue;
       const bpi = cat.currentBpi(b.chartId, b.exScore);
-      scored.push({ c, b, bpi, bpiDiff: round2((bpi ?? BPI_FLOOR) - total) });
+      if (bpi === null) continue;
+      scored.push({ c, b, bpi, bpiDiff: round2(bpi - total) });
     }
     type Scored = (typeof scored)[number];
     const tie = (a: Scored, b: Scored) => a.c.title.localeCompare(b.c.title) || a.c.id - b.c.id;
