@@ -37,7 +37,7 @@ export class RivalChartsArgs {
   @Field(() => Boolean, { nullable: true, description: 'Only charts both players have a best on (default false: either side, as the reference)' })
   bothPlayed?: boolean | null;
 
-  @Field(() => String, { nullable: true, description: 'Only charts whose title contains this text (case-insensitive, 1–100 characters)' })
+  @Field(() => String, { nullable: true, description: 'Reorders, never filters (as the reference): charts whose title is this text first, then titles starting with it, then the rest, each part in the sort (case-insensitive, 1–100 characters)' })
   search?: string | null;
 }
 
