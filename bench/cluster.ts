@@ -68,7 +68,7 @@ async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
   const port = await freePort();
   const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
   await new Promise<void>((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => d.toString().includes('Ready to accept connections') && resolve());
+    proc.stdout.on('data', (d: Buffer) => d.toString().includes('Ready to accept connections') && resolve());
     proc.on('exit', (c) => reject(new Error(`redis-server exited (${c})`)));
   });
   return { url: `redis://127.0.0.1:${port}`, proc };

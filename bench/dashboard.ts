@@ -134,7 +134,7 @@ export async function seedDashboard(db: DatabaseHandle): Promise<Seeded> {
   // the player: ~900 bests in 33 and ~600 in 32 (charts shared across versions as in real data), 240 batches over 2 years
   const both = Math.min(900, charts.length);
   const big = await seedPlayer(db, 'bench-dash-big', charts, [{ version: '33', charts: both }, { version: '32', charts: Math.min(600, Math.max(0, charts.length - 300)) }], BATCHES, r);
-  const small = await seedPlayer(db, 'bench-dash-small', charts, [{ version: '33', charts: 5 }], 2, r);
+  await seedPlayer(db, 'bench-dash-small', charts, [{ version: '33', charts: 5 }], 2, r);
   for (const id of users.slice(2)) await seedPlayer(db, id, charts, [{ version: '33', charts: 150 }], 10, r);
   await db.prisma.follow.createMany({ data: ['bench-dash-rival1', 'bench-dash-rival2', 'bench-dash-rival3'].flatMap((f) => [{ followerId: 'bench-dash-big', followingId: f, approvedAt: new Date() }, { followerId: 'bench-dash-small', followingId: f, approvedAt: new Date() }]) });
   await db.prisma.playerVersionStatus.createMany({ data: users.map((userId, i) => ({ userId, version: '33', totalBpi: 20 + (i % 15) })) });

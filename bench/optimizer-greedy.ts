@@ -10,7 +10,7 @@
  * the reference returns (the first achievable execution, else the one with the highest total).
  */
 import { calcBpi, exScoreForBpi, round2 } from '../src/domain/bpi';
-import { RADAR_CATEGORIES, type RadarCategory } from '../src/domain/constants';
+import { RADAR_CATEGORIES } from '../src/domain/constants';
 import type { OptimizeSettings } from '../src/domain/optimizer/input';
 import { PowerMean } from '../src/domain/optimizer/math';
 import { currentBpiOf, raiseNote, strongCategories, type OptimizerChart, type RadarBpis } from '../src/domain/optimizer/plan';

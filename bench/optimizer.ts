@@ -35,7 +35,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { calcBpi, exScoreForBpi, safeBpi } from '../src/domain/bpi';
-import { PlayStyle, type Difficulty, type RadarCategory } from '../src/domain/constants';
+import { PlayStyle, type RadarCategory } from '../src/domain/constants';
 import { normalizeDefinitions } from '../src/domain/definitions';
 import { validateOptimizeInput, type OptimizeSettings } from '../src/domain/optimizer/input';
 import { currentBpiOf, exRange, humanCap, optimizePlan, type OptimizationResult, type OptimizerChart, type RadarBpis } from '../src/domain/optimizer/plan';
@@ -69,7 +69,7 @@ export function loadCharts(): { charts: Chart[]; radarCharts: RadarChart[] } {
     const id = idx + 1;
     idOf.set(`${e.title}\u0000${e.difficulty}`, id);
     charts.push({
-      id, title: e.title, difficulty: e.difficulty as Difficulty, level: e.level, notes: e.notes, kaidenAvg: e.kaidenAvg, wr: e.wr, coef: e.coef,
+      id, title: e.title, difficulty: e.difficulty, level: e.level, notes: e.notes, kaidenAvg: e.kaidenAvg, wr: e.wr, coef: e.coef,
       radarCategory: catOf.get(`${e.title}\u0000${e.difficulty}`) ?? null,
       inSet: e.level === 12,
     });

@@ -3,7 +3,7 @@
  * checkout of the previous code (BENCH_BEFORE_ROOT: a directory holding it, e.g. `git archive <commit>`
  * unpacked, with node_modules and src/generated next to it) and by this checkout, on the same data
  * (PGlite, one data directory: the servers run in turn, A B A B). Each load: autocannon, 20 connections,
- * BENCH_DURATION seconds after a 2 s warm-up; the server's CPU time per request read from /proc
+ * BENCH_DURATION seconds after a 2 s warm-up (BENCH_ROUTES, BENCH_ROUNDS: see below); the server's CPU time per request read from /proc
  * (the machine is shared: compare the CPU per request, not the throughput). Run: npm run bench:rest.
  */
 import fs from 'node:fs';
@@ -37,13 +37,17 @@ export async function benchRestPipeline(duration = Number(process.env.BENCH_DURA
     ['GET /api/v1/users/{id}/stats/recommended', `/api/v1/users/${userId}/stats/recommended?limit=10`],
     ['GET /api/v1/songs/notes/recent', '/api/v1/songs/notes/recent'],
   ];
+  // BENCH_ROUTES=calc,notes: only the routes whose name contains one of the words; BENCH_ROUNDS: A B rounds (default 2)
+  const only = (process.env.BENCH_ROUTES ?? '').split(',').filter(Boolean);
+  if (only.length) routes.splice(0, routes.length, ...routes.filter(([name]) => only.some((w) => name.includes(w))));
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
   const sides = [
     ['before', before],
     ['after', ROOT],
   ] as const;
   const cpu: Record<string, Record<string, number[]>> = { before: {}, after: {} };
   const rps: Record<string, Record<string, number[]>> = { before: {}, after: {} };
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < rounds; round++) {
     for (const [side, root] of sides) {
       const server = await startProcess('src/server.ts', env, 7411, '/readyz', root);
       try {
@@ -75,7 +79,7 @@ export async function benchRestPipeline(duration = Number(process.env.BENCH_DURA
   });
   record(
     'REST before / after the one pipeline (fixed GraphQL documents)',
-    `autocannon, 20 connections, ${duration} s per route after a 2 s warm-up; before = ${path.basename(before)} and after = this checkout, one server at a time on the same PGlite data (A B A B, means of two rounds); server CPU from /proc; real 202509156 definitions, one player with the sample export; load average at the end ${loadAvg} (1 / 5 / 15 min)`,
+    `autocannon, 20 connections, ${duration} s per route after a 2 s warm-up; before = ${path.basename(before)} and after = this checkout, one server at a time on the same PGlite data (A B A B…, means of ${rounds} rounds); server CPU from /proc; real 202509156 definitions, one player with the sample export; load average at the end ${loadAvg} (1 / 5 / 15 min)`,
     rows,
   );
 }

@@ -14,7 +14,6 @@
 import './rivals-env';
 import 'reflect-metadata';
 import fs from 'node:fs';
-import path from 'node:path';
 import { Client } from 'pg';
 import { createApp, type App } from '../src/app';
 import { loadConfig } from '../src/config';

@@ -46,4 +46,4 @@ async function main() {
   process.exit(failed.length ? 1 : 0);
 }
 
-main();
+void main();

@@ -21,7 +21,7 @@ import { createLogger } from '../src/logger';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/modules/auth/auth.service';
 import { SignJWT } from 'jose';
 import { DEFINITIONS_FILE } from './data';
-import { connectScaleDb, fmt, percentile, pgUrl, record, rssMiB, SCALE_DB, startProcess, timedPool, tmpDir } from './lib';
+import { connectScaleDb, fmt, percentile, record, rssMiB, SCALE_DB, startProcess, timedPool, tmpDir } from './lib';
 
 const JWT = 'bench-secret-bench-secret-bench-secret-000';
 

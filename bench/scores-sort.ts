@@ -71,7 +71,7 @@ async function main(): Promise<void> {
       const ask = async (sort: string, first: number, after: string | null) => {
         const query = `query($id: ID!, $after: String) { user(id: $id) { scores(version: "33", sort: ${sort}, order: DESC, first: ${first}, after: $after) { totalCount edges { node { chartId title exScore bpi clearLamp playedAt } } pageInfo { endCursor hasNextPage } } } }`;
         const r = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables: { id: USER, after } }) });
-        const body = (await r.json()) as any;
+        const body = (await r.json());
         if (body.errors) throw new Error(JSON.stringify(body.errors).slice(0, 300));
         return body.data.user.scores;
       };

@@ -11,6 +11,7 @@ import { AREAS } from './modules';
 import { createClusterBus } from './cluster/bus';
 import { ClusterCaches } from './cluster/caches';
 import { WorkerPool, defaultPoolSize } from './workers/pool';
+import { observePool } from './metrics';
 import { createClusterLock, RECOMPUTE_LOCK_KEY } from './cluster/lock';
 
 /**
@@ -41,6 +42,7 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
     pubsub: createAppPubSub({ bus, log }),
     pool: new WorkerPool({ ...config.pool, size: config.pool.size ?? defaultPoolSize() }),
   };
+  observePool(partial.pool!);
   // One object for the whole process: services read it through their scope's prototype, so a
   // later change (a test swapping the rate limiter) is seen everywhere.
   const app = partial as App;

@@ -41,6 +41,9 @@ const EnvSchema = z.object({
   GRAPHQL_MAX_QUERY_LENGTH: z.coerce.number().int().min(1000).default(32768),
   GRAPHQL_MAX_STRING_LENGTH: z.coerce.number().int().min(16).default(256),
   GRAPHQL_LIST_COST: z.coerce.number().int().min(1).max(10000).default(10),
+  GRAPHQL_MAX_PLANS: z.coerce.number().int().min(1).max(100).default(3),
+  CPU_BUDGET_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(0).default(3000),
+  CPU_BUDGET_USER_PER_MINUTE: z.coerce.number().int().min(0).default(15000),
   SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).default(10),
   SUBSCRIPTIONS_PER_USER: z.coerce.number().int().min(1).default(20),
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().min(1024).default(65536),
@@ -155,21 +158,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** POST /graphql queries and mutations through compiled documents (src/graphql/executor.ts); false = Apollo's pipeline only. */
     compiledExecutor: c.GRAPHQL_COMPILED_EXECUTOR,
     bodyLimit: c.BODY_LIMIT_BYTES,
-    graphqlMaxDepth: c.GRAPHQL_MAX_DEPTH,
-    graphqlMaxComplexity: c.GRAPHQL_MAX_COMPLEXITY,
-    graphqlExpensiveComplexity: c.GRAPHQL_EXPENSIVE_COMPLEXITY,
-    rateLimitWritesPerMinute: c.RATE_LIMIT_WRITES_PER_MINUTE,
-    rateLimitExpensiveReadsPerMinute: c.RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE,
-    /** Fields with an alias per request (fragments expanded). */
-    graphqlMaxAliases: c.GRAPHQL_MAX_ALIASES,
+    /** The GraphQL gate and rate limits (src/graphql/limits, docs/limits-and-pool.md). */
+    limits: {
+      maxDepth: c.GRAPHQL_MAX_DEPTH,
+      /** Cost per request (GRAPHQL_MAX_COMPLEXITY). */
+      maxComplexity: c.GRAPHQL_MAX_COMPLEXITY,
+      /** Reads at or above this cost count one expensive read (heavy fields always do). */
+      expensiveComplexity: c.GRAPHQL_EXPENSIVE_COMPLEXITY,
+      /** Requests per minute; 0 disables the limit. */
+      writesPerMinute: c.RATE_LIMIT_WRITES_PER_MINUTE,
+      expensiveReadsPerMinute: c.RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE,
+      /** Fields with an alias per request (fragments expanded). */
+      maxAliases: c.GRAPHQL_MAX_ALIASES,
+      /** Default maximum length of a string argument (src/graphql/limits/strings.ts STRING_LIMITS names the longer ones). */
+      maxStringLength: c.GRAPHQL_MAX_STRING_LENGTH,
+      /** Cost multiplier of a list field without a page size (its children count this many times). */
+      listCost: c.GRAPHQL_LIST_COST,
+      /** bpiPlan / saveOptimizeMemo fields per request. */
+      maxPlans: c.GRAPHQL_MAX_PLANS,
+      /** CPU work units (≈ ms) a minute: per anonymous address (IPv6: its /64), per signed-in user; 0 = off. */
+      cpuAnonymousPerMinute: c.CPU_BUDGET_ANONYMOUS_PER_MINUTE,
+      cpuUserPerMinute: c.CPU_BUDGET_USER_PER_MINUTE,
+    },
     /** Lexical tokens of a query document (graphql-js parse option). */
     graphqlMaxTokens: c.GRAPHQL_MAX_TOKENS,
     /** Characters of a query text. */
     graphqlMaxQueryLength: c.GRAPHQL_MAX_QUERY_LENGTH,
-    /** Default maximum length of a string argument (src/graphql/limits.ts STRING_LIMITS names the longer ones). */
-    graphqlMaxStringLength: c.GRAPHQL_MAX_STRING_LENGTH,
-    /** Cost multiplier of a list field without a page size (its children count this many times). */
-    graphqlListCost: c.GRAPHQL_LIST_COST,
     subscriptionsPerConnection: c.SUBSCRIPTIONS_PER_CONNECTION,
     subscriptionsPerUser: c.SUBSCRIPTIONS_PER_USER,
     /** Largest WebSocket frame accepted (ws maxPayload): larger frames close the connection before parsing. */

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { inSpan } from './tracing';
+import type { WorkerPool } from './workers/pool';
 
 /**
  * Prometheus metrics of this process (prom-client), served at GET /metrics (src/http.ts).
@@ -261,3 +262,54 @@ export function operationLabel(operationName: unknown, query: unknown): string {
   operationNames.add(name);
   return name;
 }
+
+export const cpuUnitsCounted = new Counter({
+  name: 'bpigraph_cpu_budget_units_total',
+  help: 'CPU work units (≈ ms) of heavy GraphQL fields counted against callers\' budgets, by caller kind (anonymous, user)',
+  labelNames: ['caller'] as const,
+  registers: [registry],
+});
+
+export const cpuBudgetRefusals = new Counter({
+  name: 'bpigraph_cpu_budget_refusals_total',
+  help: 'Requests refused (429) because the caller\'s CPU budget was spent, by caller kind (anonymous, user)',
+  labelNames: ['caller'] as const,
+  registers: [registry],
+});
+
+/** The worker pool whose queue /metrics shows (the latest created: one per process outside tests). */
+let observedPool: WorkerPool | undefined;
+
+/** Shows `pool`'s queue and counts in /metrics (read at scrape time: nothing per task). */
+export function observePool(pool: WorkerPool): void {
+  observedPool = pool;
+}
+
+new Gauge({
+  name: 'bpigraph_worker_pool_tasks',
+  help: 'CPU worker pool (src/workers/pool.ts): tasks by state (queued, running), the queue bound (max_queue) and the threads (size)',
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    const s = observedPool?.stats();
+    if (!s) return;
+    this.set({ state: 'queued' }, s.queued);
+    this.set({ state: 'running' }, s.busy);
+    this.set({ state: 'max_queue' }, s.maxQueue);
+    this.set({ state: 'size' }, s.size);
+  },
+});
+
+new Gauge({
+  name: 'bpigraph_worker_pool_outcomes',
+  help: 'CPU worker pool tasks since start, by outcome (completed, rejected: queue full, timed_out: past budget + grace)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+  collect() {
+    const s = observedPool?.stats();
+    if (!s) return;
+    this.set({ outcome: 'completed' }, s.completed);
+    this.set({ outcome: 'rejected' }, s.rejected);
+    this.set({ outcome: 'timed_out' }, s.timedOut);
+  },
+});

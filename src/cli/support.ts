@@ -54,7 +54,7 @@ export async function withApp<T>(config: Config, purpose: string, fn: (app: App)
 /** The innermost cause's words of a failed fetch (`connect ECONNREFUSED 127.0.0.1:9`, `getaddrinfo ENOTFOUND x`). */
 function fetchFailure(err: unknown): string {
   let e = err as { message?: string; cause?: unknown; code?: string } | undefined;
-  while (e?.cause) e = e.cause as typeof e;
+  while (e?.cause) e = e.cause;
   return e?.message || e?.code || String(err);
 }
 

@@ -86,9 +86,6 @@ export const RADAR_CATEGORIES: readonly RadarCategory[] = [
   RadarCategory.CHARGE, RadarCategory.SCRATCH, RadarCategory.SOFLAN,
 ];
 
-export const BPI_MIN = -15;
-export const BPI_MAX = 100;
-
 /** Which BPI a field answers: V1 (the published definitions) or V2 (fitted from this server's bests; issue #19, src/domain/bpi-v2). */
 export enum BpiModel {
   V1 = 'V1',

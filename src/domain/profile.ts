@@ -5,7 +5,6 @@ export const USER_NAME_MIN = 2;
 export const USER_NAME_MAX = 20;
 export const PROFILE_TEXT_MAX = 500;
 export const PROFILE_IMAGE_MAX = 1024;
-export const SOCIAL_ID_MAX = 32;
 /** Name shown for a user the viewer may not see (as the reference). */
 export const MASKED_USER_NAME = '非公開ユーザー';
 

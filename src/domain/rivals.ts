@@ -130,7 +130,7 @@ export interface ComparisonPosition {
 export function comparePositions(a: ComparisonPosition, b: ComparisonPosition, order: 'ASC' | 'DESC'): number {
   if (a.group !== b.group) return a.group - b.group;
   if (a.value !== b.value) {
-    const c = typeof a.value === 'string' || typeof b.value === 'string' ? (String(a.value) < String(b.value) ? -1 : 1) : (a.value as number) - (b.value as number);
+    const c = typeof a.value === 'string' || typeof b.value === 'string' ? (String(a.value) < String(b.value) ? -1 : 1) : (a.value) - (b.value);
     return order === 'ASC' ? c : -c;
   }
   if (a.level !== b.level) return b.level - a.level;

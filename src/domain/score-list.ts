@@ -95,7 +95,7 @@ const within = (v: number, min: number | null | undefined, max: number | null | 
 export function matchesScoreFilter(e: ListEntry, f: ScoreListFilter, searchLower = f.search?.toLowerCase() ?? ''): boolean {
   if (f.levels?.length && !f.levels.includes(e.level)) return false;
   if (f.difficulties?.length && !f.difficulties.includes(e.difficulty)) return false;
-  if (f.clearLamps?.length && !f.clearLamps.includes(e.clearLamp ?? ('NO_PLAY' as ClearLamp))) return false;
+  if (f.clearLamps?.length && !f.clearLamps.includes(e.clearLamp ?? ('NO_PLAY'))) return false;
   if ((f.bpiMin != null || f.bpiMax != null) && !within(e.bpi ?? -15, f.bpiMin, f.bpiMax)) return false;
   if ((f.bpmMin != null || f.bpmMax != null) && !within(maxBpm(e.bpm), f.bpmMin, f.bpmMax)) return false;
   if (f.soflan != null && isSoflan(e.bpm) !== f.soflan) return false;
@@ -171,7 +171,7 @@ export interface ListSource<T> {
 
 /** A fresh entry for `ListSource.fill` to write into. */
 export function scratchEntry(): ListEntry {
-  return { chartId: 0, title: '', difficulty: 'ANOTHER' as Difficulty, level: 0, notes: null, bpm: '', releasedVersion: null, radarTop: null, exScore: null, bpi: null, clearLamp: null, missCount: null, playedAt: null };
+  return { chartId: 0, title: '', difficulty: 'ANOTHER', level: 0, notes: null, bpm: '', releasedVersion: null, radarTop: null, exScore: null, bpi: null, clearLamp: null, missCount: null, playedAt: null };
 }
 
 /** Every list source over an array of entries. */

@@ -15,11 +15,11 @@ import { totalBpi } from './bpi';
 import { PlayStyle } from './constants';
 
 export interface TotalSetChart {
-  playStyle: PlayStyle | string;
+  playStyle: string;
   level: number;
   releasedVersion: number | null;
   removedInVersion: string | null;
-  definition: unknown | null;
+  definition: unknown;
 }
 
 export const TOTAL_LEVEL = 12;

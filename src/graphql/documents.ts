@@ -27,7 +27,7 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { AppError, badInput, toAppError, type ErrorCode } from '../errors';
 import type { Context, Platform } from './context';
-import { countOperation, limitsFromConfig, measureOperation, type LimitsConfig } from './limits';
+import { countOperation, measureOperation, type LimitsConfig } from './limits';
 
 /** One fixed operation: its name (the operation's name in the source) and its GraphQL text. */
 export interface FixedDocument<TData = unknown, TVars extends Record<string, unknown> = Record<string, unknown>> {
@@ -93,7 +93,7 @@ export class DocumentRunner {
   constructor(
     private readonly app: Platform,
     private readonly schema: GraphQLSchema,
-    private readonly limits: LimitsConfig = limitsFromConfig(app.config),
+    private readonly limits: LimitsConfig = app.config.limits,
   ) {}
 
   /** Parses, validates and compiles documents; throws listing every invalid one (the server does not start). */

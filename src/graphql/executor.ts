@@ -37,7 +37,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { compileVariableParsing, failToParseVariables } from 'graphql-jit/dist/variables';
 import type { Platform as App } from './context';
 import { contextForRequest, type Context } from './context';
-import { countOperation, limitsFromConfig, measureOperation, rateLimitedRetryAfter, type LimitsConfig, type OperationCost } from './limits';
+import { countOperation, measureOperation, rateLimitedRetryAfter, type LimitsConfig, type OperationCost } from './limits';
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
@@ -92,7 +92,7 @@ export class CompiledExecutor {
     private readonly app: App,
     private readonly schema: GraphQLSchema,
     private readonly formatError: FormatError,
-    private readonly limits: LimitsConfig = limitsFromConfig(app.config),
+    private readonly limits: LimitsConfig = app.config.limits,
   ) {
     // The validation Apollo applies: graphql-js' rules, and no introspection when it is turned off.
     this.rules = app.config.introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
@@ -113,9 +113,9 @@ export class CompiledExecutor {
     ) {
       return this.toApollo();
     }
-    const compiled = this.lookup(body.query, (body.operationName as string | null | undefined) ?? undefined);
+    const compiled = this.lookup(body.query, (body.operationName) ?? undefined);
     if (compiled === TO_APOLLO) return this.toApollo();
-    const variables = (body.variables as Record<string, unknown> | null | undefined) ?? {};
+    const variables = (body.variables) ?? {};
     // Apollo answers variables that do not coerce (400 BAD_USER_INPUT) before anything runs.
     if (compiled.coerceVariables && failToParseVariables(compiled.coerceVariables(variables))) {
       return this.toApollo();

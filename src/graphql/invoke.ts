@@ -179,7 +179,7 @@ export function leanResolvers(schema: GraphQLSchema, resolverClasses: readonly F
     ['Query', storage.queries],
     ['Mutation', storage.mutations],
   ] as const) {
-    for (const h of handlers) if (ours.has(h.target)) replaceHandler(typeName, h.schemaName, h as unknown as Handler);
+    for (const h of handlers) if (ours.has(h.target)) replaceHandler(typeName, h.schemaName, h);
   }
 
   // Object types: external field resolvers called directly (indexed once by object class +
@@ -203,7 +203,7 @@ export function leanResolvers(schema: GraphQLSchema, resolverClasses: readonly F
       if (!gqlField) continue;
       if (resolverMeta) {
         if (resolverMeta.kind !== 'external') throw unsupported(coordinate, 'a resolver method on the object type itself (use a @FieldResolver in a resolver class)');
-        replaceHandler(objectType.name, field.schemaName, resolverMeta as unknown as Handler);
+        replaceHandler(objectType.name, field.schemaName, resolverMeta);
         continue;
       }
       if (gqlField.resolve) throw unsupported(coordinate, 'a plain field with type-graphql\'s per-field wrapper (an object type with simpleResolvers: false)');

@@ -81,7 +81,7 @@ export function createAppPubSub(opts: { bus: ClusterBus; log: Logger }): AppPubS
     if (n > 0) counts.set(topic, n);
     else counts.delete(topic);
   };
-  const inner = createPubSub<PubSubTopics>({ eventTarget: new BusEventTarget(opts.bus, opts.log) as never });
+  const inner = createPubSub<PubSubTopics>({ eventTarget: new BusEventTarget(opts.bus, opts.log) });
   return {
     kind: opts.bus.kind === 'local' ? 'memory' : opts.bus.kind,
     publish: inner.publish.bind(inner),
@@ -93,7 +93,7 @@ export function createAppPubSub(opts: { bus: ClusterBus; log: Logger }): AppPubS
       const origReturn = it.return.bind(it);
       it.return = ((value?: unknown) => {
         if (open.delete(it)) bump(topic, -1);
-        return origReturn(value as never);
+        return origReturn(value);
       }) as typeof it.return;
       return it;
     }) as AppPubSub['subscribe'],

@@ -7,7 +7,7 @@ import type { Platform as App } from './context';
 import { HTTP_STATUS, badInput, toAppError, unauthenticated } from '../errors';
 import { createContext, type Context, type Viewer } from './context';
 import { enforce } from './rules';
-import { limitsFromConfig, measureOperation } from './limits';
+import { measureOperation } from './limits';
 
 // 'graphql-ws/use/ws' is an `exports` subpath, which TypeScript's node10 resolution cannot see:
 // load it at run time, type it from its declaration file.
@@ -97,7 +97,7 @@ export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) =>
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   server.on('upgrade', onUpgrade);
-  const limits = limitsFromConfig(app.config);
+  const limits = app.config.limits;
   perUserMax = app.config.subscriptionsPerUser;
   const disposable = useServer<Record<string, unknown>, Extra>(
     {
@@ -118,7 +118,7 @@ export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: 
         const extra = c.extra as Extra;
         const ctx = createContext(app, extra.viewer ?? null, c.extra.request.socket.remoteAddress ?? '');
         if (extra.check) credentialChecks.set(ctx, extra.check);
-        return ctx as unknown as Record<string, unknown>;
+        return ctx;
       },
       onSubscribe: async (c, _id, payload) => {
         try {
@@ -141,7 +141,7 @@ export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: 
           }
           measureOperation(limits, { schema, document: doc, operation: op, operationName: payload.operationName, variables: payload.variables });
           const ctx = createContext(app, (c.extra as Extra).viewer ?? null, c.extra.request.socket.remoteAddress ?? '');
-          await enforceRules(schema, ctx, op, (payload.variables ?? {}) as Record<string, unknown>);
+          await enforceRules(schema, ctx, op, (payload.variables ?? {}));
         } catch (err) {
           if (err instanceof GraphQLError) return [err];
           const e = toAppError(err);

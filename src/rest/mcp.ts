@@ -51,7 +51,7 @@ function serverFor(app: App, ctx: Context): McpServer {
       async (args: unknown) => {
         try {
           await consumeToolCall(app, t.kind, ctx.ip, ctx.viewer?.id);
-          const result = (await t.run(ctx, app, args as never)) as Record<string, unknown>;
+          const result = (await t.run(ctx, app, args as never));
           return { structuredContent: result, content: [{ type: 'text', text: JSON.stringify(result) }] };
         } catch (err) {
           return toolError(err, app);
@@ -60,6 +60,38 @@ function serverFor(app: App, ctx: Context): McpServer {
     );
   }
   return server;
+}
+
+/**
+ * The answer of `tools/list` is the same for every caller (the tools and their JSON schemas): the
+ * first one the SDK builds is kept, later ones are answered from it (100 listings were 2 MB of
+ * schema conversions on the event loop).
+ */
+let toolsList: unknown;
+
+function isToolsList(req: FastifyRequest): req is FastifyRequest & { body: { id: string | number; method: string } } {
+  const b = req.body as { jsonrpc?: unknown; method?: unknown; id?: unknown } | null;
+  const accept = req.headers.accept ?? '';
+  // Only what the SDK would answer: a request (with an id) from a client accepting JSON and SSE.
+  return (
+    !!b && b.jsonrpc === '2.0' && b.method === 'tools/list' && (typeof b.id === 'string' || typeof b.id === 'number') &&
+    accept.includes('application/json') && accept.includes('text/event-stream')
+  );
+}
+
+function toolsListAnswer(req: FastifyRequest): string | undefined {
+  if (toolsList === undefined || !isToolsList(req)) return undefined;
+  return JSON.stringify({ jsonrpc: '2.0', id: req.body.id, result: toolsList });
+}
+
+function rememberToolsList(req: FastifyRequest, body: string): void {
+  if (toolsList !== undefined || !isToolsList(req)) return;
+  try {
+    const parsed = JSON.parse(body) as { result?: { tools?: unknown } };
+    if (Array.isArray(parsed.result?.tools)) toolsList = parsed.result;
+  } catch {
+    // not JSON: nothing to keep
+  }
 }
 
 function escapeHtml(s: string): string {
@@ -128,6 +160,14 @@ export function registerMcp(fastify: FastifyInstance, app: App): void {
   });
 
   fastify.post(MCP_PATH, HIDDEN, async (req: FastifyRequest, reply: FastifyReply) => {
+    if (Array.isArray(req.body)) {
+      // Protocol 2025-06-18 removed JSON-RPC batching: one message per request, each counted by the limits.
+      return reply.code(400).send({
+        jsonrpc: '2.0',
+        error: { code: -32600, message: `JSON-RPC batches are not supported (MCP 2025-06-18 removed them; this one held ${req.body.length} messages): send one message per request` },
+        id: null,
+      });
+    }
     const authorization = req.headers.authorization;
     const tokenGiven = typeof authorization === 'string' && authorization !== '';
     let ctx: Context;
@@ -140,6 +180,8 @@ export function registerMcp(fastify: FastifyInstance, app: App): void {
       if (e.code !== 'UNAUTHENTICATED') throw err;
       return challenge(req, reply, e, tokenGiven);
     }
+    const listed = toolsListAnswer(req);
+    if (listed) return reply.code(200).header('content-type', 'application/json').send(listed);
     const server = serverFor(app, ctx);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
@@ -149,6 +191,7 @@ export function registerMcp(fastify: FastifyInstance, app: App): void {
       const request = new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers });
       const response = await transport.handleRequest(request, { parsedBody: req.body });
       const body = await response.text();
+      if (response.status === 200) rememberToolsList(req, body);
       reply.code(response.status);
       response.headers.forEach((value, key) => void reply.header(key, value));
       return reply.send(body);

@@ -67,7 +67,7 @@ export function routeSchema(doc: RouteDoc): { schema: FastifySchema; validatorCo
   const security = [...(doc.bearer ? [{ bearer: [] }] : []), ...(doc.apiKey ? [{ apiKey: [] }] : [])];
   if (security.length) schema.security = doc.bearer === 'optional' ? [...security, {}] : security;
   return {
-    schema: schema as FastifySchema,
+    schema: schema,
     validatorCompiler: () => () => true,
     serializerCompiler: () => (data: unknown) => JSON.stringify(data),
   };
@@ -98,7 +98,7 @@ export async function registerOpenApi(fastify: FastifyInstance, config: Config):
     // Only the REST paths: GraphQL, health, metrics and this document are not REST resources.
     transform: ({ schema, url }) => {
       const rest = url.startsWith('/api/') || url.startsWith('/.well-known/');
-      return { schema: (rest && url !== '/api/v1/openapi.json' ? schema : { ...schema, hide: true }) as never, url };
+      return { schema: (rest && url !== '/api/v1/openapi.json' ? schema : { ...schema, hide: true }), url };
     },
   });
   fastify.get('/api/v1/openapi.json', async (req, reply) => {

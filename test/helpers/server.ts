@@ -64,7 +64,7 @@ export async function startTestServer(opts: { seedDemo?: boolean; env?: Record<s
   fastify.addHook('onSend', async (req, reply, payload) => {
     const route = req.routeOptions.url;
     // (the wrong-method 405 routes are left out of the document on purpose: `schema.hide`)
-    const hidden = (req.routeOptions.schema as { hide?: boolean } | undefined)?.hide === true;
+    const hidden = (req.routeOptions.schema)?.hide === true;
     if (route && isRestRoute(route) && !hidden && req.method !== 'HEAD' && (typeof payload === 'string' || payload === null || payload === undefined)) {
       recorded.push({ method: req.method, route, status: reply.statusCode, contentType: String(reply.getHeader('content-type') ?? ''), body: (payload as string | null) ?? '' });
     }

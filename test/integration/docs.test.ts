@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSchema, getOperationAST, parse, validate, type GraphQLSchema } from 'graphql';
+import { usingPostgres } from '../helpers/db';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
@@ -175,25 +176,40 @@ function runBash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{
   });
 }
 
-describe('shell blocks run as pasted, in a fresh clone-like directory', () => {
+/**
+ * Every port a block names (PORT=N, host:N) mapped to a free one, so blocks never collide with
+ * another run or a developer's server.
+ */
+async function withFreePorts(code: string): Promise<string> {
+  const ports = new Set([...code.matchAll(/(?:PORT=|localhost:|127\.0\.0\.1:)(\d{4,5})\b/g)].map((m) => m[1]));
+  let out = code;
+  for (const p of ports) out = out.replace(new RegExp(`\\b${p}\\b`, 'g'), String(await freePort()));
+  return out;
+}
+
+// The blocks run on the embedded database whatever DATABASE_URL says: under PostgreSQL (.ci/run runs
+// both side by side) they would only repeat the PGlite run.
+const shellWhy = usingPostgres ? 'shell blocks run in the PGlite run only (they use the embedded database)' : '';
+if (shellWhy) console.warn(`docs.test: ${shellWhy}`);
+
+(shellWhy ? describe.skip : describe)('shell blocks run as pasted, in a fresh clone-like directory', () => {
   const runnable = ALL.filter((b) => isShell(b) && !noRun(b));
 
   it(
     'README first (zero to data: catalogue, radar categories, a player, scores, server, token, nested query), then docs/',
     async () => {
       const dir = cloneLikeDir();
-      const port = await freePort();
       const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME ?? os.homedir(), LANG: 'C.UTF-8', LOG_LEVEL: 'warn' };
       const failures: string[] = [];
       try {
         for (const b of runnable) {
-          const script = b.code.replace(/\b4000\b/g, String(port));
+          const script = await withFreePorts(b.code);
           const { code, out } = await runBash(script, dir, env);
           if (code !== 0) failures.push(`${at(b)} exited ${code}:\n${out.slice(-2000)}`);
           if (b.file === 'README.md' && /Zero to data|definitions import/.test(b.code)) {
             // step 5's answers: the player's nested scores with BPIs, and the calculator
             expect(out).toMatch(/"me":\{"name":"alice","stats":\[\{"version":"33","totalBpi":\d/);
-            expect(out).toMatch(/"song":\{"title":"Abraxas","difficulty":"ANOTHER"/);
+            expect(out).toMatch(/"song":\{"title":"[^"]+","difficulty":"ANOTHER"/);
             expect(out).not.toMatch(/"errors"/);
           }
         }

@@ -12,7 +12,10 @@ import { spearman } from '../../src/domain/bpi-v2/stats';
 function alignTruth(pop: GeneratedPopulation, fit: BpiV2Fit) {
   let n = 0;
   let s = 0;
-  for (let i = 0; i < fit.skill.length; i++) if (Number.isFinite(fit.skill[i])) (n++, (s += pop.truth.skill[i]));
+  for (let i = 0; i < fit.skill.length; i++) if (Number.isFinite(fit.skill[i])) {
+      n++;
+      s += pop.truth.skill[i];
+    }
   const a = s / n;
   let ss = 0;
   for (let i = 0; i < fit.skill.length; i++) if (Number.isFinite(fit.skill[i])) ss += (pop.truth.skill[i] - a) ** 2;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { referenceGreedyAllRuns, seededRandom } from '../../bench/optimizer-greedy';
 import { calcBpi, exScoreForBpi, round2 } from '../../src/domain/bpi';
-import { RADAR_CATEGORIES, type RadarCategory } from '../../src/domain/constants';
+import { RADAR_CATEGORIES } from '../../src/domain/constants';
 import { optimizePlan, validateOptimizeInput, type CapMode, type OptimizationResult, type OptimizerChart, type RadarBpis } from '../../src/domain/optimizer';
 
 /*
@@ -51,7 +51,7 @@ const arbInstance = (minN: number, maxN: number, maxUnplayed: number) =>
         maxSteps: fc.integer({ min: 1, max: n }),
       }),
     )
-    .map((x): Instance => ({ ...x, charts: [...x.charts], radar: x.radar as RadarBpis | null }));
+    .map((x): Instance => ({ ...x, charts: [...x.charts], radar: x.radar }));
 
 // ---- the independent model ----
 

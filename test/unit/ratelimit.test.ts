@@ -28,7 +28,7 @@ describe('fixed-window rate limiter (in memory)', () => {
   });
 
   it('keeps at most maxKeys windows, evicting the least recently hit: a flood of new keys never resets a live counter', async () => {
-    let now = 0;
+    const now = 0;
     const limiter = new RateLimiter(new MemoryStore(() => now, 100));
     // the limited client: 3 hits (the maximum) in its window
     for (let i = 0; i < 3; i++) expect(await outcome(limiter.consume(policy, '9.9.9.9'))).toBe('ok');

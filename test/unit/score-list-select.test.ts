@@ -3,7 +3,7 @@
  * entry — rows a source skips are not counted, the filter's total is the whole list's, the order is
  * the sort then level desc / title / chart id, and a position continues after the cursor.
  */
-import { Difficulty, type ClearLamp } from '../../src/domain/constants';
+import { Difficulty } from '../../src/domain/constants';
 import { positionOf, ScoreSortKey, selectPage, SortOrder, type ListEntry, type ListSource } from '../../src/domain/score-list';
 
 interface Row {
@@ -32,7 +32,7 @@ function source(): { src: ListSource<Row>; built: number[] } {
     fill: (i, e: ListEntry) => {
       const r = ROWS[i];
       if (r.skip) return false;
-      Object.assign(e, { chartId: r.chartId, title: r.title, level: r.level, difficulty: Difficulty.ANOTHER, notes: 1000, bpm: '150', releasedVersion: 20, exScore: r.exScore, clearLamp: 'CLEAR' as ClearLamp });
+      Object.assign(e, { chartId: r.chartId, title: r.title, level: r.level, difficulty: Difficulty.ANOTHER, notes: 1000, bpm: '150', releasedVersion: 20, exScore: r.exScore, clearLamp: 'CLEAR' });
       return true;
     },
     build: (i) => {

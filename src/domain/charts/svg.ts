@@ -9,8 +9,6 @@
  */
 
 export type ChartTheme = 'light' | 'dark';
-export const CHART_THEMES: readonly ChartTheme[] = ['light', 'dark'];
-
 export const FONT_STACK = "'Noto Sans CJK JP', 'Noto Sans JP', 'Hiragino Kaku Gothic ProN', 'Hiragino Sans', 'Yu Gothic', Meiryo, 'IPAexGothic', 'DejaVu Sans', sans-serif";
 
 export interface Palette {

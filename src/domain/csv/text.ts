@@ -61,7 +61,8 @@ function options(delimiter: Delimiter): Options {
 
 function parseRecords(text: string, opts: Options): string[][] {
   try {
-    return parse(text, opts) as string[][];
+    const rows: string[][] = parse(text, opts);
+    return rows;
   } catch {
     return []; // not expected with skip_records_with_error; the caller falls back line by line
   }

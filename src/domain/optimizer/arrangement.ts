@@ -31,9 +31,6 @@ export interface ArrangementIssue {
   message: string;
 }
 
-/** 7! lane permutations: no chart can have more patterns. */
-export const MAX_PATTERNS_PER_CHART = 5040;
-
 const DIFFICULTIES = new Set<string>(Object.values(Difficulty));
 const STYLES = new Set<string>(Object.values(PlayStyle));
 

@@ -27,7 +27,7 @@ export interface StatsChart {
   id: number;
   songId?: number;
   title: string;
-  playStyle: PlayStyle | string;
+  playStyle: string;
   difficulty: Difficulty;
   level: number;
   notes: number;
@@ -124,11 +124,6 @@ export function scopeCharts(source: ChartSource, version: string, f: ChartFilter
 /** Default order of chart lists: level desc, then title, then chart id (as the scores area). */
 export const byLevelTitle = (a: Pick<StatsChart, 'level' | 'title' | 'id'>, b: Pick<StatsChart, 'level' | 'title' | 'id'>) =>
   b.level - a.level || a.title.localeCompare(b.title) || a.id - b.id;
-
-/** "title[H]" / "[A]" / "[L]" — the reference's short chart label. */
-export function chartLabel(c: Pick<StatsChart, 'title' | 'difficulty'>): string {
-  return `${c.title}[${c.difficulty.charAt(0)}]`;
-}
 
 // ───────────── calendar (JST) ─────────────
 

@@ -127,7 +127,7 @@ export class OAuthService {
     if (!Array.isArray(uris) || uris.length === 0 || !uris.every((u) => typeof u === 'string')) {
       throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be a non-empty array of strings');
     }
-    const problem = redirectUrisProblem(uris as string[]);
+    const problem = redirectUrisProblem(uris);
     if (problem) throw new OAuthError('invalid_redirect_uri', problem.message);
     const name = body.client_name;
     if (name !== undefined && (typeof name !== 'string' || name.trim().length === 0 || name.length > 100)) {
@@ -146,7 +146,7 @@ export class OAuthService {
       throw new OAuthError('invalid_client_metadata', 'response_types may contain only "code"');
     }
     const client = await this.db.oAuthClient.create({
-      data: { id: newId(), name: typeof name === 'string' ? name.trim() : null, redirectUris: [...new Set(uris as string[])] },
+      data: { id: newId(), name: typeof name === 'string' ? name.trim() : null, redirectUris: [...new Set(uris)] },
     });
     return {
       client_id: client.id,

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { titleKey } from '../../domain/titles';
 import { safeBpi } from '../../domain/bpi';
 import { exScoreForBpiV2, safeBpiV2, type BpiV2Params } from '../../domain/bpi-v2/model';
 import type { Difficulty, PlayStyle, RadarCategory } from '../../generated/prisma/enums';
@@ -40,7 +41,8 @@ export class ChartMatcher<C extends { title: string; playStyle: PlayStyle; diffi
   }
 
   private static key(title: string, playStyle: PlayStyle, difficulty: Difficulty): string {
-    return `${title}\u0000${playStyle}\u0000${difficulty}`;
+    // both sides normalised the same way (NFKC, trimmed and collapsed whitespace): src/domain/titles.ts
+    return `${titleKey(title)}\u0000${playStyle}\u0000${difficulty}`;
   }
 
   find(title: string, playStyle: PlayStyle, difficulty: Difficulty): C | undefined {

@@ -1,4 +1,4 @@
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { NodeInterface } from '../../graphql/global-id';
 import { GraphQLNonNegativeInt } from '../../graphql/scalars';

@@ -241,7 +241,7 @@ export class RankingsService {
         GROUP BY b."chartId"`.then((rows) => rows.map((r) => ({ chartId: Number(r.chartId), playerCount: Number(r.playerCount) })));
       entry = { at: Date.now(), counts };
       cache.set(key, entry);
-      counts.catch(() => cache!.delete(key));
+      counts.catch(() => cache.delete(key));
     }
     const counts = await entry.counts;
     const sign = order === ChartPopularityOrder.FEWEST ? 1 : -1;
@@ -297,7 +297,7 @@ export async function importChartAttributes(db: Db, entries: AttributeImportEntr
     if (bad) return problem(`attribute ${bad[0]} is not a finite number`);
     const vector = toAttributeVector(raw);
     if (!vector) return problem('attributes is empty');
-    const chart = matcher.find(title, playStyle as PlayStyle, difficulty as Difficulty);
+    const chart = matcher.find(title, playStyle, difficulty as Difficulty);
     if (!chart) return problem('no such chart');
     if (updates.has(chart.id)) return problem('duplicate entry for this chart');
     updates.set(chart.id, vector);

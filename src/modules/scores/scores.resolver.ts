@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, Float, ID, Int, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Float, ID, Mutation, Resolver, Root } from 'type-graphql';
 import { parseIntId } from '../../graphql/args';
 import { BpiModel } from '../shared/enums';
 import { GameVersionScalar } from '../../graphql/scalars';

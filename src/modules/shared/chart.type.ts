@@ -1,4 +1,4 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType } from 'type-graphql';
 import { NodeInterface } from '../../graphql/global-id';
 import { Difficulty, PlayStyle, RadarCategory } from './enums';
 

@@ -163,7 +163,7 @@ export class FollowsService {
     const inviterId = await this.inviterOf(token);
     const r = await this.act(me, inviterId, 'REQUEST');
     const status = r.state === 'following' || r.state === 'approved-follower' ? 'FOLLOWED' : 'REQUESTED';
-    return { ...r, status: status as 'FOLLOWED' | 'REQUESTED', targetId: inviterId };
+    return { ...r, status: status, targetId: inviterId };
   }
 
   withdrawRequest(targetId: string) {
@@ -297,7 +297,7 @@ export class FollowsService {
     const inviterId = await this.inviterOf(token);
     const base = { type: 'follow', inviterId, isSelf: viewerId === inviterId, isFollowing: false, hasPendingRequest: false };
     if (!viewerId || viewerId === inviterId) return base;
-    const snap = await this.snapshot(this.db as unknown as Tx, viewerId, inviterId);
+    const snap = await this.snapshot(this.db, viewerId, inviterId);
     const state = followState(snap);
     return {
       ...base,

@@ -16,7 +16,7 @@ export const socialNodes: Record<string, AreaNodeSource> = {
     load: async (ctx, keys) => {
       const ids = intKeys(keys);
       const rows = await ctx.services.social.timeline.entriesById(ctx.viewer ? viewerId(ctx) : null, present(ids));
-      const byId = new Map(rows.filter((r) => r !== null).map((r) => [r!.id, r!]));
+      const byId = new Map(rows.filter((r) => r !== null).map((r) => [r.id, r]));
       return ids.map((i) => (i === null ? null : (byId.get(i) ?? null)));
     },
   },

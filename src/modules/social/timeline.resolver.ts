@@ -1,5 +1,5 @@
 import { GraphQLNonNegativeInt } from '../../graphql/scalars';
-import { Args, Ctx, FieldResolver, Int, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Args, Ctx, FieldResolver, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { Context } from '../../graphql/context';
 import { ChartType } from '../shared/chart.type';
 import { UserType } from '../shared/user.type';

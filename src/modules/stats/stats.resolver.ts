@@ -35,7 +35,13 @@ export class StatsUserResolver {
     return ctx.services.stats.recommended(user.id, args);
   }
 
-  @FieldResolver(() => [TotalBpiHistoryPointType], { nullable: true, description: 'Daily (weekly, monthly) total BPI trend by play time (JST days)' })
+  @FieldResolver(() => [TotalBpiHistoryPointType], {
+    nullable: true,
+    description:
+      'Daily (weekly, monthly) total BPI trend by play time (JST days). A long series is aggregated, never refused: ' +
+      'DAY points over more than 731 days (first to last play day) are given as WEEK points (keyed by their Monday), ' +
+      'WEEK points over more than 3,653 days as MONTH points (YYYY-MM)',
+  })
   totalBpiHistory(@Root() user: User, @Args(() => TotalBpiHistoryArgs) args: TotalBpiHistoryArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.totalBpiHistory(user.id, args.version, args.period ?? args.groupBy); // StatsPeriod values are the strings
   }

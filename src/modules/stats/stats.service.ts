@@ -82,6 +82,11 @@ export function parseRecommendedQuery(q: RecommendedQuery) {
 
 type Scope = Pick<AreaScope, 'auth' | 'ctx' | 'db' | 'catalogue' | 'loaders' | 'viewer'> & { services: { scores: ScoresService } };
 
+/** Longest daily totalBpiHistory (first to last play day); beyond it the points are weeks. */
+export const MAX_DAILY_SPAN_DAYS = 731;
+/** Longest weekly totalBpiHistory; beyond it the points are months. */
+export const MAX_WEEKLY_SPAN_DAYS = 3653;
+
 export class StatsService {
   constructor(private readonly s: Scope) {}
 
@@ -183,11 +188,27 @@ export class StatsService {
   }
 
   /** Daily (weekly, monthly) total BPI trend by play time (JST days); days without plays carry the total. */
-  async totalBpiHistory(userId: string, versionArg: string | null | undefined, groupByArg: string | null | undefined) {
+  /** One computation per request for the same arguments (24 aliases of one history are computed once). */
+  private readonly histories = new Map<string, ReturnType<StatsService['computeTotalBpiHistory']>>();
+
+  totalBpiHistory(userId: string, versionArg: string | null | undefined, groupByArg: string | null | undefined) {
+    const key = `${userId}\u0000${versionArg ?? ''}\u0000${groupByArg ?? ''}`;
+    let h = this.histories.get(key);
+    if (!h) this.histories.set(key, (h = this.computeTotalBpiHistory(userId, versionArg, groupByArg)));
+    return h;
+  }
+
+  private async computeTotalBpiHistory(userId: string, versionArg: string | null | undefined, groupByArg: string | null | undefined) {
     const version = parseVersion(versionArg);
     const groupBy = groupByArg ?? 'day';
     if (!['day', 'week', 'month'].includes(groupBy)) throw badInput('groupBy must be day, week or month', [{ code: 'invalid_value', path: ['groupBy'], message: 'groupBy must be day, week or month' }]);
     const played = playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
+    // A long series is aggregated, never refused (docs/limits-and-pool.md): DAY over more than
+    // MAX_DAILY_SPAN_DAYS becomes WEEK, WEEK over more than MAX_WEEKLY_SPAN_DAYS becomes MONTH.
+    const span = played.length ? (Date.parse(`${played[played.length - 1].date}T00:00:00Z`) - Date.parse(`${played[0].date}T00:00:00Z`)) / 86400_000 + 1 : 0;
+    let unit = groupBy;
+    if (unit === 'day' && span > MAX_DAILY_SPAN_DAYS) unit = 'week';
+    if (unit === 'week' && span > MAX_WEEKLY_SPAN_DAYS) unit = 'month';
     // every calendar day from the first to the last play day (days without plays carry the total)
     const days: { date: string; totalBpi: number; count: number; plays: unknown[] }[] = [];
     for (const d of played) {
@@ -201,7 +222,7 @@ export class StatsService {
     }
     const out = new Map<string, { date: string; totalBpi: number; count: number; updated: number }>();
     for (const d of days) {
-      const key = groupBy === 'day' ? d.date : groupBy === 'month' ? d.date.slice(0, 7) : weekKey(d.date);
+      const key = unit === 'day' ? d.date : unit === 'month' ? d.date.slice(0, 7) : weekKey(d.date);
       const prev = out.get(key);
       out.set(key, { date: key, totalBpi: d.totalBpi, count: d.count, updated: (prev?.updated ?? 0) + d.plays.length });
     }

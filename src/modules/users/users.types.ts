@@ -1,4 +1,4 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, ObjectType } from 'type-graphql';
 import { PageInfo } from '../../graphql/connection';
 import { UserType } from '../shared/user.type';
 import { GraphQLNonNegativeInt } from '../../graphql/scalars';

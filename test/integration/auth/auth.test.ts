@@ -40,7 +40,7 @@ describe('API keys and token exchange', () => {
     expect(issued.apiKey).toMatch(/^bpk_[A-Za-z0-9_-]{43}$/);
     expect(issued.hint).toBe(`****${issued.apiKey.slice(-4)}`);
 
-    const status = ok(await s.gql('{ apiKeyStatus { exists createdAt hint } }', {}, jwt)) as any;
+    const status = ok(await s.gql('{ apiKeyStatus { exists createdAt hint } }', {}, jwt));
     expect(status.apiKeyStatus).toMatchObject({ exists: true, hint: issued.hint });
     expect(JSON.stringify(status)).not.toContain(issued.apiKey);
 
@@ -163,8 +163,8 @@ describe('external OpenID Connect provider (JWKS)', () => {
 
   beforeAll(async () => {
     const pair = await generateKeyPair('RS256');
-    privateKey = pair.privateKey as CryptoKey;
-    strangerKey = (await generateKeyPair('RS256')).privateKey as CryptoKey;
+    privateKey = pair.privateKey;
+    strangerKey = (await generateKeyPair('RS256')).privateKey;
     const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
     jwks = http.createServer((_req, res) => {
       jwksHits++;

@@ -12,7 +12,7 @@ describe('createProfile with an external ID token', () => {
 
   beforeAll(async () => {
     const pair = await generateKeyPair('RS256');
-    privateKey = pair.privateKey as CryptoKey;
+    privateKey = pair.privateKey;
     const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'p1', alg: 'RS256', use: 'sig' };
     jwks = http.createServer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
     await new Promise<void>((r) => jwks.listen(0, '127.0.0.1', r));

@@ -126,7 +126,7 @@ async function refused(client: Client, name: string, args: Record<string, unknow
   const res = await client.callTool({ name, arguments: args });
   expect(res.isError).toBe(true);
   expect(res.structuredContent).toBeUndefined();
-  return { text: (res.content as { text: string }[])[0].text, code: (res._meta as Record<string, unknown> | undefined)?.code };
+  return { text: (res.content as { text: string }[])[0].text, code: (res._meta)?.code };
 }
 
 describe('POST /mcp: authentication', () => {
@@ -359,9 +359,9 @@ describe('update_my_score: the import path (batch, totals, events)', () => {
 describe('rate limits: a read tool is one expensive read, the update one write (GraphQL buckets)', () => {
   it('with 2 expensive reads a minute: the third read call is RATE_LIMITED with retryAfter; tools/list is not counted', async () => {
     const { config } = s.app;
-    const saved = { limiter: s.app.rateLimiter, reads: config.rateLimitExpensiveReadsPerMinute, writes: config.rateLimitWritesPerMinute };
+    const saved = { limiter: s.app.rateLimiter, reads: config.limits.expensiveReadsPerMinute, writes: config.limits.writesPerMinute };
     s.app.rateLimiter = new RateLimiter(new MemoryStore());
-    Object.assign(config, { rateLimitExpensiveReadsPerMinute: 2, rateLimitWritesPerMinute: 1 });
+    Object.assign(config.limits, { expensiveReadsPerMinute: 2, writesPerMinute: 1 });
     const client = await connect(tokens.p);
     try {
       await client.listTools();
@@ -376,7 +376,7 @@ describe('rate limits: a read tool is one expensive read, the update one write (
     } finally {
       await client.close();
       s.app.rateLimiter = saved.limiter;
-      Object.assign(config, { rateLimitExpensiveReadsPerMinute: saved.reads, rateLimitWritesPerMinute: saved.writes });
+      Object.assign(config.limits, { expensiveReadsPerMinute: saved.reads, writesPerMinute: saved.writes });
     }
   });
 });

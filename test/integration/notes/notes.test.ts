@@ -162,7 +162,7 @@ describe('song notes: upvotes', () => {
     // the same user racing with itself
     const dup = await Promise.all(Array.from({ length: 5 }, () => s.gql(UPVOTE, { id: String(id) }, bobToken)));
     dup.forEach((r) => expectNoErrors(r));
-    expect(dup.filter((r) => (r.body.data as any).upvoteSongNote.changed)).toHaveLength(1);
+    expect(dup.filter((r) => (r.body.data).upvoteSongNote.changed)).toHaveLength(1);
     expect((await s.db.prisma.songNote.findUniqueOrThrow({ where: { id } })).upvoteCount).toBe(N + 1);
     // concurrent cancels: back to exactly 1 (bob's)
     const cancels = await Promise.all(tokens.map((t) => s.gql(CANCEL, { id: String(id) }, t)));
@@ -249,7 +249,10 @@ describe('Chart.songNotes (batched across charts)', () => {
     // notes on several charts of the first songs
     const songs = await s.db.prisma.song.findMany({ orderBy: [{ title: 'asc' }, { id: 'asc' }], take: 6, include: { charts: true } });
     let k = 0;
-    for (const song of songs) for (const c of song.charts.slice(0, 2)) for (let i = 0; i <= k % 3; i++) await s.db.prisma.songNote.create({ data: { chartId: c.id, authorId: carol.id, body: `c${c.id} n${i}`, upvoteCount: (k + i) % 4 } }), k++;
+    for (const song of songs) for (const c of song.charts.slice(0, 2)) for (let i = 0; i <= k % 3; i++) {
+      await s.db.prisma.songNote.create({ data: { chartId: c.id, authorId: carol.id, body: `c${c.id} n${i}`, upvoteCount: (k + i) % 4 } });
+      k++;
+    }
     s.sql.reset();
     const small = expectNoErrors(await s.gql(Q, { first: 2, n: 2, sort: 'UPVOTES' }, bobToken)) as any;
     const smallCount = s.sql.count;

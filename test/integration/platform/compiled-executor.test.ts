@@ -4,7 +4,6 @@
  * get the same requests; status, content type, Retry-After and the body bytes must be equal, and
  * the executor must have answered the hot cases itself (not handed everything to Apollo).
  */
-import type { FastifyInstance } from 'fastify';
 import { createHttpServer, type HttpServer } from '../../../src/http';
 import type { User } from '../../../src/generated/prisma/client';
 import { aPrivatePlayer, aPublicPlayer, follows, withBestScore } from '../../helpers/factories';
@@ -66,7 +65,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await (apolloOnly.fastify as FastifyInstance).close();
+  await (apolloOnly.fastify).close();
   await server?.close();
 });
 

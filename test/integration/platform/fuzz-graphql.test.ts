@@ -68,7 +68,7 @@ const nasty = fc.constantFrom('', ' ', 'a\u0000b', '\u0000', 'x'.repeat(5000), '
 /** A value for an input type: usually well-typed, sometimes null / wrong-typed / nasty. */
 function valueFor(type: GraphQLInputType, argName: string, depth = 0): fc.Arbitrary<unknown> {
   const nonNull = isNonNullType(type);
-  const inner = (nonNull ? type.ofType : type) as GraphQLInputType;
+  const inner = (nonNull ? type.ofType : type);
   let typed: fc.Arbitrary<unknown>;
   if (isListType(inner)) {
     typed = depth > 2 ? fc.constant([]) : fc.array(valueFor(inner.ofType, argName, depth + 1), { maxLength: 4 });
@@ -129,7 +129,7 @@ function requestFor(kind: 'query' | 'mutation') {
         const decls = field.args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
         const args = field.args.map((a) => `${a.name}: $${a.name}`).join(', ');
         const query = `${kind}${decls ? `(${decls})` : ''} { ${field.name}${args ? `(${args})` : ''}${selectionFor(field)} }`;
-        return { field: field.name, query, variables: variables as Record<string, unknown>, tokenIndex };
+        return { field: field.name, query, variables: variables, tokenIndex };
       }),
   );
 }

@@ -2,6 +2,7 @@ import { startTestServer, type TestServer } from '../../helpers/server';
 import { aPublicPlayer } from '../../helpers/factories';
 
 // The validator is an ES module: a real dynamic import (not rewritten into require()).
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- deliberate: import() that no transform rewrites
 const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<any>;
 
 /** Every REST path the server has (the four compatibility routes, the token exchange, OAuth). */
@@ -63,6 +64,22 @@ describe('GET /api/v1/openapi.json (OpenAPI 3.1, from the routes’ schemas)', (
       ['version', 'query', false],
     ]);
     expect(calc.responses['200'].content['application/json'].schema.required).toEqual(['song', 'bpi', 'rank', 'metadata']);
+  });
+
+  it('types query parameters as the routes parse them (integer, boolean, enum, arrays) and documents 405', () => {
+    const param = (path: string, name: string) => doc.paths[path].get.parameters.find((p: any) => p.name === name)?.schema;
+    expect(param('/api/v1/users/{userId}/stats/recommended', 'limit').type).toBe('integer');
+    expect(param('/api/v1/users/{userId}/stats/recommended', 'level')).toMatchObject({ type: 'array', items: { type: 'integer' } });
+    expect(param('/api/v1/users/{userId}/stats/recommended', 'difficulty')).toMatchObject({ type: 'array', items: { enum: ['HYPER', 'ANOTHER', 'LEGGENDARIA'] } });
+    expect(param('/api/v1/users/{userId}/profile', 'compare').type).toBe('boolean');
+    expect(param('/api/v1/bpi/calc', 'includeRank').type).toBe('boolean');
+    expect(param('/api/v1/bpi/calc', 'exScore').type).toBe('integer');
+    expect(param('/api/v1/songs/notes/recent', 'sort').enum).toEqual(['latest', 'upvotes']);
+    expect(param('/api/v1/songs/notes/recent', 'page').type).toBe('integer');
+    for (const path of ['/api/v1/bpi/calc', '/api/v1/users/{userId}/profile', '/api/v1/users/{userId}/stats/recommended', '/api/v1/songs/notes/recent', '/api/v1/users/{userId}/charts/{file}']) {
+      expect([path, Object.keys(doc.paths[path].get.responses)]).toEqual([path, expect.arrayContaining(['200', '400', '405'])]);
+    }
+    expect(Object.keys(doc.paths['/api/v1/token'].post.responses)).toContain('405');
   });
 
   it('REST responses of every kind conform (checked at close): 200s, 400, 401, 404, OAuth errors (405s are undocumented on purpose)', async () => {

@@ -42,6 +42,7 @@ describe('HTTP platform', () => {
     const get = (headers: Record<string, string>, path = '/graphql') =>
       new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
         // node:http, so that the body arrives as sent (fetch would decode it)
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:http loaded where it is used
         const http = require('node:http') as typeof import('node:http');
         http.get(`${s.url}${path}`, { headers: { accept: 'text/html', ...headers } }, (res) => {
           const chunks: Buffer[] = [];

@@ -34,7 +34,7 @@ async function freePort(): Promise<number> {
 async function startRedis(port: number): Promise<ChildProcess> {
   const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
   await new Promise<void>((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => {
+    proc.stdout.on('data', (d: Buffer) => {
       if (d.toString().includes('Ready to accept connections')) resolve();
     });
     proc.on('exit', (c) => reject(new Error(`redis-server exited (${c})`)));

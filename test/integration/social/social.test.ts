@@ -192,7 +192,7 @@ describe('private players: request → approve / reject / withdraw', () => {
     expect(await notificationTypes(owner)).toEqual(['FOLLOW_REQUEST']);
     const out = await ok(f, 'query($o: ID!) { outgoingFollowRequests(userId: $o) { totalCount edges { node { id targetId target { id: databaseId } } } } }', { o: f.id });
     expect(out.outgoingFollowRequests.edges.map((e: any) => e.node)).toEqual([{ id: rid, targetId: owner.id, target: { id: owner.id } }]);
-    let inc = await ok(owner, INCOMING, { o: owner.id });
+    const inc = await ok(owner, INCOMING, { o: owner.id });
     expect(inc.incomingFollowRequests.edges.map((e: any) => e.node)).toEqual([
       { kind: 'REQUEST', requestId: rid, requesterId: f.id, requester: { id: f.id, name: f.name } },
     ]);

@@ -30,7 +30,7 @@ const world = fc.record({
 
 let handle: Awaited<ReturnType<typeof openTestDatabase>>;
 let db: Db;
-let ids: string[] = [];
+const ids: string[] = [];
 
 beforeAll(async () => {
   handle = await openTestDatabase();

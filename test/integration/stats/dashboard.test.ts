@@ -480,17 +480,17 @@ describe('SVG endpoints GET /api/v1/users/{userId}/charts/{kind}.svg', () => {
 
   it('404 / 403 / 400 as JSON', async () => {
     const unknown = await s.get(`/api/v1/users/00000000-0000-0000-0000-000000000000/charts/radar.svg`);
-    expect([unknown.status, typeof (unknown.body as any).message]).toEqual([404, 'string']);
+    expect([unknown.status, typeof (unknown.body).message]).toEqual([404, 'string']);
     const kind = await s.get(`/api/v1/users/${p.id}/charts/pie.svg`);
     expect(kind.status).toBe(404);
     const priv = await s.get(`/api/v1/users/${q.id}/charts/radar.svg`);
-    expect([priv.status, (priv.body as any).message]).toEqual([403, 'This profile is set as a private.']);
+    expect([priv.status, (priv.body).message]).toEqual([403, 'This profile is set as a private.']);
     const self = await fetch(`${s.url}/api/v1/users/${q.id}/charts/radar.svg`, { headers: { authorization: `Bearer ${qToken}` } });
     expect([self.status, self.headers.get('cache-control')]).toEqual([200, 'private, max-age=300']);
     for (const [qs, arg] of [['theme=blue', 'theme'], ['version=99', 'version'], ['level=10', 'level'], ['step=3', 'step']]) {
       const kindOf = arg === 'step' ? 'distribution' : 'radar';
       const bad = await s.get(`/api/v1/users/${p.id}/charts/${kindOf}.svg?${qs}`);
-      expect([qs, bad.status, JSON.stringify((bad.body as any).errors)]).toEqual([qs, 400, expect.stringContaining(`"${arg}"`)]);
+      expect([qs, bad.status, JSON.stringify((bad.body).errors)]).toEqual([qs, 400, expect.stringContaining(`"${arg}"`)]);
     }
   });
 });
