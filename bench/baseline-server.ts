@@ -9,7 +9,10 @@ const body = JSON.stringify({
 });
 http
   .createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
     res.end(body);
   })
   .listen(Number(process.env.PORT ?? 4100), process.env.HOST ?? '127.0.0.1');

@@ -22,7 +22,9 @@ const TARGET_MS = 60_000;
 
 export async function benchBpiV2Job(): Promise<void> {
   const { url, sql } = await connectScaleDb();
-  const { rows: [size] } = await sql.query(
+  const {
+    rows: [size],
+  } = await sql.query(
     `SELECT (SELECT count(DISTINCT "userId") FROM "BestScore" WHERE version = $1)::int AS users,
             (SELECT count(DISTINCT "chartId") FROM "BestScore" WHERE version = $1)::int AS charts,
             (SELECT count(*) FROM "BestScore" WHERE version = $1)::int AS bests`,
@@ -33,10 +35,19 @@ export async function benchBpiV2Job(): Promise<void> {
   const withEval = process.env.BENCH_BPIV2_EVAL !== '0';
 
   const handle = await openDatabase({ url, poolMax: 4 });
-  const config = loadConfig({ ...process.env, DATABASE_URL: url, JWT_SECRET: 'bench-secret-bench-secret-bench-secret-000', LOG_LEVEL: 'warn', SEED_DEMO: 'false' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: url,
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-000',
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'false',
+  });
   const app = await createApp(config, handle, createLogger('warn'));
   try {
-    const load0 = os.loadavg().map((x) => x.toFixed(2)).join(' / ');
+    const load0 = os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ');
     const phases = new Map<BpiV2Phase, { wall: number; cpu: number }>();
     let phase: BpiV2Phase | null = null;
     let at = performance.now();
@@ -73,7 +84,10 @@ export async function benchBpiV2Job(): Promise<void> {
     const c = process.cpuUsage(cpu0);
     const cpu = (c.user + c.system) / 1000;
     process.stdout.write('\n');
-    const load1 = os.loadavg().map((x) => x.toFixed(2)).join(' / ');
+    const load1 = os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ');
     const ph = (names: BpiV2Phase[]) => {
       let w = 0;
       let u = 0;
@@ -85,18 +99,39 @@ export async function benchBpiV2Job(): Promise<void> {
     };
     const f = (x: number | null, d = 3) => (x === null ? '—' : x.toFixed(d));
     const full = size.users >= 10_000 && size.charts >= 1_000;
-    record(`BPI V2 job on PostgreSQL (${fmt(size.users)} players × ${fmt(size.charts)} charts${full ? '' : ' — reduced scale'})`, 
+    record(
+      `BPI V2 job on PostgreSQL (${fmt(size.users)} players × ${fmt(size.charts)} charts${full ? '' : ' — reduced scale'})`,
       `bench/bpi-v2-job.ts: the data set of bench/data.ts in ${SCALE_DB} (scores generated with the V1 formula, not the V2 model); app.bpiV2.run in the bench process (as \`npm run cli -- bpi-v2 fit\`), evaluation ${withEval ? 'on' : 'off'}; load average (1/5/15 min) before ${load0}, after ${load1}`,
       [
-        ['bests of the version (players × charts)', `${fmt(size.bests)} (${fmt(size.users)} × ${fmt(size.charts)})`, '10,000 × 1,000 (scale scenario)'],
-        ['**whole job** (read + fit + evaluation + store + announce)', `**${fmt(wall / 1000, 1)} s** wall, ${fmt(cpu / 1000, 1)} s CPU of this process`, `< 60 s — ${wall < TARGET_MS ? 'met' : 'NOT met'}${full ? '' : ' (at this reduced scale)'}`],
+        [
+          'bests of the version (players × charts)',
+          `${fmt(size.bests)} (${fmt(size.users)} × ${fmt(size.charts)})`,
+          '10,000 × 1,000 (scale scenario)',
+        ],
+        [
+          '**whole job** (read + fit + evaluation + store + announce)',
+          `**${fmt(wall / 1000, 1)} s** wall, ${fmt(cpu / 1000, 1)} s CPU of this process`,
+          `< 60 s — ${wall < TARGET_MS ? 'met' : 'NOT met'}${full ? '' : ' (at this reduced scale)'}`,
+        ],
         ['read (batches of 1,000 players, array_agg per player)', ph(['read']), '—'],
         ['fit (prepare + iterations + anchors)', ph(['prepare', 'fit', 'anchor']), '—'],
         ['held-out evaluation (second fit on 90 % + predictions)', withEval ? ph(['evaluate']) : 'off', '—'],
         ['store (one transaction) + announcement', ph(['store']), '—'],
-        ['fitted charts / players / bests used; iterations', `${run.charts} / ${fmt(run.players)} / ${fmt(run.observations)}; ${run.iterations} (converged: ${run.converged})`, '—'],
-        ['held out: RMSE of t, MAE of EX; vs V1: RMSE of t V2 / V1, BPI Spearman', `${f(run.heldOutRmseT)}, ${f(run.heldOutMaeEx, 1)}; ${f(run.v2RmseTVsV1)} / ${f(run.v1RmseT)}, ${f(run.bpiSpearman, 4)}`, '—'],
-        ['RSS before → peak (sampled at progress calls)', `${fmt(rss0 / 2 ** 20, 0)} → ${fmt(rssPeak / 2 ** 20, 0)} MiB`, '—'],
+        [
+          'fitted charts / players / bests used; iterations',
+          `${run.charts} / ${fmt(run.players)} / ${fmt(run.observations)}; ${run.iterations} (converged: ${run.converged})`,
+          '—',
+        ],
+        [
+          'held out: RMSE of t, MAE of EX; vs V1: RMSE of t V2 / V1, BPI Spearman',
+          `${f(run.heldOutRmseT)}, ${f(run.heldOutMaeEx, 1)}; ${f(run.v2RmseTVsV1)} / ${f(run.v1RmseT)}, ${f(run.bpiSpearman, 4)}`,
+          '—',
+        ],
+        [
+          'RSS before → peak (sampled at progress calls)',
+          `${fmt(rss0 / 2 ** 20, 0)} → ${fmt(rssPeak / 2 ** 20, 0)} MiB`,
+          '—',
+        ],
       ],
     );
   } finally {

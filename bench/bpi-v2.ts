@@ -25,14 +25,24 @@ const gc = () => (globalThis as { gc?: () => void }).gc?.();
 
 /** SP charts of the real definitions, level 12 first then 11, with a usable kaiden average and WR. */
 function realCharts(limit: number): ChartInfo[] {
-  if (!fs.existsSync(DEFINITIONS_FILE)) throw new Error(`${DEFINITIONS_FILE} not found: the V2 bench takes its charts from ../shared`);
+  if (!fs.existsSync(DEFINITIONS_FILE))
+    throw new Error(`${DEFINITIONS_FILE} not found: the V2 bench takes its charts from ../shared`);
   const body = JSON.parse(fs.readFileSync(DEFINITIONS_FILE, 'utf8')).body as Record<string, unknown>[];
   const rows = body
     .filter((d) => ['3', '4', '10'].includes(String(d.difficulty)) && !d.removed)
-    .map((d) => ({ title: String(d.title), level: Number(d.difficultyLevel), notes: Number(d.notes), kaidenAvg: Number(d.avg), wr: Number(d.wr), coef: Number(d.coef) }))
+    .map((d) => ({
+      title: String(d.title),
+      level: Number(d.difficultyLevel),
+      notes: Number(d.notes),
+      kaidenAvg: Number(d.avg),
+      wr: Number(d.wr),
+      coef: Number(d.coef),
+    }))
     .filter((d) => d.notes > 0 && d.kaidenAvg > 0 && d.wr > d.kaidenAvg && d.wr < d.notes * 2)
     .sort((a, b) => b.level - a.level || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
-  return rows.slice(0, limit).map(({ notes, kaidenAvg, wr, coef }) => ({ notes, kaidenAvg, wr, coef: coef > 0 ? coef : null }));
+  return rows
+    .slice(0, limit)
+    .map(({ notes, kaidenAvg, wr, coef }) => ({ notes, kaidenAvg, wr, coef: coef > 0 ? coef : null }));
 }
 
 export async function benchBpiV2(): Promise<void> {
@@ -47,7 +57,9 @@ export async function benchBpiV2(): Promise<void> {
   const generateMs = performance.now() - t0;
   const nnz = pop.matrix.chart.length;
   const inputBytes = pop.matrix.rowPtr.byteLength + pop.matrix.chart.byteLength + pop.matrix.ex.byteLength;
-  console.log(`generated ${fmt(players)} players × ${definitions.length} charts → ${fmt(nnz)} bests in ${fmt(generateMs / 1000, 1)} s`);
+  console.log(
+    `generated ${fmt(players)} players × ${definitions.length} charts → ${fmt(nnz)} bests in ${fmt(generateMs / 1000, 1)} s`,
+  );
 
   gc();
   const rssBefore = rss();
@@ -64,7 +76,9 @@ export async function benchBpiV2(): Promise<void> {
   const cpu = process.cpuUsage(cpu0);
   const fitCpuMs = (cpu.user + cpu.system) / 1000;
   process.stdout.write('\n');
-  console.log(`fit: ${fmt(fitMs / 1000, 1)} s, ${fit.iterations} iterations (converged: ${fit.converged}), ${fit.fittedCharts} charts, ${fmt(fit.players)} players`);
+  console.log(
+    `fit: ${fmt(fitMs / 1000, 1)} s, ${fit.iterations} iterations (converged: ${fit.converged}), ${fit.fittedCharts} charts, ${fmt(fit.players)} players`,
+  );
 
   // recovery (truth in the fit's normalisation: θ* = (θ − a)/b, mu* = mu + sigma·a, sigma* = sigma·b)
   let n = 0;
@@ -97,16 +111,40 @@ export async function benchBpiV2(): Promise<void> {
   const rho = spearman(est, tru);
 
   const rows: [string, string, string][] = [
-    ['bests (players × charts × density)', `${fmt(nnz)} (${fmt(players)} × ${definitions.length} × ${density})`, '10M at the scale scenario'],
+    [
+      'bests (players × charts × density)',
+      `${fmt(nnz)} (${fmt(players)} × ${definitions.length} × ${density})`,
+      '10M at the scale scenario',
+    ],
     ['generation (not part of the fit)', `${fmt(generateMs / 1000, 1)} s`, '—'],
-    ['**fit time**', `**${fmt(fitMs / 1000, 1)} s** (${fit.iterations} iterations, converged: ${fit.converged})`, `< 60 s — ${fitMs < TARGET_MS ? 'met' : 'NOT met'}`],
-    ['fit CPU time (user + system; wall time above includes waiting for a busy CPU)', `${fmt(fitCpuMs / 1000, 1)} s`, '—'],
+    [
+      '**fit time**',
+      `**${fmt(fitMs / 1000, 1)} s** (${fit.iterations} iterations, converged: ${fit.converged})`,
+      `< 60 s — ${fitMs < TARGET_MS ? 'met' : 'NOT met'}`,
+    ],
+    [
+      'fit CPU time (user + system; wall time above includes waiting for a busy CPU)',
+      `${fmt(fitCpuMs / 1000, 1)} s`,
+      '—',
+    ],
     ['fit time per iteration', `${fmt(fitMs / Math.max(1, fit.iterations), 0)} ms`, '—'],
     ['input matrix (CSR: rowPtr + chart + EX)', `${fmt(mib(inputBytes), 0)} MiB`, '—'],
-    ['RSS before the fit → peak during it', `${fmt(mib(rssBefore), 0)} → ${fmt(mib(rssPeak), 0)} MiB (+${fmt(mib(rssPeak - rssBefore), 0)} MiB)`, 'bounded: ≈ 8 bytes per best + O(players + charts)'],
+    [
+      'RSS before the fit → peak during it',
+      `${fmt(mib(rssBefore), 0)} → ${fmt(mib(rssPeak), 0)} MiB (+${fmt(mib(rssPeak - rssBefore), 0)} MiB)`,
+      'bounded: ≈ 8 bytes per best + O(players + charts)',
+    ],
     ['fitted charts / players', `${fit.fittedCharts} / ${fmt(fit.players)}`, '—'],
-    ['recovery: MAE mu (t units), MAE sigma (relative), Spearman of skills', `${maeMu.toFixed(4)}, ${(maeSigma * 100).toFixed(2)} %, ${rho.toFixed(4)}`, 'as the unit tests: < 0.02, < 3 %, ≥ 0.95'],
-    ['anchors: z0, typical WR gap, charts with gamma ≠ 1', `${fit.anchors.z0.toFixed(3)}, ${fit.anchors.gap.toFixed(3)}, ${fit.charts.filter((c) => c && c.params.gamma !== 1).length}`, '—'],
+    [
+      'recovery: MAE mu (t units), MAE sigma (relative), Spearman of skills',
+      `${maeMu.toFixed(4)}, ${(maeSigma * 100).toFixed(2)} %, ${rho.toFixed(4)}`,
+      'as the unit tests: < 0.02, < 3 %, ≥ 0.95',
+    ],
+    [
+      'anchors: z0, typical WR gap, charts with gamma ≠ 1',
+      `${fit.anchors.z0.toFixed(3)}, ${fit.anchors.gap.toFixed(3)}, ${fit.charts.filter((c) => c && c.params.gamma !== 1).length}`,
+      '—',
+    ],
     ['in-sample RMSE of t, R² within charts', `${fit.rmseT.toFixed(3)}, ${fit.r2WithinChart.toFixed(3)}`, '—'],
   ];
 
@@ -119,9 +157,21 @@ export async function benchBpiV2(): Promise<void> {
     console.log(`evaluation: ${fmt(evalMs / 1000, 1)} s`);
     rows.push(
       ['held-out evaluation time (fit on 90 % + predictions)', `${fmt(evalMs / 1000, 1)} s`, '—'],
-      ['held-out (10 %): bests, RMSE of t, MAE of EX, R² within charts', `${fmt(ev.heldOut.observations)}, ${ev.heldOut.rmseT.toFixed(3)}, ${ev.heldOut.maeEx.toFixed(1)}, ${ev.heldOut.r2WithinChart.toFixed(3)}`, '—'],
-      ['held-out V2 vs V1 prediction: RMSE of t, MAE of EX', `V2 ${c.v2.rmseT.toFixed(3)}, ${c.v2.maeEx.toFixed(1)} · V1 ${c.v1.rmseT.toFixed(3)}, ${c.v1.maeEx.toFixed(1)}`, '—'],
-      ['V1 vs V2 BPI of the held-out bests: RMSE, mean V2 − V1, Spearman', `${c.bpiRmse.toFixed(2)}, ${c.bpiMeanDiff.toFixed(2)}, ${c.bpiSpearman.toFixed(4)}`, '—'],
+      [
+        'held-out (10 %): bests, RMSE of t, MAE of EX, R² within charts',
+        `${fmt(ev.heldOut.observations)}, ${ev.heldOut.rmseT.toFixed(3)}, ${ev.heldOut.maeEx.toFixed(1)}, ${ev.heldOut.r2WithinChart.toFixed(3)}`,
+        '—',
+      ],
+      [
+        'held-out V2 vs V1 prediction: RMSE of t, MAE of EX',
+        `V2 ${c.v2.rmseT.toFixed(3)}, ${c.v2.maeEx.toFixed(1)} · V1 ${c.v1.rmseT.toFixed(3)}, ${c.v1.maeEx.toFixed(1)}`,
+        '—',
+      ],
+      [
+        'V1 vs V2 BPI of the held-out bests: RMSE, mean V2 − V1, Spearman',
+        `${c.bpiRmse.toFixed(2)}, ${c.bpiMeanDiff.toFixed(2)}, ${c.bpiSpearman.toFixed(4)}`,
+        '—',
+      ],
     );
   }
   rows.push(['process peak RSS (getrusage)', `${fmt(process.resourceUsage().maxRSS / 1024, 0)} MiB`, '—']);

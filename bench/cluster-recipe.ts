@@ -51,7 +51,11 @@ function waitExit(p: ChildProcess): Promise<void> {
  * repeats the list's server line) with `env` (the shared environment) and haproxy in front.
  * `freePort` gives the ports.
  */
-export async function startRecipe(env: Record<string, string>, freePort: () => Promise<number>, n?: number): Promise<RunningCluster> {
+export async function startRecipe(
+  env: Record<string, string>,
+  freePort: () => Promise<number>,
+  n?: number,
+): Promise<RunningCluster> {
   if (!HAPROXY_BIN) throw new Error('haproxy is not installed (apt-get install -y haproxy)');
   const recipe = loadRecipe();
   const apis = recipe.processes.filter((p) => p.name !== 'balancer');
@@ -60,7 +64,12 @@ export async function startRecipe(env: Record<string, string>, freePort: () => P
   try {
     for (let i = 0; i < count; i++) {
       const name = apis[i]?.name ?? `api-${i + 1}`;
-      const child = await startProcess('src/server.ts', { ...recipe.shared_environment.fixed, ...env }, await freePort(), '/readyz');
+      const child = await startProcess(
+        'src/server.ts',
+        { ...recipe.shared_environment.fixed, ...env },
+        await freePort(),
+        '/readyz',
+      );
       backends.push({ ...child, name });
     }
   } catch (err) {
@@ -73,9 +82,14 @@ export async function startRecipe(env: Record<string, string>, freePort: () => P
     const text = fs.readFileSync(HAPROXY_CFG, 'utf8').split('\n');
     const first = text.findIndex((l) => /^\s*server /.test(l));
     const template = text[first];
-    const servers = backends.map((_b, i) => template.replace(/api-1/, `api-${i + 1}`).replace('BPI_BACKEND_1', `BPI_BACKEND_${i + 1}`));
+    const servers = backends.map((_b, i) =>
+      template.replace(/api-1/, `api-${i + 1}`).replace('BPI_BACKEND_1', `BPI_BACKEND_${i + 1}`),
+    );
     cfg = path.join(os.tmpdir(), `bpigraph-haproxy-${process.pid}-${count}.cfg`);
-    fs.writeFileSync(cfg, [...text.slice(0, first).concat(servers), ...text.slice(first).filter((l) => !/^\s*server /.test(l))].join('\n'));
+    fs.writeFileSync(
+      cfg,
+      [...text.slice(0, first).concat(servers), ...text.slice(first).filter((l) => !/^\s*server /.test(l))].join('\n'),
+    );
   }
   const port = await freePort();
   const haproxyEnv: Record<string, string> = { PATH: process.env.PATH ?? '', BPI_LISTEN: `127.0.0.1:${port}` };

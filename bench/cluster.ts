@@ -66,7 +66,11 @@ function waitExit(p: ChildProcess): Promise<void> {
 
 async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
   const port = await freePort();
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   await new Promise<void>((resolve, reject) => {
     proc.stdout.on('data', (d: Buffer) => d.toString().includes('Ready to accept connections') && resolve());
     proc.on('exit', (c) => reject(new Error(`redis-server exited (${c})`)));
@@ -85,7 +89,12 @@ interface Fixture {
 
 const gqlBody = (query: string, variables: Record<string, unknown> = {}) => JSON.stringify({ query, variables });
 
-async function gql(url: string, query: string, variables: Record<string, unknown>, token?: string): Promise<{ ok: boolean; data?: any; status: number; text?: string }> {
+async function gql(
+  url: string,
+  query: string,
+  variables: Record<string, unknown>,
+  token?: string,
+): Promise<{ ok: boolean; data?: any; status: number; text?: string }> {
   const res = await fetch(url + '/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -94,7 +103,12 @@ async function gql(url: string, query: string, variables: Record<string, unknown
   const text = await res.text();
   try {
     const body = JSON.parse(text);
-    return { ok: res.ok && !body.errors, data: body.data, status: res.status, text: body.errors ? text.slice(0, 300) : undefined };
+    return {
+      ok: res.ok && !body.errors,
+      data: body.data,
+      status: res.status,
+      text: body.errors ? text.slice(0, 300) : undefined,
+    };
   } catch {
     return { ok: false, status: res.status, text: text.slice(0, 300) };
   }
@@ -110,7 +124,13 @@ interface MixResult {
 }
 
 /** The mixed load for `seconds` through `url`, CONCURRENCY workers. */
-async function mix(url: string, fx: Fixture, seconds: number, followPairs: [number, number][], during?: (elapsed: number) => void): Promise<MixResult> {
+async function mix(
+  url: string,
+  fx: Fixture,
+  seconds: number,
+  followPairs: [number, number][],
+  during?: (elapsed: number) => void,
+): Promise<MixResult> {
   const r: MixResult = { requests: 0, errors: 0, errorSamples: [], byKind: {}, follows: 0, rps: 0 };
   const t0 = Date.now();
   const end = t0 + seconds * 1000;
@@ -119,7 +139,7 @@ async function mix(url: string, fx: Fixture, seconds: number, followPairs: [numb
     if (r.errorSamples.length < 3) r.errorSamples.push(`${kind}: ${msg.replace(/\s+/g, ' ').slice(0, 160)}`);
   };
   let seed = 1;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const worker = async () => {
     while (Date.now() < end) {
       const x = rnd();
@@ -128,7 +148,9 @@ async function mix(url: string, fx: Fixture, seconds: number, followPairs: [numb
         if (x < 0.45) {
           kind = 'calc';
           const c = fx.charts[Math.floor(rnd() * fx.charts.length)];
-          const res = await fetch(`${url}/api/v1/bpi/calc?${new URLSearchParams({ title: c.title, difficulty: c.difficulty, exScore: String(Math.floor(c.notes * 1.6)) })}`);
+          const res = await fetch(
+            `${url}/api/v1/bpi/calc?${new URLSearchParams({ title: c.title, difficulty: c.difficulty, exScore: String(Math.floor(c.notes * 1.6)) })}`,
+          );
           if (!res.ok) fail(kind, `${res.status} ${(await res.text()).slice(0, 200)}`);
           else await res.arrayBuffer();
         } else if (x < 0.7) {
@@ -141,11 +163,17 @@ async function mix(url: string, fx: Fixture, seconds: number, followPairs: [numb
           const p = fx.players[Math.floor(rnd() * fx.players.length)];
           // databaseId: the user's id (`id` is the opaque global id of the Node interface)
           const q = await gql(url, '{ me { databaseId name } }', {}, p.token);
-          if (!q.ok || q.data.me?.databaseId !== p.id) fail(kind, `${q.status} ${q.text ?? JSON.stringify(q.data).slice(0, 200)}`);
+          if (!q.ok || q.data.me?.databaseId !== p.id)
+            fail(kind, `${q.status} ${q.text ?? JSON.stringify(q.data).slice(0, 200)}`);
         } else if (x < 0.93 && followPairs.length) {
           kind = 'follow';
           const [from, to] = followPairs.pop()!;
-          const q = await gql(url, 'mutation($u: ID!) { follow(userId: $u) { state } }', { u: fx.players[to].id }, fx.players[from].token);
+          const q = await gql(
+            url,
+            'mutation($u: ID!) { follow(userId: $u) { state } }',
+            { u: fx.players[to].id },
+            fx.players[from].token,
+          );
           if (!q.ok) fail(kind, `${q.status} ${q.text}`);
           else r.follows++;
         } else {
@@ -153,9 +181,19 @@ async function mix(url: string, fx: Fixture, seconds: number, followPairs: [numb
           const p = fx.players[SUBSCRIBED + Math.floor(rnd() * (fx.players.length - SUBSCRIBED))];
           const rows = Array.from({ length: 5 }, () => {
             const c = fx.charts[Math.floor(rnd() * fx.charts.length)];
-            return { title: c.title, difficulty: c.difficulty, exScore: Math.floor(c.notes * (1.4 + rnd() * 0.5)), clearState: 'HARD CLEAR' };
+            return {
+              title: c.title,
+              difficulty: c.difficulty,
+              exScore: Math.floor(c.notes * (1.4 + rnd() * 0.5)),
+              clearState: 'HARD CLEAR',
+            };
           });
-          const q = await gql(url, 'mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "33", rows: $rows) { __typename } }', { u: p.id, rows }, p.token);
+          const q = await gql(
+            url,
+            'mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "33", rows: $rows) { __typename } }',
+            { u: p.id, rows },
+            p.token,
+          );
           if (!q.ok) fail(kind, `${q.status} ${q.text}`);
         }
       } catch (err) {
@@ -174,7 +212,9 @@ async function mix(url: string, fx: Fixture, seconds: number, followPairs: [numb
 
 async function main() {
   const load1 = os.loadavg()[0];
-  console.log(`cluster bench: ${N} processes, ${SECONDS} s mixed load (1 process: ${ONE_SECONDS} s), ${CONCURRENCY} workers, replica ${WITH_REPLICA ? 'on' : 'off'}; load average ${load1.toFixed(1)}`);
+  console.log(
+    `cluster bench: ${N} processes, ${SECONDS} s mixed load (1 process: ${ONE_SECONDS} s), ${CONCURRENCY} workers, replica ${WITH_REPLICA ? 'on' : 'off'}; load average ${load1.toFixed(1)}`,
+  );
   let pair: StreamingPair | undefined;
   let primaryUrl: string;
   let dropDb: (() => Promise<void>) | undefined;
@@ -231,7 +271,9 @@ async function main() {
   const fx: Fixture = {
     players,
     admin: (await setupApp.auth.issueAccessToken(adminUser.id)).token,
-    charts: [...setupApp.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.definition).map((c) => ({ title: c.title, difficulty: c.difficulty, notes: c.notes })),
+    charts: [...setupApp.catalogue.charts()]
+      .filter((c) => c.playStyle === 'SP' && c.definition)
+      .map((c) => ({ title: c.title, difficulty: c.difficulty, notes: c.notes })),
   };
   await setupApp.bus.close();
   await db.close();
@@ -249,11 +291,22 @@ async function main() {
   const received = new Map<string, number>();
   const clients = await Promise.all(
     players.slice(0, SUBSCRIBED).map(async (p) => {
-      const client = createClient({ url: cluster.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${p.token}` }, retryAttempts: 0, lazy: false });
+      const client = createClient({
+        url: cluster.url.replace('http', 'ws') + '/graphql',
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${p.token}` },
+        retryAttempts: 0,
+        lazy: false,
+      });
       await new Promise<void>((resolve, reject) => {
         client.subscribe(
           { query: 'subscription { notificationAdded { type actorId } }' },
-          { next: (m: any) => m.data?.notificationAdded?.type === 'NEW_FOLLOWER' && received.set(p.id, (received.get(p.id) ?? 0) + 1), error: reject, complete: () => {} },
+          {
+            next: (m: any) =>
+              m.data?.notificationAdded?.type === 'NEW_FOLLOWER' && received.set(p.id, (received.get(p.id) ?? 0) + 1),
+            error: reject,
+            complete: () => {},
+          },
         );
         client.on('connected', () => resolve());
       });
@@ -275,7 +328,11 @@ async function main() {
   const doc = demoDefinitions();
   const target = doc.body.find((e) => e.difficulty === '4')!;
   const notes = Number(target.notes);
-  const newDoc = { ...doc, version: 'demo-2', body: doc.body.map((e) => (e === target ? { ...e, wr: notes * 2 - 10, avg: Math.floor(notes * 1.6) } : e)) };
+  const newDoc = {
+    ...doc,
+    version: 'demo-2',
+    body: doc.body.map((e) => (e === target ? { ...e, wr: notes * 2 - 10, avg: Math.floor(notes * 1.6) } : e)),
+  };
   const calcPath = `/api/v1/bpi/calc?${new URLSearchParams({ title: String(target.title), difficulty: 'ANOTHER', exScore: String(Math.floor(notes * 1.6)) })}`;
   let importDone: Promise<{ delays: (number | null)[]; ok: boolean }> | undefined;
   const followPairs = pairs();
@@ -283,7 +340,12 @@ async function main() {
   const nResult = await mix(cluster.url, fx, SECONDS, followPairs, (elapsed) => {
     if (importDone || elapsed < (SECONDS * 1000) / 2) return;
     importDone = (async () => {
-      const q = await gql(cluster.url, 'mutation($j: String!) { importDefinitions(json: $j) { changed } }', { j: JSON.stringify(newDoc) }, fx.admin);
+      const q = await gql(
+        cluster.url,
+        'mutation($j: String!) { importDefinitions(json: $j) { changed } }',
+        { j: JSON.stringify(newDoc) },
+        fx.admin,
+      );
       const t0 = Date.now();
       // the kaiden average is now exactly this EX score: BPI 0 on every process
       const delays = await Promise.all(
@@ -315,19 +377,46 @@ async function main() {
   await pair?.stop();
   await dropDb?.();
 
-  const kinds = (r: MixResult) => Object.entries(r.byKind).map(([k, v]) => `${k} ${fmt(v)}`).join(', ');
+  const kinds = (r: MixResult) =>
+    Object.entries(r.byKind)
+      .map(([k, v]) => `${k} ${fmt(v)}`)
+      .join(', ');
   record(
     `Cluster: ${N} API processes behind haproxy (PostgreSQL${pair ? ' + streaming replica' : ''}, Redis)`,
     `bench/cluster.ts (npm run cluster): ${N} server processes (src/server.ts, NODE_ENV=production, pool 8 each) behind haproxy (balance hdr(authorization), consistent hash; anonymous round-robin); ${CONCURRENCY} closed-loop workers in one client process; mix ≈ 45% REST bpi/calc, 25% GraphQL user(id), 15% me, 8% follow, 7% importScores (5 rows); ${SUBSCRIBED} graphql-ws subscribers through the balancer; all on this shared 2-core machine together with PostgreSQL, the replica, Redis, haproxy and the load generator — load average ${load1.toFixed(1)} before, ${load2.toFixed(1)} after (other engineers' jobs included), so the absolute figures are those of a saturated machine`,
     [
-      [`requests through the balancer, ${N} processes (${SECONDS} s)`, `${fmt(nResult.requests)} (${kinds(nResult)})`, '—'],
-      ['errors (non-2xx, GraphQL errors, network)', `${nResult.errors}${nResult.errorSamples.length ? ` — ${nResult.errorSamples.join(' | ')}` : ''}`, '0'],
+      [
+        `requests through the balancer, ${N} processes (${SECONDS} s)`,
+        `${fmt(nResult.requests)} (${kinds(nResult)})`,
+        '—',
+      ],
+      [
+        'errors (non-2xx, GraphQL errors, network)',
+        `${nResult.errors}${nResult.errorSamples.length ? ` — ${nResult.errorSamples.join(' | ')}` : ''}`,
+        '0',
+      ],
       [`throughput, ${N} processes`, `${fmt(nResult.rps, 1)} req/s`, '—'],
-      [`throughput, 1 process (${ONE_SECONDS} s, no follows left: those requests became imports)`, `${fmt(oneResult.rps, 1)} req/s (errors ${oneResult.errors})`, '—'],
+      [
+        `throughput, 1 process (${ONE_SECONDS} s, no follows left: those requests became imports)`,
+        `${fmt(oneResult.rps, 1)} req/s (errors ${oneResult.errors})`,
+        '—',
+      ],
       [`${N} / 1 processes`, fmt(nResult.rps / oneResult.rps, 2), `≤ 2 on 2 cores`],
-      ['follows made / NEW_FOLLOWER events delivered to subscribers (across processes)', `${fmt(nResult.follows)} of ${fmt(totalPairs)} / ${fmt(delivered)}`, 'equal'],
-      ['rate-limit probe: 30 token exchanges through the balancer (limit 20/min, shared)', `${limited} answered 429 (statuses: ${[...new Set(probe)].join(', ')})`, '10'],
-      ['definitions import mid-run: delay until each process answers the new BPI', `${imported.ok ? '' : 'IMPORT FAILED; '}${imported.delays.map((d) => (d === null ? 'not within 5 s' : `${d} ms`)).join(', ')}`, '< 1000 ms each'],
+      [
+        'follows made / NEW_FOLLOWER events delivered to subscribers (across processes)',
+        `${fmt(nResult.follows)} of ${fmt(totalPairs)} / ${fmt(delivered)}`,
+        'equal',
+      ],
+      [
+        'rate-limit probe: 30 token exchanges through the balancer (limit 20/min, shared)',
+        `${limited} answered 429 (statuses: ${[...new Set(probe)].join(', ')})`,
+        '10',
+      ],
+      [
+        'definitions import mid-run: delay until each process answers the new BPI',
+        `${imported.ok ? '' : 'IMPORT FAILED; '}${imported.delays.map((d) => (d === null ? 'not within 5 s' : `${d} ms`)).join(', ')}`,
+        '< 1000 ms each',
+      ],
     ],
   );
 }

@@ -38,8 +38,12 @@ export interface ScaleDataReport {
 
 const BATCH_USERS = 500;
 
-export async function generateScaleData(users = Number(process.env.BENCH_USERS ?? 10_000), charts = Number(process.env.BENCH_CHARTS ?? 1_000)): Promise<ScaleDataReport> {
-  if (!fs.existsSync(DEFINITIONS_FILE)) throw new Error(`${DEFINITIONS_FILE} not found: the scale data set needs the real definitions of ../shared`);
+export async function generateScaleData(
+  users = Number(process.env.BENCH_USERS ?? 10_000),
+  charts = Number(process.env.BENCH_CHARTS ?? 1_000),
+): Promise<ScaleDataReport> {
+  if (!fs.existsSync(DEFINITIONS_FILE))
+    throw new Error(`${DEFINITIONS_FILE} not found: the scale data set needs the real definitions of ../shared`);
   const admin = new Client({ connectionString: pgAdminUrl() });
   await admin.connect();
   try {
@@ -67,7 +71,9 @@ export async function generateScaleData(users = Number(process.env.BENCH_USERS ?
         FROM "Chart" c JOIN "ChartDefinition" d ON d."chartId" = c.id AND d."isCurrent"
        WHERE c."playStyle" = 'SP' AND d.notes > 0 AND d.wr > d."kaidenAvg" AND d."kaidenAvg" > 0 AND d.wr < d.notes * 2
        ORDER BY c.level DESC, c.id LIMIT ${charts}`);
-    const { rows: [{ n: chartCount }] } = await sql.query(`SELECT count(*)::int AS n FROM bench_chart`);
+    const {
+      rows: [{ n: chartCount }],
+    } = await sql.query(`SELECT count(*)::int AS n FROM bench_chart`);
 
     // The players: skill ~ Normal(15, 18) BPI.
     await sql.query(
@@ -130,13 +136,17 @@ export async function generateScaleData(users = Number(process.env.BENCH_USERS ?
     await sql.query(`DROP TABLE bench_chart; DROP TABLE bench_player`);
     await sql.query(`VACUUM ANALYZE`);
     const generateMs = performance.now() - t0;
-    const { rows: [{ n: bestScores }] } = await sql.query(`SELECT count(*)::int AS n FROM "BestScore"`);
+    const {
+      rows: [{ n: bestScores }],
+    } = await sql.query(`SELECT count(*)::int AS n FROM "BestScore"`);
 
     // The totals through the real code path (streamed batches).
     const catalogue = new Catalogue(handle.prisma);
     await catalogue.load();
     const t1 = performance.now();
-    await recomputeAll(handle.prisma, catalogue, V, (done, total) => process.stdout.write(`\rrecompute ${done}/${total}`));
+    await recomputeAll(handle.prisma, catalogue, V, (done, total) =>
+      process.stdout.write(`\rrecompute ${done}/${total}`),
+    );
     process.stdout.write('\n');
     const recomputeMs = performance.now() - t1;
     await sql.query('ANALYZE');

@@ -46,7 +46,14 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function start(entry: string, env: Record<string, string>, port: number, ready: string, logFile: string, cwd = ROOT): Promise<Server> {
+async function start(
+  entry: string,
+  env: Record<string, string>,
+  port: number,
+  ready: string,
+  logFile: string,
+  cwd = ROOT,
+): Promise<Server> {
   const out = fs.openSync(logFile, 'a');
   const proc = spawn(process.execPath, ['-r', '@swc-node/register', entry], {
     cwd,
@@ -136,7 +143,14 @@ async function main(): Promise<void> {
     const targets: Target[] = [
       { name: 'bare', server: bare, path: '/' },
       { name: 'rest', server, path: `/api/v1/bpi/calc?${q}` },
-      { name: 'graphql', server, path: '/graphql', method: 'POST', body: gqlBody, headers: { 'content-type': 'application/json' } },
+      {
+        name: 'graphql',
+        server,
+        path: '/graphql',
+        method: 'POST',
+        body: gqlBody,
+        headers: { 'content-type': 'application/json' },
+      },
       { name: 'healthz', server, path: '/healthz' },
     ];
     // Warm-up: JIT, the compiled document, connection set-up.
@@ -152,10 +166,18 @@ async function main(): Promise<void> {
       }
     }
     const cpu = (n: Target['name']) => best.get(n)!.cpu;
-    const ratios = { rest: cpu('bare') / cpu('rest'), graphql: cpu('bare') / cpu('graphql'), healthz: cpu('bare') / cpu('healthz') };
+    const ratios = {
+      rest: cpu('bare') / cpu('rest'),
+      graphql: cpu('bare') / cpu('graphql'),
+      healthz: cpu('bare') / cpu('healthz'),
+    };
     const failed = (Object.keys(floors) as (keyof Floors)[]).filter((k) => !(ratios[k] >= floors[k]));
     const rows: [string, string, string][] = [
-      ['server CPU per request (least of rounds): bare / REST / GraphQL / healthz', `${fmt(cpu('bare'), 1)} / ${fmt(cpu('rest'), 1)} / ${fmt(cpu('graphql'), 1)} / ${fmt(cpu('healthz'), 1)} µs`, '—'],
+      [
+        'server CPU per request (least of rounds): bare / REST / GraphQL / healthz',
+        `${fmt(cpu('bare'), 1)} / ${fmt(cpu('rest'), 1)} / ${fmt(cpu('graphql'), 1)} / ${fmt(cpu('healthz'), 1)} µs`,
+        '—',
+      ],
       ['CPU ratio bare / REST', fmt(ratios.rest, 3), `≥ ${floors.rest}`],
       ['CPU ratio bare / GraphQL', fmt(ratios.graphql, 3), `≥ ${floors.graphql}`],
       ['CPU ratio bare / healthz', fmt(ratios.healthz, 3), `≥ ${floors.healthz}`],
@@ -165,11 +187,15 @@ async function main(): Promise<void> {
     else console.log([method, ...rows.map((r) => `  ${r[0]}: ${r[1]} ${r[2]}`)].join('\n'));
     if (selfTest) {
       if (failed.length === 0) {
-        console.error('!! self-test: the slowed server PASSED the guard: the floors do not catch a slowed request path');
+        console.error(
+          '!! self-test: the slowed server PASSED the guard: the floors do not catch a slowed request path',
+        );
         process.exitCode = 1;
       } else console.log(`self-test ok: the slowed server fails the guard (${failed.join(', ')})`);
     } else if (failed.length) {
-      console.error(`!! hot-path guard: below the floor for ${failed.map((k) => `${k} (${fmt(ratios[k], 3)} < ${floors[k]})`).join(', ')} — bench/README.md`);
+      console.error(
+        `!! hot-path guard: below the floor for ${failed.map((k) => `${k} (${fmt(ratios[k], 3)} < ${floors[k]})`).join(', ')} — bench/README.md`,
+      );
       process.exitCode = 1;
     } else console.log('hot-path guard ok');
   } finally {

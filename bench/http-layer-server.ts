@@ -3,7 +3,10 @@ import Fastify from 'fastify';
 import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 
 const port = Number(process.env.PORT);
 const fixed = JSON.stringify({ status: 'ok', value: 42 });
@@ -14,7 +17,12 @@ const plugins = [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCach
 async function main() {
   switch (process.env.LAYER) {
     case 'bare':
-      http.createServer((_q, s) => { s.writeHead(200, { 'content-type': 'application/json' }); s.end(fixed); }).listen(port, '127.0.0.1');
+      http
+        .createServer((_q, s) => {
+          s.writeHead(200, { 'content-type': 'application/json' });
+          s.end(fixed);
+        })
+        .listen(port, '127.0.0.1');
       break;
     case 'fastify': {
       const f = Fastify();

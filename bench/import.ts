@@ -28,18 +28,43 @@ async function setupCatalogue(db: DatabaseHandle): Promise<Catalogue> {
   // HYPER/ANOTHER/LEGGENDARIA through the published definitions format, BEGINNER/NORMAL as plain charts
   const body = [];
   for (let i = 0; i < SONGS; i++) {
-    for (const [code, d] of [['3', 'HYPER'], ['4', 'ANOTHER'], ['10', 'LEGGENDARIA']] as const) {
+    for (const [code, d] of [
+      ['3', 'HYPER'],
+      ['4', 'ANOTHER'],
+      ['10', 'LEGGENDARIA'],
+    ] as const) {
       if (d === 'LEGGENDARIA' && !hasLeg(i)) continue;
       const n = notes(i, d);
-      body.push({ title: title(i), difficulty: code, notes: n, wr: Math.floor(n * 1.9), avg: Math.floor(n * 1.6), bpm: '150', textage: `30/b${i}.html`, difficultyLevel: String(d === 'HYPER' ? 11 : 12), dpLevel: '0', coef: -1 });
+      body.push({
+        title: title(i),
+        difficulty: code,
+        notes: n,
+        wr: Math.floor(n * 1.9),
+        avg: Math.floor(n * 1.6),
+        bpm: '150',
+        textage: `30/b${i}.html`,
+        difficultyLevel: String(d === 'HYPER' ? 11 : 12),
+        dpLevel: '0',
+        coef: -1,
+      });
     }
   }
   await importDefinitions(db.prisma, { version: 'bench-1', requireVersion: '0', body });
-  const songs = await db.prisma.song.findMany({ where: { title: { startsWith: 'Bench Song' } }, select: { id: true, title: true } });
+  const songs = await db.prisma.song.findMany({
+    where: { title: { startsWith: 'Bench Song' } },
+    select: { id: true, title: true },
+  });
   await db.prisma.chart.createMany({
     data: songs.flatMap((s) => {
       const i = Number(s.title.slice(-4));
-      return (['BEGINNER', 'NORMAL'] as const).map((d) => ({ songId: s.id, playStyle: 'SP' as const, difficulty: d, level: LEVEL[d], notes: notes(i, d), releasedVersion: 30 }));
+      return (['BEGINNER', 'NORMAL'] as const).map((d) => ({
+        songId: s.id,
+        playStyle: 'SP' as const,
+        difficulty: d,
+        level: LEVEL[d],
+        notes: notes(i, d),
+        releasedVersion: 30,
+      }));
     }),
   });
   const catalogue = new Catalogue(db.prisma);
@@ -49,8 +74,20 @@ async function setupCatalogue(db: DatabaseHandle): Promise<Catalogue> {
 
 function csv(seed: number): string {
   const header = [
-    'バージョン', 'タイトル', 'ジャンル', 'アーティスト', 'プレー回数',
-    ...DIFFS.flatMap((d) => [`${d} 難易度`, `${d} スコア`, `${d} PGreat`, `${d} Great`, `${d} ミスカウント`, `${d} クリアタイプ`, `${d} DJ LEVEL`]),
+    'バージョン',
+    'タイトル',
+    'ジャンル',
+    'アーティスト',
+    'プレー回数',
+    ...DIFFS.flatMap((d) => [
+      `${d} 難易度`,
+      `${d} スコア`,
+      `${d} PGreat`,
+      `${d} Great`,
+      `${d} ミスカウント`,
+      `${d} クリアタイプ`,
+      `${d} DJ LEVEL`,
+    ]),
     '最終プレー日時',
   ].join(',');
   const lines = [header];
@@ -61,7 +98,17 @@ function csv(seed: number): string {
       const ex = Math.floor(n * (1.3 + ((i * 7 + seed) % 60) / 100));
       return [LEVEL[d], ex, 0, 0, (i + seed) % 40, 'HARD CLEAR', 'AA'].join(',');
     });
-    lines.push(['33 Sparkle Shower', title(i), 'G', 'A', 3, ...groups, `2025-0${1 + (i % 9)}-1${i % 9} 2${i % 4}:0${i % 10}`].join(','));
+    lines.push(
+      [
+        '33 Sparkle Shower',
+        title(i),
+        'G',
+        'A',
+        3,
+        ...groups,
+        `2025-0${1 + (i % 9)}-1${i % 9} 2${i % 4}:0${i % 10}`,
+      ].join(','),
+    );
   }
   return '\ufeff' + lines.join('\r\n') + '\r\n';
 }
@@ -79,18 +126,24 @@ async function measure(db: DatabaseHandle, label: string) {
     const go = async () => {
       const t0 = performance.now();
       const parsed = parseScoreExport(text);
-      const r = await importScores({ db: db.prisma, catalogue }, { userId: user.id, version: '33', source: 'OFFICIAL_CSV', rows: parsed.rows, parseIssues: parsed.issues });
+      const r = await importScores(
+        { db: db.prisma, catalogue },
+        { userId: user.id, version: '33', source: 'OFFICIAL_CSV', rows: parsed.rows, parseIssues: parsed.issues },
+      );
       return { ms: performance.now() - t0, r };
     };
     const a = await go();
-    if (a.r.notFound.length || a.r.problems.length) throw new Error(`unexpected: ${a.r.notFound.length} not found, ${a.r.problems.length} problems`);
+    if (a.r.notFound.length || a.r.problems.length)
+      throw new Error(`unexpected: ${a.r.notFound.length} not found, ${a.r.problems.length} problems`);
     plays = a.r.updatedCount;
     first.push(a.ms);
     const b = await go();
     if (!b.r.upToDate) throw new Error('re-import wrote something');
     again.push(b.ms);
   }
-  console.log(`${label}: first ${first.map((x) => fmt(x)).join(', ')} ms; re-import ${again.map((x) => fmt(x)).join(', ')} ms; ${plays} plays`);
+  console.log(
+    `${label}: first ${first.map((x) => fmt(x)).join(', ')} ms; re-import ${again.map((x) => fmt(x)).join(', ')} ms; ${plays} plays`,
+  );
   return { first: median(first), again: median(again), plays };
 }
 
@@ -100,7 +153,11 @@ async function main() {
   try {
     await applyMigrations(lite.adapterFactory);
     const m = await measure(lite, 'PGlite');
-    rows.push([`PGlite: import ${SONGS} songs / ${m.plays} plays (median of 3)`, `${fmt(m.first)} ms`, `< 2000 ms — ${m.first < 2000 ? 'met' : 'NOT met'}`]);
+    rows.push([
+      `PGlite: import ${SONGS} songs / ${m.plays} plays (median of 3)`,
+      `${fmt(m.first)} ms`,
+      `< 2000 ms — ${m.first < 2000 ? 'met' : 'NOT met'}`,
+    ]);
     rows.push(['PGlite: re-import of the same file (no-op)', `${fmt(m.again)} ms`, '—']);
   } finally {
     await lite.close();
@@ -117,7 +174,11 @@ async function main() {
     try {
       await applyMigrations(pg.adapterFactory);
       const m = await measure(pg, 'PostgreSQL');
-      rows.push([`PostgreSQL: import ${SONGS} songs / ${m.plays} plays (median of 3)`, `${fmt(m.first)} ms`, `< 1000 ms — ${m.first < 1000 ? 'met' : 'NOT met'}`]);
+      rows.push([
+        `PostgreSQL: import ${SONGS} songs / ${m.plays} plays (median of 3)`,
+        `${fmt(m.first)} ms`,
+        `< 1000 ms — ${m.first < 1000 ? 'met' : 'NOT met'}`,
+      ]);
       rows.push(['PostgreSQL: re-import of the same file (no-op)', `${fmt(m.again)} ms`, '—']);
     } finally {
       await pg.close();

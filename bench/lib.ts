@@ -8,7 +8,9 @@ import { Client } from 'pg';
 export const ROOT = path.resolve(__dirname, '..');
 export const SHARED = path.resolve(ROOT, '../shared');
 /** Where record() appends (BENCH_RESULTS redirects short development runs away from RESULTS.md). */
-export const RESULTS = process.env.BENCH_RESULTS ? path.resolve(process.env.BENCH_RESULTS) : path.join(__dirname, 'RESULTS.md');
+export const RESULTS = process.env.BENCH_RESULTS
+  ? path.resolve(process.env.BENCH_RESULTS)
+  : path.join(__dirname, 'RESULTS.md');
 
 export interface Child {
   url: string;
@@ -17,7 +19,13 @@ export interface Child {
 }
 
 /** Starts a TypeScript entry point as a separate process and waits until `readyPath` answers 200. */
-export async function startProcess(entry: string, env: Record<string, string>, port: number, readyPath = '/healthz', cwd = ROOT): Promise<Child> {
+export async function startProcess(
+  entry: string,
+  env: Record<string, string>,
+  port: number,
+  readyPath = '/healthz',
+  cwd = ROOT,
+): Promise<Child> {
   // BENCH_NODE_ARGS: extra node flags for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const proc = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', entry], {
@@ -60,7 +68,14 @@ export interface LoadResult {
 }
 
 /** autocannon against one request shape; returns mean requests/s and latency percentiles (ms). */
-export async function load(opts: { url: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string>; connections?: number; duration?: number }): Promise<LoadResult> {
+export async function load(opts: {
+  url: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+  connections?: number;
+  duration?: number;
+}): Promise<LoadResult> {
   const r = await autocannon({
     url: opts.url,
     method: opts.method ?? 'GET',
@@ -69,7 +84,14 @@ export async function load(opts: { url: string; method?: 'GET' | 'POST'; body?: 
     connections: opts.connections ?? 50,
     duration: opts.duration ?? 10,
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, requests: r.requests.total };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+    requests: r.requests.total,
+  };
 }
 
 export function machine(): string {
@@ -88,7 +110,10 @@ export function commit(): string {
 /** Appends one section to bench/RESULTS.md. */
 export function record(scenario: string, method: string, rows: [string, string, string][]): void {
   if (!fs.existsSync(RESULTS)) {
-    fs.writeFileSync(RESULTS, '# Benchmark results\n\nAppended by `npm run bench` (and each scenario alone). Figures are ratios or counts measured in one run on the machine named.\n');
+    fs.writeFileSync(
+      RESULTS,
+      '# Benchmark results\n\nAppended by `npm run bench` (and each scenario alone). Figures are ratios or counts measured in one run on the machine named.\n',
+    );
   }
   const lines = [
     '',
@@ -108,7 +133,8 @@ export function tmpDir(name: string): string {
   return d;
 }
 
-export const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+export const fmt = (n: number, d = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 /** PostgreSQL server for the benches (a maintenance database: bench databases are created beside it). */
 export function pgAdminUrl(): string {
@@ -132,7 +158,9 @@ export async function connectScaleDb(): Promise<{ url: string; sql: Client }> {
   try {
     await sql.connect();
   } catch (err) {
-    throw new Error(`scale database ${SCALE_DB} not reachable (${(err as Error).message}): run \`npm run bench:data\` first`);
+    throw new Error(
+      `scale database ${SCALE_DB} not reachable (${(err as Error).message}): run \`npm run bench:data\` first`,
+    );
   }
   return { url, sql };
 }
@@ -166,7 +194,10 @@ export function cpuMicros(pid: number): number {
 }
 
 /** A load run against one server process, with the server's CPU time per request (µs). */
-export async function loadWithCpu(pid: number, opts: Parameters<typeof load>[0]): Promise<LoadResult & { cpuPerRequest: number }> {
+export async function loadWithCpu(
+  pid: number,
+  opts: Parameters<typeof load>[0],
+): Promise<LoadResult & { cpuPerRequest: number }> {
   const before = cpuMicros(pid);
   const r = await load(opts);
   return { ...r, cpuPerRequest: (cpuMicros(pid) - before) / Math.max(1, r.requests) };
@@ -176,7 +207,11 @@ export async function loadWithCpu(pid: number, opts: Parameters<typeof load>[0])
  * Runs `fn` over `n` indexes with at most `concurrency` in flight; returns each call's latency (ms)
  * and the errors thrown (bounded: never more than n calls).
  */
-export async function timedPool(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<{ latencies: number[]; errors: string[]; ms: number }> {
+export async function timedPool(
+  n: number,
+  concurrency: number,
+  fn: (i: number) => Promise<void>,
+): Promise<{ latencies: number[]; errors: string[]; ms: number }> {
   const latencies: number[] = [];
   const errors: string[] = [];
   let next = 0;
@@ -202,8 +237,12 @@ export async function timedPool(n: number, concurrency: number, fn: (i: number) 
 export function runScript(entry: string, env: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve, reject) => {
     // BENCH_NODE_ARGS: extra node flags for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const proc = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const proc = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', entry], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: 'inherit',
+    });
     proc.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${entry} exited with ${code}`))));
     proc.on('error', reject);
   });
@@ -234,7 +273,14 @@ export async function benchDatabase(name: string, target: 'pglite' | 'postgresql
     await admin.end();
     url = pgUrl(pgName);
   }
-  const env = { DATA_DIR: dataDir, DATABASE_URL: url ?? '', SEED_DEMO: 'false', JWT_SECRET: BENCH_JWT, RATE_LIMIT_WRITES_PER_MINUTE: '0', RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0' };
+  const env = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: url ?? '',
+    SEED_DEMO: 'false',
+    JWT_SECRET: BENCH_JWT,
+    RATE_LIMIT_WRITES_PER_MINUTE: '0',
+    RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0',
+  };
   return {
     dataDir,
     url,

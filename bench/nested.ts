@@ -44,12 +44,23 @@ export async function seedNested(db: DatabaseHandle): Promise<string> {
   else await seedDemoCatalogue(db.prisma);
   const catalogue = new Catalogue(db.prisma);
   await catalogue.load();
-  const charts = [...catalogue.charts()].filter((c) => c.level === 12 && c.playStyle === 'SP' && c.definition).slice(0, 200);
+  const charts = [...catalogue.charts()]
+    .filter((c) => c.level === 12 && c.playStyle === 'SP' && c.definition)
+    .slice(0, 200);
   const ids = Array.from({ length: FOLLOWERS + 1 }, (_, i) => `bench-nested-${String(i).padStart(3, '0')}`);
-  await db.prisma.user.createMany({ data: ids.map((id, i) => ({ id, name: `nested${i}`, nameKey: `nested${i}`, isPublic: true })) });
-  await db.prisma.follow.createMany({ data: ids.slice(1).map((id) => ({ followerId: id, followingId: ids[0], approvedAt: new Date() })) });
+  await db.prisma.user.createMany({
+    data: ids.map((id, i) => ({ id, name: `nested${i}`, nameKey: `nested${i}`, isPublic: true })),
+  });
+  await db.prisma.follow.createMany({
+    data: ids.slice(1).map((id) => ({ followerId: id, followingId: ids[0], approvedAt: new Date() })),
+  });
   await db.prisma.playerVersionStatus.createMany({
-    data: ids.map((userId, i) => ({ userId, version: LATEST_VERSION, totalBpi: 10 + (i % 40), arenaClass: (['A1', 'A2', 'A3', 'A4', 'A5'] as const)[i % 5] })),
+    data: ids.map((userId, i) => ({
+      userId,
+      version: LATEST_VERSION,
+      totalBpi: 10 + (i % 40),
+      arenaClass: (['A1', 'A2', 'A3', 'A4', 'A5'] as const)[i % 5],
+    })),
   });
   const bests = [];
   for (const [u, userId] of ids.entries()) {
@@ -58,14 +69,25 @@ export async function seedNested(db: DatabaseHandle): Promise<string> {
       const def = c.definition!;
       const m = def.notes * 2;
       const exScore = Math.min(m - 1, Math.floor(def.kaidenAvg! * (0.9 + ((u + k) % 20) / 100)));
-      bests.push({ userId, version: LATEST_VERSION, chartId: c.id, exScore, exScoreId: 0, clearLamp: 'HARD_CLEAR' as const, playedAt: new Date() });
+      bests.push({
+        userId,
+        version: LATEST_VERSION,
+        chartId: c.id,
+        exScore,
+        exScoreId: 0,
+        clearLamp: 'HARD_CLEAR' as const,
+        playedAt: new Date(),
+      });
     }
   }
   await db.prisma.bestScore.createMany({ data: bests, skipDuplicates: true });
   return ids[0];
 }
 
-export async function benchNested(target: 'pglite' | 'postgresql' = (process.env.BENCH_DB as 'postgresql') ?? 'pglite', duration = Number(process.env.BENCH_DURATION ?? 10)): Promise<void> {
+export async function benchNested(
+  target: 'pglite' | 'postgresql' = (process.env.BENCH_DB as 'postgresql') ?? 'pglite',
+  duration = Number(process.env.BENCH_DURATION ?? 10),
+): Promise<void> {
   const bench = await benchDatabase('nested', target);
   const { dataDir, url } = bench;
   const env = bench.env;
@@ -79,9 +101,19 @@ export async function benchNested(target: 'pglite' | 'postgresql' = (process.env
       const db = await openDatabase({ url, dataDir, onQuery: () => void (counting && statements++) });
       try {
         userId = await seedNested(db);
-        const app = await createApp(loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }), db, createLogger('silent'));
+        const app = await createApp(
+          loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }),
+          db,
+          createLogger('silent'),
+        );
         const { fastify } = await createHttpServer(app);
-        const ask = () => fastify.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ query: NESTED_QUERY, variables: { id: userId } }) });
+        const ask = () =>
+          fastify.inject({
+            method: 'POST',
+            url: '/graphql',
+            headers: { 'content-type': 'application/json' },
+            payload: JSON.stringify({ query: NESTED_QUERY, variables: { id: userId } }),
+          });
         const warm = await ask();
         const body = warm.json();
         if (body.errors) throw new Error(`nested read failed: ${JSON.stringify(body.errors).slice(0, 400)}`);
@@ -99,8 +131,20 @@ export async function benchNested(target: 'pglite' | 'postgresql' = (process.env
     const server = await startProcess('src/server.ts', env, 4121, '/readyz');
     try {
       const headers = { 'content-type': 'application/json' };
-      const nested = { url: `${server.url}/graphql`, method: 'POST' as const, headers, body: JSON.stringify({ query: NESTED_QUERY, variables: { id: userId } }), connections: 16 };
-      const trivial = { url: `${server.url}/graphql`, method: 'POST' as const, headers, body: JSON.stringify({ query: '{ serverInfo { name } }' }), connections: 16 };
+      const nested = {
+        url: `${server.url}/graphql`,
+        method: 'POST' as const,
+        headers,
+        body: JSON.stringify({ query: NESTED_QUERY, variables: { id: userId } }),
+        connections: 16,
+      };
+      const trivial = {
+        url: `${server.url}/graphql`,
+        method: 'POST' as const,
+        headers,
+        body: JSON.stringify({ query: '{ serverInfo { name } }' }),
+        connections: 16,
+      };
       // Trivial first: an aborted nested backlog would otherwise still occupy the server.
       await load({ ...trivial, duration: 2 });
       const t = await load({ ...trivial, duration });
@@ -108,15 +152,27 @@ export async function benchNested(target: 'pglite' | 'postgresql' = (process.env
       const n = await load({ ...nested, duration });
       const rss = rssMiB(server.proc.pid!);
       const errs = n.errors + n.non2xx;
-      record(`Nested GraphQL read at saturation (${target === 'pglite' ? 'PGlite' : 'PostgreSQL'})`, `bench/nested.ts: user → stats → followers(first: 50) → stats + recommended(limit: 5) weapons/potential; ${FOLLOWERS} followers × ${SCORES_PER_PLAYER} best scores, ${fs.existsSync(DEFS) ? 'real 202509156 definitions' : 'demo catalogue'}; SQL counted in process after a warm-up; autocannon, 16 connections, ${duration} s after a 2 s warm-up, server in its own process`, [
-        ['followers in the response', String(edges), String(FOLLOWERS)],
-        ['SQL statements per request', String(statements), '≤ 25, constant in the follower count (test/integration/platform/sql-count.test.ts)'],
-        ['trivial query { serverInfo { name } } (baseline, same server)', `${fmt(t.rps)} req/s (p99 ${t.p99} ms)`, '—'],
-        ['nested read', `${fmt(n.rps)} req/s (p50 ${n.p50} ms, p99 ${n.p99} ms)`, '—'],
-        ['nested / trivial', fmt(n.rps / t.rps, 4), '—'],
-        ['errors + non-2xx (nested)', String(errs), `0 — ${errs === 0 ? 'met' : 'NOT met'}`],
-        ['server RSS after the load', `${fmt(rss)} MiB`, '—'],
-      ]);
+      record(
+        `Nested GraphQL read at saturation (${target === 'pglite' ? 'PGlite' : 'PostgreSQL'})`,
+        `bench/nested.ts: user → stats → followers(first: 50) → stats + recommended(limit: 5) weapons/potential; ${FOLLOWERS} followers × ${SCORES_PER_PLAYER} best scores, ${fs.existsSync(DEFS) ? 'real 202509156 definitions' : 'demo catalogue'}; SQL counted in process after a warm-up; autocannon, 16 connections, ${duration} s after a 2 s warm-up, server in its own process`,
+        [
+          ['followers in the response', String(edges), String(FOLLOWERS)],
+          [
+            'SQL statements per request',
+            String(statements),
+            '≤ 25, constant in the follower count (test/integration/platform/sql-count.test.ts)',
+          ],
+          [
+            'trivial query { serverInfo { name } } (baseline, same server)',
+            `${fmt(t.rps)} req/s (p99 ${t.p99} ms)`,
+            '—',
+          ],
+          ['nested read', `${fmt(n.rps)} req/s (p50 ${n.p50} ms, p99 ${n.p99} ms)`, '—'],
+          ['nested / trivial', fmt(n.rps / t.rps, 4), '—'],
+          ['errors + non-2xx (nested)', String(errs), `0 — ${errs === 0 ? 'met' : 'NOT met'}`],
+          ['server RSS after the load', `${fmt(rss)} MiB`, '—'],
+        ],
+      );
     } finally {
       await server.stop();
     }

@@ -13,7 +13,13 @@ import { calcBpi, exScoreForBpi, round2 } from '../src/domain/bpi';
 import { RADAR_CATEGORIES } from '../src/domain/constants';
 import type { OptimizeSettings } from '../src/domain/optimizer/input';
 import { PowerMean } from '../src/domain/optimizer/math';
-import { currentBpiOf, raiseNote, strongCategories, type OptimizerChart, type RadarBpis } from '../src/domain/optimizer/plan';
+import {
+  currentBpiOf,
+  raiseNote,
+  strongCategories,
+  type OptimizerChart,
+  type RadarBpis,
+} from '../src/domain/optimizer/plan';
 
 /** mulberry32: a small seeded PRNG with values in [0, 1). */
 export function seededRandom(seed: number): () => number {
@@ -71,7 +77,12 @@ interface Song {
   radarBpi: number | null;
 }
 
-export function referenceGreedy(charts: readonly OptimizerChart[], settings: OptimizeSettings, radar: RadarBpis | null, rng: () => number): GreedyOutcome {
+export function referenceGreedy(
+  charts: readonly OptimizerChart[],
+  settings: OptimizeSettings,
+  radar: RadarBpis | null,
+  rng: () => number,
+): GreedyOutcome {
   const budget = { left: MAX_TOTAL_SCORING_OPS };
   const radarFilter = settings.radarElements.size < RADAR_CATEGORIES.length;
   const runs: GreedyRun[] = [];
@@ -93,7 +104,12 @@ export function referenceGreedy(charts: readonly OptimizerChart[], settings: Opt
  * All 100 executions regardless of success (the bench's "best of its 100 retries"), sharing the
  * one scoring budget as the reference's retries do.
  */
-export function referenceGreedyAllRuns(charts: readonly OptimizerChart[], settings: OptimizeSettings, radar: RadarBpis | null, rng: () => number): GreedyRun[] {
+export function referenceGreedyAllRuns(
+  charts: readonly OptimizerChart[],
+  settings: OptimizeSettings,
+  radar: RadarBpis | null,
+  rng: () => number,
+): GreedyRun[] {
   const budget = { left: MAX_TOTAL_SCORING_OPS };
   const radarFilter = settings.radarElements.size < RADAR_CATEGORIES.length;
   const runs: GreedyRun[] = [];
@@ -101,11 +117,26 @@ export function referenceGreedyAllRuns(charts: readonly OptimizerChart[], settin
   return runs;
 }
 
-function execute(charts: readonly OptimizerChart[], settings: OptimizeSettings, radar: RadarBpis | null, rng: () => number, budget: { left: number }, radarFilter: boolean): GreedyRun {
+function execute(
+  charts: readonly OptimizerChart[],
+  settings: OptimizeSettings,
+  radar: RadarBpis | null,
+  rng: () => number,
+  budget: { left: number },
+  radarFilter: boolean,
+): GreedyRun {
   const n = charts.length;
   const target = settings.targetBpi;
   const empty = (over: Partial<GreedyRun>): GreedyRun => ({
-    steps: [], finalTotal: -15, targetTotalBpi: target, achievable: false, alreadyAchieved: false, maxAchievableBpi: null, autoAdjustmentNote: null, totalExScoreGap: 0, ...over,
+    steps: [],
+    finalTotal: -15,
+    targetTotalBpi: target,
+    achievable: false,
+    alreadyAchieved: false,
+    maxAchievableBpi: null,
+    autoAdjustmentNote: null,
+    totalExScoreGap: 0,
+    ...over,
   });
   if (n === 0) return empty({});
   const pm = new PowerMean(n);
@@ -157,7 +188,12 @@ function execute(charts: readonly OptimizerChart[], settings: OptimizeSettings, 
   };
   const def = (s: Song) => ({ notes: s.chart.notes, kaidenAvg: s.chart.kaidenAvg, wr: s.chart.wr, coef: s.chart.coef });
 
-  while (total < effective - 0.001 && steps.length < settings.maxSteps && steps.length < ABSOLUTE_MAX_STEPS && budget.left > 0) {
+  while (
+    total < effective - 0.001 &&
+    steps.length < settings.maxSteps &&
+    steps.length < ABSOLUTE_MAX_STEPS &&
+    budget.left > 0
+  ) {
     const pool = candidates.filter((s) => !used.has(s.chart.id));
     if (pool.length === 0) break;
     budget.left -= pool.length;
@@ -173,7 +209,9 @@ function execute(charts: readonly OptimizerChart[], settings: OptimizeSettings, 
         const bonus = fastest ? 2 + rng() * 3 : rng() * 2;
         est = Math.min(userCapability + bonus, humanCap);
       } else {
-        est = pm.bpiFromContribution(pm.contribution(from) + remainingGap / (remainingSteps * (fastest ? 1 : FLEXIBLE_BUFFER)));
+        est = pm.bpiFromContribution(
+          pm.contribution(from) + remainingGap / (remainingSteps * (fastest ? 1 : FLEXIBLE_BUFFER)),
+        );
         est = Math.min(est, humanCap);
       }
       est = Math.min(Math.max(est, from + MIN_BPI_GAIN, -15), 100);
@@ -192,7 +230,8 @@ function execute(charts: readonly OptimizerChart[], settings: OptimizeSettings, 
     if (scored.length === 0) break;
     scored.sort((a, b) => b.score - a.score);
     const top = scored.slice(0, Math.min(scored.length, fastest ? 5 : 20));
-    const pick = top.length > 1 ? (fastest ? Math.floor(Math.pow(rng(), 2) * top.length) : Math.floor(rng() * top.length)) : 0;
+    const pick =
+      top.length > 1 ? (fastest ? Math.floor(Math.pow(rng(), 2) * top.length) : Math.floor(rng() * top.length)) : 0;
     const s = top[pick].s;
     const from = s.currentBpi;
     const { userCapability, humanCap } = caps(s);
@@ -232,7 +271,15 @@ function execute(charts: readonly OptimizerChart[], settings: OptimizeSettings, 
     if (toEx - currentEx < MIN_EX_GAIN && actual - from < MIN_BPI_GAIN) continue;
     sum += pm.contribution(actual) - pm.contribution(from);
     const nextTotal = pm.totalFromSum(sum);
-    steps.push({ chartId: s.chart.id, fromBpi: from, toBpi: round2(actual), fromExScore: s.chart.exScore, toExScore: toEx, exScoreGap: toEx - currentEx, cumulativeTotalBpi: round2(nextTotal) });
+    steps.push({
+      chartId: s.chart.id,
+      fromBpi: from,
+      toBpi: round2(actual),
+      fromExScore: s.chart.exScore,
+      toExScore: toEx,
+      exScoreGap: toEx - currentEx,
+      cumulativeTotalBpi: round2(nextTotal),
+    });
     totalEx += toEx - currentEx;
     total = nextTotal;
   }
@@ -243,7 +290,11 @@ function execute(charts: readonly OptimizerChart[], settings: OptimizeSettings, 
     targetTotalBpi: effective,
     achievable,
     alreadyAchieved: false,
-    maxAchievableBpi: achievable ? null : steps.length > 0 ? steps[steps.length - 1].cumulativeTotalBpi : round2(initialTotal),
+    maxAchievableBpi: achievable
+      ? null
+      : steps.length > 0
+        ? steps[steps.length - 1].cumulativeTotalBpi
+        : round2(initialTotal),
     autoAdjustmentNote: note,
     totalExScoreGap: totalEx,
   };

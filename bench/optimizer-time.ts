@@ -45,7 +45,15 @@ interface Row {
 }
 
 function compare(a: string, b: string): void {
-  const read = (f: string) => new Map(fs.readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Row).map((r) => [`${r.player}/${r.maxSteps}`, r]));
+  const read = (f: string) =>
+    new Map(
+      fs
+        .readFileSync(f, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Row)
+        .map((r) => [`${r.player}/${r.maxSteps}`, r]),
+    );
   const ra = read(a);
   const rb = read(b);
   let exDiff = 0;
@@ -62,7 +70,9 @@ function compare(a: string, b: string): void {
       exDiff++;
     } else if (x.steps !== y.steps) stepDiff++;
   }
-  console.log(`${ra.size} plans compared: ${exDiff} with a different EX total / reach, ${stepDiff} with the same EX but other steps`);
+  console.log(
+    `${ra.size} plans compared: ${exDiff} with a different EX total / reach, ${stepDiff} with the same EX but other steps`,
+  );
   process.exit(exDiff > 0 ? 1 : 0);
 }
 
@@ -108,7 +118,10 @@ function main(): void {
           wall,
           cpu: (c.user + c.system) / 1000,
         });
-        if (process.env.BENCH_VERBOSE) console.log(`player ${k} maxSteps ${maxSteps}: ${res.totalExScoreGap} EX, ${wall.toFixed(0)} ms wall, ${((c.user + c.system) / 1000).toFixed(0)} ms CPU`);
+        if (process.env.BENCH_VERBOSE)
+          console.log(
+            `player ${k} maxSteps ${maxSteps}: ${res.totalExScoreGap} EX, ${wall.toFixed(0)} ms wall, ${((c.user + c.system) / 1000).toFixed(0)} ms CPU`,
+          );
       }
     }
   });
@@ -123,10 +136,20 @@ function main(): void {
     const rs = [...byPlan.values()];
     const w = rs.map((r) => r.wall);
     const c = rs.map((r) => r.cpu);
-    const slow = [...rs].sort((a, b) => b.cpu - a.cpu).slice(0, 5).map((r) => `${r.player} (${r.cpu.toFixed(0)} ms)`);
-    console.log(`maxSteps ${maxSteps}: ${rs.length} plans; wall p50 ${quantile(w, 0.5).toFixed(1)} / p99 ${quantile(w, 0.99).toFixed(1)} / max ${Math.max(...w).toFixed(1)} ms; CPU p50 ${quantile(c, 0.5).toFixed(1)} / p99 ${quantile(c, 0.99).toFixed(1)} / max ${Math.max(...c).toFixed(1)} ms; proven optimal ${rs.filter((r) => r.provenOptimal).length}; slowest (CPU) ${slow.join(', ')}`);
+    const slow = [...rs]
+      .sort((a, b) => b.cpu - a.cpu)
+      .slice(0, 5)
+      .map((r) => `${r.player} (${r.cpu.toFixed(0)} ms)`);
+    console.log(
+      `maxSteps ${maxSteps}: ${rs.length} plans; wall p50 ${quantile(w, 0.5).toFixed(1)} / p99 ${quantile(w, 0.99).toFixed(1)} / max ${Math.max(...w).toFixed(1)} ms; CPU p50 ${quantile(c, 0.5).toFixed(1)} / p99 ${quantile(c, 0.99).toFixed(1)} / max ${Math.max(...c).toFixed(1)} ms; proven optimal ${rs.filter((r) => r.provenOptimal).length}; slowest (CPU) ${slow.join(', ')}`,
+    );
   }
-  console.log(`load average ${load0.map((x) => x.toFixed(2)).join(' / ')} → ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')} (1 / 5 / 15 min)`);
+  console.log(
+    `load average ${load0.map((x) => x.toFixed(2)).join(' / ')} → ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')} (1 / 5 / 15 min)`,
+  );
 }
 
 main();

@@ -13,16 +13,26 @@ import { spawnSync } from 'node:child_process';
 import { BENCH_JWT, fmt, load, loadWithCpu, record, ROOT, SHARED, startProcess, tmpDir } from './lib';
 
 function cli(args: string[], env: Record<string, string>): string {
-  const r = spawnSync(process.execPath, ['-r', '@swc-node/register', 'src/cli/index.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['-r', '@swc-node/register', 'src/cli/index.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`cli ${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout;
 }
 
 export async function benchRestPipeline(duration = Number(process.env.BENCH_DURATION ?? 5)): Promise<void> {
   const before = process.env.BENCH_BEFORE_ROOT;
-  if (!before || !fs.existsSync(path.join(before, 'src/server.ts'))) throw new Error('set BENCH_BEFORE_ROOT to a checkout of the code before');
+  if (!before || !fs.existsSync(path.join(before, 'src/server.ts')))
+    throw new Error('set BENCH_BEFORE_ROOT to a checkout of the code before');
   const dataDir = tmpDir('rest-pipeline');
-  const env = { DATA_DIR: dataDir, DATABASE_URL: '', JWT_SECRET: BENCH_JWT, RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0' };
+  const env = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    JWT_SECRET: BENCH_JWT,
+    RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0',
+  };
   const defs = path.join(SHARED, 'data/definitions/definitions-202509156.json');
   cli(['definitions', 'import', defs], env);
   cli(['users', 'create', '--name', 'bench_player'], env);
@@ -66,7 +76,10 @@ export async function benchRestPipeline(duration = Number(process.env.BENCH_DURA
     }
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const loadAvg = os.loadavg().map((x) => x.toFixed(1)).join(' / ');
+  const loadAvg = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
   const rows: [string, string, string][] = routes.map(([name]) => {
     const b = mean(cpu.before[name]);
     const a = mean(cpu.after[name]);

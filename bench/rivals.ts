@@ -39,15 +39,30 @@ async function seedRivals(db: DatabaseHandle): Promise<{ viewerId: string; chart
   await importDefinitions(db.prisma, JSON.parse(fs.readFileSync(DEFINITIONS_FILE, 'utf8')));
   const catalogue = new Catalogue(db.prisma);
   await catalogue.load();
-  const charts = [...catalogue.charts()].filter((c) => c.definition && c.definition.kaidenAvg && c.definition.notes > 0).slice(0, BESTS);
+  const charts = [...catalogue.charts()]
+    .filter((c) => c.definition && c.definition.kaidenAvg && c.definition.notes > 0)
+    .slice(0, BESTS);
   const ids = Array.from({ length: FOLLOWED + 1 }, (_, i) => `bench-rival-${String(i).padStart(3, '0')}`);
-  await db.prisma.user.createMany({ data: ids.map((id, i) => ({ id, name: `rival${i}`, nameKey: `rival${i}`, isPublic: i % 5 !== 0 || i === 0 })) });
-  await db.prisma.follow.createMany({ data: ids.slice(1).map((id) => ({ followerId: ids[0], followingId: id, approvedAt: new Date() })) });
-  await db.prisma.playerVersionStatus.createMany({ data: ids.map((userId, i) => ({ userId, version: LATEST_VERSION, totalBpi: 10 + (i % 40) })) });
+  await db.prisma.user.createMany({
+    data: ids.map((id, i) => ({ id, name: `rival${i}`, nameKey: `rival${i}`, isPublic: i % 5 !== 0 || i === 0 })),
+  });
+  await db.prisma.follow.createMany({
+    data: ids.slice(1).map((id) => ({ followerId: ids[0], followingId: id, approvedAt: new Date() })),
+  });
+  await db.prisma.playerVersionStatus.createMany({
+    data: ids.map((userId, i) => ({ userId, version: LATEST_VERSION, totalBpi: 10 + (i % 40) })),
+  });
   for (const [u, userId] of ids.entries()) {
     const bests = charts.map((c, k) => {
       const m = c.definition!.notes * 2;
-      return { userId, version: LATEST_VERSION, chartId: c.id, exScore: Math.min(m, Math.max(0, Math.floor(c.definition!.kaidenAvg! * (0.9 + ((u * 7 + k * 3) % 20) / 100)))), exScoreId: 0, playedAt: new Date() };
+      return {
+        userId,
+        version: LATEST_VERSION,
+        chartId: c.id,
+        exScore: Math.min(m, Math.max(0, Math.floor(c.definition!.kaidenAvg! * (0.9 + ((u * 7 + k * 3) % 20) / 100)))),
+        exScoreId: 0,
+        playedAt: new Date(),
+      };
     });
     await db.prisma.bestScore.createMany({ data: bests });
   }
@@ -64,10 +79,20 @@ async function benchNestedRivalry(target: 'pglite' | 'postgresql', duration: num
     const db = await openDatabase({ url, dataDir, onQuery: () => void (counting && statements++) });
     try {
       const seeded = await seedRivals(db);
-      const app = await createApp(loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }), db, createLogger('silent'));
+      const app = await createApp(
+        loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }),
+        db,
+        createLogger('silent'),
+      );
       const token = (await app.auth.issueAccessToken(seeded.viewerId)).token;
       const { fastify } = await createHttpServer(app);
-      const ask = () => fastify.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, payload: JSON.stringify({ query: RIVALRY_QUERY }) });
+      const ask = () =>
+        fastify.inject({
+          method: 'POST',
+          url: '/graphql',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          payload: JSON.stringify({ query: RIVALRY_QUERY }),
+        });
       const body = (await ask()).json();
       if (body.errors) throw new Error(`nested rivalry read failed: ${JSON.stringify(body.errors).slice(0, 400)}`);
       const edges = body.data.me.following.edges.length;
@@ -78,16 +103,30 @@ async function benchNestedRivalry(target: 'pglite' | 'postgresql', duration: num
       // on the loaded machine): autocannon shares the process's CPU, so the figures are conservative.
       const address = await fastify.listen({ port: 0, host: '127.0.0.1' });
       try {
-        const req = { url: `${address}/graphql`, method: 'POST' as const, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: RIVALRY_QUERY }), connections: 4 };
+        const req = {
+          url: `${address}/graphql`,
+          method: 'POST' as const,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query: RIVALRY_QUERY }),
+          connections: 4,
+        };
         await load({ ...req, duration: 2 });
         const before = load1();
         const n = await load({ ...req, duration });
-        record(`Nested rivalry read (${target === 'pglite' ? 'PGlite' : 'PostgreSQL'})`, `bench/rivals.ts (a): ${RIVALRY_QUERY}; ${FOLLOWED} followed players (every 5th private, approved) × ${seeded.charts} bests, the viewer the same ${seeded.charts} charts; SQL counted in process after a warm-up; autocannon 4 connections, ${duration} s after a 2 s warm-up, against the server listening in the bench process; load average ${before} on 2 shared cores`, [
-          ['followed players in the response', String(edges), String(FOLLOWED)],
-          ['SQL statements per request', String(statements), 'constant in the followed players (test/integration/rivals/rivalry.test.ts: 2 vs 20)'],
-          ['nested rivalry read over HTTP', `${fmt(n.rps, 1)} req/s, p50 ${n.p50} ms, p99 ${n.p99} ms`, '—'],
-          ['errors + non-2xx', String(n.errors + n.non2xx), `0 — ${n.errors + n.non2xx === 0 ? 'met' : 'NOT met'}`],
-        ]);
+        record(
+          `Nested rivalry read (${target === 'pglite' ? 'PGlite' : 'PostgreSQL'})`,
+          `bench/rivals.ts (a): ${RIVALRY_QUERY}; ${FOLLOWED} followed players (every 5th private, approved) × ${seeded.charts} bests, the viewer the same ${seeded.charts} charts; SQL counted in process after a warm-up; autocannon 4 connections, ${duration} s after a 2 s warm-up, against the server listening in the bench process; load average ${before} on 2 shared cores`,
+          [
+            ['followed players in the response', String(edges), String(FOLLOWED)],
+            [
+              'SQL statements per request',
+              String(statements),
+              'constant in the followed players (test/integration/rivals/rivalry.test.ts: 2 vs 20)',
+            ],
+            ['nested rivalry read over HTTP', `${fmt(n.rps, 1)} req/s, p50 ${n.p50} ms, p99 ${n.p99} ms`, '—'],
+            ['errors + non-2xx', String(n.errors + n.non2xx), `0 — ${n.errors + n.non2xx === 0 ? 'met' : 'NOT met'}`],
+          ],
+        );
       } finally {
         await fastify.close();
       }
@@ -126,18 +165,40 @@ async function benchScaleRivals(requests: number) {
   await sql.connect();
   const db = await openDatabase({ url, poolMax: 4 });
   try {
-    const { rows: [{ users, bests, charts }] } = await sql.query(`SELECT (SELECT count(*) FROM "User")::int AS users, (SELECT count(*) FROM "BestScore")::int AS bests, (SELECT count(DISTINCT "chartId") FROM "BestScore")::int AS charts`);
-    const app: App = await createApp(loadConfig({ ...process.env, DATABASE_URL: url, JWT_SECRET: JWT, LOG_LEVEL: 'silent', RATE_LIMIT_WRITES_PER_MINUTE: '0', RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0' }), db, createLogger('silent'));
+    const {
+      rows: [{ users, bests, charts }],
+    } = await sql.query(
+      `SELECT (SELECT count(*) FROM "User")::int AS users, (SELECT count(*) FROM "BestScore")::int AS bests, (SELECT count(DISTINCT "chartId") FROM "BestScore")::int AS charts`,
+    );
+    const app: App = await createApp(
+      loadConfig({
+        ...process.env,
+        DATABASE_URL: url,
+        JWT_SECRET: JWT,
+        LOG_LEVEL: 'silent',
+        RATE_LIMIT_WRITES_PER_MINUTE: '0',
+        RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0',
+      }),
+      db,
+      createLogger('silent'),
+    );
     const { fastify } = await createHttpServer(app);
     const gql = async (query: string, variables: Record<string, unknown>, token?: string) => {
-      const res = await fastify.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, payload: JSON.stringify({ query, variables }) });
+      const res = await fastify.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        payload: JSON.stringify({ query, variables }),
+      });
       const body = res.json();
       if (body.errors) throw new Error(JSON.stringify(body.errors).slice(0, 300));
       return body.data;
     };
 
     // 1. my rank on every chart: public players with many bests.
-    const { rows: players } = await sql.query(`SELECT b."userId" FROM "BestScore" b JOIN "User" u ON u.id = b."userId" AND u."isPublic" GROUP BY 1 ORDER BY md5(b."userId") LIMIT 50`);
+    const { rows: players } = await sql.query(
+      `SELECT b."userId" FROM "BestScore" b JOIN "User" u ON u.id = b."userId" AND u."isPublic" GROUP BY 1 ORDER BY md5(b."userId") LIMIT 50`,
+    );
     const RANKS = `query($id: ID!) { user(id: $id) { chartRanks { chartId exScore rank players } } }`;
     let ranked = 0;
     await gql(RANKS, { id: players[0].userId });
@@ -152,22 +213,43 @@ async function benchScaleRivals(requests: number) {
     const probe = players[0].userId;
     const mine = (await gql(RANKS, { id: probe })).user.chartRanks.slice(0, 20);
     for (const r of mine) {
-      const { rows: [{ n }] } = await sql.query(`SELECT count(*)::int AS n FROM "BestScore" WHERE "chartId" = $1 AND version = $2 AND "exScore" > $3`, [Number(r.chartId), LATEST_VERSION, r.exScore]);
+      const {
+        rows: [{ n }],
+      } = await sql.query(
+        `SELECT count(*)::int AS n FROM "BestScore" WHERE "chartId" = $1 AND version = $2 AND "exScore" > $3`,
+        [Number(r.chartId), LATEST_VERSION, r.exScore],
+      );
       if (n + 1 !== r.rank) throw new Error(`rank mismatch on chart ${r.chartId}: blocks ${r.rank}, count ${n + 1}`);
     }
 
     // 2. global ranking at 100,000 totals: extra players with a status row only (no bests).
-    const extra = Math.max(0, 100_000 - Number((await sql.query(`SELECT count(*)::int AS n FROM "PlayerVersionStatus" WHERE version = $1`, [LATEST_VERSION])).rows[0].n));
+    const extra = Math.max(
+      0,
+      100_000 -
+        Number(
+          (await sql.query(`SELECT count(*)::int AS n FROM "PlayerVersionStatus" WHERE version = $1`, [LATEST_VERSION]))
+            .rows[0].n,
+        ),
+    );
     if (extra > 0) {
-      await sql.query(`INSERT INTO "User" (id, name, "nameKey", "isPublic", "createdAt", "updatedAt") SELECT 'gr-' || g, 'gr' || g, 'gr' || g, g % 10 <> 0, now(), now() FROM generate_series(1, $1::int) g ON CONFLICT DO NOTHING`, [extra]);
-      await sql.query(`INSERT INTO "PlayerVersionStatus" ("userId", version, "totalBpi", "updatedAt") SELECT 'gr-' || g, $2, round((15 + sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()) * 18)::numeric, 2), now() FROM generate_series(1, $1::int) g ON CONFLICT DO NOTHING`, [extra, LATEST_VERSION]);
+      await sql.query(
+        `INSERT INTO "User" (id, name, "nameKey", "isPublic", "createdAt", "updatedAt") SELECT 'gr-' || g, 'gr' || g, 'gr' || g, g % 10 <> 0, now(), now() FROM generate_series(1, $1::int) g ON CONFLICT DO NOTHING`,
+        [extra],
+      );
+      await sql.query(
+        `INSERT INTO "PlayerVersionStatus" ("userId", version, "totalBpi", "updatedAt") SELECT 'gr-' || g, $2, round((15 + sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()) * 18)::numeric, 2), now() FROM generate_series(1, $1::int) g ON CONFLICT DO NOTHING`,
+        [extra, LATEST_VERSION],
+      );
       await sql.query('ANALYZE "PlayerVersionStatus"; ANALYZE "User"');
     }
-    const { rows: [{ n: totals }] } = await sql.query(`SELECT count(*)::int AS n FROM "PlayerVersionStatus" WHERE version = $1`, [LATEST_VERSION]);
+    const {
+      rows: [{ n: totals }],
+    } = await sql.query(`SELECT count(*)::int AS n FROM "PlayerVersionStatus" WHERE version = $1`, [LATEST_VERSION]);
     const GLOBAL = `query($after: String) { globalRanking(first: 100, after: $after) { totalCount selfRank edges { cursor node { rank totalBpi anonymous } } } }`;
     const token = (await app.auth.issueAccessToken(players[1].userId)).token;
     const first = await gql(GLOBAL, {}, token);
-    const deep = (await gql(`query { globalRanking(first: 100) { pageInfo { endCursor } } }`, {})).globalRanking.pageInfo.endCursor;
+    const deep = (await gql(`query { globalRanking(first: 100) { pageInfo { endCursor } } }`, {})).globalRanking
+      .pageInfo.endCursor;
     const loadGlobal = load1();
     const cpuGlobal0 = process.cpuUsage();
     const globalTimes = await timed(requests, async (i) => {
@@ -176,13 +258,23 @@ async function benchScaleRivals(requests: number) {
     const cpuGlobal = cpuMsPer(cpuGlobal0, requests);
 
     // 3. import of 1,000 rows for a fresh player, with and without the rank triggers (alternating).
-    const { rows: importCharts } = await sql.query(`SELECT s.title, c.difficulty::text AS difficulty, d.notes FROM "Chart" c JOIN "Song" s ON s.id = c."songId" JOIN "ChartDefinition" d ON d."chartId" = c.id AND d."isCurrent" WHERE c."playStyle" = 'SP' AND c.id IN (SELECT DISTINCT "chartId" FROM "BestScore") ORDER BY c.id LIMIT 1000`);
+    const { rows: importCharts } = await sql.query(
+      `SELECT s.title, c.difficulty::text AS difficulty, d.notes FROM "Chart" c JOIN "Song" s ON s.id = c."songId" JOIN "ChartDefinition" d ON d."chartId" = c.id AND d."isCurrent" WHERE c."playStyle" = 'SP' AND c.id IN (SELECT DISTINCT "chartId" FROM "BestScore") ORDER BY c.id LIMIT 1000`,
+    );
     const IMPORT = `mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "${LATEST_VERSION}", rows: $rows) { updatedCount } }`;
     const importOnce = async (tag: string) => {
       const id = `bench-import-${tag}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-      await sql.query(`INSERT INTO "User" (id, name, "nameKey", "isPublic", "createdAt", "updatedAt") VALUES ($1, $1, $1, true, now(), now())`, [id]);
+      await sql.query(
+        `INSERT INTO "User" (id, name, "nameKey", "isPublic", "createdAt", "updatedAt") VALUES ($1, $1, $1, true, now(), now())`,
+        [id],
+      );
       const t = (await app.auth.issueAccessToken(id)).token;
-      const rows = importCharts.map((c, k) => ({ title: c.title, difficulty: c.difficulty, exScore: Math.floor(c.notes * (1.3 + (k % 50) / 100)), clearState: 'HARD CLEAR' }));
+      const rows = importCharts.map((c, k) => ({
+        title: c.title,
+        difficulty: c.difficulty,
+        exScore: Math.floor(c.notes * (1.3 + (k % 50) / 100)),
+        clearState: 'HARD CLEAR',
+      }));
       const t0 = performance.now();
       const d = await gql(IMPORT, { u: id, rows }, t);
       const ms = performance.now() - t0;
@@ -212,14 +304,34 @@ async function benchScaleRivals(requests: number) {
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const p99r = percentile(rankTimes, 99);
     const p99g = percentile(globalTimes, 99);
-    record('Rivals at scale (PostgreSQL)', `bench/rivals.ts (b) on ${SCALE_DB}: ${generated || 'existing set'}; ${fmt(users)} users, ${fmt(bests)} bests on ${charts} charts; GraphQL through fastify.inject in process (no network), ${requests} sequential requests per read; load average ${loadRanks} / ${loadGlobal} / ${loadImport} (ranks / global / import) on 2 shared cores`, [
-      ['my rank on every chart (User.chartRanks, up to ' + ranked + ' charts per player, 50 players)', `p50 ${fmt(percentile(rankTimes, 50), 1)} ms, p99 ${fmt(p99r, 1)} ms; Node CPU ${fmt(cpuRanks, 1)} ms per request`, `p99 < 100 ms — ${p99r < 100 ? 'met' : 'NOT met'}`],
-      ['rank cross-check (20 charts vs count(*) of higher EX)', 'equal', '—'],
-      [`global ranking at ${fmt(totals)} totals (first page / deep page, a third signed in: selfRank; totalCount ${fmt(first.globalRanking.totalCount)})`, `p50 ${fmt(percentile(globalTimes, 50), 1)} ms, p99 ${fmt(p99g, 1)} ms; Node CPU ${fmt(cpuGlobal, 1)} ms per request`, `p99 < 50 ms — ${p99g < 50 ? 'met' : 'NOT met'}`],
-      [`importScores of 1,000 new bests, rank triggers on (median of ${withT.length})`, `${fmt(med(withT))} ms (${withT.map((x) => fmt(x)).join(', ')})`, '—'],
-      [`the same with the triggers disabled (median of ${without.length})`, `${fmt(med(without))} ms (${without.map((x) => fmt(x)).join(', ')})`, '—'],
-      ['import time with / without rank upkeep', fmt(med(withT) / med(without), 2), 'reported'],
-    ]);
+    record(
+      'Rivals at scale (PostgreSQL)',
+      `bench/rivals.ts (b) on ${SCALE_DB}: ${generated || 'existing set'}; ${fmt(users)} users, ${fmt(bests)} bests on ${charts} charts; GraphQL through fastify.inject in process (no network), ${requests} sequential requests per read; load average ${loadRanks} / ${loadGlobal} / ${loadImport} (ranks / global / import) on 2 shared cores`,
+      [
+        [
+          'my rank on every chart (User.chartRanks, up to ' + ranked + ' charts per player, 50 players)',
+          `p50 ${fmt(percentile(rankTimes, 50), 1)} ms, p99 ${fmt(p99r, 1)} ms; Node CPU ${fmt(cpuRanks, 1)} ms per request`,
+          `p99 < 100 ms — ${p99r < 100 ? 'met' : 'NOT met'}`,
+        ],
+        ['rank cross-check (20 charts vs count(*) of higher EX)', 'equal', '—'],
+        [
+          `global ranking at ${fmt(totals)} totals (first page / deep page, a third signed in: selfRank; totalCount ${fmt(first.globalRanking.totalCount)})`,
+          `p50 ${fmt(percentile(globalTimes, 50), 1)} ms, p99 ${fmt(p99g, 1)} ms; Node CPU ${fmt(cpuGlobal, 1)} ms per request`,
+          `p99 < 50 ms — ${p99g < 50 ? 'met' : 'NOT met'}`,
+        ],
+        [
+          `importScores of 1,000 new bests, rank triggers on (median of ${withT.length})`,
+          `${fmt(med(withT))} ms (${withT.map((x) => fmt(x)).join(', ')})`,
+          '—',
+        ],
+        [
+          `the same with the triggers disabled (median of ${without.length})`,
+          `${fmt(med(without))} ms (${without.map((x) => fmt(x)).join(', ')})`,
+          '—',
+        ],
+        ['import time with / without rank upkeep', fmt(med(withT) / med(without), 2), 'reported'],
+      ],
+    );
     await fastify.close();
   } finally {
     await sql.end();

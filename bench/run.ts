@@ -14,15 +14,21 @@ import { record, runScript } from './lib';
 const SCENARIOS: [string, () => Promise<unknown>][] = [
   ['calc', () => benchBpiCalc()],
   ['http', () => benchHttpLayer()],
-  ['nested', async () => {
-    await benchNested('pglite');
-    await benchNested('postgresql');
-  }],
+  [
+    'nested',
+    async () => {
+      await benchNested('pglite');
+      await benchNested('postgresql');
+    },
+  ],
   ['import', () => runScript('bench/import.ts')],
-  ['scale', async () => {
-    if (process.env.BENCH_SKIP_DATA !== '1') await generateScaleData();
-    await benchScale();
-  }],
+  [
+    'scale',
+    async () => {
+      if (process.env.BENCH_SKIP_DATA !== '1') await generateScaleData();
+      await benchScale();
+    },
+  ],
 ];
 
 async function main() {
@@ -39,10 +45,14 @@ async function main() {
     } catch (err) {
       failed.push(name);
       console.error(`=== ${name} FAILED:`, err);
-      record(`Scenario ${name}`, 'bench/run.ts', [['run', `failed: ${String((err as Error).message ?? err).slice(0, 200)}`, 'NOT met']]);
+      record(`Scenario ${name}`, 'bench/run.ts', [
+        ['run', `failed: ${String((err as Error).message ?? err).slice(0, 200)}`, 'NOT met'],
+      ]);
     }
   }
-  console.log(`\nbench finished in ${Math.round((Date.now() - t0) / 1000)} s${failed.length ? `; FAILED: ${failed.join(', ')}` : ''}`);
+  console.log(
+    `\nbench finished in ${Math.round((Date.now() - t0) / 1000)} s${failed.length ? `; FAILED: ${failed.join(', ')}` : ''}`,
+  );
   process.exit(failed.length ? 1 : 0);
 }
 

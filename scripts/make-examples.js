@@ -16,7 +16,23 @@ function rng(seed) {
   };
 }
 const r = rng(20261127);
-const A = ['Amber', 'Crimson', 'Distant', 'Electric', 'Frozen', 'Golden', 'Hidden', 'Iron', 'Lunar', 'Midnight', 'Neon', 'Silent', 'Solar', 'Velvet', 'Wild'];
+const A = [
+  'Amber',
+  'Crimson',
+  'Distant',
+  'Electric',
+  'Frozen',
+  'Golden',
+  'Hidden',
+  'Iron',
+  'Lunar',
+  'Midnight',
+  'Neon',
+  'Silent',
+  'Solar',
+  'Velvet',
+  'Wild',
+];
 const B = ['Anthem', 'Breaker', 'Circuit', 'Dream', 'Echo', 'Flare', 'Groove', 'Harbor', 'Labyrinth', 'Mirage'];
 const CATEGORIES = ['NOTES', 'CHORD', 'PEAK', 'CHARGE', 'SCRATCH', 'SOFLAN'];
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'];
@@ -27,7 +43,11 @@ const songs = [];
 for (let i = 0; i < 150; i++) {
   const title = `${A[i % A.length]} ${B[Math.floor(i / A.length) % B.length]}`;
   const bpmBase = 120 + Math.floor(r() * 90);
-  const charts = [['3', 'HYPER', r() < 0.7 ? 11 : 12], ['4', 'ANOTHER', i < 120 ? 12 : 11], ['9', 'DP ANOTHER', r() < 0.5 ? 11 : 12]];
+  const charts = [
+    ['3', 'HYPER', r() < 0.7 ? 11 : 12],
+    ['4', 'ANOTHER', i < 120 ? 12 : 11],
+    ['9', 'DP ANOTHER', r() < 0.5 ? 11 : 12],
+  ];
   const song = { title, charts: {} };
   for (const [code, name, level] of charts) {
     const notes = Math.floor((level === 12 ? 1500 : 1150) + r() * 600);
@@ -35,19 +55,42 @@ for (let i = 0; i < 150; i++) {
     const wr = Math.floor(max * (0.92 + r() * 0.06));
     const avg = Math.floor(max * (0.78 + r() * 0.07));
     body.push({
-      title, difficulty: code, wr, avg, notes, bpm: String(bpmBase), textage: `example/${i}.html`,
-      difficultyLevel: String(level), dpLevel: code === '9' ? String(level) : '0', coef: -1,
+      title,
+      difficulty: code,
+      wr,
+      avg,
+      notes,
+      bpm: String(bpmBase),
+      textage: `example/${i}.html`,
+      difficultyLevel: String(level),
+      dpLevel: code === '9' ? String(level) : '0',
+      coef: -1,
     });
-    if (code !== '9') categories.push({ title, difficulty: name, top: CATEGORIES[Math.floor(r() * CATEGORIES.length)] });
+    if (code !== '9')
+      categories.push({ title, difficulty: name, top: CATEGORIES[Math.floor(r() * CATEGORIES.length)] });
     song.charts[name] = { level, notes, wr, avg };
   }
   songs.push(song);
 }
 
 // A made-up player: the 120 SP ANOTHER ☆12 charts, EX between the kaiden average and the record.
-const header = ['バージョン', 'タイトル', 'ジャンル', 'アーティスト', 'プレー回数',
-  ...DIFFS.flatMap((d) => [`${d} 難易度`, `${d} スコア`, `${d} PGreat`, `${d} Great`, `${d} ミスカウント`, `${d} クリアタイプ`, `${d} DJ LEVEL`]),
-  '最終プレー日時'].join(',');
+const header = [
+  'バージョン',
+  'タイトル',
+  'ジャンル',
+  'アーティスト',
+  'プレー回数',
+  ...DIFFS.flatMap((d) => [
+    `${d} 難易度`,
+    `${d} スコア`,
+    `${d} PGreat`,
+    `${d} Great`,
+    `${d} ミスカウント`,
+    `${d} クリアタイプ`,
+    `${d} DJ LEVEL`,
+  ]),
+  '最終プレー日時',
+].join(',');
 const lamps = ['CLEAR', 'HARD CLEAR', 'EX HARD CLEAR', 'EASY CLEAR'];
 const djLevel = (rate) => (rate >= 8 / 9 ? 'AAA' : rate >= 7 / 9 ? 'AA' : rate >= 6 / 9 ? 'A' : 'B');
 const lines = [header];
@@ -59,13 +102,38 @@ songs.slice(0, 120).forEach((song, i) => {
   const pg = Math.floor(pgreat);
   const gr = ex - pg * 2;
   const empty = ['0', '0', '0', '0', '---', 'NO PLAY', '---'];
-  const another = [String(c.level), String(ex), String(pg), String(gr), String(Math.floor(r() * 30)), lamps[i % lamps.length], djLevel(ex / (c.notes * 2))];
+  const another = [
+    String(c.level),
+    String(ex),
+    String(pg),
+    String(gr),
+    String(Math.floor(r() * 30)),
+    lamps[i % lamps.length],
+    djLevel(ex / (c.notes * 2)),
+  ];
   const day = String(1 + (i % 28)).padStart(2, '0');
-  lines.push(['33 Sparkle Shower', song.title, '-', '-', String(2 + (i % 9)), ...empty, ...empty, ...empty, ...another, ...empty, `2025-10-${day} 21:00`].join(','));
+  lines.push(
+    [
+      '33 Sparkle Shower',
+      song.title,
+      '-',
+      '-',
+      String(2 + (i % 9)),
+      ...empty,
+      ...empty,
+      ...empty,
+      ...another,
+      ...empty,
+      `2025-10-${day} 21:00`,
+    ].join(','),
+  );
 });
 
 const dir = path.join(__dirname, '..', 'examples');
-fs.writeFileSync(path.join(dir, 'definitions.json'), JSON.stringify({ version: '20990101', requireVersion: '0', body }) + '\n');
+fs.writeFileSync(
+  path.join(dir, 'definitions.json'),
+  JSON.stringify({ version: '20990101', requireVersion: '0', body }) + '\n',
+);
 fs.writeFileSync(path.join(dir, 'chart-categories.json'), JSON.stringify(categories, null, 1) + '\n');
 fs.writeFileSync(path.join(dir, 'score.csv'), lines.join('\n') + '\n');
 console.log(`examples/: ${body.length} charts, ${categories.length} categories, ${lines.length - 1} score rows`);

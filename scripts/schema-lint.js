@@ -56,11 +56,13 @@ const EXCEPTIONS = {
   'relay-arguments': {
     // paged by its parent field: User.ticketRecommendation(first:, after:) pages the one ticket's charts,
     // User.ticketRecommendations(first:) gives the first page of each ticket
-    'TicketRecommendation.charts': 'paged by the parent field ticketRecommendation(first:, after:), which computes the ticket ranking once',
+    'TicketRecommendation.charts':
+      'paged by the parent field ticketRecommendation(first:, after:), which computes the ticket ranking once',
   },
   'no-typename-prefix': {
     // "played", not the type name: the rule compares prefixes case-insensitively; every score type says playedAt
-    'Play.playedAt': 'playedAt is the play time on every score type; "Play" is not a prefix of it, only of its spelling',
+    'Play.playedAt':
+      'playedAt is the play time on every score type; "Play" is not a prefix of it, only of its spelling',
   },
 };
 
@@ -72,7 +74,12 @@ const EXCEPTIONS = {
 const DEPRECATED_ALIAS_RULES = ['naming-convention', 'no-typename-prefix', 'no-scalar-result-type-on-mutation'];
 
 const DEFINITION_KINDS = new Set(['FieldDefinition', 'InputValueDefinition', 'EnumValueDefinition']);
-const TYPE_KINDS = new Set(['ObjectTypeDefinition', 'InterfaceTypeDefinition', 'InputObjectTypeDefinition', 'EnumTypeDefinition']);
+const TYPE_KINDS = new Set([
+  'ObjectTypeDefinition',
+  'InterfaceTypeDefinition',
+  'InputObjectTypeDefinition',
+  'EnumTypeDefinition',
+]);
 
 /** The field / argument / enum value a reported node belongs to, and its coordinate (Type.field). */
 function definitionOf(node) {
@@ -107,7 +114,10 @@ function withExceptions(name, rule) {
 const plugin = {
   ...graphql,
   rules: Object.fromEntries(
-    Object.entries(graphql.rules).map(([name, rule]) => [name, EXCEPTIONS[name] || DEPRECATED_ALIAS_RULES.includes(name) ? withExceptions(name, rule) : rule]),
+    Object.entries(graphql.rules).map(([name, rule]) => [
+      name,
+      EXCEPTIONS[name] || DEPRECATED_ALIAS_RULES.includes(name) ? withExceptions(name, rule) : rule,
+    ]),
   ),
 };
 
@@ -130,16 +140,30 @@ function schemaLintConfig(schemaFile) {
         // every type, field, argument, input field and enum value described
         '@graphql-eslint/require-description': [
           'error',
-          { types: true, rootField: true, FieldDefinition: true, InputValueDefinition: true, EnumValueDefinition: true, DirectiveDefinition: true },
+          {
+            types: true,
+            rootField: true,
+            FieldDefinition: true,
+            InputValueDefinition: true,
+            EnumValueDefinition: true,
+            DirectiveDefinition: true,
+          },
         ],
         // forward paging (first/after) is enough; last/before only where a UI pages backwards
         '@graphql-eslint/relay-arguments': ['error', { includeBoth: false }],
         // edges named *Edge; plain lists stay allowed (small bounded lists); a node need not be a Node
-        '@graphql-eslint/relay-edge-types': ['error', { withEdgeSuffix: true, shouldImplementNode: false, listTypeCanWrapOnlyEdgeType: false }],
+        '@graphql-eslint/relay-edge-types': [
+          'error',
+          { withEdgeSuffix: true, shouldImplementNode: false, listTypeCanWrapOnlyEdgeType: false },
+        ],
         // objects carry an `id: ID!` (Relay identity); connection plumbing, payloads and value types need none
         '@graphql-eslint/strict-id-in-types': [
           'error',
-          { acceptedIdNames: ['id'], acceptedIdTypes: ['ID'], exceptions: { types: ['PageInfo', ...valueTypes], suffixes: ['Connection', 'Edge', 'Payload'] } },
+          {
+            acceptedIdNames: ['id'],
+            acceptedIdTypes: ['ID'],
+            exceptions: { types: ['PageInfo', ...valueTypes], suffixes: ['Connection', 'Edge', 'Payload'] },
+          },
         ],
         // mutations return payload types (house rule)
         '@graphql-eslint/no-scalar-result-type-on-mutation': 'error',

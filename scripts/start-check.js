@@ -33,7 +33,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function main() {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bpigraph-start-check-'));
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development' };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'development',
+  };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   const child = spawn('npm', ['run', '--silent', script], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -43,8 +50,12 @@ async function main() {
   try {
     for (;;) {
       if (exit) throw new Error(`npm run ${script} exited before serving (code ${exit.code}, signal ${exit.signal})`);
-      if (Date.now() - started > startTimeoutMs) throw new Error(`npm run ${script}: /healthz not answering after ${startTimeoutMs} ms`);
-      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      if (Date.now() - started > startTimeoutMs)
+        throw new Error(`npm run ${script}: /healthz not answering after ${startTimeoutMs} ms`);
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       await sleep(250);
     }
@@ -53,11 +64,15 @@ async function main() {
     const result = await Promise.race([exited, sleep(20_000).then(() => null)]);
     if (!result) throw new Error(`npm run ${script} did not exit within 20 s of SIGTERM`);
     await sleep(300);
-    if (await listening(port)) throw new Error(`after SIGTERM to npm, port ${port} still answers: the node child was orphaned`);
+    if (await listening(port))
+      throw new Error(`after SIGTERM to npm, port ${port} still answers: the node child was orphaned`);
     // npm forwards the signal to the server (exec'd by the script's shell) and, once it has gone,
     // ends either with the server's code (0) or by re-raising SIGTERM on itself.
-    if (result.code !== 0 && result.signal !== 'SIGTERM') throw new Error(`npm run ${script} exited with code ${result.code} (signal ${result.signal}) after SIGTERM`);
-    console.log(`start-check: npm run ${script} served /healthz after ${upMs} ms and stopped on SIGTERM (${result.signal ?? `exit ${result.code}`}, port ${port} closed)`);
+    if (result.code !== 0 && result.signal !== 'SIGTERM')
+      throw new Error(`npm run ${script} exited with code ${result.code} (signal ${result.signal}) after SIGTERM`);
+    console.log(
+      `start-check: npm run ${script} served /healthz after ${upMs} ms and stopped on SIGTERM (${result.signal ?? `exit ${result.code}`}, port ${port} closed)`,
+    );
   } finally {
     if (!exit) child.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });

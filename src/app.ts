@@ -38,7 +38,10 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
     caches: new ClusterCaches(bus, log),
     rateLimiter: createRateLimiter(config, log),
     events: new EventBus((err, event) => log.error({ err, event }, 'event listener failed')),
-    recompute: new RecomputeJob(db, log, { lock: createClusterLock(databaseUrl, RECOMPUTE_LOCK_KEY, log), instanceId: bus.instanceId }),
+    recompute: new RecomputeJob(db, log, {
+      lock: createClusterLock(databaseUrl, RECOMPUTE_LOCK_KEY, log),
+      instanceId: bus.instanceId,
+    }),
     pubsub: createAppPubSub({ bus, log }),
     pool: new WorkerPool({ ...config.pool, size: config.pool.size ?? defaultPoolSize() }),
   };
@@ -51,7 +54,12 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
     if (!app[key]) throw new Error(`No area set up ${key}`);
   }
   for (const area of AREAS) {
-    for (const step of area.recompute ?? []) app.recompute.addStep({ name: step.name, order: step.order, run: (version, progress) => step.run(app, version, progress) });
+    for (const step of area.recompute ?? [])
+      app.recompute.addStep({
+        name: step.name,
+        order: step.order,
+        run: (version, progress) => step.run(app, version, progress),
+      });
   }
   for (const area of AREAS) for (const spec of area.caches?.(app) ?? []) app.caches.register(spec);
   const reads = database.reads;

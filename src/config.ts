@@ -20,7 +20,10 @@ const EnvSchema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DATABASE_REPLICA_URLS: z
     .string()
-    .regex(/^\s*postgres(ql)?:\/\/[^,]+(,\s*postgres(ql)?:\/\/[^,]+)*\s*$/, 'DATABASE_REPLICA_URLS must be a comma list of postgresql:// URLs')
+    .regex(
+      /^\s*postgres(ql)?:\/\/[^,]+(,\s*postgres(ql)?:\/\/[^,]+)*\s*$/,
+      'DATABASE_REPLICA_URLS must be a comma list of postgresql:// URLs',
+    )
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   /** Default: true in development and test, false in production (demo data never in production unless asked for). */
@@ -30,7 +33,11 @@ const EnvSchema = z.object({
   GRAPHQL_INTROSPECTION: z.enum(['true', 'false', '1', '0', 'yes', 'no']).optional(),
   GRAPHQL_EXPLORER: z.enum(['true', 'false', '1', '0', 'yes', 'no']).optional(),
   GRAPHQL_COMPILED_EXECUTOR: bool(true),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(4 * 1024 * 1024),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(100).default(12),
   GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(10).default(5000),
   GRAPHQL_EXPENSIVE_COMPLEXITY: z.coerce.number().int().min(1).default(500),
@@ -52,21 +59,34 @@ const EnvSchema = z.object({
   WORKER_POOL_SIZE: z.coerce.number().int().min(0).max(64).optional(),
   WORKER_QUEUE_MAX: z.coerce.number().int().min(1).default(32),
   WORKER_TASK_BUDGET_MS: z.coerce.number().int().min(10).default(2000),
-  MIGRATION_MAX_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
+  MIGRATION_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(2 * 1024 * 1024),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86400).default(3600),
   AUTH_ISSUER: z.string().url().optional(),
   AUTH_JWKS_URL: z.string().url().optional(),
   AUTH_AUDIENCE: z.string().min(1).optional(),
   PUBLIC_URL: z.string().url().optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL')
+    .optional(),
   TITLE_CORRECTIONS_FILE: z.string().min(1).optional(),
   CORS_ORIGINS: z.string().optional(),
   CORS_ALLOW_CREDENTIALS: bool(false),
   USER_DELETION_BACKUP_DIR: z.string().min(1).optional(),
   INVITE_TOKEN_KEY: z.string().min(32, 'INVITE_TOKEN_KEY must be at least 32 characters').optional(),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().regex(/^https?:\/\/[^\s/]+/, 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL').optional(),
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().regex(/^https?:\/\/[^\s/]+/, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL').optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .regex(/^https?:\/\/[^\s/]+/, 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL')
+    .optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .string()
+    .regex(/^https?:\/\/[^\s/]+/, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL')
+    .optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('bpigraph'),
 });
 
@@ -90,11 +110,16 @@ interface CorsOrigins {
  */
 function parseCorsOrigins(raw: string | undefined, env: string, credentials: boolean): CorsOrigins | { error: string } {
   if (raw === undefined) return { origins: [], loopback: env !== 'production' };
-  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   if (entries.length === 1 && entries[0].toLowerCase() === 'none') return { origins: [], loopback: false };
   if (entries.includes('*')) {
-    if (entries.length > 1) return { error: "CORS_ORIGINS: '*' (any origin) cannot be combined with a list of origins" };
-    if (credentials) return { error: "CORS_ORIGINS: '*' is refused with CORS_ALLOW_CREDENTIALS=true (list the exact origins)" };
+    if (entries.length > 1)
+      return { error: "CORS_ORIGINS: '*' (any origin) cannot be combined with a list of origins" };
+    if (credentials)
+      return { error: "CORS_ORIGINS: '*' is refused with CORS_ALLOW_CREDENTIALS=true (list the exact origins)" };
     return { origins: '*', loopback: false };
   }
   const origins: string[] = [];
@@ -128,7 +153,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const c = parsed.data;
   const corsOrigins = parseCorsOrigins(c.CORS_ORIGINS, c.NODE_ENV, c.CORS_ALLOW_CREDENTIALS);
   if ('error' in corsOrigins) throw new ConfigError(`Invalid configuration:\n  ${corsOrigins.error}`);
-  if (c.DATABASE_REPLICA_URLS && !c.DATABASE_URL) throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URLS needs DATABASE_URL (the primary)');
+  if (c.DATABASE_REPLICA_URLS && !c.DATABASE_URL)
+    throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URLS needs DATABASE_URL (the primary)');
   if (c.NODE_ENV === 'production' && !c.PUBLIC_URL) {
     throw new ConfigError(
       'Invalid configuration:\n  PUBLIC_URL is required in production: the external base URL of this server (e.g. https://api.example.org), ' +
@@ -137,7 +163,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const external = [c.AUTH_ISSUER, c.AUTH_JWKS_URL, c.AUTH_AUDIENCE].filter(Boolean).length;
   if (external !== 0 && external !== 3) {
-    throw new ConfigError('Invalid configuration:\n  AUTH_ISSUER, AUTH_JWKS_URL and AUTH_AUDIENCE must be set together');
+    throw new ConfigError(
+      'Invalid configuration:\n  AUTH_ISSUER, AUTH_JWKS_URL and AUTH_AUDIENCE must be set together',
+    );
   }
   const explorer = c.GRAPHQL_EXPLORER === undefined ? c.NODE_ENV !== 'production' : truthy(c.GRAPHQL_EXPLORER);
   return {
@@ -147,7 +175,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     databaseUrl: c.DATABASE_URL,
     databasePoolMax: c.DATABASE_POOL_MAX,
     /** PostgreSQL streaming replicas for read-only requests (src/db/replicas.ts); [] = none. */
-    databaseReplicaUrls: (c.DATABASE_REPLICA_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
+    databaseReplicaUrls: (c.DATABASE_REPLICA_URLS ?? '')
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean),
     dataDir: path.resolve(c.DATA_DIR),
     seedDemo: c.SEED_DEMO === undefined ? c.NODE_ENV !== 'production' : truthy(c.SEED_DEMO),
     logLevel: c.LOG_LEVEL,
@@ -226,9 +257,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
      * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces
      * (the OTLP/HTTP convention).
      */
-    tracing: c.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || c.OTEL_EXPORTER_OTLP_ENDPOINT
-      ? { tracesUrl: c.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? `${c.OTEL_EXPORTER_OTLP_ENDPOINT!.replace(/\/+$/, '')}/v1/traces`, serviceName: c.OTEL_SERVICE_NAME }
-      : undefined,
+    tracing:
+      c.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || c.OTEL_EXPORTER_OTLP_ENDPOINT
+        ? {
+            tracesUrl:
+              c.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? `${c.OTEL_EXPORTER_OTLP_ENDPOINT!.replace(/\/+$/, '')}/v1/traces`,
+            serviceName: c.OTEL_SERVICE_NAME,
+          }
+        : undefined,
   };
 }
 
@@ -242,8 +278,13 @@ const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/i;
  * else http://localhost:<the port actually listened on>. Any other Host header (evil.example,
  * X-Forwarded-*) is never used: a loopback host can only be reached from this machine.
  */
-export function publicBaseUrl(config: Pick<Config, 'publicUrl' | 'env'>, listeningPort: number, requestHost?: string): string {
+export function publicBaseUrl(
+  config: Pick<Config, 'publicUrl' | 'env'>,
+  listeningPort: number,
+  requestHost?: string,
+): string {
   if (config.publicUrl) return config.publicUrl;
-  if (config.env !== 'production' && requestHost && LOOPBACK_HOST.test(requestHost)) return `http://${requestHost.toLowerCase()}`;
+  if (config.env !== 'production' && requestHost && LOOPBACK_HOST.test(requestHost))
+    return `http://${requestHost.toLowerCase()}`;
   return `http://localhost:${listeningPort}`;
 }

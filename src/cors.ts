@@ -46,7 +46,11 @@ const MAX_LOGGED_ORIGINS = 100;
 /** What to set so that `origin` is allowed, keeping what is allowed now. */
 function settingFor(origin: string, cors: Config['cors']): string {
   if (cors.setting === undefined || cors.setting.trim().toLowerCase() === 'none') return `CORS_ORIGINS=${origin}`;
-  return `CORS_ORIGINS=${cors.setting.split(',').map((e) => e.trim()).filter(Boolean).join(',')},${origin}`;
+  return `CORS_ORIGINS=${cors.setting
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .join(',')},${origin}`;
 }
 
 /**
@@ -77,7 +81,10 @@ export function registerCors(fastify: FastifyInstance, config: Pick<Config, 'cor
       log.warn(`CORS: more than ${MAX_LOGGED_ORIGINS} refused origins; no longer logging them`);
       return;
     }
-    log.warn({ origin, allowWith: settingFor(origin, config.cors) }, `CORS: refused a page on ${origin}; to allow it set ${settingFor(origin, config.cors)}`);
+    log.warn(
+      { origin, allowWith: settingFor(origin, config.cors) },
+      `CORS: refused a page on ${origin}; to allow it set ${settingFor(origin, config.cors)}`,
+    );
   };
 
   fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {

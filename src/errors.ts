@@ -30,7 +30,8 @@ export class AppError extends Error {
   }
 }
 
-export const badInput = (message: string, issues?: ErrorIssue[]) => new AppError('BAD_USER_INPUT', message, issues ? { issues } : undefined);
+export const badInput = (message: string, issues?: ErrorIssue[]) =>
+  new AppError('BAD_USER_INPUT', message, issues ? { issues } : undefined);
 export const unauthenticated = (message = 'Authentication required') => new AppError('UNAUTHENTICATED', message);
 export const forbidden = (message = 'Forbidden') => new AppError('FORBIDDEN', message);
 export const notFound = (message = 'Not found') => new AppError('NOT_FOUND', message);
@@ -50,10 +51,24 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
 };
 
 /** Prisma's known request errors that are the caller's fault, translated to domain errors. */
-const UNREACHABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'ECONNREFUSED', 'ECONNRESET', '57P01', '57P03']);
+const UNREACHABLE = new Set([
+  'P1001',
+  'P1002',
+  'P1008',
+  'P1017',
+  'P2024',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  '57P01',
+  '57P03',
+]);
 
 export function fromDatabaseError(err: unknown): AppError | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown; kind?: unknown; originalCode?: unknown }; message?: unknown };
+  const e = err as {
+    code?: unknown;
+    cause?: { code?: unknown; kind?: unknown; originalCode?: unknown };
+    message?: unknown;
+  };
   const code = e?.code;
   if (code === 'P2002') return conflict('Already exists');
   if (code === 'P2025') return notFound();
@@ -65,7 +80,10 @@ export function fromDatabaseError(err: unknown): AppError | undefined {
     UNREACHABLE.has(String(causeCode)) ||
     kind === 'DatabaseNotReachable' ||
     kind === 'ConnectionClosed' ||
-    (typeof e?.message === 'string' && /ECONNREFUSED|Connection terminated|terminating connection|the database system is (shutting down|starting up)/.test(e.message))
+    (typeof e?.message === 'string' &&
+      /ECONNREFUSED|Connection terminated|terminating connection|the database system is (shutting down|starting up)/.test(
+        e.message,
+      ))
   ) {
     return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; try again shortly');
   }

@@ -43,8 +43,8 @@ export class EventBus {
     this.emitter.on(event, (payload: DomainEvents[K]) => {
       try {
         const r = listener(payload);
-        if (r && typeof (r).then === 'function') {
-          const p: Promise<void> = (r).catch((err) => this.onError(err, event)).finally(() => this.pending.delete(p));
+        if (r && typeof r.then === 'function') {
+          const p: Promise<void> = r.catch((err) => this.onError(err, event)).finally(() => this.pending.delete(p));
           this.pending.add(p);
         }
       } catch (err) {

@@ -1,7 +1,10 @@
 import 'reflect-metadata';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { closeApp, type App } from './app';
 import { contextForRequest, contextOf, type Context } from './graphql/context';
@@ -21,7 +24,14 @@ import { HTTP_STATUS, toAppError } from './errors';
 import { appendVary, registerCors } from './cors';
 import { randomUUID } from 'node:crypto';
 import { requestContext } from './logger';
-import { graphqlErrors, operationLabel, registry, requestDuration, requestsTotal, type HistogramSeries } from './metrics';
+import {
+  graphqlErrors,
+  operationLabel,
+  registry,
+  requestDuration,
+  requestsTotal,
+  type HistogramSeries,
+} from './metrics';
 import { createTracing, endRequestSpan } from './tracing';
 import type { Span } from '@opentelemetry/api';
 
@@ -65,13 +75,19 @@ class RouteState {
   private readonly byOperation = new Map<string, OperationSeries>();
 
   constructor(readonly route: string) {
-    this.kind = route === '/graphql' ? 'graphql' : route.startsWith('/api/') || route.startsWith('/.well-known/') || route === '/mcp' ? 'rest' : 'other';
+    this.kind =
+      route === '/graphql'
+        ? 'graphql'
+        : route.startsWith('/api/') || route.startsWith('/.well-known/') || route === '/mcp'
+          ? 'rest'
+          : 'other';
     this.logged = route !== '/metrics' && route !== '/healthz' && route !== '/readyz';
   }
 
   operation(name: string): OperationSeries {
     let s = this.byOperation.get(name);
-    if (!s) this.byOperation.set(name, (s = new OperationSeries({ kind: this.kind, route: this.route, operation: name })));
+    if (!s)
+      this.byOperation.set(name, (s = new OperationSeries({ kind: this.kind, route: this.route, operation: name })));
     return s;
   }
 }
@@ -111,8 +127,16 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     reply.header('x-request-id', req.id);
     if (!tracing) return requestContext.run({ reqId: req.id }, done);
     const route = req.routeOptions.url ?? 'unmatched';
-    const span = tracing.startRequest(req.headers, `${req.method} ${route}`, { 'http.request.method': req.method, 'http.route': route, 'url.path': req.url.split('?')[0], 'bpigraph.request_id': req.id }, () =>
-      requestContext.run({ reqId: req.id }, done),
+    const span = tracing.startRequest(
+      req.headers,
+      `${req.method} ${route}`,
+      {
+        'http.request.method': req.method,
+        'http.route': route,
+        'url.path': req.url.split('?')[0],
+        'bpigraph.request_id': req.id,
+      },
+      () => requestContext.run({ reqId: req.id }, done),
     );
     spans.set(req, span);
   });
@@ -120,7 +144,8 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     const state = routeState(req.routeOptions.url);
     let operation = '';
     if (state.kind === 'graphql') {
-      const body = req.body !== null && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
+      const body =
+        req.body !== null && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
       const q = req.query as Record<string, unknown> | undefined;
       operation = operationLabel(body?.operationName ?? q?.operationName, body?.query ?? q?.query);
     }
@@ -130,9 +155,24 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     series.status(status).value++;
     series.duration.observe(elapsed / 1000);
     const span = tracing ? spans.get(req) : undefined;
-    if (span) endRequestSpan(span, operation ? `${req.method} ${state.route} ${operation}` : `${req.method} ${state.route}`, status, operation ? { 'graphql.operation.name': operation } : {});
+    if (span)
+      endRequestSpan(
+        span,
+        operation ? `${req.method} ${state.route} ${operation}` : `${req.method} ${state.route}`,
+        status,
+        operation ? { 'graphql.operation.name': operation } : {},
+      );
     if (state.logged) {
-      req.log.info({ method: req.method, route: state.route, operation: operation || undefined, status, ms: Math.round(elapsed * 10) / 10 }, 'request completed');
+      req.log.info(
+        {
+          method: req.method,
+          route: state.route,
+          operation: operation || undefined,
+          status,
+          ms: Math.round(elapsed * 10) / 10,
+        },
+        'request completed',
+      );
     }
     done();
   });
@@ -171,7 +211,12 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
       ApolloServerPluginCacheControlDisabled(),
       limitsPlugin(app),
       // A query reads only: its statements may go to a read replica (src/db/replicas.ts).
-      { requestDidStart: async () => ({ didResolveOperation: async (rc) => void (rc.operation?.operation === 'query' && (rc.contextValue.readOnly = true)) }) },
+      {
+        requestDidStart: async () => ({
+          didResolveOperation: async (rc) =>
+            void (rc.operation?.operation === 'query' && (rc.contextValue.readOnly = true)),
+        }),
+      },
     ],
   });
   await apollo.start();
@@ -192,7 +237,8 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     // Read-your-writes with replicas: a player's write is recorded (here and on the bus) before the answer leaves.
     fastify.addHook('onSend', async (req, _reply, payload) => {
       const ctx = contextOf(req);
-      if (ctx?.viewer && !ctx.readOnly) await reads.wrote(ctx.viewer.id).catch((err) => app.log.error({ err }, 'write position not recorded'));
+      if (ctx?.viewer && !ctx.readOnly)
+        await reads.wrote(ctx.viewer.id).catch((err) => app.log.error({ err }, 'write position not recorded'));
       return payload;
     });
   }
@@ -226,7 +272,11 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     url: '/graphql',
     handler: async function (req, reply) {
       // A browser navigation gets the explorer (also with ?query=…, which opens it on that query).
-      if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html') && (app.config.explorer || !(req.query as Record<string, unknown>)?.query)) {
+      if (
+        req.method === 'GET' &&
+        (req.headers.accept ?? '').includes('text/html') &&
+        (app.config.explorer || !(req.query as Record<string, unknown>)?.query)
+      ) {
         if (!app.config.explorer) return reply.code(404).send({ message: 'The explorer is disabled' });
         const page = explorerReply(req.headers);
         appendVary(reply, 'Accept-Encoding');
@@ -246,7 +296,9 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
 
   fastify.get('/healthz', async () => ({ status: 'ok' }));
   // Prometheus text exposition of this process's metrics (src/metrics.ts).
-  fastify.get('/metrics', async (_req, reply) => reply.header('content-type', registry.contentType).send(await registry.metrics()));
+  fastify.get('/metrics', async (_req, reply) =>
+    reply.header('content-type', registry.contentType).send(await registry.metrics()),
+  );
   fastify.get('/readyz', async (_req, reply) => {
     try {
       await Promise.race([

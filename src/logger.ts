@@ -36,7 +36,10 @@ export function asyncStdout(): pino.DestinationStream {
 }
 
 /** The process logger (JSON lines on stdout, written asynchronously, or on `destination`). */
-export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+export function createLogger(
+  level: string = process.env.LOG_LEVEL ?? 'info',
+  destination?: pino.DestinationStream,
+): Logger {
   return pino(
     {
       level,

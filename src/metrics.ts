@@ -107,19 +107,32 @@ export class SeriesHistogram<L extends string> {
   /** As prom-client's Histogram: the series labels merged into each value's labels. */
   async get() {
     const data = await this.getForPromString();
-    return { ...data, values: data.values.map(({ labels, sharedLabels, ...v }) => ({ ...v, labels: { ...sharedLabels, ...labels } })) };
+    return {
+      ...data,
+      values: data.values.map(({ labels, sharedLabels, ...v }) => ({ ...v, labels: { ...sharedLabels, ...labels } })),
+    };
   }
 
   /** The registry's text form: series labels as shared labels (`le` first), as prom-client writes them. */
   async getForPromString() {
-    const values: { labels: Record<string, string | number>; sharedLabels: Record<string, string>; value: number; metricName: string }[] = [];
+    const values: {
+      labels: Record<string, string | number>;
+      sharedLabels: Record<string, string>;
+      value: number;
+      metricName: string;
+    }[] = [];
     for (const s of this.all.values()) {
       let acc = 0;
       this.buckets.forEach((le, i) => {
         acc += s.counts[i];
         values.push({ labels: { le }, sharedLabels: s.labels, value: acc, metricName: `${this.name}_bucket` });
       });
-      values.push({ labels: { le: '+Inf' }, sharedLabels: s.labels, value: s.count, metricName: `${this.name}_bucket` });
+      values.push({
+        labels: { le: '+Inf' },
+        sharedLabels: s.labels,
+        value: s.count,
+        metricName: `${this.name}_bucket`,
+      });
       values.push({ labels: {}, sharedLabels: s.labels, value: s.sum, metricName: `${this.name}_sum` });
       values.push({ labels: {}, sharedLabels: s.labels, value: s.count, metricName: `${this.name}_count` });
     }
@@ -223,7 +236,11 @@ new Gauge({
  * on (src/tracing.ts), in a span named after the histogram and labels (`import scores`,
  * `recompute bests and totals`), a child of the request or job that runs it.
  */
-export async function timed<T>(histogram: Histogram<string>, labels: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+export async function timed<T>(
+  histogram: Histogram<string>,
+  labels: Record<string, string>,
+  fn: () => Promise<T>,
+): Promise<T> {
   const end = histogram.startTimer(labels);
   const what = (histogram as unknown as { name: string }).name.replace(/^bpigraph_|_duration_seconds$/g, '');
   try {
@@ -265,14 +282,14 @@ export function operationLabel(operationName: unknown, query: unknown): string {
 
 export const cpuUnitsCounted = new Counter({
   name: 'bpigraph_cpu_budget_units_total',
-  help: 'CPU work units (≈ ms) of heavy GraphQL fields counted against callers\' budgets, by caller kind (anonymous, user)',
+  help: "CPU work units (≈ ms) of heavy GraphQL fields counted against callers' budgets, by caller kind (anonymous, user)",
   labelNames: ['caller'] as const,
   registers: [registry],
 });
 
 export const cpuBudgetRefusals = new Counter({
   name: 'bpigraph_cpu_budget_refusals_total',
-  help: 'Requests refused (429) because the caller\'s CPU budget was spent, by caller kind (anonymous, user)',
+  help: "Requests refused (429) because the caller's CPU budget was spent, by caller kind (anonymous, user)",
   labelNames: ['caller'] as const,
   registers: [registry],
 });

@@ -97,7 +97,10 @@ export class RedisStore implements RateLimitStore {
   }
 
   async hit(key: string, windowMs: number, n = 1) {
-    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs), String(n))) as [number, number];
+    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs), String(n))) as [
+      number,
+      number,
+    ];
     return { count: Number(count), resetMs: Number(ttl) };
   }
 
@@ -135,7 +138,10 @@ export class RateLimiter {
 }
 
 export function createRateLimiter(config: { redisUrl?: string; rateLimitMaxKeys?: number }, log?: Logger): RateLimiter {
-  return new RateLimiter(config.redisUrl ? RedisStore.connect(config.redisUrl, log) : new MemoryStore(Date.now, config.rateLimitMaxKeys), log);
+  return new RateLimiter(
+    config.redisUrl ? RedisStore.connect(config.redisUrl, log) : new MemoryStore(Date.now, config.rateLimitMaxKeys),
+    log,
+  );
 }
 
 /**

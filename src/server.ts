@@ -98,7 +98,10 @@ function databaseAt(url: string): string {
  */
 export function startupErrorLine(err: unknown, at: StartAttempt): string {
   if (err instanceof ConfigError) {
-    const problems = err.message.replace(/^Invalid configuration:\s*/, '').split(/\n\s*/).filter(Boolean);
+    const problems = err.message
+      .replace(/^Invalid configuration:\s*/, '')
+      .split(/\n\s*/)
+      .filter(Boolean);
     return `invalid configuration: ${problems.join('; ')} — fix the variable named (see docs/operating.md, Configuration)`;
   }
   if (err instanceof DataDirLockedError) return err.message;
@@ -107,7 +110,8 @@ export function startupErrorLine(err: unknown, at: StartAttempt): string {
   if (has('EADDRINUSE')) {
     return `port ${at.port} on ${at.host} is already in use — stop the process listening there, or start with PORT=<a free port>`;
   }
-  if (has('EADDRNOTAVAIL')) return `HOST=${at.host} is not an address of this machine — set HOST=0.0.0.0 (all) or one of its addresses`;
+  if (has('EADDRNOTAVAIL'))
+    return `HOST=${at.host} is not an address of this machine — set HOST=0.0.0.0 (all) or one of its addresses`;
   if (at.databaseUrl) {
     const where = databaseAt(at.databaseUrl);
     if (/password authentication failed|28P01|P1000/.test(text) || has('28P01')) {
@@ -118,12 +122,18 @@ export function startupErrorLine(err: unknown, at: StartAttempt): string {
       const name = missing?.[1] ?? 'of DATABASE_URL';
       return `the database ${name} does not exist on PostgreSQL at ${where} — create it (createdb ${name}) or fix DATABASE_URL`;
     }
-    if (/Can't reach database server|P1001|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|timeout expired|Connection terminated/.test(text) || has('ECONNREFUSED', 'ENOTFOUND')) {
+    if (
+      /Can't reach database server|P1001|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|timeout expired|Connection terminated/.test(
+        text,
+      ) ||
+      has('ECONNREFUSED', 'ENOTFOUND')
+    ) {
       return `cannot reach PostgreSQL at ${where} (DATABASE_URL) — start the database or fix DATABASE_URL; unset it to use the embedded database in DATA_DIR`;
     }
   }
   if (has('EACCES', 'EPERM', 'EROFS')) {
-    if (/listen/.test(text)) return `no permission to listen on port ${at.port} — use a port above 1023 (PORT=4000) or a proxy in front`;
+    if (/listen/.test(text))
+      return `no permission to listen on port ${at.port} — use a port above 1023 (PORT=4000) or a proxy in front`;
     return `cannot write the data directory ${at.dataDir} — make it writable by this user, or set DATA_DIR to a writable directory`;
   }
   const first = text.split('\n').find((l) => l.trim()) ?? 'unknown error';

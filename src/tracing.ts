@@ -20,7 +20,12 @@ import type { Logger } from './logger';
  */
 export interface Tracing {
   /** Starts a request's SERVER span (parent from the `traceparent` header) and runs `fn` inside its context. */
-  startRequest(headers: Record<string, string | string[] | undefined>, name: string, attributes: Record<string, string>, fn: () => void): Span;
+  startRequest(
+    headers: Record<string, string | string[] | undefined>,
+    name: string,
+    attributes: Record<string, string>,
+    fn: () => void,
+  ): Span;
   /** Flushes and stops the exporter; the process's global tracer goes back to the no-op. */
   shutdown(): Promise<void>;
 }
@@ -32,11 +37,14 @@ export function createTracing(config: Pick<Config, 'tracing'>, log?: Logger): Tr
   if (!config.tracing) return null;
   // Loaded only when tracing is on.
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { TracerProvider, BatchSpanProcessor } = require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
-  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { TracerProvider, BatchSpanProcessor } =
+    require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
+  const { OTLPTraceExporter } =
+    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
   const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
-  const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
+  const { AsyncLocalStorageContextManager } =
+    require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
   /* eslint-enable @typescript-eslint/no-require-imports */
 
   const provider = new TracerProvider({
@@ -44,10 +52,17 @@ export function createTracing(config: Pick<Config, 'tracing'>, log?: Logger): Tr
     spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: config.tracing.tracesUrl }) })],
   });
   const contextManager = new AsyncLocalStorageContextManager().enable();
-  const registered = trace.setGlobalTracerProvider(provider) && context.setGlobalContextManager(contextManager) && propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  if (!registered) log?.warn('OpenTelemetry: another tracer provider is registered in this process; this one is not the global one');
+  const registered =
+    trace.setGlobalTracerProvider(provider) &&
+    context.setGlobalContextManager(contextManager) &&
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  if (!registered)
+    log?.warn('OpenTelemetry: another tracer provider is registered in this process; this one is not the global one');
   const tracer = provider.getTracer(TRACER_NAME);
-  log?.info({ tracesUrl: config.tracing.tracesUrl, serviceName: config.tracing.serviceName }, 'OpenTelemetry tracing on');
+  log?.info(
+    { tracesUrl: config.tracing.tracesUrl, serviceName: config.tracing.serviceName },
+    'OpenTelemetry tracing on',
+  );
 
   return {
     startRequest(headers, name, attributes, fn) {

@@ -15,7 +15,9 @@ export async function importArrangementScoresCommand({ positionals: [src] }: Cli
   return withDatabase(config, 'tickets import-scores', async (db) => {
     try {
       const r = await importArrangementScores(db.prisma, doc);
-      console.log(`Arrangement scores: ${r.charts} charts; patterns ${r.added} added, ${r.changed} changed, ${r.unchanged} unchanged, ${r.removed} removed`);
+      console.log(
+        `Arrangement scores: ${r.charts} charts; patterns ${r.added} added, ${r.changed} changed, ${r.unchanged} unchanged, ${r.removed} removed`,
+      );
       return 0;
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'BAD_USER_INPUT') throw err;

@@ -13,10 +13,12 @@ export async function fitBpiV2Command({ values }: CliArgs, config: Config): Prom
   let minPlayersPerChart: number | undefined;
   if (values['min-players'] !== undefined) {
     minPlayersPerChart = Number(values['min-players']);
-    if (!(Number.isInteger(minPlayersPerChart) && minPlayersPerChart >= 3)) throw new UsageError('--min-players must be an integer of at least 3');
+    if (!(Number.isInteger(minPlayersPerChart) && minPlayersPerChart >= 3))
+      throw new UsageError('--min-players must be an integer of at least 3');
   }
   return withApp(config, 'bpi-v2 fit', async (app) => {
-    if (!app.catalogue.definitionsVersion) throw new UsageError('No definitions have been imported: run `definitions import` first');
+    if (!app.catalogue.definitionsVersion)
+      throw new UsageError('No definitions have been imported: run `definitions import` first');
     let label = '';
     let bar: ReturnType<typeof progressBar> | undefined;
     const run = await app.bpiV2.run(

@@ -26,18 +26,22 @@ export interface Command {
 
 const json = { json: { type: 'boolean' } } as const;
 
-
 export const COMMANDS: Command[] = [
   {
     name: 'db migrate',
     usage: 'db migrate',
     summary: 'Apply the committed migrations (also done at server start)',
     run: (_a, config) =>
-      withDatabase(config, 'db migrate', async (db) => {
-        const applied = await applyMigrations(db.adapterFactory);
-        console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
-        return 0;
-      }, { migrate: false }),
+      withDatabase(
+        config,
+        'db migrate',
+        async (db) => {
+          const applied = await applyMigrations(db.adapterFactory);
+          console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
+          return 0;
+        },
+        { migrate: false },
+      ),
   },
   {
     name: 'db diff',
@@ -117,8 +121,15 @@ export const COMMANDS: Command[] = [
   {
     name: 'users grant',
     usage: 'users grant --admin|--no-admin|--badge <role>|--no-badge <user>',
-    summary: 'Make a user admin (the admin GraphQL mutations need it) or give / take a badge; <user> is an id or a name',
-    options: { admin: { type: 'boolean' }, 'no-admin': { type: 'boolean' }, badge: { type: 'string' }, 'no-badge': { type: 'boolean' }, description: { type: 'string' } },
+    summary:
+      'Make a user admin (the admin GraphQL mutations need it) or give / take a badge; <user> is an id or a name',
+    options: {
+      admin: { type: 'boolean' },
+      'no-admin': { type: 'boolean' },
+      badge: { type: 'string' },
+      'no-badge': { type: 'boolean' },
+      description: { type: 'string' },
+    },
     run: (args, config) => grantCommand(args, config),
   },
   {
@@ -137,7 +148,8 @@ export const COMMANDS: Command[] = [
   {
     name: 'keys rotate',
     usage: 'keys rotate',
-    summary: 'PostgreSQL: a new access-token signing key; the previous one verifies until its tokens expire (docs/cluster-keys.md)',
+    summary:
+      'PostgreSQL: a new access-token signing key; the previous one verifies until its tokens expire (docs/cluster-keys.md)',
     run: (args, config) => rotateKeysCommand(args, config),
   },
   {
@@ -150,21 +162,30 @@ export const COMMANDS: Command[] = [
   {
     name: 'definitions import',
     usage: 'definitions import <file|url> [--json]',
-    summary: 'Import a published BPI definitions file (path or http(s) URL); the first real one removes the demo catalogue',
+    summary:
+      'Import a published BPI definitions file (path or http(s) URL); the first real one removes the demo catalogue',
     options: json,
     run: (args, config) => importDefinitionsCommand(args, config),
   },
   {
     name: 'scores import',
-    usage: 'scores import --user <user> --version <v> [--corrections <titles.json>] [--play-style SP|DP] [--json] <file>',
+    usage:
+      'scores import --user <user> --version <v> [--corrections <titles.json>] [--play-style SP|DP] [--json] <file>',
     summary: 'Import a score export (official CSV, Reflux TSV, daken counter, result techo) as one batch',
-    options: { user: { type: 'string' }, version: { type: 'string' }, corrections: { type: 'string' }, 'play-style': { type: 'string' }, ...json },
+    options: {
+      user: { type: 'string' },
+      version: { type: 'string' },
+      corrections: { type: 'string' },
+      'play-style': { type: 'string' },
+      ...json,
+    },
     run: (args, config) => importScoresCommand(args, config),
   },
   {
     name: 'charts import-attributes',
     usage: 'charts import-attributes <file|url> [--json]',
-    summary: 'Import chart attribute vectors [{title, difficulty, playStyle?, attributes:{name: number}}] for similar songs',
+    summary:
+      'Import chart attribute vectors [{title, difficulty, playStyle?, attributes:{name: number}}] for similar songs',
     options: json,
     run: (args, config) => importAttributesCommand(args, config),
   },
@@ -177,7 +198,8 @@ export const COMMANDS: Command[] = [
   {
     name: 'tickets import-scores',
     usage: 'tickets import-scores <file|url>',
-    summary: 'Import precomputed lane-arrangement scores [{title, difficulty, playStyle?, scores:{pattern: number}}] for ticket advice',
+    summary:
+      'Import precomputed lane-arrangement scores [{title, difficulty, playStyle?, scores:{pattern: number}}] for ticket advice',
     run: (args, config) => importArrangementScoresCommand(args, config),
   },
   {
@@ -190,8 +212,14 @@ export const COMMANDS: Command[] = [
   {
     name: 'bpi-v2 fit',
     usage: 'bpi-v2 fit [--version <v>] [--no-evaluate] [--min-players <n>] [--json]',
-    summary: 'Fit BPI V2 from the bests of a version (default: the latest) for the current definitions; stores the parameters and the quality; re-runnable',
-    options: { version: { type: 'string' }, 'no-evaluate': { type: 'boolean' }, 'min-players': { type: 'string' }, ...json },
+    summary:
+      'Fit BPI V2 from the bests of a version (default: the latest) for the current definitions; stores the parameters and the quality; re-runnable',
+    options: {
+      version: { type: 'string' },
+      'no-evaluate': { type: 'boolean' },
+      'min-players': { type: 'string' },
+      ...json,
+    },
     run: (args, config) => fitBpiV2Command(args, config),
   },
   {

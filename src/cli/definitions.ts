@@ -27,14 +27,19 @@ export async function runRecompute(app: App, versions?: string[]): Promise<void>
   bar?.done();
 }
 
-export async function importDefinitionsCommand({ positionals: [src], values }: CliArgs, config: Config): Promise<number> {
+export async function importDefinitionsCommand(
+  { positionals: [src], values }: CliArgs,
+  config: Config,
+): Promise<number> {
   if (!src) throw new UsageError('usage: npm run cli -- definitions import <file|url> [--json]');
   const doc = await readJson(src);
   // A JSON file of another kind is refused before the database is opened (one line naming the file).
   try {
     normalizeDefinitions(doc);
   } catch (err) {
-    throw new UsageError(`${src} is not a definitions document (${(err as Error).message.replace(/^Not a definitions document: /, '')})`);
+    throw new UsageError(
+      `${src} is not a definitions document (${(err as Error).message.replace(/^Not a definitions document: /, '')})`,
+    );
   }
   return withApp(config, 'definitions import', async (app) => {
     const bar = progressBar('definitions');
@@ -43,16 +48,28 @@ export async function importDefinitionsCommand({ positionals: [src], values }: C
     if (report.changedChartIds.length) await runRecompute(app);
     if (values.json) {
       const { changedChartIds, ...rest } = report;
-      printJson({ ...rest, changedCharts: changedChartIds.length, recomputed: changedChartIds.length ? app.recompute.stepNames : [] });
+      printJson({
+        ...rest,
+        changedCharts: changedChartIds.length,
+        recomputed: changedChartIds.length ? app.recompute.stepNames : [],
+      });
       return 0;
     }
     console.log(
       `Definitions ${report.version}: ${report.added} added, ${report.changed} changed, ${report.unchanged} unchanged, ` +
         `${report.removed} removed, ${report.absent} no longer listed, ${report.duplicates} duplicate entries, ${report.problems.length} problems`,
     );
-    if (report.demoSongsPurged) console.log(`The demo catalogue was removed (${report.demoSongsPurged} fictional songs, with any scores on them).`);
-    for (const line of listSome(report.problems, (p) => `  entry ${p.index}${p.title ? ` (${p.title})` : ''}: ${p.reason}`)) console.log(line);
-    if (report.changedChartIds.length) console.log(`Recomputed derived values (${app.recompute.stepNames.join(', ')}).`);
+    if (report.demoSongsPurged)
+      console.log(
+        `The demo catalogue was removed (${report.demoSongsPurged} fictional songs, with any scores on them).`,
+      );
+    for (const line of listSome(
+      report.problems,
+      (p) => `  entry ${p.index}${p.title ? ` (${p.title})` : ''}: ${p.reason}`,
+    ))
+      console.log(line);
+    if (report.changedChartIds.length)
+      console.log(`Recomputed derived values (${app.recompute.stepNames.join(', ')}).`);
     return 0;
   });
 }
@@ -61,19 +78,24 @@ export async function recomputeCommand({ values }: CliArgs, config: Config): Pro
   const versions = values.version !== undefined ? [gameVersion(values.version as string)] : undefined;
   return withApp(config, 'recompute', async (app) => {
     await runRecompute(app, versions);
-    console.log(`Recomputed (${app.recompute.stepNames.join(', ')}) for ${versions?.join(', ') ?? 'every version with scores'}.`);
+    console.log(
+      `Recomputed (${app.recompute.stepNames.join(', ')}) for ${versions?.join(', ') ?? 'every version with scores'}.`,
+    );
     return 0;
   });
 }
 
 export async function importArenaCommand({ positionals, values }: CliArgs, config: Config): Promise<number> {
   const file = positionals[0];
-  if (!file || positionals.length > 1) throw new UsageError('usage: npm run cli -- arena import <file> [--version <v>]');
+  if (!file || positionals.length > 1)
+    throw new UsageError('usage: npm run cli -- arena import <file> [--version <v>]');
   const version = gameVersion(values.version as string | undefined, LATEST_VERSION);
   const doc = await readJson(file);
   return withApp(config, 'arena import', async (app) => {
     const r = await importOfficialArena(app.db, doc, version);
-    console.log(`Arena snapshot ${r.snapshotId} (version ${r.version}): ${r.players} players, ${r.matchedUsers} registered users matched, ${r.skipped.length} skipped`);
+    console.log(
+      `Arena snapshot ${r.snapshotId} (version ${r.version}): ${r.players} players, ${r.matchedUsers} registered users matched, ${r.skipped.length} skipped`,
+    );
     await runRecompute(app, [version]);
     return 0;
   });

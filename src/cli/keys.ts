@@ -4,8 +4,10 @@ import { printJson, UsageError, withApp, withDatabase, type CliArgs } from './su
 
 /** Why keys cannot be rotated here, or null (PostgreSQL without JWT_SECRET: keys in the database). */
 function notRotatable(config: Config): string | null {
-  if (config.jwtSecret) return 'JWT_SECRET is set: tokens are signed with it. Rotate by changing JWT_SECRET in every process (tokens signed with the old one stop working).';
-  if (!config.databaseUrl) return 'Keys live in the database on PostgreSQL only (DATABASE_URL). PGlite signs with DATA_DIR/jwt-secret: delete it and restart to replace it.';
+  if (config.jwtSecret)
+    return 'JWT_SECRET is set: tokens are signed with it. Rotate by changing JWT_SECRET in every process (tokens signed with the old one stop working).';
+  if (!config.databaseUrl)
+    return 'Keys live in the database on PostgreSQL only (DATABASE_URL). PGlite signs with DATA_DIR/jwt-secret: delete it and restart to replace it.';
   return null;
 }
 
@@ -38,7 +40,11 @@ export async function listKeysCommand({ values }: CliArgs, config: Config): Prom
     const now = Date.now();
     const live = rows.map((r) => ({ ...r, live: !r.verifyUntil || r.verifyUntil.getTime() > now }));
     if (values.json) printJson(live);
-    else for (const r of live) console.log(`${r.kid}  ${r.purpose}  ${r.alg}  created ${r.createdAt.toISOString()}  ${r.retiredAt ? `retired ${r.retiredAt.toISOString()}` : 'current'}${r.live ? '' : '  (expired)'}`);
+    else
+      for (const r of live)
+        console.log(
+          `${r.kid}  ${r.purpose}  ${r.alg}  created ${r.createdAt.toISOString()}  ${r.retiredAt ? `retired ${r.retiredAt.toISOString()}` : 'current'}${r.live ? '' : '  (expired)'}`,
+        );
     return 0;
   });
 }

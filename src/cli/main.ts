@@ -27,7 +27,8 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   // Longest matching command name (commands have one or two words).
   const match: Command | undefined =
     COMMANDS.find((c) => c.name === `${argv[0]} ${argv[1] ?? ''}`.trim()) ?? COMMANDS.find((c) => c.name === argv[0]);
-  if (!match) throw new UsageError(`Unknown command '${argv.slice(0, 2).join(' ')}' (npm run cli -- --help lists them)`);
+  if (!match)
+    throw new UsageError(`Unknown command '${argv.slice(0, 2).join(' ')}' (npm run cli -- --help lists them)`);
   const rest = argv.slice(match.name.split(' ').length);
   let parsed: ReturnType<typeof parseArgs>;
   try {
@@ -40,7 +41,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   } catch (err) {
     // ERR_PARSE_ARGS_UNKNOWN_OPTION / _INVALID_OPTION_VALUE: node's message names the option.
     const message = (err as Error).message.split('\n')[0];
-    const head = /^(Unknown option '[^']+'|Option '[^']+' argument missing|Unexpected argument '[^']+')/.exec(message)?.[1] ?? message.replace(/\. .*$/, '');
+    const head =
+      /^(Unknown option '[^']+'|Option '[^']+' argument missing|Unexpected argument '[^']+')/.exec(message)?.[1] ??
+      message.replace(/\. .*$/, '');
     throw new UsageError(`${head} — usage: npm run cli -- ${match.usage}`);
   }
   if (parsed.values.help) {
@@ -48,7 +51,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     return 0;
   }
   const config = loadConfig(env);
-  return match.run({ values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals }, config);
+  return match.run(
+    { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals },
+    config,
+  );
 }
 
 /** One line for any failure (never a stack trace unless DEBUG is set) and the exit code. */
@@ -58,7 +64,8 @@ function failure(err: unknown): { line: string; code: number } {
   if (err instanceof ConfigError) return { line: e.message, code: 2 };
   if (err instanceof DataDirLockedError) return { line: e.message, code: 1 };
   if (err instanceof DefinitionsFormatError) return { line: `Not a definitions document: ${e.message}`, code: 2 };
-  if (err instanceof AppError) return { line: e.message, code: e.code === 'BAD_USER_INPUT' || e.code === 'NOT_FOUND' ? 2 : 1 };
+  if (err instanceof AppError)
+    return { line: e.message, code: e.code === 'BAD_USER_INPUT' || e.code === 'NOT_FOUND' ? 2 : 1 };
   const cause = (e?.cause as Error | undefined)?.message;
   return { line: `Failed: ${e?.message ?? String(err)}${cause ? ` (${cause})` : ''}`, code: 1 };
 }

@@ -7,7 +7,8 @@ import { listSome, progressBar } from './progress';
 import { gameVersion, printJson, UsageError, withApp } from './support';
 import type { CliArgs } from './support';
 
-const USAGE = 'usage: npm run cli -- scores import --user <user> --version <v> [--corrections <titles.json>] [--play-style SP|DP] [--json] <file>';
+const USAGE =
+  'usage: npm run cli -- scores import --user <user> --version <v> [--corrections <titles.json>] [--play-style SP|DP] [--json] <file>';
 
 /** scores import: an export file (format detected) as one batch for a user — the use case of the importScoresCsv mutation. */
 export async function importScoresCommand({ values, positionals }: CliArgs, config: Config): Promise<number> {
@@ -16,7 +17,8 @@ export async function importScoresCommand({ values, positionals }: CliArgs, conf
   if (!opts.user || files.length !== 1) throw new UsageError(USAGE);
   const version = gameVersion(values.version as string | undefined);
   const playStyle = (values['play-style'] as string | undefined) ?? 'SP';
-  if (playStyle !== 'SP' && playStyle !== 'DP') throw new UsageError(`--play-style must be SP or DP (the style an official CSV was downloaded for)\n${USAGE}`);
+  if (playStyle !== 'SP' && playStyle !== 'DP')
+    throw new UsageError(`--play-style must be SP or DP (the style an official CSV was downloaded for)\n${USAGE}`);
   if (!fs.existsSync(files[0])) throw new UsageError(`No such file: ${files[0]}`);
   const corrections = loadTitleCorrections(opts.corrections ?? config.titleCorrectionsFile);
   const text = fs.readFileSync(files[0], 'utf8');
@@ -31,7 +33,11 @@ export async function importScoresCommand({ values, positionals }: CliArgs, conf
     const bar = progressBar('import');
     let r;
     try {
-      r = await importScoreExport(app, { userId: user.id, version, csv: text, playStyle }, { corrections, onProgress: bar.update });
+      r = await importScoreExport(
+        app,
+        { userId: user.id, version, csv: text, playStyle },
+        { corrections, onProgress: bar.update },
+      );
       await app.events.settled();
     } catch (err) {
       // A file that does not parse or fit the version is the caller's mistake: a usage error naming the file.
@@ -44,10 +50,21 @@ export async function importScoresCommand({ values, positionals }: CliArgs, conf
       printJson(r);
       return 0;
     }
-    console.log(r.upToDate ? `${r.message}.` : `Batch ${r.batchId}: ${r.updatedCount} plays stored (${r.bpiUpdatedCount} on BPI charts); total BPI ${r.previousTotalBpi} → ${r.newTotalBpi}`);
-    console.log(`${r.format}: ${r.rowCount} rows, ${r.skipped} unplayed cells, ${r.learnedCharts} charts learned, ${r.notFound.length} not found, ${r.problems.length} problems`);
-    for (const line of listSome(r.notFound, (n) => `  not found (line ${n.line}): ${n.title} [${n.difficulty}]`)) console.log(line);
-    for (const line of listSome(r.problems, (p) => `  ${p.severity} line ${p.line}${p.column ? ` (${p.column})` : ''}: ${p.reason}`)) console.log(line);
+    console.log(
+      r.upToDate
+        ? `${r.message}.`
+        : `Batch ${r.batchId}: ${r.updatedCount} plays stored (${r.bpiUpdatedCount} on BPI charts); total BPI ${r.previousTotalBpi} → ${r.newTotalBpi}`,
+    );
+    console.log(
+      `${r.format}: ${r.rowCount} rows, ${r.skipped} unplayed cells, ${r.learnedCharts} charts learned, ${r.notFound.length} not found, ${r.problems.length} problems`,
+    );
+    for (const line of listSome(r.notFound, (n) => `  not found (line ${n.line}): ${n.title} [${n.difficulty}]`))
+      console.log(line);
+    for (const line of listSome(
+      r.problems,
+      (p) => `  ${p.severity} line ${p.line}${p.column ? ` (${p.column})` : ''}: ${p.reason}`,
+    ))
+      console.log(line);
     return 0;
   });
 }

@@ -12,8 +12,16 @@ const str = (v: string | boolean | undefined) => (typeof v === 'string' ? v : un
 /** A user by id or by name (case-insensitive); a usage error naming it when there is none. */
 async function findUser(db: Db, ref: string | undefined, usage: string) {
   if (!ref) throw new UsageError(`usage: npm run cli -- ${usage}`);
-  const select = { id: true, name: true, isAdmin: true, createdAt: true, badge: { select: { role: true, description: true } } } as const;
-  const user = (await db.user.findUnique({ where: { id: ref }, select })) ?? (await db.user.findUnique({ where: { nameKey: ref.toLowerCase() }, select }));
+  const select = {
+    id: true,
+    name: true,
+    isAdmin: true,
+    createdAt: true,
+    badge: { select: { role: true, description: true } },
+  } as const;
+  const user =
+    (await db.user.findUnique({ where: { id: ref }, select })) ??
+    (await db.user.findUnique({ where: { nameKey: ref.toLowerCase() }, select }));
   if (!user) throw new UsageError(`No user '${ref}' (neither an id nor a name): npm run cli -- users list`);
   return user;
 }
@@ -30,7 +38,9 @@ export async function createUserCommand({ values }: CliArgs, config: Config): Pr
     const { apiKey: key } = await new CredentialsService(db.prisma).issueApiKey(user.id);
     console.log(`user id: ${user.id}`);
     console.log(`API key: ${key}`);
-    console.log('The API key is shown only now. Exchange it for an access token: POST /api/v1/token with header X-API-Key.');
+    console.log(
+      'The API key is shown only now. Exchange it for an access token: POST /api/v1/token with header X-API-Key.',
+    );
     return 0;
   });
 }
@@ -51,7 +61,8 @@ export async function tokenCommand({ positionals }: CliArgs, config: Config): Pr
 export async function listUsersCommand({ values }: CliArgs, config: Config): Promise<number> {
   const limitRaw = str(values.limit) ?? '50';
   const limit = Number(limitRaw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100000) throw new UsageError(`--limit must be an integer 1–100000 (got '${limitRaw}')`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100000)
+    throw new UsageError(`--limit must be an integer 1–100000 (got '${limitRaw}')`);
   return withDatabase(config, 'users list', async (db) => {
     const where = values.admins ? { isAdmin: true } : {};
     const [total, users] = await Promise.all([
@@ -60,10 +71,24 @@ export async function listUsersCommand({ values }: CliArgs, config: Config): Pro
         where,
         orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
         take: limit,
-        select: { id: true, name: true, isAdmin: true, isPublic: true, createdAt: true, badge: { select: { role: true } } },
+        select: {
+          id: true,
+          name: true,
+          isAdmin: true,
+          isPublic: true,
+          createdAt: true,
+          badge: { select: { role: true } },
+        },
       }),
     ]);
-    const rows = users.map((u) => ({ id: u.id, name: u.name, admin: u.isAdmin, public: u.isPublic, badge: u.badge?.role ?? null, createdAt: u.createdAt.toISOString() }));
+    const rows = users.map((u) => ({
+      id: u.id,
+      name: u.name,
+      admin: u.isAdmin,
+      public: u.isPublic,
+      badge: u.badge?.role ?? null,
+      createdAt: u.createdAt.toISOString(),
+    }));
     if (values.json) {
       printJson({ total, users: rows });
       return 0;
@@ -74,7 +99,10 @@ export async function listUsersCommand({ values }: CliArgs, config: Config): Pro
     }
     const width = Math.max(4, ...rows.map((r) => r.name.length));
     console.log(`${'id'.padEnd(36)}  ${'name'.padEnd(width)}  admin  badge      created`);
-    for (const r of rows) console.log(`${r.id.padEnd(36)}  ${r.name.padEnd(width)}  ${(r.admin ? 'yes' : '').padEnd(5)}  ${(r.badge ?? '').padEnd(9)}  ${r.createdAt.slice(0, 10)}`);
+    for (const r of rows)
+      console.log(
+        `${r.id.padEnd(36)}  ${r.name.padEnd(width)}  ${(r.admin ? 'yes' : '').padEnd(5)}  ${(r.badge ?? '').padEnd(9)}  ${r.createdAt.slice(0, 10)}`,
+      );
     if (total > rows.length) console.log(`… and ${total - rows.length} more (--limit <n>, or --json)`);
     return 0;
   });
@@ -86,7 +114,10 @@ const GRANT_USAGE = 'users grant --admin|--no-admin|--badge <role>|--no-badge [-
 /** `users grant`: admin on or off, a badge given or taken; one change per call. */
 export async function grantCommand({ values, positionals }: CliArgs, config: Config): Promise<number> {
   const chosen = ['admin', 'no-admin', 'badge', 'no-badge'].filter((k) => values[k] !== undefined);
-  if (chosen.length !== 1) throw new UsageError(`Say exactly one of --admin, --no-admin, --badge <role>, --no-badge — usage: npm run cli -- ${GRANT_USAGE}`);
+  if (chosen.length !== 1)
+    throw new UsageError(
+      `Say exactly one of --admin, --no-admin, --badge <role>, --no-badge — usage: npm run cli -- ${GRANT_USAGE}`,
+    );
   const role = str(values.badge)?.toUpperCase();
   if (chosen[0] === 'badge' && !BADGES.includes(role ?? '')) {
     throw new UsageError(`Unknown badge '${str(values.badge)}': valid badges are ${BADGES.join(', ')}`);
@@ -99,7 +130,9 @@ export async function grantCommand({ values, positionals }: CliArgs, config: Con
       case 'no-admin': {
         const isAdmin = chosen[0] === 'admin';
         await db.prisma.user.update({ where: { id: user.id }, data: { isAdmin } });
-        console.log(`${user.name} (${user.id}) is ${isAdmin ? 'now an admin' : 'no longer an admin'}${user.isAdmin === isAdmin ? ' (unchanged)' : ''}.`);
+        console.log(
+          `${user.name} (${user.id}) is ${isAdmin ? 'now an admin' : 'no longer an admin'}${user.isAdmin === isAdmin ? ' (unchanged)' : ''}.`,
+        );
         break;
       }
       case 'badge': {
@@ -114,7 +147,11 @@ export async function grantCommand({ values, positionals }: CliArgs, config: Con
       }
       case 'no-badge': {
         const { count } = await db.prisma.userBadge.deleteMany({ where: { userId: user.id } });
-        console.log(count ? `${user.name} (${user.id}) no longer has a badge (was ${user.badge?.role}).` : `${user.name} (${user.id}) had no badge.`);
+        console.log(
+          count
+            ? `${user.name} (${user.id}) no longer has a badge (was ${user.badge?.role}).`
+            : `${user.name} (${user.id}) had no badge.`,
+        );
         break;
       }
     }
@@ -134,7 +171,9 @@ export async function deleteUserCommand({ values, positionals }: CliArgs, config
     const user = await findUser(app.db, positionals[0], 'users delete <user> --yes');
     const scores = await app.db.score.count({ where: { userId: user.id } });
     if (!values.yes) {
-      throw new UsageError(`Refusing to delete ${user.name} (${user.id}, ${scores} plays) without --yes: it removes the user and all their data for good`);
+      throw new UsageError(
+        `Refusing to delete ${user.name} (${user.id}, ${scores} plays) without --yes: it removes the user and all their data for good`,
+      );
     }
     const { backupFile } = await deleteUserAccount(app, user.id);
     await app.events.settled();

@@ -83,7 +83,8 @@ abstract class BaseBus implements ClusterBus {
 
   protected encode(channel: string, message: unknown): string {
     const text = JSON.stringify({ c: channel, o: this.instanceId, m: message ?? null } satisfies Envelope);
-    if (Buffer.byteLength(text) > MAX_MESSAGE_BYTES) throw new Error(`bus message on ${channel} is larger than ${MAX_MESSAGE_BYTES} bytes`);
+    if (Buffer.byteLength(text) > MAX_MESSAGE_BYTES)
+      throw new Error(`bus message on ${channel} is larger than ${MAX_MESSAGE_BYTES} bytes`);
     return text;
   }
 

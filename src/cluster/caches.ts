@@ -50,11 +50,14 @@ export class ClusterCaches {
       const msg = m as Message;
       if (!msg || typeof msg.name !== 'string') return;
       this.received++;
-      this.apply(msg.name, msg.detail).catch((err) => this.log?.error({ err, cache: msg.name }, 'cache invalidation failed'));
+      this.apply(msg.name, msg.detail).catch((err) =>
+        this.log?.error({ err, cache: msg.name }, 'cache invalidation failed'),
+      );
     });
     bus.onResync(() => {
       this.log?.info('bus reconnected: invalidating every cache');
-      for (const name of this.specs.keys()) this.run(name, undefined).catch((err) => this.log?.error({ err, cache: name }, 'cache invalidation failed'));
+      for (const name of this.specs.keys())
+        this.run(name, undefined).catch((err) => this.log?.error({ err, cache: name }, 'cache invalidation failed'));
     });
   }
 
@@ -95,9 +98,11 @@ export class ClusterCaches {
     const spec = this.specs.get(name)!;
     const next = (this.chains.get(name) ?? Promise.resolve()).catch(() => {}).then(() => spec.invalidate(detail));
     this.chains.set(name, next);
-    void next.finally(() => {
-      if (this.chains.get(name) === next) this.chains.delete(name);
-    }).catch(() => {});
+    void next
+      .finally(() => {
+        if (this.chains.get(name) === next) this.chains.delete(name);
+      })
+      .catch(() => {});
     return next;
   }
 

@@ -57,7 +57,9 @@ export class AdvisoryLock implements ClusterLock {
 
   private async session(): Promise<Client> {
     const client = new Client({ connectionString: this.url, keepAlive: true });
-    client.on('error', (err) => this.log?.warn({ err, key: this.key }, 'advisory lock connection lost (the lock is released with it)'));
+    client.on('error', (err) =>
+      this.log?.warn({ err, key: this.key }, 'advisory lock connection lost (the lock is released with it)'),
+    );
     await client.connect();
     return client;
   }

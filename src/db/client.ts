@@ -89,7 +89,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
       async connect() {
         const adapter = serialiseTransactions(await factory.connect());
         const pool = adapter.underlyingDriver() as { totalCount: number; idleCount: number; waitingCount: number };
-        untrack.push(trackPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max })));
+        untrack.push(
+          trackPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max })),
+        );
         return adapter;
       },
     });
@@ -135,7 +137,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
     const replicas = opts.replicaUrls.map((url) => {
       const u = new URL(url);
       u.password = '';
-      return { prisma: new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: opts.poolMax ?? 10 }) }), where: u.toString() };
+      return {
+        prisma: new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: opts.poolMax ?? 10 }) }),
+        where: u.toString(),
+      };
     });
     reads = new ReadRouter(prisma, replicas);
     await reads.start();

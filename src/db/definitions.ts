@@ -25,7 +25,8 @@ export interface DefinitionsImportReport {
   changedChartIds: number[];
 }
 
-const chartKey = (songId: number, playStyle: string, difficulty: string) => `${songId}\u0000${playStyle}\u0000${difficulty}`;
+const chartKey = (songId: number, playStyle: string, difficulty: string) =>
+  `${songId}\u0000${playStyle}\u0000${difficulty}`;
 
 const sameDefinition = (d: ChartDefinition, e: NormalizedDefinition) =>
   d.wr === e.wr && d.kaidenAvg === e.kaidenAvg && (d.coef ?? null) === e.coef && d.notes === e.notes;
@@ -61,7 +62,10 @@ export async function importDefinitions(
     async (tx) => {
       // Demo data never mixes with real definitions: the first real release removes the demo
       // songs (charts, scores and notes on them cascade) and the demo release itself.
-      if (!isDemoRelease(norm.version) && (await tx.definitionsRelease.count({ where: { version: { startsWith: DEMO_PREFIX } } }))) {
+      if (
+        !isDemoRelease(norm.version) &&
+        (await tx.definitionsRelease.count({ where: { version: { startsWith: DEMO_PREFIX } } }))
+      ) {
         const demo = { definitionsVersion: { startsWith: DEMO_PREFIX } };
         const real = { NOT: demo };
         const demoSongs = await tx.song.findMany({
@@ -75,15 +79,22 @@ export async function importDefinitions(
         purgedChartIds.push(...demoSongs.flatMap((s) => s.charts.map((c) => c.id)));
       }
       const known = await tx.definitionsRelease.findUnique({ where: { version: norm.version } });
-      if (!known) await tx.definitionsRelease.create({ data: { version: norm.version, requireVersion: norm.requireVersion } });
+      if (!known)
+        await tx.definitionsRelease.create({ data: { version: norm.version, requireVersion: norm.requireVersion } });
       // songs
       const titles = [...new Set(norm.entries.map((e) => e.title))];
-      const existingSongs = await tx.song.findMany({ where: { title: { in: titles } }, select: { id: true, title: true } });
+      const existingSongs = await tx.song.findMany({
+        where: { title: { in: titles } },
+        select: { id: true, title: true },
+      });
       const songIds = new Map(existingSongs.map((s) => [s.title, s.id]));
       const newTitles = titles.filter((t) => !songIds.has(t));
       if (newTitles.length) {
         await tx.song.createMany({ data: newTitles.map((title) => ({ title })) });
-        const created = await tx.song.findMany({ where: { title: { in: newTitles } }, select: { id: true, title: true } });
+        const created = await tx.song.findMany({
+          where: { title: { in: newTitles } },
+          select: { id: true, title: true },
+        });
         for (const s of created) songIds.set(s.title, s.id);
         report.songsCreated = newTitles.length;
       }
@@ -91,7 +102,9 @@ export async function importDefinitions(
       const charts = await tx.chart.findMany({ where: { songId: { in: [...songIds.values()] } } });
       const chartByKey = new Map<string, Chart>(charts.map((c) => [chartKey(c.songId, c.playStyle, c.difficulty), c]));
       const createdKeys = new Set<string>();
-      const missing = norm.entries.filter((e) => !chartByKey.has(chartKey(songIds.get(e.title)!, e.playStyle, e.difficulty)));
+      const missing = norm.entries.filter(
+        (e) => !chartByKey.has(chartKey(songIds.get(e.title)!, e.playStyle, e.difficulty)),
+      );
       if (missing.length) {
         await tx.chart.createMany({
           data: missing.map((e) => ({
@@ -108,14 +121,20 @@ export async function importDefinitions(
         });
         report.chartsCreated = missing.length;
         for (const e of missing) createdKeys.add(chartKey(songIds.get(e.title)!, e.playStyle, e.difficulty));
-        const again = await tx.chart.findMany({ where: { songId: { in: [...new Set(missing.map((e) => songIds.get(e.title)!))] } } });
+        const again = await tx.chart.findMany({
+          where: { songId: { in: [...new Set(missing.map((e) => songIds.get(e.title)!))] } },
+        });
         for (const c of again) chartByKey.set(chartKey(c.songId, c.playStyle, c.difficulty), c);
       }
       // current definitions
-      const chartIds = norm.entries.map((e) => chartByKey.get(chartKey(songIds.get(e.title)!, e.playStyle, e.difficulty))!.id);
+      const chartIds = norm.entries.map(
+        (e) => chartByKey.get(chartKey(songIds.get(e.title)!, e.playStyle, e.difficulty))!.id,
+      );
       const current = await tx.chartDefinition.findMany({ where: { isCurrent: true } });
       const currentByChart = new Map(current.map((d) => [d.chartId, d]));
-      const inThisFile = await tx.chartDefinition.findMany({ where: { definitionsVersion: norm.version, chartId: { in: chartIds } } });
+      const inThisFile = await tx.chartDefinition.findMany({
+        where: { definitionsVersion: norm.version, chartId: { in: chartIds } },
+      });
       const thisFileByChart = new Map(inThisFile.map((d) => [d.chartId, d]));
       const toCreate: { chartId: number; e: NormalizedDefinition }[] = [];
       const retire: number[] = [];
@@ -135,7 +154,10 @@ export async function importDefinitions(
           toCreate.push({ chartId, e });
         }
         const chartChanged =
-          chart.level !== e.level || chart.notes !== e.notes || chart.bpm !== e.bpm || chart.textage !== e.textage ||
+          chart.level !== e.level ||
+          chart.notes !== e.notes ||
+          chart.bpm !== e.bpm ||
+          chart.textage !== e.textage ||
           (e.releasedVersion !== null && chart.releasedVersion !== e.releasedVersion) ||
           (e.removedInVersion !== null && chart.removedInVersion !== e.removedInVersion);
         const isNew = createdKeys.has(chartKey(chart.songId, chart.playStyle, chart.difficulty));
@@ -155,9 +177,12 @@ export async function importDefinitions(
         }
         if (++done % 200 === 0) onProgress?.(done, norm.entries.length);
       }
-      if (retire.length) await tx.chartDefinition.updateMany({ where: { id: { in: retire } }, data: { isCurrent: false } });
+      if (retire.length)
+        await tx.chartDefinition.updateMany({ where: { id: { in: retire } }, data: { isCurrent: false } });
       // A re-import of the same release with new values replaces that release's row.
-      const replace = toCreate.filter((c) => thisFileByChart.has(c.chartId)).map((c) => thisFileByChart.get(c.chartId)!.id);
+      const replace = toCreate
+        .filter((c) => thisFileByChart.has(c.chartId))
+        .map((c) => thisFileByChart.get(c.chartId)!.id);
       if (replace.length) await tx.chartDefinition.deleteMany({ where: { id: { in: replace } } });
       if (toCreate.length) {
         await tx.chartDefinition.createMany({
@@ -176,12 +201,23 @@ export async function importDefinitions(
       const listed = new Set(chartIds);
       const gone = current.filter((d) => !listed.has(d.chartId));
       report.absent = gone.length;
-      if (gone.length) await tx.chartDefinition.updateMany({ where: { id: { in: gone.map((d) => d.id) } }, data: { isCurrent: false } });
+      if (gone.length)
+        await tx.chartDefinition.updateMany({
+          where: { id: { in: gone.map((d) => d.id) } },
+          data: { isCurrent: false },
+        });
       report.changedChartIds = [...toCreate.map((c) => c.chartId), ...gone.map((d) => d.chartId), ...purgedChartIds];
-      if (!known || report.added + report.changed + report.removed + report.absent > 0) await tx.definitionsRelease.update({
-        where: { version: norm.version },
-        data: { added: report.added, changed: report.changed, unchanged: report.unchanged, removed: report.removed, importedAt: new Date() },
-      });
+      if (!known || report.added + report.changed + report.removed + report.absent > 0)
+        await tx.definitionsRelease.update({
+          where: { version: norm.version },
+          data: {
+            added: report.added,
+            changed: report.changed,
+            unchanged: report.unchanged,
+            removed: report.removed,
+            importedAt: new Date(),
+          },
+        });
       onProgress?.(norm.entries.length, norm.entries.length);
     },
     { timeout: 120_000, maxWait: 10_000 },

@@ -12,7 +12,9 @@ export function acquireDataDirLock(dir: string, purpose: string): () => void {
   const file = path.join(dir, 'bpigraph.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(file, JSON.stringify({ pid: process.pid, purpose, since: new Date().toISOString() }), { flag: 'wx' });
+      fs.writeFileSync(file, JSON.stringify({ pid: process.pid, purpose, since: new Date().toISOString() }), {
+        flag: 'wx',
+      });
       let released = false;
       const release = () => {
         if (released) return;

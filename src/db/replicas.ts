@@ -25,7 +25,17 @@ export interface ReplicaClient {
   where: string;
 }
 
-const MODEL_WRITES = new Set(['create', 'createMany', 'createManyAndReturn', 'update', 'updateMany', 'updateManyAndReturn', 'upsert', 'delete', 'deleteMany']);
+const MODEL_WRITES = new Set([
+  'create',
+  'createMany',
+  'createManyAndReturn',
+  'update',
+  'updateMany',
+  'updateManyAndReturn',
+  'upsert',
+  'delete',
+  'deleteMany',
+]);
 const CLIENT_WRITES = new Set(['$transaction', '$executeRaw', '$executeRawUnsafe']);
 
 /** "16/B374D848" → a comparable number. */
@@ -100,7 +110,9 @@ export class ReadRouter {
     try {
       const lsns = await Promise.all(
         this.replicas.map(async (r) => {
-          const rows = await r.prisma.$queryRawUnsafe<{ lsn: string | null }[]>('SELECT pg_last_wal_replay_lsn()::text AS lsn');
+          const rows = await r.prisma.$queryRawUnsafe<{ lsn: string | null }[]>(
+            'SELECT pg_last_wal_replay_lsn()::text AS lsn',
+          );
           if (!rows[0]?.lsn) throw new Error(`${r.where} is not a replica (pg_last_wal_replay_lsn() is null)`);
           return parseLsn(rows[0].lsn);
         }),
@@ -127,7 +139,9 @@ export class ReadRouter {
 
   /** `userId` wrote: their reads stay on the primary until every replica replayed this far. Call before answering. */
   async wrote(userId: string): Promise<void> {
-    const rows = await this.primary.$queryRawUnsafe<{ lsn: string }[]>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
+    const rows = await this.primary.$queryRawUnsafe<{ lsn: string }[]>(
+      'SELECT pg_current_wal_insert_lsn()::text AS lsn',
+    );
     const lsn = parseLsn(rows[0].lsn);
     this.note(userId, lsn);
     await this.onWrite?.(userId, lsn);

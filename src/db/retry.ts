@@ -18,7 +18,11 @@ export function isRetryableTxError(err: unknown): boolean {
     if (typeof o.code === 'string' && RETRYABLE_SQLSTATES.has(o.code)) return true;
     if (typeof o.originalCode === 'string' && RETRYABLE_SQLSTATES.has(o.originalCode)) return true;
     if (o.kind === 'TransactionWriteConflict') return true;
-    if (typeof o.message === 'string' && /\b(40P01|40001)\b|deadlock detected|could not serialize access/.test(o.message)) return true;
+    if (
+      typeof o.message === 'string' &&
+      /\b(40P01|40001)\b|deadlock detected|could not serialize access/.test(o.message)
+    )
+      return true;
     const meta = o.meta as Record<string, unknown> | undefined;
     return walk(o.cause, depth + 1) || walk(meta?.driverAdapterError, depth + 1) || walk(meta, depth + 1);
   };

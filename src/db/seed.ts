@@ -13,9 +13,31 @@ function rng(seed: number) {
 }
 
 const WORDS = [
-  'Aurora', 'Binary', 'Cascade', 'Delta', 'Ember', 'Fractal', 'Glacier', 'Horizon', 'Ion', 'Jade',
-  'Kinetic', 'Lumen', 'Meteor', 'Nebula', 'Obsidian', 'Prism', 'Quasar', 'Radiant', 'Solstice', 'Tempest',
-  'Umbra', 'Vertex', 'Wavelength', 'Xenon', 'Zenith',
+  'Aurora',
+  'Binary',
+  'Cascade',
+  'Delta',
+  'Ember',
+  'Fractal',
+  'Glacier',
+  'Horizon',
+  'Ion',
+  'Jade',
+  'Kinetic',
+  'Lumen',
+  'Meteor',
+  'Nebula',
+  'Obsidian',
+  'Prism',
+  'Quasar',
+  'Radiant',
+  'Solstice',
+  'Tempest',
+  'Umbra',
+  'Vertex',
+  'Wavelength',
+  'Xenon',
+  'Zenith',
 ];
 const SUFFIX = ['Drive', 'Overture', 'Protocol', 'Rush', 'Theory', 'Storm', 'Garden', 'Signal'];
 
@@ -31,7 +53,11 @@ export function demoDefinitions(): { version: string; requireVersion: string; bo
     const bpmBase = 120 + Math.floor(r() * 90);
     const bpm = r() < 0.15 ? `${Math.floor(bpmBase / 2)}-${bpmBase + 40}` : String(bpmBase);
     const folder = 20 + Math.floor(r() * 13);
-    const charts: [string, number][] = [['3', 11], ['4', r() < 0.5 ? 11 : 12], ['9', r() < 0.5 ? 11 : 12]];
+    const charts: [string, number][] = [
+      ['3', 11],
+      ['4', r() < 0.5 ? 11 : 12],
+      ['9', r() < 0.5 ? 11 : 12],
+    ];
     if (i % 5 === 0) charts.push(['10', 12]);
     for (const [code, level] of charts) {
       const notes = Math.floor((level === 12 ? 1500 : 1150) + r() * 600 - (code === '3' ? 300 : 0));

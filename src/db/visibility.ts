@@ -71,7 +71,9 @@ const USER_WHERE: Record<AccessGrant, (viewerId: string | null) => Prisma.UserWh
 
 /** Prisma: the players the viewer (null: anonymous) may see, as a User where input. */
 export function visibleUserWhere(viewerId: string | null): Prisma.UserWhereInput {
-  return { OR: ACCESS_GRANTS.map((g) => USER_WHERE[g](viewerId)).filter((w): w is Prisma.UserWhereInput => w !== null) };
+  return {
+    OR: ACCESS_GRANTS.map((g) => USER_WHERE[g](viewerId)).filter((w): w is Prisma.UserWhereInput => w !== null),
+  };
 }
 
 const FOLLOW_WHERE: Record<AccessGrant, (followerId: string) => Prisma.FollowWhereInput> = {

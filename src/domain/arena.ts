@@ -30,11 +30,16 @@ const text = (v: unknown): string | null => {
 
 /** 8 digits without dash from "1234-5678" / "12345678"; null when not a game id. */
 export function normalizeGameId(v: unknown): string | null {
-  const digits = String(v ?? '').replace(/-/g, '').trim();
+  const digits = String(v ?? '')
+    .replace(/-/g, '')
+    .trim();
   return /^\d{8}$/.test(digits) ? digits : null;
 }
 
-export function normalizeArenaRanking(doc: unknown): { players: ArenaPlayer[]; skipped: { index: number; reason: string }[] } {
+export function normalizeArenaRanking(doc: unknown): {
+  players: ArenaPlayer[];
+  skipped: { index: number; reason: string }[];
+} {
   if (!Array.isArray(doc)) throw new ArenaFormatError('Not an arena ranking: expected a JSON array of players');
   const players = new Map<string, ArenaPlayer>();
   const skipped: { index: number; reason: string }[] = [];
@@ -43,7 +48,8 @@ export function normalizeArenaRanking(doc: unknown): { players: ArenaPlayer[]; s
     const gameId = normalizeGameId(e.id);
     if (!gameId) return skipped.push({ index, reason: 'missing or malformed player id' });
     const cls = String(e.arena_class ?? '').toUpperCase() as ArenaClass;
-    if (!ARENA_ORDER.includes(cls)) return skipped.push({ index, reason: `unknown arena class ${JSON.stringify(e.arena_class)}` });
+    if (!ARENA_ORDER.includes(cls))
+      return skipped.push({ index, reason: `unknown arena class ${JSON.stringify(e.arena_class)}` });
     const prev = players.get(gameId);
     const p: ArenaPlayer = {
       gameId,

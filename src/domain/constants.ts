@@ -76,14 +76,26 @@ export function lampFromLabel(label: string): ClearLamp | undefined {
 
 /** Arena classes, best first. */
 export const ARENA_ORDER: readonly ArenaClass[] = [
-  ArenaClass.A1, ArenaClass.A2, ArenaClass.A3, ArenaClass.A4, ArenaClass.A5,
-  ArenaClass.B1, ArenaClass.B2, ArenaClass.B3, ArenaClass.B4, ArenaClass.B5,
+  ArenaClass.A1,
+  ArenaClass.A2,
+  ArenaClass.A3,
+  ArenaClass.A4,
+  ArenaClass.A5,
+  ArenaClass.B1,
+  ArenaClass.B2,
+  ArenaClass.B3,
+  ArenaClass.B4,
+  ArenaClass.B5,
 ];
 export const A_CLASSES: readonly ArenaClass[] = ARENA_ORDER.slice(0, 5);
 
 export const RADAR_CATEGORIES: readonly RadarCategory[] = [
-  RadarCategory.NOTES, RadarCategory.CHORD, RadarCategory.PEAK,
-  RadarCategory.CHARGE, RadarCategory.SCRATCH, RadarCategory.SOFLAN,
+  RadarCategory.NOTES,
+  RadarCategory.CHORD,
+  RadarCategory.PEAK,
+  RadarCategory.CHARGE,
+  RadarCategory.SCRATCH,
+  RadarCategory.SOFLAN,
 ];
 
 /** Which BPI a field answers: V1 (the published definitions) or V2 (fitted from this server's bests; issue #19, src/domain/bpi-v2). */

@@ -58,7 +58,8 @@ export function normalizeDefinitions(doc: unknown): NormalizedDocument {
   }
   const d = doc as { version?: unknown; requireVersion?: unknown; body: unknown[] };
   const version = d.version === undefined || d.version === null ? '' : String(d.version).trim();
-  if (!/^[0-9A-Za-z._-]{1,40}$/.test(version)) throw new DefinitionsFormatError('Definitions document has no valid version');
+  if (!/^[0-9A-Za-z._-]{1,40}$/.test(version))
+    throw new DefinitionsFormatError('Definitions document has no valid version');
   const seen = new Map<string, string>();
   const entries: NormalizedDefinition[] = [];
   const problems: NormalizedDocument['problems'] = [];
@@ -69,11 +70,14 @@ export function normalizeDefinitions(doc: unknown): NormalizedDocument {
     const title = typeof e.title === 'string' ? e.title : '';
     if (!title) return problems.push({ index, reason: 'missing title' });
     const code = DIFFICULTY_CODES[String(e.difficulty ?? '')];
-    if (!code) return problems.push({ index, title, reason: `unknown difficulty code ${JSON.stringify(e.difficulty)}` });
+    if (!code)
+      return problems.push({ index, title, reason: `unknown difficulty code ${JSON.stringify(e.difficulty)}` });
     const notes = num(e.notes);
-    if (notes === null || !Number.isInteger(notes) || notes <= 0) return problems.push({ index, title, reason: 'notes must be a positive integer' });
+    if (notes === null || !Number.isInteger(notes) || notes <= 0)
+      return problems.push({ index, title, reason: 'notes must be a positive integer' });
     const level = num(e.difficultyLevel);
-    if (level === null || !Number.isInteger(level) || level < 1 || level > 12) return problems.push({ index, title, reason: 'difficultyLevel must be 1–12' });
+    if (level === null || !Number.isInteger(level) || level < 1 || level > 12)
+      return problems.push({ index, title, reason: 'difficultyLevel must be 1–12' });
     const textage = typeof e.textage === 'string' && e.textage ? e.textage : null;
     const folder = textage ? Number(textage.split('/')[0]) : NaN;
     const removed = e.removed === true || e.removed === 'true' || e.removed === 1;

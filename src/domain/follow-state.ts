@@ -136,23 +136,41 @@ export function transition(s: FollowSnapshot, action: FollowAction): Transition 
       if (s.follow) return done(from, [], s.hasPendingRequest);
       if (!s.targetIsPublic) return fail(forbidden(PRIVATE_MESSAGE));
       // none | requested (a request left from a private period): the follow supersedes it
-      return done('following', [...(s.hasPendingRequest ? (['DELETE_REQUEST'] as const) : []), 'CREATE_FOLLOW', 'NOTIFY_NEW_FOLLOWER', 'EMIT_FOLLOWED']);
+      return done('following', [
+        ...(s.hasPendingRequest ? (['DELETE_REQUEST'] as const) : []),
+        'CREATE_FOLLOW',
+        'NOTIFY_NEW_FOLLOWER',
+        'EMIT_FOLLOWED',
+      ]);
 
     case 'UNFOLLOW':
       // not following: succeeds and changes nothing ("Already unfollowed"); a pending request stays
       if (!s.follow) return done(from, [], s.hasPendingRequest);
-      return done(s.hasPendingRequest ? 'requested' : 'none', ['DELETE_FOLLOW', 'REMOVE_FROM_LISTS'], s.hasPendingRequest);
+      return done(
+        s.hasPendingRequest ? 'requested' : 'none',
+        ['DELETE_FOLLOW', 'REMOVE_FROM_LISTS'],
+        s.hasPendingRequest,
+      );
 
     case 'REQUEST':
       if (s.targetIsPublic) {
         // An invitation to a public player is a follow; repeated use is safe.
         if (s.follow) return done(from, [], s.hasPendingRequest);
-        return done('following', [...(s.hasPendingRequest ? (['DELETE_REQUEST'] as const) : []), 'CREATE_FOLLOW', 'NOTIFY_NEW_FOLLOWER', 'EMIT_FOLLOWED']);
+        return done('following', [
+          ...(s.hasPendingRequest ? (['DELETE_REQUEST'] as const) : []),
+          'CREATE_FOLLOW',
+          'NOTIFY_NEW_FOLLOWER',
+          'EMIT_FOLLOWED',
+        ]);
       }
       if (from === 'approved-follower') return done(from, []);
       // none → requested; legacy-follower keeps its follow and gains a request; repeats keep the first request
       if (s.hasPendingRequest) return done(from, [], true);
-      return done(from === 'legacy-follower' ? 'legacy-follower' : 'requested', ['CREATE_REQUEST', 'NOTIFY_FOLLOW_REQUEST'], true);
+      return done(
+        from === 'legacy-follower' ? 'legacy-follower' : 'requested',
+        ['CREATE_REQUEST', 'NOTIFY_FOLLOW_REQUEST'],
+        true,
+      );
 
     case 'WITHDRAW':
       if (!s.hasPendingRequest) return fail(conflict('No pending follow request to withdraw'));
@@ -175,11 +193,19 @@ export function transition(s: FollowSnapshot, action: FollowAction): Transition 
     case 'APPROVE_FOLLOWER':
       if (!s.follow) return fail(notFound('Follower not found'));
       if (s.follow.approvedAt) return fail(conflict('This follower is already approved'));
-      return done('approved-follower', [...(s.hasPendingRequest ? (['DELETE_REQUEST'] as const) : []), 'SET_APPROVED', 'NOTIFY_FOLLOW_APPROVED']);
+      return done('approved-follower', [
+        ...(s.hasPendingRequest ? (['DELETE_REQUEST'] as const) : []),
+        'SET_APPROVED',
+        'NOTIFY_FOLLOW_APPROVED',
+      ]);
 
     case 'REMOVE_FOLLOWER':
       if (!s.follow) return fail(notFound('Follower not found'));
       // not a block: a pending request stays, F may ask again through the invitation
-      return done(s.hasPendingRequest ? 'requested' : 'none', ['DELETE_FOLLOW', 'REMOVE_FROM_LISTS'], s.hasPendingRequest);
+      return done(
+        s.hasPendingRequest ? 'requested' : 'none',
+        ['DELETE_FOLLOW', 'REMOVE_FROM_LISTS'],
+        s.hasPendingRequest,
+      );
   }
 }

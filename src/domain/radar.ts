@@ -19,7 +19,11 @@ export interface RadarChart {
  * @param bestBpis the player's best BPI per chart id (null BPI = no definition → −15)
  * A category with no played chart is −15 (as the reference).
  */
-export function computeRadar(charts: Iterable<RadarChart>, bestBpis: ReadonlyMap<number, number | null>, categoryOf?: (chartId: number) => RadarCategory | null | undefined): RadarValues {
+export function computeRadar(
+  charts: Iterable<RadarChart>,
+  bestBpis: ReadonlyMap<number, number | null>,
+  categoryOf?: (chartId: number) => RadarCategory | null | undefined,
+): RadarValues {
   const played = new Map<RadarCategory, number[]>();
   const unplayed = new Map<RadarCategory, number>();
   const seen = new Set<number>();
@@ -55,7 +59,10 @@ export function computeRadar(charts: Iterable<RadarChart>, bestBpis: ReadonlyMap
 }
 
 /** Does the chart exist in game version v? (released ≤ v and not removed by v; INF: always). */
-export function chartInVersion(chart: { releasedVersion: number | null; removedInVersion: string | null }, v: string): boolean {
+export function chartInVersion(
+  chart: { releasedVersion: number | null; removedInVersion: string | null },
+  v: string,
+): boolean {
   if (v === 'INF') return true;
   const n = Number(v);
   if (chart.releasedVersion !== null && Number.isFinite(n) && chart.releasedVersion > n) return false;

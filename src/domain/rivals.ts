@@ -29,9 +29,12 @@ export interface ComparisonRow {
   outcome: Outcome;
 }
 
-
 /** The reference's rule: exDiff with 0 for a missing EX, bpiDiff = round2((myBpi ?? −15) − (theirBpi ?? −15)); outcome by the EX difference. */
-export function compareSides(chart: { chartId: number; title: string; level: number; notes: number; bpm: string }, mine: SideScore | null, theirs: SideScore | null): ComparisonRow {
+export function compareSides(
+  chart: { chartId: number; title: string; level: number; notes: number; bpm: string },
+  mine: SideScore | null,
+  theirs: SideScore | null,
+): ComparisonRow {
   const exDiff = (mine?.exScore ?? 0) - (theirs?.exScore ?? 0);
   const bpiDiff = round2((mine?.bpi ?? BPI_FLOOR) - (theirs?.bpi ?? BPI_FLOOR));
   return { ...chart, mine, theirs, exDiff, bpiDiff, outcome: exDiff > 0 ? 'WIN' : exDiff < 0 ? 'LOSE' : 'DRAW' };
@@ -60,7 +63,15 @@ export type ComparisonSort =
   | 'VERSION';
 
 /** The first number of a BPM ("75-150" → 150, the highest). */
-const bpmValue = (bpm: string) => Math.max(0, ...bpm.split(/[^0-9.]+/).filter(Boolean).map(Number).filter(Number.isFinite));
+const bpmValue = (bpm: string) =>
+  Math.max(
+    0,
+    ...bpm
+      .split(/[^0-9.]+/)
+      .filter(Boolean)
+      .map(Number)
+      .filter(Number.isFinite),
+  );
 const rate = (s: SideScore | null, notes: number) => (s && notes > 0 ? s.exScore / (2 * notes) : -1);
 const time = (s: SideScore | null) => (s ? s.playedAt.getTime() : -1);
 
@@ -130,7 +141,12 @@ export interface ComparisonPosition {
 export function comparePositions(a: ComparisonPosition, b: ComparisonPosition, order: 'ASC' | 'DESC'): number {
   if (a.group !== b.group) return a.group - b.group;
   if (a.value !== b.value) {
-    const c = typeof a.value === 'string' || typeof b.value === 'string' ? (String(a.value) < String(b.value) ? -1 : 1) : (a.value) - (b.value);
+    const c =
+      typeof a.value === 'string' || typeof b.value === 'string'
+        ? String(a.value) < String(b.value)
+          ? -1
+          : 1
+        : a.value - b.value;
     return order === 'ASC' ? c : -c;
   }
   if (a.level !== b.level) return b.level - a.level;

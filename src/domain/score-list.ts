@@ -89,19 +89,25 @@ export function maxBpm(bpm: string): number {
   return max;
 }
 
-const within = (v: number, min: number | null | undefined, max: number | null | undefined) => (min == null || v >= min) && (max == null || v <= max);
+const within = (v: number, min: number | null | undefined, max: number | null | undefined) =>
+  (min == null || v >= min) && (max == null || v <= max);
 
 /** Does the entry pass every filter? */
-export function matchesScoreFilter(e: ListEntry, f: ScoreListFilter, searchLower = f.search?.toLowerCase() ?? ''): boolean {
+export function matchesScoreFilter(
+  e: ListEntry,
+  f: ScoreListFilter,
+  searchLower = f.search?.toLowerCase() ?? '',
+): boolean {
   if (f.levels?.length && !f.levels.includes(e.level)) return false;
   if (f.difficulties?.length && !f.difficulties.includes(e.difficulty)) return false;
-  if (f.clearLamps?.length && !f.clearLamps.includes(e.clearLamp ?? ('NO_PLAY'))) return false;
+  if (f.clearLamps?.length && !f.clearLamps.includes(e.clearLamp ?? 'NO_PLAY')) return false;
   if ((f.bpiMin != null || f.bpiMax != null) && !within(e.bpi ?? -15, f.bpiMin, f.bpiMax)) return false;
   if ((f.bpmMin != null || f.bpmMax != null) && !within(maxBpm(e.bpm), f.bpmMin, f.bpmMax)) return false;
   if (f.soflan != null && isSoflan(e.bpm) !== f.soflan) return false;
   if ((f.notesMin != null || f.notesMax != null) && !within(e.notes ?? 0, f.notesMin, f.notesMax)) return false;
   if (searchLower && !e.title.toLowerCase().includes(searchLower)) return false;
-  if (f.releasedVersions?.length && (e.releasedVersion === null || !f.releasedVersions.includes(e.releasedVersion))) return false;
+  if (f.releasedVersions?.length && (e.releasedVersion === null || !f.releasedVersions.includes(e.releasedVersion)))
+    return false;
   if (f.radarCategories?.length && (!e.radarTop || !f.radarCategories.includes(e.radarTop))) return false;
   return true;
 }
@@ -145,7 +151,14 @@ export function searchRank(title: string, searchLower: string): number {
 export type SortPosition = readonly [number, number, number, number, number];
 
 /** The position of an entry (its sort value computed) — also how a cursor is turned back into a position. */
-export function positionOf(chartId: number, value: number, level: number, title: string, searchLower: string, titleRank: (chartId: number) => number): SortPosition {
+export function positionOf(
+  chartId: number,
+  value: number,
+  level: number,
+  title: string,
+  searchLower: string,
+  titleRank: (chartId: number) => number,
+): SortPosition {
   return [searchRank(title, searchLower), value, level, titleRank(chartId), chartId];
 }
 
@@ -171,7 +184,21 @@ export interface ListSource<T> {
 
 /** A fresh entry for `ListSource.fill` to write into. */
 export function scratchEntry(): ListEntry {
-  return { chartId: 0, title: '', difficulty: 'ANOTHER', level: 0, notes: null, bpm: '', releasedVersion: null, radarTop: null, exScore: null, bpi: null, clearLamp: null, missCount: null, playedAt: null };
+  return {
+    chartId: 0,
+    title: '',
+    difficulty: 'ANOTHER',
+    level: 0,
+    notes: null,
+    bpm: '',
+    releasedVersion: null,
+    radarTop: null,
+    exScore: null,
+    bpi: null,
+    clearLamp: null,
+    missCount: null,
+    playedAt: null,
+  };
 }
 
 /** Every list source over an array of entries. */

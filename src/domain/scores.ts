@@ -25,7 +25,9 @@ export interface Best {
 export function improvements(play: Play, best: Pick<Best, 'exScore' | 'clearLamp' | 'missCount'> | undefined) {
   const ex = play.exScore > (best?.exScore ?? 0);
   const lamp = play.clearLamp !== null && lampRank(play.clearLamp) > lampRank(best?.clearLamp ?? null);
-  const miss = play.missCount !== null && (best?.missCount === null || best?.missCount === undefined || play.missCount < best.missCount);
+  const miss =
+    play.missCount !== null &&
+    (best?.missCount === null || best?.missCount === undefined || play.missCount < best.missCount);
   return { ex, lamp, miss, any: ex || lamp || miss };
 }
 

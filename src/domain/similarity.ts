@@ -50,7 +50,17 @@ export const PROFILE_ATTRIBUTES = [
   'p_peak',
   'p_udeoshi',
 ] as const;
-export const GLOBAL_ATTRIBUTES = ['g_scratch', 'g_soflan', 'g_cn', 'g_chord', 'g_intensity', 'g_delay', 'g_tateren', 'g_trill_denim', 'g_peak'] as const;
+export const GLOBAL_ATTRIBUTES = [
+  'g_scratch',
+  'g_soflan',
+  'g_cn',
+  'g_chord',
+  'g_intensity',
+  'g_delay',
+  'g_tateren',
+  'g_trill_denim',
+  'g_peak',
+] as const;
 
 export type SimilarityMode = 'SHARED' | 'PROFILE' | 'GLOBAL';
 
@@ -93,7 +103,10 @@ export function mergeAttributeVector(current: AttributeVector | null, incoming: 
  * Does a chart exist in game version `version`? Released in or before it and not removed in or
  * before it. `INF` (the PC version) has no release history: every chart counts.
  */
-export function chartInVersion(chart: { releasedVersion: number | null; removedInVersion: string | null }, version: string): boolean {
+export function chartInVersion(
+  chart: { releasedVersion: number | null; removedInVersion: string | null },
+  version: string,
+): boolean {
   if (version === 'INF') return true;
   const v = Number(version);
   if (!Number.isFinite(v)) return true;

@@ -25,7 +25,10 @@ export interface TotalSetChart {
 export const TOTAL_LEVEL = 12;
 
 /** Is the chart in the game in this version? (release and removal) */
-export function availableIn(chart: Pick<TotalSetChart, 'releasedVersion' | 'removedInVersion'>, version: string): boolean {
+export function availableIn(
+  chart: Pick<TotalSetChart, 'releasedVersion' | 'removedInVersion'>,
+  version: string,
+): boolean {
   if (version === 'INF') return true;
   const v = Number(version);
   if (!Number.isFinite(v)) return false;
@@ -38,7 +41,12 @@ export function availableIn(chart: Pick<TotalSetChart, 'releasedVersion' | 'remo
 }
 
 export function inTotalSet(chart: TotalSetChart, version: string): boolean {
-  return chart.playStyle === PlayStyle.SP && chart.level === TOTAL_LEVEL && chart.definition !== null && availableIn(chart, version);
+  return (
+    chart.playStyle === PlayStyle.SP &&
+    chart.level === TOTAL_LEVEL &&
+    chart.definition !== null &&
+    availableIn(chart, version)
+  );
 }
 
 /**
@@ -46,7 +54,10 @@ export function inTotalSet(chart: TotalSetChart, version: string): boolean {
  * @param set charts of the set (inTotalSet), by id
  * @param bestBpi chartId → BPI of the player's best EX score on it (null = no BPI)
  */
-export function totalOverSet(setIds: ReadonlySet<number>, bestBpi: ReadonlyMap<number, number | null>): { totalBpi: number; playedCount: number } {
+export function totalOverSet(
+  setIds: ReadonlySet<number>,
+  bestBpi: ReadonlyMap<number, number | null>,
+): { totalBpi: number; playedCount: number } {
   const values: number[] = [];
   for (const [chartId, bpi] of bestBpi) if (setIds.has(chartId)) values.push(bpi ?? -15);
   return { totalBpi: totalBpi(values, setIds.size), playedCount: values.length };

@@ -4,9 +4,22 @@
  * clear BAD_USER_INPUT (naming the argument) everywhere, and range checks live here only.
  */
 import { isGameVersion, LATEST_VERSION, type GameVersion } from '../domain/constants';
-import { DEFAULT_SORT, type ScoreListFilter, type ScoreListSort, type ScoreSortKey, type SortOrder } from '../domain/score-list';
+import {
+  DEFAULT_SORT,
+  type ScoreListFilter,
+  type ScoreListSort,
+  type ScoreSortKey,
+  type SortOrder,
+} from '../domain/score-list';
 import { badInput, type ErrorIssue } from '../errors';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, openCursorPart, type Keyset, type KeyKind, type KeyValues } from './connection';
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  openCursorPart,
+  type Keyset,
+  type KeyKind,
+  type KeyValues,
+} from './connection';
 
 export type { Keyset, KeyKind, KeyValues };
 
@@ -70,18 +83,22 @@ export function intIdOrNull(value: string): number | null {
 export function pageSize(first: number | null | undefined, max = MAX_PAGE_SIZE, def = DEFAULT_PAGE_SIZE): number {
   if (first === null || first === undefined) return def;
   if (!Number.isInteger(first) || first < 1 || first > max) {
-    throw badInput(`first must be between 1 and ${max}`, [{ code: 'too_big', path: ['first'], message: `first must be between 1 and ${max}` }]);
+    throw badInput(`first must be between 1 and ${max}`, [
+      { code: 'too_big', path: ['first'], message: `first must be between 1 and ${max}` },
+    ]);
   }
   return first;
 }
 
-const invalidCursor = () => badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+const invalidCursor = () =>
+  badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
 
 /** Numbers a cursor may hold (ids, counts, offsets): 32-bit integers, as the columns they page over. */
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 const cursorPart = (p: unknown) =>
-  (typeof p === 'string' && p.length <= 512) || (typeof p === 'number' && Number.isInteger(p) && p >= INT32_MIN && p <= INT32_MAX);
+  (typeof p === 'string' && p.length <= 512) ||
+  (typeof p === 'number' && Number.isInteger(p) && p >= INT32_MIN && p <= INT32_MAX);
 
 /**
  * The parts of an opaque cursor (`encodeCursor`); BAD_USER_INPUT unless it is a JSON array of
@@ -109,8 +126,8 @@ export interface KeysetArgs {
   before?: string | null;
 }
 
-
-const cursorIssue = (arg: string, message = 'Invalid cursor') => badInput(message, [{ code: 'invalid_cursor', path: [arg], message }]);
+const cursorIssue = (arg: string, message = 'Invalid cursor') =>
+  badInput(message, [{ code: 'invalid_cursor', path: [arg], message }]);
 
 /**
  * Parses a keyset connection's arguments. Forward with `first` / `after`, backward with `last` /
@@ -129,7 +146,9 @@ export function keyset<const K extends readonly KeyKind[]>(
   const has = (v: unknown) => v !== null && v !== undefined;
   const backward = has(args.last) || has(args.before);
   if (backward && has(args.first)) {
-    const message = has(args.last) ? 'first and last cannot be used together' : 'first cannot be used with before (use last)';
+    const message = has(args.last)
+      ? 'first and last cannot be used together'
+      : 'first cannot be used with before (use last)';
     throw badInput(message, [{ code: 'invalid_argument', path: [has(args.last) ? 'last' : 'first'], message }]);
   }
   if (backward && has(args.after)) {
@@ -141,7 +160,9 @@ export function keyset<const K extends readonly KeyKind[]>(
     const last = args.last;
     if (last === null || last === undefined) size = def;
     else if (!Number.isInteger(last) || last < 1 || last > max) {
-      throw badInput(`last must be between 1 and ${max}`, [{ code: 'too_big', path: ['last'], message: `last must be between 1 and ${max}` }]);
+      throw badInput(`last must be between 1 and ${max}`, [
+        { code: 'too_big', path: ['last'], message: `last must be between 1 and ${max}` },
+      ]);
     } else size = last;
   } else size = pageSize(args.first, max, def);
   const arg = backward ? 'before' : 'after';
@@ -153,7 +174,11 @@ export function keyset<const K extends readonly KeyKind[]>(
   } catch {
     throw cursorIssue(arg);
   }
-  if (parts[0] !== tag) throw cursorIssue(arg, `Invalid ${arg} cursor: it belongs to another list or sort (keep the arguments the same while paging)`);
+  if (parts[0] !== tag)
+    throw cursorIssue(
+      arg,
+      `Invalid ${arg} cursor: it belongs to another list or sort (keep the arguments the same while paging)`,
+    );
   const values = kinds.map((kind, i) => {
     const p = parts[i + 1];
     switch (kind) {
@@ -190,7 +215,9 @@ export function keyset<const K extends readonly KeyKind[]>(
 export function parseLevels(value: readonly number[] | null | undefined, field = 'levels'): number[] | null {
   if (value === null || value === undefined) return null;
   if (value.length > 12 || value.some((l) => !Number.isInteger(l) || l < 1 || l > 12)) {
-    throw badInput(`${field} must be levels between 1 and 12`, [{ code: 'invalid_level', path: [field], message: `${field} must be levels between 1 and 12` }]);
+    throw badInput(`${field} must be levels between 1 and 12`, [
+      { code: 'invalid_level', path: [field], message: `${field} must be levels between 1 and 12` },
+    ]);
   }
   return [...new Set(value)].sort((a, b) => a - b);
 }
@@ -205,7 +232,10 @@ export function parseSearch(value: string | null | undefined, field = 'search', 
   if (value === null || value === undefined) return null;
   const t = value.trim();
   if (!t) return null;
-  if (t.length > max) throw badInput(`${field} is longer than ${max} characters`, [{ code: 'too_big', path: [field], message: `${field} is longer than ${max} characters` }]);
+  if (t.length > max)
+    throw badInput(`${field} is longer than ${max} characters`, [
+      { code: 'too_big', path: [field], message: `${field} is longer than ${max} characters` },
+    ]);
   return t;
 }
 
@@ -219,7 +249,14 @@ export function refuseIssues(issues: readonly { argument: string; message: strin
   if (issues.length === 0) return;
   throw badInput(
     issues.map((i) => i.message).join('; '),
-    issues.map((i) => ({ code: 'invalid_argument', path: i.argument.split(/[.[\]]+/).filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p)), message: i.message })),
+    issues.map((i) => ({
+      code: 'invalid_argument',
+      path: i.argument
+        .split(/[.[\]]+/)
+        .filter(Boolean)
+        .map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
+      message: i.message,
+    })),
   );
 }
 
@@ -252,7 +289,13 @@ export function rangeArgs(
 }
 
 /** An optional list of integers within [lo, hi] (at most `maxItems`); BAD_USER_INPUT naming the argument. */
-export function intListArg(values: readonly number[] | null | undefined, name: string, lo: number, hi: number, maxItems = 50): number[] | null {
+export function intListArg(
+  values: readonly number[] | null | undefined,
+  name: string,
+  lo: number,
+  hi: number,
+  maxItems = 50,
+): number[] | null {
   if (!values?.length) return null;
   if (values.length > maxItems || values.some((v) => !Number.isInteger(v) || v < lo || v > hi)) {
     const message = `${name} must list at most ${maxItems} integers between ${lo} and ${hi}`;
@@ -272,7 +315,10 @@ export function textArg(value: string | null | undefined, name: string, maxLengt
 }
 
 /** Filters and sort of a score list (User.scores, allDifficultyScores, unplayedCharts), checked. */
-export function scoreListArgs(a: ScoreListFilter & { sort?: ScoreSortKey | null; order?: SortOrder | null }): { filter: ScoreListFilter; sort: ScoreListSort } {
+export function scoreListArgs(a: ScoreListFilter & { sort?: ScoreSortKey | null; order?: SortOrder | null }): {
+  filter: ScoreListFilter;
+  sort: ScoreListSort;
+} {
   const bpi = rangeArgs(a.bpiMin, a.bpiMax, ['bpiMin', 'bpiMax'], { lo: -15, hi: 10_000 });
   const bpm = rangeArgs(a.bpmMin, a.bpmMax, ['bpmMin', 'bpmMax'], { lo: 0, hi: 10_000 });
   const notes = rangeArgs(a.notesMin, a.notesMax, ['notesMin', 'notesMax'], { lo: 0, hi: 100_000, integer: true });

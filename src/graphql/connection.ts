@@ -22,12 +22,24 @@ export interface Keyset<V> {
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
-@ObjectType({ description: 'Where a page sits in its list (Relay): whether there are more items, and the cursors of its ends' })
+@ObjectType({
+  description: 'Where a page sits in its list (Relay): whether there are more items, and the cursors of its ends',
+})
 export class PageInfo {
-  @Field(() => Boolean, { description: 'True when items follow this page (pass endCursor as `after` to read them)' }) hasNextPage!: boolean;
-  @Field(() => Boolean, { description: 'True when items precede this page (this page was read with a cursor)' }) hasPreviousPage!: boolean;
-  @Field(() => String, { nullable: true, description: 'Cursor of the first edge of the page; null when the page is empty' }) startCursor!: string | null;
-  @Field(() => String, { nullable: true, description: 'Cursor of the last edge of the page (the next page\'s `after`); null when the page is empty' }) endCursor!: string | null;
+  @Field(() => Boolean, { description: 'True when items follow this page (pass endCursor as `after` to read them)' })
+  hasNextPage!: boolean;
+  @Field(() => Boolean, { description: 'True when items precede this page (this page was read with a cursor)' })
+  hasPreviousPage!: boolean;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Cursor of the first edge of the page; null when the page is empty',
+  })
+  startCursor!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "Cursor of the last edge of the page (the next page's `after`); null when the page is empty",
+  })
+  endCursor!: string | null;
 }
 
 @ArgsType()
@@ -42,10 +54,16 @@ export class ConnectionArgs {
 /** Connection arguments of a list a UI also pages backwards (rankings, timelines): Relay's `last` / `before` too. */
 @ArgsType()
 export class BidirectionalConnectionArgs extends ConnectionArgs {
-  @Field(() => Int, { nullable: true, description: `Page size when paging backwards, 1–${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}); not with first` })
+  @Field(() => Int, {
+    nullable: true,
+    description: `Page size when paging backwards, 1–${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}); not with first`,
+  })
   last?: number | null;
 
-  @Field(() => String, { nullable: true, description: 'Opaque cursor from pageInfo.startCursor: the rows before it (with last)' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Opaque cursor from pageInfo.startCursor: the rows before it (with last)',
+  })
   before?: string | null;
 }
 
@@ -59,14 +77,23 @@ export interface Page<T> {
 export function Connection<T extends object>(node: ClassType<T>, name: string) {
   @ObjectType(`${name}Edge`, { description: `One ${name} of a page, with its position in the list` })
   class Edge {
-    @Field(() => String, { description: 'Opaque cursor of this item: pass it as `after` to read the items that follow it' }) cursor!: string;
+    @Field(() => String, {
+      description: 'Opaque cursor of this item: pass it as `after` to read the items that follow it',
+    })
+    cursor!: string;
     @Field(() => node, { description: `The ${name}` }) node!: T;
   }
   @ObjectType()
   abstract class ConnectionType {
     @Field(() => [Edge], { description: 'The items of this page, in list order (empty past the end)' }) edges!: Edge[];
-    @Field(() => PageInfo, { description: 'Whether more items follow or precede this page, and the cursors of its ends' }) pageInfo!: PageInfo;
-    @Field(() => GraphQLNonNegativeInt, { description: 'Number of items in the whole list (every page), under the same filters' }) totalCount!: number;
+    @Field(() => PageInfo, {
+      description: 'Whether more items follow or precede this page, and the cursors of its ends',
+    })
+    pageInfo!: PageInfo;
+    @Field(() => GraphQLNonNegativeInt, {
+      description: 'Number of items in the whole list (every page), under the same filters',
+    })
+    totalCount!: number;
   }
   return ConnectionType as unknown as ClassType<Page<T>>;
 }
@@ -79,7 +106,13 @@ export function encodeCursor(parts: (string | number)[]): string {
  * A forward keyset page for lists whose cursor is parsed by their own decoder (score lists, rivals,
  * notes): rows fetched with take = size + 1 after the cursor's position (keysetConnection).
  */
-export function keysetPage<T>(rows: T[], size: number, after: string | null | undefined, cursorOf: (row: T) => string, totalCount: number): Page<T> {
+export function keysetPage<T>(
+  rows: T[],
+  size: number,
+  after: string | null | undefined,
+  cursorOf: (row: T) => string,
+  totalCount: number,
+): Page<T> {
   return keysetConnection(rows, { size, backward: false, key: after ? after : null }, cursorOf, totalCount);
 }
 
@@ -112,7 +145,12 @@ export function openCursorPart(key: Buffer, tag: string, sealed: string): string
 }
 
 /** A keyset cursor: the list's tag, then the row's sort key and tie-break (args.ts `keyset` reads it back with the same kinds). */
-export function keyCursor<const K extends readonly KeyKind[]>(tag: string, kinds: K, values: KeyValues<K>, key?: Buffer): string {
+export function keyCursor<const K extends readonly KeyKind[]>(
+  tag: string,
+  kinds: K,
+  values: KeyValues<K>,
+  key?: Buffer,
+): string {
   const vs = values as unknown as (string | number | Date)[];
   return encodeCursor([
     tag,
@@ -135,7 +173,12 @@ export function keyCursor<const K extends readonly KeyKind[]>(tag: string, kinds
  * put back in list order here). Relay page info: forward, hasNextPage = a row beyond the page,
  * hasPreviousPage = a cursor was given (rows precede it); backward, the mirror image.
  */
-export function keysetConnection<T>(rows: T[], ks: Keyset<unknown>, cursorOf: (row: T) => string, totalCount: number): Page<T> {
+export function keysetConnection<T>(
+  rows: T[],
+  ks: Keyset<unknown>,
+  cursorOf: (row: T) => string,
+  totalCount: number,
+): Page<T> {
   const more = rows.length > ks.size;
   const slice = rows.slice(0, ks.size);
   if (ks.backward) slice.reverse();
@@ -169,7 +212,12 @@ export function prismaKeyset<V extends readonly [unknown, unknown]>(
   const where =
     ks.key === null
       ? {}
-      : { AND: [{ [c1]: { [`${op(d1)}e`]: ks.key[0] } }, { OR: [{ [c1]: { [op(d1)]: ks.key[0] } }, { [c1]: ks.key[0], [c2]: { [op(d2)]: ks.key[1] } }] }] };
+      : {
+          AND: [
+            { [c1]: { [`${op(d1)}e`]: ks.key[0] } },
+            { OR: [{ [c1]: { [op(d1)]: ks.key[0] } }, { [c1]: ks.key[0], [c2]: { [op(d2)]: ks.key[1] } }] },
+          ],
+        };
   return { where, orderBy, take: ks.size + 1 };
 }
 

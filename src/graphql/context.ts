@@ -187,7 +187,8 @@ export function contextForRequest(
 ): Context | Promise<Context> {
   const authorization = req.headers.authorization;
   // No credential: an anonymous caller, built without a promise (the hot public reads).
-  if (typeof authorization !== 'string' || authorization === '') return withApiKey(createContext(app, null, req.ip), req);
+  if (typeof authorization !== 'string' || authorization === '')
+    return withApiKey(createContext(app, null, req.ip), req);
   return app.auth.authenticate(authorization).then(({ viewer, identity }) => {
     const ctx = createContext(app, viewer, req.ip);
     if (identity) ctx.identity = identity;
@@ -203,7 +204,10 @@ export function contextOf(req: object): Context | undefined {
   return requestContexts.get(req);
 }
 
-function withApiKey(ctx: Context, req: { headers: Record<string, string | string[] | undefined>; method?: string }): Context {
+function withApiKey(
+  ctx: Context,
+  req: { headers: Record<string, string | string[] | undefined>; method?: string },
+): Context {
   const apiKey = req.headers['x-api-key'];
   if (typeof apiKey === 'string' && apiKey) ctx.apiKey = apiKey;
   if (req.method === 'GET' || req.method === 'HEAD') ctx.readOnly = true; // REST reads; GraphQL over GET runs queries only

@@ -59,7 +59,9 @@ export function documentProblems(schema: GraphQLSchema, doc: FixedDocument): str
   } catch (err) {
     return [(err as Error).message];
   }
-  const problems = validate(schema, document, [...specifiedRules, NoSchemaIntrospectionCustomRule]).map((e) => e.message);
+  const problems = validate(schema, document, [...specifiedRules, NoSchemaIntrospectionCustomRule]).map(
+    (e) => e.message,
+  );
   const operation = getOperationAST(document, doc.name);
   if (!operation) problems.push(`no operation named ${doc.name}`);
   else if (operation.operation === 'subscription') problems.push('a subscription cannot be a fixed document');
@@ -72,7 +74,8 @@ function appErrorOf(err: unknown): AppError {
   if (err instanceof GraphQLError) {
     if (err.originalError) return appErrorOf(err.originalError);
     const code = err.extensions?.code;
-    if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return new AppError(code as ErrorCode, err.message);
+    if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR')
+      return new AppError(code as ErrorCode, err.message);
   }
   return toAppError(err);
 }
@@ -115,7 +118,8 @@ export class DocumentRunner {
       }
       this.compiled.set(doc, { document, operation, query: jit.query.bind(jit) });
     }
-    if (failures.length) throw new Error(`Invalid fixed GraphQL documents (src/rest/documents):\n${failures.join('\n')}`);
+    if (failures.length)
+      throw new Error(`Invalid fixed GraphQL documents (src/rest/documents):\n${failures.join('\n')}`);
     return this;
   }
 
@@ -134,7 +138,14 @@ export class DocumentRunner {
       ctx.readOnly = false;
       wrote.add(ctx);
     }
-    const rq = { schema: this.schema, document: c.document, operation: c.operation, operationName: doc.name, variables, ctx };
+    const rq = {
+      schema: this.schema,
+      document: c.document,
+      operation: c.operation,
+      operationName: doc.name,
+      variables,
+      ctx,
+    };
     try {
       const measured = measureOperation(this.limits, rq);
       if (opts.count) {
@@ -148,9 +159,16 @@ export class DocumentRunner {
     if (result.errors?.length) {
       const first = result.errors[0];
       // Variables that do not coerce (a version the schema does not know…): no data, no path, no cause.
-      if (result.data == null && !first.path && !first.originalError) throw badInput(first.message, [{ code: 'invalid_type', path: variableOf(first.message), message: first.message }]);
+      if (result.data == null && !first.path && !first.originalError)
+        throw badInput(first.message, [
+          { code: 'invalid_type', path: variableOf(first.message), message: first.message },
+        ]);
       const e = appErrorOf(first);
-      if (e.code === 'INTERNAL_SERVER_ERROR') this.app.log.error({ err: first.originalError ?? first, document: doc.name }, 'unhandled error in a fixed document');
+      if (e.code === 'INTERNAL_SERVER_ERROR')
+        this.app.log.error(
+          { err: first.originalError ?? first, document: doc.name },
+          'unhandled error in a fixed document',
+        );
       throw e;
     }
     return result.data as TData;

@@ -34,20 +34,48 @@ export function makeFormatError(log: Logger) {
       return { message: original.message, locations: formatted.locations, path: formatted.path, extensions: ext };
     }
     if (original instanceof ArgumentValidationError) {
-      return { message: 'Invalid arguments', locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_USER_INPUT' } };
+      return {
+        message: 'Invalid arguments',
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: { code: 'BAD_USER_INPUT' },
+      };
     }
     const dbErr = fromDatabaseError(original);
-    if (dbErr) return { message: dbErr.message, locations: formatted.locations, path: formatted.path, extensions: { code: dbErr.code } };
+    if (dbErr)
+      return {
+        message: dbErr.message,
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: { code: dbErr.code },
+      };
     const code = formatted.extensions?.code;
     // Apollo's own request errors without a code (e.g. an APQ hash that does not match the query).
-    const httpStatus = error instanceof GraphQLError ? (error.extensions as { http?: { status?: number } })?.http?.status : undefined;
-    if (error instanceof GraphQLError && !error.originalError && !error.extensions?.code && httpStatus && httpStatus < 500) {
-      return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_REQUEST' } };
+    const httpStatus =
+      error instanceof GraphQLError ? (error.extensions as { http?: { status?: number } })?.http?.status : undefined;
+    if (
+      error instanceof GraphQLError &&
+      !error.originalError &&
+      !error.extensions?.code &&
+      httpStatus &&
+      httpStatus < 500
+    ) {
+      return {
+        message: formatted.message,
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: { code: 'BAD_REQUEST' },
+      };
     }
     if (typeof code === 'string' && PASS_THROUGH.has(code)) {
       return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
     }
     log.error({ err: original, path: formatted.path }, 'unhandled error in GraphQL request');
-    return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    return {
+      message: 'Internal server error',
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    };
   };
 }

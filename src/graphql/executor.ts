@@ -37,7 +37,13 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { compileVariableParsing, failToParseVariables } from 'graphql-jit/dist/variables';
 import type { Platform as App } from './context';
 import { contextForRequest, type Context } from './context';
-import { countOperation, measureOperation, rateLimitedRetryAfter, type LimitsConfig, type OperationCost } from './limits';
+import {
+  countOperation,
+  measureOperation,
+  rateLimitedRetryAfter,
+  type LimitsConfig,
+  type OperationCost,
+} from './limits';
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
@@ -113,9 +119,9 @@ export class CompiledExecutor {
     ) {
       return this.toApollo();
     }
-    const compiled = this.lookup(body.query, (body.operationName) ?? undefined);
+    const compiled = this.lookup(body.query, body.operationName ?? undefined);
     if (compiled === TO_APOLLO) return this.toApollo();
-    const variables = (body.variables) ?? {};
+    const variables = body.variables ?? {};
     // Apollo answers variables that do not coerce (400 BAD_USER_INPUT) before anything runs.
     if (compiled.coerceVariables && failToParseVariables(compiled.coerceVariables(variables))) {
       return this.toApollo();
@@ -130,7 +136,14 @@ export class CompiledExecutor {
     }
     if (compiled.operation.operation === 'query') ctx.readOnly = true;
 
-    const rq = { schema: this.schema, document: compiled.document, operation: compiled.operation, operationName: compiled.operationName, variables, ctx };
+    const rq = {
+      schema: this.schema,
+      document: compiled.document,
+      operation: compiled.operation,
+      operationName: compiled.operationName,
+      variables,
+      ctx,
+    };
     let measured: OperationCost;
     try {
       measured = measureOperation(this.limits, rq);
@@ -196,7 +209,9 @@ export class CompiledExecutor {
       document,
       operation,
       operationName,
-      coerceVariables: operation.variableDefinitions?.length ? compileVariableParsing(this.schema, operation.variableDefinitions) : null,
+      coerceVariables: operation.variableDefinitions?.length
+        ? compileVariableParsing(this.schema, operation.variableDefinitions)
+        : null,
     };
   }
 
@@ -207,10 +222,23 @@ export class CompiledExecutor {
     if (result.errors?.length) {
       errors = [];
       for (const error of result.errors) {
-        const g = error instanceof GraphQLError ? error : new GraphQLError(error instanceof Error ? error.message : String(error), { originalError: error instanceof Error ? error : undefined });
-        const extensions: Record<string, unknown> = { ...g.extensions, code: g.extensions?.code ?? 'INTERNAL_SERVER_ERROR' };
+        const g =
+          error instanceof GraphQLError
+            ? error
+            : new GraphQLError(error instanceof Error ? error.message : String(error), {
+                originalError: error instanceof Error ? error : undefined,
+              });
+        const extensions: Record<string, unknown> = {
+          ...g.extensions,
+          code: g.extensions?.code ?? 'INTERNAL_SERVER_ERROR',
+        };
         const http = extensions.http as { status?: number; headers?: Map<string, string> } | undefined;
-        if (http && typeof http === 'object' && (http.status === undefined || typeof http.status === 'number') && (http.headers === undefined || http.headers instanceof Map)) {
+        if (
+          http &&
+          typeof http === 'object' &&
+          (http.status === undefined || typeof http.status === 'number') &&
+          (http.headers === undefined || http.headers instanceof Map)
+        ) {
           if (http.status) status = http.status;
           for (const [name, value] of http.headers ?? []) reply.header(name, value);
           delete extensions.http;

@@ -126,7 +126,10 @@ const BOOTSTRAP = String.raw`
 function renderPage(endpoint: string): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const g = require('@graphql-yoga/render-graphiql/graphiql') as GraphiQLBundle;
-  const graphqlWs = fs.readFileSync(path.join(path.dirname(require.resolve('graphql-ws/package.json')), 'umd', 'graphql-ws.min.js'), 'utf8');
+  const graphqlWs = fs.readFileSync(
+    path.join(path.dirname(require.resolve('graphql-ws/package.json')), 'umd', 'graphql-ws.min.js'),
+    'utf8',
+  );
   const config = { endpoint, title: 'bpigraph explorer', tabs: EXPLORER_TABS };
   return `<!doctype html>
 <html lang="en">
@@ -186,7 +189,12 @@ function encode(p: Page, encoding: Encoding): Buffer {
   if (!body) {
     body =
       encoding === 'br'
-        ? zlib.brotliCompressSync(p.html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: p.html.length } })
+        ? zlib.brotliCompressSync(p.html, {
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: p.html.length,
+            },
+          })
         : zlib.gzipSync(p.html, { level: 6 });
     p.encoded[encoding] = body;
   }

@@ -80,7 +80,8 @@ export function installNodeIds(schema: GraphQLSchema, sources: Record<string, { 
   node.resolveType = (value: object) => nodeTypes.get(value);
   for (const type of schema.getPossibleTypes(node)) {
     const source = sources[type.name];
-    if (!source) throw new Error(`${type.name} implements Node but no area provides a node source for it (manifest \`nodes\`)`);
+    if (!source)
+      throw new Error(`${type.name} implements Node but no area provides a node source for it (manifest \`nodes\`)`);
     const keyOf = source.key ?? ((root: { id: string | number }) => root.id);
     const name = type.name;
     type.getFields().id.resolve = (root) => toGlobalId(name, keyOf(root));
@@ -128,7 +129,8 @@ export function acceptGlobalIds(schema: GraphQLSchema): void {
         return out;
       };
       const resolve: GraphQLFieldResolver<unknown, unknown> = field.resolve ?? defaultFieldResolver;
-      const wrapped: GraphQLFieldResolver<unknown, unknown> = (source, args, ctx, info) => resolve(source, decode(args), ctx, info);
+      const wrapped: GraphQLFieldResolver<unknown, unknown> = (source, args, ctx, info) =>
+        resolve(source, decode(args), ctx, info);
       for (const sym of Object.getOwnPropertySymbols(resolve)) (wrapped as any)[sym] = (resolve as any)[sym];
       field.resolve = wrapped;
       if (field.subscribe) {

@@ -83,7 +83,8 @@ export function simpleObjectTypes(): void {
   }
   for (const objectType of storage.objectTypes) {
     for (const field of objectType.fields ?? []) {
-      if (field.middlewares?.length) throw unsupported(`${objectType.name}.${field.schemaName}`, '@UseMiddleware on a field');
+      if (field.middlewares?.length)
+        throw unsupported(`${objectType.name}.${field.schemaName}`, '@UseMiddleware on a field');
       if (field.roles?.length) throw unsupported(`${objectType.name}.${field.schemaName}`, '@Authorized on a field');
     }
     objectType.simpleResolvers ??= true;
@@ -100,7 +101,8 @@ function paramGetters(params: Param[]): ParamGetter[] | string {
     switch (p.kind) {
       case 'args':
       case 'arg': {
-        if (p.validateFn !== undefined || (p.validateSettings !== undefined && p.validateSettings !== false)) return 'argument validation';
+        if (p.validateFn !== undefined || (p.validateSettings !== undefined && p.validateSettings !== false))
+          return 'argument validation';
         const name = p.name;
         getters.push(p.kind === 'args' ? (_r, args) => args : (_r, args) => args[name!]);
         break;
@@ -202,11 +204,19 @@ export function leanResolvers(schema: GraphQLSchema, resolverClasses: readonly F
       const gqlField = gqlType.getFields()[field.schemaName];
       if (!gqlField) continue;
       if (resolverMeta) {
-        if (resolverMeta.kind !== 'external') throw unsupported(coordinate, 'a resolver method on the object type itself (use a @FieldResolver in a resolver class)');
+        if (resolverMeta.kind !== 'external')
+          throw unsupported(
+            coordinate,
+            'a resolver method on the object type itself (use a @FieldResolver in a resolver class)',
+          );
         replaceHandler(objectType.name, field.schemaName, resolverMeta);
         continue;
       }
-      if (gqlField.resolve) throw unsupported(coordinate, 'a plain field with type-graphql\'s per-field wrapper (an object type with simpleResolvers: false)');
+      if (gqlField.resolve)
+        throw unsupported(
+          coordinate,
+          "a plain field with type-graphql's per-field wrapper (an object type with simpleResolvers: false)",
+        );
       // A field renamed in the schema (`@Field({ name })`) reads its property (graphql-js would read the schema name).
       const name = field.name;
       if (name !== field.schemaName) gqlField.resolve = (root: Record<string, unknown>) => root[name];

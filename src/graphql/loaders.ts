@@ -25,7 +25,9 @@ export function keyedLoader<K extends object, V>(
 }
 
 /** A DataLoader with plain (string or number) keys. */
-export function loader<K extends string | number, V>(batch: (keys: readonly K[]) => Promise<readonly (V | Error)[]>): DataLoader<K, V> {
+export function loader<K extends string | number, V>(
+  batch: (keys: readonly K[]) => Promise<readonly (V | Error)[]>,
+): DataLoader<K, V> {
   const dl: DataLoader<K, V> = new DataLoader<K, V>((keys) => {
     dataloaderBatchSize.observe({ loader: dl.name ?? 'unnamed' }, keys.length);
     return batch(keys);

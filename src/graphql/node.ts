@@ -50,7 +50,10 @@ export class NodeResolver {
     description:
       'Any object by its global id (Relay refetch). Null when the id is unknown, malformed, or names something the caller may not see (e.g. a private player)',
   })
-  async node(@Arg('id', () => ID, { description: 'A global id read from an `id` field' }) id: string, @Ctx() ctx: Context) {
+  async node(
+    @Arg('id', () => ID, { description: 'A global id read from an `id` field' }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     return (await resolveNodes(ctx, [id]))[0];
   }
 
@@ -59,7 +62,10 @@ export class NodeResolver {
     description: `Objects by their global ids, in the same order (null where node(id:) would be null); at most ${MAX_NODES} ids`,
   })
   nodes(@Arg('ids', () => [ID], { description: `Global ids (1–${MAX_NODES})` }) ids: string[], @Ctx() ctx: Context) {
-    if (ids.length > MAX_NODES) throw badInput(`ids: at most ${MAX_NODES}`, [{ code: 'too_big', path: ['ids'], message: `At most ${MAX_NODES} ids` }]);
+    if (ids.length > MAX_NODES)
+      throw badInput(`ids: at most ${MAX_NODES}`, [
+        { code: 'too_big', path: ['ids'], message: `At most ${MAX_NODES} ids` },
+      ]);
     return resolveNodes(ctx, ids);
   }
 }

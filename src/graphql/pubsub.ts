@@ -68,7 +68,9 @@ class BusEventTarget implements EventTarget {
 
   dispatchEvent(event: Event): boolean {
     const detail = (event as CustomEvent).detail;
-    this.bus.publish(CHANNEL_PREFIX + event.type, detail ?? null).catch((err) => this.log.error({ err, type: event.type }, 'pub/sub publish failed'));
+    this.bus
+      .publish(CHANNEL_PREFIX + event.type, detail ?? null)
+      .catch((err) => this.log.error({ err, type: event.type }, 'pub/sub publish failed'));
     return true;
   }
 }

@@ -2,7 +2,15 @@
  * Applies the rule table (src/graphql/rules.ts) to the built schema: wraps every root field and
  * every object field with an entry, and checks that every player field and Node type has one.
  */
-import { defaultFieldResolver, GraphQLObjectType, isInterfaceType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import {
+  defaultFieldResolver,
+  GraphQLObjectType,
+  isInterfaceType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+} from 'graphql';
 import type { Context } from './context';
 import { enforce, fieldAllowed, NODE_RULES, PLAYER_TYPES, RULED, RULES, type RuleEntry } from './rules';
 
@@ -14,7 +22,8 @@ import { enforce, fieldAllowed, NODE_RULES, PLAYER_TYPES, RULED, RULES, type Rul
  */
 function withViewerAsOwner(entry: RuleEntry | undefined, field: GraphQLField<unknown, Context>) {
   if (entry?.rule !== 'OWNER' || entry.target || !field.args.some((a) => a.name === 'userId')) return null;
-  return (args: Record<string, any>, ctx: Context) => (args.userId == null && ctx.viewer ? { ...args, userId: ctx.viewer.id } : args);
+  return (args: Record<string, any>, ctx: Context) =>
+    args.userId == null && ctx.viewer ? { ...args, userId: ctx.viewer.id } : args;
 }
 
 /**
@@ -25,9 +34,12 @@ function withViewerAsOwner(entry: RuleEntry | undefined, field: GraphQLField<unk
  */
 function ruleObjectField(coordinate: string, entry: RuleEntry, field: GraphQLField<unknown, Context>): void {
   if (entry.rule === 'PUBLIC') return;
-  if (entry.deny !== 'null' && entry.deny !== 'error') throw new Error(`Rule ${coordinate}: an object field must say what a refused caller gets (deny: 'null' | 'error')`);
-  if ((entry.rule === 'OWNER' || entry.rule === 'VISIBLE') && !entry.target) throw new Error(`Rule ${coordinate}: ${entry.rule} needs a target`);
-  if (entry.scope || entry.firstParty) throw new Error(`Rule ${coordinate}: scope and firstParty apply to root operations only`);
+  if (entry.deny !== 'null' && entry.deny !== 'error')
+    throw new Error(`Rule ${coordinate}: an object field must say what a refused caller gets (deny: 'null' | 'error')`);
+  if ((entry.rule === 'OWNER' || entry.rule === 'VISIBLE') && !entry.target)
+    throw new Error(`Rule ${coordinate}: ${entry.rule} needs a target`);
+  if (entry.scope || entry.firstParty)
+    throw new Error(`Rule ${coordinate}: scope and firstParty apply to root operations only`);
   const resolve = field.resolve ?? defaultFieldResolver;
   const wrapped: GraphQLFieldResolver<unknown, Context> = (source, args, context, info) => {
     const ok = fieldAllowed(context, entry, source, args);
@@ -78,13 +90,23 @@ export function applyRules(schema: GraphQLSchema): GraphQLSchema {
     const type = schema.getType(typeName);
     if (!type) continue; // a schema without players (a test's probe schema)
     if (!isObjectType(type)) throw new Error(`PLAYER_TYPES names ${typeName}, which is not an object type`);
-    for (const name of Object.keys(type.getFields())) if (!RULES[`${typeName}.${name}`]) missing.push(`${typeName}.${name}`);
+    for (const name of Object.keys(type.getFields()))
+      if (!RULES[`${typeName}.${name}`]) missing.push(`${typeName}.${name}`);
   }
-  if (missing.length) throw new Error(`No authorization rule for ${missing.join(', ')} (src/graphql/rules.ts): every field of ${PLAYER_TYPES.join(', ')} needs one`);
+  if (missing.length)
+    throw new Error(
+      `No authorization rule for ${missing.join(', ')} (src/graphql/rules.ts): every field of ${PLAYER_TYPES.join(', ')} needs one`,
+    );
   const node = schema.getType('Node');
   if (node && isInterfaceType(node)) {
-    const noRule = schema.getPossibleTypes(node).filter((t) => !NODE_RULES[t.name]).map((t) => t.name);
-    if (noRule.length) throw new Error(`No NODE_RULES entry for ${noRule.join(', ')} (src/graphql/rules.ts): every type implementing Node needs one`);
+    const noRule = schema
+      .getPossibleTypes(node)
+      .filter((t) => !NODE_RULES[t.name])
+      .map((t) => t.name);
+    if (noRule.length)
+      throw new Error(
+        `No NODE_RULES entry for ${noRule.join(', ')} (src/graphql/rules.ts): every type implementing Node needs one`,
+      );
   }
   for (const [coordinate, entry] of Object.entries(RULES)) {
     const [typeName, fieldName] = coordinate.split('.');

@@ -249,7 +249,8 @@ export const RULES: Record<string, RuleEntry> = {
   'User.ticketRecommendations': userField('VISIBLE'),
 };
 
-const byOwner = (field: string) => (_args: Record<string, any>, _ctx: Context, node: Record<string, any>) => node[field] as string | undefined;
+const byOwner = (field: string) => (_args: Record<string, any>, _ctx: Context, node: Record<string, any>) =>
+  node[field] as string | undefined;
 
 /**
  * Who may get an entity from `node(id:)` / `nodes(ids:)` (src/graphql/node.ts), by type: the
@@ -287,7 +288,12 @@ function noViewer(ctx: Context) {
  * Synchronous for the rules that need no lookup (PUBLIC, AUTHENTICATED, ADMIN); a promise for
  * OWNER / VISIBLE (target and follow lookups). Callers `await` it either way.
  */
-export function enforce(ctx: Context, operation: string, args: Record<string, any>, kind: 'read' | 'write'): void | Promise<void> {
+export function enforce(
+  ctx: Context,
+  operation: string,
+  args: Record<string, any>,
+  kind: 'read' | 'write',
+): void | Promise<void> {
   const entry = RULES[operation];
   if (!entry) throw forbidden(`No authorization rule for ${operation}`);
   const scope = entry.scope ?? kind;
@@ -315,7 +321,12 @@ export function enforce(ctx: Context, operation: string, args: Record<string, an
   }
 }
 
-async function enforceOwner(ctx: Context, viewerId: string, entry: RuleEntry, args: Record<string, any>): Promise<void> {
+async function enforceOwner(
+  ctx: Context,
+  viewerId: string,
+  entry: RuleEntry,
+  args: Record<string, any>,
+): Promise<void> {
   const target = await (entry.target ?? byUserId)(args, ctx);
   if (target === viewerId) return;
   // an administrator may act for someone, with their own token only (never through a third-party app)
@@ -338,7 +349,12 @@ async function enforceVisible(ctx: Context, entry: RuleEntry, args: Record<strin
  * (VISIBLE asks once per user and request: userVisibility). Throws when the entry's deny is
  * 'error'. Synchronous whenever no lookup is needed.
  */
-export function fieldAllowed(ctx: Context, entry: RuleEntry, root: any, args: Record<string, any>): boolean | Promise<boolean> {
+export function fieldAllowed(
+  ctx: Context,
+  entry: RuleEntry,
+  root: any,
+  args: Record<string, any>,
+): boolean | Promise<boolean> {
   let ok: boolean | Promise<boolean>;
   switch (entry.rule) {
     case 'PUBLIC':
@@ -352,7 +368,10 @@ export function fieldAllowed(ctx: Context, entry: RuleEntry, root: any, args: Re
     case 'OWNER':
     case 'VISIBLE': {
       const target = entry.target!(args, ctx, root);
-      ok = target instanceof Promise ? target.then((t) => targetAllowed(ctx, entry.rule, t)) : targetAllowed(ctx, entry.rule, target);
+      ok =
+        target instanceof Promise
+          ? target.then((t) => targetAllowed(ctx, entry.rule, t))
+          : targetAllowed(ctx, entry.rule, target);
       break;
     }
   }
@@ -370,7 +389,12 @@ function refuse(ctx: Context): never {
 }
 
 /** The verdict of the table for one object field (REST routes that assemble a type by hand use it). */
-export function fieldVerdict(ctx: Context, coordinate: string, root: any, args: Record<string, any> = {}): boolean | Promise<boolean> {
+export function fieldVerdict(
+  ctx: Context,
+  coordinate: string,
+  root: any,
+  args: Record<string, any> = {},
+): boolean | Promise<boolean> {
   const entry = RULES[coordinate];
   if (!entry) throw forbidden(`No authorization rule for ${coordinate}`);
   return fieldAllowed(ctx, entry, root, args);

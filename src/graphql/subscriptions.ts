@@ -77,7 +77,12 @@ function authHeader(params: Record<string, unknown> | undefined): string | undef
 }
 
 /** Enforces the rule of every root field of a subscription operation. */
-async function enforceRules(schema: GraphQLSchema, ctx: Context, op: OperationDefinitionNode, variables: Record<string, unknown>) {
+async function enforceRules(
+  schema: GraphQLSchema,
+  ctx: Context,
+  op: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+) {
   const root = schema.getSubscriptionType();
   if (!root) return;
   for (const sel of op.selectionSet.selections) {
@@ -132,16 +137,24 @@ export function attachSubscriptions(server: Server, schema: GraphQLSchema, app: 
           // graphql-ws counts this one already (ctx.subscriptions[id] is set before onSubscribe).
           const open = Object.keys(c.subscriptions).length;
           if (open > app.config.subscriptionsPerConnection) {
-            throw badInput(`At most ${app.config.subscriptionsPerConnection} subscriptions per connection (SUBSCRIPTIONS_PER_CONNECTION)`);
+            throw badInput(
+              `At most ${app.config.subscriptionsPerConnection} subscriptions per connection (SUBSCRIPTIONS_PER_CONNECTION)`,
+            );
           }
           const viewerId = (c.extra as Extra).viewer?.id;
           if (viewerId && openSubscriptions(viewerId) >= perUserMax) {
             // (mapSubscription counts them; refused here it is an `error` message, not a result)
             throw badInput(`At most ${perUserMax} open subscriptions per user (SUBSCRIPTIONS_PER_USER)`);
           }
-          measureOperation(limits, { schema, document: doc, operation: op, operationName: payload.operationName, variables: payload.variables });
+          measureOperation(limits, {
+            schema,
+            document: doc,
+            operation: op,
+            operationName: payload.operationName,
+            variables: payload.variables,
+          });
           const ctx = createContext(app, (c.extra as Extra).viewer ?? null, c.extra.request.socket.remoteAddress ?? '');
-          await enforceRules(schema, ctx, op, (payload.variables ?? {}));
+          await enforceRules(schema, ctx, op, payload.variables ?? {});
         } catch (err) {
           if (err instanceof GraphQLError) return [err];
           const e = toAppError(err);
@@ -176,7 +189,12 @@ export function renewLoaders(ctx: Context): void {
  * SUBSCRIPTIONS_PER_USER (released when it ends). With `shareAs` (a name for what `load` reads),
  * subscriptions of the same viewer share one load per event.
  */
-export function mapSubscription<T, R>(ctx: Context, source: AsyncIterator<T>, load: (value: T) => Promise<R | null>, shareAs?: string): AsyncIterableIterator<R> {
+export function mapSubscription<T, R>(
+  ctx: Context,
+  source: AsyncIterator<T>,
+  load: (value: T) => Promise<R | null>,
+  shareAs?: string,
+): AsyncIterableIterator<R> {
   if (!ctx.viewer) throw unauthenticated();
   const viewerId = ctx.viewer.id;
   const open = perUser.get(viewerId) ?? 0;

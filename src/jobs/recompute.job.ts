@@ -37,7 +37,15 @@ const PROGRESS_WRITE_MS = 500;
 export class RecomputeJob {
   private readonly steps: RecomputeStep[] = [];
   /** This process's run (the last one it ran); `status()` is the cluster's view. */
-  readonly state: RecomputeState = { running: false, step: null, done: 0, total: 0, startedAt: null, finishedAt: null, error: null };
+  readonly state: RecomputeState = {
+    running: false,
+    step: null,
+    done: 0,
+    total: 0,
+    startedAt: null,
+    finishedAt: null,
+    error: null,
+  };
   private readonly runs: LockedRuns;
   private lastWrite = 0;
   private writing: Promise<unknown> = Promise.resolve();
@@ -48,7 +56,9 @@ export class RecomputeJob {
     private readonly log?: Logger,
     private readonly opts: { lock?: ClusterLock; instanceId?: string } = {},
   ) {
-    this.runs = new LockedRuns(opts.lock ?? new LocalLock(), (err) => this.log?.error({ err }, 'recompute lock unavailable'));
+    this.runs = new LockedRuns(opts.lock ?? new LocalLock(), (err) =>
+      this.log?.error({ err }, 'recompute lock unavailable'),
+    );
   }
 
   addStep(step: RecomputeStep): void {
@@ -117,36 +127,62 @@ export class RecomputeJob {
    * Runs the job to the end in the foreground (throws on failure); when another process runs it,
    * waits for that run to end first (`onWait` is told), then runs.
    */
-  run(versions?: string[], onProgress?: (step: string, done: number, total: number) => void, onWait?: () => void): Promise<void> {
+  run(
+    versions?: string[],
+    onProgress?: (step: string, done: number, total: number) => void,
+    onWait?: () => void,
+  ): Promise<void> {
     return this.runs.runNow(() => this.runLocked(versions, onProgress), onWait);
   }
-
 
   /** Writes the state to the RecomputeStatus row (in order; at most every 500 ms unless forced). */
   private persist(force: boolean): Promise<unknown> {
     const now = Date.now();
     if (!force && now - this.lastWrite < PROGRESS_WRITE_MS) {
       // a trailing write, so that the last progress of a quiet step is stored too
-      this.trailing ??= setTimeout(() => {
-        this.trailing = null;
-        void this.persist(true);
-      }, PROGRESS_WRITE_MS - (now - this.lastWrite));
+      this.trailing ??= setTimeout(
+        () => {
+          this.trailing = null;
+          void this.persist(true);
+        },
+        PROGRESS_WRITE_MS - (now - this.lastWrite),
+      );
       return this.writing;
     }
     if (this.trailing) clearTimeout(this.trailing);
     this.trailing = null;
     this.lastWrite = now;
     const s = { ...this.state };
-    const data = { running: s.running, step: s.step, done: s.done, total: s.total, startedAt: s.startedAt, finishedAt: s.finishedAt, error: s.error, holder: this.opts.instanceId ?? null };
+    const data = {
+      running: s.running,
+      step: s.step,
+      done: s.done,
+      total: s.total,
+      startedAt: s.startedAt,
+      finishedAt: s.finishedAt,
+      error: s.error,
+      holder: this.opts.instanceId ?? null,
+    };
     this.writing = this.writing
       .then(() => this.db.recomputeStatus.upsert({ where: { id: 1 }, create: { id: 1, ...data }, update: data }))
       .catch((err) => this.log?.warn({ err }, 'recompute progress not stored'));
     return this.writing;
   }
 
-  private async runLocked(versions?: string[], onProgress?: (step: string, done: number, total: number) => void): Promise<void> {
+  private async runLocked(
+    versions?: string[],
+    onProgress?: (step: string, done: number, total: number) => void,
+  ): Promise<void> {
     const s = this.state;
-    Object.assign(s, { running: true, step: null, done: 0, total: 0, startedAt: new Date(), finishedAt: null, error: null });
+    Object.assign(s, {
+      running: true,
+      step: null,
+      done: 0,
+      total: 0,
+      startedAt: new Date(),
+      finishedAt: null,
+      error: null,
+    });
     await this.persist(true);
 
     const runTimer = recomputeDuration.startTimer({ step: 'all' });

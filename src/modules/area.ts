@@ -9,7 +9,16 @@
  */
 import type { Db } from '../db/client';
 import type { CacheSpec } from '../cluster/caches';
-import type { AccessLookup, AreaRuntime, Context, Loaders, NodeSource, Platform, Services, Viewer } from '../graphql/context';
+import type {
+  AccessLookup,
+  AreaRuntime,
+  Context,
+  Loaders,
+  NodeSource,
+  Platform,
+  Services,
+  Viewer,
+} from '../graphql/context';
 import type { RecomputeJob } from '../jobs/recompute.job';
 import type { ArenaAverageCache } from './arena/arena.cache';
 import type { AuthService } from './auth/auth.service';
@@ -103,7 +112,10 @@ export function defineArea<const N extends string>(area: Area<N>): Area<N> {
 }
 
 /** Any manifest, as the runtime sees it. */
-export type AnyArea = Omit<Area, 'loaders' | 'services'> & { loaders?(db: Db): unknown; services?(scope: AreaScope): unknown };
+export type AnyArea = Omit<Area, 'loaders' | 'services'> & {
+  loaders?(db: Db): unknown;
+  services?(scope: AreaScope): unknown;
+};
 
 const RESERVED = new Set(['made', 'db', 'scope', 'constructor']);
 
@@ -113,7 +125,8 @@ const RESERVED = new Set(['made', 'db', 'scope', 'constructor']);
  */
 export function createAreaRuntime(areas: readonly AnyArea[], deps: AreaDeps): AreaRuntime {
   for (const a of areas) {
-    if (!/^[a-z][a-zA-Z]*$/.test(a.name) || RESERVED.has(a.name)) throw new Error(`Invalid area name ${JSON.stringify(a.name)}`);
+    if (!/^[a-z][a-zA-Z]*$/.test(a.name) || RESERVED.has(a.name))
+      throw new Error(`Invalid area name ${JSON.stringify(a.name)}`);
   }
   const names = new Set<string>();
   for (const a of areas) {
@@ -139,10 +152,26 @@ export function createAreaRuntime(areas: readonly AnyArea[], deps: AreaDeps): Ar
   // A service's scope: the process-wide dependencies (prototype) plus the request's.
   const scopeProto: object = Object.create(deps, {
     // The request's database (a read replica for a read-only request: src/db/replicas.ts).
-    db: { get(this: { ctx: Context }) { return this.ctx.db; } },
-    viewer: { get(this: { ctx: Context }) { return this.ctx.viewer; } },
-    loaders: { get(this: { ctx: Context }) { return this.ctx.loaders; } },
-    services: { get(this: { ctx: Context }) { return this.ctx.services; } },
+    db: {
+      get(this: { ctx: Context }) {
+        return this.ctx.db;
+      },
+    },
+    viewer: {
+      get(this: { ctx: Context }) {
+        return this.ctx.viewer;
+      },
+    },
+    loaders: {
+      get(this: { ctx: Context }) {
+        return this.ctx.loaders;
+      },
+    },
+    services: {
+      get(this: { ctx: Context }) {
+        return this.ctx.services;
+      },
+    },
   });
   class AreaServices {
     readonly made: Record<string, unknown> = Object.create(null);
@@ -164,7 +193,8 @@ export function createAreaRuntime(areas: readonly AnyArea[], deps: AreaDeps): Ar
   }
 
   const providers = areas.filter((a) => a.access);
-  if (providers.length !== 1) throw new Error(`Exactly one area must provide the access lookups (found ${providers.length})`);
+  if (providers.length !== 1)
+    throw new Error(`Exactly one area must provide the access lookups (found ${providers.length})`);
   return {
     nodes: areaNodes(areas, deps),
     loaders: (db) => new AreaLoaders(db) as unknown as Loaders,
@@ -177,7 +207,14 @@ export function createAreaRuntime(areas: readonly AnyArea[], deps: AreaDeps): Ar
 function nameLoaders<T>(area: string, made: T): T {
   if (made && typeof made === 'object') {
     for (const [key, value] of Object.entries(made)) {
-      if (value && typeof value === 'object' && 'loadMany' in value && 'name' in value && !(value as { name: unknown }).name) (value as { name: string }).name = `${area}.${key}`;
+      if (
+        value &&
+        typeof value === 'object' &&
+        'loadMany' in value &&
+        'name' in value &&
+        !(value as { name: unknown }).name
+      )
+        (value as { name: string }).name = `${area}.${key}`;
     }
   }
   return made;

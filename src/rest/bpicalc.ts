@@ -8,19 +8,44 @@ import { getRoute } from './route';
 
 const Query = z.object({
   title: z.string({ error: 'title is required' }).min(1, 'title is required'),
-  difficulty: z.enum(['HYPER', 'ANOTHER', 'LEGGENDARIA'], { error: 'difficulty must be one of HYPER, ANOTHER, LEGGENDARIA' }),
-  exScore: z.coerce.number({ error: 'exScore must be an integer ≥ 0' }).int('exScore must be an integer ≥ 0').min(0, 'exScore must be an integer ≥ 0'),
+  difficulty: z.enum(['HYPER', 'ANOTHER', 'LEGGENDARIA'], {
+    error: 'difficulty must be one of HYPER, ANOTHER, LEGGENDARIA',
+  }),
+  exScore: z.coerce
+    .number({ error: 'exScore must be an integer ≥ 0' })
+    .int('exScore must be an integer ≥ 0')
+    .min(0, 'exScore must be an integer ≥ 0'),
   version: z.enum(GAME_VERSIONS, { error: `version must be one of ${GAME_VERSIONS.join(', ')}` }).optional(),
   // lenient as the reference: anything but "true" leaves the rank out
-  includeRank: z.preprocess((v) => v === 'true', z.boolean()).optional().describe("Add this server's rank (bpimRank of bpimTotal players; bpimRank null when nobody has played the chart)"),
+  includeRank: z
+    .preprocess((v) => v === 'true', z.boolean())
+    .optional()
+    .describe("Add this server's rank (bpimRank of bpimTotal players; bpimRank null when nobody has played the chart)"),
 });
 
-const ArenaAverage = z.object({ avgExScore: z.number(), rate: z.number(), count: z.number().int(), avgBpi: z.number().optional() });
+const ArenaAverage = z.object({
+  avgExScore: z.number(),
+  rate: z.number(),
+  count: z.number().int(),
+  avgBpi: z.number().optional(),
+});
 /** The 200 body (the OpenAPI document's schema of this route). */
 const Response = z.object({
-  song: z.object({ title: z.string(), difficulty: z.string(), difficultyLevel: z.number().int(), notes: z.number().int() }),
+  song: z.object({
+    title: z.string(),
+    difficulty: z.string(),
+    difficultyLevel: z.number().int(),
+    notes: z.number().int(),
+  }),
   bpi: z.number().nullable(),
-  rank: z.object({ estimatedRank: z.number().nullable(), bpimRank: z.number().int().nullable(), bpimTotal: z.number().int().nullable() }).loose().nullable(),
+  rank: z
+    .object({
+      estimatedRank: z.number().nullable(),
+      bpimRank: z.number().int().nullable(),
+      bpimTotal: z.number().int().nullable(),
+    })
+    .loose()
+    .nullable(),
   metadata: z.object({ version: z.string(), arenaAverages: z.record(z.string(), ArenaAverage).nullable() }),
 });
 
@@ -29,7 +54,12 @@ function arenaObject(list: BpiCalcData['bpiCalc']['metadata']['arenaAverages']) 
   if (!list) return null;
   const out: Record<string, { avgExScore: number; rate: number; count: number; avgBpi?: number }> = {};
   for (const e of list) {
-    out[e.arenaClass] = { avgExScore: e.avgExScore, rate: e.rate, count: e.count, ...(e.avgBpi === null ? {} : { avgBpi: e.avgBpi }) };
+    out[e.arenaClass] = {
+      avgExScore: e.avgExScore,
+      rate: e.rate,
+      count: e.count,
+      ...(e.avgBpi === null ? {} : { avgBpi: e.avgBpi }),
+    };
   }
   return out;
 }
@@ -41,7 +71,8 @@ export function registerBpiCalc(fastify: FastifyInstance, app: App): void {
     document: RestBpiCalc,
     doc: {
       summary: 'BPI of one EX score on one chart (the GraphQL bpiCalc)',
-      description: 'rank only with includeRank=true; arenaAverages by arena class (avgBpi omitted where there is none).',
+      description:
+        'rank only with includeRank=true; arenaAverages by arena class (avgBpi omitted where there is none).',
       query: Query,
       response: Response,
       errors: { 404: 'No such chart' },
@@ -50,11 +81,21 @@ export function registerBpiCalc(fastify: FastifyInstance, app: App): void {
       const parsed = Query.safeParse(req.query ?? {});
       if (!parsed.success) {
         throw new AppError('BAD_USER_INPUT', 'Invalid parameters', {
-          issues: parsed.error.issues.map((i) => ({ code: i.code, path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message })),
+          issues: parsed.error.issues.map((i) => ({
+            code: i.code,
+            path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+            message: i.message,
+          })),
         });
       }
       const q = parsed.data;
-      return { title: q.title, difficulty: q.difficulty, exScore: q.exScore, version: q.version ?? null, includeRank: q.includeRank === true };
+      return {
+        title: q.title,
+        difficulty: q.difficulty,
+        exScore: q.exScore,
+        version: q.version ?? null,
+        includeRank: q.includeRank === true,
+      };
     },
     variables: (q) => q,
     map: ({ bpiCalc: r }): z.input<typeof Response> => ({

@@ -25,7 +25,11 @@ const versionLabel = (v: string) => (v in VERSION_TITLES ? `${v} ${VERSION_TITLE
 
 const CardQuery = z.object({
   theme: z.enum(['light', 'dark']).optional(),
-  width: z.string().regex(/^\d+$/).optional().describe('Output width in pixels, 200–2400 (default 1200; height keeps 1200:630)'),
+  width: z
+    .string()
+    .regex(/^\d+$/)
+    .optional()
+    .describe('Output width in pixels, 200–2400 (default 1200; height keeps 1200:630)'),
   version: z.string().optional().describe('Game version (profile card; default the latest)'),
 });
 
@@ -51,17 +55,32 @@ function cardDoc(summary: string, params: z.ZodObject): RouteDoc {
 export function parsePictureQuery(raw: unknown): { theme: ChartTheme; width: number } {
   const q = (raw ?? {}) as Record<string, unknown>;
   const theme = q.theme ?? 'light';
-  if (theme !== 'light' && theme !== 'dark') throw badInput('theme must be light or dark', [{ code: 'invalid_enum_value', path: ['theme'], message: 'theme must be light or dark' }]);
-  const w = q.width === undefined ? CARD_WIDTH : typeof q.width === 'string' && /^\d+$/.test(q.width) ? Number(q.width) : NaN;
-  if (!(w >= 200 && w <= 2400)) throw badInput('width must be an integer 200–2400', [{ code: 'too_big', path: ['width'], message: 'width must be an integer 200–2400' }]);
+  if (theme !== 'light' && theme !== 'dark')
+    throw badInput('theme must be light or dark', [
+      { code: 'invalid_enum_value', path: ['theme'], message: 'theme must be light or dark' },
+    ]);
+  const w =
+    q.width === undefined ? CARD_WIDTH : typeof q.width === 'string' && /^\d+$/.test(q.width) ? Number(q.width) : NaN;
+  if (!(w >= 200 && w <= 2400))
+    throw badInput('width must be an integer 200–2400', [
+      { code: 'too_big', path: ['width'], message: 'width must be an integer 200–2400' },
+    ]);
   return { theme, width: w };
 }
 
 /** Sends an SVG as PNG: ETag from the SVG and size, 304 on a match, else the (cached) rendition. */
 /** Renders in the app's worker pool (a render has no partial answer: the budget is generous). */
-export const poolRunner = (app: Pick<App, 'pool'>): PngRunner => (job) => app.pool.run(pngTask, job, { budgetMs: 60_000 });
+export const poolRunner =
+  (app: Pick<App, 'pool'>): PngRunner =>
+  (job) =>
+    app.pool.run(pngTask, job, { budgetMs: 60_000 });
 
-export async function sendPng(req: FastifyRequest, reply: FastifyReply, picture: { svg: string; width: number; height: number; isPublic: boolean }, run: PngRunner) {
+export async function sendPng(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  picture: { svg: string; width: number; height: number; isPublic: boolean },
+  run: PngRunner,
+) {
   const { svg, width, height, isPublic } = picture;
   const etag = pngEtag(svg, width, height);
   reply
@@ -70,16 +89,27 @@ export async function sendPng(req: FastifyRequest, reply: FastifyReply, picture:
     .header('vary', 'Authorization')
     .header('x-content-type-options', 'nosniff');
   const inm = req.headers['if-none-match'];
-  if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) return reply.code(304).send();
-  return reply.code(200).header('content-type', 'image/png').send(await pngFor(svg, width, etag, run));
+  if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`))
+    return reply.code(304).send();
+  return reply
+    .code(200)
+    .header('content-type', 'image/png')
+    .send(await pngFor(svg, width, etag, run));
 }
 
-function pictureRoute(fastify: FastifyInstance, app: App, url: string, doc: RouteDoc, run: (ctx: Context, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>) {
+function pictureRoute(
+  fastify: FastifyInstance,
+  app: App,
+  url: string,
+  doc: RouteDoc,
+  run: (ctx: Context, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+) {
   fastify.route({
     method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     url,
     ...HIDDEN,
-    handler: async (_req: FastifyRequest, reply: FastifyReply) => reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
+    handler: async (_req: FastifyRequest, reply: FastifyReply) =>
+      reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
   });
   fastify.route({
     method: 'GET',
@@ -90,7 +120,11 @@ function pictureRoute(fastify: FastifyInstance, app: App, url: string, doc: Rout
         return await run(await contextForRequest(app, req), req, reply);
       } catch (err) {
         const { status, body, headers } = restError(err, app.log);
-        return reply.code(status).headers(headers ?? {}).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+        return reply
+          .code(status)
+          .headers(headers ?? {})
+          .header('content-type', 'application/json; charset=utf-8')
+          .send(JSON.stringify(body));
       }
     },
   });
@@ -99,41 +133,79 @@ function pictureRoute(fastify: FastifyInstance, app: App, url: string, doc: Rout
 const heightOf = (width: number) => Math.round((width * 630) / 1200);
 
 export function registerCards(fastify: FastifyInstance, app: App): void {
-  pictureRoute(fastify, app, '/api/v1/users/:userId/cards/profile.png', cardDoc("A player's profile card (PNG)", z.object({ userId: z.string() })), async (ctx, req, reply) => {
-    const { userId } = req.params as { userId: string };
-    const { theme, width } = parsePictureQuery(req.query);
-    const query = orThrow(parseStatsQuery({ version: (req.query as Record<string, string | undefined>)?.version ?? null, levels: [], difficulties: [] }, REST_NAMES));
-    const gate = enforce(ctx, 'REST.cards', { userId }, 'read');
-    if (gate) await gate;
-    const user = await ctx.app.areas.access.user(ctx, userId);
-    if (!user) throw notFound('User not found');
-    const [entries, radarSvg] = await Promise.all([
-      ctx.services.stats.profileStats(user),
-      ctx.services.stats.dashboard.radarSvg({ userId, user, ...query }, theme),
-    ]);
-    const entry = entries.find((e) => e.version === query.version);
-    const svg = renderProfileCard({ name: user.name, versionLabel: versionLabel(query.version), totalBpi: entry?.totalBpi ?? null, arenaClass: entry?.arenaClass ?? null, radarSvg }, theme);
-    return sendPng(req, reply, { svg, width, height: heightOf(width), isPublic: user.isPublic }, poolRunner(app));
-  });
+  pictureRoute(
+    fastify,
+    app,
+    '/api/v1/users/:userId/cards/profile.png',
+    cardDoc("A player's profile card (PNG)", z.object({ userId: z.string() })),
+    async (ctx, req, reply) => {
+      const { userId } = req.params as { userId: string };
+      const { theme, width } = parsePictureQuery(req.query);
+      const query = orThrow(
+        parseStatsQuery(
+          { version: (req.query as Record<string, string | undefined>)?.version ?? null, levels: [], difficulties: [] },
+          REST_NAMES,
+        ),
+      );
+      const gate = enforce(ctx, 'REST.cards', { userId }, 'read');
+      if (gate) await gate;
+      const user = await ctx.app.areas.access.user(ctx, userId);
+      if (!user) throw notFound('User not found');
+      const [entries, radarSvg] = await Promise.all([
+        ctx.services.stats.profileStats(user),
+        ctx.services.stats.dashboard.radarSvg({ userId, user, ...query }, theme),
+      ]);
+      const entry = entries.find((e) => e.version === query.version);
+      const svg = renderProfileCard(
+        {
+          name: user.name,
+          versionLabel: versionLabel(query.version),
+          totalBpi: entry?.totalBpi ?? null,
+          arenaClass: entry?.arenaClass ?? null,
+          radarSvg,
+        },
+        theme,
+      );
+      return sendPng(req, reply, { svg, width, height: heightOf(width), isPublic: user.isPublic }, poolRunner(app));
+    },
+  );
 
-  pictureRoute(fastify, app, '/api/v1/batches/:batchId/card.png', cardDoc("An import batch's card (PNG)", z.object({ batchId: z.string() })), async (ctx, req, reply) => {
-    const { batchId } = req.params as { batchId: string };
-    const { theme, width } = parsePictureQuery(req.query);
-    const batch = await ctx.db.importBatch.findUnique({ where: { id: batchId } });
-    if (!batch) throw notFound('Batch not found');
-    const gate = enforce(ctx, 'REST.cards', { userId: batch.userId }, 'read');
-    if (gate) await gate;
-    const user = await ctx.app.areas.access.user(ctx, batch.userId);
-    if (!user) throw notFound('User not found');
-    const plays = await ctx.db.score.findMany({ where: { batchId }, orderBy: [{ bpi: { sort: 'desc', nulls: 'last' } }, { id: 'asc' }], take: 6 });
-    const improved = plays.flatMap((p) => {
-      const c = app.catalogue.chart(p.chartId);
-      return c ? [{ title: c.title, difficulty: c.difficulty, level: c.level, exScore: p.exScore, bpi: p.bpi }] : [];
-    });
-    const svg = renderBatchCard({
-      name: user.name, versionLabel: versionLabel(batch.version), importedAt: batch.createdAt,
-      previousTotalBpi: batch.previousTotalBpi, totalBpi: batch.totalBpi, updatedCount: batch.updatedCount, improved,
-    }, theme);
-    return sendPng(req, reply, { svg, width, height: heightOf(width), isPublic: user.isPublic }, poolRunner(app));
-  });
+  pictureRoute(
+    fastify,
+    app,
+    '/api/v1/batches/:batchId/card.png',
+    cardDoc("An import batch's card (PNG)", z.object({ batchId: z.string() })),
+    async (ctx, req, reply) => {
+      const { batchId } = req.params as { batchId: string };
+      const { theme, width } = parsePictureQuery(req.query);
+      const batch = await ctx.db.importBatch.findUnique({ where: { id: batchId } });
+      if (!batch) throw notFound('Batch not found');
+      const gate = enforce(ctx, 'REST.cards', { userId: batch.userId }, 'read');
+      if (gate) await gate;
+      const user = await ctx.app.areas.access.user(ctx, batch.userId);
+      if (!user) throw notFound('User not found');
+      const plays = await ctx.db.score.findMany({
+        where: { batchId },
+        orderBy: [{ bpi: { sort: 'desc', nulls: 'last' } }, { id: 'asc' }],
+        take: 6,
+      });
+      const improved = plays.flatMap((p) => {
+        const c = app.catalogue.chart(p.chartId);
+        return c ? [{ title: c.title, difficulty: c.difficulty, level: c.level, exScore: p.exScore, bpi: p.bpi }] : [];
+      });
+      const svg = renderBatchCard(
+        {
+          name: user.name,
+          versionLabel: versionLabel(batch.version),
+          importedAt: batch.createdAt,
+          previousTotalBpi: batch.previousTotalBpi,
+          totalBpi: batch.totalBpi,
+          updatedCount: batch.updatedCount,
+          improved,
+        },
+        theme,
+      );
+      return sendPng(req, reply, { svg, width, height: heightOf(width), isPublic: user.isPublic }, poolRunner(app));
+    },
+  );
 }

@@ -19,7 +19,10 @@ const CHART_DOC = routeSchema({
     'groupBy (trend) and step (distribution). Strong ETag (If-None-Match → 304) and Cache-Control; visibility as GraphQL. ' +
     'The .png files are the same pictures rasterised on the server in a 1200×630 frame (width= 200–2400 scales it).',
   tags: ['charts'],
-  params: z.object({ userId: z.string(), file: z.enum(['radar.svg', 'trend.svg', 'distribution.svg', 'radar.png', 'trend.png', 'distribution.png']) }),
+  params: z.object({
+    userId: z.string(),
+    file: z.enum(['radar.svg', 'trend.svg', 'distribution.svg', 'radar.png', 'trend.png', 'distribution.png']),
+  }),
   query: z.object({
     version: z.string().optional(),
     level: z.union([z.string(), z.array(z.string())]).optional(),
@@ -45,10 +48,14 @@ const CHART_DOC = routeSchema({
 export const CHART_KINDS = ['radar', 'trend', 'distribution'] as const;
 type Kind = (typeof CHART_KINDS)[number];
 
-const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : String(v).split(',')).filter((s) => s !== '');
+const list = (v: unknown): string[] =>
+  (v === undefined ? [] : Array.isArray(v) ? v.map(String) : String(v).split(',')).filter((s) => s !== '');
 const one = (v: unknown, name: string): string | null => {
   if (v === undefined) return null;
-  if (typeof v !== 'string') throw badInput(`${name} must be given once`, [{ code: 'invalid_type', path: [name], message: `${name} must be given once` }]);
+  if (typeof v !== 'string')
+    throw badInput(`${name} must be given once`, [
+      { code: 'invalid_type', path: [name], message: `${name} must be given once` },
+    ]);
   return v;
 };
 
@@ -69,7 +76,8 @@ export function registerCharts(fastify: FastifyInstance, app: App): void {
     method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     url,
     ...HIDDEN,
-    handler: async (_req: FastifyRequest, reply: FastifyReply) => reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
+    handler: async (_req: FastifyRequest, reply: FastifyReply) =>
+      reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
   });
   fastify.route({
     method: 'GET', // HEAD: Fastify's own, from GET
@@ -80,12 +88,21 @@ export function registerCharts(fastify: FastifyInstance, app: App): void {
         const { userId, file } = req.params as { userId: string; file: string };
         const q = () => (req.query ?? {}) as Record<string, unknown>;
         const m = /^([a-z]+)\.(svg|png)$/.exec(file);
-        if (!m || !(CHART_KINDS as readonly string[]).includes(m[1])) throw notFound(`Unknown chart: expected ${CHART_KINDS.map((k) => `${k}.svg`).join(', ')} (or .png)`);
+        if (!m || !(CHART_KINDS as readonly string[]).includes(m[1]))
+          throw notFound(`Unknown chart: expected ${CHART_KINDS.map((k) => `${k}.svg`).join(', ')} (or .png)`);
         const png = m[2] === 'png' ? parsePictureQuery({ width: q().width }) : null;
         const kind = m[1] as Kind;
         const themeArg = one(q().theme, 'theme') ?? 'light';
-        if (themeArg !== 'light' && themeArg !== 'dark') throw badInput('theme must be light or dark', [{ code: 'invalid_enum_value', path: ['theme'], message: 'theme must be light or dark' }]);
-        const query = orThrow(parseStatsQuery({ version: one(q().version, 'version'), levels: list(q().level), difficulties: list(q().difficulty) }, REST_NAMES));
+        if (themeArg !== 'light' && themeArg !== 'dark')
+          throw badInput('theme must be light or dark', [
+            { code: 'invalid_enum_value', path: ['theme'], message: 'theme must be light or dark' },
+          ]);
+        const query = orThrow(
+          parseStatsQuery(
+            { version: one(q().version, 'version'), levels: list(q().level), difficulties: list(q().difficulty) },
+            REST_NAMES,
+          ),
+        );
         const groupBy = orThrow(parseGroupBy(one(q().groupBy, 'groupBy')));
         const stepRaw = one(q().step, 'step');
         const step = kind === 'distribution' ? orThrow(parseStep(stepRaw)) : 10;
@@ -106,7 +123,12 @@ export function registerCharts(fastify: FastifyInstance, app: App): void {
         const svg = kind === 'radar' ? d?.radarSvg : kind === 'trend' ? d?.trendSvg : d?.bpiDistributionSvg;
         if (!user || svg === undefined) throw notFound('User not found'); // the rule (Query.user, VISIBLE) refuses first
         if (png) {
-          const picture = { svg: frameSvg(svg, 1200, 630, themeArg), width: png.width, height: Math.round((png.width * 630) / 1200), isPublic: user.isPublic };
+          const picture = {
+            svg: frameSvg(svg, 1200, 630, themeArg),
+            width: png.width,
+            height: Math.round((png.width * 630) / 1200),
+            isPublic: user.isPublic,
+          };
           return await sendPng(req, reply, picture, poolRunner(app));
         }
         const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 32)}"`;
@@ -117,11 +139,16 @@ export function registerCharts(fastify: FastifyInstance, app: App): void {
           .header('x-content-type-options', 'nosniff')
           .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
         const inm = req.headers['if-none-match'];
-        if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) return reply.code(304).send();
+        if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`))
+          return reply.code(304).send();
         return reply.code(200).header('content-type', 'image/svg+xml; charset=utf-8').send(svg);
       } catch (err) {
         const { status, body, headers } = restError(err, app.log);
-        return reply.code(status).headers(headers ?? {}).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+        return reply
+          .code(status)
+          .headers(headers ?? {})
+          .header('content-type', 'application/json; charset=utf-8')
+          .send(JSON.stringify(body));
       }
     },
   });

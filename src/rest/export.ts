@@ -8,7 +8,13 @@ import { parseVersion } from '../graphql/args';
 import { contextForRequest, type Context } from '../graphql/context';
 import { enforce } from '../graphql/rules';
 import { accountDocument } from '../modules/users/account-backup';
-import { batchManualChunks, bestPages, officialCsvChunks, playPages, type ExportQuery } from '../modules/scores/export.service';
+import {
+  batchManualChunks,
+  bestPages,
+  officialCsvChunks,
+  playPages,
+  type ExportQuery,
+} from '../modules/scores/export.service';
 import { restError } from './errors';
 import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
 
@@ -20,11 +26,17 @@ import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
  */
 
 const ExportQuerySchema = z.object({
-  format: z.enum(['batch-manual', 'csv']).optional().describe('batch-manual (default) or csv (the official CSV layout)'),
+  format: z
+    .enum(['batch-manual', 'csv'])
+    .optional()
+    .describe('batch-manual (default) or csv (the official CSV layout)'),
   version: z.string().optional().describe('Game version (default: the latest)'),
   history: z.enum(['true', 'false']).optional().describe('true: every play (BATCH-MANUAL only); default: the bests'),
   playStyle: z.enum(['SP', 'DP']).optional().describe('SP (default) or DP'),
-  bpi: z.enum(['true', 'false']).optional().describe('BATCH-MANUAL: BPI in optional.bpi (default true; false for Tachi)'),
+  bpi: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('BATCH-MANUAL: BPI in optional.bpi (default true; false for Tachi)'),
 });
 
 const EXPORT_DOC: RouteDoc = {
@@ -50,7 +62,13 @@ const EXPORT_DOC: RouteDoc = {
 
 const bool = (v: string | undefined, dflt: boolean) => (v === undefined ? dflt : v === 'true');
 
-function parseExportQuery(raw: unknown): { format: 'batch-manual' | 'csv'; version: string; history: boolean; playStyle: PlayStyle; bpi: boolean } {
+function parseExportQuery(raw: unknown): {
+  format: 'batch-manual' | 'csv';
+  version: string;
+  history: boolean;
+  playStyle: PlayStyle;
+  bpi: boolean;
+} {
   const r = ExportQuerySchema.safeParse(raw ?? {});
   if (!r.success) {
     const issue = r.error.issues[0];
@@ -64,7 +82,13 @@ function parseExportQuery(raw: unknown): { format: 'batch-manual' | 'csv'; versi
     const message = 'history=true needs format=batch-manual: the official CSV holds one line per song (bests only)';
     throw badInput(message, [{ code: 'invalid_value', path: ['history'], message }]);
   }
-  return { format, version: parseVersion(q.version), history, playStyle: q.playStyle === 'DP' ? PlayStyle.DP : PlayStyle.SP, bpi: bool(q.bpi, true) };
+  return {
+    format,
+    version: parseVersion(q.version),
+    history,
+    playStyle: q.playStyle === 'DP' ? PlayStyle.DP : PlayStyle.SP,
+    bpi: bool(q.bpi, true),
+  };
 }
 
 /** Registers a streamed GET download: 405 for other methods, errors before the first byte as JSON. */
@@ -73,13 +97,17 @@ export function downloadRoute(
   app: App,
   url: string,
   doc: RouteDoc,
-  open: (ctx: Context, req: FastifyRequest) => Promise<{ type: string; filename: string; chunks: AsyncIterable<string> }>,
+  open: (
+    ctx: Context,
+    req: FastifyRequest,
+  ) => Promise<{ type: string; filename: string; chunks: AsyncIterable<string> }>,
 ): void {
   fastify.route({
     method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     url,
     ...HIDDEN,
-    handler: async (_req: FastifyRequest, reply: FastifyReply) => reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
+    handler: async (_req: FastifyRequest, reply: FastifyReply) =>
+      reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
   });
   fastify.route({
     method: 'GET',
@@ -97,7 +125,11 @@ export function downloadRoute(
           .send(Readable.from(file.chunks, { objectMode: false }));
       } catch (err) {
         const { status, body, headers } = restError(err, app.log);
-        return reply.code(status).headers(headers ?? {}).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+        return reply
+          .code(status)
+          .headers(headers ?? {})
+          .header('content-type', 'application/json; charset=utf-8')
+          .send(JSON.stringify(body));
       }
     },
   });
@@ -112,9 +144,14 @@ export function registerScoresExport(fastify: FastifyInstance, app: App): void {
     const q: ExportQuery = { userId, version: p.version, playStyle: p.playStyle };
     const deps = { db: ctx.db, catalogue: app.catalogue };
     const base = `bpigraph-${p.version}-${p.playStyle}-${p.history ? 'history' : 'bests'}`;
-    if (p.format === 'csv') return { type: 'text/csv; charset=utf-8', filename: `${base}.csv`, chunks: officialCsvChunks(deps, q) };
+    if (p.format === 'csv')
+      return { type: 'text/csv; charset=utf-8', filename: `${base}.csv`, chunks: officialCsvChunks(deps, q) };
     const pages = p.history ? playPages(deps, q) : bestPages(deps, q);
-    return { type: 'application/json; charset=utf-8', filename: `${base}.json`, chunks: batchManualChunks(pages, q, p.bpi) };
+    return {
+      type: 'application/json; charset=utf-8',
+      filename: `${base}.json`,
+      chunks: batchManualChunks(pages, q, p.bpi),
+    };
   });
 }
 
@@ -123,7 +160,7 @@ const ACCOUNT_DOC: RouteDoc = {
   description:
     'Profile and settings, statuses, import batches, bests, every play (last, `scores`), follows both ways, requests, ' +
     'lists and memberships, notifications, notes, votes, optimizer memos, tower data; key values left out. The same ' +
-    'document the account deletion writes as its backup. Streamed; the caller\'s own token only (not an OAuth app\'s).',
+    "document the account deletion writes as its backup. Streamed; the caller's own token only (not an OAuth app's).",
   tags: ['portability'],
   responses: {
     200: { description: 'The account document (application/json)', media: 'application/json' },
@@ -141,8 +178,13 @@ export function registerAccountExport(fastify: FastifyInstance, app: App): void 
     if (gate) await gate;
     const userId = ctx.viewer!.id;
     // existence first: the document's first read would fail after the 200 is sent
-    if (!(await ctx.db.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw notFound('User not found');
+    if (!(await ctx.db.user.findUnique({ where: { id: userId }, select: { id: true } })))
+      throw notFound('User not found');
     const day = new Date().toISOString().slice(0, 10);
-    return { type: 'application/json; charset=utf-8', filename: `bpigraph-account-${day}.json`, chunks: accountDocument(ctx.db, userId) };
+    return {
+      type: 'application/json; charset=utf-8',
+      filename: `bpigraph-account-${day}.json`,
+      chunks: accountDocument(ctx.db, userId),
+    };
   });
 }

@@ -24,7 +24,8 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   run(ctx: Context, app: App, args: z.infer<I>): Promise<z.infer<O>>;
 }
 
-export const tool = <I extends z.ZodObject, O extends z.ZodObject>(t: McpTool<I, O>): McpTool => t as unknown as McpTool;
+export const tool = <I extends z.ZodObject, O extends z.ZodObject>(t: McpTool<I, O>): McpTool =>
+  t as unknown as McpTool;
 
 // ───────────── shared pieces of the schemas ─────────────
 
@@ -47,7 +48,13 @@ const ScoreOut = z.object({
   playedAt: z.string().describe('ISO time of the play that set the best EX'),
 });
 
-export const ScoresOut = z.object({ userId: z.string(), name: z.string(), version: z.string(), ...PageOut, scores: z.array(ScoreOut) });
+export const ScoresOut = z.object({
+  userId: z.string(),
+  name: z.string(),
+  version: z.string(),
+  ...PageOut,
+  scores: z.array(ScoreOut),
+});
 
 /** The filters, sort and paging of GraphQL `User.scores` (ScoresArgs), parsed by the same args parser (the scores service). */
 export const ScoresIn = {
@@ -95,8 +102,34 @@ export function scoresOut(player: McpPlayerScores | null, ver: string): z.infer<
 
 /** The variables of User.scores from a tool's arguments. */
 export function scoresVariables(args: ScoresArgs): McpScoresVariables {
-  const { version: v, levels, difficulties, clearLamps, bpiMin, bpiMax, search, radarCategories, sort, order, first: n, after: cursor } = args;
-  return { version: v, levels, difficulties, clearLamps, bpiMin, bpiMax, search, radarCategories, sort, order, first: n, after: cursor };
+  const {
+    version: v,
+    levels,
+    difficulties,
+    clearLamps,
+    bpiMin,
+    bpiMax,
+    search,
+    radarCategories,
+    sort,
+    order,
+    first: n,
+    after: cursor,
+  } = args;
+  return {
+    version: v,
+    levels,
+    difficulties,
+    clearLamps,
+    bpiMin,
+    bpiMax,
+    search,
+    radarCategories,
+    sort,
+    order,
+    first: n,
+    after: cursor,
+  };
 }
 
 /** The caller (Query.me); the MCP endpoint admits signed-in callers only. */

@@ -10,7 +10,20 @@ import { McpMyFollows } from './documents/mcp-follows';
 import { McpChartRivals } from './documents/mcp-chart-rivals';
 import { McpSearchSongs, McpSearchUsers } from './documents/mcp-search';
 import { McpImportScore, McpMyBest } from './documents/mcp-update-score';
-import { after, first, mine, PageOut, ScoresIn, ScoresOut, scoresOut, scoresVariables, tool, version, type McpTool, type ScoresArgs } from './mcp-shared';
+import {
+  after,
+  first,
+  mine,
+  PageOut,
+  ScoresIn,
+  ScoresOut,
+  scoresOut,
+  scoresVariables,
+  tool,
+  version,
+  type McpTool,
+  type ScoresArgs,
+} from './mcp-shared';
 
 export type { McpTool } from './mcp-shared';
 
@@ -31,8 +44,16 @@ export const MCP_TOOLS: readonly McpTool[] = [
     kind: 'read',
     input: z.strictObject({
       version,
-      levels: z.array(z.number().int()).max(12).optional().describe('Levels counted by the distributions (default: all)'),
-      difficulties: z.array(z.enum(Difficulty)).max(10).optional().describe('Difficulties counted by the distributions (default: all)'),
+      levels: z
+        .array(z.number().int())
+        .max(12)
+        .optional()
+        .describe('Levels counted by the distributions (default: all)'),
+      difficulties: z
+        .array(z.enum(Difficulty))
+        .max(10)
+        .optional()
+        .describe('Difficulties counted by the distributions (default: all)'),
     }),
     output: z.object({
       userId: z.string(),
@@ -94,7 +115,9 @@ export const MCP_TOOLS: readonly McpTool[] = [
     output: ScoresOut,
     async run(ctx, app, args) {
       if ((args.userId === undefined) === (args.name === undefined)) {
-        throw badInput('Give exactly one of userId and name', [{ code: 'invalid_union', path: ['userId'], message: 'Give exactly one of userId and name' }]);
+        throw badInput('Give exactly one of userId and name', [
+          { code: 'invalid_union', path: ['userId'], message: 'Give exactly one of userId and name' },
+        ]);
       }
       const ver = parseVersion(args.version);
       const vars = scoresVariables(args as ScoresArgs);
@@ -115,7 +138,10 @@ export const MCP_TOOLS: readonly McpTool[] = [
       'A private player who has not approved your follow is masked (no id, the masked name), as in GraphQL User.following.',
     kind: 'read',
     input: z.strictObject({
-      direction: z.enum(['following', 'followers']).optional().describe('following (default): players you follow; followers: players following you'),
+      direction: z
+        .enum(['following', 'followers'])
+        .optional()
+        .describe('following (default): players you follow; followers: players following you'),
       first,
       after,
     }),
@@ -134,7 +160,11 @@ export const MCP_TOOLS: readonly McpTool[] = [
     }),
     async run(ctx, app, args) {
       const direction = args.direction ?? 'following';
-      const { me } = await documentsOf(app).run(McpMyFollows, ctx, { following: direction === 'following', first: args.first, after: args.after });
+      const { me } = await documentsOf(app).run(McpMyFollows, ctx, {
+        following: direction === 'following',
+        first: args.first,
+        after: args.after,
+      });
       const page = mine(me)[direction];
       if (!page) throw notFound('User not found');
       return {
@@ -159,11 +189,24 @@ export const MCP_TOOLS: readonly McpTool[] = [
     description:
       'Your best on one chart next to the bests of the players you follow (those whose data you may see), highest EX first, with each one’s EX difference to you (GraphQL User.followingScoresOn).',
     kind: 'read',
-    input: z.strictObject({ chartId: z.number().int().min(1).describe('The chart (search_songs gives chart ids)'), version }),
+    input: z.strictObject({
+      chartId: z.number().int().min(1).describe('The chart (search_songs gives chart ids)'),
+      version,
+    }),
     output: z.object({
-      chart: z.object({ chartId: z.number().int(), title: z.string(), playStyle: z.string(), difficulty: z.string(), level: z.number().int(), notes: z.number().int().nullable() }),
+      chart: z.object({
+        chartId: z.number().int(),
+        title: z.string(),
+        playStyle: z.string(),
+        difficulty: z.string(),
+        level: z.number().int(),
+        notes: z.number().int().nullable(),
+      }),
       version: z.string(),
-      me: z.object({ exScore: z.number().int(), bpi: z.number().nullable(), clearLamp: z.string().nullable() }).nullable().describe('Your best (null: not played)'),
+      me: z
+        .object({ exScore: z.number().int(), bpi: z.number().nullable(), clearLamp: z.string().nullable() })
+        .nullable()
+        .describe('Your best (null: not played)'),
       rivals: z.array(
         z.object({
           userId: z.string(),
@@ -179,7 +222,10 @@ export const MCP_TOOLS: readonly McpTool[] = [
     }),
     async run(ctx, app, args) {
       const ver = parseVersion(args.version);
-      const { chart, me } = await documentsOf(app).run(McpChartRivals, ctx, { chartId: String(args.chartId), version: ver });
+      const { chart, me } = await documentsOf(app).run(McpChartRivals, ctx, {
+        chartId: String(args.chartId),
+        version: ver,
+      });
       const rows = mine(me).followingScoresOn;
       if (!chart || !rows) throw notFound('Chart not found');
       const best = me!.bestOn;
@@ -211,7 +257,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
   tool({
     name: 'search_songs',
     title: 'Search songs',
-    description: 'The song catalogue by title (case-insensitive part), level, difficulty, play style or game version, ordered by title, paged; each song with its charts, their ids and BPI definitions (GraphQL Query.songs).',
+    description:
+      'The song catalogue by title (case-insensitive part), level, difficulty, play style or game version, ordered by title, paged; each song with its charts, their ids and BPI definitions (GraphQL Query.songs).',
     kind: 'read',
     input: z.strictObject({
       title: z.string().max(256).optional().describe('Case-insensitive part of the title'),
@@ -235,8 +282,16 @@ export const MCP_TOOLS: readonly McpTool[] = [
               difficulty: z.string(),
               level: z.number().int(),
               notes: z.number().int().nullable(),
-              worldRecord: z.number().int().nullable().describe('EX of the world record (BPI 100); null: no BPI definition'),
-              kaidenAverage: z.number().int().nullable().describe('EX of the kaiden average (BPI 0); null: no BPI definition'),
+              worldRecord: z
+                .number()
+                .int()
+                .nullable()
+                .describe('EX of the world record (BPI 100); null: no BPI definition'),
+              kaidenAverage: z
+                .number()
+                .int()
+                .nullable()
+                .describe('EX of the kaiden average (BPI 0); null: no BPI definition'),
             }),
           ),
         }),
@@ -269,9 +324,13 @@ export const MCP_TOOLS: readonly McpTool[] = [
   tool({
     name: 'search_users',
     title: 'Search players',
-    description: 'Players whose name starts with a prefix (case-insensitive), by name: public players, yourself and private players who approved your follow (GraphQL Query.searchUsers).',
+    description:
+      'Players whose name starts with a prefix (case-insensitive), by name: public players, yourself and private players who approved your follow (GraphQL Query.searchUsers).',
     kind: 'read',
-    input: z.strictObject({ prefix: z.string().min(1).max(20).describe('Start of the name (1–20 characters)'), first: z.number().int().min(1).max(50).optional().describe('How many, 1–50 (default 20)') }),
+    input: z.strictObject({
+      prefix: z.string().min(1).max(20).describe('Start of the name (1–20 characters)'),
+      first: z.number().int().min(1).max(50).optional().describe('How many, 1–50 (default 20)'),
+    }),
     output: z.object({ users: z.array(z.object({ userId: z.string(), name: z.string(), isPublic: z.boolean() })) }),
     async run(ctx, app, args) {
       const { searchUsers } = await documentsOf(app).run(McpSearchUsers, ctx, args);
@@ -303,7 +362,15 @@ export const MCP_TOOLS: readonly McpTool[] = [
       message: z.string(),
       previousTotalBpi: z.number(),
       newTotalBpi: z.number(),
-      best: z.object({ exScore: z.number().int(), bpi: z.number().nullable(), clearLamp: z.string().nullable(), missCount: z.number().int().nullable() }).nullable().describe('Your best on the chart afterwards'),
+      best: z
+        .object({
+          exScore: z.number().int(),
+          bpi: z.number().nullable(),
+          clearLamp: z.string().nullable(),
+          missCount: z.number().int().nullable(),
+        })
+        .nullable()
+        .describe('Your best on the chart afterwards'),
     }),
     async run(ctx, app, args) {
       const docs = documentsOf(app);
@@ -313,20 +380,35 @@ export const MCP_TOOLS: readonly McpTool[] = [
       const chart = before.chart;
       if (!chart) throw notFound('Chart not found');
       if (args.exScore === undefined && args.clearLamp === undefined) {
-        throw badInput('Give exScore and/or clearLamp', [{ code: 'invalid_type', path: ['exScore'], message: 'exScore or clearLamp is required' }]);
+        throw badInput('Give exScore and/or clearLamp', [
+          { code: 'invalid_type', path: ['exScore'], message: 'exScore or clearLamp is required' },
+        ]);
       }
       // A lamp alone: the play carries the current best EX (as a score file's row would).
       const exScore = args.exScore ?? mine(before.me).bestOn?.exScore;
       if (exScore === undefined || exScore <= 0) {
-        throw badInput('exScore is required: you have no score on this chart yet', [{ code: 'invalid_type', path: ['exScore'], message: 'exScore is required' }]);
+        throw badInput('exScore is required: you have no score on this chart yet', [
+          { code: 'invalid_type', path: ['exScore'], message: 'exScore is required' },
+        ]);
       }
       const title = chart.song.title;
-      const row = { title, playStyle: chart.playStyle, difficulty: chart.difficulty, level: chart.level, exScore, clearState: args.clearLamp ?? ClearLamp.NO_PLAY, missCount: args.missCount ?? null };
+      const row = {
+        title,
+        playStyle: chart.playStyle,
+        difficulty: chart.difficulty,
+        level: chart.level,
+        exScore,
+        clearState: args.clearLamp ?? ClearLamp.NO_PLAY,
+        missCount: args.missCount ?? null,
+      };
       const { importScores: report } = await docs.run(McpImportScore, ctx, { version: ver, rows: [row] });
       const problem = report.problems.find((p) => p.severity === 'error');
       if (problem) {
-        const path = problem.column === 'missCount' ? 'missCount' : problem.column === 'clearState' ? 'clearLamp' : 'exScore';
-        throw badInput(`${path}: ${problem.reason}`, [{ code: 'invalid_value', path: [path], message: problem.reason }]);
+        const path =
+          problem.column === 'missCount' ? 'missCount' : problem.column === 'clearState' ? 'clearLamp' : 'exScore';
+        throw badInput(`${path}: ${problem.reason}`, [
+          { code: 'invalid_value', path: [path], message: problem.reason },
+        ]);
       }
       if (report.notFound.length) throw notFound('Chart not found');
       ctx.renew(); // the request's loaders read the best before the import
@@ -341,7 +423,9 @@ export const MCP_TOOLS: readonly McpTool[] = [
         message: report.message,
         previousTotalBpi: report.previousTotalBpi,
         newTotalBpi: report.newTotalBpi,
-        best: after ? { exScore: after.exScore, bpi: after.bpi, clearLamp: after.clearLamp, missCount: after.missCount } : null,
+        best: after
+          ? { exScore: after.exScore, bpi: after.bpi, clearLamp: after.clearLamp, missCount: after.missCount }
+          : null,
       };
     },
   }),

@@ -31,27 +31,43 @@ export const MCP_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource
 /** A failed tool call: isError with `CODE: message`, and the code (and issues / retryAfter) in `_meta`. */
 export function toolError(err: unknown, app: App): CallToolResult {
   const e = toAppError(err);
-  if (!(err instanceof AppError) && e.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err }, 'unhandled error in an MCP tool');
+  if (!(err instanceof AppError) && e.code === 'INTERNAL_SERVER_ERROR')
+    app.log.error({ err }, 'unhandled error in an MCP tool');
   const issues = e.details?.issues;
-  const detail = issues?.length ? ` (${issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ')})` : '';
+  const detail = issues?.length
+    ? ` (${issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ')})`
+    : '';
   return {
     isError: true,
     content: [{ type: 'text', text: `${e.code}: ${e.message}${detail}` }],
-    _meta: { code: e.code, ...(issues ? { issues } : {}), ...(e.details?.retryAfter !== undefined ? { retryAfter: e.details.retryAfter } : {}) },
+    _meta: {
+      code: e.code,
+      ...(issues ? { issues } : {}),
+      ...(e.details?.retryAfter !== undefined ? { retryAfter: e.details.retryAfter } : {}),
+    },
   };
 }
 
 /** One request's MCP server: the tools bound to the request's context. */
 function serverFor(app: App, ctx: Context): McpServer {
-  const server = new McpServer({ name: 'bpigraph', version: pkg.version }, { capabilities: { tools: {} }, instructions: 'beatmania IIDX scores and BPI of the signed-in player (bpigraph).' });
+  const server = new McpServer(
+    { name: 'bpigraph', version: pkg.version },
+    { capabilities: { tools: {} }, instructions: 'beatmania IIDX scores and BPI of the signed-in player (bpigraph).' },
+  );
   for (const t of MCP_TOOLS) {
     server.registerTool(
       t.name,
-      { title: t.title, description: t.description, inputSchema: t.input, outputSchema: t.output, annotations: { readOnlyHint: t.kind === 'read', openWorldHint: false } },
+      {
+        title: t.title,
+        description: t.description,
+        inputSchema: t.input,
+        outputSchema: t.output,
+        annotations: { readOnlyHint: t.kind === 'read', openWorldHint: false },
+      },
       async (args: unknown) => {
         try {
           await consumeToolCall(app, t.kind, ctx.ip, ctx.viewer?.id);
-          const result = (await t.run(ctx, app, args as never));
+          const result = await t.run(ctx, app, args as never);
           return { structuredContent: result, content: [{ type: 'text', text: JSON.stringify(result) }] };
         } catch (err) {
           return toolError(err, app);
@@ -74,8 +90,12 @@ function isToolsList(req: FastifyRequest): req is FastifyRequest & { body: { id:
   const accept = req.headers.accept ?? '';
   // Only what the SDK would answer: a request (with an id) from a client accepting JSON and SSE.
   return (
-    !!b && b.jsonrpc === '2.0' && b.method === 'tools/list' && (typeof b.id === 'string' || typeof b.id === 'number') &&
-    accept.includes('application/json') && accept.includes('text/event-stream')
+    !!b &&
+    b.jsonrpc === '2.0' &&
+    b.method === 'tools/list' &&
+    (typeof b.id === 'string' || typeof b.id === 'number') &&
+    accept.includes('application/json') &&
+    accept.includes('text/event-stream')
   );
 }
 
@@ -102,17 +122,24 @@ function escapeHtml(s: string): string {
 export function mcpInfo(base: string, tools: readonly McpTool[] = MCP_TOOLS) {
   return {
     name: 'bpigraph MCP endpoint',
-    description: 'Model Context Protocol (Streamable HTTP, stateless) for AI assistants: read your BPI dashboard and scores, your rivals, the song catalogue, and record a score.',
+    description:
+      'Model Context Protocol (Streamable HTTP, stateless) for AI assistants: read your BPI dashboard and scores, your rivals, the song catalogue, and record a score.',
     url: `${base}${MCP_PATH}`,
     transport: 'streamable-http (POST; JSON responses; no session)',
     authentication: `Authorization: Bearer <token> — an OAuth access token (scopes read / write; discovery: ${base}${MCP_RESOURCE_METADATA_PATH}) or a bpigraph access token (POST ${base}/api/v1/token)`,
-    clientConfig: { mcpServers: { bpigraph: { type: 'http', url: `${base}${MCP_PATH}`, headers: { Authorization: 'Bearer <token>' } } } },
+    clientConfig: {
+      mcpServers: {
+        bpigraph: { type: 'http', url: `${base}${MCP_PATH}`, headers: { Authorization: 'Bearer <token>' } },
+      },
+    },
     tools: tools.map((t) => ({ name: t.name, title: t.title, description: t.description, scope: t.kind })),
   };
 }
 
 function infoHtml(info: ReturnType<typeof mcpInfo>): string {
-  const rows = info.tools.map((t) => `<li><code>${escapeHtml(t.name)}</code> (${t.scope}) — ${escapeHtml(t.description)}</li>`).join('');
+  const rows = info.tools
+    .map((t) => `<li><code>${escapeHtml(t.name)}</code> (${t.scope}) — ${escapeHtml(t.description)}</li>`)
+    .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(info.name)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;line-height:1.5}code,pre{background:#eee;padding:0 .2rem}pre{padding:.5rem;overflow:auto}</style>
 </head><body><h1>${escapeHtml(info.name)}</h1><p>${escapeHtml(info.description)}</p>
@@ -128,7 +155,11 @@ const PAGE_HEADERS = {
 
 export function registerMcp(fastify: FastifyInstance, app: App): void {
   const base = (req: FastifyRequest) =>
-    publicBaseUrl(app.config, (fastify.server.address() as { port: number } | null)?.port ?? app.config.port, req.headers.host);
+    publicBaseUrl(
+      app.config,
+      (fastify.server.address() as { port: number } | null)?.port ?? app.config.port,
+      req.headers.host,
+    );
 
   /** 401 with the RFC 6750 / RFC 9728 challenge: where the client finds how to get a token. */
   const challenge = (req: FastifyRequest, reply: FastifyReply, e: AppError, tokenGiven: boolean) => {
@@ -145,14 +176,29 @@ export function registerMcp(fastify: FastifyInstance, app: App): void {
     method: ['PUT', 'PATCH', 'DELETE'],
     url: MCP_PATH,
     ...HIDDEN,
-    handler: async (_req, reply) => reply.code(405).header('allow', 'GET, POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this endpoint is stateless (POST)' }, id: null }),
+    handler: async (_req, reply) =>
+      reply
+        .code(405)
+        .header('allow', 'GET, POST')
+        .send({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Method not allowed: this endpoint is stateless (POST)' },
+          id: null,
+        }),
   });
 
   fastify.get(MCP_PATH, HIDDEN, async (req: FastifyRequest, reply: FastifyReply) => {
     const accept = req.headers.accept ?? '';
     if (accept.includes('text/event-stream') && !accept.includes('text/html')) {
       // Streamable HTTP: a server that offers no stream answers the client's GET with 405.
-      return reply.code(405).header('allow', 'GET, POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: no server-sent event stream (stateless endpoint)' }, id: null });
+      return reply
+        .code(405)
+        .header('allow', 'GET, POST')
+        .send({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Method not allowed: no server-sent event stream (stateless endpoint)' },
+          id: null,
+        });
     }
     const info = mcpInfo(base(req));
     if (accept.includes('text/html')) return reply.code(200).headers(PAGE_HEADERS).send(infoHtml(info));
@@ -164,7 +210,10 @@ export function registerMcp(fastify: FastifyInstance, app: App): void {
       // Protocol 2025-06-18 removed JSON-RPC batching: one message per request, each counted by the limits.
       return reply.code(400).send({
         jsonrpc: '2.0',
-        error: { code: -32600, message: `JSON-RPC batches are not supported (MCP 2025-06-18 removed them; this one held ${req.body.length} messages): send one message per request` },
+        error: {
+          code: -32600,
+          message: `JSON-RPC batches are not supported (MCP 2025-06-18 removed them; this one held ${req.body.length} messages): send one message per request`,
+        },
         id: null,
       });
     }
@@ -183,7 +232,10 @@ export function registerMcp(fastify: FastifyInstance, app: App): void {
     const listed = toolsListAnswer(req);
     if (listed) return reply.code(200).header('content-type', 'application/json').send(listed);
     const server = serverFor(app, ctx);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     try {
       await server.connect(transport);
       const headers = new Headers();

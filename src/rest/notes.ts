@@ -28,7 +28,14 @@ export interface RecentSongNoteJson {
 const NotesQuery = z.object({
   sort: queryEnum(['latest', 'upvotes'], 'sort must be latest or upvotes').describe('latest (default) or upvotes'),
   page: z
-    .preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: 'page must be an integer ≥ 0' }).int({ error: 'page must be an integer ≥ 0' }).min(0, { error: 'page must be an integer ≥ 0' }).max(999_999_999, { error: 'page must be an integer ≥ 0' }))
+    .preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.coerce
+        .number({ error: 'page must be an integer ≥ 0' })
+        .int({ error: 'page must be an integer ≥ 0' })
+        .min(0, { error: 'page must be an integer ≥ 0' })
+        .max(999_999_999, { error: 'page must be an integer ≥ 0' }),
+    )
     .optional()
     .describe('0-based page of 20'),
 });

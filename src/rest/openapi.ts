@@ -16,13 +16,25 @@ import pkg from '../../package.json';
 /** `{message, errors?}`: every error of the compatibility routes and the token exchange. */
 export const ErrorBody = z.object({
   message: z.string(),
-  errors: z.array(z.object({ code: z.string(), path: z.array(z.union([z.string(), z.number()])), message: z.string() }).loose()).optional(),
+  errors: z
+    .array(
+      z.object({ code: z.string(), path: z.array(z.union([z.string(), z.number()])), message: z.string() }).loose(),
+    )
+    .optional(),
 });
 
 /** RFC 6749 error body of the OAuth endpoints. */
 export const OAuthErrorBody = z.object({ error: z.string(), error_description: z.string().optional() });
 
-type Responses = Record<number, { description: string; body?: z.ZodType; html?: boolean; /** A text body of another media type (e.g. image/svg+xml). */ media?: string }>;
+type Responses = Record<
+  number,
+  {
+    description: string;
+    body?: z.ZodType;
+    html?: boolean;
+    /** A text body of another media type (e.g. image/svg+xml). */ media?: string;
+  }
+>;
 
 export interface RouteDoc {
   summary: string;
@@ -41,28 +53,42 @@ export interface RouteDoc {
 }
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
   return rest;
 };
 
 /** The Fastify route options of a documented route: its schema, and no Fastify validation or serialization. */
-export function routeSchema(doc: RouteDoc): { schema: FastifySchema; validatorCompiler: () => () => true; serializerCompiler: () => (data: unknown) => string } {
+export function routeSchema(doc: RouteDoc): {
+  schema: FastifySchema;
+  validatorCompiler: () => () => true;
+  serializerCompiler: () => (data: unknown) => string;
+} {
   const response: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(doc.responses)) {
-    response[status] = r.html || r.media
-      ? { description: r.description, content: { [r.media ?? 'text/html']: { schema: { type: 'string' } } } }
-      : r.body
-        ? { description: r.description, content: { 'application/json': { schema: jsonSchema(r.body, 'output') } } }
-        : { description: r.description, type: 'null' };
+    response[status] =
+      r.html || r.media
+        ? { description: r.description, content: { [r.media ?? 'text/html']: { schema: { type: 'string' } } } }
+        : r.body
+          ? { description: r.description, content: { 'application/json': { schema: jsonSchema(r.body, 'output') } } }
+          : { description: r.description, type: 'null' };
   }
-  response.default = { description: 'Error', content: { 'application/json': { schema: jsonSchema(doc.errors, 'output') } } };
+  response.default = {
+    description: 'Error',
+    content: { 'application/json': { schema: jsonSchema(doc.errors, 'output') } },
+  };
   const schema: Record<string, unknown> = { summary: doc.summary, tags: doc.tags, response };
   if (doc.description) schema.description = doc.description;
   if (doc.query) schema.querystring = jsonSchema(doc.query, 'input');
   if (doc.params) schema.params = jsonSchema(doc.params, 'input');
   if (doc.body) {
     const body = jsonSchema(doc.body, 'input');
-    schema.body = { content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } } };
+    schema.body = {
+      content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } },
+    };
   }
   const security = [...(doc.bearer ? [{ bearer: [] }] : []), ...(doc.apiKey ? [{ apiKey: [] }] : [])];
   if (security.length) schema.security = doc.bearer === 'optional' ? [...security, {}] : security;
@@ -98,12 +124,14 @@ export async function registerOpenApi(fastify: FastifyInstance, config: Config):
     // Only the REST paths: GraphQL, health, metrics and this document are not REST resources.
     transform: ({ schema, url }) => {
       const rest = url.startsWith('/api/') || url.startsWith('/.well-known/');
-      return { schema: (rest && url !== '/api/v1/openapi.json' ? schema : { ...schema, hide: true }), url };
+      return { schema: rest && url !== '/api/v1/openapi.json' ? schema : { ...schema, hide: true }, url };
     },
   });
   fastify.get('/api/v1/openapi.json', async (req, reply) => {
     const doc = fastify.swagger() as unknown as Record<string, unknown>;
     const port = (fastify.server.address() as { port: number } | null)?.port ?? config.port;
-    return reply.header('content-type', 'application/json; charset=utf-8').send({ ...doc, servers: [{ url: publicBaseUrl(config, port, req.headers.host) }] });
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .send({ ...doc, servers: [{ url: publicBaseUrl(config, port, req.headers.host) }] });
   });
 }

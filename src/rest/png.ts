@@ -23,7 +23,9 @@ export const DEFAULT_FONT_FILES = [
 let fontFiles: string[] | undefined;
 /** The font files rendering uses (PNG_FONT_FILES, else the defaults that exist); read once. */
 export function pngFontFiles(): string[] {
-  fontFiles ??= (process.env.PNG_FONT_FILES ? process.env.PNG_FONT_FILES.split(':') : DEFAULT_FONT_FILES).filter((f) => fs.existsSync(f));
+  fontFiles ??= (process.env.PNG_FONT_FILES ? process.env.PNG_FONT_FILES.split(':') : DEFAULT_FONT_FILES).filter((f) =>
+    fs.existsSync(f),
+  );
   return fontFiles;
 }
 
@@ -61,7 +63,10 @@ export function pngEtag(svg: string, width: number, height: number): string {
 class PngCache {
   private readonly map = new Map<string, Buffer>();
   private bytes = 0;
-  constructor(private readonly maxEntries = 64, private readonly maxBytes = 32 * 1024 * 1024) {}
+  constructor(
+    private readonly maxEntries = 64,
+    private readonly maxBytes = 32 * 1024 * 1024,
+  ) {}
   get(key: string): Buffer | undefined {
     const v = this.map.get(key);
     if (v) {
@@ -98,7 +103,9 @@ export async function pngFor(svg: string, width: number, etag: string, run?: Png
   let p = pending.get(etag);
   if (!p) {
     const job = { svg, width, fontFiles: pngFontFiles() };
-    const rendering = run ? run(job).then((u8) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength)) : renderPngAsync(job);
+    const rendering = run
+      ? run(job).then((u8) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength))
+      : renderPngAsync(job);
     p = rendering.finally(() => pending.delete(etag));
     pending.set(etag, p);
     const png = await p;

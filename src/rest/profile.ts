@@ -7,11 +7,19 @@ import { getRoute } from './route';
 import { RestProfile } from './documents/profile';
 
 const StatsEntry = z
-  .object({ version: z.string(), totalBpi: z.number().nullable(), arenaClass: z.string().nullable(), arenaRank: z.number().int().nullable(), area: z.string().nullable() })
+  .object({
+    version: z.string(),
+    totalBpi: z.number().nullable(),
+    arenaClass: z.string().nullable(),
+    arenaRank: z.number().int().nullable(),
+    area: z.string().nullable(),
+  })
   .loose();
 /** The query: validation and its OpenAPI parameters. */
 const ProfileQuery = z.object({
-  compare: queryBool('compare must be true or false').describe('Add `compare`: win/loss against the caller (null without a token) and the radar'),
+  compare: queryBool('compare must be true or false').describe(
+    'Add `compare`: win/loss against the caller (null without a token) and the radar',
+  ),
 });
 
 /** The 200 body (the OpenAPI document's schema of this route): fields the rules hide are null. */
@@ -25,13 +33,21 @@ const ProfileResponse = z.object({
     socialId: z.string().nullable(),
     isPublic: z.union([z.literal(0), z.literal(1)]),
     follows: z.object({ followers: z.number().int(), following: z.number().int() }),
-    relationship: z.object({ isFollowing: z.boolean(), isFollowedBy: z.boolean(), isMutual: z.boolean(), isSelf: z.boolean() }).nullable(),
+    relationship: z
+      .object({ isFollowing: z.boolean(), isFollowedBy: z.boolean(), isMutual: z.boolean(), isSelf: z.boolean() })
+      .nullable(),
     role: z.object({ role: z.string(), description: z.string(), grantedAt: z.string() }).nullable(),
     stats: z.array(StatsEntry),
     areaRank: z.object({ area: z.string(), areaRank: z.number().int(), totalInArea: z.number().int() }).nullable(),
   }),
-  compare: z.object({ winLoss: z.array(z.object({}).loose()).nullable(), radar: z.unknown() }).optional().describe('only with compare=true'),
-  statsPrivacy: z.object({ showArenaClass: z.boolean(), showArenaRank: z.boolean(), showArea: z.boolean(), showGrade: z.boolean() }).optional().describe('only for the owner'),
+  compare: z
+    .object({ winLoss: z.array(z.object({}).loose()).nullable(), radar: z.unknown() })
+    .optional()
+    .describe('only with compare=true'),
+  statsPrivacy: z
+    .object({ showArenaClass: z.boolean(), showArenaRank: z.boolean(), showArea: z.boolean(), showGrade: z.boolean() })
+    .optional()
+    .describe('only for the owner'),
 });
 
 /**
@@ -80,7 +96,9 @@ export function registerProfile(fastify: FastifyInstance, app: App): void {
           stats: p.stats ?? [],
           areaRank: p.areaRank,
         },
-        ...(withCompare ? { compare: compare ? { winLoss: compare.winLoss, radar: compare.radar } : { winLoss: null, radar: null } } : {}),
+        ...(withCompare
+          ? { compare: compare ? { winLoss: compare.winLoss, radar: compare.radar } : { winLoss: null, radar: null } }
+          : {}),
         ...(statsPrivacy ? { statsPrivacy } : {}),
       };
     },

@@ -10,11 +10,14 @@ import { badInput, type ErrorIssue } from '../errors';
 const blank = (v: unknown) => (v === '' ? undefined : v);
 
 /** An integer parameter (`?limit=10`); anything else is refused with `message`. */
-export const queryInt = (message: string) => z.preprocess(blank, z.coerce.number({ error: message }).int({ error: message })).optional();
+export const queryInt = (message: string) =>
+  z.preprocess(blank, z.coerce.number({ error: message }).int({ error: message })).optional();
 
 /** A true/false flag (`?compare=true`); anything else is refused with `message`. */
 export const queryBool = (message: string) =>
-  z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : blank(v)), z.boolean({ error: message })).optional();
+  z
+    .preprocess((v) => (v === 'true' ? true : v === 'false' ? false : blank(v)), z.boolean({ error: message }))
+    .optional();
 
 /** One of a closed set of words (`?sort=latest`). */
 export const queryEnum = <const T extends readonly [string, ...string[]]>(values: T, message: string) =>
@@ -22,10 +25,13 @@ export const queryEnum = <const T extends readonly [string, ...string[]]>(values
 
 /** A list, repeated (`?level=11&level=12`) or comma-separated (`?level=11,12`). */
 export const queryList = <T extends z.ZodType>(item: T) =>
-  z.preprocess(
-    (v) => (v === undefined ? undefined : (Array.isArray(v) ? v.map(String) : String(v).split(',')).filter((s) => s !== '')),
-    z.array(item),
-  ).optional();
+  z
+    .preprocess(
+      (v) =>
+        v === undefined ? undefined : (Array.isArray(v) ? v.map(String) : String(v).split(',')).filter((s) => s !== ''),
+      z.array(item),
+    )
+    .optional();
 
 /** Parses a route's query with its schema: BAD_USER_INPUT (400) with every issue, the message `message` or the first issue's. */
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown, message?: string): z.output<S> {

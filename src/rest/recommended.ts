@@ -12,8 +12,12 @@ import { RestRecommended, type RecommendedData, type RecommendedItemData } from 
 /** The query: validation and its OpenAPI parameters (the ranges are checked by parseRecommendedQuery, as GraphQL's). */
 const RecommendedQuery = z.object({
   version: queryEnum(GAME_VERSIONS, 'Unknown game version').describe('Game version (default: the latest)'),
-  level: queryList(z.coerce.number({ error: 'level must be an integer' }).int({ error: 'level must be an integer' })).describe('11 and/or 12: repeated or comma-separated'),
-  difficulty: queryList(z.enum(['HYPER', 'ANOTHER', 'LEGGENDARIA'], { error: 'difficulty must be HYPER, ANOTHER or LEGGENDARIA' })).describe('Repeated or comma-separated'),
+  level: queryList(
+    z.coerce.number({ error: 'level must be an integer' }).int({ error: 'level must be an integer' }),
+  ).describe('11 and/or 12: repeated or comma-separated'),
+  difficulty: queryList(
+    z.enum(['HYPER', 'ANOTHER', 'LEGGENDARIA'], { error: 'difficulty must be HYPER, ANOTHER or LEGGENDARIA' }),
+  ).describe('Repeated or comma-separated'),
   limit: queryInt('limit must be an integer').describe('1–100, default 10'),
   offset: queryInt('offset must be an integer').describe('≥ 0, default 0'),
 });
@@ -33,7 +37,7 @@ export function registerRecommended(fastify: FastifyInstance, app: App): void {
       summary: 'Weapons and potential: the charts that raise total BPI most (the GraphQL User.recommended)',
       description:
         "Bearer token optional: a public player's list is open to anyone (as their profile and scores are); a private player's needs " +
-        'their own token or an approved follower\'s (403 otherwise), the same rule as GraphQL user(id) { recommended }.',
+        "their own token or an approved follower's (403 otherwise), the same rule as GraphQL user(id) { recommended }.",
       params: z.object({ userId: z.string() }),
       query: RecommendedQuery,
       response: z.object({ weapons: RecommendedList, potential: RecommendedList }),
@@ -42,7 +46,13 @@ export function registerRecommended(fastify: FastifyInstance, app: App): void {
     parse: (req) => {
       const { userId } = req.params as { userId: string };
       const q = parseQuery(RecommendedQuery, req.query);
-      const args = { version: q.version ?? null, level: q.level ?? [], difficulty: q.difficulty ?? [], limit: q.limit ?? null, offset: q.offset ?? null };
+      const args = {
+        version: q.version ?? null,
+        level: q.level ?? [],
+        difficulty: q.difficulty ?? [],
+        limit: q.limit ?? null,
+        offset: q.offset ?? null,
+      };
       parseRecommendedQuery(args); // 400 before 403/404, as the reference
       return { userId, args };
     },

@@ -21,7 +21,10 @@ export interface RestRoute<P, D, V extends Record<string, unknown>> {
   /** The GraphQL answer mapped to the response body. */
   map: (data: D, params: P) => unknown;
   /** The route in the OpenAPI document (src/rest/openapi.ts): parameters and the 200 body as zod schemas. */
-  doc: Omit<RouteDoc, 'errors' | 'tags' | 'responses'> & { response: RouteDoc['responses'][number]['body']; errors?: Record<number, string> };
+  doc: Omit<RouteDoc, 'errors' | 'tags' | 'responses'> & {
+    response: RouteDoc['responses'][number]['body'];
+    errors?: Record<number, string>;
+  };
 }
 
 /** The errors every compatibility route may answer (`{message, errors?}`). */
@@ -36,15 +39,21 @@ const ROUTE_ERRORS: Record<number, string> = {
  * Registers a GET route: other methods → 405 with Allow; the context built as for GraphQL (the
  * viewer from the bearer token); errors through the one REST error mapping.
  */
-export function getRoute<P, D, V extends Record<string, unknown>>(fastify: FastifyInstance, app: App, route: RestRoute<P, D, V>): void {
+export function getRoute<P, D, V extends Record<string, unknown>>(
+  fastify: FastifyInstance,
+  app: App,
+  route: RestRoute<P, D, V>,
+): void {
   const { response, errors, ...doc } = route.doc;
   const responses: RouteDoc['responses'] = { 200: { description: 'OK', body: response } };
-  for (const [status, description] of Object.entries({ ...ROUTE_ERRORS, ...errors })) responses[Number(status)] = { description, body: ErrorBody };
+  for (const [status, description] of Object.entries({ ...ROUTE_ERRORS, ...errors }))
+    responses[Number(status)] = { description, body: ErrorBody };
   fastify.route({
     method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     url: route.url,
     ...HIDDEN,
-    handler: async (_req: FastifyRequest, reply: FastifyReply) => reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
+    handler: async (_req: FastifyRequest, reply: FastifyReply) =>
+      reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
   });
   fastify.route({
     method: 'GET',
@@ -59,7 +68,10 @@ export function getRoute<P, D, V extends Record<string, unknown>>(fastify: Fasti
         return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(result));
       } catch (err) {
         const { status, body, headers } = restError(err, app.log);
-        return reply.code(status).headers(headers ?? {}).send(body);
+        return reply
+          .code(status)
+          .headers(headers ?? {})
+          .send(body);
       }
     },
   });

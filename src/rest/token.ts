@@ -17,7 +17,8 @@ export function registerTokenRoute(fastify: FastifyInstance, app: App): void {
     method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     url: '/api/v1/token',
     ...HIDDEN,
-    handler: async (_req: FastifyRequest, reply: FastifyReply) => reply.code(405).header('allow', 'POST').send({ message: 'Method not allowed' }),
+    handler: async (_req: FastifyRequest, reply: FastifyReply) =>
+      reply.code(405).header('allow', 'POST').send({ message: 'Method not allowed' }),
   });
   fastify.route({
     method: 'POST',
@@ -27,7 +28,10 @@ export function registerTokenRoute(fastify: FastifyInstance, app: App): void {
       tags: ['auth'],
       apiKey: true,
       responses: {
-        200: { description: 'An access token (Bearer) and its lifetime in seconds', body: z.object({ token: z.string(), expiresIn: z.number().int() }) },
+        200: {
+          description: 'An access token (Bearer) and its lifetime in seconds',
+          body: z.object({ token: z.string(), expiresIn: z.number().int() }),
+        },
         401: { description: 'Missing or unknown API key', body: ErrorBody },
         405: { description: 'Method not allowed (Allow: POST)', body: ErrorBody },
         429: { description: 'More than 20 requests per minute from this address (Retry-After)', body: ErrorBody },
@@ -38,10 +42,16 @@ export function registerTokenRoute(fastify: FastifyInstance, app: App): void {
       try {
         const ctx = await contextForRequest(app, req);
         const { exchangeApiKey: result } = await documentsOf(app).run(RestExchangeApiKey, ctx, {});
-        return reply.code(200).header('cache-control', 'no-store').send({ token: result.token, expiresIn: result.expiresIn });
+        return reply
+          .code(200)
+          .header('cache-control', 'no-store')
+          .send({ token: result.token, expiresIn: result.expiresIn });
       } catch (err) {
         const { status, body, headers } = restError(err, app.log);
-        return reply.code(status).headers(headers ?? {}).send(body);
+        return reply
+          .code(status)
+          .headers(headers ?? {})
+          .send(body);
       }
     },
   });

@@ -67,10 +67,14 @@ interface Slot {
 
 /** The error of a full queue: retry after `retryAfter` seconds. */
 export function poolBusy(retryAfter: number, maxQueue: number): AppError {
-  return new AppError('SERVICE_UNAVAILABLE', `The server is busy: ${maxQueue} CPU tasks are already waiting (WORKER_QUEUE_MAX); retry after ${retryAfter} s`, {
-    retryAfter,
-    limit: 'WORKER_QUEUE_MAX',
-  });
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    `The server is busy: ${maxQueue} CPU tasks are already waiting (WORKER_QUEUE_MAX); retry after ${retryAfter} s`,
+    {
+      retryAfter,
+      limit: 'WORKER_QUEUE_MAX',
+    },
+  );
 }
 
 function workerSource(): string {
@@ -107,7 +111,8 @@ export class WorkerPool {
   /** Runs `task` on `input` in a worker; the output is a structured-clone copy. */
   run<I, O>(task: Task<I, O>, input: I, opts: { budgetMs?: number } = {}): Promise<O> {
     const budgetMs = opts.budgetMs ?? this.opts.budgetMs;
-    if (this.closed) return Promise.reject(new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down', { retryAfter: 1 }));
+    if (this.closed)
+      return Promise.reject(new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down', { retryAfter: 1 }));
     if (this.opts.size === 0) {
       try {
         return Promise.resolve(task.run(input, contextFor(budgetMs)));
@@ -122,7 +127,15 @@ export class WorkerPool {
       return Promise.reject(poolBusy(Math.max(1, Math.ceil(wait / 1000)), this.opts.maxQueue));
     }
     return new Promise<O>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, task: task as Task<unknown, unknown>, input, budgetMs, resolve: resolve as (v: unknown) => void, reject, started: 0 };
+      const job: Job = {
+        id: this.nextId++,
+        task: task as Task<unknown, unknown>,
+        input,
+        budgetMs,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        started: 0,
+      };
       this.queue.push(job);
       this.pump();
     });
@@ -131,7 +144,8 @@ export class WorkerPool {
   /** Terminates the workers; queued tasks fail with SERVICE_UNAVAILABLE. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down', { retryAfter: 1 }));
+    for (const job of this.queue.splice(0))
+      job.reject(new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down', { retryAfter: 1 }));
     const slots = this.slots.splice(0);
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
@@ -160,12 +174,20 @@ export class WorkerPool {
   private start(slot: Slot, job: Job): void {
     slot.job = job;
     job.started = performance.now();
-    const msg: TaskMessage = { id: job.id, file: job.task.file, name: job.task.name, input: job.input, budgetMs: job.budgetMs };
+    const msg: TaskMessage = {
+      id: job.id,
+      file: job.task.file,
+      name: job.task.name,
+      input: job.input,
+      budgetMs: job.budgetMs,
+    };
     try {
       slot.worker.postMessage(msg);
     } catch (err) {
       this.settle(slot, job);
-      job.reject(new AppError('BAD_USER_INPUT', `The task's input cannot be sent to a worker: ${(err as Error).message}`));
+      job.reject(
+        new AppError('BAD_USER_INPUT', `The task's input cannot be sent to a worker: ${(err as Error).message}`),
+      );
       this.pump();
     }
   }
@@ -202,10 +224,14 @@ export class WorkerPool {
     this.remove(slot);
     this.settle(slot, job);
     job.reject(
-      new AppError('SERVICE_UNAVAILABLE', `Task ${job.task.name} ran past its time budget of ${job.budgetMs} ms (WORKER_TASK_BUDGET_MS): ask for less`, {
-        limit: 'WORKER_TASK_BUDGET_MS',
-        budgetMs: job.budgetMs,
-      }),
+      new AppError(
+        'SERVICE_UNAVAILABLE',
+        `Task ${job.task.name} ran past its time budget of ${job.budgetMs} ms (WORKER_TASK_BUDGET_MS): ask for less`,
+        {
+          limit: 'WORKER_TASK_BUDGET_MS',
+          budgetMs: job.budgetMs,
+        },
+      ),
     );
     void slot.worker.terminate();
     this.pump();

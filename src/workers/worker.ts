@@ -18,7 +18,11 @@ export interface TaskMessage {
 export type ResultMessage =
   | { id: number; started: true }
   | { id: number; ok: true; output: unknown }
-  | { id: number; ok: false; error: { app: boolean; code: string; message: string; details?: Record<string, unknown> } };
+  | {
+      id: number;
+      ok: false;
+      error: { app: boolean; code: string; message: string; details?: Record<string, unknown> };
+    };
 
 const port = parentPort;
 if (port) {
@@ -37,7 +41,15 @@ if (port) {
       reply =
         err instanceof AppError
           ? { id: m.id, ok: false, error: { app: true, code: err.code, message: err.message, details: err.details } }
-          : { id: m.id, ok: false, error: { app: false, code: 'INTERNAL_SERVER_ERROR', message: `${e?.message ?? String(err)}\n${e?.stack ?? ''}` } };
+          : {
+              id: m.id,
+              ok: false,
+              error: {
+                app: false,
+                code: 'INTERNAL_SERVER_ERROR',
+                message: `${e?.message ?? String(err)}\n${e?.stack ?? ''}`,
+              },
+            };
     }
     port.postMessage(reply);
   });

@@ -23,7 +23,10 @@ maybe('share card in headless Chromium', () => {
   let page: Page;
   beforeAll(async () => {
     s = await startTestServer();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--force-color-profile=srgb'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [...CHROMIUM_ARGS, '--force-color-profile=srgb'],
+    });
     page = await browser.newPage({ deviceScaleFactor: 1, viewport: { width: 1300, height: 700 } });
   }, 120_000);
   afterAll(async () => {
@@ -32,7 +35,9 @@ maybe('share card in headless Chromium', () => {
   });
 
   async function show(url: string) {
-    await page.setContent(`<!doctype html><html><body style="margin:0;background:#808080"><img id="c" alt="" src="${url}"></body></html>`);
+    await page.setContent(
+      `<!doctype html><html><body style="margin:0;background:#808080"><img id="c" alt="" src="${url}"></body></html>`,
+    );
     const img = page.locator('#c');
     const natural = await img.evaluate(async (el: HTMLImageElement) => {
       try {
@@ -51,7 +56,10 @@ maybe('share card in headless Chromium', () => {
     expect(r).not.toBeNull();
     expect(r!.natural).toEqual([1200, 630]);
     const { image } = r!;
-    const px = (x: number, y: number) => Array.from(image.data.subarray((y * image.width + x) * image.channels, (y * image.width + x) * image.channels + 3));
+    const px = (x: number, y: number) =>
+      Array.from(
+        image.data.subarray((y * image.width + x) * image.channels, (y * image.width + x) * image.channels + 3),
+      );
     const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]) <= 3);
     expect(near(px(5, 300), hex(PALETTES.light.accent))).toBe(true);
     expect(near(px(600, 5), hex(PALETTES.light.background))).toBe(true);

@@ -41,12 +41,28 @@ maybe('chart endpoints rendered in headless Chromium', () => {
     s = await startTestServer({ seedDemo: false });
     const db = s.db.prisma;
     const titles: [string, 'NOTES' | 'PEAK' | 'CHORD' | 'SCRATCH' | 'CHARGE' | 'SOFLAN'][] = [
-      ['冥', 'NOTES'], ['灼熱 Pt.2 Long Train Running', 'PEAK'], ['ピアノ協奏曲第１番"蠍火"', 'CHORD'], ['卑弥呼', 'SCRATCH'], ['ギラギラ', 'CHARGE'], ['子供の落書き帳', 'SOFLAN'],
+      ['冥', 'NOTES'],
+      ['灼熱 Pt.2 Long Train Running', 'PEAK'],
+      ['ピアノ協奏曲第１番"蠍火"', 'CHORD'],
+      ['卑弥呼', 'SCRATCH'],
+      ['ギラギラ', 'CHARGE'],
+      ['子供の落書き帳', 'SOFLAN'],
     ];
     await importDefinitions(db, {
       version: 'endpoint-test',
       requireVersion: '0',
-      body: titles.map(([title], i) => ({ title, difficulty: '4', wr: 1900, avg: 1600, notes: 1000, bpm: String(130 + i * 15), textage: '20/x.html', difficultyLevel: '12', dpLevel: '0', coef: -1 })),
+      body: titles.map(([title], i) => ({
+        title,
+        difficulty: '4',
+        wr: 1900,
+        avg: 1600,
+        notes: 1000,
+        bpm: String(130 + i * 15),
+        textage: '20/x.html',
+        difficultyLevel: '12',
+        dpLevel: '0',
+        coef: -1,
+      })),
     });
     const ids: number[] = [];
     for (const c of await db.chart.findMany({ include: { song: true }, orderBy: { id: 'asc' } })) {
@@ -59,10 +75,17 @@ maybe('chart endpoints rendered in headless Chromium', () => {
     hidden = await aPrivatePlayer(db, { name: 'hidden_chart' });
     const exs = [1880, 1750, 1650, 1500, 1820, 1700];
     for (let i = 0; i < ids.length; i++) {
-      await aScoreImport(db, p, [{ chartId: ids[i], exScore: exs[i] - 150, bpi: -10 + i * 5, playedAt: jst(`2026-03-0${1 + i}`, '21:00') }]);
-      await aScoreImport(db, p, [{ chartId: ids[i], exScore: exs[i], bpi: 20 + i * 12, playedAt: jst(`2026-03-1${i}`, '21:00') }]);
+      await aScoreImport(db, p, [
+        { chartId: ids[i], exScore: exs[i] - 150, bpi: -10 + i * 5, playedAt: jst(`2026-03-0${1 + i}`, '21:00') },
+      ]);
+      await aScoreImport(db, p, [
+        { chartId: ids[i], exScore: exs[i], bpi: 20 + i * 12, playedAt: jst(`2026-03-1${i}`, '21:00') },
+      ]);
     }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--force-color-profile=srgb', '--font-render-hinting=none'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [...CHROMIUM_ARGS, '--force-color-profile=srgb', '--font-render-hinting=none'],
+    });
     page = await browser.newPage({ deviceScaleFactor: 1, viewport: { width: 800, height: 600 } });
   }, 120_000);
 
@@ -73,7 +96,9 @@ maybe('chart endpoints rendered in headless Chromium', () => {
 
   /** Embeds the endpoint as an image; null when it does not load as one. */
   async function render(url: string): Promise<{ image: Image; natural: [number, number] } | null> {
-    await page.setContent(`<!doctype html><html><body style="margin:0;background:#808080"><img id="c" alt="" src="${url}"></body></html>`);
+    await page.setContent(
+      `<!doctype html><html><body style="margin:0;background:#808080"><img id="c" alt="" src="${url}"></body></html>`,
+    );
     const img = page.locator('#c');
     const natural = await img.evaluate(async (el: HTMLImageElement) => {
       try {
@@ -98,11 +123,20 @@ maybe('chart endpoints rendered in headless Chromium', () => {
         const [w, h] = [Number(/width="(\d+)"/.exec(svg)![1]), Number(/height="(\d+)"/.exec(svg)![1])];
         expect(natural).toEqual([w, h]);
         const bg = hex(PALETTES[theme].background);
-        expect(Array.from(image.data.subarray((3 * image.width + 3) * image.channels, (3 * image.width + 3) * image.channels + 3)).every((v, i) => Math.abs(v - bg[i]) <= 3)).toBe(true);
+        expect(
+          Array.from(
+            image.data.subarray((3 * image.width + 3) * image.channels, (3 * image.width + 3) * image.channels + 3),
+          ).every((v, i) => Math.abs(v - bg[i]) <= 3),
+        ).toBe(true);
         const [ar, ag, ab] = hex(PALETTES[theme].accent);
         let accent = 0;
         for (let o = 0; o < image.data.length; o += image.channels) {
-          if (Math.abs(image.data[o] - ar) <= 12 && Math.abs(image.data[o + 1] - ag) <= 12 && Math.abs(image.data[o + 2] - ab) <= 12) accent++;
+          if (
+            Math.abs(image.data[o] - ar) <= 12 &&
+            Math.abs(image.data[o + 1] - ag) <= 12 &&
+            Math.abs(image.data[o + 2] - ab) <= 12
+          )
+            accent++;
         }
         expect(accent).toBeGreaterThan(150);
         const actual = reduce(image);
@@ -118,7 +152,9 @@ maybe('chart endpoints rendered in headless Chromium', () => {
           fs.writeFileSync(`${base}.actual.png`, encodePng(actual));
           fs.writeFileSync(`${base}.diff.png`, encodePng(d.picture));
           fs.writeFileSync(`${base}.svg`, svg);
-          throw new Error(`endpoint ${kind}-${theme}: ${(d.ratio * 100).toFixed(2)} % of the pixels differ; see ${base}.actual.png`);
+          throw new Error(
+            `endpoint ${kind}-${theme}: ${(d.ratio * 100).toFixed(2)} % of the pixels differ; see ${base}.actual.png`,
+          );
         }
       }, 60_000);
     }

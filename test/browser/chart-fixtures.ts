@@ -2,7 +2,15 @@
  * The data behind the chart pictures (browser test and unit test): small fixtures run through
  * the stats calculators, so the SVGs are drawn from the same results as the JSON.
  */
-import { bpiDistribution, chartSource, NO_FILTER, radarWithSongs, totalBpiTrend, type PlayInput, type StatsChart } from '../../src/domain/stats';
+import {
+  bpiDistribution,
+  chartSource,
+  NO_FILTER,
+  radarWithSongs,
+  totalBpiTrend,
+  type PlayInput,
+  type StatsChart,
+} from '../../src/domain/stats';
 import type { RadarCategory } from '../../src/domain/constants';
 
 const TITLES: [string, RadarCategory, 'ANOTHER' | 'LEGGENDARIA' | 'HYPER'][] = [
@@ -39,7 +47,13 @@ const EX = [1880, 1750, 1690, 1610, 1500, 1800, 1720, 1560, 1650, 1450];
 export const bests = charts.map((c, i) => ({ chartId: c.id, exScore: EX[i] }));
 
 let id = 1;
-const play = (chartId: number, exScore: number, day: string): PlayInput => ({ id: id++, chartId, exScore, bpi: source.currentBpi(chartId, exScore), playedAt: new Date(`${day}T12:00:00+09:00`) });
+const play = (chartId: number, exScore: number, day: string): PlayInput => ({
+  id: id++,
+  chartId,
+  exScore,
+  bpi: source.currentBpi(chartId, exScore),
+  playedAt: new Date(`${day}T12:00:00+09:00`),
+});
 /** A month of improvements: every chart first at a lower score, then climbing. */
 export const plays: PlayInput[] = [
   ...charts.map((c, i) => play(c.id, EX[i] - 120, '2025-03-01')),

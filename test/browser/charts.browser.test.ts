@@ -21,7 +21,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { FONT_STACK, PALETTES, renderBpiDistributionSvg, renderRadarSvg, renderTrendSvg, type ChartTheme } from '../../src/domain/charts';
+import {
+  FONT_STACK,
+  PALETTES,
+  renderBpiDistributionSvg,
+  renderRadarSvg,
+  renderTrendSvg,
+  type ChartTheme,
+} from '../../src/domain/charts';
 import * as fx from './chart-fixtures';
 import { decodePng, diff, encodePng, reduce, type Image } from './png';
 import { describeIf } from '../helpers/skip';
@@ -47,7 +54,8 @@ const hex = (h: string) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16))
 const CHARTS: { name: string; svg: (theme: ChartTheme) => string; data: (theme: ChartTheme) => string }[] = [
   {
     name: 'radar',
-    svg: (theme) => renderRadarSvg(fx.radar, { theme, title: fx.title, subtitle: 'SPARKLE SHOWER · ☆11–12 · レーダー' }),
+    svg: (theme) =>
+      renderRadarSvg(fx.radar, { theme, title: fx.title, subtitle: 'SPARKLE SHOWER · ☆11–12 · レーダー' }),
     data: (theme) => PALETTES[theme].accent,
   },
   {
@@ -57,7 +65,8 @@ const CHARTS: { name: string; svg: (theme: ChartTheme) => string; data: (theme: 
   },
   {
     name: 'distribution',
-    svg: (theme) => renderBpiDistributionSvg(fx.distribution, { theme, title: fx.title, subtitle: '単曲BPI分布 (step 10)' }),
+    svg: (theme) =>
+      renderBpiDistributionSvg(fx.distribution, { theme, title: fx.title, subtitle: '単曲BPI分布 (step 10)' }),
     data: (theme) => PALETTES[theme].accent,
   },
 ];
@@ -66,9 +75,21 @@ maybe('chart SVGs rendered in headless Chromium', () => {
   let browser: Browser;
   let page: Page;
   beforeAll(async () => {
-    browser = await chromium.launch({ env: FONTCONFIG ? { ...process.env, FONTCONFIG_FILE: FONTCONFIG } : undefined,
+    browser = await chromium.launch({
+      env: FONTCONFIG ? { ...process.env, FONTCONFIG_FILE: FONTCONFIG } : undefined,
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync', '--force-color-profile=srgb', '--font-render-hinting=none'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-component-update',
+        '--disable-sync',
+        '--force-color-profile=srgb',
+        '--font-render-hinting=none',
+      ],
     });
     page = await browser.newPage({ deviceScaleFactor: 1, viewport: { width: 800, height: 600 } });
   }, 60_000);
@@ -78,7 +99,9 @@ maybe('chart SVGs rendered in headless Chromium', () => {
 
   /** Loads the SVG as an <img> (as a page embedding the endpoint would) and screenshots it. */
   async function render(svg: string): Promise<{ image: Image; natural: [number, number] }> {
-    await page.setContent(`<!doctype html><html><body style="margin:0;background:#808080"><img id="c" alt="" src="data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}"></body></html>`);
+    await page.setContent(
+      `<!doctype html><html><body style="margin:0;background:#808080"><img id="c" alt="" src="data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}"></body></html>`,
+    );
     const img = page.locator('#c');
     // decode() rejects when the SVG is not a valid image
     const natural = await img.evaluate(async (el: HTMLImageElement) => {
@@ -88,7 +111,8 @@ maybe('chart SVGs rendered in headless Chromium', () => {
     return { image: decodePng(await img.screenshot({ animations: 'disabled' })), natural };
   }
 
-  const pixel = (img: Image, x: number, y: number) => Array.from(img.data.subarray((y * img.width + x) * img.channels, (y * img.width + x) * img.channels + 3));
+  const pixel = (img: Image, x: number, y: number) =>
+    Array.from(img.data.subarray((y * img.width + x) * img.channels, (y * img.width + x) * img.channels + 3));
   const near = (a: number[], b: number[], tol: number) => a.every((v, i) => Math.abs(v - b[i]) <= tol);
 
   for (const chart of CHARTS) {
@@ -105,7 +129,8 @@ maybe('chart SVGs rendered in headless Chromium', () => {
         let accentPixels = 0;
         for (let o = 0; o < image.data.length; o += image.channels) {
           const dd = image.data;
-          if (Math.abs(dd[o] - ar) <= 12 && Math.abs(dd[o + 1] - ag) <= 12 && Math.abs(dd[o + 2] - ab) <= 12) accentPixels++;
+          if (Math.abs(dd[o] - ar) <= 12 && Math.abs(dd[o + 1] - ag) <= 12 && Math.abs(dd[o + 2] - ab) <= 12)
+            accentPixels++;
         }
         expect(accentPixels).toBeGreaterThan(150);
 
@@ -116,7 +141,10 @@ maybe('chart SVGs rendered in headless Chromium', () => {
           fs.writeFileSync(file, encodePng(actual));
           return;
         }
-        if (!fs.existsSync(file)) throw new Error(`no expected picture ${file}: run UPDATE_SNAPSHOTS=1 npx jest test/browser/charts.browser.test.ts and review it`);
+        if (!fs.existsSync(file))
+          throw new Error(
+            `no expected picture ${file}: run UPDATE_SNAPSHOTS=1 npx jest test/browser/charts.browser.test.ts and review it`,
+          );
         const d = diff(actual, decodePng(fs.readFileSync(file)), THRESHOLD);
         if (d.ratio > MAX_RATIO) {
           fs.mkdirSync(OUT, { recursive: true });
@@ -124,7 +152,9 @@ maybe('chart SVGs rendered in headless Chromium', () => {
           fs.writeFileSync(`${base}.actual.png`, encodePng(actual));
           fs.writeFileSync(`${base}.diff.png`, encodePng(d.picture));
           fs.writeFileSync(`${base}.svg`, svg);
-          throw new Error(`${chart.name}-${theme}: ${(d.ratio * 100).toFixed(2)} % of the pixels differ (max ${MAX_RATIO * 100} %); see ${base}.actual.png and ${base}.diff.png`);
+          throw new Error(
+            `${chart.name}-${theme}: ${(d.ratio * 100).toFixed(2)} % of the pixels differ (max ${MAX_RATIO * 100} %); see ${base}.actual.png and ${base}.diff.png`,
+          );
         }
         expect(d.ratio).toBeLessThanOrEqual(MAX_RATIO);
       }, 60_000);
@@ -141,7 +171,10 @@ maybe('chart SVGs rendered in headless Chromium', () => {
     expect(ink(b)).toBeGreaterThan(100);
     // missing glyphs draw the same box for every character: different kanji must differ a lot
     const r = diff(a, b, THRESHOLD).ratio;
-    if (r <= 0.05) throw new Error(`'冥' and '卑' render alike (${(r * 100).toFixed(2)} % differ): no Japanese font (fc-list :lang=ja is empty?) — apt-get install fonts-noto-cjk`);
+    if (r <= 0.05)
+      throw new Error(
+        `'冥' and '卑' render alike (${(r * 100).toFixed(2)} % differ): no Japanese font (fc-list :lang=ja is empty?) — apt-get install fonts-noto-cjk`,
+      );
     expect(r).toBeGreaterThan(0.05);
   }, 60_000);
 });

@@ -68,7 +68,12 @@ export function encodePng(img: Image): Buffer {
   ihdr.writeUInt32BE(h, 4);
   ihdr[8] = 8;
   ihdr[9] = COLOR_TYPE[bpp];
-  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(out, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(out, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 export function decodePng(buf: Buffer): Image {
@@ -87,7 +92,8 @@ export function decodePng(buf: Buffer): Image {
       h = data.readUInt32BE(4);
       const [depth, color, , , interlace] = [data[8], data[9], data[10], data[11], data[12]];
       const channels = Object.entries(COLOR_TYPE).find(([, t]) => t === color)?.[0];
-      if (depth !== 8 || !channels || interlace !== 0) throw new Error(`unsupported PNG (depth ${depth}, color ${color}, interlace ${interlace})`);
+      if (depth !== 8 || !channels || interlace !== 0)
+        throw new Error(`unsupported PNG (depth ${depth}, color ${color}, interlace ${interlace})`);
       bpp = Number(channels);
     } else if (type === 'IDAT') idat.push(data);
     else if (type === 'IEND') break;
@@ -126,7 +132,9 @@ export function reduce(img: Image): Image {
   };
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      out[y * w + x] = Math.round((luma(2 * x, 2 * y) + luma(2 * x + 1, 2 * y) + luma(2 * x, 2 * y + 1) + luma(2 * x + 1, 2 * y + 1)) / 4);
+      out[y * w + x] = Math.round(
+        (luma(2 * x, 2 * y) + luma(2 * x + 1, 2 * y) + luma(2 * x, 2 * y + 1) + luma(2 * x + 1, 2 * y + 1)) / 4,
+      );
     }
   }
   return { width: w, height: h, channels: 1, data: out };
@@ -153,5 +161,9 @@ export function diff(a: Image, b: Image, threshold: number): Diff {
       pic[i] = 255;
     }
   }
-  return { differing, ratio: differing / a.data.length, picture: { width: a.width, height: a.height, channels: 1, data: pic } };
+  return {
+    differing,
+    ratio: differing / a.data.length,
+    picture: { width: a.width, height: a.height, channels: 1, data: pic },
+  };
 }

@@ -16,7 +16,11 @@ export interface Instance {
   close(): Promise<void>;
 }
 
-export async function startInstance(db: DatabaseHandle, env: Record<string, string> = {}, over: Partial<Config> = {}): Promise<Instance> {
+export async function startInstance(
+  db: DatabaseHandle,
+  env: Record<string, string> = {},
+  over: Partial<Config> = {},
+): Promise<Instance> {
   const app = await createApp({ ...testConfig(env), ...over }, db, createLogger('silent'));
   const { fastify } = await createHttpServer(app);
   await fastify.listen({ port: 0, host: '127.0.0.1' });
@@ -65,7 +69,11 @@ export function runCli(args: string[], databaseUrl: string): Promise<{ code: num
  * directory, and no JWT_SECRET (keys come from the database: docs/cluster-keys.md) — caches, bus,
  * keys and HTTP server of its own. `close` ends its pool too.
  */
-export async function startProcessLike(url: string, dataDir: string, env: Record<string, string> = {}): Promise<Instance & { db: DatabaseHandle }> {
+export async function startProcessLike(
+  url: string,
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<Instance & { db: DatabaseHandle }> {
   const db = await openDatabase({ url, poolMax: 5 });
   const inst = await startInstance(db, { DATA_DIR: dataDir, ...env }, { jwtSecret: undefined });
   return {

@@ -8,7 +8,12 @@ import type { Db } from '../../src/db/client';
 
 /** Lamps in order (wire strings; a later one is better). */
 export const LAMPS = ['FAILED', 'EASY CLEAR', 'CLEAR', 'HARD CLEAR'] as const;
-const LAMP_ENUM: Record<string, string> = { FAILED: 'FAILED', 'EASY CLEAR': 'EASY_CLEAR', CLEAR: 'CLEAR', 'HARD CLEAR': 'HARD_CLEAR' };
+const LAMP_ENUM: Record<string, string> = {
+  FAILED: 'FAILED',
+  'EASY CLEAR': 'EASY_CLEAR',
+  CLEAR: 'CLEAR',
+  'HARD CLEAR': 'HARD_CLEAR',
+};
 
 export interface RaceRow {
   title: string;
@@ -66,7 +71,9 @@ export function raceRows(charts: readonly RaceChart[], seed: number): RaceRow[] 
  * The bests a set of imports must leave, per chart key "title|difficulty": the maximum EX, the
  * best lamp (LAMPS order) and the fewest misses (null misses ignored) over every row.
  */
-export function expectedBests(imports: readonly (readonly RaceRow[])[]): Map<string, { exScore: number; clearLamp: string; missCount: number | null }> {
+export function expectedBests(
+  imports: readonly (readonly RaceRow[])[],
+): Map<string, { exScore: number; clearLamp: string; missCount: number | null }> {
   const out = new Map<string, { exScore: number; clearLamp: string; missCount: number | null }>();
   for (const rows of imports) {
     for (const row of rows) {
@@ -81,7 +88,8 @@ export function expectedBests(imports: readonly (readonly RaceRow[])[]): Map<str
       const rank = (wire: string) => LAMPS.indexOf(wire as (typeof LAMPS)[number]);
       const current = Object.keys(LAMP_ENUM).find((w) => LAMP_ENUM[w] === b.clearLamp)!;
       if (rank(row.clearState) > rank(current)) b.clearLamp = lamp;
-      if (row.missCount !== null) b.missCount = b.missCount === null ? row.missCount : Math.min(b.missCount, row.missCount);
+      if (row.missCount !== null)
+        b.missCount = b.missCount === null ? row.missCount : Math.min(b.missCount, row.missCount);
     }
   }
   return out;
@@ -91,14 +99,27 @@ export function expectedBests(imports: readonly (readonly RaceRow[])[]): Map<str
 export async function bestsOf(db: Db, userId: string, version: string) {
   const rows = await db.bestScore.findMany({
     where: { userId, version },
-    select: { exScore: true, clearLamp: true, missCount: true, chart: { select: { difficulty: true, song: { select: { title: true } } } } },
+    select: {
+      exScore: true,
+      clearLamp: true,
+      missCount: true,
+      chart: { select: { difficulty: true, song: { select: { title: true } } } },
+    },
   });
-  return new Map(rows.map((b) => [`${b.chart.song.title}|${b.chart.difficulty}`, { exScore: b.exScore, clearLamp: b.clearLamp, missCount: b.missCount }]));
+  return new Map(
+    rows.map((b) => [
+      `${b.chart.song.title}|${b.chart.difficulty}`,
+      { exScore: b.exScore, clearLamp: b.clearLamp, missCount: b.missCount },
+    ]),
+  );
 }
 
 /** Stored total, radar row and the number of plays and batches of a player. */
 export async function derivedOf(db: Db, userId: string, version: string) {
-  const status = await db.playerVersionStatus.findUnique({ where: { userId_version: { userId, version } }, select: { totalBpi: true, playedCount: true } });
+  const status = await db.playerVersionStatus.findUnique({
+    where: { userId_version: { userId, version } },
+    select: { totalBpi: true, playedCount: true },
+  });
   const radar = await db.radarCache.findUnique({
     where: { userId_version: { userId, version } },
     select: { notes: true, chord: true, peak: true, charge: true, scratch: true, soflan: true },

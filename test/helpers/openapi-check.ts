@@ -10,10 +10,17 @@ export interface RecordedResponse {
   body: string;
 }
 
-type Doc = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
+type Doc = {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>
+  >;
+};
 
 /** Routes the OpenAPI document covers: the REST paths (not the document itself). */
-export const isRestRoute = (route: string) => (route.startsWith('/api/') || route.startsWith('/.well-known/')) && route !== '/api/v1/openapi.json';
+export const isRestRoute = (route: string) =>
+  (route.startsWith('/api/') || route.startsWith('/.well-known/')) && route !== '/api/v1/openapi.json';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const compiled = new WeakMap<object, ReturnType<typeof ajv.compile>>();
@@ -42,13 +49,16 @@ export function contractViolations(doc: Doc, recorded: readonly RecordedResponse
     if (!r.body) continue; // redirects and empty bodies
     const content = response.content?.[media];
     if (!content) {
-      problems.push(`${where}: ${media || 'no content type'} not documented (${Object.keys(response.content ?? {}).join(', ') || 'no body'})`);
+      problems.push(
+        `${where}: ${media || 'no content type'} not documented (${Object.keys(response.content ?? {}).join(', ') || 'no body'})`,
+      );
       continue;
     }
     if (media !== 'application/json') continue;
     let validate = compiled.get(content.schema);
     if (!validate) compiled.set(content.schema, (validate = ajv.compile(content.schema)));
-    if (!validate(JSON.parse(r.body))) problems.push(`${where}: ${ajv.errorsText(validate.errors)} in ${r.body.slice(0, 300)}`);
+    if (!validate(JSON.parse(r.body)))
+      problems.push(`${where}: ${ajv.errorsText(validate.errors)} in ${r.body.slice(0, 300)}`);
   }
   return problems;
 }

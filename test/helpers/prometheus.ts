@@ -75,7 +75,8 @@ export function parsePrometheusText(text: string): Map<string, Family> {
       if (!NAME.test(name)) throw new Error(`line ${n}: bad metric name '${name}'`);
       if (kind === 'HELP') help.set(name, rest);
       else {
-        if (!['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(rest)) throw new Error(`line ${n}: bad type '${rest}'`);
+        if (!['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(rest))
+          throw new Error(`line ${n}: bad type '${rest}'`);
         if (families.has(name)) throw new Error(`line ${n}: TYPE of '${name}' twice`);
         families.set(name, { name, type: rest as Family['type'], help: help.get(name) ?? '', samples: [] });
       }
@@ -88,14 +89,21 @@ export function parsePrometheusText(text: string): Map<string, Family> {
     let tail = after;
     if (brace) [labels, tail] = parseLabels(after, n);
     const parts = tail.trim().split(/\s+/);
-    if (parts.length < 1 || parts.length > 2 || parts[0] === '') throw new Error(`line ${n}: expected a value [and a timestamp]`);
+    if (parts.length < 1 || parts.length > 2 || parts[0] === '')
+      throw new Error(`line ${n}: expected a value [and a timestamp]`);
     const value = parseValue(parts[0], n);
     if (parts[1] !== undefined && !/^-?\d+$/.test(parts[1])) throw new Error(`line ${n}: bad timestamp`);
     const family =
       families.get(name) ??
-      [...families.values()].find((f) => (f.type === 'histogram' || f.type === 'summary') && /_(bucket|sum|count)$/.test(name) && name.replace(/_(bucket|sum|count)$/, '') === f.name);
+      [...families.values()].find(
+        (f) =>
+          (f.type === 'histogram' || f.type === 'summary') &&
+          /_(bucket|sum|count)$/.test(name) &&
+          name.replace(/_(bucket|sum|count)$/, '') === f.name,
+      );
     if (!family) throw new Error(`line ${n}: sample '${name}' of no declared family`);
-    if (family.type === 'histogram' && name.endsWith('_bucket') && labels.le === undefined) throw new Error(`line ${n}: bucket without le`);
+    if (family.type === 'histogram' && name.endsWith('_bucket') && labels.le === undefined)
+      throw new Error(`line ${n}: bucket without le`);
     family.samples.push({ name, labels, value });
   });
   for (const f of families.values()) {
@@ -109,7 +117,8 @@ export function parsePrometheusText(text: string): Map<string, Family> {
     for (const [key, samples] of series) {
       const buckets = samples.filter((s) => s.name.endsWith('_bucket'));
       const count = samples.find((s) => s.name.endsWith('_count'))?.value;
-      for (let i = 1; i < buckets.length; i++) if (buckets[i].value < buckets[i - 1].value) throw new Error(`${f.name} ${key}: buckets not cumulative`);
+      for (let i = 1; i < buckets.length; i++)
+        if (buckets[i].value < buckets[i - 1].value) throw new Error(`${f.name} ${key}: buckets not cumulative`);
       const inf = buckets.find((b) => b.labels.le === '+Inf');
       if (!inf || inf.value !== count) throw new Error(`${f.name} ${key}: +Inf bucket ${inf?.value} ≠ count ${count}`);
     }

@@ -10,7 +10,8 @@ const exec = promisify(execFile);
 
 /** The machine's PostgreSQL binaries (Debian layout); override with PG_BIN. */
 export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
-export const hasPgBinaries = fs.existsSync(path.join(PG_BIN, 'initdb')) && fs.existsSync(path.join(PG_BIN, 'pg_basebackup'));
+export const hasPgBinaries =
+  fs.existsSync(path.join(PG_BIN, 'initdb')) && fs.existsSync(path.join(PG_BIN, 'pg_basebackup'));
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -27,7 +28,9 @@ async function freePort(): Promise<number> {
 async function pg(bin: string, args: string[]): Promise<string> {
   const file = path.join(PG_BIN, bin);
   const asRoot = process.getuid?.() === 0;
-  const { stdout } = asRoot ? await exec('runuser', ['-u', 'postgres', '--', file, ...args], { cwd: '/tmp' }) : await exec(file, args, { cwd: '/tmp' });
+  const { stdout } = asRoot
+    ? await exec('runuser', ['-u', 'postgres', '--', file, ...args], { cwd: '/tmp' })
+    : await exec(file, args, { cwd: '/tmp' });
   return stdout;
 }
 
@@ -62,7 +65,17 @@ export async function startStreamingPair(prepare: (primaryUrl: string) => Promis
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await pg('initdb', ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8']);
+    await pg('initdb', [
+      '-D',
+      primaryDir,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '--no-sync',
+      '-E',
+      'UTF8',
+      '--locale=C.UTF-8',
+    ]);
     const conf = [
       `port = ${p1}`,
       `listen_addresses = '127.0.0.1'`,
@@ -85,7 +98,20 @@ export async function startStreamingPair(prepare: (primaryUrl: string) => Promis
     await admin.query('CREATE DATABASE bpigraph');
     await admin.end();
     await prepare(primaryUrl);
-    await pg('pg_basebackup', ['-h', '127.0.0.1', '-p', String(p1), '-U', 'postgres', '-D', replicaDir, '-R', '-X', 'stream', '--no-sync']);
+    await pg('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(p1),
+      '-U',
+      'postgres',
+      '-D',
+      replicaDir,
+      '-R',
+      '-X',
+      'stream',
+      '--no-sync',
+    ]);
     await pg('pg_ctl', ['start', '-D', replicaDir, '-w', '-o', `-p ${p2}`, '-l', path.join(dir, 'replica.log')]);
     started.push(replicaDir);
     const replicaUrl = `postgresql://postgres@127.0.0.1:${p2}/bpigraph`;

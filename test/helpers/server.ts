@@ -19,7 +19,11 @@ export interface TestServer {
   url: string;
   /** Counts SQL statements (Prisma query events) since the last reset. */
   sql: { count: number; statements: string[]; reset(): void };
-  gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ status: number; body: { data?: T; errors?: any } }>;
+  gql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string,
+  ): Promise<{ status: number; body: { data?: T; errors?: any } }>;
   get(pathAndQuery: string, token?: string): Promise<{ status: number; body: any; headers: Headers }>;
   tokenFor(userId: string): Promise<string>;
   close(): Promise<void>;
@@ -40,7 +44,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /** The real server (Fastify + Apollo + REST) on a fresh test database, listening on a free port. */
-export async function startTestServer(opts: { seedDemo?: boolean; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { seedDemo?: boolean; env?: Record<string, string> } = {},
+): Promise<TestServer> {
   const sql = {
     count: 0,
     statements: [] as string[],
@@ -64,9 +70,21 @@ export async function startTestServer(opts: { seedDemo?: boolean; env?: Record<s
   fastify.addHook('onSend', async (req, reply, payload) => {
     const route = req.routeOptions.url;
     // (the wrong-method 405 routes are left out of the document on purpose: `schema.hide`)
-    const hidden = (req.routeOptions.schema)?.hide === true;
-    if (route && isRestRoute(route) && !hidden && req.method !== 'HEAD' && (typeof payload === 'string' || payload === null || payload === undefined)) {
-      recorded.push({ method: req.method, route, status: reply.statusCode, contentType: String(reply.getHeader('content-type') ?? ''), body: (payload as string | null) ?? '' });
+    const hidden = req.routeOptions.schema?.hide === true;
+    if (
+      route &&
+      isRestRoute(route) &&
+      !hidden &&
+      req.method !== 'HEAD' &&
+      (typeof payload === 'string' || payload === null || payload === undefined)
+    ) {
+      recorded.push({
+        method: req.method,
+        route,
+        status: reply.statusCode,
+        contentType: String(reply.getHeader('content-type') ?? ''),
+        body: (payload as string | null) ?? '',
+      });
     }
     return payload;
   });
@@ -107,7 +125,8 @@ export async function startTestServer(opts: { seedDemo?: boolean; env?: Record<s
       await fastify.close();
       await db.close();
       const problems = contractViolations(doc, recorded);
-      if (problems.length) throw new Error(`REST responses outside the OpenAPI document (src/rest/openapi.ts):\n${problems.join('\n')}`);
+      if (problems.length)
+        throw new Error(`REST responses outside the OpenAPI document (src/rest/openapi.ts):\n${problems.join('\n')}`);
     },
   };
 }

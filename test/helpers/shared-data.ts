@@ -13,7 +13,9 @@ export function sharedFile(rel: string): string | null {
 /** `describe` when the shared file exists, else a skipped describe with a clear message. */
 export function describeWithShared(rel: string, name: string, fn: (file: string) => void): void {
   const file = sharedFile(rel);
-  describeIf(file !== null, `${path.join(SHARED_DIR, rel)} is absent (real data lives in ../shared)`)(name, () => fn(file ?? ''));
+  describeIf(file !== null, `${path.join(SHARED_DIR, rel)} is absent (real data lives in ../shared)`)(name, () =>
+    fn(file ?? ''),
+  );
 }
 
 export const readSharedJson = (file: string): any => JSON.parse(fs.readFileSync(file, 'utf8'));

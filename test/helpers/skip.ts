@@ -26,7 +26,10 @@ export function describeIf(run: boolean, reason: string): (name: string, fn: () 
 }
 
 /** `it` when `run`, else a skipped test whose reason is reported. */
-export function itIf(run: boolean, reason: string): (name: string, fn: jest.ProvidesCallback, timeout?: number) => void {
+export function itIf(
+  run: boolean,
+  reason: string,
+): (name: string, fn: jest.ProvidesCallback, timeout?: number) => void {
   return (name, fn, timeout) => {
     if (run) return it(name, fn, timeout);
     record(name, reason);

@@ -37,7 +37,10 @@ class SummaryReporter {
   onRunComplete(_contexts, results) {
     const { numPassedTests: passed, numFailedTests: failed, numPendingTests: skipped, numTodoTests: todo } = results;
     const slowest = this.files.sort((a, b) => b[1] - a[1]).slice(0, 10);
-    if (slowest.length > 1) process.stdout.write(`\nslowest test files: ${slowest.map(([f, ms]) => `${f} ${(ms / 1000).toFixed(1)} s`).join(', ')}\n`);
+    if (slowest.length > 1)
+      process.stdout.write(
+        `\nslowest test files: ${slowest.map(([f, ms]) => `${f} ${(ms / 1000).toFixed(1)} s`).join(', ')}\n`,
+      );
     const reasons = this.skipReasons();
     if (this.skipped.size > 0) {
       process.stdout.write('\nskipped tests, and why:\n');
@@ -47,7 +50,9 @@ class SummaryReporter {
       }
     }
     if (process.env.BPIGRAPH_PG_SUBSET) {
-      process.stdout.write('\nPostgreSQL run: the database-insensitive files (unit, browser, HTTP platform, CLI) were left out (jest.config.js; TEST_ALL=1 runs them)\n');
+      process.stdout.write(
+        '\nPostgreSQL run: the database-insensitive files (unit, browser, HTTP platform, CLI) were left out (jest.config.js; TEST_ALL=1 runs them)\n',
+      );
     }
     process.stdout.write(`\njest: ${passed} passed, ${failed} failed, ${skipped + todo} skipped\n`);
   }

@@ -3,7 +3,10 @@ import path from 'node:path';
 
 /** Where global setup leaves the migrated template for test files. */
 export const templateDump = (seeded = false) =>
-  path.join(os.tmpdir(), `bpigraph-test-template-${process.env.BPIGRAPH_TEST_RUN ?? 'local'}${seeded ? '-seeded' : ''}.tar`);
+  path.join(
+    os.tmpdir(),
+    `bpigraph-test-template-${process.env.BPIGRAPH_TEST_RUN ?? 'local'}${seeded ? '-seeded' : ''}.tar`,
+  );
 
 /** The migrated template database; `seeded`: the same plus the demo catalogue (src/db/seed.ts). */
 export function templateDbName(seeded = false): string {

@@ -17,7 +17,8 @@ afterAll(() => s.close());
 
 const gql = async (query: string, variables: Record<string, unknown>, token?: string) => s.gql(query, variables, token);
 const sp = () => [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.notes > 500);
-const MIGRATE = 'mutation($u: ID!, $d: String!) { migrateLegacyScores(userId: $u, data: $d) { importedVersions totalProcessed batchCount notFound } }';
+const MIGRATE =
+  'mutation($u: ID!, $d: String!) { migrateLegacyScores(userId: $u, data: $d) { importedVersions totalProcessed batchCount notFound } }';
 
 describe('H4 / M4: play dates within 1999-01-01 … now + 1 day', () => {
   it('an import row dated 9999-12-31 is refused (a problem on its line), the others are stored; totalBpiHistory stays small', async () => {
@@ -28,12 +29,26 @@ describe('H4 / M4: play dates within 1999-01-01 … now + 1 day', () => {
       { title: a.title, difficulty: a.difficulty, exScore: 100, clearState: 'CLEAR', lastPlayed: '9999-12-31 23:59' },
       { title: b.title, difficulty: b.difficulty, exScore: 100, clearState: 'CLEAR', lastPlayed: '2025-06-01 12:00' },
     ];
-    const res = await gql('mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "33", rows: $rows) { updatedCount problems { line column reason } } }', { u: u.id, rows }, token);
+    const res = await gql(
+      'mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "33", rows: $rows) { updatedCount problems { line column reason } } }',
+      { u: u.id, rows },
+      token,
+    );
     expect(res.body.data.importScores.updatedCount).toBe(1);
-    expect(res.body.data.importScores.problems).toEqual([{ line: 1, column: 'lastPlayed', reason: expect.stringMatching(/^play date 9999-12-31T14:59:00\.000Z is outside 1999-01-01 … \d{4}-\d\d-\d\d$/) }]);
-    expect(await s.db.prisma.score.count({ where: { userId: u.id, playedAt: { gt: new Date('2100-01-01') } } })).toBe(0);
+    expect(res.body.data.importScores.problems).toEqual([
+      {
+        line: 1,
+        column: 'lastPlayed',
+        reason: expect.stringMatching(/^play date 9999-12-31T14:59:00\.000Z is outside 1999-01-01 … \d{4}-\d\d-\d\d$/),
+      },
+    ]);
+    expect(await s.db.prisma.score.count({ where: { userId: u.id, playedAt: { gt: new Date('2100-01-01') } } })).toBe(
+      0,
+    );
     // 128 bytes of anonymous query: one point (2025-06-01), not 8,000 years of days
-    const r = await underAttack(s.url, 2000, () => gql('query($id: ID!) { user(id: $id) { totalBpiHistory(version: "33") { date } } }', { id: u.id }));
+    const r = await underAttack(s.url, 2000, () =>
+      gql('query($id: ID!) { user(id: $id) { totalBpiHistory(version: "33") { date } } }', { id: u.id }),
+    );
     expect(r.result.body.data.user.totalBpiHistory).toEqual([{ date: '2025-06-01' }]);
   });
 
@@ -43,12 +58,26 @@ describe('H4 / M4: play dates within 1999-01-01 … now + 1 day', () => {
     await follows(s.db.prisma, fan, u);
     const [a] = sp();
     for (const when of ['+200000-01-01T00:00:00Z', '1970-01-01T00:00:00Z']) {
-      const data = JSON.stringify({ '33': { scoresHistory: [{ title: a.title, difficulty: a.difficulty, exScore: 100, updatedAt: '2024-01-01T00:00:00Z' }, { title: a.title, difficulty: a.difficulty, exScore: 200, updatedAt: when }] } });
+      const data = JSON.stringify({
+        '33': {
+          scoresHistory: [
+            { title: a.title, difficulty: a.difficulty, exScore: 100, updatedAt: '2024-01-01T00:00:00Z' },
+            { title: a.title, difficulty: a.difficulty, exScore: 200, updatedAt: when },
+          ],
+        },
+      });
       const res = await gql(MIGRATE, { u: u.id, d: data }, await s.tokenFor(u.id));
-      expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^data\.33\.scoresHistory\[1\]: play date/), extensions: { code: 'BAD_USER_INPUT' } });
+      expect(res.body.errors[0]).toMatchObject({
+        message: expect.stringMatching(/^data\.33\.scoresHistory\[1\]: play date/),
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
     }
     expect(await s.db.prisma.score.count({ where: { userId: u.id } })).toBe(0);
-    const tl = await gql('query($u: ID!) { timeline(userId: $u) { totalCount } }', { u: fan.id }, await s.tokenFor(fan.id));
+    const tl = await gql(
+      'query($u: ID!) { timeline(userId: $u) { totalCount } }',
+      { u: fan.id },
+      await s.tokenFor(fan.id),
+    );
     expect(tl.status).toBe(200);
     expect(tl.body.data.timeline.totalCount).toBe(0);
   });
@@ -63,7 +92,12 @@ describe('H7: the legacy migration is bounded', () => {
       const c = charts[i % charts.length];
       const round = Math.floor(i / charts.length);
       const day = new Date(Date.UTC(2020, 0, 1) + round * 3600_000).toISOString();
-      history.push({ title: c.title, difficulty: c.difficulty, exScore: Math.min(1 + round, c.notes * 2), updatedAt: day });
+      history.push({
+        title: c.title,
+        difficulty: c.difficulty,
+        exScore: Math.min(1 + round, c.notes * 2),
+        updatedAt: day,
+      });
     }
     return JSON.stringify({ '33': { scoresHistory: history } });
   }
@@ -73,7 +107,10 @@ describe('H7: the legacy migration is bounded', () => {
     const data = legacyExport(30_000);
     expect(data.length).toBeGreaterThan(2 * 1024 * 1024);
     const r = await underAttack(s.url, 2000, async () => gql(MIGRATE, { u: u.id, d: data }, await s.tokenFor(u.id)));
-    expect(r.result.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^data is \d+ characters; the maximum is 2097152 \(MIGRATION_MAX_BYTES\)$/), extensions: { code: 'BAD_USER_INPUT' } });
+    expect(r.result.body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/^data is \d+ characters; the maximum is 2097152 \(MIGRATION_MAX_BYTES\)$/),
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
   });
 
   it('migrates an export just under the cap within 30 s (about 10 s here on PGlite; the review saw the connection held about 50 s)', async () => {
@@ -101,9 +138,13 @@ describe('M3: no anonymous row matches a named one; arena averages need 5 player
     await s.db.prisma.user.update({ where: { id: shown.id }, data: { showArea: true } });
     await aVersionStatus(s.db.prisma, shown, '31', { totalBpi: 11.11, area: '北海道' });
     await aVersionStatus(s.db.prisma, hidden, '31', { totalBpi: 22.22, area: '北海道' });
-    const q = 'query($a: String) { globalRanking(version: "31", area: $a) { totalCount edges { node { totalBpi anonymous player { id: databaseId } } } } }';
+    const q =
+      'query($a: String) { globalRanking(version: "31", area: $a) { totalCount edges { node { totalBpi anonymous player { id: databaseId } } } } }';
     const all = (await gql(q, {})).body.data.globalRanking;
-    expect(all.edges.map((e: any) => [e.node.totalBpi, e.node.player?.id])).toEqual([[22.22, hidden.id], [11.11, shown.id]]);
+    expect(all.edges.map((e: any) => [e.node.totalBpi, e.node.player?.id])).toEqual([
+      [22.22, hidden.id],
+      [11.11, shown.id],
+    ]);
     const area = (await gql(q, { a: '北海道' })).body.data.globalRanking;
     expect(area.totalCount).toBe(1);
     expect(area.edges.map((e: any) => e.node.totalBpi)).toEqual([11.11]); // no anonymous 22.22 to match with the named row above

@@ -35,7 +35,10 @@ describe('H1: a failed cost check is never cached as 0', () => {
       const withVars = await post(s.url, { query: EXPENSIVE, variables: { t: 'a' } }, accept);
       expect(withVars.status).toBe(400);
       expect(withVars.json.errors[0].message).toMatch(/complexity \d+ exceeds the maximum of 5000/);
-      const get = await fetch(`${s.url}/graphql?${new URLSearchParams({ query: EXPENSIVE, variables: JSON.stringify({ t: 'a' }) })}`, { headers: { 'apollo-require-preflight': 'true' } });
+      const get = await fetch(
+        `${s.url}/graphql?${new URLSearchParams({ query: EXPENSIVE, variables: JSON.stringify({ t: 'a' }) })}`,
+        { headers: { 'apollo-require-preflight': 'true' } },
+      );
       const body = await get.json();
       expect(get.status).toBe(400);
       expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
@@ -60,7 +63,8 @@ describe('H1: a failed cost check is never cached as 0', () => {
 describe('H2: introspection is counted', () => {
   it('refuses many aliased __schema fields before resolving any', async () => {
     // 25 aliased copies of a deep introspection (the review's 700 KB of them held the server 69 s)
-    const full = 'fragment Full on __Schema { types { name kind description fields(includeDeprecated: true) { name description args { name type { name kind ofType { name kind ofType { name kind } } } } type { name kind ofType { name kind ofType { name kind } } } } } }';
+    const full =
+      'fragment Full on __Schema { types { name kind description fields(includeDeprecated: true) { name description args { name type { name kind ofType { name kind ofType { name kind } } } } type { name kind ofType { name kind ofType { name kind } } } } } }';
     const query = `{ ${Array.from({ length: 25 }, (_, i) => `s${i}: __schema { ...Full }`).join(' ')} } ${full}`;
     const r = await underAttack(s.url, 2000, () => post(s.url, { query }));
     expect(r.result.status).toBe(400);
@@ -95,8 +99,11 @@ describe('H4: lists cost by their bound; aliases are capped', () => {
 describe('H4: fragments that double at each level', () => {
   it('are measured in linear time and refused (2^31 − 1 aliases from a 2 KB document)', async () => {
     const chain = ['fragment S0 on ServerInfo { a: name }'];
-    for (let k = 1; k <= 30; k++) chain.push(`fragment S${k} on ServerInfo { ...S${k - 1} b${k}: version ...S${k - 1} }`);
-    const r = await underAttack(s.url, 3000, () => post(s.url, { query: `{ serverInfo { ...S30 } } ${chain.join(' ')}` }));
+    for (let k = 1; k <= 30; k++)
+      chain.push(`fragment S${k} on ServerInfo { ...S${k - 1} b${k}: version ...S${k - 1} }`);
+    const r = await underAttack(s.url, 3000, () =>
+      post(s.url, { query: `{ serverInfo { ...S30 } } ${chain.join(' ')}` }),
+    );
     expect(r.result.status).toBe(400);
     expect(codeOf(r.result)).toBe('BAD_USER_INPUT');
   });
@@ -106,16 +113,30 @@ describe('H5: string arguments have a maximum length', () => {
   const big = 'あ'.repeat(300_000);
   it('refuses a 300,000-character songs title filter and timeline search', async () => {
     const r = await underAttack(s.url, 3000, async () => [
-      await post(s.url, { query: 'query($t: String) { songs(filter: { title: $t }) { totalCount } }', variables: { t: big } }),
-      await post(s.url, { query: 'query($u: ID!, $q: String) { timeline(userId: $u, search: $q) { totalCount } }', variables: { u: userId, q: big } }, { authorization: `Bearer ${token}` }),
+      await post(s.url, {
+        query: 'query($t: String) { songs(filter: { title: $t }) { totalCount } }',
+        variables: { t: big },
+      }),
+      await post(
+        s.url,
+        {
+          query: 'query($u: ID!, $q: String) { timeline(userId: $u, search: $q) { totalCount } }',
+          variables: { u: userId, q: big },
+        },
+        { authorization: `Bearer ${token}` },
+      ),
       await post(s.url, { query: `{ songs(filter: { title: ${JSON.stringify(big)} }) { totalCount } }` }),
     ]);
     for (const res of r.result) {
       expect(res.status).toBe(400);
       expect(codeOf(res)).toBe('BAD_USER_INPUT');
     }
-    expect(r.result[0].json.errors[0].message).toBe('Argument SongFilter.title is 300000 characters long; the maximum is 256');
-    expect(r.result[1].json.errors[0].message).toBe('Argument Query.timeline.search is 300000 characters long; the maximum is 256');
+    expect(r.result[0].json.errors[0].message).toBe(
+      'Argument SongFilter.title is 300000 characters long; the maximum is 256',
+    );
+    expect(r.result[1].json.errors[0].message).toBe(
+      'Argument Query.timeline.search is 300000 characters long; the maximum is 256',
+    );
     expect(r.result[2].json.errors[0].message).toMatch(/Query length 3000\d\d exceeds the maximum of 32768 characters/); // a literal: the whole text is too long
   });
 });
@@ -126,7 +147,9 @@ describe('M1: aliased mutations count one write each', () => {
     const u = await aPublicPlayer(s.db.prisma);
     const query = `mutation($c: ID!, $b: String!) { ${Array.from({ length: 11 }, (_, i) => `n${i}: postSongNote(chartId: $c, body: $b) { note { id: databaseId } }`).join(' ')} }`;
     const auth = { authorization: `Bearer ${await s.tokenFor(u.id)}` };
-    const r = await underAttack(s.url, 2000, () => post(s.url, { query, variables: { c: String(chart.id), b: 'memo' } }, auth));
+    const r = await underAttack(s.url, 2000, () =>
+      post(s.url, { query, variables: { c: String(chart.id), b: 'memo' } }, auth),
+    );
     expect(r.result.status).toBe(429);
     expect(r.result.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(codeOf(r.result)).toBe('RATE_LIMITED');
@@ -138,9 +161,14 @@ describe('M1: aliases reusing one big variable', () => {
   it('two aliased uploads of one 3 MB variable are refused before either is parsed', async () => {
     const csv = 'x'.repeat(3 * 1024 * 1024);
     const query = `mutation($u: ID!, $c: String!) { a: importScoresCsv(userId: $u, version: "33", csv: $c) { rowCount } b: importScoresCsv(userId: $u, version: "33", csv: $c) { rowCount } }`;
-    const r = await underAttack(s.url, 3000, () => post(s.url, { query, variables: { u: userId, c: csv } }, { authorization: `Bearer ${token}` }));
+    const r = await underAttack(s.url, 3000, () =>
+      post(s.url, { query, variables: { u: userId, c: csv } }, { authorization: `Bearer ${token}` }),
+    );
     expect(r.result.status).toBe(400);
-    expect(r.result.json.errors[0]).toMatchObject({ message: expect.stringMatching(/^At most one upload .* per request \(found 2\)$/), extensions: { code: 'BAD_USER_INPUT' } });
+    expect(r.result.json.errors[0]).toMatchObject({
+      message: expect.stringMatching(/^At most one upload .* per request \(found 2\)$/),
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
     expect(await s.db.prisma.importBatch.count({ where: { userId } })).toBe(0);
   });
 });
@@ -149,7 +177,10 @@ describe('L: documents, cursors, suggestions, compilation', () => {
   it('refuses a query text over GRAPHQL_MAX_QUERY_LENGTH and one over GRAPHQL_MAX_TOKENS before parsing it', async () => {
     const long = `{ serverInfo { name } } # ${'x'.repeat(40_000)}`;
     const tokens = `{ serverInfo { ${'name '.repeat(6000)} } }`;
-    const r = await underAttack(s.url, 2000, async () => [await post(s.url, { query: long }), await post(s.url, { query: tokens })]);
+    const r = await underAttack(s.url, 2000, async () => [
+      await post(s.url, { query: long }),
+      await post(s.url, { query: tokens }),
+    ]);
     expect(r.result[0].status).toBe(400);
     expect(r.result[0].json.errors[0].message).toMatch(/GRAPHQL_MAX_QUERY_LENGTH/);
     expect(r.result[1].status).toBe(400);
@@ -164,10 +195,20 @@ describe('L: documents, cursors, suggestions, compilation', () => {
       ['query($a: String, $u: ID!) { user(id: $u) { followers(after: $a) { totalCount } } }', { u: userId }],
     ];
     for (const [query, vars] of cases) {
-      for (const parts of [[1e300], [2 ** 40], ['x', 1e300], [1e300, 'x', 1e300], ['2024-01-01T00:00:00.000Z', 2 ** 40]]) {
+      for (const parts of [
+        [1e300],
+        [2 ** 40],
+        ['x', 1e300],
+        [1e300, 'x', 1e300],
+        ['2024-01-01T00:00:00.000Z', 2 ** 40],
+      ]) {
         const res = await post(s.url, { query, variables: { ...vars, a: cursor(parts) } });
         // a resolver's BAD_USER_INPUT (HTTP 200 with errors, as any field error), never INTERNAL_SERVER_ERROR / 500
-        expect({ query, parts, code: codeOf(res), data: res.json.data === undefined ? 'none' : 'some' }).toMatchObject({ query, parts, code: 'BAD_USER_INPUT' });
+        expect({ query, parts, code: codeOf(res), data: res.json.data === undefined ? 'none' : 'some' }).toMatchObject({
+          query,
+          parts,
+          code: 'BAD_USER_INPUT',
+        });
         expect(res.status).toBeLessThan(500);
       }
     }
@@ -180,9 +221,17 @@ describe('L: documents, cursors, suggestions, compilation', () => {
     try {
       for (const id of ['99999999999', '2147483648', '1e300', '-99999999999']) {
         // lookups: an id that cannot exist is simply not found
-        for (const query of ['query($id: ID!) { song(id: $id) { id: databaseId } }', 'query($id: ID!) { chart(id: $id) { id: databaseId } }']) {
+        for (const query of [
+          'query($id: ID!) { song(id: $id) { id: databaseId } }',
+          'query($id: ID!) { chart(id: $id) { id: databaseId } }',
+        ]) {
           const res = await post(t.url, { query, variables: { id } });
-          expect({ query, id, status: res.status, errors: res.json.errors }).toMatchObject({ query, id, status: 200, errors: undefined });
+          expect({ query, id, status: res.status, errors: res.json.errors }).toMatchObject({
+            query,
+            id,
+            status: 200,
+            errors: undefined,
+          });
         }
         // an id argument of an operation: BAD_USER_INPUT naming it
         const cases: [string, Record<string, unknown>][] = [
@@ -214,7 +263,10 @@ describe('L: documents, cursors, suggestions, compilation', () => {
 
   it('resolver-level rate limits answer 429 with Retry-After (resolveFollowInvite: 30 a minute)', async () => {
     let last: Awaited<ReturnType<typeof post>> | undefined;
-    for (let i = 0; i < 31; i++) last = await post(s.url, { query: '{ resolveFollowInvite(token: "0123456789abcdef0123456789abcdef") { inviterId } }' });
+    for (let i = 0; i < 31; i++)
+      last = await post(s.url, {
+        query: '{ resolveFollowInvite(token: "0123456789abcdef0123456789abcdef") { inviterId } }',
+      });
     expect(codeOf(last!)).toBe('RATE_LIMITED');
     expect(last!.status).toBe(429);
     expect(last!.headers.get('retry-after')).toMatch(/^\d+$/);

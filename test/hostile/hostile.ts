@@ -52,12 +52,25 @@ async function measure<T>(url: string, attack: () => Promise<T>): Promise<Attack
  * attack once more, and the check fails only when the second run is late too (a request that
  * blocks the process blocks it every time). The first run's result is returned.
  */
-export async function underAttack<T>(url: string, boundMs: number, attack: () => Promise<T>, healthzBoundMs = HEALTHZ_BOUND_MS, repeatable = true): Promise<Attack<T>> {
+export async function underAttack<T>(
+  url: string,
+  boundMs: number,
+  attack: () => Promise<T>,
+  healthzBoundMs = HEALTHZ_BOUND_MS,
+  repeatable = true,
+): Promise<Attack<T>> {
   const first = await measure(url, attack);
   let { healthzMaxMs } = first;
-  if (healthzMaxMs >= healthzBoundMs && repeatable) healthzMaxMs = Math.min(healthzMaxMs, (await measure(url, attack)).healthzMaxMs);
-  expect({ ms: Math.round(first.ms), withinBound: first.ms <= boundMs }).toEqual({ ms: Math.round(first.ms), withinBound: true });
-  expect({ healthzMaxMs: Math.round(healthzMaxMs), withinBound: healthzMaxMs < healthzBoundMs }).toEqual({ healthzMaxMs: Math.round(healthzMaxMs), withinBound: true });
+  if (healthzMaxMs >= healthzBoundMs && repeatable)
+    healthzMaxMs = Math.min(healthzMaxMs, (await measure(url, attack)).healthzMaxMs);
+  expect({ ms: Math.round(first.ms), withinBound: first.ms <= boundMs }).toEqual({
+    ms: Math.round(first.ms),
+    withinBound: true,
+  });
+  expect({ healthzMaxMs: Math.round(healthzMaxMs), withinBound: healthzMaxMs < healthzBoundMs }).toEqual({
+    healthzMaxMs: Math.round(healthzMaxMs),
+    withinBound: true,
+  });
   return { ...first, healthzMaxMs };
 }
 
@@ -93,7 +106,9 @@ export async function warmUp(url: string): Promise<void> {
     await post(url, { query: '{ serverInfo { name } }' });
     await post(url, { query: '{ serverInfo { name version } }' }, { accept: 'application/graphql-response+json' });
     await post(url, { query: '{ songs(first: 1) { totalCount } }' });
-    await fetch(`${url}/graphql?query=${encodeURIComponent('{ serverInfo { name } }')}`, { headers: { 'apollo-require-preflight': 'true' } }).then((r) => r.arrayBuffer());
+    await fetch(`${url}/graphql?query=${encodeURIComponent('{ serverInfo { name } }')}`, {
+      headers: { 'apollo-require-preflight': 'true' },
+    }).then((r) => r.arrayBuffer());
     await fetch(`${url}/healthz`).then((r) => r.arrayBuffer());
   }
 }

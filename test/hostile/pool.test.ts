@@ -10,19 +10,32 @@ import { codeOf, post, underAttack, warmUp } from './hostile';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer({ env: { RATE_LIMIT_WRITES_PER_MINUTE: '0', RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0', CPU_BUDGET_ANONYMOUS_PER_MINUTE: '0' } });
+  s = await startTestServer({
+    env: {
+      RATE_LIMIT_WRITES_PER_MINUTE: '0',
+      RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0',
+      CPU_BUDGET_ANONYMOUS_PER_MINUTE: '0',
+    },
+  });
   await warmUp(s.url);
 });
 afterAll(() => s.close());
 
 const sp = () => [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.notes > 500);
-const IMPORT = 'mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "33", rows: $rows) { updatedCount } }';
+const IMPORT =
+  'mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "33", rows: $rows) { updatedCount } }';
 
 async function playerWithScores(dates: string[]) {
   const u = await aPublicPlayer(s.db.prisma);
   const rows = sp()
     .slice(0, dates.length)
-    .map((c, i) => ({ title: c.title, difficulty: c.difficulty, exScore: Math.floor(c.notes * 1.5), clearState: 'CLEAR', lastPlayed: dates[i] }));
+    .map((c, i) => ({
+      title: c.title,
+      difficulty: c.difficulty,
+      exScore: Math.floor(c.notes * 1.5),
+      clearState: 'CLEAR',
+      lastPlayed: dates[i],
+    }));
   const res = await s.gql(IMPORT, { u: u.id, rows }, await s.tokenFor(u.id));
   expect(res.body.data.importScores.updatedCount).toBe(dates.length);
   return u;
@@ -37,7 +50,9 @@ describe('bpiPlan', () => {
     const r = await underAttack(s.url, 2000, () => post(s.url, { query: plans(30, 400), variables: { id: u.id } }));
     expect(r.result.status).toBe(400);
     expect(codeOf(r.result)).toBe('BAD_USER_INPUT');
-    expect(r.result.json.errors[0].message).toBe('At most 3 plans (bpiPlan, saveOptimizeMemo) per request (GRAPHQL_MAX_PLANS; found 30): ask for fewer');
+    expect(r.result.json.errors[0].message).toBe(
+      'At most 3 plans (bpiPlan, saveOptimizeMemo) per request (GRAPHQL_MAX_PLANS; found 30): ask for fewer',
+    );
   });
 
   it('3 plans with maxSteps 400 run in the worker pool while /healthz answers', async () => {
@@ -77,7 +92,11 @@ describe('MCP', () => {
   it('a JSON-RPC batch of 100 tools/list is refused at once (400, -32600), before authentication', async () => {
     const batch = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list' }));
     const r = await underAttack(s.url, 2000, async () => {
-      const res = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(batch) });
+      const res = await fetch(`${s.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(batch),
+      });
       return { status: res.status, body: (await res.json()) as { error: { code: number; message: string } } };
     });
     expect(r.result.status).toBe(400);

@@ -40,7 +40,10 @@ function wsClient(token: string): Client {
 function subscribe(client: Client, query: string) {
   const events: any[] = [];
   let failure: unknown;
-  const unsubscribe = client.subscribe({ query }, { next: (v) => void events.push(v), error: (e) => void (failure = e), complete: () => {} });
+  const unsubscribe = client.subscribe(
+    { query },
+    { next: (v) => void events.push(v), error: (e) => void (failure = e), complete: () => {} },
+  );
   return { events, unsubscribe, failed: () => failure };
 }
 
@@ -57,11 +60,18 @@ describe('H6: subscriptions are bounded and fan out without a query per subscrip
     const token = await s.tokenFor(u.id);
     const c1 = wsClient(token);
     const subs = Array.from({ length: 11 }, () => subscribe(c1, 'subscription { timelineEntryAdded { id } }'));
-    await until(() => subs.filter((x) => x.failed()).length === 1 && s.app.pubsub.subscriberCount('TIMELINE_ENTRY_ADDED', u.id) === 10, 'ten subscriptions and one refusal');
+    await until(
+      () =>
+        subs.filter((x) => x.failed()).length === 1 &&
+        s.app.pubsub.subscriberCount('TIMELINE_ENTRY_ADDED', u.id) === 10,
+      'ten subscriptions and one refusal',
+    );
     expect(JSON.stringify(subs[10].failed())).toMatch(/At most 10 subscriptions per connection/);
     // a second connection: 10 more reach the user's 20; a third connection's first is refused
     const c2 = wsClient(token);
-    const more = Array.from({ length: 10 }, () => subscribe(c2, 'subscription { notificationAdded { id: databaseId } }'));
+    const more = Array.from({ length: 10 }, () =>
+      subscribe(c2, 'subscription { notificationAdded { id: databaseId } }'),
+    );
     await until(() => s.app.pubsub.subscriberCount('NOTIFICATION_ADDED', u.id) === 10, 'twenty subscriptions');
     expect(more.every((x) => !x.failed())).toBe(true);
     const c3 = wsClient(token);
@@ -69,7 +79,12 @@ describe('H6: subscriptions are bounded and fan out without a query per subscrip
     await until(() => over.failed() !== undefined, 'the 21st refused');
     expect(JSON.stringify(over.failed())).toMatch(/At most 20 open subscriptions per user/);
     for (const x of [...subs, ...more]) x.unsubscribe();
-    await until(() => s.app.pubsub.subscriberCount('TIMELINE_ENTRY_ADDED', u.id) === 0 && s.app.pubsub.subscriberCount('NOTIFICATION_ADDED', u.id) === 0, 'all ended');
+    await until(
+      () =>
+        s.app.pubsub.subscriberCount('TIMELINE_ENTRY_ADDED', u.id) === 0 &&
+        s.app.pubsub.subscriberCount('NOTIFICATION_ADDED', u.id) === 0,
+      'all ended',
+    );
   });
 
   it('an import seen by 10 subscriptions of one follower costs one load, not one per subscription', async () => {
@@ -77,16 +92,30 @@ describe('H6: subscriptions are bounded and fan out without a query per subscrip
     const star = await aPublicPlayer(s.db.prisma);
     await follows(s.db.prisma, fan, star);
     const c = wsClient(await s.tokenFor(fan.id));
-    const subs = Array.from({ length: 10 }, () => subscribe(c, 'subscription { timelineEntryAdded { databaseId exScore } }'));
+    const subs = Array.from({ length: 10 }, () =>
+      subscribe(c, 'subscription { timelineEntryAdded { databaseId exScore } }'),
+    );
     await until(() => s.app.pubsub.subscriberCount('TIMELINE_ENTRY_ADDED', fan.id) === 10, 'ten subscriptions');
     const chart = (await s.db.prisma.chart.findFirstOrThrow({ orderBy: { id: 'asc' } })).id;
     const imp = await aScoreImport(s.db.prisma, star, [{ chartId: chart, exScore: 900 }]);
     s.sql.reset();
-    await underAttack(s.url, 5000, async () => {
-      s.app.events.emit('scores.imported', { userId: star.id, version: imp.version, batchId: imp.batchId, chartIds: imp.chartIds });
-      await until(() => subs.every((x) => x.events.length === 1), 'the event on every subscription');
-    }, undefined, false);
-    for (const x of subs) expect(x.events[0].data.timelineEntryAdded).toEqual({ databaseId: imp.scores[0].id, exScore: 900 });
+    await underAttack(
+      s.url,
+      5000,
+      async () => {
+        s.app.events.emit('scores.imported', {
+          userId: star.id,
+          version: imp.version,
+          batchId: imp.batchId,
+          chartIds: imp.chartIds,
+        });
+        await until(() => subs.every((x) => x.events.length === 1), 'the event on every subscription');
+      },
+      undefined,
+      false,
+    );
+    for (const x of subs)
+      expect(x.events[0].data.timelineEntryAdded).toEqual({ databaseId: imp.scores[0].id, exScore: 900 });
     // The listener: overtaken check 1, followers 1, plays 1; the fan-out: the timeline entry once and
     // the connection's credential once (was: both once per subscription, 20 statements). Since the
     // stats area keeps RadarCache, the same event also refreshes the importer's row (a read of their
@@ -119,9 +148,19 @@ describe('M5: WebSocket frames are bounded before anything parses them', () => {
     const big = 'x'.repeat(2 * 1024 * 1024);
     const r = await underAttack(s.url, 3000, async () => [
       await closeCodeAfter((ws) => ws.send(JSON.stringify({ type: 'connection_init', payload: { pad: big } }))),
-      await closeCodeAfter((ws) => ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: `subscription { notificationAdded { id: databaseId } } #${big}` } })), {
-        authorization: `Bearer ${await s.tokenFor((await aPublicPlayer(s.db.prisma)).id)}`,
-      }),
+      await closeCodeAfter(
+        (ws) =>
+          ws.send(
+            JSON.stringify({
+              id: '1',
+              type: 'subscribe',
+              payload: { query: `subscription { notificationAdded { id: databaseId } } #${big}` },
+            }),
+          ),
+        {
+          authorization: `Bearer ${await s.tokenFor((await aPublicPlayer(s.db.prisma)).id)}`,
+        },
+      ),
     ]);
     expect(r.result).toEqual([1009, 1009]);
   });

@@ -14,7 +14,14 @@
  * A FIELD TO User? Give it an entry in RULES and a case in FIELD_CASES (its arguments), and make
  * the fixture hold data for it (an allowed caller must see a value, not null).
  */
-import { getNamedType, isObjectType, isInterfaceType, isUnionType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import {
+  getNamedType,
+  isObjectType,
+  isInterfaceType,
+  isUnionType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import { createContext } from '../../src/graphql/context';
 import { NODE_RULES, PLAYER_TYPES, RULED, RULES, enforce, fieldVerdict } from '../../src/graphql/rules';
 import { toGlobalId } from '../../src/graphql/global-id';
@@ -66,7 +73,12 @@ const CASES: Record<string, Case> = {
   'Mutation.deleteOAuthClient': { vars: () => ({}) },
   'OAuth.authorize': {
     http: async (f, token) => {
-      const qs = new URLSearchParams({ client_id: f.clientId, redirect_uri: 'https://matrix.example/cb', code_challenge: pkceChallenge('v'.repeat(43)), code_challenge_method: 'S256' });
+      const qs = new URLSearchParams({
+        client_id: f.clientId,
+        redirect_uri: 'https://matrix.example/cb',
+        code_challenge: pkceChallenge('v'.repeat(43)),
+        code_challenge_method: 'S256',
+      });
       return (await f.s.get(`/api/oauth/authorize?${qs}`, token)).status;
     },
   },
@@ -75,7 +87,13 @@ const CASES: Record<string, Case> = {
       const res = await fetch(`${f.s.url}/api/oauth/authorize/consent`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify({ client_id: f.clientId, redirect_uri: 'https://matrix.example/cb', code_challenge: pkceChallenge('v'.repeat(43)), code_challenge_method: 'S256', approve: false }),
+        body: JSON.stringify({
+          client_id: f.clientId,
+          redirect_uri: 'https://matrix.example/cb',
+          code_challenge: pkceChallenge('v'.repeat(43)),
+          code_challenge_method: 'S256',
+          approve: false,
+        }),
       });
       return res.status;
     },
@@ -118,8 +136,12 @@ const CASES: Record<string, Case> = {
   'Mutation.createFollowList': { vars: (f) => ({ userId: f.target.id, name: 'matrix' }) },
   'Mutation.updateFollowList': { vars: (f) => ({ userId: f.target.id, listId: Number(MISSING), name: 'x' }) },
   'Mutation.deleteFollowList': { vars: (f) => ({ userId: f.target.id, listId: Number(MISSING) }) },
-  'Mutation.addFollowListMember': { vars: (f) => ({ userId: f.target.id, listId: Number(MISSING), memberId: f.bystander.id }) },
-  'Mutation.removeFollowListMember': { vars: (f) => ({ userId: f.target.id, listId: Number(MISSING), memberId: f.bystander.id }) },
+  'Mutation.addFollowListMember': {
+    vars: (f) => ({ userId: f.target.id, listId: Number(MISSING), memberId: f.bystander.id }),
+  },
+  'Mutation.removeFollowListMember': {
+    vars: (f) => ({ userId: f.target.id, listId: Number(MISSING), memberId: f.bystander.id }),
+  },
   'Query.notifications': { vars: (f) => ({ userId: f.target.id }) },
   'Query.unreadNotificationCount': { vars: (f) => ({ userId: f.target.id }) },
   'Query.unreadNotificationSummary': { vars: (f) => ({ userId: f.target.id }) },
@@ -133,17 +155,31 @@ const CASES: Record<string, Case> = {
   'Mutation.migrateLegacyScores': { vars: (f) => ({ userId: f.target.id, data: '[]' }) },
   'Mutation.deleteBatch': { vars: (f) => ({ userId: f.target.id, batchId: MISSING }) },
   // stats
-  'Mutation.registerTower': { vars: (f) => ({ userId: f.target.id, version: '33', rows: [{ playDate: '2026-01-01', keyCount: 1, scratchCount: 1 }] }) },
+  'Mutation.registerTower': {
+    vars: (f) => ({
+      userId: f.target.id,
+      version: '33',
+      rows: [{ playDate: '2026-01-01', keyCount: 1, scratchCount: 1 }],
+    }),
+  },
   // optimizer: memos (the owner's save adds a memo to the fixture: the optimizeMemos field case reads it)
   'Mutation.saveOptimizeMemo': { vars: (f) => ({ userId: f.target.id, input: { targetBpi: 0 } }) },
   'Mutation.deleteOptimizeMemo': { vars: (f) => ({ userId: f.target.id, memoId: 'no-such-memo' }) },
   'Mutation.importArrangementScores': { vars: () => ({ json: '[]' }) },
   // REST compatibility routes
-  'REST.recommended': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/stats/recommended`, token)).status },
-  'REST.charts': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/charts/radar.svg`, token)).status },
-  'REST.scoresExport': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/scores/export`, token)).status },
+  'REST.recommended': {
+    http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/stats/recommended`, token)).status,
+  },
+  'REST.charts': {
+    http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/charts/radar.svg`, token)).status,
+  },
+  'REST.scoresExport': {
+    http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/scores/export`, token)).status,
+  },
   'REST.accountExport': { http: async (f, token) => (await f.s.get('/api/v1/me/export', token)).status },
-  'REST.cards': { http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/cards/profile.png`, token)).status },
+  'REST.cards': {
+    http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/cards/profile.png`, token)).status,
+  },
 };
 
 /** The enumerating tests send one request per (rule × caller): they grow with the rule table. */
@@ -227,7 +263,14 @@ const NODE_CASES: Record<string, () => string> = {
   OptimizeMemo: () => toGlobalId('OptimizeMemo', nodeFixture.memoId),
   TimelineEntry: () => toGlobalId('TimelineEntry', nodeFixture.playId),
 };
-const nodeFixture = {} as { chartId: number; playId: number; batchId: string; notificationId: number; listId: number; memoId: string };
+const nodeFixture = {} as {
+  chartId: number;
+  playId: number;
+  batchId: string;
+  notificationId: number;
+  listId: number;
+  memoId: string;
+};
 
 type FieldVerdict = 'VALUE' | 'NULL' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'OTHER_ERROR';
 
@@ -236,7 +279,13 @@ const EXPECTED: Record<string, Partial<Record<Who, Verdict>>> = {
   AUTHENTICATED: { anonymous: 'UNAUTHENTICATED', other: 'ALLOWED', owner: 'ALLOWED', follower: 'ALLOWED' },
   OWNER: { anonymous: 'UNAUTHENTICATED', other: 'FORBIDDEN', owner: 'ALLOWED', follower: 'FORBIDDEN' },
   VISIBLE: { anonymous: 'FORBIDDEN', other: 'FORBIDDEN', owner: 'ALLOWED', follower: 'ALLOWED' },
-  ADMIN: { anonymous: 'UNAUTHENTICATED', other: 'FORBIDDEN', owner: 'FORBIDDEN', follower: 'FORBIDDEN', admin: 'ALLOWED' },
+  ADMIN: {
+    anonymous: 'UNAUTHENTICATED',
+    other: 'FORBIDDEN',
+    owner: 'FORBIDDEN',
+    follower: 'FORBIDDEN',
+    admin: 'ALLOWED',
+  },
 };
 
 let s: TestServer;
@@ -247,7 +296,14 @@ let clientId: string;
 
 beforeAll(async () => {
   // the verdicts under test, not the limits: the matrix sends many priced reads from one address
-  s = await startTestServer({ seedDemo: false, env: { CPU_BUDGET_ANONYMOUS_PER_MINUTE: '1000000', CPU_BUDGET_USER_PER_MINUTE: '1000000', RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '100000' } });
+  s = await startTestServer({
+    seedDemo: false,
+    env: {
+      CPU_BUDGET_ANONYMOUS_PER_MINUTE: '1000000',
+      CPU_BUDGET_USER_PER_MINUTE: '1000000',
+      RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '100000',
+    },
+  });
   schema = await getSchema();
   const db = s.db.prisma;
   users.owner = await aPrivatePlayer(db);
@@ -262,22 +318,70 @@ beforeAll(async () => {
   await follows(db, users.owner, users.hub);
   await db.user.update({
     where: { id: users.owner.id },
-    data: { profileText: 'matrix', profileImage: 'https://matrix.example/p.png', gameId: '12345678', socialId: 'matrix', showArea: true },
+    data: {
+      profileText: 'matrix',
+      profileImage: 'https://matrix.example/p.png',
+      gameId: '12345678',
+      socialId: 'matrix',
+      showArea: true,
+    },
   });
   await db.userBadge.create({ data: { userId: users.owner.id, role: 'COFFEE', description: 'matrix' } });
   await db.playerVersionStatus.create({ data: { userId: users.owner.id, version: LATEST_VERSION, totalBpi: 10 } });
   // fetched 'in the future': stays the latest snapshot after the admin's importOfficialArena case adds an empty one
-  const snapshot = await db.arenaSnapshot.create({ data: { version: LATEST_VERSION, entryCount: 1, fetchedAt: new Date('2100-01-01T00:00:00Z') } });
-  await db.arenaEntry.create({ data: { snapshotId: snapshot.id, gameId: '12345678', name: 'MATRIX', area: 'TOKYO', arenaClass: 'A1', rank: 1 } });
+  const snapshot = await db.arenaSnapshot.create({
+    data: { version: LATEST_VERSION, entryCount: 1, fetchedAt: new Date('2100-01-01T00:00:00Z') },
+  });
+  await db.arenaEntry.create({
+    data: { snapshotId: snapshot.id, gameId: '12345678', name: 'MATRIX', area: 'TOKYO', arenaClass: 'A1', rank: 1 },
+  });
   // node(id:) cases: a batch with one play, a notification and a follow list of the owner
-  const chart = await db.chart.create({ data: { song: { create: { title: 'Matrix node song' } }, playStyle: 'SP', difficulty: 'ANOTHER', level: 12, notes: 1000, bpm: '150' } });
-  const batch = await db.importBatch.create({ data: { userId: users.owner.id, version: LATEST_VERSION, source: 'ROWS', rowCount: 1 } });
-  const play = await db.score.create({ data: { userId: users.owner.id, chartId: chart.id, version: LATEST_VERSION, batchId: batch.id, exScore: 1500, playedAt: new Date('2025-01-01T00:00:00Z') } });
-  const notification = await db.notification.create({ data: { recipientId: users.owner.id, actorId: users.follower.id, type: 'NEW_FOLLOWER' } });
+  const chart = await db.chart.create({
+    data: {
+      song: { create: { title: 'Matrix node song' } },
+      playStyle: 'SP',
+      difficulty: 'ANOTHER',
+      level: 12,
+      notes: 1000,
+      bpm: '150',
+    },
+  });
+  const batch = await db.importBatch.create({
+    data: { userId: users.owner.id, version: LATEST_VERSION, source: 'ROWS', rowCount: 1 },
+  });
+  const play = await db.score.create({
+    data: {
+      userId: users.owner.id,
+      chartId: chart.id,
+      version: LATEST_VERSION,
+      batchId: batch.id,
+      exScore: 1500,
+      playedAt: new Date('2025-01-01T00:00:00Z'),
+    },
+  });
+  const notification = await db.notification.create({
+    data: { recipientId: users.owner.id, actorId: users.follower.id, type: 'NEW_FOLLOWER' },
+  });
   const list = await db.followList.create({ data: { ownerId: users.owner.id, name: 'matrix' } });
   const memo = await db.optimizeMemo.create({ data: { userId: users.owner.id, version: LATEST_VERSION, report: {} } });
-  await db.bestScore.create({ data: { userId: users.owner.id, chartId: chart.id, version: LATEST_VERSION, exScore: 1500, exScoreId: play.id, playedAt: play.playedAt } });
-  Object.assign(nodeFixture, { chartId: chart.id, playId: play.id, batchId: batch.id, notificationId: notification.id, listId: list.id, memoId: memo.id });
+  await db.bestScore.create({
+    data: {
+      userId: users.owner.id,
+      chartId: chart.id,
+      version: LATEST_VERSION,
+      exScore: 1500,
+      exScoreId: play.id,
+      playedAt: play.playedAt,
+    },
+  });
+  Object.assign(nodeFixture, {
+    chartId: chart.id,
+    playId: play.id,
+    batchId: batch.id,
+    notificationId: notification.id,
+    listId: list.id,
+    memoId: memo.id,
+  });
   for (const who of ['other', 'owner', 'follower', 'admin'] as const) tokens[who] = await s.tokenFor(users[who].id);
   tokens.anonymous = undefined;
   const reg = await fetch(`${s.url}/api/oauth/register`, {
@@ -291,7 +395,14 @@ afterAll(() => s.close());
 
 function rootField(op: string) {
   const [root, field] = op.split('.');
-  const type = root === 'Query' ? schema.getQueryType() : root === 'Mutation' ? schema.getMutationType() : root === 'Subscription' ? schema.getSubscriptionType() : undefined;
+  const type =
+    root === 'Query'
+      ? schema.getQueryType()
+      : root === 'Mutation'
+        ? schema.getMutationType()
+        : root === 'Subscription'
+          ? schema.getSubscriptionType()
+          : undefined;
   return { root, field, def: type?.getFields()[field] };
 }
 
@@ -308,7 +419,8 @@ function documentFor(op: string, vars: Record<string, unknown>): string {
   return `${root.toLowerCase()} Matrix${decl} { ${field}${pass}${selection} }`;
 }
 
-const verdictOfStatus = (status: number): Verdict => (status === 401 ? 'UNAUTHENTICATED' : status === 403 ? 'FORBIDDEN' : 'ALLOWED');
+const verdictOfStatus = (status: number): Verdict =>
+  status === 401 ? 'UNAUTHENTICATED' : status === 403 ? 'FORBIDDEN' : 'ALLOWED';
 
 async function verdict(op: string, c: Case, who: Who, target: User): Promise<{ verdict: Verdict; detail: string }> {
   const f: Fixture = { target, bystander: users.bystander, clientId, s };
@@ -341,12 +453,14 @@ async function verdict(op: string, c: Case, who: Who, target: User): Promise<{ v
 }
 
 const protectedOps = () => Object.entries(RULES).filter(([op, e]) => PROTECTED.includes(e.rule) && !isObjectField(op));
-const protectedFields = () => Object.entries(RULES).filter(([op, e]) => PROTECTED.includes(e.rule) && isObjectField(op));
+const protectedFields = () =>
+  Object.entries(RULES).filter(([op, e]) => PROTECTED.includes(e.rule) && isObjectField(op));
 
 /** `query M($hub: ID!, …) { user(id: $hub) { followers(first: 100) { edges { node { id f: <field>(…) <selection> } } } } }`. */
 function nestedDocument(coordinate: string, args: Record<string, unknown>, via?: string): string {
   const [typeName, fieldName] = coordinate.split('.');
-  if (typeName !== 'User' && !via) throw new Error(`The matrix reaches object fields of User only; ${coordinate} needs a path (via)`);
+  if (typeName !== 'User' && !via)
+    throw new Error(`The matrix reaches object fields of User only; ${coordinate} needs a path (via)`);
   const def = (schema.getType(typeName) as GraphQLObjectType).getFields()[fieldName];
   const argDefs = def.args.filter((a) => a.name in args);
   const decl = argDefs.map((a) => `, $${a.name}: ${a.type}`).join('');
@@ -361,7 +475,12 @@ function nestedDocument(coordinate: string, args: Record<string, unknown>, via?:
 async function fieldVerdictOf(coordinate: string, who: Who): Promise<{ verdict: FieldVerdict; detail: string }> {
   const { args, via } = FIELD_CASES[coordinate];
   const res = await s.gql(nestedDocument(coordinate, args, via), { hub: users.hub.id, ...args }, tokens[who]);
-  if (res.body.errors?.some((e: any) => e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' || e.extensions?.code === 'BAD_USER_INPUT') || !res.body.data?.user) {
+  if (
+    res.body.errors?.some(
+      (e: any) => e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' || e.extensions?.code === 'BAD_USER_INPUT',
+    ) ||
+    !res.body.data?.user
+  ) {
     throw new Error(`The matrix case for ${coordinate} is not a valid request: ${JSON.stringify(res.body)}`);
   }
   const edges: any[] = res.body.data.user.followers.edges;
@@ -375,7 +494,7 @@ async function fieldVerdictOf(coordinate: string, who: Who): Promise<{ verdict: 
   const code = err?.extensions?.code;
   if (code === 'UNAUTHENTICATED' || code === 'FORBIDDEN') return { verdict: code, detail: err.message };
   if (err) return { verdict: 'OTHER_ERROR', detail: `${code}: ${err.message}` };
-  const value = via ? edges[i].node.f?.[coordinate.split('.')[1]] ?? null : edges[i].node.f;
+  const value = via ? (edges[i].node.f?.[coordinate.split('.')[1]] ?? null) : edges[i].node.f;
   return { verdict: value === null ? 'NULL' : 'VALUE', detail: JSON.stringify(value) };
 }
 
@@ -393,82 +512,105 @@ describe('access matrix (rule table → verdicts)', () => {
     }
   });
 
-  it('gives every caller the verdict of the rule (private target)', async () => {
-    const mismatches: string[] = [];
-    let checked = 0;
-    for (const [op, entry] of protectedOps()) {
-      const c = CASES[op];
-      if (!c) continue; // reported by the test above
-      if (isGraphqlOp(op) && !rootField(op).def) {
-        console.warn(`auth-matrix: ${op} is in RULES but not in the schema yet: skipped`);
-        continue;
+  it(
+    'gives every caller the verdict of the rule (private target)',
+    async () => {
+      const mismatches: string[] = [];
+      let checked = 0;
+      for (const [op, entry] of protectedOps()) {
+        const c = CASES[op];
+        if (!c) continue; // reported by the test above
+        if (isGraphqlOp(op) && !rootField(op).def) {
+          console.warn(`auth-matrix: ${op} is in RULES but not in the schema yet: skipped`);
+          continue;
+        }
+        for (const [who, expected] of Object.entries(EXPECTED[entry.rule]) as [Who, Verdict][]) {
+          const got = await verdict(op, c, who, users.owner);
+          checked++;
+          if (got.verdict !== expected)
+            mismatches.push(
+              `${op} (${entry.rule}) as ${who}: expected ${expected}, got ${got.verdict} (${got.detail})`,
+            );
+        }
       }
-      for (const [who, expected] of Object.entries(EXPECTED[entry.rule]) as [Who, Verdict][]) {
-        const got = await verdict(op, c, who, users.owner);
+      expect(mismatches).toEqual([]);
+      expect(checked).toBeGreaterThan(100);
+    },
+    MATRIX_TIMEOUT,
+  );
+
+  it(
+    'VISIBLE operations about a public user are open to everyone, anonymous included',
+    async () => {
+      const mismatches: string[] = [];
+      for (const [op, entry] of protectedOps()) {
+        if (entry.rule !== 'VISIBLE' || !CASES[op] || (isGraphqlOp(op) && !rootField(op).def)) continue;
+        for (const who of ['anonymous', 'other'] as Who[]) {
+          const got = await verdict(op, CASES[op], who, users.publicTarget);
+          if (got.verdict !== 'ALLOWED')
+            mismatches.push(`${op} as ${who} on a public user: ${got.verdict} (${got.detail})`);
+        }
+      }
+      expect(mismatches).toEqual([]);
+    },
+    MATRIX_TIMEOUT,
+  );
+
+  it(
+    'a read-only OAuth token is refused every mutation (scope write), and app tokens never reach firstParty operations',
+    async () => {
+      const readOnly = newSecret('bpat');
+      const readWrite = newSecret('bpat');
+      const expiresAt = new Date(Date.now() + 3600_000);
+      const base = { kind: 'ACCESS' as const, familyId: 'matrix', clientId, userId: users.other.id, expiresAt };
+      await s.db.prisma.oAuthToken.createMany({
+        data: [
+          { ...base, tokenHash: hashSecret(readOnly), scope: 'read' },
+          { ...base, tokenHash: hashSecret(readWrite), scope: 'read write' },
+        ],
+      });
+      const f: Fixture = { target: users.owner, bystander: users.bystander, clientId, s };
+      const wrong: string[] = [];
+      const uncovered: string[] = [];
+      let checked = 0;
+      for (const name of Object.keys(schema.getMutationType()?.getFields() ?? {})) {
+        const op = `Mutation.${name}`;
+        const c = CASES[op];
+        if (!c || !('vars' in c)) {
+          uncovered.push(op);
+          continue;
+        }
+        const vars = c.vars(f);
+        const res = await s.gql(documentFor(op, vars), vars, readOnly);
         checked++;
-        if (got.verdict !== expected) mismatches.push(`${op} (${entry.rule}) as ${who}: expected ${expected}, got ${got.verdict} (${got.detail})`);
+        const err = res.body.errors?.[0];
+        if (err?.extensions?.code !== 'FORBIDDEN')
+          wrong.push(`${op}: ${err ? `${err.extensions?.code} ${err.message}` : 'no error'}`);
       }
-    }
-    expect(mismatches).toEqual([]);
-    expect(checked).toBeGreaterThan(100);
-  }, MATRIX_TIMEOUT);
-
-  it('VISIBLE operations about a public user are open to everyone, anonymous included', async () => {
-    const mismatches: string[] = [];
-    for (const [op, entry] of protectedOps()) {
-      if (entry.rule !== 'VISIBLE' || !CASES[op] || (isGraphqlOp(op) && !rootField(op).def)) continue;
-      for (const who of ['anonymous', 'other'] as Who[]) {
-        const got = await verdict(op, CASES[op], who, users.publicTarget);
-        if (got.verdict !== 'ALLOWED') mismatches.push(`${op} as ${who} on a public user: ${got.verdict} (${got.detail})`);
+      for (const [op, entry] of Object.entries(RULES)) {
+        if (!entry.firstParty || !isGraphqlOp(op) || !rootField(op).def || !CASES[op] || !('vars' in CASES[op]))
+          continue;
+        const vars = CASES[op].vars(f);
+        const res = await s.gql(documentFor(op, vars), vars, readWrite);
+        if (res.body.errors?.[0]?.extensions?.code !== 'FORBIDDEN')
+          wrong.push(
+            `${op} (firstParty) with a read-write app token: ${JSON.stringify(res.body.errors?.[0] ?? 'no error')}`,
+          );
       }
-    }
-    expect(mismatches).toEqual([]);
-  }, MATRIX_TIMEOUT);
-
-  it('a read-only OAuth token is refused every mutation (scope write), and app tokens never reach firstParty operations', async () => {
-    const readOnly = newSecret('bpat');
-    const readWrite = newSecret('bpat');
-    const expiresAt = new Date(Date.now() + 3600_000);
-    const base = { kind: 'ACCESS' as const, familyId: 'matrix', clientId, userId: users.other.id, expiresAt };
-    await s.db.prisma.oAuthToken.createMany({
-      data: [
-        { ...base, tokenHash: hashSecret(readOnly), scope: 'read' },
-        { ...base, tokenHash: hashSecret(readWrite), scope: 'read write' },
-      ],
-    });
-    const f: Fixture = { target: users.owner, bystander: users.bystander, clientId, s };
-    const wrong: string[] = [];
-    const uncovered: string[] = [];
-    let checked = 0;
-    for (const name of Object.keys(schema.getMutationType()?.getFields() ?? {})) {
-      const op = `Mutation.${name}`;
-      const c = CASES[op];
-      if (!c || !('vars' in c)) {
-        uncovered.push(op);
-        continue;
-      }
-      const vars = c.vars(f);
-      const res = await s.gql(documentFor(op, vars), vars, readOnly);
-      checked++;
-      const err = res.body.errors?.[0];
-      if (err?.extensions?.code !== 'FORBIDDEN') wrong.push(`${op}: ${err ? `${err.extensions?.code} ${err.message}` : 'no error'}`);
-    }
-    for (const [op, entry] of Object.entries(RULES)) {
-      if (!entry.firstParty || !isGraphqlOp(op) || !rootField(op).def || !CASES[op] || !('vars' in CASES[op])) continue;
-      const vars = (CASES[op]).vars(f);
-      const res = await s.gql(documentFor(op, vars), vars, readWrite);
-      if (res.body.errors?.[0]?.extensions?.code !== 'FORBIDDEN') wrong.push(`${op} (firstParty) with a read-write app token: ${JSON.stringify(res.body.errors?.[0] ?? 'no error')}`);
-    }
-    if (uncovered.length) console.warn(`auth-matrix: mutations without a matrix case (scope not checked): ${uncovered.join(', ')}`);
-    expect(wrong).toEqual([]);
-    expect(checked).toBeGreaterThan(20);
-  }, MATRIX_TIMEOUT);
+      if (uncovered.length)
+        console.warn(`auth-matrix: mutations without a matrix case (scope not checked): ${uncovered.join(', ')}`);
+      expect(wrong).toEqual([]);
+      expect(checked).toBeGreaterThan(20);
+    },
+    MATRIX_TIMEOUT,
+  );
 
   it('every root field of the schema has a rule (fail closed)', () => {
     const missing: string[] = [];
     for (const type of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
       if (!type) continue;
-      for (const name of Object.keys(type.getFields())) if (!RULES[`${type.name}.${name}`]) missing.push(`${type.name}.${name}`);
+      for (const name of Object.keys(type.getFields()))
+        if (!RULES[`${type.name}.${name}`]) missing.push(`${type.name}.${name}`);
     }
     expect(missing).toEqual([]);
   });
@@ -485,8 +627,12 @@ describe('access matrix (rule table → verdicts)', () => {
       .filter((op) => !FIELD_CASES[op]);
     if (missingRules.length || missingCases.length) {
       throw new Error(
-        (missingRules.length ? `No rule for ${missingRules.join(', ')}: every field of ${PLAYER_TYPES.join(', ')} reveals a player's data; add an entry to src/graphql/rules.ts (PUBLIC if it shows nothing private).\n` : '') +
-          (missingCases.length ? `No FIELD_CASES entry for ${missingCases.join(', ')} in test/integration/auth-matrix.test.ts.` : ''),
+        (missingRules.length
+          ? `No rule for ${missingRules.join(', ')}: every field of ${PLAYER_TYPES.join(', ')} reveals a player's data; add an entry to src/graphql/rules.ts (PUBLIC if it shows nothing private).\n`
+          : '') +
+          (missingCases.length
+            ? `No FIELD_CASES entry for ${missingCases.join(', ')} in test/integration/auth-matrix.test.ts.`
+            : ''),
       );
     }
     expect(protectedFields().length).toBeGreaterThan(20);
@@ -503,55 +649,78 @@ describe('access matrix (rule table → verdicts)', () => {
     expect(unwrapped).toEqual([]);
   });
 
-  it('gives every caller the verdict of the field rule (a private player nested in a list)', async () => {
-    const mismatches: string[] = [];
-    let checked = 0;
-    for (const [op, entry] of protectedFields()) {
-      for (const [who, rootVerdict] of Object.entries(EXPECTED[entry.rule]) as [Who, Verdict][]) {
-        const allowed = rootVerdict === 'ALLOWED';
-        const got = await fieldVerdictOf(op, who);
-        checked++;
-        const refusal: FieldVerdict[] = entry.deny === 'error' ? [rootVerdict === 'UNAUTHENTICATED' ? 'UNAUTHENTICATED' : 'FORBIDDEN'] : ['NULL'];
-        // reached through another field (via): that field's own rule may already answer null
-        if (FIELD_CASES[op].via) refusal.push('NULL');
-        const ok = allowed ? got.verdict === 'VALUE' || got.verdict === 'OTHER_ERROR' : refusal.includes(got.verdict);
-        if (!ok) mismatches.push(`${op} (${entry.rule}, deny ${entry.deny}) as ${who}: expected ${allowed ? 'a value' : refusal.join('/')}, got ${got.verdict} (${got.detail.slice(0, 120)})`);
+  it(
+    'gives every caller the verdict of the field rule (a private player nested in a list)',
+    async () => {
+      const mismatches: string[] = [];
+      let checked = 0;
+      for (const [op, entry] of protectedFields()) {
+        for (const [who, rootVerdict] of Object.entries(EXPECTED[entry.rule]) as [Who, Verdict][]) {
+          const allowed = rootVerdict === 'ALLOWED';
+          const got = await fieldVerdictOf(op, who);
+          checked++;
+          const refusal: FieldVerdict[] =
+            entry.deny === 'error' ? [rootVerdict === 'UNAUTHENTICATED' ? 'UNAUTHENTICATED' : 'FORBIDDEN'] : ['NULL'];
+          // reached through another field (via): that field's own rule may already answer null
+          if (FIELD_CASES[op].via) refusal.push('NULL');
+          const ok = allowed ? got.verdict === 'VALUE' || got.verdict === 'OTHER_ERROR' : refusal.includes(got.verdict);
+          if (!ok)
+            mismatches.push(
+              `${op} (${entry.rule}, deny ${entry.deny}) as ${who}: expected ${allowed ? 'a value' : refusal.join('/')}, got ${got.verdict} (${got.detail.slice(0, 120)})`,
+            );
+        }
       }
-    }
-    expect(mismatches).toEqual([]);
-    expect(checked).toBeGreaterThan(80);
-  }, MATRIX_TIMEOUT);
+      expect(mismatches).toEqual([]);
+      expect(checked).toBeGreaterThan(80);
+    },
+    MATRIX_TIMEOUT,
+  );
 
-  it('VISIBLE object fields of a public player are open to everyone, anonymous included', async () => {
-    const refused: string[] = [];
-    for (const [op, entry] of protectedFields()) {
-      if (entry.rule !== 'VISIBLE') continue;
-      for (const who of ['anonymous', 'other'] as Who[]) {
-        const viewer = who === 'anonymous' ? null : { id: users.other.id, isAdmin: false };
-        const ok = await fieldVerdict(createContext(s.app, viewer, '127.0.0.1'), op, users.publicTarget);
-        if (!ok) refused.push(`${op} as ${who}`);
+  it(
+    'VISIBLE object fields of a public player are open to everyone, anonymous included',
+    async () => {
+      const refused: string[] = [];
+      for (const [op, entry] of protectedFields()) {
+        if (entry.rule !== 'VISIBLE') continue;
+        for (const who of ['anonymous', 'other'] as Who[]) {
+          const viewer = who === 'anonymous' ? null : { id: users.other.id, isAdmin: false };
+          const ok = await fieldVerdict(createContext(s.app, viewer, '127.0.0.1'), op, users.publicTarget);
+          if (!ok) refused.push(`${op} as ${who}`);
+        }
       }
-    }
-    expect(refused).toEqual([]);
-  }, MATRIX_TIMEOUT);
+      expect(refused).toEqual([]);
+    },
+    MATRIX_TIMEOUT,
+  );
 
-  it('node(id:): every protected NODE_RULES type has a case, and each caller gets the object or null as the rule says', async () => {
-    const protectedNodes = Object.entries(NODE_RULES).filter(([, e]) => PROTECTED.includes(e.rule));
-    expect(protectedNodes.map(([t]) => t).filter((t) => !NODE_CASES[t])).toEqual([]);
-    const mismatches: string[] = [];
-    let checked = 0;
-    for (const [type, entry] of protectedNodes) {
-      const id = NODE_CASES[type]();
-      for (const [who, rootVerdict] of Object.entries(EXPECTED[entry.rule]) as [Who, Verdict][]) {
-        if (who === 'admin') continue;
-        const res = await s.gql('query($id: ID!) { node(id: $id) { __typename id } }', { id }, tokens[who]);
-        checked++;
-        const got = res.body.errors ? `error ${JSON.stringify(res.body.errors[0])}` : res.body.data.node === null ? 'NULL' : res.body.data.node.__typename === type && res.body.data.node.id === id ? 'VALUE' : JSON.stringify(res.body.data.node);
-        const expected = rootVerdict === 'ALLOWED' ? 'VALUE' : 'NULL';
-        if (got !== expected) mismatches.push(`node ${type} (${entry.rule}) as ${who}: expected ${expected}, got ${got}`);
+  it(
+    'node(id:): every protected NODE_RULES type has a case, and each caller gets the object or null as the rule says',
+    async () => {
+      const protectedNodes = Object.entries(NODE_RULES).filter(([, e]) => PROTECTED.includes(e.rule));
+      expect(protectedNodes.map(([t]) => t).filter((t) => !NODE_CASES[t])).toEqual([]);
+      const mismatches: string[] = [];
+      let checked = 0;
+      for (const [type, entry] of protectedNodes) {
+        const id = NODE_CASES[type]();
+        for (const [who, rootVerdict] of Object.entries(EXPECTED[entry.rule]) as [Who, Verdict][]) {
+          if (who === 'admin') continue;
+          const res = await s.gql('query($id: ID!) { node(id: $id) { __typename id } }', { id }, tokens[who]);
+          checked++;
+          const got = res.body.errors
+            ? `error ${JSON.stringify(res.body.errors[0])}`
+            : res.body.data.node === null
+              ? 'NULL'
+              : res.body.data.node.__typename === type && res.body.data.node.id === id
+                ? 'VALUE'
+                : JSON.stringify(res.body.data.node);
+          const expected = rootVerdict === 'ALLOWED' ? 'VALUE' : 'NULL';
+          if (got !== expected)
+            mismatches.push(`node ${type} (${entry.rule}) as ${who}: expected ${expected}, got ${got}`);
+        }
       }
-    }
-    expect(mismatches).toEqual([]);
-    expect(checked).toBeGreaterThanOrEqual(20);
-  }, MATRIX_TIMEOUT);
+      expect(mismatches).toEqual([]);
+      expect(checked).toBeGreaterThanOrEqual(20);
+    },
+    MATRIX_TIMEOUT,
+  );
 });

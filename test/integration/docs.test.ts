@@ -58,8 +58,15 @@ function blocksOf(file: string): Block[] {
     const indent = open[1];
     const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && lines[j].trimEnd() !== `${indent}\`\`\``; j++) body.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j]);
-    blocks.push({ file: path.relative(ROOT, file), line: i + 1, lang: open[2].toLowerCase(), flags: open[3].trim(), code: body.join('\n') });
+    for (; j < lines.length && lines[j].trimEnd() !== `${indent}\`\`\``; j++)
+      body.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j]);
+    blocks.push({
+      file: path.relative(ROOT, file),
+      line: i + 1,
+      lang: open[2].toLowerCase(),
+      flags: open[3].trim(),
+      code: body.join('\n'),
+    });
     i = j;
   }
   return blocks;
@@ -82,7 +89,9 @@ describe('documentation blocks', () => {
 
   it('finds the blocks (README zero-to-data, the dashboard query, …)', () => {
     expect(ALL.filter(isShell).length).toBeGreaterThanOrEqual(5);
-    expect(graphqlBlocks.map((b) => b.file)).toEqual(expect.arrayContaining(['docs/frontend.md', 'docs/guide/stats.md']));
+    expect(graphqlBlocks.map((b) => b.file)).toEqual(
+      expect.arrayContaining(['docs/frontend.md', 'docs/guide/stats.md']),
+    );
   });
 
   it('every GraphQL document validates against schema.graphql; those without required variables execute', async () => {
@@ -102,7 +111,9 @@ describe('documentation blocks', () => {
       if (!op || op.operation === 'subscription' || required || problems.length) continue;
       const res = await s.gql(b.code);
       executed++;
-      const bad = (res.body.errors ?? []).filter((e: { extensions?: { code?: string } }) => e.extensions?.code !== 'UNAUTHENTICATED');
+      const bad = (res.body.errors ?? []).filter(
+        (e: { extensions?: { code?: string } }) => e.extensions?.code !== 'UNAUTHENTICATED',
+      );
       if (res.status !== 200 || bad.length) problems.push(`${at(b)}: executed → ${res.status} ${JSON.stringify(bad)}`);
     }
     expect(problems).toEqual([]);
@@ -161,7 +172,12 @@ function listTracked(): string[] {
 
 function runBash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
+      cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -195,29 +211,30 @@ if (shellWhy) console.warn(`docs.test: ${shellWhy}`);
 (shellWhy ? describe.skip : describe)('shell blocks run as pasted, in a fresh clone-like directory', () => {
   const runnable = ALL.filter((b) => isShell(b) && !noRun(b));
 
-  it(
-    'README first (zero to data: catalogue, radar categories, a player, scores, server, token, nested query), then docs/',
-    async () => {
-      const dir = cloneLikeDir();
-      const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME ?? os.homedir(), LANG: 'C.UTF-8', LOG_LEVEL: 'warn' };
-      const failures: string[] = [];
-      try {
-        for (const b of runnable) {
-          const script = await withFreePorts(b.code);
-          const { code, out } = await runBash(script, dir, env);
-          if (code !== 0) failures.push(`${at(b)} exited ${code}:\n${out.slice(-2000)}`);
-          if (b.file === 'README.md' && /Zero to data|definitions import/.test(b.code)) {
-            // step 5's answers: the player's nested scores with BPIs, and the calculator
-            expect(out).toMatch(/"me":\{"name":"alice","stats":\[\{"version":"33","totalBpi":\d/);
-            expect(out).toMatch(/"song":\{"title":"[^"]+","difficulty":"ANOTHER"/);
-            expect(out).not.toMatch(/"errors"/);
-          }
+  it('README first (zero to data: catalogue, radar categories, a player, scores, server, token, nested query), then docs/', async () => {
+    const dir = cloneLikeDir();
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME ?? os.homedir(),
+      LANG: 'C.UTF-8',
+      LOG_LEVEL: 'warn',
+    };
+    const failures: string[] = [];
+    try {
+      for (const b of runnable) {
+        const script = await withFreePorts(b.code);
+        const { code, out } = await runBash(script, dir, env);
+        if (code !== 0) failures.push(`${at(b)} exited ${code}:\n${out.slice(-2000)}`);
+        if (b.file === 'README.md' && /Zero to data|definitions import/.test(b.code)) {
+          // step 5's answers: the player's nested scores with BPIs, and the calculator
+          expect(out).toMatch(/"me":\{"name":"alice","stats":\[\{"version":"33","totalBpi":\d/);
+          expect(out).toMatch(/"song":\{"title":"[^"]+","difficulty":"ANOTHER"/);
+          expect(out).not.toMatch(/"errors"/);
         }
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
       }
-      expect(failures).toEqual([]);
-    },
-    900_000,
-  );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect(failures).toEqual([]);
+  }, 900_000);
 });

@@ -1,4 +1,11 @@
-import { hashSecret, newSecret, pkceChallenge, redirectUriProblem, safeEqual, verifyPkce } from '../../src/modules/auth/secrets';
+import {
+  hashSecret,
+  newSecret,
+  pkceChallenge,
+  redirectUriProblem,
+  safeEqual,
+  verifyPkce,
+} from '../../src/modules/auth/secrets';
 import { parseScopes } from '../../src/modules/auth/auth.service';
 
 describe('auth secrets', () => {
@@ -21,10 +28,24 @@ describe('auth secrets', () => {
   });
 
   it('accepts https redirect URIs and http only for loopback; refuses fragments and credentials', () => {
-    for (const ok of ['https://app.example/cb', 'https://app.example/cb?x=1', 'http://localhost:3000/cb', 'http://127.0.0.1:8080/', 'http://[::1]/cb']) {
+    for (const ok of [
+      'https://app.example/cb',
+      'https://app.example/cb?x=1',
+      'http://localhost:3000/cb',
+      'http://127.0.0.1:8080/',
+      'http://[::1]/cb',
+    ]) {
       expect([ok, redirectUriProblem(ok)]).toEqual([ok, null]);
     }
-    for (const bad of ['http://app.example/cb', 'https://app.example/cb#frag', 'https://user:pw@app.example/', 'ftp://app.example/', 'javascript:alert(1)', '/relative', 'http://localhost.evil.example/']) {
+    for (const bad of [
+      'http://app.example/cb',
+      'https://app.example/cb#frag',
+      'https://user:pw@app.example/',
+      'ftp://app.example/',
+      'javascript:alert(1)',
+      '/relative',
+      'http://localhost.evil.example/',
+    ]) {
       expect([bad, redirectUriProblem(bad)]).toEqual([bad, expect.any(String)]);
     }
   });

@@ -20,21 +20,52 @@ const NOW = new Date('2026-01-01T00:00:00Z');
 const TACHI_DOC = {
   meta: { game: 'iidx', playtype: 'SP', service: 'My Service' },
   scores: [
-    { score: 500, lamp: 'HARD CLEAR', matchType: 'songTitle', identifier: '5.1.1.', artist: 'dj nagureo', difficulty: 'ANOTHER' },
     {
-      score: 123, lamp: 'FAILED', matchType: 'tachiSongID', identifier: '1', difficulty: 'HYPER',
-      comment: 'This score sucked!', optional: { bp: 5 }, scoreMeta: { random: 'MIRROR' },
+      score: 500,
+      lamp: 'HARD CLEAR',
+      matchType: 'songTitle',
+      identifier: '5.1.1.',
+      artist: 'dj nagureo',
+      difficulty: 'ANOTHER',
     },
     {
-      score: 1500, lamp: 'EASY CLEAR', matchType: 'songTitle', identifier: 'Aurora Drive', difficulty: 'ANOTHER',
-      timeAchieved: 1624324467489, judgements: { pgreat: 600, great: 300, bad: 10, poor: 30 },
+      score: 123,
+      lamp: 'FAILED',
+      matchType: 'tachiSongID',
+      identifier: '1',
+      difficulty: 'HYPER',
+      comment: 'This score sucked!',
+      optional: { bp: 5 },
+      scoreMeta: { random: 'MIRROR' },
     },
-    { score: 1400, lamp: 'FULL COMBO', matchType: 'songTitle', identifier: 'Aurora Drive', difficulty: 'ANOTHER', optional: { bp: 0 } },
+    {
+      score: 1500,
+      lamp: 'EASY CLEAR',
+      matchType: 'songTitle',
+      identifier: 'Aurora Drive',
+      difficulty: 'ANOTHER',
+      timeAchieved: 1624324467489,
+      judgements: { pgreat: 600, great: 300, bad: 10, poor: 30 },
+    },
+    {
+      score: 1400,
+      lamp: 'FULL COMBO',
+      matchType: 'songTitle',
+      identifier: 'Aurora Drive',
+      difficulty: 'ANOTHER',
+      optional: { bp: 0 },
+    },
     { score: 900, lamp: 'PERFECT', matchType: 'songTitle', identifier: 'Binary Drive', difficulty: 'HYPER' },
     { score: -3, lamp: 'CLEAR', matchType: 'songTitle', identifier: 'Binary Drive', difficulty: 'HYPER' },
     { score: 700, lamp: 'CLEAR', matchType: 'inGameID', identifier: '1001', difficulty: 'HYPER' },
     { score: 0, lamp: 'NO PLAY', matchType: 'songTitle', identifier: 'Binary Drive', difficulty: 'ANOTHER' },
-    { score: 800, lamp: 'CLEAR', matchType: 'songTitle', identifier: 'Binary Drive', difficulty: 'All Scratch ANOTHER' },
+    {
+      score: 800,
+      lamp: 'CLEAR',
+      matchType: 'songTitle',
+      identifier: 'Binary Drive',
+      difficulty: 'All Scratch ANOTHER',
+    },
   ],
 };
 
@@ -75,8 +106,14 @@ describe('BATCH-MANUAL parser', () => {
 
   it('maps tachiSongID through a configured mapping, and DP documents to DP rows', () => {
     const doc = { ...TACHI_DOC, meta: { ...TACHI_DOC.meta, playtype: 'DP' }, scores: [TACHI_DOC.scores[1]] };
-    const r = parseBatchManual(JSON.stringify(doc), { playStyles: [PlayStyle.SP, PlayStyle.DP], now: NOW, tachiSongTitle: (id) => (id === '1' ? 'Aurora Drive' : undefined) });
-    expect(r.rows).toMatchObject([{ title: 'Aurora Drive', playStyle: 'DP', difficulty: 'HYPER', exScore: 123, clearLamp: 'FAILED', missCount: 5 }]);
+    const r = parseBatchManual(JSON.stringify(doc), {
+      playStyles: [PlayStyle.SP, PlayStyle.DP],
+      now: NOW,
+      tachiSongTitle: (id) => (id === '1' ? 'Aurora Drive' : undefined),
+    });
+    expect(r.rows).toMatchObject([
+      { title: 'Aurora Drive', playStyle: 'DP', difficulty: 'HYPER', exScore: 123, clearLamp: 'FAILED', missCount: 5 },
+    ]);
     expect(r.issues).toEqual([]);
   });
 
@@ -86,7 +123,10 @@ describe('BATCH-MANUAL parser', () => {
     expect(r.rows).toHaveLength(1);
     expect(r.rows[0].judgements).toBeUndefined();
     // 600 × 2 + 200 = 1400 ≠ 1500
-    expect(r.issues[0]).toMatchObject({ severity: 'warning', reason: expect.stringMatching(/= 1400, not the EX score 1500/) });
+    expect(r.issues[0]).toMatchObject({
+      severity: 'warning',
+      reason: expect.stringMatching(/= 1400, not the EX score 1500/),
+    });
   });
 
   it('refuses a malformed document with one error naming the first problem', () => {
@@ -121,19 +161,43 @@ describe('BATCH-MANUAL writer', () => {
   it('writes Tachi names, unix ms, judgements, bp and (optionally) BPI; the document parses back', () => {
     const playedAt = new Date('2025-06-01T12:30:00.000Z');
     const src = {
-      title: 'Aurora Drive', difficulty: Difficulty.ANOTHER, exScore: 1500, clearLamp: ClearLamp.FULLCOMBO_CLEAR,
-      missCount: 0, playedAt, pgreat: 600, great: 300, bpi: 41.5,
+      title: 'Aurora Drive',
+      difficulty: Difficulty.ANOTHER,
+      exScore: 1500,
+      clearLamp: ClearLamp.FULLCOMBO_CLEAR,
+      missCount: 0,
+      playedAt,
+      pgreat: 600,
+      great: 300,
+      bpi: 41.5,
     };
     expect(batchManualScore(src, true)).toEqual({
-      score: 1500, lamp: 'FULL COMBO', matchType: 'songTitle', identifier: 'Aurora Drive', difficulty: 'ANOTHER',
-      timeAchieved: playedAt.getTime(), judgements: { pgreat: 600, great: 300 }, optional: { bp: 0, bpi: 41.5 },
+      score: 1500,
+      lamp: 'FULL COMBO',
+      matchType: 'songTitle',
+      identifier: 'Aurora Drive',
+      difficulty: 'ANOTHER',
+      timeAchieved: playedAt.getTime(),
+      judgements: { pgreat: 600, great: 300 },
+      optional: { bp: 0, bpi: 41.5 },
     });
-    expect(batchManualScore({ ...src, missCount: null, pgreat: null, great: null }, false)).not.toHaveProperty('optional');
+    expect(batchManualScore({ ...src, missCount: null, pgreat: null, great: null }, false)).not.toHaveProperty(
+      'optional',
+    );
     const text = batchManualHead(PlayStyle.SP, 'INF') + JSON.stringify(batchManualScore(src, true)) + BATCH_MANUAL_TAIL;
     const back = parseBatchManual(text, { now: NOW });
     expect(back.documentVersion).toBe('INF');
     // 12:30 UTC = 21:30 JST
-    expect(back.rows).toMatchObject([{ title: 'Aurora Drive', exScore: 1500, clearLamp: 'FULLCOMBO_CLEAR', missCount: 0, lastPlayed: '2025-06-01 21:30:00', judgements: { pgreat: 600, great: 300 } }]);
+    expect(back.rows).toMatchObject([
+      {
+        title: 'Aurora Drive',
+        exScore: 1500,
+        clearLamp: 'FULLCOMBO_CLEAR',
+        missCount: 0,
+        lastPlayed: '2025-06-01 21:30:00',
+        judgements: { pgreat: 600, great: 300 },
+      },
+    ]);
     expect(msToJstWallClock(Date.UTC(2025, 0, 1, 15, 0, 0))).toBe('2025-01-02 00:00:00');
   });
 });

@@ -1,4 +1,11 @@
-import { evaluateBpiV2, foldOf, type EvaluateProgress, generatePopulation, heldOutMask, transformT } from '../../src/domain/bpi-v2';
+import {
+  evaluateBpiV2,
+  foldOf,
+  type EvaluateProgress,
+  generatePopulation,
+  heldOutMask,
+  transformT,
+} from '../../src/domain/bpi-v2';
 
 describe('held-out split', () => {
   it('puts every entry in exactly one of K folds, about 1/K each, the same every time', () => {
@@ -70,7 +77,8 @@ describe('held-out quality of the V2 fit', () => {
     expect(progress[0].phase).toBe('prepare');
     expect(progress.some((p) => p.phase === 'fit')).toBe(true);
     expect(progress.filter((p) => p.phase !== 'evaluate').every((p) => p.fraction <= 0.85)).toBe(true);
-    for (let q = 1; q < progress.length; q++) expect(progress[q].fraction).toBeGreaterThanOrEqual(progress[q - 1].fraction);
+    for (let q = 1; q < progress.length; q++)
+      expect(progress[q].fraction).toBeGreaterThanOrEqual(progress[q - 1].fraction);
     expect(progress[progress.length - 1]).toEqual({ phase: 'evaluate', fraction: 1 });
   });
 });

@@ -1,5 +1,12 @@
 import {
-  calcBpiV2, fitBpiV2, generatePopulation, ScoreMatrixBuilder, totalBpiV2, type BpiV2Fit, type FitProgress, type GeneratedPopulation,
+  calcBpiV2,
+  fitBpiV2,
+  generatePopulation,
+  ScoreMatrixBuilder,
+  totalBpiV2,
+  type BpiV2Fit,
+  type FitProgress,
+  type GeneratedPopulation,
   type ScoreMatrix,
 } from '../../src/domain/bpi-v2';
 import { spearman } from '../../src/domain/bpi-v2/stats';
@@ -12,7 +19,8 @@ import { spearman } from '../../src/domain/bpi-v2/stats';
 function alignTruth(pop: GeneratedPopulation, fit: BpiV2Fit) {
   let n = 0;
   let s = 0;
-  for (let i = 0; i < fit.skill.length; i++) if (Number.isFinite(fit.skill[i])) {
+  for (let i = 0; i < fit.skill.length; i++)
+    if (Number.isFinite(fit.skill[i])) {
       n++;
       s += pop.truth.skill[i];
     }
@@ -44,7 +52,10 @@ describe('BPI V2 fit on a generated population with known parameters', () => {
   const pop = generatePopulation({ players: 2000, charts: 120, seed: 7, sparseCharts: 12 });
   const fit = fitBpiV2(pop.matrix, pop.charts);
   const truth = alignTruth(pop, fit);
-  const fitted = fit.charts.map((c, j) => ({ c, j })).filter((x) => x.c !== null) as { c: NonNullable<BpiV2Fit['charts'][number]>; j: number }[];
+  const fitted = fit.charts.map((c, j) => ({ c, j })).filter((x) => x.c !== null) as {
+    c: NonNullable<BpiV2Fit['charts'][number]>;
+    j: number;
+  }[];
 
   it('converges and fits the players with enough charts', () => {
     expect(fit.converged).toBe(true);
@@ -84,7 +95,8 @@ describe('BPI V2 fit on a generated population with known parameters', () => {
 
   it('reports standard errors that cover the truth (≥ 85 % within 2 SE; nominal 95 %)', () => {
     const coverMu = fitted.filter(({ c, j }) => Math.abs(c.mu - truth.mu(j)) <= 2 * c.seMu).length / fitted.length;
-    const coverSigma = fitted.filter(({ c, j }) => Math.abs(c.sigma - truth.sigma(j)) <= 2 * c.seSigma).length / fitted.length;
+    const coverSigma =
+      fitted.filter(({ c, j }) => Math.abs(c.sigma - truth.sigma(j)) <= 2 * c.seSigma).length / fitted.length;
     expect(coverMu).toBeGreaterThanOrEqual(0.85);
     expect(coverSigma).toBeGreaterThanOrEqual(0.85);
   });
@@ -149,8 +161,11 @@ describe('BPI V2 fit: robustness, progress, a hand-worked case, bad input', () =
     expect(seen[seen.length - 1]).toEqual({ phase: 'anchor', fraction: 1, iteration: undefined });
     for (let q = 1; q < seen.length; q++) expect(seen[q].fraction).toBeGreaterThanOrEqual(seen[q - 1].fraction);
     const order = ['prepare', 'fit', 'anchor'];
-    for (let q = 1; q < seen.length; q++) expect(order.indexOf(seen[q].phase)).toBeGreaterThanOrEqual(order.indexOf(seen[q - 1].phase));
-    expect(seen.filter((p) => p.phase === 'fit').map((p) => p.iteration)).toEqual(Array.from({ length: fit.iterations }, (_, q) => q + 1));
+    for (let q = 1; q < seen.length; q++)
+      expect(order.indexOf(seen[q].phase)).toBeGreaterThanOrEqual(order.indexOf(seen[q - 1].phase));
+    expect(seen.filter((p) => p.phase === 'fit').map((p) => p.iteration)).toEqual(
+      Array.from({ length: fit.iterations }, (_, q) => q + 1),
+    );
   });
 
   it('recovers an exact rank-one case worked by hand', () => {
@@ -161,14 +176,21 @@ describe('BPI V2 fit: robustness, progress, a hand-worked case, bad input', () =
     // So mu0 = −ln 200 = −5.298317, sigma0 = ln 2/√1.5 = 0.565952; mu1 = −ln 300 = −5.703782,
     // sigma1 = ln 3/√1.5 = 0.897013.
     const b = new ScoreMatrixBuilder(3, 2);
-    [[1600, 1100], [1800, 1700], [1900, 1900]].forEach(([s0, s1], i) => {
+    [
+      [1600, 1100],
+      [1800, 1700],
+      [1900, 1900],
+    ].forEach(([s0, s1], i) => {
       b.add(i, 1, s1);
       b.add(i, 0, s0);
     });
     // kaiden averages at skill 0 (m − k = 200 and 300) → z0 = 0; WRs: chart 0 m − s = 25 → t − mu0 = ln 8 → z = 3 ln 2/sigma0 = 3√1.5
     // = 3.674235; chart 1 m − s = 12 → t − mu1 = ln 25 → z = 2 ln 5·√1.5/ln 3 = 3.588438. Median gap 3.631336,
     // MAD 0.042899 → band ±0.127206 holds both → gamma 1.
-    const charts = [{ notes: 1000, kaidenAvg: 1800, wr: 1975 }, { notes: 1000, kaidenAvg: 1700, wr: 1988 }];
+    const charts = [
+      { notes: 1000, kaidenAvg: 1800, wr: 1975 },
+      { notes: 1000, kaidenAvg: 1700, wr: 1988 },
+    ];
     const fit = fitBpiV2(b.build(), charts, { minPlayersPerChart: 3, minChartsPerPlayer: 2 });
     const a = Math.sqrt(1.5);
     expect(fit.converged).toBe(true);
@@ -193,9 +215,22 @@ describe('BPI V2 fit: robustness, progress, a hand-worked case, bad input', () =
   it('leaves out charts below the minimum, players below theirs, and bests of 0 or above the max', () => {
     const b = new ScoreMatrixBuilder(4, 3);
     // chart 2 has only 2 players; player 3 has only one chart; chart 0 has a best above its max (2001 > 2000)
-    [[0, 0, 1500], [0, 1, 1500], [0, 2, 1600], [1, 0, 1700], [1, 1, 1650], [1, 2, 1700], [2, 0, 1800], [2, 1, 1750], [3, 0, 2001], [3, 1, 0]]
-      .forEach(([i, j, s]) => b.add(i, j, s));
-    const fit = fitBpiV2(b.build(), [{ notes: 1000 }, { notes: 1000 }, { notes: 1000 }], { minPlayersPerChart: 3, minChartsPerPlayer: 2 });
+    [
+      [0, 0, 1500],
+      [0, 1, 1500],
+      [0, 2, 1600],
+      [1, 0, 1700],
+      [1, 1, 1650],
+      [1, 2, 1700],
+      [2, 0, 1800],
+      [2, 1, 1750],
+      [3, 0, 2001],
+      [3, 1, 0],
+    ].forEach(([i, j, s]) => b.add(i, j, s));
+    const fit = fitBpiV2(b.build(), [{ notes: 1000 }, { notes: 1000 }, { notes: 1000 }], {
+      minPlayersPerChart: 3,
+      minChartsPerPlayer: 2,
+    });
     expect(fit.charts[2]).toBeNull();
     expect(fit.charts[0]!.players).toBe(3);
     expect(Number.isNaN(fit.skill[3])).toBe(true);
@@ -224,11 +259,25 @@ describe('BPI V2 fit: robustness, progress, a hand-worked case, bad input', () =
   });
 
   it('refuses malformed input with a message naming the problem', () => {
-    const ok: ScoreMatrix = { players: 1, charts: 1, rowPtr: Int32Array.of(0, 1), chart: Int32Array.of(0), ex: Int32Array.of(10) };
+    const ok: ScoreMatrix = {
+      players: 1,
+      charts: 1,
+      rowPtr: Int32Array.of(0, 1),
+      chart: Int32Array.of(0),
+      ex: Int32Array.of(10),
+    };
     expect(() => fitBpiV2(ok, [])).toThrow('charts must describe 1 charts (got 0)');
-    expect(() => fitBpiV2({ ...ok, rowPtr: Int32Array.of(0) }, [{ notes: 10 }])).toThrow('rowPtr must have players + 1 = 2 entries');
-    expect(() => fitBpiV2({ ...ok, chart: Int32Array.of(5) }, [{ notes: 10 }])).toThrow('chart index 5 at entry 0 is outside [0, 1)');
-    expect(() => fitBpiV2(ok, [{ notes: 10 }], { heldOut: new Uint8Array(3) })).toThrow('heldOut must have one flag per entry');
-    expect(() => fitBpiV2(ok, [{ notes: 10 }], { minPlayersPerChart: 1 })).toThrow('minPlayersPerChart must be at least 3');
+    expect(() => fitBpiV2({ ...ok, rowPtr: Int32Array.of(0) }, [{ notes: 10 }])).toThrow(
+      'rowPtr must have players + 1 = 2 entries',
+    );
+    expect(() => fitBpiV2({ ...ok, chart: Int32Array.of(5) }, [{ notes: 10 }])).toThrow(
+      'chart index 5 at entry 0 is outside [0, 1)',
+    );
+    expect(() => fitBpiV2(ok, [{ notes: 10 }], { heldOut: new Uint8Array(3) })).toThrow(
+      'heldOut must have one flag per entry',
+    );
+    expect(() => fitBpiV2(ok, [{ notes: 10 }], { minPlayersPerChart: 1 })).toThrow(
+      'minPlayersPerChart must be at least 3',
+    );
   });
 });

@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import { ExScoreOverMaxError } from '../../src/domain/bpi';
 import {
-  bpiFromSkill, calcBpiV2, chartCurve, computeAnchors, exFromT, exScoreForBpiV2, skillOfScore, totalBpiV2, transformT, type BpiV2Anchors, type BpiV2Params,
+  bpiFromSkill,
+  calcBpiV2,
+  chartCurve,
+  computeAnchors,
+  exFromT,
+  exScoreForBpiV2,
+  skillOfScore,
+  totalBpiV2,
+  transformT,
+  type BpiV2Anchors,
+  type BpiV2Params,
 } from '../../src/domain/bpi-v2';
 import { huberBeta, median, ranks, robustSd, spearman } from '../../src/domain/bpi-v2/stats';
 
@@ -21,7 +31,8 @@ describe('transform t(s) = −ln(max(0.5, m − clamp(s, 0, m)))', () => {
   it('differs from V1’s ln pgf only by the chart constant ln(m/2)', () => {
     // pgf(s) = 0.5 / (1 − s/m) = 0.5·m / (m − s) → ln pgf = ln(m/2) − ln(m − s) = ln(m/2) + t
     const m = 2000;
-    for (const s of [100, 1500, 1800, 1999]) expect(Math.log(0.5 / (1 - s / m)) - transformT(s, m)).toBeCloseTo(Math.log(m / 2), 10);
+    for (const s of [100, 1500, 1800, 1999])
+      expect(Math.log(0.5 / (1 - s / m)) - transformT(s, m)).toBeCloseTo(Math.log(m / 2), 10);
   });
 
   it('is strictly increasing on integer scores and exFromT inverts it', () => {
@@ -80,16 +91,26 @@ describe('single-chart BPI V2 of a tiny case', () => {
       gap: fc.double({ min: 2, max: 7, noNaN: true }),
       gamma: fc.double({ min: 0.5, max: 2, noNaN: true }),
     });
-    fc.assert(fc.property(arb, fc.integer({ min: 0, max: 6000 }), fc.integer({ min: 0, max: 6000 }), (c, a, b) => {
-      const m = c.notes * 2;
-      const p: BpiV2Params = { mu: -Math.log(m * (1 - c.rate)), sigma: c.sigma, z0: c.z0, z100: c.z0 + c.gap, gamma: c.gamma };
-      expect(bpiFromSkill(p.z0, p)).toBe(0);
-      expect(bpiFromSkill(p.z100, p)).toBeCloseTo(100, 9);
-      // the WR-level score (unrounded) maps back to 100, unless it lies beyond the max (t > t(m) = ln 2)
-      if (Math.exp(-(p.mu + p.sigma * p.z100)) >= 0.5) expect(bpiFromSkill(skillOfScore(exFromT(p.mu + p.sigma * p.z100, m), c.notes, p), p)).toBeCloseTo(100, 6);
-      const [lo, hi] = [Math.min(a, b) % (m + 1), Math.max(a, b) % (m + 1)].sort((x, y) => x - y);
-      expect(calcBpiV2(hi, c.notes, p)!).toBeGreaterThanOrEqual(calcBpiV2(lo, c.notes, p)!);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(arb, fc.integer({ min: 0, max: 6000 }), fc.integer({ min: 0, max: 6000 }), (c, a, b) => {
+        const m = c.notes * 2;
+        const p: BpiV2Params = {
+          mu: -Math.log(m * (1 - c.rate)),
+          sigma: c.sigma,
+          z0: c.z0,
+          z100: c.z0 + c.gap,
+          gamma: c.gamma,
+        };
+        expect(bpiFromSkill(p.z0, p)).toBe(0);
+        expect(bpiFromSkill(p.z100, p)).toBeCloseTo(100, 9);
+        // the WR-level score (unrounded) maps back to 100, unless it lies beyond the max (t > t(m) = ln 2)
+        if (Math.exp(-(p.mu + p.sigma * p.z100)) >= 0.5)
+          expect(bpiFromSkill(skillOfScore(exFromT(p.mu + p.sigma * p.z100, m), c.notes, p), p)).toBeCloseTo(100, 6);
+        const [lo, hi] = [Math.min(a, b) % (m + 1), Math.max(a, b) % (m + 1)].sort((x, y) => x - y);
+        expect(calcBpiV2(hi, c.notes, p)!).toBeGreaterThanOrEqual(calcBpiV2(lo, c.notes, p)!);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('inverts: the EX for a target BPI gives that BPI back', () => {
@@ -98,7 +119,10 @@ describe('single-chart BPI V2 of a tiny case', () => {
     expect(exScoreForBpiV2(10, 1000, tiny)).toBe(1800);
     for (const target of [-10, 0, 12.5, 33, 77.7, 100]) {
       const raw = exScoreForBpiV2(target, 1000, { ...tiny, gamma: 1.3 }, true)!;
-      const back = 100 * Math.sign((transformT(raw, 2000) - tiny.mu) / tiny.sigma + 0.5) * Math.pow(Math.abs(((transformT(raw, 2000) - tiny.mu) / tiny.sigma + 0.5) / 5), 1.3);
+      const back =
+        100 *
+        Math.sign((transformT(raw, 2000) - tiny.mu) / tiny.sigma + 0.5) *
+        Math.pow(Math.abs(((transformT(raw, 2000) - tiny.mu) / tiny.sigma + 0.5) / 5), 1.3);
       expect(back).toBeCloseTo(target, 6);
       const ceiled = exScoreForBpiV2(target, 1000, { ...tiny, gamma: 1.3 })!;
       expect(calcBpiV2(ceiled, 1000, { ...tiny, gamma: 1.3 })!).toBeGreaterThanOrEqual(Math.max(-15, target - 0.005));
@@ -119,7 +143,15 @@ describe('total BPI V2 (V1’s power mean)', () => {
 
 describe('scale anchors and the outlier-corrected exponent', () => {
   // g̃ = 5, robust sd 0.5 → ordinary gaps in [5 − 2·0.5, 5 + 2·0.5] = [4, 6]
-  const a: BpiV2Anchors = { z0: 0, z0Source: 'kaidenAverage', gap: 5, gapSource: 'worldRecord', gapSd: 0.5, gapLow: 4, gapHigh: 6 };
+  const a: BpiV2Anchors = {
+    z0: 0,
+    z0Source: 'kaidenAverage',
+    gap: 5,
+    gapSource: 'worldRecord',
+    gapSd: 0.5,
+    gapLow: 4,
+    gapHigh: 6,
+  };
 
   it('keeps gamma 1 inside the band and anchors BPI 100 at the WR', () => {
     expect(chartCurve(5.5, a)).toEqual({ z100: 5.5, gamma: 1, wrAnchored: true });
@@ -161,7 +193,13 @@ describe('scale anchors and the outlier-corrected exponent', () => {
     expect(an.gapHigh).toBeCloseTo(8.4652, 10);
     expect(an).toMatchObject({ z0Source: 'kaidenAverage', gapSource: 'worldRecord' });
     // no kaiden average, no WR: z0 = 0 (population mean), gap = best skill − z0 = 3.2
-    expect(computeAnchors([null], [null], 3.2)).toMatchObject({ z0: 0, z0Source: 'populationMean', gap: 3.2, gapSource: 'bestPlayer', gapSd: 0 });
+    expect(computeAnchors([null], [null], 3.2)).toMatchObject({
+      z0: 0,
+      z0Source: 'populationMean',
+      gap: 3.2,
+      gapSource: 'bestPlayer',
+      gapSd: 0,
+    });
   });
 });
 

@@ -3,7 +3,13 @@ import { safeBpi } from '../../src/domain/bpi';
 import { Catalogue } from '../../src/modules/catalogue/catalogue';
 
 /** A Catalogue over an in-memory stand-in for the two reads load() makes. */
-function catalogueOver(charts: { id: number; notes: number; def: { wr: number | null; kaidenAvg: number | null; coef: number | null } | null }[]) {
+function catalogueOver(
+  charts: {
+    id: number;
+    notes: number;
+    def: { wr: number | null; kaidenAvg: number | null; coef: number | null } | null;
+  }[],
+) {
   const rows = () =>
     charts.map((c) => ({
       id: c.id,
@@ -19,7 +25,10 @@ function catalogueOver(charts: { id: number; notes: number; def: { wr: number | 
       radarCategory: null,
       definitions: c.def ? [{ id: c.id, definitionsVersion: 'x', notes: c.notes, ...c.def }] : [],
     }));
-  const db = { chart: { findMany: async () => rows() }, definitionsRelease: { findFirst: async () => null } } as unknown as Db;
+  const db = {
+    chart: { findMany: async () => rows() },
+    definitionsRelease: { findFirst: async () => null },
+  } as unknown as Db;
   return new Catalogue(db);
 }
 

@@ -25,10 +25,13 @@ async function appWith(env: Record<string, string>) {
   /** A raw request (fetch will not send a Host header of our choosing). */
   const send = (method: string, headers: Record<string, string>) =>
     new Promise<{ statusCode: number; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method, path: '/graphql', headers: { host: 'api.example.org', ...headers } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ statusCode: res.statusCode!, headers: res.headers }));
-      });
+      const req = http.request(
+        { host: '127.0.0.1', port, method, path: '/graphql', headers: { host: 'api.example.org', ...headers } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ statusCode: res.statusCode!, headers: res.headers }));
+        },
+      );
       req.on('error', reject);
       req.end(method === 'POST' ? '{}' : undefined);
     });
@@ -50,7 +53,10 @@ describe('a refused origin is logged once, with the setting that allows it', () 
     }
     await s.post('http://localhost:8000');
     expect(s.lines).toEqual([
-      { fields: { origin: page, allowWith: `CORS_ORIGINS=${page}` }, msg: `CORS: refused a page on ${page}; to allow it set CORS_ORIGINS=${page}` },
+      {
+        fields: { origin: page, allowWith: `CORS_ORIGINS=${page}` },
+        msg: `CORS: refused a page on ${page}; to allow it set CORS_ORIGINS=${page}`,
+      },
       {
         fields: { origin: 'http://localhost:8000', allowWith: 'CORS_ORIGINS=http://localhost:8000' },
         msg: 'CORS: refused a page on http://localhost:8000; to allow it set CORS_ORIGINS=http://localhost:8000',
@@ -65,7 +71,9 @@ describe('a refused origin is logged once, with the setting that allows it', () 
     await s.post('https://api.example.org'); // the server's own pages (Origin = its host)
     expect((await s.preflight('https://other.example')).statusCode).toBe(403);
     await s.post('https://other.example');
-    expect(s.lines.map((l) => l.fields.allowWith)).toEqual(['CORS_ORIGINS=https://app.example.org,https://admin.example.org,https://other.example']);
+    expect(s.lines.map((l) => l.fields.allowWith)).toEqual([
+      'CORS_ORIGINS=https://app.example.org,https://admin.example.org,https://other.example',
+    ]);
     await s.fastify.close();
   });
 

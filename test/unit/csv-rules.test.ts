@@ -20,13 +20,27 @@ const FIXTURE = path.join(__dirname, '../fixtures/official-current-layout.csv');
 const NOW = new Date('2025-06-01T00:00:00Z');
 
 /** [line, difficulty, level, EX, lamp, misses, last played] of each row */
-const brief = (r: ParseResult) => r.rows.map((x) => [x.line, x.difficulty, x.level, x.exScore, x.clearLamp, x.missCount, x.lastPlayed]);
+const brief = (r: ParseResult) =>
+  r.rows.map((x) => [x.line, x.difficulty, x.level, x.exScore, x.clearLamp, x.missCount, x.lastPlayed]);
 
 describe('official CSV, current layout: a real-world-shaped file with odd rows (test/fixtures/official-current-layout.csv)', () => {
   const text = fs.readFileSync(FIXTURE, 'utf8');
-  const titles = new Set(['Alpha Song', 'Beta Song', 'Gamma Song', 'Delta Song', 'Epsilon Song', 'Blind Justice ～Torn souls, Hurt Faiths ～', `You'll say "Now!"`, 'Eta Song', 'Theta Song', 'Iota Song', 'Kappa Song']);
+  const titles = new Set([
+    'Alpha Song',
+    'Beta Song',
+    'Gamma Song',
+    'Delta Song',
+    'Epsilon Song',
+    'Blind Justice ～Torn souls, Hurt Faiths ～',
+    `You'll say "Now!"`,
+    'Eta Song',
+    'Theta Song',
+    'Iota Song',
+    'Kappa Song',
+  ]);
   // the catalogue knows Epsilon Song's ANOTHER: 1,300 notes, so at most 2,600 EX
-  const maxExScore = (c: { title: string; difficulty: string }) => (c.title === 'Epsilon Song' && c.difficulty === 'ANOTHER' ? 2600 : undefined);
+  const maxExScore = (c: { title: string; difficulty: string }) =>
+    c.title === 'Epsilon Song' && c.difficulty === 'ANOTHER' ? 2600 : undefined;
   const r = parseScoreExport(text, { knownTitle: (t) => titles.has(t), maxExScore, now: NOW });
 
   it('is detected as official (BOM, LF) and every good chart is kept, with its level', () => {
@@ -63,11 +77,23 @@ describe('official CSV, current layout: a real-world-shaped file with odd rows (
       [14, 'ANOTHER', 11, 1500, 'CLEAR', null, '2025-01-07 14:00:00'],
     ]);
     expect(r.rows.map((x) => x.title).filter((t, i, a) => a.indexOf(t) === i)).toEqual([
-      'Alpha Song', 'Beta Song', 'Gamma Song', 'Delta Song', 'Epsilon Song', 'Blind Justice ～Torn souls, Hurt Faiths ～', `You'll say "Now!"`, 'Eta Song', 'Theta Song', 'Kappa Song',
+      'Alpha Song',
+      'Beta Song',
+      'Gamma Song',
+      'Delta Song',
+      'Epsilon Song',
+      'Blind Justice ～Torn souls, Hurt Faiths ～',
+      `You'll say "Now!"`,
+      'Eta Song',
+      'Theta Song',
+      'Kappa Song',
     ]);
     expect(new Set(r.rows.map((x) => x.playStyle))).toEqual(new Set(['SP']));
     expect(r.rows[0]).toMatchObject({ genre: 'POP', artist: 'Artist A', notes: null });
-    expect(r.rows.find((x) => x.line === 9)).toMatchObject({ title: `You'll say "Now!"`, artist: 'BEMANI Sound Team "HuΣeR"' });
+    expect(r.rows.find((x) => x.line === 9)).toMatchObject({
+      title: `You'll say "Now!"`,
+      artist: 'BEMANI Sound Team "HuΣeR"',
+    });
     // the split of line 11 is known for the title only: genre and artist are not guessed
     const theta = r.rows.find((x) => x.line === 11)!;
     expect([theta.title, theta.genre, theta.artist]).toEqual(['Theta Song', undefined, undefined]);
@@ -75,12 +101,57 @@ describe('official CSV, current layout: a real-world-shaped file with odd rows (
 
   it('reports each bad value with line, column and value, and drops nothing else', () => {
     expect(r.issues).toEqual([
-      { line: 4, column: 'HYPER クリアタイプ', value: 'SUPER CLEAR', title: 'Gamma Song', playStyle: 'SP', difficulty: 'HYPER', severity: 'error', reason: 'unknown clear type "SUPER CLEAR"; the chart is skipped' },
-      { line: 5, column: 'ANOTHER スコア', value: '12O0', title: 'Delta Song', playStyle: 'SP', difficulty: 'ANOTHER', severity: 'error', reason: 'EX score "12O0" is not a non-negative integer; the chart is skipped' },
-      { line: 6, column: 'ANOTHER スコア', value: '2700', title: 'Epsilon Song', playStyle: 'SP', difficulty: 'ANOTHER', severity: 'error', reason: "EX score 2700 is over the chart's maximum 2600; the chart is skipped" },
-      { line: 10, column: '最終プレー日時', value: '2099-01-01 00:00', title: 'Eta Song', playStyle: 'SP', difficulty: 'HYPER', severity: 'warning', reason: 'last played "2099-01-01 00:00" is outside 1999-01-01 … 2025-06-02; the import time is used' },
+      {
+        line: 4,
+        column: 'HYPER クリアタイプ',
+        value: 'SUPER CLEAR',
+        title: 'Gamma Song',
+        playStyle: 'SP',
+        difficulty: 'HYPER',
+        severity: 'error',
+        reason: 'unknown clear type "SUPER CLEAR"; the chart is skipped',
+      },
+      {
+        line: 5,
+        column: 'ANOTHER スコア',
+        value: '12O0',
+        title: 'Delta Song',
+        playStyle: 'SP',
+        difficulty: 'ANOTHER',
+        severity: 'error',
+        reason: 'EX score "12O0" is not a non-negative integer; the chart is skipped',
+      },
+      {
+        line: 6,
+        column: 'ANOTHER スコア',
+        value: '2700',
+        title: 'Epsilon Song',
+        playStyle: 'SP',
+        difficulty: 'ANOTHER',
+        severity: 'error',
+        reason: "EX score 2700 is over the chart's maximum 2600; the chart is skipped",
+      },
+      {
+        line: 10,
+        column: '最終プレー日時',
+        value: '2099-01-01 00:00',
+        title: 'Eta Song',
+        playStyle: 'SP',
+        difficulty: 'HYPER',
+        severity: 'warning',
+        reason: 'last played "2099-01-01 00:00" is outside 1999-01-01 … 2025-06-02; the import time is used',
+      },
       { line: 13, severity: 'error', reason: 'expected 41 fields, found 7; the line is skipped' },
-      { line: 14, column: 'HYPER 難易度', value: '1O', title: 'Kappa Song', playStyle: 'SP', difficulty: 'HYPER', severity: 'error', reason: 'level "1O" is not a level (1–12); the chart is skipped' },
+      {
+        line: 14,
+        column: 'HYPER 難易度',
+        value: '1O',
+        title: 'Kappa Song',
+        playStyle: 'SP',
+        difficulty: 'HYPER',
+        severity: 'error',
+        reason: 'level "1O" is not a level (1–12); the chart is skipped',
+      },
     ]);
   });
 
@@ -100,16 +171,38 @@ describe('official CSV, current layout: a real-world-shaped file with odd rows (
 
   it('without the catalogue: the comma in line 8 cannot be placed (the line is reported), the rest is the same', () => {
     const plain = parseScoreExport(text, { maxExScore, now: NOW });
-    expect(plain.rows.filter((x) => x.line !== 8 && x.line !== 11)).toEqual(r.rows.filter((x) => x.line !== 8 && x.line !== 11));
+    expect(plain.rows.filter((x) => x.line !== 8 && x.line !== 11)).toEqual(
+      r.rows.filter((x) => x.line !== 8 && x.line !== 11),
+    );
     expect(plain.issues.filter((i) => i.line === 8 || i.line === 11).map((i) => [i.line, i.reason])).toEqual([
-      [8, 'expected 41 fields, found 42: the title, genre or artist holds an unquoted comma and no split of them names a known title; the line is skipped'],
-      [11, 'expected 41 fields, found 42: the title, genre or artist holds an unquoted comma and no split of them names a known title; the line is skipped'],
+      [
+        8,
+        'expected 41 fields, found 42: the title, genre or artist holds an unquoted comma and no split of them names a known title; the line is skipped',
+      ],
+      [
+        11,
+        'expected 41 fields, found 42: the title, genre or artist holds an unquoted comma and no split of them names a known title; the line is skipped',
+      ],
     ]);
   });
 
   it('a DP download gives the same charts as DP (officialPlayStyle), emitted when DP is asked for', () => {
-    const dp = parseScoreExport(text, { knownTitle: (t) => titles.has(t), now: NOW, officialPlayStyle: 'DP', playStyles: ['SP', 'DP'] });
-    expect(dp.rows.map((x) => [x.line, x.difficulty])).toEqual(r.rows.map((x) => [x.line, x.difficulty]).concat([[6, 'ANOTHER']]).sort((a, b) => (a[0] as number) - (b[0] as number) || DIFF_ORDER.indexOf(a[1] as string) - DIFF_ORDER.indexOf(b[1] as string)));
+    const dp = parseScoreExport(text, {
+      knownTitle: (t) => titles.has(t),
+      now: NOW,
+      officialPlayStyle: 'DP',
+      playStyles: ['SP', 'DP'],
+    });
+    expect(dp.rows.map((x) => [x.line, x.difficulty])).toEqual(
+      r.rows
+        .map((x) => [x.line, x.difficulty])
+        .concat([[6, 'ANOTHER']])
+        .sort(
+          (a, b) =>
+            (a[0] as number) - (b[0] as number) ||
+            DIFF_ORDER.indexOf(a[1] as string) - DIFF_ORDER.indexOf(b[1] as string),
+        ),
+    );
     expect(new Set(dp.rows.map((x) => x.playStyle))).toEqual(new Set(['DP']));
     // asked for SP only, a DP file's charts are all skipped (counted), never stored as SP
     const spOnly = parseScoreExport(text, { knownTitle: (t) => titles.has(t), now: NOW, officialPlayStyle: 'DP' });
@@ -123,11 +216,26 @@ const DIFF_ORDER = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'];
 describe('header variants of the tool exports', () => {
   it('result techo without the バージョン column (and without genre, artist, level) is accepted', () => {
     // the shape of the reference's own test data: 曲名,難易度,クリアタイプ,スコア,ミスカウント,最終プレイ日時
-    const text = ['曲名,難易度,クリアタイプ,スコア,ミスカウント,最終プレイ日時', '冥,ANOTHER,H-CLEAR,2000,15,20250509-211322', '冥,HYPER,NO PLAY,0,,'].join('\n');
+    const text = [
+      '曲名,難易度,クリアタイプ,スコア,ミスカウント,最終プレイ日時',
+      '冥,ANOTHER,H-CLEAR,2000,15,20250509-211322',
+      '冥,HYPER,NO PLAY,0,,',
+    ].join('\n');
     expect(detectFormat(text)).toBe('result_techo');
     const r = parseScoreExport(text, { now: NOW });
     expect(r.rows).toEqual([
-      { line: 2, title: '冥', playStyle: 'SP', difficulty: 'ANOTHER', level: null, notes: null, exScore: 2000, clearLamp: 'HARD_CLEAR', missCount: 15, lastPlayed: '2025-05-09 21:13:22' },
+      {
+        line: 2,
+        title: '冥',
+        playStyle: 'SP',
+        difficulty: 'ANOTHER',
+        level: null,
+        notes: null,
+        exScore: 2000,
+        clearLamp: 'HARD_CLEAR',
+        missCount: 15,
+        lastPlayed: '2025-05-09 21:13:22',
+      },
     ]);
     expect(r.skipped).toBe(1);
   });
@@ -150,30 +258,64 @@ describe('header variants of the tool exports', () => {
     expect(r.issues).toEqual([]);
   });
 
-  const REFLUX_2024 = ['title', 'Type', 'Label', 'Cost Normal', 'Cost Hyper', 'Cost Another', 'SP DJ Points', 'DP DJ Points',
-    ...['SPB', 'SPN', 'SPH', 'SPA', 'SPL', 'DPN', 'DPH', 'DPA', 'DPL'].flatMap((p) => ['Unlocked', 'Rating', 'Lamp', 'Letter', 'EX Score', 'Miss Count', 'Note Count', 'DJ Points'].map((c) => `${p} ${c}`))];
+  const REFLUX_2024 = [
+    'title',
+    'Type',
+    'Label',
+    'Cost Normal',
+    'Cost Hyper',
+    'Cost Another',
+    'SP DJ Points',
+    'DP DJ Points',
+    ...['SPB', 'SPN', 'SPH', 'SPA', 'SPL', 'DPN', 'DPH', 'DPA', 'DPL'].flatMap((p) =>
+      ['Unlocked', 'Rating', 'Lamp', 'Letter', 'EX Score', 'Miss Count', 'Note Count', 'DJ Points'].map(
+        (c) => `${p} ${c}`,
+      ),
+    ),
+  ];
   const group = (...cells: string[]) => cells.join('\t');
   const NONE = group('', '', '', '', '', '', '', ''); // a chart the song does not have
 
   it('Reflux, current header: every SP/DP chart with its level (Rating) and notes; PFC; over-max EX by Note Count', () => {
-    const row = ['Song R', 'Bits', 'Bits', '1000', '1500', '2000', '0', '0',
+    const row = [
+      'Song R',
+      'Bits',
+      'Bits',
+      '1000',
+      '1500',
+      '2000',
+      '0',
+      '0',
       NONE,
       group('TRUE', '4', 'PFC', 'AAA', '1000', '0', '500', ''),
       group('TRUE', '9', 'NP', 'NP', '0', '-', '900', ''), // unlocked, never played
       group('TRUE', '12', 'EX', 'AAA', '2500', '4', '1300', ''), // 2,500 ≤ 2 × 1,300
       group('TRUE', '12', 'HC', 'AA', '2700', '9', '1300', ''), // 2,700 > 2 × 1,300 = 2,600: bad value
-      NONE, NONE,
+      NONE,
+      NONE,
       group('TRUE', '12', 'NC', 'A', '2000', '30', '1500', ''),
-      NONE].join('\t');
+      NONE,
+    ].join('\t');
     const text = [REFLUX_2024.join('\t'), row].join('\r\n');
     expect(detectFormat(text)).toBe('reflux');
     const sp = parseScoreExport(text);
-    expect(sp.rows.map((x) => [x.playStyle, x.difficulty, x.level, x.notes, x.exScore, x.clearLamp, x.missCount])).toEqual([
+    expect(
+      sp.rows.map((x) => [x.playStyle, x.difficulty, x.level, x.notes, x.exScore, x.clearLamp, x.missCount]),
+    ).toEqual([
       ['SP', 'NORMAL', 4, 500, 1000, 'FULLCOMBO_CLEAR', 0],
       ['SP', 'ANOTHER', 12, 1300, 2500, 'EX_HARD_CLEAR', 4],
     ]);
     expect(sp.issues).toEqual([
-      { line: 2, column: 'SPL EX Score', value: '2700', title: 'Song R', playStyle: 'SP', difficulty: 'LEGGENDARIA', severity: 'error', reason: "EX score 2700 is over the chart's maximum 2600; the chart is skipped" },
+      {
+        line: 2,
+        column: 'SPL EX Score',
+        value: '2700',
+        title: 'Song R',
+        playStyle: 'SP',
+        difficulty: 'LEGGENDARIA',
+        severity: 'error',
+        reason: "EX score 2700 is over the chart's maximum 2600; the chart is skipped",
+      },
     ]);
     expect([sp.skipped, sp.absent]).toEqual([2, 4]); // SPH unplayed + DPA (DP not asked for); SPB, DPN, DPH, DPL absent
     const both = parseScoreExport(text, { playStyles: ['SP', 'DP'] });
@@ -185,18 +327,58 @@ describe('header variants of the tool exports', () => {
   });
 
   it('Reflux, 2021–2023 headers ("SPN" instead of "SPN Unlocked", no SPB) and the reference minimal header', () => {
-    const old = ['title', 'Type', 'Label', 'Cost Normal', 'Cost Hyper', 'Cost Another', 'SP DJ Points', 'DP DJ Points',
-      ...['SPN', 'SPH', 'SPA'].flatMap((p) => [p, 'Rating', 'Lamp', 'Letter', 'EX Score', 'Miss Count', 'Note Count', 'DJ Points'].map((c) => (c === p ? p : `${p} ${c}`)))].join('\t');
-    const text = [old, ['Old', 'Bits', 'Bits', '', '', '', '0', '0', group('TRUE', '5', 'HC', 'A', '700', '9', '400', ''), NONE, group('TRUE', '11', 'FC', 'AAA', '1900', '0', '1000', '')].join('\t')].join('\n');
+    const old = [
+      'title',
+      'Type',
+      'Label',
+      'Cost Normal',
+      'Cost Hyper',
+      'Cost Another',
+      'SP DJ Points',
+      'DP DJ Points',
+      ...['SPN', 'SPH', 'SPA'].flatMap((p) =>
+        [p, 'Rating', 'Lamp', 'Letter', 'EX Score', 'Miss Count', 'Note Count', 'DJ Points'].map((c) =>
+          c === p ? p : `${p} ${c}`,
+        ),
+      ),
+    ].join('\t');
+    const text = [
+      old,
+      [
+        'Old',
+        'Bits',
+        'Bits',
+        '',
+        '',
+        '',
+        '0',
+        '0',
+        group('TRUE', '5', 'HC', 'A', '700', '9', '400', ''),
+        NONE,
+        group('TRUE', '11', 'FC', 'AAA', '1900', '0', '1000', ''),
+      ].join('\t'),
+    ].join('\n');
     expect(detectFormat(text)).toBe('reflux');
-    expect(parseScoreExport(text).rows.map((x) => [x.difficulty, x.level, x.exScore])).toEqual([['NORMAL', 5, 700], ['ANOTHER', 11, 1900]]);
-    const minimal = ['title\tSPA Lamp\tSPA EX Score\tSPA Miss Count\tSPH Lamp\tSPH EX Score\tSPH Miss Count', '冥\tHC\t2000\t5\tFC\t1800\t0'].join('\n');
+    expect(parseScoreExport(text).rows.map((x) => [x.difficulty, x.level, x.exScore])).toEqual([
+      ['NORMAL', 5, 700],
+      ['ANOTHER', 11, 1900],
+    ]);
+    const minimal = [
+      'title\tSPA Lamp\tSPA EX Score\tSPA Miss Count\tSPH Lamp\tSPH EX Score\tSPH Miss Count',
+      '冥\tHC\t2000\t5\tFC\t1800\t0',
+    ].join('\n');
     expect(detectFormat(minimal)).toBe('reflux');
-    expect(parseScoreExport(minimal).rows.map((x) => [x.difficulty, x.level, x.exScore, x.clearLamp])).toEqual([['HYPER', null, 1800, 'FULLCOMBO_CLEAR'], ['ANOTHER', null, 2000, 'HARD_CLEAR']]);
+    expect(parseScoreExport(minimal).rows.map((x) => [x.difficulty, x.level, x.exScore, x.clearLamp])).toEqual([
+      ['HYPER', null, 1800, 'FULLCOMBO_CLEAR'],
+      ['ANOTHER', null, 2000, 'HARD_CLEAR'],
+    ]);
   });
 
   it('Reflux before 2021 (lamps only, no EX Score columns) is refused with a clear message', () => {
-    const lampsOnly = ['title\tType\tSPN\tSPN Rating\tSPN Lamp\tSPN Letter\tSPA\tSPA Rating\tSPA Lamp\tSPA Letter', 'X\tBits\tTRUE\t5\tHC\tA\tTRUE\t11\tFC\tAAA'].join('\n');
+    const lampsOnly = [
+      'title\tType\tSPN\tSPN Rating\tSPN Lamp\tSPN Letter\tSPA\tSPA Rating\tSPA Lamp\tSPA Letter',
+      'X\tBits\tTRUE\t5\tHC\tA\tTRUE\t11\tFC\tAAA',
+    ].join('\n');
     expect(detectFormat(lampsOnly)).toBe('reflux');
     expect(() => parseScoreExport(lampsOnly)).toThrow(/without "EX Score" columns/);
   });
@@ -221,9 +403,25 @@ describe('header variants of the tool exports', () => {
     // written by the daken counter's "csv for BPI Manager": scores with NO PLAY lamps, level 0 for missing charts.
     // The reference skips a NO PLAY row whatever its score (issue #33 item 11): ANOTHER (EX 2,100) is not stored;
     // skipped: N, H, L (EX 0) and A (EX 2,100 under NO PLAY) = 4; B has level 0 → absent 1
-    const header = ['バージョン', 'タイトル', 'ジャンル', 'アーティスト', 'プレー回数',
-      ...DIFF_ORDER.flatMap((d) => [`${d} 難易度`, `${d} スコア`, `${d} PGreat`, `${d} Great`, `${d} ミスカウント`, `${d} クリアタイプ`, `${d} DJ LEVEL`]), '最終プレー日時'].join(',');
-    const line = 'copula,冥,TECHNO,SLAKE,0,0,0,0,0,---,NO PLAY,---,3,0,0,0,---,NO PLAY,---,3,0,0,0,---,NO PLAY,---,12,2100,0,0,---,NO PLAY,---,3,0,0,0,---,NO PLAY,---,2025/5/4 9:5';
+    const header = [
+      'バージョン',
+      'タイトル',
+      'ジャンル',
+      'アーティスト',
+      'プレー回数',
+      ...DIFF_ORDER.flatMap((d) => [
+        `${d} 難易度`,
+        `${d} スコア`,
+        `${d} PGreat`,
+        `${d} Great`,
+        `${d} ミスカウント`,
+        `${d} クリアタイプ`,
+        `${d} DJ LEVEL`,
+      ]),
+      '最終プレー日時',
+    ].join(',');
+    const line =
+      'copula,冥,TECHNO,SLAKE,0,0,0,0,0,---,NO PLAY,---,3,0,0,0,---,NO PLAY,---,3,0,0,0,---,NO PLAY,---,12,2100,0,0,---,NO PLAY,---,3,0,0,0,---,NO PLAY,---,2025/5/4 9:5';
     const r = parseScoreExport([header, line].join('\n'), { now: NOW });
     expect(r.rows).toEqual([]);
     expect([r.skipped, r.absent]).toEqual([4, 1]);
@@ -233,11 +431,17 @@ describe('header variants of the tool exports', () => {
 describe('many problems', () => {
   it('lists the first 1,000 and sums up the rest in one last issue', () => {
     // header on line 1, then 1,500 lines with an unknown mode on lines 2 … 1501
-    const text = ['LV,Title,mode,Lamp,Score', ...Array.from({ length: 1500 }, (_, i) => `12,T${i},XYZ,CLEAR,100`)].join('\n');
+    const text = ['LV,Title,mode,Lamp,Score', ...Array.from({ length: 1500 }, (_, i) => `12,T${i},XYZ,CLEAR,100`)].join(
+      '\n',
+    );
     const r = parseScoreExport(text);
     expect(r.issues).toHaveLength(1000 + 1);
     expect(r.issues[999]).toMatchObject({ line: 1001, value: 'XYZ' });
-    expect(r.issues[1000]).toEqual({ line: 1501, severity: 'error', reason: '500 more problems (up to line 1501) are not listed' });
+    expect(r.issues[1000]).toEqual({
+      line: 1501,
+      severity: 'error',
+      reason: '500 more problems (up to line 1501) are not listed',
+    });
   });
 });
 
@@ -260,7 +464,10 @@ describe('lamp cells', () => {
     const text = ['title\tSPA Lamp\tSPA EX Score', 'A\ttoString\t100', 'B\tconstructor\t100', 'C\tPFC\t100'].join('\n');
     const r = parseScoreExport(text);
     expect(r.rows.map((x) => [x.title, x.clearLamp])).toEqual([['C', 'FULLCOMBO_CLEAR']]);
-    expect(r.issues.map((i) => [i.line, i.value])).toEqual([[2, 'toString'], [3, 'constructor']]);
+    expect(r.issues.map((i) => [i.line, i.value])).toEqual([
+      [2, 'toString'],
+      [3, 'constructor'],
+    ]);
   });
 });
 
@@ -274,10 +481,28 @@ describe('play dates', () => {
   });
 
   it('out of range: a warning for that chart, the play kept with the import time', () => {
-    const text = ['LV,Title,mode,Lamp,Score,(rate),BP,Opt(best score),Opt(min bp),Last Played', '12,A,SPA,CLEAR,2000,80,15,?,?,1998-05-05 10:00', '12,B,SPA,CLEAR,2000,80,15,?,?,2025-05-05 10:00'].join('\n');
+    const text = [
+      'LV,Title,mode,Lamp,Score,(rate),BP,Opt(best score),Opt(min bp),Last Played',
+      '12,A,SPA,CLEAR,2000,80,15,?,?,1998-05-05 10:00',
+      '12,B,SPA,CLEAR,2000,80,15,?,?,2025-05-05 10:00',
+    ].join('\n');
     const r = parseScoreExport(text, { now: NOW });
-    expect(r.rows.map((x) => [x.title, x.lastPlayed])).toEqual([['A', null], ['B', '2025-05-05 10:00:00']]);
-    expect(r.issues).toEqual([{ line: 2, column: 'Last Played', value: '1998-05-05 10:00', title: 'A', playStyle: 'SP', difficulty: 'ANOTHER', severity: 'warning', reason: 'last played "1998-05-05 10:00" is outside 1999-01-01 … 2025-06-02; the import time is used' }]);
+    expect(r.rows.map((x) => [x.title, x.lastPlayed])).toEqual([
+      ['A', null],
+      ['B', '2025-05-05 10:00:00'],
+    ]);
+    expect(r.issues).toEqual([
+      {
+        line: 2,
+        column: 'Last Played',
+        value: '1998-05-05 10:00',
+        title: 'A',
+        playStyle: 'SP',
+        difficulty: 'ANOTHER',
+        severity: 'warning',
+        reason: 'last played "1998-05-05 10:00" is outside 1999-01-01 … 2025-06-02; the import time is used',
+      },
+    ]);
   });
 
   it('normalizes the wall-clock spellings of the exports', () => {

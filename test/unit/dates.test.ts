@@ -13,7 +13,9 @@ describe('play dates: 1999-01-01 … now + 1 day', () => {
     expect(isSanePlayDate(new Date(NaN), now)).toBe(false);
   });
   it('names the range in its message and throws BAD_USER_INPUT naming the path', () => {
-    expect(playDateProblem(new Date('9999-12-31T00:00:00Z'), now)).toBe('play date 9999-12-31T00:00:00.000Z is outside 1999-01-01 … 2025-06-02');
+    expect(playDateProblem(new Date('9999-12-31T00:00:00Z'), now)).toBe(
+      'play date 9999-12-31T00:00:00.000Z is outside 1999-01-01 … 2025-06-02',
+    );
     expect(playDateProblem(new Date('2020-01-01T00:00:00Z'), now)).toBeNull();
     try {
       assertPlayDate(new Date('1970-01-01T00:00:00Z'), ['rows', 3, 'lastPlayed'], now);
@@ -21,7 +23,9 @@ describe('play dates: 1999-01-01 … now + 1 day', () => {
     } catch (err) {
       expect(err).toBeInstanceOf(AppError);
       expect((err as AppError).code).toBe('BAD_USER_INPUT');
-      expect((err as AppError).message).toBe('rows.3.lastPlayed: play date 1970-01-01T00:00:00.000Z is outside 1999-01-01 … 2025-06-02');
+      expect((err as AppError).message).toBe(
+        'rows.3.lastPlayed: play date 1970-01-01T00:00:00.000Z is outside 1999-01-01 … 2025-06-02',
+      );
     }
   });
 });

@@ -21,7 +21,12 @@ function sources(dir: string): string[] {
 }
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to dashes. */
-const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N} -]/gu, '').replace(/ /g, '-');
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} -]/gu, '')
+    .replace(/ /g, '-');
 
 describe('domain citations', () => {
   const files = sources(path.join(ROOT, 'src'));
@@ -29,9 +34,15 @@ describe('domain citations', () => {
   it('src/ cites docs/domain/, not the outside spec', () => {
     const found: string[] = [];
     for (const f of files) {
-      fs.readFileSync(f, 'utf8').split('\n').forEach((line, i) => {
-        for (const [re, what] of FORBIDDEN) if (re.test(line)) found.push(`${path.relative(ROOT, f)}:${i + 1} cites ${what}: cite docs/domain/<page>.md#<anchor> instead`);
-      });
+      fs.readFileSync(f, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          for (const [re, what] of FORBIDDEN)
+            if (re.test(line))
+              found.push(
+                `${path.relative(ROOT, f)}:${i + 1} cites ${what}: cite docs/domain/<page>.md#<anchor> instead`,
+              );
+        });
     }
     expect(found).toEqual([]);
   });
@@ -43,10 +54,16 @@ describe('domain citations', () => {
       for (const m of fs.readFileSync(f, 'utf8').matchAll(/docs\/domain\/([\w-]+\.md)(?:#([\w-]+))?/g)) {
         const page = path.join(ROOT, 'docs/domain', m[1]);
         if (!anchors.has(page)) {
-          anchors.set(page, fs.existsSync(page) ? new Set([...fs.readFileSync(page, 'utf8').matchAll(/^#+ (.+)$/gm)].map((h) => slug(h[1]))) : new Set());
+          anchors.set(
+            page,
+            fs.existsSync(page)
+              ? new Set([...fs.readFileSync(page, 'utf8').matchAll(/^#+ (.+)$/gm)].map((h) => slug(h[1])))
+              : new Set(),
+          );
           if (!fs.existsSync(page)) missing.push(`${path.relative(ROOT, f)}: docs/domain/${m[1]} does not exist`);
         }
-        if (m[2] && !anchors.get(page)!.has(m[2])) missing.push(`${path.relative(ROOT, f)}: docs/domain/${m[1]} has no heading #${m[2]}`);
+        if (m[2] && !anchors.get(page)!.has(m[2]))
+          missing.push(`${path.relative(ROOT, f)}: docs/domain/${m[1]} has no heading #${m[2]}`);
       }
     }
     expect([...new Set(missing)]).toEqual([]);

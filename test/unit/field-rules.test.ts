@@ -21,7 +21,10 @@ function probeSchema(): GraphQLSchema {
       plain: { type: GraphQLString },
     },
   });
-  const Query = new GraphQLObjectType({ name: 'Query', fields: { probe: { type: Probe, resolve: () => ({ id: 'u1', plain: 'plain value' }) } } });
+  const Query = new GraphQLObjectType({
+    name: 'Query',
+    fields: { probe: { type: Probe, resolve: () => ({ id: 'u1', plain: 'plain value' }) } },
+  });
   return applyRules(new GraphQLSchema({ query: Query }));
 }
 
@@ -36,7 +39,11 @@ afterAll(() => {
 });
 
 const run = (schema: GraphQLSchema, viewerId: string | null) =>
-  graphql({ schema, source: '{ probe { id masked loud plain } }', contextValue: { viewer: viewerId ? { id: viewerId, isAdmin: false } : null } });
+  graphql({
+    schema,
+    source: '{ probe { id masked loud plain } }',
+    contextValue: { viewer: viewerId ? { id: viewerId, isAdmin: false } : null },
+  });
 
 describe('object-field rules', () => {
   it('lets the owner read every field', async () => {
@@ -48,12 +55,16 @@ describe('object-field rules', () => {
   it("masks a 'null' field without an error and refuses an 'error' field with FORBIDDEN (another user)", async () => {
     const r = await run(probeSchema(), 'u2');
     expect(r.data).toEqual({ probe: { id: 'u1', masked: null, loud: null, plain: 'plain value' } });
-    expect(r.errors?.map((e) => [e.path?.join('.'), (e.originalError as { code?: string }).code])).toEqual([['probe.loud', 'FORBIDDEN']]);
+    expect(r.errors?.map((e) => [e.path?.join('.'), (e.originalError as { code?: string }).code])).toEqual([
+      ['probe.loud', 'FORBIDDEN'],
+    ]);
   });
 
   it("refuses an 'error' field with UNAUTHENTICATED when signed out", async () => {
     const r = await run(probeSchema(), null);
-    expect(r.errors?.map((e) => [e.path?.join('.'), (e.originalError as { code?: string }).code])).toEqual([['probe.loud', 'UNAUTHENTICATED']]);
+    expect(r.errors?.map((e) => [e.path?.join('.'), (e.originalError as { code?: string }).code])).toEqual([
+      ['probe.loud', 'UNAUTHENTICATED'],
+    ]);
   });
 
   it('wraps only the ruled fields (PUBLIC and unlisted ones keep their resolver: no cost on plain reads)', () => {

@@ -1,7 +1,19 @@
-import { followState, hasAccess, transition, type FollowAction, type FollowSnapshot } from '../../src/domain/follow-state';
+import {
+  followState,
+  hasAccess,
+  transition,
+  type FollowAction,
+  type FollowSnapshot,
+} from '../../src/domain/follow-state';
 import { AppError } from '../../src/errors';
 
-const snap = (over: Partial<FollowSnapshot> = {}): FollowSnapshot => ({ isSelf: false, targetIsPublic: true, follow: null, hasPendingRequest: false, ...over });
+const snap = (over: Partial<FollowSnapshot> = {}): FollowSnapshot => ({
+  isSelf: false,
+  targetIsPublic: true,
+  follow: null,
+  hasPendingRequest: false,
+  ...over,
+});
 const approved = { approvedAt: new Date('2026-01-01T00:00:00Z') };
 const plain = { approvedAt: null };
 
@@ -44,14 +56,30 @@ describe('follow state machine', () => {
   });
 
   it('legal transitions and their effects', () => {
-    expect(transition(S.none, 'FOLLOW')).toMatchObject({ to: 'following', effects: ['CREATE_FOLLOW', 'NOTIFY_NEW_FOLLOWER', 'EMIT_FOLLOWED'] });
-    expect(transition(S.following, 'UNFOLLOW')).toMatchObject({ to: 'none', effects: ['DELETE_FOLLOW', 'REMOVE_FROM_LISTS'] });
+    expect(transition(S.none, 'FOLLOW')).toMatchObject({
+      to: 'following',
+      effects: ['CREATE_FOLLOW', 'NOTIFY_NEW_FOLLOWER', 'EMIT_FOLLOWED'],
+    });
+    expect(transition(S.following, 'UNFOLLOW')).toMatchObject({
+      to: 'none',
+      effects: ['DELETE_FOLLOW', 'REMOVE_FROM_LISTS'],
+    });
     expect(transition(S.legacy, 'UNFOLLOW')).toMatchObject({ to: 'none' });
-    expect(transition(S.nonePrivate, 'REQUEST')).toMatchObject({ to: 'requested', effects: ['CREATE_REQUEST', 'NOTIFY_FOLLOW_REQUEST'], pendingRequest: true });
+    expect(transition(S.nonePrivate, 'REQUEST')).toMatchObject({
+      to: 'requested',
+      effects: ['CREATE_REQUEST', 'NOTIFY_FOLLOW_REQUEST'],
+      pendingRequest: true,
+    });
     expect(transition(S.requested, 'REQUEST')).toMatchObject({ to: 'requested', noop: true });
-    expect(transition(S.legacy, 'REQUEST')).toMatchObject({ to: 'legacy-follower', effects: ['CREATE_REQUEST', 'NOTIFY_FOLLOW_REQUEST'] });
+    expect(transition(S.legacy, 'REQUEST')).toMatchObject({
+      to: 'legacy-follower',
+      effects: ['CREATE_REQUEST', 'NOTIFY_FOLLOW_REQUEST'],
+    });
     expect(transition(S.approvedPrivate, 'REQUEST')).toMatchObject({ to: 'approved-follower', noop: true });
-    expect(transition(S.none, 'REQUEST')).toMatchObject({ to: 'following', effects: ['CREATE_FOLLOW', 'NOTIFY_NEW_FOLLOWER', 'EMIT_FOLLOWED'] });
+    expect(transition(S.none, 'REQUEST')).toMatchObject({
+      to: 'following',
+      effects: ['CREATE_FOLLOW', 'NOTIFY_NEW_FOLLOWER', 'EMIT_FOLLOWED'],
+    });
     expect(transition(S.following, 'REQUEST')).toMatchObject({ to: 'following', noop: true });
     expect(transition(S.requested, 'WITHDRAW')).toMatchObject({ to: 'none', effects: ['DELETE_REQUEST'] });
     expect(transition(S.legacyRequested, 'WITHDRAW')).toMatchObject({ to: 'legacy-follower' });
@@ -62,18 +90,33 @@ describe('follow state machine', () => {
     expect(transition(S.legacyRequested, 'APPROVE_REQUEST').effects).not.toContain('EMIT_FOLLOWED');
     expect(transition(S.requested, 'REJECT_REQUEST')).toMatchObject({ to: 'none', effects: ['DELETE_REQUEST'] });
     expect(transition(S.legacyRequested, 'REJECT_REQUEST')).toMatchObject({ to: 'legacy-follower' });
-    expect(transition(S.legacy, 'APPROVE_FOLLOWER')).toMatchObject({ to: 'approved-follower', effects: ['SET_APPROVED', 'NOTIFY_FOLLOW_APPROVED'] });
+    expect(transition(S.legacy, 'APPROVE_FOLLOWER')).toMatchObject({
+      to: 'approved-follower',
+      effects: ['SET_APPROVED', 'NOTIFY_FOLLOW_APPROVED'],
+    });
     expect(transition(S.legacyRequested, 'APPROVE_FOLLOWER').effects[0]).toBe('DELETE_REQUEST');
     expect(transition(S.following, 'APPROVE_FOLLOWER')).toMatchObject({ to: 'approved-follower' });
-    expect(transition(S.approvedPrivate, 'REMOVE_FOLLOWER')).toMatchObject({ to: 'none', effects: ['DELETE_FOLLOW', 'REMOVE_FROM_LISTS'] });
+    expect(transition(S.approvedPrivate, 'REMOVE_FOLLOWER')).toMatchObject({
+      to: 'none',
+      effects: ['DELETE_FOLLOW', 'REMOVE_FROM_LISTS'],
+    });
     expect(transition(S.legacyRequested, 'REMOVE_FOLLOWER')).toMatchObject({ to: 'requested', pendingRequest: true });
   });
 
   it('following again and unfollowing nobody succeed and change nothing (reference: "Already followed" / "Already unfollowed")', () => {
-    expect(transition(S.following, 'FOLLOW')).toMatchObject({ from: 'following', to: 'following', effects: [], noop: true });
+    expect(transition(S.following, 'FOLLOW')).toMatchObject({
+      from: 'following',
+      to: 'following',
+      effects: [],
+      noop: true,
+    });
     expect(transition(S.legacy, 'FOLLOW')).toMatchObject({ to: 'legacy-follower', noop: true });
     expect(transition(S.approvedPrivate, 'FOLLOW')).toMatchObject({ to: 'approved-follower', noop: true });
-    expect(transition(S.legacyRequested, 'FOLLOW')).toMatchObject({ to: 'legacy-follower', noop: true, pendingRequest: true });
+    expect(transition(S.legacyRequested, 'FOLLOW')).toMatchObject({
+      to: 'legacy-follower',
+      noop: true,
+      pendingRequest: true,
+    });
     expect(transition(S.none, 'UNFOLLOW')).toMatchObject({ from: 'none', to: 'none', effects: [], noop: true });
     expect(transition(S.nonePrivate, 'UNFOLLOW')).toMatchObject({ to: 'none', noop: true });
     // a pending request is not a follow: unfollow leaves it alone (withdrawFollowRequest removes it)

@@ -8,7 +8,10 @@ describe('global ids', () => {
     expect(fromGlobalId(id)).toEqual({ type: 'User', key: '6f1c0d3e-0000-4000-8000-000000000001' });
     expect(fromGlobalId(toGlobalId('Chart', 42))).toEqual({ type: 'Chart', key: '42' });
     // a key may hold colons (composite keys)
-    expect(fromGlobalId(toGlobalId('FingeringPattern', '7:1234567'))).toEqual({ type: 'FingeringPattern', key: '7:1234567' });
+    expect(fromGlobalId(toGlobalId('FingeringPattern', '7:1234567'))).toEqual({
+      type: 'FingeringPattern',
+      key: '7:1234567',
+    });
   });
 
   it('is stable: the same node always gets the same id', () => {
@@ -17,7 +20,17 @@ describe('global ids', () => {
   });
 
   it('refuses what is not a canonical global id', () => {
-    for (const bad of ['', '42', 'Chart:42', '!!!', 'Q2hhcnQ6NDI=', Buffer.from(':42').toString('base64url'), Buffer.from('chart:42').toString('base64url'), Buffer.from('Chart:').toString('base64url'), 'x'.repeat(600)]) {
+    for (const bad of [
+      '',
+      '42',
+      'Chart:42',
+      '!!!',
+      'Q2hhcnQ6NDI=',
+      Buffer.from(':42').toString('base64url'),
+      Buffer.from('chart:42').toString('base64url'),
+      Buffer.from('Chart:').toString('base64url'),
+      'x'.repeat(600),
+    ]) {
       expect(fromGlobalId(bad)).toBeNull();
     }
   });

@@ -14,7 +14,10 @@ import { cycles, importGraph, type ImportGraph } from '../helpers/import-graph';
 
 const LAYERS: [name: string, test: RegExp][] = [
   ['domain', /^(domain\/|generated\/|errors\.ts$)/],
-  ['base', /^(db\/|cluster\/|workers\/|logger\.ts$|config\.ts$|events\.ts$|ratelimit\.ts$|metrics\.ts$|tracing\.ts$|paths\.ts$)/],
+  [
+    'base',
+    /^(db\/|cluster\/|workers\/|logger\.ts$|config\.ts$|events\.ts$|ratelimit\.ts$|metrics\.ts$|tracing\.ts$|paths\.ts$)/,
+  ],
   ['platform', /^(graphql|jobs)\//],
   ['areas', /^modules\//],
   ['application', /^(app|schema|http|server|cors)\.ts$|^(rest|cli)\//],
@@ -52,7 +55,8 @@ describe('import graph of src/', () => {
     const upward: string[] = [];
     for (const [file, targets] of graph) {
       for (const t of targets) {
-        if (layerOf(t) > layerOf(file)) upward.push(`${file} (${LAYERS[layerOf(file)][0]}) → ${t} (${LAYERS[layerOf(t)][0]})`);
+        if (layerOf(t) > layerOf(file))
+          upward.push(`${file} (${LAYERS[layerOf(file)][0]}) → ${t} (${LAYERS[layerOf(t)][0]})`);
       }
     }
     expect(upward).toEqual([]);
@@ -84,7 +88,13 @@ describe('import graph of src/', () => {
     }
     const areaGraph: ImportGraph = new Map([...edges].map(([a, out]) => [a, [...out.keys()]]));
     for (const circle of cycles(areaGraph)) {
-      if (circle.length > 3) problems.push(`area circle ${circle.join(' → ')}: ${circle.slice(0, -1).map((a, i) => edges.get(a)!.get(circle[i + 1])).join('; ')}`);
+      if (circle.length > 3)
+        problems.push(
+          `area circle ${circle.join(' → ')}: ${circle
+            .slice(0, -1)
+            .map((a, i) => edges.get(a)!.get(circle[i + 1]))
+            .join('; ')}`,
+        );
     }
     expect(problems).toEqual([]);
   });

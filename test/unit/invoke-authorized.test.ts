@@ -18,6 +18,8 @@ class GuardedResolver {
 
 describe('resolver invocation refuses @Authorized', () => {
   it('stops at start-up, pointing at the rule table', async () => {
-    await expect(buildAppSchema([GuardedResolver])).rejects.toThrow(/GuardedResolver\.guarded: @Authorized is not supported .*src\/graphql\/rules\.ts/);
+    await expect(buildAppSchema([GuardedResolver])).rejects.toThrow(
+      /GuardedResolver\.guarded: @Authorized is not supported .*src\/graphql\/rules\.ts/,
+    );
   });
 });

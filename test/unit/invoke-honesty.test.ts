@@ -49,14 +49,20 @@ describe('resolver invocation refuses what it cannot honour', () => {
     const schema = await buildAppSchema([PlainResolver]);
     expect(leanResolverReport()!.direct).toEqual(expect.arrayContaining(['Query.probe', 'Probe.twice']));
     expect(leanResolverReport()!.plain).toContain('Probe.n');
-    expect((schema.getType('Probe') as { getFields(): Record<string, { resolve?: unknown }> }).getFields().n.resolve).toBeUndefined();
+    expect(
+      (schema.getType('Probe') as { getFields(): Record<string, { resolve?: unknown }> }).getFields().n.resolve,
+    ).toBeUndefined();
   });
 
   it('stops at start-up on @UseMiddleware', async () => {
-    await expect(buildAppSchema([MiddlewareResolver])).rejects.toThrow(/Query\.wrapped: @UseMiddleware is not supported/);
+    await expect(buildAppSchema([MiddlewareResolver])).rejects.toThrow(
+      /Query\.wrapped: @UseMiddleware is not supported/,
+    );
   });
 
   it('stops at start-up on argument validation', async () => {
-    await expect(buildAppSchema([ValidatedResolver])).rejects.toThrow(/Query\.validated: argument validation is not supported/);
+    await expect(buildAppSchema([ValidatedResolver])).rejects.toThrow(
+      /Query\.validated: argument validation is not supported/,
+    );
   });
 });

@@ -30,7 +30,11 @@ describe('keyset', () => {
   it('reads back what keyCursor wrote, exactly (a float as its decimal string)', () => {
     const c = keyCursor('t', KINDS, [0.1 + 0.2, 7]);
     expect(keyset({ first: 3, after: c }, 't', KINDS)).toEqual({ size: 3, backward: false, key: [0.1 + 0.2, 7] });
-    expect(keyset({ last: 2, before: c }, 't', KINDS)).toEqual({ size: 2, backward: true, key: [0.30000000000000004, 7] });
+    expect(keyset({ last: 2, before: c }, 't', KINDS)).toEqual({
+      size: 2,
+      backward: true,
+      key: [0.30000000000000004, 7],
+    });
     expect(keyset({}, 't', KINDS)).toEqual({ size: 20, backward: false, key: null });
   });
 
@@ -38,7 +42,9 @@ describe('keyset', () => {
     const c = keyCursor('t', KINDS, [1, 2]);
     expect(issuePath(() => keyset({ after: c }, 'u', KINDS))).toEqual(['BAD_USER_INPUT', 'after']);
     expect(issuePath(() => keyset({ before: c }, 'u', KINDS))).toEqual(['BAD_USER_INPUT', 'before']);
-    expect(issuePath(() => keyset({ after: keyCursor('t', ['str', 'str'] as const, ['x', 'y']) }, 't', KINDS))).toEqual(['BAD_USER_INPUT', 'after']);
+    expect(issuePath(() => keyset({ after: keyCursor('t', ['str', 'str'] as const, ['x', 'y']) }, 't', KINDS))).toEqual(
+      ['BAD_USER_INPUT', 'after'],
+    );
     expect(issuePath(() => keyset({ after: '!!' }, 't', KINDS))).toEqual(['BAD_USER_INPUT', 'after']);
     expect(issuePath(() => keyset({ first: 1, last: 1 }, 't', KINDS))).toEqual(['BAD_USER_INPUT', 'last']);
     expect(issuePath(() => keyset({ first: 1, before: c }, 't', KINDS))).toEqual(['BAD_USER_INPUT', 'first']);
@@ -52,7 +58,10 @@ describe('keyset', () => {
     const c = keyCursor('r', K, [5, 'user-1234'], key);
     expect(Buffer.from(c, 'base64url').toString()).not.toContain('user-1234');
     expect(keyset({ after: c }, 'r', K, { key }).key).toEqual([5, 'user-1234']);
-    expect(issuePath(() => keyset({ after: c }, 'r', K, { key: randomBytes(32) }))).toEqual(['BAD_USER_INPUT', 'after']);
+    expect(issuePath(() => keyset({ after: c }, 'r', K, { key: randomBytes(32) }))).toEqual([
+      'BAD_USER_INPUT',
+      'after',
+    ]);
   });
 });
 

@@ -12,7 +12,16 @@ describe('lean resolver invocation', () => {
   it('calls the hot handlers directly and reads plain fields with the default resolver', async () => {
     const schema = await getSchema();
     const report = leanResolverReport()!;
-    expect(report.direct).toEqual(expect.arrayContaining(['Query.bpiCalc', 'Query.globalRanking', 'Query.user', 'User.recommended', 'User.followers', 'User.stats']));
+    expect(report.direct).toEqual(
+      expect.arrayContaining([
+        'Query.bpiCalc',
+        'Query.globalRanking',
+        'Query.user',
+        'User.recommended',
+        'User.followers',
+        'User.stats',
+      ]),
+    );
     expect(report.plain.length).toBeGreaterThan(100);
     // A plain field now has no resolver of its own (graphql-jit inlines the property read).
     const [typeName, fieldName] = report.plain[0].split('.');

@@ -6,15 +6,26 @@ const depthOf = (q: string) => {
   const doc = parse(q);
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-  return operationDepth(doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode, fragments);
+  return operationDepth(
+    doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode,
+    fragments,
+  );
 };
 
 describe('query depth', () => {
   it('counts nested fields, expands fragments and inline fragments, leaves introspection to MaxIntrospectionDepthRule', () => {
     expect(depthOf('{ serverInfo { name } }')).toBe(2);
     expect(depthOf('{ songs { edges { node { charts { definition { notes } } } } } }')).toBe(6);
-    expect(depthOf('{ songs { edges { node { ...S } } } } fragment S on Song { charts { ... on Chart { song { title } } } }')).toBe(6);
-    expect(depthOf('{ __schema { types { fields { type { ofType { ofType { ofType { name } } } } } } } serverInfo { name } }')).toBe(2);
+    expect(
+      depthOf(
+        '{ songs { edges { node { ...S } } } } fragment S on Song { charts { ... on Chart { song { title } } } }',
+      ),
+    ).toBe(6);
+    expect(
+      depthOf(
+        '{ __schema { types { fields { type { ofType { ofType { ofType { name } } } } } } } serverInfo { name } }',
+      ),
+    ).toBe(2);
   });
 
   it('never loops on a fragment cycle (a validation error reported elsewhere)', () => {
@@ -38,16 +49,22 @@ describe('query cost', () => {
     // songs(first: 2): 1 + 2 × (edges 1 + node 1 + charts (1 + 10 × (id 1 + level 1)))
     expect(cost('{ songs(first: 2) { edges { node { charts { id level } } } } }')).toBe(1 + 2 * (1 + 1 + (1 + 10 * 2)));
     // User.bestEver declares 100: user 1 + bestEver (1 + 100 × 2)
-    expect(cost('{ user(id: "u") { bestEver(currentVersion: "33") { bestExScore bestVersion } } }')).toBe(1 + 1 + 100 * 2);
+    expect(cost('{ user(id: "u") { bestEver(currentVersion: "33") { bestExScore bestVersion } } }')).toBe(
+      1 + 1 + 100 * 2,
+    );
     // …or the default list cost (here 50) when it declares none: batch 1 + scores (1 + 50 × (chartId 1))
     expect(cost('{ user(id: "u") { batch(id: "b") { scores { chartId } } } }')).toBe(1 + 1 + (1 + 50 * 1));
     // a limit on a field returning one object bounds the lists below it:
     // user 1 + recommended 1 + weapons 1 + data (1 + 5 × chartId 1)
-    expect(cost('{ user(id: "u") { recommended(limit: 5) { weapons { data { chartId } } } } }')).toBe(1 + 1 + 1 + (1 + 5 * 1));
+    expect(cost('{ user(id: "u") { recommended(limit: 5) { weapons { data { chartId } } } } }')).toBe(
+      1 + 1 + 1 + (1 + 5 * 1),
+    );
     // __schema: a fixed 1000 plus its fields, 1 each (lists inside introspection are bounded by the schema)
     expect(cost('{ __schema { types { name fields { name } } } }')).toBe(1000 + (1 + 1 + (1 + 1)));
     // fragments are expanded: twice the same fragment costs twice
-    expect(cost('{ a: serverInfo { ...F } b: serverInfo { ...F } } fragment F on ServerInfo { name version }')).toBe(2 * (1 + 2));
+    expect(cost('{ a: serverInfo { ...F } b: serverInfo { ...F } } fragment F on ServerInfo { name version }')).toBe(
+      2 * (1 + 2),
+    );
   });
 });
 
@@ -55,14 +72,20 @@ describe('aliases, uploads and root fields', () => {
   const measure = async (q: string) => {
     const schema = await getSchema();
     const doc = parse(q);
-    return analyseOperation(schema, doc, doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode, {});
+    return analyseOperation(
+      schema,
+      doc,
+      doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode,
+      {},
+    );
   };
   it('counts aliases through fragments, in linear time even when fragments double at each level', async () => {
     // S0 has 1 alias; each Sk spreads S(k-1) twice and adds 1: the document is small, its expansion
     // 2^41 fields — a walk that expanded fragments would never end (the test would time out)
     const levels = 40;
     const chain = ['fragment S0 on ServerInfo { a: name }'];
-    for (let k = 1; k <= levels; k++) chain.push(`fragment S${k} on ServerInfo { ...S${k - 1} b${k}: version ...S${k - 1} }`);
+    for (let k = 1; k <= levels; k++)
+      chain.push(`fragment S${k} on ServerInfo { ...S${k - 1} b${k}: version ...S${k - 1} }`);
     const m = await measure(`{ serverInfo { ...S${levels} } } ${chain.join(' ')}`);
     // aliases(S0) = 1; aliases(Sk) = 2 × aliases(S(k-1)) + 1 = 2^(k+1) − 1 → 2^41 − 1
     expect(m.aliases).toBe(2 ** 41 - 1);
@@ -70,7 +93,9 @@ describe('aliases, uploads and root fields', () => {
     expect(depthOf(`{ serverInfo { ...S${levels} } } ${chain.join(' ')}`)).toBe(2);
   });
   it('counts every mutation root field and the uploads among them', async () => {
-    const m = await measure('mutation { a: follow(userId: "1") { state } b: follow(userId: "2") { state } ...U } fragment U on Mutation { c: importScoresCsv(userId: "1", version: "33", csv: "") { rowCount } d: importScoresCsv(userId: "1", version: "33", csv: "") { rowCount } }');
+    const m = await measure(
+      'mutation { a: follow(userId: "1") { state } b: follow(userId: "2") { state } ...U } fragment U on Mutation { c: importScoresCsv(userId: "1", version: "33", csv: "") { rowCount } d: importScoresCsv(userId: "1", version: "33", csv: "") { rowCount } }',
+    );
     expect(m.rootFields).toBe(4);
     expect(m.uploads).toBe(2);
     expect(m.aliases).toBe(4);

@@ -42,13 +42,16 @@ export function parallelTxCalls(text: string): number[] {
 
 describe('no Promise.all inside an interactive transaction', () => {
   it('finds the pattern it looks for (self-check)', () => {
-    const sample = 'await db.$transaction(async (tx) => {\n  const [a, b] = await Promise.all([tx.user.findMany(), tx.score.count()]);\n});';
+    const sample =
+      'await db.$transaction(async (tx) => {\n  const [a, b] = await Promise.all([tx.user.findMany(), tx.score.count()]);\n});';
     expect(parallelTxCalls(sample)).toEqual([2]);
     expect(parallelTxCalls('await Promise.all(ids.map((id) => db.user.findUnique({ where: { id } })));')).toEqual([]);
   });
 
   it('src/ has none', () => {
-    const found = files(SRC).flatMap((f) => parallelTxCalls(fs.readFileSync(f, 'utf8')).map((l) => `${path.relative(SRC, f)}:${l}`));
+    const found = files(SRC).flatMap((f) =>
+      parallelTxCalls(fs.readFileSync(f, 'utf8')).map((l) => `${path.relative(SRC, f)}:${l}`),
+    );
     expect(found).toEqual([]);
   });
 });

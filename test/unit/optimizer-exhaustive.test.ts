@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { referenceGreedyAllRuns, seededRandom } from '../../bench/optimizer-greedy';
 import { calcBpi, exScoreForBpi, round2 } from '../../src/domain/bpi';
 import { RADAR_CATEGORIES } from '../../src/domain/constants';
-import { optimizePlan, validateOptimizeInput, type CapMode, type OptimizationResult, type OptimizerChart, type RadarBpis } from '../../src/domain/optimizer';
+import {
+  optimizePlan,
+  validateOptimizeInput,
+  type CapMode,
+  type OptimizationResult,
+  type OptimizerChart,
+  type RadarBpis,
+} from '../../src/domain/optimizer';
 
 /*
  * The optimiser against an independent model of the problem, written here from domain-stats.md
@@ -45,7 +52,10 @@ const arbInstance = (minN: number, maxN: number, maxUnplayed: number) =>
     .chain((n) =>
       fc.record({
         charts: fc.tuple(...Array.from({ length: n }, (_, i) => arbChart(10 + 7 * i, i < maxUnplayed && i % 2 === 1))),
-        radar: fc.option(fc.dictionary(fc.constantFrom(...RADAR_CATEGORIES), fc.double({ min: -15, max: 80, noNaN: true })), { nil: null }),
+        radar: fc.option(
+          fc.dictionary(fc.constantFrom(...RADAR_CATEGORIES), fc.double({ min: -15, max: 80, noNaN: true })),
+          { nil: null },
+        ),
         consider: fc.boolean(),
         delta: fc.double({ min: 0.05, max: 25, noNaN: true }),
         maxSteps: fc.integer({ min: 1, max: n }),
@@ -65,8 +75,13 @@ function allowedEx(c: OptimizerChart, inst: Instance, currentTotal: number, step
   const from = fromBpiOf(c);
   const cur = c.exScore ?? 0;
   const m = c.notes * 2;
-  const radarBpi = c.radarCategory && inst.radar && typeof inst.radar[c.radarCategory] === 'number' ? inst.radar[c.radarCategory]! : null;
-  const capBase = inst.consider ? Math.min(100, radarBpi !== null ? Math.min(radarBpi + 3, currentTotal + 12) : currentTotal + 12) : 100;
+  const radarBpi =
+    c.radarCategory && inst.radar && typeof inst.radar[c.radarCategory] === 'number'
+      ? inst.radar[c.radarCategory]!
+      : null;
+  const capBase = inst.consider
+    ? Math.min(100, radarBpi !== null ? Math.min(radarBpi + 3, currentTotal + 12) : currentTotal + 12)
+    : 100;
   const cap = Math.min(100, Math.max(capBase, from + 5));
   const hi = Math.min(m, Math.max(exScoreForBpi(cap, c)!, cur + 5));
   const out: number[] = [];
@@ -83,7 +98,13 @@ function model(inst: Instance, step: number) {
   let sum0 = 0;
   for (const c of inst.charts) sum0 += contribution(fromBpiOf(c), n);
   const current = totalOf(sum0, n);
-  const options = inst.charts.map((c) => allowedEx(c, inst, current, step).map((e) => ({ e, cost: e - (c.exScore ?? 0), gain: contribution(calcBpi(e, c)!, n) - contribution(fromBpiOf(c), n) })));
+  const options = inst.charts.map((c) =>
+    allowedEx(c, inst, current, step).map((e) => ({
+      e,
+      cost: e - (c.exScore ?? 0),
+      gain: contribution(calcBpi(e, c)!, n) - contribution(fromBpiOf(c), n),
+    })),
+  );
   return { n, sum0, current, options };
 }
 
@@ -114,14 +135,26 @@ function exhaustive(options: { cost: number; gain: number }[][], sum0: number, t
 /** The target of an instance: its current total (charts in the generated order) + delta. */
 const targetOf = (inst: Instance) => Math.min(100, model(inst, 1).current + inst.delta);
 
-function plan(inst: Instance, extra: { searchMode?: string; step?: number; targetBpi?: number; caps?: CapMode } = {}): OptimizationResult {
-  const v = validateOptimizeInput({ targetBpi: 0, maxSteps: inst.maxSteps, considerCurrentTotalBpi: inst.consider, searchMode: extra.searchMode });
+function plan(
+  inst: Instance,
+  extra: { searchMode?: string; step?: number; targetBpi?: number; caps?: CapMode } = {},
+): OptimizationResult {
+  const v = validateOptimizeInput({
+    targetBpi: 0,
+    maxSteps: inst.maxSteps,
+    considerCurrentTotalBpi: inst.consider,
+    searchMode: extra.searchMode,
+  });
   if (!v.ok) throw new Error('settings');
-  return optimizePlan(inst.charts, { ...v.value, targetBpi: extra.targetBpi ?? targetOf(inst) }, inst.radar, { exStep: extra.step ?? 1, caps: extra.caps });
+  return optimizePlan(inst.charts, { ...v.value, targetBpi: extra.targetBpi ?? targetOf(inst) }, inst.radar, {
+    exStep: extra.step ?? 1,
+    caps: extra.caps,
+  });
 }
 
 /** Rounded totals may differ by one cent at a half-cent tie (float sums in another order). */
-const expectSameCents = (a: number | null, b: number) => expect(Math.abs((a ?? NaN) - b)).toBeLessThanOrEqual(0.0100001);
+const expectSameCents = (a: number | null, b: number) =>
+  expect(Math.abs((a ?? NaN) - b)).toBeLessThanOrEqual(0.0100001);
 
 const sumAfter = (inst: Instance, r: OptimizationResult) => {
   const n = inst.charts.length;
@@ -181,13 +214,27 @@ describe('optimizer: the exhaustive optimum on tiny inputs (EX on a grid of 10, 
   it('an 8-chart instance (grid of 5 EX)', () => {
     // Eight played charts, caps from the current total (no radar): each may reach T + 12 or gain 5 BPI.
     const defs = [
-      [700, 1190, 1300], [820, 1400, 1530], [900, 1500, 1650], [1000, 1700, 1860],
-      [640, 1050, 1170], [760, 1300, 1420], [880, 1480, 1620], [950, 1600, 1760],
+      [700, 1190, 1300],
+      [820, 1400, 1530],
+      [900, 1500, 1650],
+      [1000, 1700, 1860],
+      [640, 1050, 1170],
+      [760, 1300, 1420],
+      [880, 1480, 1620],
+      [950, 1600, 1760],
     ];
     const bpis = [32, 28, 25, 30, 18, 35, 22, 27];
     const charts: OptimizerChart[] = defs.map(([notes, kaidenAvg, wr], i) => {
       const def = { notes, kaidenAvg, wr, coef: null };
-      return { id: i + 1, title: `#${i + 1}`, difficulty: 'ANOTHER', level: 12, ...def, radarCategory: null, exScore: exScoreForBpi(bpis[i], def)! };
+      return {
+        id: i + 1,
+        title: `#${i + 1}`,
+        difficulty: 'ANOTHER',
+        level: 12,
+        ...def,
+        radarCategory: null,
+        exScore: exScoreForBpi(bpis[i], def)!,
+      };
     });
     const inst: Instance = { charts, radar: null, consider: true, delta: 3, maxSteps: 8 };
     const m = model(inst, 5);
@@ -251,7 +298,8 @@ describe('optimizer: properties', () => {
         if (fixed.alreadyAchieved) return;
         if (fixed.achievable) {
           expect(scheduled.achievable).toBe(true);
-          if (scheduled.provenOptimal && fixed.provenOptimal) expect(scheduled.totalExScoreGap).toBeLessThanOrEqual(fixed.totalExScoreGap);
+          if (scheduled.provenOptimal && fixed.provenOptimal)
+            expect(scheduled.totalExScoreGap).toBeLessThanOrEqual(fixed.totalExScoreGap);
         } else if (!scheduled.achievable) {
           expect(scheduled.maxAchievableBpi!).toBeGreaterThanOrEqual(fixed.maxAchievableBpi! - 0.0100001);
         }
@@ -268,7 +316,11 @@ describe('optimizer: properties', () => {
         const inst = { ...inst0, consider: false };
         const r = plan(inst);
         if (r.alreadyAchieved) return;
-        const v = validateOptimizeInput({ targetBpi: targetOf(inst), maxSteps: inst.maxSteps, considerCurrentTotalBpi: false });
+        const v = validateOptimizeInput({
+          targetBpi: targetOf(inst),
+          maxSteps: inst.maxSteps,
+          considerCurrentTotalBpi: false,
+        });
         if (!v.ok) throw new Error('settings');
         const runs = referenceGreedyAllRuns(inst.charts, v.value, inst.radar, seededRandom(seed));
         for (const run of runs) {

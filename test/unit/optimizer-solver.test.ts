@@ -1,8 +1,20 @@
 import fc from 'fast-check';
-import { DP_BOUND_FACTORS, explicitItem, solveMinCost, suffixLagrangian, topGains, upperHull, type SolverItem } from '../../src/domain/optimizer/solver';
+import {
+  DP_BOUND_FACTORS,
+  explicitItem,
+  solveMinCost,
+  suffixLagrangian,
+  topGains,
+  upperHull,
+  type SolverItem,
+} from '../../src/domain/optimizer/solver';
 
 /** Every combination (one option or none per item, at most M items): the least cost reaching `need`. */
-function bruteForce(items: { costs: number[]; gains: number[] }[], need: number, M: number): { cost: number; maxGain: number } {
+function bruteForce(
+  items: { costs: number[]; gains: number[] }[],
+  need: number,
+  M: number,
+): { cost: number; maxGain: number } {
   let best = Infinity;
   let maxGain = 0;
   const walk = (i: number, cost: number, gain: number, count: number) => {
@@ -34,12 +46,16 @@ function dpMinCost(items: { costs: number[]; gains: number[] }[], need: number):
   return Infinity;
 }
 
-const build = (raw: { costs: number[]; gains: number[] }[]): SolverItem[] => raw.map((r, i) => explicitItem(i + 1, r.costs, r.gains));
+const build = (raw: { costs: number[]; gains: number[] }[]): SolverItem[] =>
+  raw.map((r, i) => explicitItem(i + 1, r.costs, r.gains));
 
 /** An item: increasing integer costs, non-decreasing positive gains. */
 const arbItem = (maxOptions: number, maxStep: number) =>
   fc
-    .array(fc.record({ dc: fc.integer({ min: 1, max: maxStep }), dg: fc.double({ min: 0, max: 50, noNaN: true }) }), { minLength: 1, maxLength: maxOptions })
+    .array(fc.record({ dc: fc.integer({ min: 1, max: maxStep }), dg: fc.double({ min: 0, max: 50, noNaN: true }) }), {
+      minLength: 1,
+      maxLength: maxOptions,
+    })
     .map((steps) => {
       const costs: number[] = [];
       const gains: number[] = [];
@@ -68,7 +84,11 @@ describe('solver', () => {
     // Item 3: cost 7 → gain 10.
     // Options reaching 10: item 1 at 6 (12) = 6; item 1 at 4 + item 2 at 3: 8 + 3 = 11 for 7; item 3: 7;
     // item 2 at 5 + item 1 at 4: 14 for 9. Least: 6 (item 1's second option alone).
-    const items = build([{ costs: [4, 6], gains: [8, 12] }, { costs: [3, 5], gains: [3, 6] }, { costs: [7], gains: [10] }]);
+    const items = build([
+      { costs: [4, 6], gains: [8, 12] },
+      { costs: [3, 5], gains: [3, 6] },
+      { costs: [7], gains: [10] },
+    ]);
     const r = solveMinCost(items, { need: 10, maxCount: 3 });
     expect(r).toMatchObject({ feasible: true, cost: 6, gain: 12, count: 1, optimal: true, lowerBound: 6 });
     expect(Array.from(r.choice)).toEqual([1, -1, -1]);
@@ -77,7 +97,11 @@ describe('solver', () => {
   it('hand-worked: the count limit changes the answer', () => {
     // need 9. Items: A cost 2 → 5, B cost 2 → 5, C cost 7 → 9.
     // M = 2: A + B = 4 (gain 10). M = 1: only C reaches 9 → 7.
-    const items = build([{ costs: [2], gains: [5] }, { costs: [2], gains: [5] }, { costs: [7], gains: [9] }]);
+    const items = build([
+      { costs: [2], gains: [5] },
+      { costs: [2], gains: [5] },
+      { costs: [7], gains: [9] },
+    ]);
     expect(solveMinCost(items, { need: 9, maxCount: 2 })).toMatchObject({ cost: 4, count: 2, optimal: true });
     expect(solveMinCost(items, { need: 9, maxCount: 1 })).toMatchObject({ cost: 7, count: 1, optimal: true });
     // need 11 with M = 1: out of reach; the max plan is C (the largest gain, 9).
@@ -87,62 +111,87 @@ describe('solver', () => {
 
   it('ties go to the smaller key', () => {
     // Two identical items: the one with key 1 (index 0) is chosen.
-    const r = solveMinCost(build([{ costs: [3], gains: [5] }, { costs: [3], gains: [5] }]), { need: 4, maxCount: 1 });
+    const r = solveMinCost(
+      build([
+        { costs: [3], gains: [5] },
+        { costs: [3], gains: [5] },
+      ]),
+      { need: 4, maxCount: 1 },
+    );
     expect(Array.from(r.choice)).toEqual([0, -1]);
   });
 
   it('equals the exhaustive optimum on small random instances (with the DP, and with the branch-and-bound alone)', () => {
     fc.assert(
-      fc.property(fc.array(arbItem(5, 8), { minLength: 1, maxLength: 6 }), fc.double({ min: 0.1, max: 1.2, noNaN: true }), fc.integer({ min: 1, max: 6 }), fc.boolean(), (raw, frac, M, withDp) => {
-        const total = raw.reduce((s, r) => s + r.gains[r.gains.length - 1], 0);
-        const need = total * frac;
-        const r = solveMinCost(build(raw), { need, maxCount: M, dpLimit: withDp ? undefined : 0 });
-        const bf = bruteForce(raw, need, M);
-        if (bf.cost === Infinity) {
-          expect(r.feasible).toBe(false);
-          expect(r.gain).toBeCloseTo(bf.maxGain, 9);
-        } else {
-          expect(r.feasible).toBe(true);
-          expect(r.cost).toBe(bf.cost);
-          expect(r.gain).toBeGreaterThanOrEqual(need);
-          expect(r.count).toBeLessThanOrEqual(M);
-          expect(r.optimal).toBe(true);
-          expect(r.lowerBound).toBe(r.cost);
-        }
-      }),
+      fc.property(
+        fc.array(arbItem(5, 8), { minLength: 1, maxLength: 6 }),
+        fc.double({ min: 0.1, max: 1.2, noNaN: true }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.boolean(),
+        (raw, frac, M, withDp) => {
+          const total = raw.reduce((s, r) => s + r.gains[r.gains.length - 1], 0);
+          const need = total * frac;
+          const r = solveMinCost(build(raw), { need, maxCount: M, dpLimit: withDp ? undefined : 0 });
+          const bf = bruteForce(raw, need, M);
+          if (bf.cost === Infinity) {
+            expect(r.feasible).toBe(false);
+            expect(r.gain).toBeCloseTo(bf.maxGain, 9);
+          } else {
+            expect(r.feasible).toBe(true);
+            expect(r.cost).toBe(bf.cost);
+            expect(r.gain).toBeGreaterThanOrEqual(need);
+            expect(r.count).toBeLessThanOrEqual(M);
+            expect(r.optimal).toBe(true);
+            expect(r.lowerBound).toBe(r.cost);
+          }
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it('equals an exact DP on larger instances (items long enough to start as blocks)', () => {
     fc.assert(
-      fc.property(fc.array(arbItem(160, 3), { minLength: 2, maxLength: 14 }), fc.double({ min: 0.05, max: 0.9, noNaN: true }), (raw, frac) => {
-        const total = raw.reduce((s, r) => s + r.gains[r.gains.length - 1], 0);
-        const need = total * frac;
-        const r = solveMinCost(build(raw), { need, maxCount: raw.length });
-        expect(r.feasible).toBe(true);
-        expect(r.gain).toBeGreaterThanOrEqual(need);
-        expect(r.lowerBound).toBeLessThanOrEqual(r.cost);
-        if (r.optimal) expect(r.cost).toBe(dpMinCost(raw, need));
-        else expect(r.lowerBound).toBeLessThanOrEqual(dpMinCost(raw, need));
-      }),
+      fc.property(
+        fc.array(arbItem(160, 3), { minLength: 2, maxLength: 14 }),
+        fc.double({ min: 0.05, max: 0.9, noNaN: true }),
+        (raw, frac) => {
+          const total = raw.reduce((s, r) => s + r.gains[r.gains.length - 1], 0);
+          const need = total * frac;
+          const r = solveMinCost(build(raw), { need, maxCount: raw.length });
+          expect(r.feasible).toBe(true);
+          expect(r.gain).toBeGreaterThanOrEqual(need);
+          expect(r.lowerBound).toBeLessThanOrEqual(r.cost);
+          if (r.optimal) expect(r.cost).toBe(dpMinCost(raw, need));
+          else expect(r.lowerBound).toBeLessThanOrEqual(dpMinCost(raw, need));
+        },
+      ),
       { numRuns: 60 },
     );
   });
 
   it('the counting DP and the branch-and-bound agree on medium instances with a binding count', () => {
     fc.assert(
-      fc.property(fc.array(arbItem(8, 6), { minLength: 8, maxLength: 24 }), fc.double({ min: 0.2, max: 0.9, noNaN: true }), fc.integer({ min: 2, max: 6 }), (raw, frac, M) => {
-        const top = raw.map((r) => r.gains[r.gains.length - 1]).sort((a, b) => b - a).slice(0, M).reduce((s, g) => s + g, 0);
-        const need = top * frac;
-        const dp = solveMinCost(build(raw), { need, maxCount: M });
-        const bb = solveMinCost(build(raw), { need, maxCount: M, dpLimit: 0, workLimit: 5_000_000 });
-        expect(dp.optimal).toBe(true);
-        expect(dp.count).toBeLessThanOrEqual(M);
-        expect(dp.gain).toBeGreaterThanOrEqual(need);
-        if (bb.optimal) expect(dp.cost).toBe(bb.cost);
-        else expect(dp.cost).toBeLessThanOrEqual(bb.cost);
-      }),
+      fc.property(
+        fc.array(arbItem(8, 6), { minLength: 8, maxLength: 24 }),
+        fc.double({ min: 0.2, max: 0.9, noNaN: true }),
+        fc.integer({ min: 2, max: 6 }),
+        (raw, frac, M) => {
+          const top = raw
+            .map((r) => r.gains[r.gains.length - 1])
+            .sort((a, b) => b - a)
+            .slice(0, M)
+            .reduce((s, g) => s + g, 0);
+          const need = top * frac;
+          const dp = solveMinCost(build(raw), { need, maxCount: M });
+          const bb = solveMinCost(build(raw), { need, maxCount: M, dpLimit: 0, workLimit: 5_000_000 });
+          expect(dp.optimal).toBe(true);
+          expect(dp.count).toBeLessThanOrEqual(M);
+          expect(dp.gain).toBeGreaterThanOrEqual(need);
+          if (bb.optimal) expect(dp.cost).toBe(bb.cost);
+          else expect(dp.cost).toBeLessThanOrEqual(bb.cost);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -178,7 +227,12 @@ describe('solver', () => {
     expect(Array.from(topGains([2, 7, 1, 5], 2))).toEqual([0, 7, 12, 0, 7, 12, 0, 5, 6, 0, 5, 5, 0, 0, 0]);
     // In use: need 13, at most 2 items. Items (cost → gain): A 1 → 2, B 4 → 7, C 1 → 1, D 3 → 5.
     // Two items reach at most 7 + 5 = 12 < 13: out of reach; the max plan is B + D (gain 12).
-    const items = build([{ costs: [1], gains: [2] }, { costs: [4], gains: [7] }, { costs: [1], gains: [1] }, { costs: [3], gains: [5] }]);
+    const items = build([
+      { costs: [1], gains: [2] },
+      { costs: [4], gains: [7] },
+      { costs: [1], gains: [1] },
+      { costs: [3], gains: [5] },
+    ]);
     expect(solveMinCost(items, { need: 13, maxCount: 2 })).toMatchObject({ feasible: false, gain: 12 });
     // need 12 with 3 items: B + D = 7 + 5 = 12 for 4 + 3 = 7; A + B + D = 14 for 8; A + B + C = 10 (short).
     // Least: 7 (B + D).
@@ -187,17 +241,26 @@ describe('solver', () => {
     expect(Array.from(r.choice)).toEqual([-1, 0, -1, 0]);
   });
 
-  it('the DP\'s extra completion bounds change the work, never the answer', () => {
+  it("the DP's extra completion bounds change the work, never the answer", () => {
     fc.assert(
-      fc.property(fc.array(arbItem(12, 4), { minLength: 6, maxLength: 30 }), fc.double({ min: 0.1, max: 0.8, noNaN: true }), fc.integer({ min: 1, max: 30 }), (raw, frac, M) => {
-        const top = raw.map((r) => r.gains[r.gains.length - 1]).sort((a, b) => b - a).slice(0, M).reduce((s, g) => s + g, 0);
-        const need = top * frac;
-        const plain = solveMinCost(build(raw), { need, maxCount: M, dpBoundFactors: [] });
-        const tight = solveMinCost(build(raw), { need, maxCount: M });
-        expect(Array.from(tight.choice)).toEqual(Array.from(plain.choice));
-        expect(tight).toMatchObject({ cost: plain.cost, optimal: plain.optimal, lowerBound: plain.lowerBound });
-        expect(tight.dpWork).toBeLessThanOrEqual(plain.dpWork);
-      }),
+      fc.property(
+        fc.array(arbItem(12, 4), { minLength: 6, maxLength: 30 }),
+        fc.double({ min: 0.1, max: 0.8, noNaN: true }),
+        fc.integer({ min: 1, max: 30 }),
+        (raw, frac, M) => {
+          const top = raw
+            .map((r) => r.gains[r.gains.length - 1])
+            .sort((a, b) => b - a)
+            .slice(0, M)
+            .reduce((s, g) => s + g, 0);
+          const need = top * frac;
+          const plain = solveMinCost(build(raw), { need, maxCount: M, dpBoundFactors: [] });
+          const tight = solveMinCost(build(raw), { need, maxCount: M });
+          expect(Array.from(tight.choice)).toEqual(Array.from(plain.choice));
+          expect(tight).toMatchObject({ cost: plain.cost, optimal: plain.optimal, lowerBound: plain.lowerBound });
+          expect(tight.dpWork).toBeLessThanOrEqual(plain.dpWork);
+        },
+      ),
       { numRuns: 200 },
     );
     // A fixed medium instance (an LCG): 60 items of 1–20 options with convex-then-flat gains; the extra bounds

@@ -1,5 +1,12 @@
 import {
-  pageOf, rankTicketCharts, ticketIdIssue, validateTicketPage, validateTicketRequests, withPlayerScores, type PlayerChartScore, type TicketPatternRow,
+  pageOf,
+  rankTicketCharts,
+  ticketIdIssue,
+  validateTicketPage,
+  validateTicketRequests,
+  withPlayerScores,
+  type PlayerChartScore,
+  type TicketPatternRow,
 } from '../../src/domain/optimizer/tickets';
 
 // Five charts with the ticket's arrangement score and their best score over all patterns.
@@ -53,32 +60,61 @@ describe('tickets: ranking', () => {
 describe('tickets: validation', () => {
   it('a ticket id is a permutation of the lanes 1–7', () => {
     for (const ok of ['1234567', '7654321', '2641753']) expect(ticketIdIssue(ok)).toBeNull();
-    expect(ticketIdIssue('123456')).toEqual({ argument: 'ticketId', message: 'ticketId: a ticket id must be 7 digits' });
-    expect(ticketIdIssue('1234568')).toEqual({ argument: 'ticketId', message: 'ticketId: a ticket id may only use the lanes 1–7' });
-    expect(ticketIdIssue('1123456')).toEqual({ argument: 'ticketId', message: 'ticketId: a ticket id must use each lane 1–7 exactly once' });
-    expect(ticketIdIssue(1234567)).toEqual({ argument: 'ticketId', message: 'ticketId must be a string of 7 lane digits' });
+    expect(ticketIdIssue('123456')).toEqual({
+      argument: 'ticketId',
+      message: 'ticketId: a ticket id must be 7 digits',
+    });
+    expect(ticketIdIssue('1234568')).toEqual({
+      argument: 'ticketId',
+      message: 'ticketId: a ticket id may only use the lanes 1–7',
+    });
+    expect(ticketIdIssue('1123456')).toEqual({
+      argument: 'ticketId',
+      message: 'ticketId: a ticket id must use each lane 1–7 exactly once',
+    });
+    expect(ticketIdIssue(1234567)).toEqual({
+      argument: 'ticketId',
+      message: 'ticketId must be a string of 7 lane digits',
+    });
   });
 
   it('a request names 1 to 50 tickets, each valid; issues name the entry', () => {
     const ids = (n: number) => Array.from({ length: n }, () => ({ ticketId: '1234567' }));
     expect(validateTicketRequests(ids(50))).toMatchObject({ ok: true });
-    expect(validateTicketRequests(ids(51))).toEqual({ ok: false, issues: [{ argument: 'ticketIds', message: 'Too many ticketIds (max 50)' }] });
-    expect(validateTicketRequests([])).toEqual({ ok: false, issues: [{ argument: 'ticketIds', message: 'ticketIds is required (at least one ticket)' }] });
+    expect(validateTicketRequests(ids(51))).toEqual({
+      ok: false,
+      issues: [{ argument: 'ticketIds', message: 'Too many ticketIds (max 50)' }],
+    });
+    expect(validateTicketRequests([])).toEqual({
+      ok: false,
+      issues: [{ argument: 'ticketIds', message: 'ticketIds is required (at least one ticket)' }],
+    });
     expect(validateTicketRequests([{ ticketId: '1234567' }, { ticketId: '7777777' }])).toEqual({
       ok: false,
       issues: [{ argument: 'ticketIds[1]', message: 'ticketIds[1]: a ticket id must use each lane 1–7 exactly once' }],
     });
     // expiresAt is echoed, "" when absent.
-    expect(validateTicketRequests([{ ticketId: '2641753', expiresAt: '2025/10/01' }, { ticketId: '1234567' }])).toEqual({
-      ok: true,
-      value: [{ ticketId: '2641753', expiresAt: '2025/10/01' }, { ticketId: '1234567', expiresAt: '' }],
-    });
+    expect(validateTicketRequests([{ ticketId: '2641753', expiresAt: '2025/10/01' }, { ticketId: '1234567' }])).toEqual(
+      {
+        ok: true,
+        value: [
+          { ticketId: '2641753', expiresAt: '2025/10/01' },
+          { ticketId: '1234567', expiresAt: '' },
+        ],
+      },
+    );
   });
 
   it('a page: offset ≥ 0, first 1..50 (default 10)', () => {
     expect(validateTicketPage(undefined, undefined)).toEqual({ ok: true, value: { offset: 0, first: 10 } });
-    expect(validateTicketPage(-1, 10)).toEqual({ ok: false, issues: [{ argument: 'offset', message: 'offset must be a non-negative integer' }] });
+    expect(validateTicketPage(-1, 10)).toEqual({
+      ok: false,
+      issues: [{ argument: 'offset', message: 'offset must be a non-negative integer' }],
+    });
     expect(validateTicketPage(NaN, 10)).toMatchObject({ ok: false });
-    expect(validateTicketPage(0, 51)).toEqual({ ok: false, issues: [{ argument: 'first', message: 'first must be an integer between 1 and 50' }] });
+    expect(validateTicketPage(0, 51)).toEqual({
+      ok: false,
+      issues: [{ argument: 'first', message: 'first must be an integer between 1 and 50' }],
+    });
   });
 });

@@ -1,6 +1,13 @@
 import { RadarCategory } from '../../src/domain/constants';
 import {
-  exRange, FALLBACK_NOTE, humanCap, optimizePlan, validateOptimizeInput, type OptimizeInput, type OptimizeSettings, type OptimizerChart,
+  exRange,
+  FALLBACK_NOTE,
+  humanCap,
+  optimizePlan,
+  validateOptimizeInput,
+  type OptimizeInput,
+  type OptimizeSettings,
+  type OptimizerChart,
 } from '../../src/domain/optimizer';
 
 /*
@@ -15,8 +22,20 @@ import {
  */
 const Y = { notes: 1000, kaidenAvg: 1500, wr: 1875, coef: 1 };
 const X = { notes: 1000, kaidenAvg: 1000, wr: 1750, coef: 1 };
-const chart = (id: number, def: typeof Y, exScore: number | null, radarCategory: RadarCategory | null, difficulty: OptimizerChart['difficulty'] = 'ANOTHER'): OptimizerChart => ({
-  id, title: `Chart ${String.fromCharCode(64 + id)}`, difficulty, level: 12, ...def, radarCategory, exScore,
+const chart = (
+  id: number,
+  def: typeof Y,
+  exScore: number | null,
+  radarCategory: RadarCategory | null,
+  difficulty: OptimizerChart['difficulty'] = 'ANOTHER',
+): OptimizerChart => ({
+  id,
+  title: `Chart ${String.fromCharCode(64 + id)}`,
+  difficulty,
+  level: 12,
+  ...def,
+  radarCategory,
+  exScore,
 });
 const A = chart(1, Y, 1750, 'NOTES');
 const B = chart(2, Y, 1500, 'CHORD', 'HYPER');
@@ -57,8 +76,40 @@ describe('optimizer: hand-worked plan (4 charts, K = 2)', () => {
     // After A: √(1193.75 + 1875) = √3068.75 = 55.3963 → gain 55.3963 − 34.5507 = 20.8456 → 20.85.
     // After C: √(3068.75 + 1832.18) = √4900.93 = 70.0066 → 70.01, gain 14.6104 → 14.61.
     expect(r.steps).toEqual([
-      { rank: 1, chartId: 1, title: 'Chart A', difficulty: 'ANOTHER', level: 12, fromBpi: 50, toBpi: 100, fromExScore: 1750, toExScore: 1875, exScoreGap: 125, bpiGain: 20.85, cumulativeTotalBpi: 55.4, isUnplayed: false, radarCategory: 'NOTES', isRadarStrength: true },
-      { rank: 2, chartId: 3, title: 'Chart C', difficulty: 'ANOTHER', level: 12, fromBpi: 50, toBpi: 99.14, fromExScore: 1500, toExScore: 1747, exScoreGap: 247, bpiGain: 14.61, cumulativeTotalBpi: 70.01, isUnplayed: false, radarCategory: 'PEAK', isRadarStrength: true },
+      {
+        rank: 1,
+        chartId: 1,
+        title: 'Chart A',
+        difficulty: 'ANOTHER',
+        level: 12,
+        fromBpi: 50,
+        toBpi: 100,
+        fromExScore: 1750,
+        toExScore: 1875,
+        exScoreGap: 125,
+        bpiGain: 20.85,
+        cumulativeTotalBpi: 55.4,
+        isUnplayed: false,
+        radarCategory: 'NOTES',
+        isRadarStrength: true,
+      },
+      {
+        rank: 2,
+        chartId: 3,
+        title: 'Chart C',
+        difficulty: 'ANOTHER',
+        level: 12,
+        fromBpi: 50,
+        toBpi: 99.14,
+        fromExScore: 1500,
+        toExScore: 1747,
+        exScoreGap: 247,
+        bpiGain: 14.61,
+        cumulativeTotalBpi: 70.01,
+        isUnplayed: false,
+        radarCategory: 'PEAK',
+        isRadarStrength: true,
+      },
     ]);
   });
 
@@ -70,14 +121,27 @@ describe('optimizer: hand-worked plan (4 charts, K = 2)', () => {
     //   C 1624: pgf 2.65957 → 0.70560 → 70.56 (too little). So 125 + 125 = 250 EX.
     const flexible = optimizePlan(SET, settings({ targetBpi: 60.77 }), RADAR);
     expect(flexible.totalExScoreGap).toBe(250);
-    expect(flexible.steps.map((s) => [s.chartId, s.toExScore])).toEqual([[1, 1875], [3, 1625]]);
+    expect(flexible.steps.map((s) => [s.chartId, s.toExScore])).toEqual([
+      [1, 1875],
+      [3, 1625],
+    ]);
     // √(1193.75 + 1875 + 626.39) = √3695.14 = 60.7877 → 60.79
     expect(flexible.steps[1].cumulativeTotalBpi).toBe(60.79);
     const fastest = optimizePlan(SET, settings({ targetBpi: 60.77, searchMode: 'fastest' }), RADAR);
     expect(fastest.totalExScoreGap).toBe(375);
     // √(1193.75 + 2500) = √3693.75 = 60.7762 → 60.78
     expect(fastest.steps).toEqual([
-      expect.objectContaining({ chartId: 2, fromBpi: 0, toBpi: 100, fromExScore: 1500, toExScore: 1875, exScoreGap: 375, bpiGain: 26.23, cumulativeTotalBpi: 60.78, isRadarStrength: true }),
+      expect.objectContaining({
+        chartId: 2,
+        fromBpi: 0,
+        toBpi: 100,
+        fromExScore: 1500,
+        toExScore: 1875,
+        exScoreGap: 375,
+        bpiGain: 26.23,
+        cumulativeTotalBpi: 60.78,
+        isRadarStrength: true,
+      }),
     ]);
   });
 
@@ -89,24 +153,55 @@ describe('optimizer: hand-worked plan (4 charts, K = 2)', () => {
     expect(r.achievable).toBe(false);
     expect(r.maxAchievableBpi).toBe(61.24);
     expect(r.steps).toEqual([
-      { rank: 1, chartId: 4, title: 'Chart D', difficulty: 'ANOTHER', level: 12, fromBpi: -15, toBpi: 100, fromExScore: null, toExScore: 1875, exScoreGap: 1875, bpiGain: 26.69, cumulativeTotalBpi: 61.24, isUnplayed: true, radarCategory: 'SOFLAN', isRadarStrength: false },
+      {
+        rank: 1,
+        chartId: 4,
+        title: 'Chart D',
+        difficulty: 'ANOTHER',
+        level: 12,
+        fromBpi: -15,
+        toBpi: 100,
+        fromExScore: null,
+        toExScore: 1875,
+        exScoreGap: 1875,
+        bpiGain: 26.69,
+        cumulativeTotalBpi: 61.24,
+        isUnplayed: true,
+        radarCategory: 'SOFLAN',
+        isRadarStrength: false,
+      },
     ]);
     // Played charts only: B (2500) → √3693.75 = 60.78.
     const played = optimizePlan(SET, settings({ targetBpi: 70, maxSteps: 1, strategies: ['played'] }), RADAR);
     expect(played.maxAchievableBpi).toBe(60.78);
     expect(played.steps.map((s) => s.chartId)).toEqual([2]);
     // HYPER only (B): the same; LEGGENDARIA only: nothing to change, the current total stays.
-    expect(optimizePlan(SET, settings({ targetBpi: 70, difficulties: ['HYPER'] }), RADAR).steps.map((s) => s.chartId)).toEqual([2]);
+    expect(
+      optimizePlan(SET, settings({ targetBpi: 70, difficulties: ['HYPER'] }), RADAR).steps.map((s) => s.chartId),
+    ).toEqual([2]);
     const none = optimizePlan(SET, settings({ targetBpi: 70, difficulties: ['LEGGENDARIA'] }), RADAR);
     expect(none).toMatchObject({ steps: [], achievable: false, maxAchievableBpi: 34.55, totalExScoreGap: 0 });
   });
 
   it('an already reached target needs no step', () => {
-    expect(optimizePlan(SET, settings({ targetBpi: 34 }), RADAR)).toMatchObject({ steps: [], achievable: true, alreadyAchieved: true, currentTotalBpi: 34.55, targetTotalBpi: 34 });
+    expect(optimizePlan(SET, settings({ targetBpi: 34 }), RADAR)).toMatchObject({
+      steps: [],
+      achievable: true,
+      alreadyAchieved: true,
+      currentTotalBpi: 34.55,
+      targetTotalBpi: 34,
+    });
   });
 
   it('an empty song set answers as the reference', () => {
-    expect(optimizePlan([], settings({ targetBpi: 20 }), null)).toMatchObject({ steps: [], currentTotalBpi: -15, targetTotalBpi: 20, achievable: false, alreadyAchieved: false, totalSongCount: 0 });
+    expect(optimizePlan([], settings({ targetBpi: 20 }), null)).toMatchObject({
+      steps: [],
+      currentTotalBpi: -15,
+      targetTotalBpi: 20,
+      achievable: false,
+      alreadyAchieved: false,
+      totalSongCount: 0,
+    });
   });
 
   it('raises a target that maxSteps makes too easy (§6.5 step 4)', () => {
@@ -116,7 +211,9 @@ describe('optimizer: hand-worked plan (4 charts, K = 2)', () => {
     const r = optimizePlan(SET, settings({ targetBpi: 35 }), RADAR);
     expect(r.originalTargetTotalBpi).toBe(35);
     expect(r.targetTotalBpi).toBeCloseTo(39.1543, 4);
-    expect(r.autoAdjustmentNote).toBe('指定された楽曲数ではより高い総合BPIが見込まれるため、自動的に目標総合BPIを39.15へ引き上げました。');
+    expect(r.autoAdjustmentNote).toBe(
+      '指定された楽曲数ではより高い総合BPIが見込まれるため、自動的に目標総合BPIを39.15へ引き上げました。',
+    );
     expect(r.achievable).toBe(true);
     expect(r.steps[r.steps.length - 1].cumulativeTotalBpi).toBeGreaterThanOrEqual(39.15);
     // maxSteps 1 never raises.
@@ -192,7 +289,11 @@ describe('optimizer: per-chart limits', () => {
     expect(r.achievable).toBe(true);
     expect(r.totalExScoreGap).toBe(288);
     expect(r.steps.map((s) => s.chartId)).toEqual([1, 3, 2]);
-    expect(r.steps.map((s) => s.cumulativeTotalBpi)).toEqual([36.43, expect.closeTo(37.62, 1), expect.closeTo(45.01, 1)]);
+    expect(r.steps.map((s) => s.cumulativeTotalBpi)).toEqual([
+      36.43,
+      expect.closeTo(37.62, 1),
+      expect.closeTo(45.01, 1),
+    ]);
     // B goes past its cap at the start (1738), within its cap after A and C (1749).
     const b = r.steps[2];
     expect(b.toExScore).toBeGreaterThan(1738);
@@ -219,22 +320,48 @@ describe('optimizer: input validation', () => {
   });
 
   it('refuses a target outside −15..100 and a maxSteps outside 1..400, naming the argument', () => {
-    for (const t of [-15.01, 100.01, NaN, Infinity]) expect(issuesOf({ targetBpi: t })).toEqual([{ argument: 'targetBpi', message: 'targetBpi must be a number between -15 and 100' }]);
+    for (const t of [-15.01, 100.01, NaN, Infinity])
+      expect(issuesOf({ targetBpi: t })).toEqual([
+        { argument: 'targetBpi', message: 'targetBpi must be a number between -15 and 100' },
+      ]);
     expect(issuesOf({ targetBpi: -15 })).toEqual([]);
     expect(issuesOf({ targetBpi: 100 })).toEqual([]);
-    for (const m of [0, 401, 2.5]) expect(issuesOf({ targetBpi: 50, maxSteps: m })).toEqual([{ argument: 'maxSteps', message: 'maxSteps must be an integer between 1 and 400' }]);
+    for (const m of [0, 401, 2.5])
+      expect(issuesOf({ targetBpi: 50, maxSteps: m })).toEqual([
+        { argument: 'maxSteps', message: 'maxSteps must be an integer between 1 and 400' },
+      ]);
     expect(issuesOf({ targetBpi: 50, maxSteps: 400 })).toEqual([]);
   });
 
   it('refuses unknown list entries (the reference dropped them silently) and empty lists', () => {
-    expect(issuesOf({ targetBpi: 50, strategies: ['played', 'radar-priority'] })).toEqual([{ argument: 'strategies', message: 'strategies: unknown value "radar-priority" (allowed: unplayed, played)' }]);
-    expect(issuesOf({ targetBpi: 50, difficulties: ['ANOTHER', 'NORMAL'] })).toEqual([{ argument: 'difficulties', message: 'difficulties: unknown value "NORMAL" (allowed: HYPER, ANOTHER, LEGGENDARIA)' }]);
-    expect(issuesOf({ targetBpi: 50, radarElements: ['DELAY'] })).toEqual([{ argument: 'radarElements', message: 'radarElements: unknown value "DELAY" (allowed: NOTES, CHORD, PEAK, CHARGE, SCRATCH, SOFLAN)' }]);
-    expect(issuesOf({ targetBpi: 50, difficulties: [] })).toEqual([{ argument: 'difficulties', message: 'difficulties must name at least one of HYPER, ANOTHER, LEGGENDARIA' }]);
-    expect(issuesOf({ targetBpi: 50, searchMode: 'fast' })).toEqual([{ argument: 'searchMode', message: 'searchMode: unknown value "fast" (allowed: fastest, flexible)' }]);
+    expect(issuesOf({ targetBpi: 50, strategies: ['played', 'radar-priority'] })).toEqual([
+      { argument: 'strategies', message: 'strategies: unknown value "radar-priority" (allowed: unplayed, played)' },
+    ]);
+    expect(issuesOf({ targetBpi: 50, difficulties: ['ANOTHER', 'NORMAL'] })).toEqual([
+      {
+        argument: 'difficulties',
+        message: 'difficulties: unknown value "NORMAL" (allowed: HYPER, ANOTHER, LEGGENDARIA)',
+      },
+    ]);
+    expect(issuesOf({ targetBpi: 50, radarElements: ['DELAY'] })).toEqual([
+      {
+        argument: 'radarElements',
+        message: 'radarElements: unknown value "DELAY" (allowed: NOTES, CHORD, PEAK, CHARGE, SCRATCH, SOFLAN)',
+      },
+    ]);
+    expect(issuesOf({ targetBpi: 50, difficulties: [] })).toEqual([
+      { argument: 'difficulties', message: 'difficulties must name at least one of HYPER, ANOTHER, LEGGENDARIA' },
+    ]);
+    expect(issuesOf({ targetBpi: 50, searchMode: 'fast' })).toEqual([
+      { argument: 'searchMode', message: 'searchMode: unknown value "fast" (allowed: fastest, flexible)' },
+    ]);
   });
 
   it('reports every bad argument at once', () => {
-    expect(issuesOf({ targetBpi: 200, maxSteps: 0, radarElements: ['X'] }).map((i) => i.argument)).toEqual(['targetBpi', 'maxSteps', 'radarElements']);
+    expect(issuesOf({ targetBpi: 200, maxSteps: 0, radarElements: ['X'] }).map((i) => i.argument)).toEqual([
+      'targetBpi',
+      'maxSteps',
+      'radarElements',
+    ]);
   });
 });

@@ -1,7 +1,24 @@
-import { formatGameId, parseGameId, parseSocialId, profileImageProblem, sortVersionsForProfile, userNameProblem } from '../../src/domain/profile';
+import {
+  formatGameId,
+  parseGameId,
+  parseSocialId,
+  profileImageProblem,
+  sortVersionsForProfile,
+  userNameProblem,
+} from '../../src/domain/profile';
 
 describe('user name rules (domain-social §2.4)', () => {
-  it.each(['ab', 'player_1', 'DJ.SAKURA-2', 'ゆーざー', 'カタカナー・', '漢字名前', 'with space', '全角\u3000空白', 'a'.repeat(20)])('accepts %p', (n) => {
+  it.each([
+    'ab',
+    'player_1',
+    'DJ.SAKURA-2',
+    'ゆーざー',
+    'カタカナー・',
+    '漢字名前',
+    'with space',
+    '全角\u3000空白',
+    'a'.repeat(20),
+  ])('accepts %p', (n) => {
     expect(userNameProblem(n)).toBeNull();
   });
   it.each([
@@ -50,6 +67,10 @@ describe('game id, social id, image URL', () => {
     expect(profileImageProblem(`https://e.com/${'a'.repeat(1020)}`)).toMatch(/1024/);
   });
   it('sorts versions newest first with INF last', () => {
-    expect(sortVersionsForProfile([{ version: 'INF' }, { version: '31' }, { version: '33' }, { version: '26' }]).map((r) => r.version)).toEqual(['33', '31', '26', 'INF']);
+    expect(
+      sortVersionsForProfile([{ version: 'INF' }, { version: '31' }, { version: '33' }, { version: '26' }]).map(
+        (r) => r.version,
+      ),
+    ).toEqual(['33', '31', '26', 'INF']);
   });
 });

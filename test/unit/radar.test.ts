@@ -12,7 +12,14 @@ const charts = [
 
 describe('radar (domain-stats §2)', () => {
   it('is the total BPI over the played charts of each category with N = played + unplayed charts of the category', () => {
-    const r = computeRadar(charts, new Map([[1, 40], [2, 10], [4, 55.5]]));
+    const r = computeRadar(
+      charts,
+      new Map([
+        [1, 40],
+        [2, 10],
+        [4, 55.5],
+      ]),
+    );
     expect(r.NOTES).toBe(totalBpi([40, 10], 3));
     expect(r.CHORD).toBe(totalBpi([55.5], 1));
     expect(r.CHORD).toBe(55.5);
@@ -24,14 +31,27 @@ describe('radar (domain-stats §2)', () => {
   });
 
   it('counts a played chart without BPI as −15, and ignores charts without a category', () => {
-    const r = computeRadar(charts, new Map<number, number | null>([[5, null], [6, 99]]));
+    const r = computeRadar(
+      charts,
+      new Map<number, number | null>([
+        [5, null],
+        [6, 99],
+      ]),
+    );
     expect(r.SOFLAN).toBe(-15);
     expect(r.NOTES).toBe(-15);
   });
 
   it('counts played charts outside the valid list through categoryOf (e.g. removed in the version)', () => {
     const cat = (id: number) => (id === 9 ? ('CHORD' as const) : undefined);
-    const r = computeRadar(charts, new Map([[4, 20], [9, 30]]), cat);
+    const r = computeRadar(
+      charts,
+      new Map([
+        [4, 20],
+        [9, 30],
+      ]),
+      cat,
+    );
     expect(r.CHORD).toBe(totalBpi([20, 30], 2));
   });
 

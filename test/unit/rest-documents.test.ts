@@ -25,6 +25,8 @@ describe('fixed GraphQL documents of REST and MCP', () => {
     expect(documentProblems(schema, fixedDocument('Bad', 'query Bad { user(id: "x") { noSuchField } }'))).toEqual([
       'Cannot query field "noSuchField" on type "User".',
     ]);
-    expect(documentProblems(schema, fixedDocument('Other', 'query Bad { serverInfo { name } }'))).toEqual(['no operation named Other']);
+    expect(documentProblems(schema, fixedDocument('Other', 'query Bad { serverInfo { name } }'))).toEqual([
+      'no operation named Other',
+    ]);
   });
 });

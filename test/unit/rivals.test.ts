@@ -9,9 +9,17 @@ const side = (exScore: number, bpi: number | null = null) => ({ exScore, bpi, pl
 describe('compareSides', () => {
   it('counts a missing EX as 0 and a missing BPI as −15', () => {
     // exDiff = 0 − 900; bpiDiff = −15 − 20 = −35
-    expect(compareSides(chart(1, 12, 'a'), null, side(900, 20))).toMatchObject({ exDiff: -900, bpiDiff: -35, outcome: 'LOSE' });
+    expect(compareSides(chart(1, 12, 'a'), null, side(900, 20))).toMatchObject({
+      exDiff: -900,
+      bpiDiff: -35,
+      outcome: 'LOSE',
+    });
     // bpiDiff = round2(10.004 − (−15)) = 25
-    expect(compareSides(chart(1, 12, 'a'), side(900, 10.004), side(900))).toMatchObject({ exDiff: 0, bpiDiff: 25, outcome: 'DRAW' });
+    expect(compareSides(chart(1, 12, 'a'), side(900, 10.004), side(900))).toMatchObject({
+      exDiff: 0,
+      bpiDiff: 25,
+      outcome: 'DRAW',
+    });
   });
 });
 
@@ -23,10 +31,15 @@ describe('sort order', () => {
     compareSides(chart(4, 11, 'c'), side(1000), side(990)), // +10
   ];
   const sorted = (sort: Parameters<typeof positionOf>[1], order: 'ASC' | 'DESC') =>
-    rows.map((r) => ({ r, p: positionOf(r, sort) })).sort((a, b) => comparePositions(a.p, b.p, order)).map((x) => x.r.chartId);
+    rows
+      .map((r) => ({ r, p: positionOf(r, sort) }))
+      .sort((a, b) => comparePositions(a.p, b.p, order))
+      .map((x) => x.r.chartId);
   it('EX_DIFF desc: ties by level desc', () => expect(sorted('EX_DIFF', 'DESC')).toEqual([1, 4, 3, 2]));
-  it('LOSE_GAP asc: lost charts first by smallest lead, then the others', () => expect(sorted('LOSE_GAP', 'ASC')).toEqual([3, 2, 1, 4]));
-  it('WIN_GAP desc: won charts first by largest margin', () => expect(sorted('WIN_GAP', 'DESC').slice(0, 2)).toEqual([1, 4]));
+  it('LOSE_GAP asc: lost charts first by smallest lead, then the others', () =>
+    expect(sorted('LOSE_GAP', 'ASC')).toEqual([3, 2, 1, 4]));
+  it('WIN_GAP desc: won charts first by largest margin', () =>
+    expect(sorted('WIN_GAP', 'DESC').slice(0, 2)).toEqual([1, 4]));
   it('TITLE asc: code-point order, ties by level desc', () => expect(sorted('TITLE', 'ASC')).toEqual([3, 2, 1, 4]));
 });
 

@@ -30,7 +30,7 @@ describe('RunningTotalBpi: totalBpi kept up to date one chart at a time', () => 
     const t = new RunningTotalBpi(n);
     const best = new Map<number, number>();
     let x = 12345;
-    const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rnd = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let step = 0; step < 3000; step++) {
       const chart = Math.floor(rnd() * n);
       const bpi = Math.round((rnd() * 115 - 15) * 100) / 100;

@@ -20,16 +20,23 @@ function lint(schema: string): { ruleId: string; message: string }[] {
     );
     let out: string;
     try {
-      out = execFileSync(process.execPath, [path.join(root, 'node_modules/eslint/bin/eslint.js'), '-f', 'json', '--max-warnings', '0', 'schema.graphql'], {
-        cwd: dir,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      out = execFileSync(
+        process.execPath,
+        [path.join(root, 'node_modules/eslint/bin/eslint.js'), '-f', 'json', '--max-warnings', '0', 'schema.graphql'],
+        {
+          cwd: dir,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
     } catch (err) {
       out = (err as { stdout: string }).stdout; // exit 1 with findings
     }
     const [result] = JSON.parse(out) as { messages: { ruleId: string; message: string }[] }[];
-    return result.messages.map((m) => ({ ruleId: m.ruleId.replace('@graphql-eslint/', ''), message: m.message.split('\n')[0] }));
+    return result.messages.map((m) => ({
+      ruleId: m.ruleId.replace('@graphql-eslint/', ''),
+      message: m.message.split('\n')[0],
+    }));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -136,7 +143,10 @@ describe('schema lint (@graphql-eslint schema rules)', () => {
     // three gaps: an undescribed argument, an undescribed enum value, an object without id
     const gaps = CLEAN.replace('"""The player\'s id"""\n', '')
       .replace('  """Double play"""\n', '')
-      .replace('"""Display name"""\n  name: String!\n  """Play style"""\n  style: Style!', '"""Display name"""\n  name: String!\n  """Play style"""\n  style: Style!\n  """Counts"""\n  counts: Counts!')
+      .replace(
+        '"""Display name"""\n  name: String!\n  """Play style"""\n  style: Style!',
+        '"""Display name"""\n  name: String!\n  """Play style"""\n  style: Style!\n  """Counts"""\n  counts: Counts!',
+      )
       .concat('\n"""Follower counts"""\ntype Counts {\n  """Followers"""\n  followers: Int!\n}\n');
     expect(lint(gaps)).toEqual([
       { ruleId: 'require-description', message: 'Description is required for input value "id" in field "player"' },

@@ -4,7 +4,14 @@
  * the sort then level desc / title / chart id, and a position continues after the cursor.
  */
 import { Difficulty } from '../../src/domain/constants';
-import { positionOf, ScoreSortKey, selectPage, SortOrder, type ListEntry, type ListSource } from '../../src/domain/score-list';
+import {
+  positionOf,
+  ScoreSortKey,
+  selectPage,
+  SortOrder,
+  type ListEntry,
+  type ListSource,
+} from '../../src/domain/score-list';
 
 interface Row {
   chartId: number;
@@ -32,7 +39,17 @@ function source(): { src: ListSource<Row>; built: number[] } {
     fill: (i, e: ListEntry) => {
       const r = ROWS[i];
       if (r.skip) return false;
-      Object.assign(e, { chartId: r.chartId, title: r.title, level: r.level, difficulty: Difficulty.ANOTHER, notes: 1000, bpm: '150', releasedVersion: 20, exScore: r.exScore, clearLamp: 'CLEAR' });
+      Object.assign(e, {
+        chartId: r.chartId,
+        title: r.title,
+        level: r.level,
+        difficulty: Difficulty.ANOTHER,
+        notes: 1000,
+        bpm: '150',
+        releasedVersion: 20,
+        exScore: r.exScore,
+        clearLamp: 'CLEAR',
+      });
       return true;
     },
     build: (i) => {
@@ -47,7 +64,14 @@ describe('selectPage', () => {
   it('orders by the key, ties by level desc then title, counts the filtered rows, builds only the page', () => {
     const { src, built } = source();
     // EX desc: 3500 (charts 2 and 3: level 12 first → 3, then 2), 3000 (1), 2500 (5), 2000 (4); chart 6 skipped.
-    const { rows, total } = selectPage(src, {}, { key: ScoreSortKey.EX_SCORE, order: SortOrder.DESC }, titleRank, null, 3);
+    const { rows, total } = selectPage(
+      src,
+      {},
+      { key: ScoreSortKey.EX_SCORE, order: SortOrder.DESC },
+      titleRank,
+      null,
+      3,
+    );
     expect(rows.map((r) => r.entry.chartId)).toEqual([3, 2, 1]);
     expect(rows.map((r) => r.value)).toEqual([3500, 3500, 3000]);
     expect(total).toBe(5);
@@ -62,14 +86,28 @@ describe('selectPage', () => {
     expect(next.rows.map((r) => r.entry.chartId)).toEqual([1, 5, 4]);
     expect(next.total).toBe(5);
     // level 12 only, EX asc: 4 (2000), 1 (3000), 3 (3500); total 3
-    const twelve = selectPage(source().src, { levels: [12] }, { key: ScoreSortKey.EX_SCORE, order: SortOrder.ASC }, titleRank, null, 10);
+    const twelve = selectPage(
+      source().src,
+      { levels: [12] },
+      { key: ScoreSortKey.EX_SCORE, order: SortOrder.ASC },
+      titleRank,
+      null,
+      10,
+    );
     expect(twelve.rows.map((r) => r.entry.chartId)).toEqual([4, 1, 3]);
     expect(twelve.total).toBe(3);
   });
 
   it('puts exact and prefix title matches first under a search', () => {
     const { src } = source();
-    const r = selectPage(src, { search: 'a' }, { key: ScoreSortKey.EX_SCORE, order: SortOrder.ASC }, titleRank, null, 10);
+    const r = selectPage(
+      src,
+      { search: 'a' },
+      { key: ScoreSortKey.EX_SCORE, order: SortOrder.ASC },
+      titleRank,
+      null,
+      10,
+    );
     // every title contains "a" except "Echo": Alpha(3000) Bravo(3500) Charlie(3500) Delta(2000); none starts with "a" except Alpha
     // Alpha is a prefix match (group 1), the rest group 2 in EX asc: Delta 2000, Charlie 3500 (level 12) before Bravo 3500 (level 11)
     expect(r.rows.map((x) => x.entry.chartId)).toEqual([1, 4, 3, 2]);

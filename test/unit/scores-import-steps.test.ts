@@ -6,7 +6,14 @@
  * its "BPI" is EX / 100, so a play's stored BPI is easy to check by hand.
  */
 import { ChartMatcher, type CatalogueChart } from '../../src/modules/catalogue/catalogue';
-import { bestUpserts, improvingPlays, matchRows, parseExport, type ImportCatalogue, type ImportRow } from '../../src/modules/scores/import.service';
+import {
+  bestUpserts,
+  improvingPlays,
+  matchRows,
+  parseExport,
+  type ImportCatalogue,
+  type ImportRow,
+} from '../../src/modules/scores/import.service';
 import { parseTitleCorrections, NO_CORRECTIONS } from '../../src/domain/csv';
 import type { Best } from '../../src/domain/scores';
 
@@ -34,20 +41,60 @@ const catalogue: ImportCatalogue = {
   find: (title, playStyle, difficulty) => matcher.find(title, playStyle, difficulty),
 };
 const NOW = new Date('2026-03-01T00:00:00Z');
-const row = (over: Partial<ImportRow>): ImportRow => ({ line: 1, title: 'Song A', difficulty: 'ANOTHER', exScore: 1500, clearLamp: null, missCount: null, lastPlayed: null, ...over });
+const row = (over: Partial<ImportRow>): ImportRow => ({
+  line: 1,
+  title: 'Song A',
+  difficulty: 'ANOTHER',
+  exScore: 1500,
+  clearLamp: null,
+  missCount: null,
+  lastPlayed: null,
+  ...over,
+});
 
 describe('score import, pure steps', () => {
   it('parseExport: detects the format and refuses a file that does not fit the version', () => {
-    const header = ['title', 'Type', 'Label', 'Cost Normal', 'SPN Lamp', 'SPN EX Score', 'SPN Miss Count', 'SPA Lamp', 'SPA EX Score', 'SPA Miss Count', 'SPL Lamp', 'SPL EX Score', 'SPL Miss Count'].join('\t');
-    const tsv = [header, ['Song A', 'x', 'y', '0', 'NP', '0', '-', 'HC', '1500', '4', 'NP', '0', '-'].join('\t')].join('\n');
+    const header = [
+      'title',
+      'Type',
+      'Label',
+      'Cost Normal',
+      'SPN Lamp',
+      'SPN EX Score',
+      'SPN Miss Count',
+      'SPA Lamp',
+      'SPA EX Score',
+      'SPA Miss Count',
+      'SPL Lamp',
+      'SPL EX Score',
+      'SPL Miss Count',
+    ].join('\t');
+    const tsv = [header, ['Song A', 'x', 'y', '0', 'NP', '0', '-', 'HC', '1500', '4', 'NP', '0', '-'].join('\t')].join(
+      '\n',
+    );
     const parsed = parseExport(tsv, 'INF', catalogue);
     expect(parsed.source).toBe('REFLUX');
     expect(parsed.format).toBe('reflux');
     // one played cell (SPA: ANOTHER, 1500 EX, HARD CLEAR, 4 misses); the two NO PLAY cells are skipped
-    expect(parsed.rows).toEqual([expect.objectContaining({ title: 'Song A', difficulty: 'ANOTHER', exScore: 1500, clearLamp: 'HARD_CLEAR', missCount: 4 })]);
+    expect(parsed.rows).toEqual([
+      expect.objectContaining({
+        title: 'Song A',
+        difficulty: 'ANOTHER',
+        exScore: 1500,
+        clearLamp: 'HARD_CLEAR',
+        missCount: 4,
+      }),
+    ]);
     // a Reflux export is INFINITAS data: an arcade version refuses it, naming the argument
-    expect(() => parseExport(tsv, '33', catalogue)).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT', details: { issues: [expect.objectContaining({ code: 'format_version_mismatch', path: ['version'] })] } }));
-    expect(() => parseExport('not an export', '33', catalogue)).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT' }));
+    expect(() => parseExport(tsv, '33', catalogue)).toThrow(
+      expect.objectContaining({
+        code: 'BAD_USER_INPUT',
+        details: { issues: [expect.objectContaining({ code: 'format_version_mismatch', path: ['version'] })] },
+      }),
+    );
+    expect(() => parseExport('not an export', '33', catalogue)).toThrow(
+      expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+    );
   });
 
   it('matchRows: matches by title + difficulty (then the corrected title), checks cells, reads JST play times', () => {
@@ -71,9 +118,33 @@ describe('score import, pure steps', () => {
     expect(r.notFound).toEqual([{ line: 4, title: 'Nowhere', difficulty: 'ANOTHER', playStyle: 'SP' }]);
     expect(r.skipped).toBe(1);
     expect(r.problems).toEqual([
-      { line: 6, title: 'Song A', difficulty: 'ANOTHER', column: 'exScore', reason: "exScore 2001 exceeds the chart's maximum 2000", severity: 'error', value: '2001' },
-      { line: 7, title: 'Song A', difficulty: 'ANOTHER', column: 'missCount', reason: 'missCount must be a non-negative integer', severity: 'error', value: '-1' },
-      { line: 8, title: 'Song A', difficulty: 'ANOTHER', column: 'lastPlayed', reason: 'not a date-time; the import time is used', severity: 'warning', value: 'yesterday' },
+      {
+        line: 6,
+        title: 'Song A',
+        difficulty: 'ANOTHER',
+        column: 'exScore',
+        reason: "exScore 2001 exceeds the chart's maximum 2000",
+        severity: 'error',
+        value: '2001',
+      },
+      {
+        line: 7,
+        title: 'Song A',
+        difficulty: 'ANOTHER',
+        column: 'missCount',
+        reason: 'missCount must be a non-negative integer',
+        severity: 'error',
+        value: '-1',
+      },
+      {
+        line: 8,
+        title: 'Song A',
+        difficulty: 'ANOTHER',
+        column: 'lastPlayed',
+        reason: 'not a date-time; the import time is used',
+        severity: 'warning',
+        value: 'yesterday',
+      },
     ]);
     // without corrections the misspelt title is not found
     expect(matchRows(catalogue, [rows[1]], NO_CORRECTIONS, NOW).notFound).toHaveLength(1);
@@ -82,7 +153,20 @@ describe('score import, pure steps', () => {
   it('improvingPlays: keeps the rows that improve some field over the running best, in file order', () => {
     const old = new Date('2026-01-01T00:00:00Z');
     // the player's best on A: 1400 EX (play 10), HARD CLEAR (play 11), 5 misses (play 12)
-    const bests = new Map<number, Best>([[1, { exScore: 1400, exScoreId: 10, clearLamp: 'HARD_CLEAR', clearLampId: 11, missCount: 5, missCountId: 12, playedAt: old }]]);
+    const bests = new Map<number, Best>([
+      [
+        1,
+        {
+          exScore: 1400,
+          exScoreId: 10,
+          clearLamp: 'HARD_CLEAR',
+          clearLampId: 11,
+          missCount: 5,
+          missCountId: 12,
+          playedAt: old,
+        },
+      ],
+    ]);
     const { matched } = matchRows(
       catalogue,
       [
@@ -100,13 +184,47 @@ describe('score import, pure steps', () => {
       [2, -2],
       [4, -3],
     ]);
-    expect(bests.get(1)).toEqual({ exScore: 1500, exScoreId: -1, clearLamp: 'FULLCOMBO_CLEAR', clearLampId: -2, missCount: 0, missCountId: -2, playedAt: NOW });
-    expect(bests.get(2)).toEqual({ exScore: 700, exScoreId: -3, clearLamp: null, clearLampId: null, missCount: null, missCountId: null, playedAt: NOW });
+    expect(bests.get(1)).toEqual({
+      exScore: 1500,
+      exScoreId: -1,
+      clearLamp: 'FULLCOMBO_CLEAR',
+      clearLampId: -2,
+      missCount: 0,
+      missCountId: -2,
+      playedAt: NOW,
+    });
+    expect(bests.get(2)).toEqual({
+      exScore: 700,
+      exScoreId: -3,
+      clearLamp: null,
+      clearLampId: null,
+      missCount: null,
+      missCountId: null,
+      playedAt: NOW,
+    });
 
     // the rows to write once the plays are inserted with ids 101, 102, 103 (in candidate order)
     expect(bestUpserts(bests, [1, 2], [101, 102, 103])).toEqual([
-      { chartId: 1, exScore: 1500, exScoreId: 101, clearLamp: 'FULLCOMBO_CLEAR', clearLampId: 102, missCount: 0, missCountId: 102, playedAt: NOW.toISOString() },
-      { chartId: 2, exScore: 700, exScoreId: 103, clearLamp: null, clearLampId: null, missCount: null, missCountId: null, playedAt: NOW.toISOString() },
+      {
+        chartId: 1,
+        exScore: 1500,
+        exScoreId: 101,
+        clearLamp: 'FULLCOMBO_CLEAR',
+        clearLampId: 102,
+        missCount: 0,
+        missCountId: 102,
+        playedAt: NOW.toISOString(),
+      },
+      {
+        chartId: 2,
+        exScore: 700,
+        exScoreId: 103,
+        clearLamp: null,
+        clearLampId: null,
+        missCount: null,
+        missCountId: null,
+        playedAt: NOW.toISOString(),
+      },
     ]);
   });
 });

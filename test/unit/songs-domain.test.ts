@@ -5,7 +5,10 @@ import { attributeDistance, chartInVersion, toAttributeVector } from '../../src/
 describe('fingering patterns', () => {
   it('accepts every permutation of 1–7 and nothing else', () => {
     const perms: string[] = [];
-    const permute = (prefix: string, rest: string) => (rest ? [...rest].forEach((d, i) => permute(prefix + d, rest.slice(0, i) + rest.slice(i + 1))) : perms.push(prefix));
+    const permute = (prefix: string, rest: string) =>
+      rest
+        ? [...rest].forEach((d, i) => permute(prefix + d, rest.slice(0, i) + rest.slice(i + 1)))
+        : perms.push(prefix);
     permute('', '1234567');
     expect(new Set(perms).size).toBe(5040);
     expect(perms.every(isValidPattern)).toBe(true);
@@ -44,7 +47,11 @@ describe('attribute vectors and distance', () => {
   });
 
   it('is a metric on vectors with the same keys (symmetry, identity, triangle inequality)', () => {
-    const vec = fc.record({ a: fc.double({ min: -1000, max: 1000, noNaN: true }), b: fc.double({ min: -1000, max: 1000, noNaN: true }), c: fc.double({ min: -1000, max: 1000, noNaN: true }) });
+    const vec = fc.record({
+      a: fc.double({ min: -1000, max: 1000, noNaN: true }),
+      b: fc.double({ min: -1000, max: 1000, noNaN: true }),
+      c: fc.double({ min: -1000, max: 1000, noNaN: true }),
+    });
     fc.assert(
       fc.property(vec, vec, vec, (x, y, z) => {
         const d = (p: Record<string, number>, q: Record<string, number>) => attributeDistance(p, q)!;

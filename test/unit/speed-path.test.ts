@@ -7,7 +7,20 @@
  */
 import 'reflect-metadata';
 import { graphql, parse, buildSchema, type OperationDefinitionNode } from 'graphql';
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, getMetadataStorage, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import {
+  Arg,
+  Args,
+  ArgsType,
+  Ctx,
+  Field,
+  FieldResolver,
+  getMetadataStorage,
+  Int,
+  ObjectType,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import { buildAppSchema } from '../../src/graphql/schema';
 import { leanResolverReport } from '../../src/graphql/invoke';
 import { RULES } from '../../src/graphql/rules';
@@ -50,20 +63,35 @@ describe('the speed path’s dependencies', () => {
     const where = "src/graphql/executor.ts (import from 'graphql-jit/dist/variables')";
     let mod: Record<string, unknown>;
     try {
-      mod = (await import('graphql-jit/dist/variables'));
+      mod = await import('graphql-jit/dist/variables');
     } catch (e) {
       need(false, `graphql-jit/dist/variables cannot be loaded (${(e as Error).message})`, where);
       return;
     }
-    need(typeof mod.compileVariableParsing === 'function', 'graphql-jit/dist/variables has no compileVariableParsing function', where);
-    need(typeof mod.failToParseVariables === 'function', 'graphql-jit/dist/variables has no failToParseVariables function', where);
-    const compile = mod.compileVariableParsing as (s: unknown, defs: unknown) => (v: Record<string, unknown>) => unknown;
+    need(
+      typeof mod.compileVariableParsing === 'function',
+      'graphql-jit/dist/variables has no compileVariableParsing function',
+      where,
+    );
+    need(
+      typeof mod.failToParseVariables === 'function',
+      'graphql-jit/dist/variables has no failToParseVariables function',
+      where,
+    );
+    const compile = mod.compileVariableParsing as (
+      s: unknown,
+      defs: unknown,
+    ) => (v: Record<string, unknown>) => unknown;
     const failed = mod.failToParseVariables as (x: unknown) => boolean;
     const schema = buildSchema('type Query { a(n: Int!): Int }');
     const op = parse('query Q($n: Int!) { a(n: $n) }').definitions[0] as OperationDefinitionNode;
     const coerce = compile(schema, op.variableDefinitions);
     const good = coerce({ n: 3 });
-    need(!failed(good) && JSON.stringify(good) === JSON.stringify({ coerced: { n: 3 } }), `compileVariableParsing no longer answers { coerced } (got ${JSON.stringify(good)})`, where);
+    need(
+      !failed(good) && JSON.stringify(good) === JSON.stringify({ coerced: { n: 3 } }),
+      `compileVariableParsing no longer answers { coerced } (got ${JSON.stringify(good)})`,
+      where,
+    );
     need(failed(coerce({ n: 'three' })), 'failToParseVariables no longer recognises a failed coercion', where);
   });
 
@@ -74,24 +102,52 @@ describe('the speed path’s dependencies', () => {
     for (const list of ['authorizedFields', 'queries', 'mutations', 'fieldResolvers', 'objectTypes']) {
       need(Array.isArray(storage[list]), `getMetadataStorage().${list} is not an array`, where);
     }
-    const query = getMetadataStorage().queries.find((q) => q.target === SpeedProbeResolver) as unknown as Record<string, unknown> | undefined;
-    need(query?.methodName === 'speedProbe' && query.schemaName === 'speedProbe', 'a query handler lacks methodName / schemaName', where);
+    const query = getMetadataStorage().queries.find((q) => q.target === SpeedProbeResolver) as unknown as
+      Record<string, unknown> | undefined;
+    need(
+      query?.methodName === 'speedProbe' && query.schemaName === 'speedProbe',
+      'a query handler lacks methodName / schemaName',
+      where,
+    );
     const params = (query!.params ?? []) as { kind: string; index: number; name?: string }[];
     need(
-      params.some((p) => p.kind === 'arg' && p.index === 0 && p.name === 'n') && params.some((p) => p.kind === 'context' && p.index === 1),
+      params.some((p) => p.kind === 'arg' && p.index === 0 && p.name === 'n') &&
+        params.some((p) => p.kind === 'context' && p.index === 1),
       `handler params are no longer { kind: 'arg' | 'context' | …, index, name } (got ${JSON.stringify(params.map((p) => [p.kind, p.index, p.name]))})`,
       where,
     );
-    const fr = getMetadataStorage().fieldResolvers.find((r) => r.target === SpeedProbeResolver) as unknown as Record<string, unknown> | undefined;
-    need(typeof fr?.getObjectType === 'function' && (fr.getObjectType as () => unknown)() === SpeedProbe, 'a field resolver lacks getObjectType() → its object class', where);
-    need(fr?.kind === 'external' && fr.methodName === 'times', 'a field resolver lacks kind: external / methodName', where);
-    const type = getMetadataStorage().objectTypes.find((t) => t.target === SpeedProbe) as unknown as Record<string, unknown> | undefined;
-    need(type?.simpleResolvers === true, 'ObjectTypeMetadata.simpleResolvers is not honoured (the simple-types pass set it)', where);
+    const fr = getMetadataStorage().fieldResolvers.find((r) => r.target === SpeedProbeResolver) as unknown as
+      Record<string, unknown> | undefined;
+    need(
+      typeof fr?.getObjectType === 'function' && (fr.getObjectType as () => unknown)() === SpeedProbe,
+      'a field resolver lacks getObjectType() → its object class',
+      where,
+    );
+    need(
+      fr?.kind === 'external' && fr.methodName === 'times',
+      'a field resolver lacks kind: external / methodName',
+      where,
+    );
+    const type = getMetadataStorage().objectTypes.find((t) => t.target === SpeedProbe) as unknown as
+      Record<string, unknown> | undefined;
+    need(
+      type?.simpleResolvers === true,
+      'ObjectTypeMetadata.simpleResolvers is not honoured (the simple-types pass set it)',
+      where,
+    );
     const fields = (type?.fields ?? []) as { name: string; schemaName: string; target: unknown }[];
-    need(fields.some((f) => f.name === 'n' && f.schemaName === 'n' && f.target === SpeedProbe), 'an object type field lacks name / schemaName / target', where);
+    need(
+      fields.some((f) => f.name === 'n' && f.schemaName === 'n' && f.target === SpeedProbe),
+      'an object type field lacks name / schemaName / target',
+      where,
+    );
 
     const report = leanResolverReport()!;
-    need(report.direct.includes('Query.speedProbe') && report.direct.includes('SpeedProbe.times'), 'the handlers are no longer called directly', where);
+    need(
+      report.direct.includes('Query.speedProbe') && report.direct.includes('SpeedProbe.times'),
+      'the handlers are no longer called directly',
+      where,
+    );
     need(report.plain.includes('SpeedProbe.n'), 'a plain field is no longer read by the default resolver', where);
     // 7 × 3 = 21, through the direct calls
     const res = await graphql({ schema, source: '{ speedProbe(n: 7) { n times(k: 3) } }', contextValue: {} });

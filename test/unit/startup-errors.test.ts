@@ -36,12 +36,18 @@ describe('start-up errors are one line with the fix', () => {
 
   it('a port in use names the port and the two ways out', () => {
     const line = startupErrorLine(sysError('EADDRINUSE', 'listen EADDRINUSE: address already in use 0.0.0.0:4000'), AT);
-    expect(line).toBe('port 4000 on 0.0.0.0 is already in use — stop the process listening there, or start with PORT=<a free port>');
+    expect(line).toBe(
+      'port 4000 on 0.0.0.0 is already in use — stop the process listening there, or start with PORT=<a free port>',
+    );
   });
 
   it('an unreachable PostgreSQL (Prisma schema engine wording, or a socket error in a cause) names host:port, never the password', () => {
-    const prisma = new Error("Can't reach database server at `db.internal:6543`\n\nPlease make sure your database server is running at `db.internal:6543`.\n");
-    const wrapped = new Error('connect failed', { cause: sysError('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.5:6543') });
+    const prisma = new Error(
+      "Can't reach database server at `db.internal:6543`\n\nPlease make sure your database server is running at `db.internal:6543`.\n",
+    );
+    const wrapped = new Error('connect failed', {
+      cause: sysError('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.5:6543'),
+    });
     for (const err of [prisma, wrapped]) {
       const line = startupErrorLine(err, PG);
       expect(line).toBe(
@@ -53,7 +59,9 @@ describe('start-up errors are one line with the fix', () => {
 
   it('wrong credentials and a missing database are told apart', () => {
     const auth = Object.assign(new Error('password authentication failed for user "app"'), { code: '28P01' });
-    expect(startupErrorLine(auth, PG)).toBe('PostgreSQL at db.internal:6543 refused the user or password of DATABASE_URL — fix them in DATABASE_URL');
+    expect(startupErrorLine(auth, PG)).toBe(
+      'PostgreSQL at db.internal:6543 refused the user or password of DATABASE_URL — fix them in DATABASE_URL',
+    );
     const missing = Object.assign(new Error('database "bpi" does not exist'), { code: '3D000' });
     expect(startupErrorLine(missing, PG)).toBe(
       'the database bpi does not exist on PostgreSQL at db.internal:6543 — create it (createdb bpi) or fix DATABASE_URL',
@@ -61,7 +69,9 @@ describe('start-up errors are one line with the fix', () => {
   });
 
   it('the embedded database: a data dir held by another process, or not writable', () => {
-    const locked = new DataDirLockedError('The embedded database in /srv/bpigraph/data is in use by process 42 (bpigraph server). Stop it.');
+    const locked = new DataDirLockedError(
+      'The embedded database in /srv/bpigraph/data is in use by process 42 (bpigraph server). Stop it.',
+    );
     expect(startupErrorLine(locked, AT)).toBe(locked.message);
     const denied = sysError('EACCES', "EACCES: permission denied, mkdir '/srv/bpigraph/data'");
     expect(startupErrorLine(denied, AT)).toBe(
@@ -70,6 +80,8 @@ describe('start-up errors are one line with the fix', () => {
   });
 
   it('anything else: its first line, and how to see the stack', () => {
-    expect(startupErrorLine(new Error('boom\n    at somewhere (x.ts:1:1)'), AT)).toBe('start-up failed: boom (DEBUG=1 prints the stack)');
+    expect(startupErrorLine(new Error('boom\n    at somewhere (x.ts:1:1)'), AT)).toBe(
+      'start-up failed: boom (DEBUG=1 prints the stack)',
+    );
   });
 });

@@ -19,8 +19,16 @@ describeWithShared('data/definitions/aaa-bpi-ex.csv', 'AAA table against the pub
     const defsFile = sharedFile('data/definitions/definitions-202509156.json')!;
     const doc = normalizeDefinitions(readSharedJson(defsFile));
     const charts: StatsChart[] = doc.entries.map((e, i) => ({
-      id: i + 1, title: e.title, playStyle: e.playStyle, difficulty: e.difficulty, level: e.level, notes: e.notes, bpm: e.bpm,
-      releasedVersion: e.releasedVersion, removedInVersion: e.removedInVersion, radarCategory: null,
+      id: i + 1,
+      title: e.title,
+      playStyle: e.playStyle,
+      difficulty: e.difficulty,
+      level: e.level,
+      notes: e.notes,
+      bpm: e.bpm,
+      releasedVersion: e.releasedVersion,
+      removedInVersion: e.removedInVersion,
+      radarCategory: null,
       definition: { notes: e.notes, wr: e.wr, kaidenAvg: e.kaidenAvg, coef: e.coef },
     }));
     const table = aaaTable(chartSource(charts), 'INF', { levels: [12], difficulties: null });
@@ -39,7 +47,8 @@ describeWithShared('data/definitions/aaa-bpi-ex.csv', 'AAA table against the pub
       compared++;
       expect(row.aaa.exScore).toBe(Math.ceil((row.maxScore * 8) / 9 - 1e-9));
       if (row.aaa.exScore === ex) exact++;
-      else if (Math.abs(row.aaa.exScore - ex) > 1) far.push(`${title} [${difficulty}]: ours ${row.aaa.exScore}, list ${ex}`);
+      else if (Math.abs(row.aaa.exScore - ex) > 1)
+        far.push(`${title} [${difficulty}]: ours ${row.aaa.exScore}, list ${ex}`);
       expect(row.aaa.bpi).not.toBeNull();
     }
     expect(far).toEqual([]);

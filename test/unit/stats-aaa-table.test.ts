@@ -17,7 +17,14 @@ import { aChart } from './stats-fixture';
 describe('AAA table (§3.10)', () => {
   const charts = [
     aChart({ id: 1, title: 'Beta' }),
-    aChart({ id: 2, title: 'Alpha', level: 11, difficulty: 'HYPER', notes: 900, definition: { notes: 900, wr: 1700, kaidenAvg: 1300, coef: null } }),
+    aChart({
+      id: 2,
+      title: 'Alpha',
+      level: 11,
+      difficulty: 'HYPER',
+      notes: 900,
+      definition: { notes: 900, wr: 1700, kaidenAvg: 1300, coef: null },
+    }),
     aChart({ id: 3, title: 'Gone', removedInVersion: '33' }),
     aChart({ id: 4, title: 'Future', releasedVersion: 34 }),
     aChart({ id: 5, title: 'No definition', definition: null }),
@@ -50,7 +57,10 @@ describe('AAA table (§3.10)', () => {
   });
 
   it('a custom goal: clamp(ceil(m·ratio) + offset, 0, m)', () => {
-    const t = aaaTable(src, '33', { levels: [12], difficulties: null }, [{ chartId: 1, exScore: 1440 }], { ratio: 0.9, offset: -10 });
+    const t = aaaTable(src, '33', { levels: [12], difficulties: null }, [{ chartId: 1, exScore: 1440 }], {
+      ratio: 0.9,
+      offset: -10,
+    });
     expect(t.rows[0].custom).toEqual({ exScore: 1430, bpi: 61.72, diff: 10, reached: true });
     expect(t.summary.custom).toBe(1);
     expect(customBorder(1600, { ratio: 1, offset: 5 })).toBe(1600); // clamped to the maximum

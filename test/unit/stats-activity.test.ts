@@ -30,8 +30,12 @@ describe('activity calendar and active dates (§3.6, §3.7)', () => {
     ]);
     expect(c.activeDays).toBe(3);
     expect(c.chartDays).toBe(2 + 2 + 1);
-    expect(activityCalendar(src, NO_FILTER, plays, { from: '2025-03-02', to: '2025-03-03' }).days).toEqual([{ date: '2025-03-02', count: 2 }]);
-    expect(activityCalendar(src, { levels: null, difficulties: ['HYPER'] }, plays).days).toEqual([{ date: '2025-03-01', count: 1 }]);
+    expect(activityCalendar(src, NO_FILTER, plays, { from: '2025-03-02', to: '2025-03-03' }).days).toEqual([
+      { date: '2025-03-02', count: 2 },
+    ]);
+    expect(activityCalendar(src, { levels: null, difficulties: ['HYPER'] }, plays).days).toEqual([
+      { date: '2025-03-01', count: 1 },
+    ]);
   });
 
   it('active dates: the level-12 view', () => {
@@ -74,12 +78,32 @@ describe('BPI box plot per day / week / month (§3.16)', () => {
     //   top 25 % (drop ⌊0.75·4⌋ = 3): [60] → 60
     //   notes 800 + 700 + 600 + 500 = 2600; keys 4000 + 1000 = 5000 → 2600/5000 = 52 %
     expect(mon).toEqual({
-      date: '2025-04-07', min: -5, p25: 6.25, median: 25, p75: 45, max: 60, count: 4,
-      totalBpi: 36.31, totalBpiTop75: 40.11, totalBpiTop25: 60,
-      registeredNotes: 2600, totalPhysicalNotes: 5000, efficiency: 52,
+      date: '2025-04-07',
+      min: -5,
+      p25: 6.25,
+      median: 25,
+      p75: 45,
+      max: 60,
+      count: 4,
+      totalBpi: 36.31,
+      totalBpiTop75: 40.11,
+      totalBpiTop25: 60,
+      registeredNotes: 2600,
+      totalPhysicalNotes: 5000,
+      efficiency: 52,
     });
     // 8 Apr: one chart (BPI 50, 800 notes) for 100 key presses: 800 % capped at 100
-    expect(tue).toMatchObject({ date: '2025-04-08', min: 50, median: 50, max: 50, count: 1, totalBpi: 50, registeredNotes: 800, totalPhysicalNotes: 100, efficiency: 100 });
+    expect(tue).toMatchObject({
+      date: '2025-04-08',
+      min: 50,
+      median: 50,
+      max: 50,
+      count: 1,
+      totalBpi: 50,
+      registeredNotes: 800,
+      totalPhysicalNotes: 100,
+      efficiency: 100,
+    });
   });
 
   it('Monday weeks: the week keeps each chart best; a tower day without plays still counts in its week', () => {
@@ -88,8 +112,20 @@ describe('BPI box plot per day / week / month (§3.16)', () => {
     //   p25 = −5 + 0.75·15 = 6.25; median = 10 + 0.5·40 = 30; p75 = 50 + 0.25·10 = 52.5
     //   total: (−25 + 100 + 2500 + 3600)/4 = 1543.75 → 39.29
     //   physical 5000 + 100 + 2000 (Sunday 13 Apr) = 7100; 2600/7100 = 36.619… → 36.62
-    expect(w).toMatchObject({ date: '2025-04-07', p25: 6.25, median: 30, p75: 52.5, totalBpi: 39.29, totalPhysicalNotes: 7100, efficiency: 36.62 });
-    expect(bpiBoxPlot(src, NO_FILTER, 'month', plays, [])[0]).toMatchObject({ date: '2025-04', count: 4, efficiency: 0 });
+    expect(w).toMatchObject({
+      date: '2025-04-07',
+      p25: 6.25,
+      median: 30,
+      p75: 52.5,
+      totalBpi: 39.29,
+      totalPhysicalNotes: 7100,
+      efficiency: 36.62,
+    });
+    expect(bpiBoxPlot(src, NO_FILTER, 'month', plays, [])[0]).toMatchObject({
+      date: '2025-04',
+      count: 4,
+      efficiency: 0,
+    });
   });
 
   it('percentile on small lists', () => {

@@ -1,13 +1,43 @@
-import { arenaTrend, monthsOfPlays, parseTowerRegistration, reviewPeriods, towerHistory, towerPeriod, towerRanking, type TowerTotalRow } from '../../src/domain/stats';
+import {
+  arenaTrend,
+  monthsOfPlays,
+  parseTowerRegistration,
+  reviewPeriods,
+  towerHistory,
+  towerPeriod,
+  towerRanking,
+  type TowerTotalRow,
+} from '../../src/domain/stats';
 import { jst } from './stats-fixture';
 
 describe('arena rank trend from the snapshots (§3.14)', () => {
   it('global rank = players of the same snapshot in better classes + class rank', () => {
     const t = arenaTrend(
       [
-        { snapshotId: 3, fetchedAt: new Date('2025-05-03T03:00:00Z'), arenaClass: 'A2', rank: 80, wins: 30, a1Continue: null },
-        { snapshotId: 1, fetchedAt: new Date('2025-05-01T03:00:00Z'), arenaClass: 'A3', rank: 50, wins: 10, a1Continue: null },
-        { snapshotId: 2, fetchedAt: new Date('2025-05-02T16:00:00Z'), arenaClass: 'A2', rank: 120, wins: 20, a1Continue: 0 },
+        {
+          snapshotId: 3,
+          fetchedAt: new Date('2025-05-03T03:00:00Z'),
+          arenaClass: 'A2',
+          rank: 80,
+          wins: 30,
+          a1Continue: null,
+        },
+        {
+          snapshotId: 1,
+          fetchedAt: new Date('2025-05-01T03:00:00Z'),
+          arenaClass: 'A3',
+          rank: 50,
+          wins: 10,
+          a1Continue: null,
+        },
+        {
+          snapshotId: 2,
+          fetchedAt: new Date('2025-05-02T16:00:00Z'),
+          arenaClass: 'A2',
+          rank: 120,
+          wins: 20,
+          a1Continue: 0,
+        },
       ],
       [
         { snapshotId: 1, arenaClass: 'A1', count: 10 },
@@ -34,7 +64,11 @@ describe('arena rank trend from the snapshots (§3.14)', () => {
 
 describe('months available for reviews (§3.15)', () => {
   it('JST months of the plays, newest first, with their years', () => {
-    const months = monthsOfPlays([jst('2024-12-31 23:59'), jst('2025-01-01 00:00'), new Date('2025-02-28T15:00:00Z') /* 1 Mar JST */]);
+    const months = monthsOfPlays([
+      jst('2024-12-31 23:59'),
+      jst('2025-01-01 00:00'),
+      new Date('2025-02-28T15:00:00Z') /* 1 Mar JST */,
+    ]);
     expect(reviewPeriods(months)).toEqual({ months: ['2025-03', '2025-01', '2024-12'], years: ['2025', '2024'] });
     expect(reviewPeriods(['2025-13', 'x', '2025-02', '2025-02'])).toEqual({ months: ['2025-02'], years: ['2025'] });
   });
@@ -44,8 +78,26 @@ describe('IIDX TOWER: register, read, ranking (§3.18, §4.4)', () => {
   const today = '2025-06-15';
 
   it('registration: checked rows sorted by date; every problem named with its row', () => {
-    const ok = parseTowerRegistration({ version: '33', rows: [{ playDate: '2025-06-15', keyCount: 10, scratchCount: 2 }, { playDate: '2025-06-01', keyCount: 0, scratchCount: 0 }] }, today);
-    expect(ok).toEqual({ ok: true, value: { version: '33', rows: [{ playDate: '2025-06-01', keyCount: 0, scratchCount: 0 }, { playDate: '2025-06-15', keyCount: 10, scratchCount: 2 }] } });
+    const ok = parseTowerRegistration(
+      {
+        version: '33',
+        rows: [
+          { playDate: '2025-06-15', keyCount: 10, scratchCount: 2 },
+          { playDate: '2025-06-01', keyCount: 0, scratchCount: 0 },
+        ],
+      },
+      today,
+    );
+    expect(ok).toEqual({
+      ok: true,
+      value: {
+        version: '33',
+        rows: [
+          { playDate: '2025-06-01', keyCount: 0, scratchCount: 0 },
+          { playDate: '2025-06-15', keyCount: 10, scratchCount: 2 },
+        ],
+      },
+    });
     const bad = parseTowerRegistration(
       {
         version: 'XX',
@@ -60,9 +112,19 @@ describe('IIDX TOWER: register, read, ranking (§3.18, §4.4)', () => {
     );
     expect(bad.ok).toBe(false);
     if (!bad.ok) {
-      expect(bad.issues.map((i) => i.path)).toEqual([['version'], ['rows', 0, 'playDate'], ['rows', 1, 'playDate'], ['rows', 1, 'keyCount'], ['rows', 1, 'scratchCount'], ['rows', 3, 'playDate']]);
+      expect(bad.issues.map((i) => i.path)).toEqual([
+        ['version'],
+        ['rows', 0, 'playDate'],
+        ['rows', 1, 'playDate'],
+        ['rows', 1, 'keyCount'],
+        ['rows', 1, 'scratchCount'],
+        ['rows', 3, 'playDate'],
+      ]);
     }
-    expect(parseTowerRegistration({ rows: [] }, today)).toMatchObject({ ok: false, issues: [{ path: ['version'] }, { path: ['rows'] }] });
+    expect(parseTowerRegistration({ rows: [] }, today)).toMatchObject({
+      ok: false,
+      issues: [{ path: ['version'] }, { path: ['rows'] }],
+    });
   });
 
   it('history: newest first with totals; play days are days with a count', () => {
@@ -73,20 +135,44 @@ describe('IIDX TOWER: register, read, ranking (§3.18, §4.4)', () => {
     ]);
     expect(h.days.map((d) => d.playDate)).toEqual(['2025-06-03', '2025-06-02', '2025-06-01']);
     expect(h).toMatchObject({ totalKeys: 1500, totalScratches: 150, playDays: 2 });
-    expect(towerHistory([{ playDate: '2025-06-01', keyCount: 1, scratchCount: 1 }], { from: '2025-06-02' }).days).toEqual([]);
+    expect(
+      towerHistory([{ playDate: '2025-06-01', keyCount: 1, scratchCount: 1 }], { from: '2025-06-02' }).days,
+    ).toEqual([]);
   });
 
   it('period: the day, its Monday–Sunday week, its month; a later date is today', () => {
     // 2025-06-11 is a Wednesday → week 9 (Mon) … 15 (Sun)
-    expect(towerPeriod('week', '2025-06-11', today)).toEqual({ period: 'week', startDate: '2025-06-09', endDate: '2025-06-15' });
-    expect(towerPeriod('month', '2024-02-10', today)).toEqual({ period: 'month', startDate: '2024-02-01', endDate: '2024-02-29' });
+    expect(towerPeriod('week', '2025-06-11', today)).toEqual({
+      period: 'week',
+      startDate: '2025-06-09',
+      endDate: '2025-06-15',
+    });
+    expect(towerPeriod('month', '2024-02-10', today)).toEqual({
+      period: 'month',
+      startDate: '2024-02-01',
+      endDate: '2024-02-29',
+    });
     expect(towerPeriod('day', null, today)).toEqual({ period: 'day', startDate: today, endDate: today });
     expect(towerPeriod('day', '2025-07-01', today)).toMatchObject({ startDate: today });
   });
 
   it('ranking: keys + scratches desc, shared ranks, self rank, private players masked', () => {
-    const row = (userId: string, keyCount: number, scratchCount: number, visible: boolean): TowerTotalRow => ({ userId, name: `n-${userId}`, profileImage: `https://img/${userId}`, gameId: '12345678', visible, keyCount, scratchCount });
-    const rows = [row('u1', 900, 100, true), row('u2', 1500, 0, false), row('u3', 1000, 0, true), row('me', 400, 100, false), row('u5', 10, 0, true)];
+    const row = (userId: string, keyCount: number, scratchCount: number, visible: boolean): TowerTotalRow => ({
+      userId,
+      name: `n-${userId}`,
+      profileImage: `https://img/${userId}`,
+      gameId: '12345678',
+      visible,
+      keyCount,
+      scratchCount,
+    });
+    const rows = [
+      row('u1', 900, 100, true),
+      row('u2', 1500, 0, false),
+      row('u3', 1000, 0, true),
+      row('me', 400, 100, false),
+      row('u5', 10, 0, true),
+    ];
     const period = towerPeriod('day', '2025-06-10', today);
     const r = towerRanking(rows, period, 'me', { offset: 0, limit: 3 });
     // totals: u2 1500, u1 1000, u3 1000, me 500, u5 10 → ranks 1, 2, 2 (u1 before u3 by id), 4, 5
@@ -95,13 +181,21 @@ describe('IIDX TOWER: register, read, ranking (§3.18, §4.4)', () => {
       [2, 'u1', 1000, false],
       [2, 'u3', 1000, false],
     ]);
-    expect(r.entries[0]).toMatchObject({ name: '非公開ユーザー', profileImage: null, gameId: null, data: { keyCount: 1500, scratchCount: 0 } });
+    expect(r.entries[0]).toMatchObject({
+      name: '非公開ユーザー',
+      profileImage: null,
+      gameId: null,
+      data: { keyCount: 1500, scratchCount: 0 },
+    });
     // the viewer's own private row is shown to the viewer
     expect(r.selfRank).toBe(4);
     expect(r.self).toMatchObject({ rank: 4, userId: 'me', isSelf: true, isMasked: false, value: 500 });
     expect(r).toMatchObject({ totalCount: 5, hasNextPage: true, startDate: '2025-06-10', endDate: '2025-06-10' });
     const page2 = towerRanking(rows, period, null, { offset: 3, limit: 3 });
-    expect(page2.entries.map((e) => [e.rank, e.userId])).toEqual([[4, null], [5, 'u5']]); // anonymous viewer: "me" is masked
+    expect(page2.entries.map((e) => [e.rank, e.userId])).toEqual([
+      [4, null],
+      [5, 'u5'],
+    ]); // anonymous viewer: "me" is masked
     expect(page2.selfRank).toBeNull();
   });
 });

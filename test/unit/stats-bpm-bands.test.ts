@@ -43,7 +43,11 @@ describe('BPI by BPM band (§3.11)', () => {
     // N = 3, K = log2 3 = 1.584963: 50^K = 492.951, 0^K = 0, 15^K = 73.124
     // sum = (492.951 + 0 − 73.124) / 3 = 139.942; total = 139.942^(1/K) = 22.59
     expect(b140).toMatchObject({ chartCount: 3, playedCount: 2, totalBpi: 22.59 });
-    expect(b140.songs.map((s) => [s.chartId, s.bpi, s.exScore])).toEqual([[1, 50, 1350], [7, 0, 1200], [2, -15, null]]);
+    expect(b140.songs.map((s) => [s.chartId, s.bpi, s.exScore])).toEqual([
+      [1, 50, 1350],
+      [7, 0, 1200],
+      [2, -15, null],
+    ]);
     // one chart per band: N = 1, K = max(1, log2 1) = 1 → the chart's BPI
     expect(r[0]).toMatchObject({ totalBpi: 100, chartCount: 1 });
     expect(r[2]).toMatchObject({ totalBpi: -10 });
@@ -52,8 +56,14 @@ describe('BPI by BPM band (§3.11)', () => {
   });
 
   it('follows the level / difficulty filter', () => {
-    const charts = [aChart({ id: 1, bpm: '150' }), aChart({ id: 2, bpm: '150', level: 11 }), aChart({ id: 3, bpm: '150', difficulty: 'LEGGENDARIA' })];
-    const r = bpmBands(linearSource(charts), '33', { levels: [12], difficulties: ['ANOTHER'] }, [{ chartId: 2, exScore: 1500 }]);
+    const charts = [
+      aChart({ id: 1, bpm: '150' }),
+      aChart({ id: 2, bpm: '150', level: 11 }),
+      aChart({ id: 3, bpm: '150', difficulty: 'LEGGENDARIA' }),
+    ];
+    const r = bpmBands(linearSource(charts), '33', { levels: [12], difficulties: ['ANOTHER'] }, [
+      { chartId: 2, exScore: 1500 },
+    ]);
     expect(r).toHaveLength(1);
     expect(r[0]).toMatchObject({ label: '140~160', chartCount: 1, playedCount: 0, totalBpi: -15 });
   });

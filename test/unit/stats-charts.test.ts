@@ -1,10 +1,25 @@
-import { c, escapeXml, fmt, niceTicks, PALETTES, renderBpiDistributionSvg, renderRadarSvg, renderTrendSvg, textWidth, truncate } from '../../src/domain/charts';
+import {
+  c,
+  escapeXml,
+  fmt,
+  niceTicks,
+  PALETTES,
+  renderBpiDistributionSvg,
+  renderRadarSvg,
+  renderTrendSvg,
+  textWidth,
+  truncate,
+} from '../../src/domain/charts';
 import { bpiBuckets } from '../../src/domain/stats';
 import * as fx from '../browser/chart-fixtures';
 
 describe('SVG chart renderers: deterministic, escaped, themed (markup; the pictures are checked in test/browser)', () => {
   it('the same input gives the same bytes; no ids, no scripts, no external references', () => {
-    for (const render of [() => renderRadarSvg(fx.radar, { title: fx.title }), () => renderTrendSvg(fx.trend, { theme: 'dark' }), () => renderBpiDistributionSvg(fx.distribution)]) {
+    for (const render of [
+      () => renderRadarSvg(fx.radar, { title: fx.title }),
+      () => renderTrendSvg(fx.trend, { theme: 'dark' }),
+      () => renderBpiDistributionSvg(fx.distribution),
+    ]) {
       const a = render();
       expect(render()).toBe(a);
       expect(a).not.toMatch(/\sid=|<script|href=|url\(/);
@@ -18,7 +33,12 @@ describe('SVG chart renderers: deterministic, escaped, themed (markup; the pictu
     expect(svg).not.toContain('<b>');
     expect(svg).not.toContain('\u0001');
     // song titles from the data (drawn under the radar's axes) are escaped too
-    expect(renderRadarSvg({ values: fx.radar.values, categories: fx.radar.categories.map((k) => ({ ...k, songs: k.songs.map((s) => ({ ...s, title: '<&>' })) })) })).toContain('&lt;&amp;&gt; [');
+    expect(
+      renderRadarSvg({
+        values: fx.radar.values,
+        categories: fx.radar.categories.map((k) => ({ ...k, songs: k.songs.map((s) => ({ ...s, title: '<&>' })) })),
+      }),
+    ).toContain('&lt;&amp;&gt; [');
   });
 
   it('light and dark differ in the background and text colours; the font stack renders Japanese', () => {
@@ -37,7 +57,9 @@ describe('SVG chart renderers: deterministic, escaped, themed (markup; the pictu
     const last = fx.trend.points[fx.trend.points.length - 1];
     expect(renderTrendSvg(fx.trend)).toContain(`>${last.totalBpi.toFixed(2)}</text>`);
     const dist = renderBpiDistributionSvg(fx.distribution);
-    expect((dist.match(/<rect [^>]*rx="1.5"/g) ?? []).length).toBe(fx.distribution.buckets.filter((b) => b.count > 0).length);
+    expect((dist.match(/<rect [^>]*rx="1.5"/g) ?? []).length).toBe(
+      fx.distribution.buckets.filter((b) => b.count > 0).length,
+    );
   });
 
   it('empty results say so instead of drawing nothing', () => {

@@ -1,9 +1,24 @@
-import { neighbourRecommendations, NO_FILTER, pickNeighbours, radarCacheColumns, radarCategoryRanking, radarFromCache, siteSummary, type RadarCacheRow } from '../../src/domain/stats';
+import {
+  neighbourRecommendations,
+  NO_FILTER,
+  pickNeighbours,
+  radarCacheColumns,
+  radarCategoryRanking,
+  radarFromCache,
+  siteSummary,
+  type RadarCacheRow,
+} from '../../src/domain/stats';
 import { aChart, linearSource } from './stats-fixture';
 
 // BPI of EX s in linearSource = (s − 1200) / 3, floor −15.
 describe('recommendations from players near my total BPI (§3.9)', () => {
-  const src = linearSource([aChart({ id: 1, title: 'C1' }), aChart({ id: 2, title: 'C2' }), aChart({ id: 3, title: 'C3' }), aChart({ id: 4, title: 'C4' }), aChart({ id: 5, title: 'C5', level: 11, difficulty: 'HYPER' })]);
+  const src = linearSource([
+    aChart({ id: 1, title: 'C1' }),
+    aChart({ id: 2, title: 'C2' }),
+    aChart({ id: 3, title: 'C3' }),
+    aChart({ id: 4, title: 'C4' }),
+    aChart({ id: 5, title: 'C5', level: 11, difficulty: 'HYPER' }),
+  ]);
 
   it('picks the n players closest to my total (ties by id), never me', () => {
     const cands = [
@@ -38,7 +53,16 @@ describe('recommendations from players near my total BPI (§3.9)', () => {
       { userId: 'c', chartId: 4, exScore: 1500 }, // c is not a neighbour: ignored
     ];
     const noMinimum = { neighbours: 1, perChart: 1 }; // the arithmetic without the privacy minimums (tested below)
-    const r = neighbourRecommendations(src, NO_FILTER, 40, mine, ['e', 'a', 'd'], theirs, { offset: 0, limit: 10 }, noMinimum);
+    const r = neighbourRecommendations(
+      src,
+      NO_FILTER,
+      40,
+      mine,
+      ['e', 'a', 'd'],
+      theirs,
+      { offset: 0, limit: 10 },
+      noMinimum,
+    );
     expect(r.usedNeighbors).toBe(3);
     expect(r.myTotalBpi).toBe(40);
     expect(r.weapons.total).toBe(4);
@@ -50,14 +74,26 @@ describe('recommendations from players near my total BPI (§3.9)', () => {
     ]);
     expect(r.potential.data.map((i) => i.chartId)).toEqual([2, 1, 5, 3]);
     expect(JSON.stringify(r)).not.toMatch(/"(e|a|d|c)"/); // no neighbour id anywhere
-    const f = neighbourRecommendations(src, { levels: [12], difficulties: null }, null, mine, ['e', 'a', 'd'], theirs, { offset: 1, limit: 2 }, noMinimum);
+    const f = neighbourRecommendations(
+      src,
+      { levels: [12], difficulties: null },
+      null,
+      mine,
+      ['e', 'a', 'd'],
+      theirs,
+      { offset: 1, limit: 2 },
+      noMinimum,
+    );
     expect(f.myTotalBpi).toBe(-15); // no stored total
     expect(f.weapons.total).toBe(3); // the ☆11 chart is filtered out
     expect(f.weapons.data.map((i) => i.chartId)).toEqual([1, 2]); // page [1, 3) of [3, 1, 2]
   });
 
   it('privacy minimums: nothing with fewer than 5 neighbours; a chart only with 3 of them on it', () => {
-    const mine = [{ chartId: 1, exScore: 1350 }, { chartId: 3, exScore: 1500 }];
+    const mine = [
+      { chartId: 1, exScore: 1350 },
+      { chartId: 3, exScore: 1500 },
+    ];
     const theirs = [
       { userId: 'e', chartId: 1, exScore: 1290 },
       { userId: 'a', chartId: 1, exScore: 1410 }, // chart 1: 2 neighbours → hidden (one of them would be nearly identifiable)
@@ -69,15 +105,32 @@ describe('recommendations from players near my total BPI (§3.9)', () => {
     const few = neighbourRecommendations(src, NO_FILTER, 40, mine, ['e', 'a', 'd'], theirs, { offset: 0, limit: 10 });
     expect([few.usedNeighbors, few.weapons.total, few.potential.total]).toEqual([0, 0, 0]);
     // 5 neighbours: chart 3 only (mean (80 + 60 + 50)/3 = 63.33)
-    const enough = neighbourRecommendations(src, NO_FILTER, 40, mine, ['e', 'a', 'd', 'x', 'y'], theirs, { offset: 0, limit: 10 });
+    const enough = neighbourRecommendations(src, NO_FILTER, 40, mine, ['e', 'a', 'd', 'x', 'y'], theirs, {
+      offset: 0,
+      limit: 10,
+    });
     expect(enough.usedNeighbors).toBe(5);
     expect(enough.weapons.data.map((i) => [i.chartId, i.neighborAvgBpi, i.neighborCount])).toEqual([[3, 63.33, 3]]);
   });
 });
 
 describe('global ranking by radar category, viewer radar beside it (§4.1)', () => {
-  const v = (notes: number, peak: number) => ({ NOTES: notes, CHORD: 0, PEAK: peak, CHARGE: 0, SCRATCH: 0, SOFLAN: -15 });
-  const row = (userId: string, values: ReturnType<typeof v>, visible = true): RadarCacheRow => ({ userId, name: userId.toUpperCase(), profileImage: null, gameId: null, visible, ...radarCacheColumns(values) });
+  const v = (notes: number, peak: number) => ({
+    NOTES: notes,
+    CHORD: 0,
+    PEAK: peak,
+    CHARGE: 0,
+    SCRATCH: 0,
+    SOFLAN: -15,
+  });
+  const row = (userId: string, values: ReturnType<typeof v>, visible = true): RadarCacheRow => ({
+    userId,
+    name: userId.toUpperCase(),
+    profileImage: null,
+    gameId: null,
+    visible,
+    ...radarCacheColumns(values),
+  });
 
   it('converts radar values to and from the cache columns', () => {
     expect(radarCacheColumns(v(1, 2))).toEqual({ notes: 1, chord: 0, peak: 2, charge: 0, scratch: 0, soflan: -15 });
@@ -88,11 +141,18 @@ describe('global ranking by radar category, viewer radar beside it (§4.1)', () 
     const rows = [row('a', v(50, 10)), row('b', v(20, 60), false), row('me', v(30, 30)), row('c', v(10, 30))];
     const r = radarCategoryRanking(rows, 'PEAK', 'me', { offset: 0, limit: 10 }, v(30, 30));
     // PEAK: b 60, c 30, me 30, a 10 → ranks 1, 2, 2, 4 (c before me by id)
-    expect(r.entries.map((e) => [e.rank, e.userId, e.value])).toEqual([[1, null, 60], [2, 'c', 30], [2, 'me', 30], [4, 'a', 10]]);
+    expect(r.entries.map((e) => [e.rank, e.userId, e.value])).toEqual([
+      [1, null, 60],
+      [2, 'c', 30],
+      [2, 'me', 30],
+      [4, 'a', 10],
+    ]);
     expect(r.entries[0].data).toEqual(v(20, 60)); // a masked row keeps its values, not its identity
     expect(r.selfRank).toBe(2);
     expect(r.viewerRadar).toEqual(v(30, 30));
-    expect(radarCategoryRanking(rows, 'NOTES', 'me', { offset: 0, limit: 1 }, null).entries.map((e) => e.userId)).toEqual(['a']);
+    expect(
+      radarCategoryRanking(rows, 'NOTES', 'me', { offset: 0, limit: 1 }, null).entries.map((e) => e.userId),
+    ).toEqual(['a']);
   });
 });
 
@@ -115,27 +175,67 @@ describe('site-wide summary (§8.2): "today" is today in JST', () => {
         { date: '2025-07-05', hour: 12, count: 60 },
         { date: '2025-03-01', hour: 12, count: 10 },
       ],
-      arenaClasses: [{ arenaClass: 'A1', count: 2 }, { arenaClass: 'B5', count: 1 }],
-      areas: [{ area: '東京都', count: 5 }, { area: '大阪府', count: 5 }, { area: '海外', count: 9 }],
-      versions: [{ version: 'INF', count: 5 }, { version: '33', count: 10 }, { version: '9x', count: 1 }, { version: '32', count: 3 }],
+      arenaClasses: [
+        { arenaClass: 'A1', count: 2 },
+        { arenaClass: 'B5', count: 1 },
+      ],
+      areas: [
+        { area: '東京都', count: 5 },
+        { area: '大阪府', count: 5 },
+        { area: '海外', count: 9 },
+      ],
+      versions: [
+        { version: 'INF', count: 5 },
+        { version: '33', count: 10 },
+        { version: '9x', count: 1 },
+        { version: '32', count: 3 },
+      ],
     });
     expect(s.today).toBe('2025-07-11');
     // totals: users 2 + 3 + 5 = 10, batches 4 + 6 + 1 = 11, plays 40 + 60 + 10 = 110; today = 11 Jul JST only
-    expect(s.summary).toEqual({ totalUsers: 10, newUsersToday: 2, totalBatches: 11, newBatchesToday: 4, totalPlays: 110, newPlaysToday: 40 });
+    expect(s.summary).toEqual({
+      totalUsers: 10,
+      newUsersToday: 2,
+      totalBatches: 11,
+      newBatchesToday: 4,
+      totalPlays: 110,
+      newPlaysToday: 40,
+    });
     // 90 days ending today: 11 Jul − 89 days = 13 Apr
     expect(s.dailyRegistrations).toHaveLength(90);
     expect(s.dailyRegistrations[0]).toEqual({ date: '2025-04-13', users: 0, batches: 0, plays: 0 });
     expect(s.dailyRegistrations[89]).toEqual({ date: '2025-07-11', users: 2, batches: 4, plays: 40 });
-    expect(s.dailyRegistrations.find((d) => d.date === '2025-07-05')).toEqual({ date: '2025-07-05', users: 0, batches: 6, plays: 60 });
+    expect(s.dailyRegistrations.find((d) => d.date === '2025-07-05')).toEqual({
+      date: '2025-07-05',
+      users: 0,
+      batches: 6,
+      plays: 60,
+    });
     // hours: all time 0 h → 4 / 40, 12 h → 6 + 1 = 7 / 60 + 10 = 70; d7 = 5–11 Jul → 12 h 6 / 60
     expect(s.hourly.all[0]).toEqual({ hour: 0, batches: 4, plays: 40 });
     expect(s.hourly.all[12]).toEqual({ hour: 12, batches: 7, plays: 70 });
     expect(s.hourly.d7[12]).toEqual({ hour: 12, batches: 6, plays: 60 });
     expect(s.hourly.d90[12]).toEqual({ hour: 12, batches: 6, plays: 60 }); // 1 Mar is before 13 Apr
     // weekdays (ISO): 11 Jul 2025 is a Friday (5); 5 Jul and 1 Mar are Saturdays (6)
-    expect(s.weekday.all.map((w) => [w.weekday, w.batches, w.plays])).toEqual([[1, 0, 0], [2, 0, 0], [3, 0, 0], [4, 0, 0], [5, 4, 40], [6, 7, 70], [7, 0, 0]]);
+    expect(s.weekday.all.map((w) => [w.weekday, w.batches, w.plays])).toEqual([
+      [1, 0, 0],
+      [2, 0, 0],
+      [3, 0, 0],
+      [4, 0, 0],
+      [5, 4, 40],
+      [6, 7, 70],
+      [7, 0, 0],
+    ]);
     expect(s.arenaClassDistribution.map((a) => a.count)).toEqual([2, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
     expect(s.areaDistribution.map((a) => a.area)).toEqual(['海外', '大阪府', '東京都']);
-    expect(s.versionDistribution).toEqual({ versions: [{ version: '32', count: 3 }, { version: '33', count: 10 }, { version: 'INF', count: 5 }, { version: '9x', count: 1 }], total: 19 });
+    expect(s.versionDistribution).toEqual({
+      versions: [
+        { version: '32', count: 3 },
+        { version: '33', count: 10 },
+        { version: 'INF', count: 5 },
+        { version: '9x', count: 1 },
+      ],
+      total: 19,
+    });
   });
 });

@@ -1,12 +1,34 @@
-import { bpiBuckets, bpiDistribution, djRankDistribution, djRankOf, NO_FILTER, scoreRateDistribution } from '../../src/domain/stats';
+import {
+  bpiBuckets,
+  bpiDistribution,
+  djRankDistribution,
+  djRankOf,
+  NO_FILTER,
+  scoreRateDistribution,
+} from '../../src/domain/stats';
 import { aChart, linearSource } from './stats-fixture';
 
 // BPI of EX s in linearSource = (s − 1200) / 3, floor −15.
-const labelCounts = (h: { buckets: { label: string; count: number }[] }) => Object.fromEntries(h.buckets.filter((b) => b.count > 0).map((b) => [b.label, b.count]));
+const labelCounts = (h: { buckets: { label: string; count: number }[] }) =>
+  Object.fromEntries(h.buckets.filter((b) => b.count > 0).map((b) => [b.label, b.count]));
 
 describe('single-BPI distribution (§3.2)', () => {
   it('step 10: 13 buckets <-10, -10, 0 … 90, 100+', () => {
-    expect(bpiBuckets(10).map((b) => b.label)).toEqual(['<-10', '-10', '0', '10', '20', '30', '40', '50', '60', '70', '80', '90', '100+']);
+    expect(bpiBuckets(10).map((b) => b.label)).toEqual([
+      '<-10',
+      '-10',
+      '0',
+      '10',
+      '20',
+      '30',
+      '40',
+      '50',
+      '60',
+      '70',
+      '80',
+      '90',
+      '100+',
+    ]);
     // steps 5 / 2 / 1: 110/step regular buckets + the two open ends
     expect(bpiBuckets(5)).toHaveLength(22 + 2);
     expect(bpiBuckets(2)).toHaveLength(55 + 2);
@@ -31,7 +53,15 @@ describe('single-BPI distribution (§3.2)', () => {
     expect(d.total).toBe(7);
     expect(labelCounts(d)).toEqual({ '<-10': 1, '-10': 2, '0': 1, '90': 2, '100+': 1 });
     // step 5: −10 → "-10" ([−10, −5)), −0.33 → "-5", 0 → "0", 90 → "90", 99.67 → "95"
-    expect(labelCounts(bpiDistribution(src, bests, NO_FILTER, 5))).toEqual({ '<-10': 1, '-10': 1, '-5': 1, '0': 1, '90': 1, '95': 1, '100+': 1 });
+    expect(labelCounts(bpiDistribution(src, bests, NO_FILTER, 5))).toEqual({
+      '<-10': 1,
+      '-10': 1,
+      '-5': 1,
+      '0': 1,
+      '90': 1,
+      '95': 1,
+      '100+': 1,
+    });
   });
 
   it('counts only SP BPI charts in the query scope that have a definition', () => {
@@ -76,13 +106,17 @@ describe('DJ rank distribution with MAX- (§3.3)', () => {
   it('9 buckets F … AAA, MAX-; AAA does not include MAX-; EX 0 skipped', () => {
     const charts = [1, 2, 3, 4, 5].map((id) => aChart({ id, notes: 900 }));
     const src = linearSource(charts);
-    const h = djRankDistribution(src, [
-      { chartId: 1, exScore: 1750 }, // MAX-
-      { chartId: 2, exScore: 1650 }, // AAA
-      { chartId: 3, exScore: 1600 }, // AAA
-      { chartId: 4, exScore: 100 }, // 100/1800 < 2/9 → F
-      { chartId: 5, exScore: 0 }, // skipped
-    ], NO_FILTER);
+    const h = djRankDistribution(
+      src,
+      [
+        { chartId: 1, exScore: 1750 }, // MAX-
+        { chartId: 2, exScore: 1650 }, // AAA
+        { chartId: 3, exScore: 1600 }, // AAA
+        { chartId: 4, exScore: 100 }, // 100/1800 < 2/9 → F
+        { chartId: 5, exScore: 0 }, // skipped
+      ],
+      NO_FILTER,
+    );
     expect(h.buckets.map((b) => b.label)).toEqual(['F', 'E', 'D', 'C', 'B', 'A', 'AA', 'AAA', 'MAX-']);
     expect(h.total).toBe(4);
     expect(labelCounts(h)).toEqual({ F: 1, AAA: 2, 'MAX-': 1 });

@@ -47,6 +47,11 @@ export function jst(wall: string): Date {
 }
 
 /** A stored play (ids ascend in creation order). */
-export function aPlay(chartId: number, exScore: number, at: string, bpi: number | null = linearBpi(exScore)): PlayInput {
+export function aPlay(
+  chartId: number,
+  exScore: number,
+  at: string,
+  bpi: number | null = linearBpi(exScore),
+): PlayInput {
   return { id: nextId++, chartId, exScore, bpi, playedAt: jst(at) };
 }

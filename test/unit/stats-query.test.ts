@@ -17,12 +17,22 @@ import {
 describe('standard stats query (§0.5): unknown values are refused, naming the argument', () => {
   it('defaults: latest version, no level / difficulty filter', () => {
     expect(parseStatsQuery({})).toEqual({ ok: true, value: { version: '33', levels: null, difficulties: null } });
-    expect(parseStatsQuery({ version: null, levels: [], difficulties: [] })).toEqual({ ok: true, value: { version: '33', levels: null, difficulties: null } });
+    expect(parseStatsQuery({ version: null, levels: [], difficulties: [] })).toEqual({
+      ok: true,
+      value: { version: '33', levels: null, difficulties: null },
+    });
   });
 
   it('normalises: distinct levels ascending, difficulties in HYPER/ANOTHER/LEGGENDARIA order, REST strings', () => {
-    const r = parseStatsQuery({ version: 'INF', levels: ['12', 11, 12], difficulties: ['LEGGENDARIA', 'HYPER', 'LEGGENDARIA'] });
-    expect(r).toEqual({ ok: true, value: { version: 'INF', levels: [11, 12], difficulties: ['HYPER', 'LEGGENDARIA'] } });
+    const r = parseStatsQuery({
+      version: 'INF',
+      levels: ['12', 11, 12],
+      difficulties: ['LEGGENDARIA', 'HYPER', 'LEGGENDARIA'],
+    });
+    expect(r).toEqual({
+      ok: true,
+      value: { version: 'INF', levels: [11, 12], difficulties: ['HYPER', 'LEGGENDARIA'] },
+    });
   });
 
   it('an unknown version is an issue on `version` (the reference silently uses the latest)', () => {
@@ -34,7 +44,11 @@ describe('standard stats query (§0.5): unknown values are refused, naming the a
   it('a level other than 11/12 is an issue on `levels[i]` (the reference drops it)', () => {
     const r = parseStatsQuery({ levels: [12, 10, 'x'] });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.issues.map((i) => i.path)).toEqual([['levels', 1], ['levels', 2]]);
+    if (!r.ok)
+      expect(r.issues.map((i) => i.path)).toEqual([
+        ['levels', 1],
+        ['levels', 2],
+      ]);
   });
 
   it('one unknown difficulty is an issue, not "no filter" (the reference clears the whole list)', () => {
@@ -93,7 +107,10 @@ describe('per-part arguments', () => {
     expect(parseCategory('totalBpi', 'category', true)).toEqual({ ok: true, value: 'TOTAL_BPI' });
     expect(parseCategory('soflan')).toEqual({ ok: true, value: 'SOFLAN' });
     expect(parseCategory('TOTAL_BPI')).toMatchObject({ ok: false, issues: [{ path: ['category'] }] });
-    expect(parseCategory('speed', 'category', true)).toMatchObject({ ok: false, issues: [{ code: 'invalid_enum_value' }] });
+    expect(parseCategory('speed', 'category', true)).toMatchObject({
+      ok: false,
+      issues: [{ code: 'invalid_enum_value' }],
+    });
   });
 
   it('dates are real calendar dates; a range must not run backwards', () => {
@@ -106,8 +123,14 @@ describe('per-part arguments', () => {
   });
 
   it('review period: YYYY-MM (month: first and last day) or YYYY (year)', () => {
-    expect(parseReviewPeriod('2024-02')).toEqual({ ok: true, value: { kind: 'month', key: '2024-02', from: '2024-02-01', to: '2024-02-29' } });
-    expect(parseReviewPeriod('2025')).toEqual({ ok: true, value: { kind: 'year', key: '2025', from: '2025-01-01', to: '2025-12-31' } });
+    expect(parseReviewPeriod('2024-02')).toEqual({
+      ok: true,
+      value: { kind: 'month', key: '2024-02', from: '2024-02-01', to: '2024-02-29' },
+    });
+    expect(parseReviewPeriod('2025')).toEqual({
+      ok: true,
+      value: { kind: 'year', key: '2025', from: '2025-01-01', to: '2025-12-31' },
+    });
     expect(parseReviewPeriod('2025-13')).toMatchObject({ ok: false, issues: [{ path: ['month'] }] });
     expect(parseReviewPeriod(undefined)).toMatchObject({ ok: false });
   });

@@ -29,7 +29,11 @@ describe('radar with filters and the songs behind each category (§3.5)', () => 
     //   (1478.853 + 492.951 − 73.124) / 3 = 632.893; 632.893^(1/K) = 58.54
     const notes = r.categories.find((c) => c.category === 'NOTES')!;
     expect(notes).toMatchObject({ totalBpi: 58.54, playedCount: 2, chartCount: 3 });
-    expect(notes.songs.map((s) => [s.chartId, s.exScore, s.bpi])).toEqual([[1, 1500, 100], [4, 1350, 50], [2, null, -15]]);
+    expect(notes.songs.map((s) => [s.chartId, s.exScore, s.bpi])).toEqual([
+      [1, 1500, 100],
+      [4, 1350, 50],
+      [2, null, -15],
+    ]);
     // CHORD: one played chart (N = 1, K = 1) → its BPI 10
     expect(r.values.CHORD).toBe(10);
     // SOFLAN: nothing played → −15, its available chart listed as unplayed
@@ -40,9 +44,15 @@ describe('radar with filters and the songs behind each category (§3.5)', () => 
   });
 
   it('without a filter equals User.compare.radar (src/domain/radar computeRadar over the same charts)', () => {
-    const bpis = new Map(bests.filter((b) => src.chart(b.chartId)!.radarCategory).map((b) => [b.chartId, src.currentBpi(b.chartId, b.exScore)]));
+    const bpis = new Map(
+      bests
+        .filter((b) => src.chart(b.chartId)!.radarCategory)
+        .map((b) => [b.chartId, src.currentBpi(b.chartId, b.exScore)]),
+    );
     const valid = charts.filter((c) => c.radarCategory && chartInVersion(c, '33'));
-    expect(radarWithSongs(src, '33', NO_FILTER, bests).values).toEqual(computeRadar(valid, bpis, (id) => src.chart(id)?.radarCategory));
+    expect(radarWithSongs(src, '33', NO_FILTER, bests).values).toEqual(
+      computeRadar(valid, bpis, (id) => src.chart(id)?.radarCategory),
+    );
   });
 
   it('a filter narrows both the played and the unplayed charts', () => {

@@ -18,8 +18,14 @@ const mine = [
 ];
 const rivals = [
   {
-    userId: 'r1', name: 'Ren', profileImage: null,
-    plays: [aPlay(1, 1320, '2025-04-01 10:00', 40), aPlay(2, 1290, '2025-05-20 10:00', 30), aPlay(1, 1380, '2025-06-05 10:00', 60)],
+    userId: 'r1',
+    name: 'Ren',
+    profileImage: null,
+    plays: [
+      aPlay(1, 1320, '2025-04-01 10:00', 40),
+      aPlay(2, 1290, '2025-05-20 10:00', 30),
+      aPlay(1, 1380, '2025-06-05 10:00', 60),
+    ],
   },
   { userId: 'r2', name: 'Aki', profileImage: null, plays: [aPlay(1, 1200, '2025-05-02 10:00', 0)] },
 ];
@@ -34,13 +40,48 @@ const input = {
     { playDate: '2025-05-11', keyCount: 0, scratchCount: 0 },
   ],
   arena: [
-    { snapshotId: 1, fetchedAt: new Date('2025-05-02T03:00:00Z'), arenaClass: 'A3' as const, rank: 50, wins: 1, a1Continue: null },
-    { snapshotId: 2, fetchedAt: new Date('2025-05-20T03:00:00Z'), arenaClass: 'A2' as const, rank: 300, wins: 2, a1Continue: 0 },
-    { snapshotId: 3, fetchedAt: new Date('2025-05-25T03:00:00Z'), arenaClass: 'A2' as const, rank: 120, wins: 3, a1Continue: 2 },
-    { snapshotId: 4, fetchedAt: new Date('2025-06-02T03:00:00Z'), arenaClass: 'A1' as const, rank: 1, wins: 4, a1Continue: 5 },
+    {
+      snapshotId: 1,
+      fetchedAt: new Date('2025-05-02T03:00:00Z'),
+      arenaClass: 'A3' as const,
+      rank: 50,
+      wins: 1,
+      a1Continue: null,
+    },
+    {
+      snapshotId: 2,
+      fetchedAt: new Date('2025-05-20T03:00:00Z'),
+      arenaClass: 'A2' as const,
+      rank: 300,
+      wins: 2,
+      a1Continue: 0,
+    },
+    {
+      snapshotId: 3,
+      fetchedAt: new Date('2025-05-25T03:00:00Z'),
+      arenaClass: 'A2' as const,
+      rank: 120,
+      wins: 3,
+      a1Continue: 2,
+    },
+    {
+      snapshotId: 4,
+      fetchedAt: new Date('2025-06-02T03:00:00Z'),
+      arenaClass: 'A1' as const,
+      rank: 1,
+      wins: 4,
+      a1Continue: 5,
+    },
   ],
   songRanks: new Map([[1, 3]]),
-  towerRanks: towerPeriodRanks([{ userId: 'me', keyCount: 8000, scratchCount: 300 }, { userId: 'x', keyCount: 9000, scratchCount: 100 }, { userId: 'y', keyCount: 8000, scratchCount: 400 }], 'me'),
+  towerRanks: towerPeriodRanks(
+    [
+      { userId: 'me', keyCount: 8000, scratchCount: 300 },
+      { userId: 'x', keyCount: 9000, scratchCount: 100 },
+      { userId: 'y', keyCount: 8000, scratchCount: 400 },
+    ],
+    'me',
+  ),
   rivals,
 };
 
@@ -50,7 +91,16 @@ describe('monthly review (§3.17)', () => {
   it('total BPI timeline: start before the period, one point per play day', () => {
     // start: T1 30, T2 unplayed −15 → (30 − 15)/2 = 7.5
     // 3 May: T1 50, T2 20 → 35; 10 May: only a lamp-only play and a ☆11 chart → 35
-    expect(r.bpi).toEqual({ start: 7.5, end: 35, diff: 27.5, chartCount: 2, history: [{ date: '2025-05-03', value: 35 }, { date: '2025-05-10', value: 35 }] });
+    expect(r.bpi).toEqual({
+      start: 7.5,
+      end: 35,
+      diff: 27.5,
+      chartCount: 2,
+      history: [
+        { date: '2025-05-03', value: 35 },
+        { date: '2025-05-10', value: 35 },
+      ],
+    });
     expect(r.activity.bestDays.bestGrowth).toEqual({ date: '2025-05-03', bpiDiff: 27.5 });
   });
 
@@ -60,11 +110,18 @@ describe('monthly review (§3.17)', () => {
       [1, 50, 30, 20, 3],
       [2, 20, null, null, null],
     ]);
-    expect(r.topSongs.topImprovedSongs.map((s) => [s.chartId, s.exScoreBefore, s.exScore, s.diff])).toEqual([[1, 1290, 1350, 20]]);
+    expect(r.topSongs.topImprovedSongs.map((s) => [s.chartId, s.exScoreBefore, s.exScore, s.diff])).toEqual([
+      [1, 1290, 1350, 20],
+    ]);
   });
 
   it('activity: key counter, plays by weekday and hour, best days, tower ranks', () => {
-    expect(r.activity).toMatchObject({ totalKeys: 3000 + 5000, totalScratches: 200 + 100, playDays: 2, updatedSongs: 3 });
+    expect(r.activity).toMatchObject({
+      totalKeys: 3000 + 5000,
+      totalScratches: 200 + 100,
+      playDays: 2,
+      updatedSongs: 3,
+    });
     // the 4 plays of May (3 and 10 May are Saturdays, ISO 6) at 21, 22, 10, 11 h
     expect(r.activity.byWeekday.map((w) => w.count)).toEqual([0, 0, 0, 0, 0, 4, 0]);
     expect(r.activity.byHour.filter((h) => h.count > 0).map((h) => h.hour)).toEqual([10, 11, 21, 22]);
@@ -81,7 +138,10 @@ describe('monthly review (§3.17)', () => {
       ['CHORD', -15, 20, 35],
       ['PEAK', -15, 100, 115],
     ]);
-    expect(r.radarGrowth[0].history).toEqual([{ date: '2025-05-03', value: 50 }, { date: '2025-05-10', value: 50 }]);
+    expect(r.radarGrowth[0].history).toEqual([
+      { date: '2025-05-03', value: 50 },
+      { date: '2025-05-10', value: 50 },
+    ]);
     expect(r.radarGrowth[1].songs.map((s) => [s.chartId, s.diff])).toEqual([[2, 35]]);
   });
 
@@ -94,10 +154,19 @@ describe('monthly review (§3.17)', () => {
       ['Aki', -15, -7.5, 7.5, 1, 0],
       ['Ren', 12.5, 35, 22.5, 1, 1],
     ]);
-    expect(r.rivals[1].topWinningSongs).toEqual([{ chartId: 1, title: 'T1', difficulty: 'ANOTHER', level: 12, myExScore: 1350, rivalExScore: 1320, margin: 30 }]);
+    expect(r.rivals[1].topWinningSongs).toEqual([
+      { chartId: 1, title: 'T1', difficulty: 'ANOTHER', level: 12, myExScore: 1350, rivalExScore: 1320, margin: 30 },
+    ]);
     // rates: me 27.5/(7.5 + 15) = 122.22 %, Ren 22.5/(12.5 + 15) = 81.82 %, Aki start −15 → none
-    expect(r.growthRanking.byAbsGrowth.map((e) => [e.name, e.growth])).toEqual([['あなた', 27.5], ['Ren', 22.5], ['Aki', 7.5]]);
-    expect(r.growthRanking.byGrowthRate.map((e) => [e.name, e.growthRate])).toEqual([['あなた', 122.22], ['Ren', 81.82]]);
+    expect(r.growthRanking.byAbsGrowth.map((e) => [e.name, e.growth])).toEqual([
+      ['あなた', 27.5],
+      ['Ren', 22.5],
+      ['Aki', 7.5],
+    ]);
+    expect(r.growthRanking.byGrowthRate.map((e) => [e.name, e.growthRate])).toEqual([
+      ['あなた', 122.22],
+      ['Ren', 81.82],
+    ]);
     expect(r.growthRanking.byAbsGrowth[0]).toMatchObject({ userId: null, isViewer: true });
   });
 
@@ -108,7 +177,17 @@ describe('monthly review (§3.17)', () => {
   it('year review: one point per month', () => {
     const y = monthlyReview(src, { ...input, period: orThrow(parseReviewPeriod('2025')), rivals: [] });
     // start (before 2025): −15; April: T1 30 → 7.5; May: 35; June: T2 60 → (50 + 60)/2 = 55
-    expect(y.bpi).toEqual({ start: -15, end: 55, diff: 70, chartCount: 2, history: [{ date: '2025-04', value: 7.5 }, { date: '2025-05', value: 35 }, { date: '2025-06', value: 55 }] });
+    expect(y.bpi).toEqual({
+      start: -15,
+      end: 55,
+      diff: 70,
+      chartCount: 2,
+      history: [
+        { date: '2025-04', value: 7.5 },
+        { date: '2025-05', value: 35 },
+        { date: '2025-06', value: 55 },
+      ],
+    });
     expect(y.arena).toEqual({ bestClass: 'A1', bestRank: 1, maxA1Continue: 5 });
   });
 

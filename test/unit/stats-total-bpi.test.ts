@@ -39,7 +39,14 @@ describe('TotalBPI now / as of a date (§3.12, §1.6)', () => {
     ];
     // 1 Jan: [60, 10, −15, −15] → (3600 + 100 − 225 − 225)/4 = 812.5; sqrt = 28.504 → 28.5
     //   rank = ceil(2699^0.715) = ceil(283.99) = 284
-    expect(totalBpiAsOf(src, '33', plays, '2025-01-01')).toEqual({ version: '33', asOf: '2025-01-01', totalBpi: 28.5, estimatedRank: 284, playedCount: 2, chartCount: 4 });
+    expect(totalBpiAsOf(src, '33', plays, '2025-01-01')).toEqual({
+      version: '33',
+      asOf: '2025-01-01',
+      totalBpi: 28.5,
+      estimatedRank: 284,
+      playedCount: 2,
+      chartCount: 4,
+    });
     // 2 Jan: [100, 10, −15, −15] → (10000 + 100 − 450)/4 = 2412.5; sqrt = 49.117 → 49.12; rank ceil(55.69) = 56
     expect(totalBpiAsOf(src, '33', plays, '2025-01-02')).toMatchObject({ totalBpi: 49.12, estimatedRank: 56 });
     // before any play: every chart −15 → −15
@@ -74,12 +81,25 @@ describe('TotalBPI trend with updates (§3.1)', () => {
       ['2025-01-05', 49.12, 3, 2],
       ['2025-01-06', 49.12, 4, 1],
     ]);
-    const u = r.points[4].updates.map(({ chartId, title, prevExScore, newExScore, prevBpi, newBpi }) => ({ chartId, title, prevExScore, newExScore, prevBpi, newBpi }));
+    const u = r.points[4].updates.map(({ chartId, title, prevExScore, newExScore, prevBpi, newBpi }) => ({
+      chartId,
+      title,
+      prevExScore,
+      newExScore,
+      prevBpi,
+      newBpi,
+    }));
     expect(u).toEqual([
       { chartId: 3, title: 'T3', prevExScore: null, newExScore: 1230, prevBpi: null, newBpi: -15 },
       { chartId: 2, title: 'T2', prevExScore: 1200, newExScore: 1230, prevBpi: 0, newBpi: 10 },
     ]);
-    expect(r.points[1].updates[0]).toMatchObject({ chartId: 1, prevExScore: 1350, newExScore: 1500, prevBpi: 60, newBpi: 100 });
+    expect(r.points[1].updates[0]).toMatchObject({
+      chartId: 1,
+      prevExScore: 1350,
+      newExScore: 1500,
+      prevBpi: 60,
+      newBpi: 100,
+    });
   });
 
   it('week (Monday, ISO) and month groups keep the last day and list every update of the period', () => {
@@ -90,7 +110,9 @@ describe('TotalBPI trend with updates (§3.1)', () => {
       ['2025-01-06', 49.12, 4, 1],
     ]);
     const m = totalBpiTrend(src, '33', NO_FILTER, 'month', plays);
-    expect(m.points.map((p) => [p.date, p.totalBpi, p.playedCount, p.updatedCount])).toEqual([['2025-01', 49.12, 4, 6]]);
+    expect(m.points.map((p) => [p.date, p.totalBpi, p.playedCount, p.updatedCount])).toEqual([
+      ['2025-01', 49.12, 4, 6],
+    ]);
   });
 
   it('filters change the scope and N: ☆11 only → N = 1 (chart 12)', () => {

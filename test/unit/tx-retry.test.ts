@@ -4,7 +4,12 @@ import { inOrder } from '../../src/db/in-order';
 describe('retryTransaction', () => {
   it('recognises deadlocks and serialization failures however Prisma wraps them', () => {
     expect(isRetryableTxError({ code: 'P2034' })).toBe(true);
-    expect(isRetryableTxError({ code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: '40P01', kind: 'postgres' } } } })).toBe(true);
+    expect(
+      isRetryableTxError({
+        code: 'P2010',
+        meta: { driverAdapterError: { cause: { originalCode: '40P01', kind: 'postgres' } } },
+      }),
+    ).toBe(true);
     expect(isRetryableTxError({ cause: { code: '40001' } })).toBe(true);
     expect(isRetryableTxError(new Error('Raw query failed. Code: `40P01`. Message: `deadlock detected`'))).toBe(true);
     expect(isRetryableTxError({ code: 'P2002' })).toBe(false);
@@ -26,11 +31,27 @@ describe('retryTransaction', () => {
     expect([out, calls, retried]).toEqual(['done', 3, [1, 2]]);
 
     let other = 0;
-    await expect(retryTransaction(async () => { other++; throw new Error('boom'); }, { baseMs: 1 })).rejects.toThrow('boom');
+    await expect(
+      retryTransaction(
+        async () => {
+          other++;
+          throw new Error('boom');
+        },
+        { baseMs: 1 },
+      ),
+    ).rejects.toThrow('boom');
     expect(other).toBe(1);
 
     let always = 0;
-    await expect(retryTransaction(async () => { always++; throw { code: '40001' }; }, { baseMs: 1, attempts: 4 })).rejects.toEqual({ code: '40001' });
+    await expect(
+      retryTransaction(
+        async () => {
+          always++;
+          throw { code: '40001' };
+        },
+        { baseMs: 1, attempts: 4 },
+      ),
+    ).rejects.toEqual({ code: '40001' });
     expect(always).toBe(4);
   });
 
@@ -39,7 +60,10 @@ describe('retryTransaction', () => {
     const lazy = (name: string, ms: number) => ({
       then(resolve: (v: string) => void) {
         log.push(`start ${name}`);
-        setTimeout(() => { log.push(`end ${name}`); resolve(name); }, ms);
+        setTimeout(() => {
+          log.push(`end ${name}`);
+          resolve(name);
+        }, ms);
       },
     });
     expect(await inOrder([lazy('a', 5), lazy('b', 1)])).toEqual(['a', 'b']);

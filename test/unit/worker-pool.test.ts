@@ -33,7 +33,11 @@ describe('WorkerPool', () => {
     pool = new WorkerPool({ size: 1, maxQueue: 4, budgetMs: 5000 });
     const err = await pool.run(refuseTask, 'cake').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
-    expect(err).toMatchObject({ code: 'BAD_USER_INPUT', message: 'no cake', details: { issues: [{ path: ['what'], message: 'refused' }] } });
+    expect(err).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      message: 'no cake',
+      details: { issues: [{ path: ['what'], message: 'refused' }] },
+    });
   });
 
   it('two workers run two tasks at once; a full queue is SERVICE_UNAVAILABLE with retryAfter', async () => {
@@ -52,7 +56,10 @@ describe('WorkerPool', () => {
     pool = new WorkerPool({ size: 1, maxQueue: 4, budgetMs: 50, graceMs: 100 });
     expect(await pool.run(untilDeadlineTask, null)).toBe(true);
     const err = await pool.run(foreverTask, undefined).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { limit: 'WORKER_TASK_BUDGET_MS', budgetMs: 50 } });
+    expect(err).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      details: { limit: 'WORKER_TASK_BUDGET_MS', budgetMs: 50 },
+    });
     expect(pool.stats().timedOut).toBe(1);
     // A new worker serves the next task.
     expect((await pool.run(echoTask, { n: 2, set: new Set<string>() })).n).toBe(2);
@@ -64,7 +71,13 @@ describe('the plan task', () => {
   const Y = { notes: 1000, kaidenAvg: 1500, wr: 1875, coef: 1 };
   const X = { notes: 1000, kaidenAvg: 1000, wr: 1750, coef: 1 };
   const chart = (id: number, def: typeof Y, exScore: number | null): OptimizerChart => ({
-    id, title: `Chart ${id}`, difficulty: 'ANOTHER', level: 12, ...def, radarCategory: null, exScore,
+    id,
+    title: `Chart ${id}`,
+    difficulty: 'ANOTHER',
+    level: 12,
+    ...def,
+    radarCategory: null,
+    exScore,
   });
   const SET = [chart(1, Y, 1750), chart(2, Y, 1500), chart(3, X, 1500), chart(4, Y, null)];
   const v = validateOptimizeInput({ targetBpi: 70, considerCurrentTotalBpi: false });
@@ -85,8 +98,16 @@ describe('the plan task', () => {
     const charts: OptimizerChart[] = [];
     for (let i = 1; i <= 60; i++) {
       charts.push({
-        id: i, title: `C${i}`, difficulty: 'ANOTHER', level: 12, notes: 1000 + ((i * 37) % 500), kaidenAvg: 1500 + ((i * 13) % 200),
-        wr: 1900 + ((i * 7) % 100), coef: 1, radarCategory: null, exScore: i % 5 === 0 ? null : 1400 + ((i * 29) % 300),
+        id: i,
+        title: `C${i}`,
+        difficulty: 'ANOTHER',
+        level: 12,
+        notes: 1000 + ((i * 37) % 500),
+        kaidenAvg: 1500 + ((i * 13) % 200),
+        wr: 1900 + ((i * 7) % 100),
+        coef: 1,
+        radarCategory: null,
+        exScore: i % 5 === 0 ? null : 1400 + ((i * 29) % 300),
       });
     }
     const s = validateOptimizeInput({ targetBpi: 60, maxSteps: 20, considerCurrentTotalBpi: false });

@@ -27,10 +27,12 @@ export function foldOf(i: number, j: number, folds: number): number {
 /** 1 for the entries of fold `fold` (held out), else 0. */
 export function heldOutMask(matrix: ScoreMatrix, folds: number, fold: number): Uint8Array {
   if (!(Number.isInteger(folds) && folds >= 2)) throw new RangeError('folds must be an integer ≥ 2');
-  if (!(Number.isInteger(fold) && fold >= 0 && fold < folds)) throw new RangeError(`fold must be an integer in [0, ${folds})`);
+  if (!(Number.isInteger(fold) && fold >= 0 && fold < folds))
+    throw new RangeError(`fold must be an integer in [0, ${folds})`);
   const mask = new Uint8Array(matrix.rowPtr[matrix.players]);
   for (let i = 0; i < matrix.players; i++) {
-    for (let k = matrix.rowPtr[i]; k < matrix.rowPtr[i + 1]; k++) mask[k] = foldOf(i, matrix.chart[k], folds) === fold ? 1 : 0;
+    for (let k = matrix.rowPtr[i]; k < matrix.rowPtr[i + 1]; k++)
+      mask[k] = foldOf(i, matrix.chart[k], folds) === fold ? 1 : 0;
   }
   return mask;
 }
@@ -80,7 +82,11 @@ export interface EvaluateOptions extends Omit<FitOptions, 'heldOut' | 'onProgres
 const hasV1 = (c: ChartInfo) =>
   c.notes > 0 && typeof c.kaidenAvg === 'number' && c.kaidenAvg > 0 && typeof c.wr === 'number' && c.wr > 0;
 
-export function evaluateBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[], options: EvaluateOptions = {}): BpiV2Evaluation {
+export function evaluateBpiV2(
+  matrix: ScoreMatrix,
+  charts: readonly ChartInfo[],
+  options: EvaluateOptions = {},
+): BpiV2Evaluation {
   checkMatrix(matrix, charts);
   const folds = options.folds ?? 10;
   const fold = options.fold ?? 0;
@@ -94,7 +100,9 @@ export function evaluateBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[],
   });
   const step = Math.max(1, Math.floor(matrix.players / 20));
   const { rowPtr, chart: col, ex } = matrix;
-  const v1Def = charts.map((c) => (hasV1(c) ? { notes: c.notes, kaidenAvg: c.kaidenAvg, wr: c.wr, coef: c.coef } : null));
+  const v1Def = charts.map((c) =>
+    hasV1(c) ? { notes: c.notes, kaidenAvg: c.kaidenAvg, wr: c.wr, coef: c.coef } : null,
+  );
 
   // V2 on every usable held-out best
   let n = 0;
@@ -111,7 +119,8 @@ export function evaluateBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[],
   const b2: number[] = [];
   const training: number[] = [];
   for (let i = 0; i < matrix.players; i++) {
-    if (onProgress && i % step === 0) onProgress({ phase: 'evaluate', fraction: FIT_SHARE + ((1 - FIT_SHARE) * i) / matrix.players });
+    if (onProgress && i % step === 0)
+      onProgress({ phase: 'evaluate', fraction: FIT_SHARE + ((1 - FIT_SHARE) * i) / matrix.players });
     const th = fit.skill[i];
     if (!Number.isFinite(th)) continue;
     // the player's median V1 BPI over his training bests on V1 charts
@@ -126,7 +135,8 @@ export function evaluateBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[],
     }
     training.sort((a, b) => a - b);
     const h = training.length >> 1;
-    const v1Skill = training.length === 0 ? NaN : training.length % 2 ? training[h] : (training[h - 1] + training[h]) / 2;
+    const v1Skill =
+      training.length === 0 ? NaN : training.length % 2 ? training[h] : (training[h - 1] + training[h]) / 2;
     for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
       if (!mask[k]) continue;
       const j = col[k];
@@ -175,7 +185,12 @@ export function evaluateBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[],
     folds,
     fold,
     fit,
-    heldOut: { observations: n, rmseT: Math.sqrt(sse / n), maeEx: sae / n, r2WithinChart: sst > 0 ? 1 - sse / sst : NaN },
+    heldOut: {
+      observations: n,
+      rmseT: Math.sqrt(sse / n),
+      maeEx: sae / n,
+      r2WithinChart: sst > 0 ? 1 - sse / sst : NaN,
+    },
     v1Comparison: {
       v2: { observations: nc, rmseT: Math.sqrt(sse2 / nc), maeEx: sae2 / nc },
       v1: { observations: nc, rmseT: Math.sqrt(sse1 / nc), maeEx: sae1 / nc },

@@ -113,7 +113,8 @@ export function fitBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[], opti
   if (!(opts.tolerance > 0)) throw new RangeError('tolerance must be positive');
   const { heldOut, onProgress } = options;
   const nnz = matrix.rowPtr[matrix.players];
-  if (heldOut && heldOut.length !== nnz) throw new RangeError(`heldOut must have one flag per entry (${nnz}, got ${heldOut.length})`);
+  if (heldOut && heldOut.length !== nnz)
+    throw new RangeError(`heldOut must have one flag per entry (${nnz}, got ${heldOut.length})`);
 
   let lastFraction = 0;
   const progress = (phase: FitProgress['phase'], fraction: number, iteration?: number) => {
@@ -176,7 +177,7 @@ export function fitBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[], opti
   let firstChange = NaN;
   const previous = new Float64Array(P);
   if (fittedPlayers > 0) {
-    for (; iterations < opts.maxIterations; ) {
+    for (; iterations < opts.maxIterations;) {
       if (chartStep(st)) {
         prune(st);
         fittedPlayers = 0;
@@ -200,7 +201,8 @@ export function fitBpiV2(matrix: ScoreMatrix, charts: readonly ChartInfo[], opti
       lastChange = change;
       if (!Number.isFinite(firstChange)) firstChange = Math.max(change, opts.tolerance * 10);
       // progress: the larger of the iteration share and how far the change has fallen (log scale)
-      const byChange = Math.log(firstChange / Math.max(change, opts.tolerance)) / Math.log(firstChange / opts.tolerance);
+      const byChange =
+        Math.log(firstChange / Math.max(change, opts.tolerance)) / Math.log(firstChange / opts.tolerance);
       progress('fit', 0.05 + 0.9 * Math.max(iterations / opts.maxIterations, byChange), iterations);
       if (change < opts.tolerance) {
         converged = true;

@@ -130,9 +130,10 @@ export function generatePopulation(o: GenerateOptions): GeneratedPopulation {
     mu[j] = realK ? transformT(k, m) - sigma[j] * kaidenSkill : -Math.log(m * (1 - uniform(0.78, 0.9)));
     const kaidenAvg = realK ? k : Math.round(exFromT(mu[j] + sigma[j] * (kaidenSkill + 0.1 * normal()), m));
     const w = def?.wr;
-    const wr = typeof w === 'number' && w > 0 && w <= m
-      ? w
-      : Math.round(exFromT(mu[j] + sigma[j] * (wrSkill + 0.3 * normal() + (random() < wrOutlierRate ? 2 : 0)), m));
+    const wr =
+      typeof w === 'number' && w > 0 && w <= m
+        ? w
+        : Math.round(exFromT(mu[j] + sigma[j] * (wrSkill + 0.3 * normal() + (random() < wrOutlierRate ? 2 : 0)), m));
     charts.push({ notes, kaidenAvg, wr, coef: def?.coef ?? null });
     rate0[j] = exFromT(mu[j], m) / m;
   }

@@ -8,5 +8,11 @@ export * from './model';
 export * from './matrix';
 export * from './fit';
 export * from './evaluate';
-export { generatePopulation, seededRandom, normalSource, type GenerateOptions, type GeneratedPopulation } from './generate';
+export {
+  generatePopulation,
+  seededRandom,
+  normalSource,
+  type GenerateOptions,
+  type GeneratedPopulation,
+} from './generate';
 export { median, robustSd, spearman, huberBeta } from './stats';

@@ -29,18 +29,26 @@ export interface ChartInfo {
 
 /** Throws a RangeError naming what is wrong when the matrix is not well formed. */
 export function checkMatrix(m: ScoreMatrix, charts?: readonly ChartInfo[]): void {
-  if (!Number.isInteger(m.players) || m.players < 0) throw new RangeError(`players must be a non-negative integer (got ${m.players})`);
-  if (!Number.isInteger(m.charts) || m.charts < 0) throw new RangeError(`charts must be a non-negative integer (got ${m.charts})`);
-  if (m.rowPtr.length !== m.players + 1) throw new RangeError(`rowPtr must have players + 1 = ${m.players + 1} entries (got ${m.rowPtr.length})`);
+  if (!Number.isInteger(m.players) || m.players < 0)
+    throw new RangeError(`players must be a non-negative integer (got ${m.players})`);
+  if (!Number.isInteger(m.charts) || m.charts < 0)
+    throw new RangeError(`charts must be a non-negative integer (got ${m.charts})`);
+  if (m.rowPtr.length !== m.players + 1)
+    throw new RangeError(`rowPtr must have players + 1 = ${m.players + 1} entries (got ${m.rowPtr.length})`);
   if (m.rowPtr[0] !== 0) throw new RangeError('rowPtr[0] must be 0');
   const nnz = m.rowPtr[m.players];
-  if (m.chart.length !== nnz || m.ex.length !== nnz) throw new RangeError(`chart and ex must have rowPtr[players] = ${nnz} entries (got ${m.chart.length}, ${m.ex.length})`);
-  for (let i = 0; i < m.players; i++) if (m.rowPtr[i + 1] < m.rowPtr[i]) throw new RangeError(`rowPtr must be non-decreasing (row ${i})`);
+  if (m.chart.length !== nnz || m.ex.length !== nnz)
+    throw new RangeError(
+      `chart and ex must have rowPtr[players] = ${nnz} entries (got ${m.chart.length}, ${m.ex.length})`,
+    );
+  for (let i = 0; i < m.players; i++)
+    if (m.rowPtr[i + 1] < m.rowPtr[i]) throw new RangeError(`rowPtr must be non-decreasing (row ${i})`);
   for (let k = 0; k < nnz; k++) {
     const j = m.chart[k];
     if (!(j >= 0 && j < m.charts)) throw new RangeError(`chart index ${j} at entry ${k} is outside [0, ${m.charts})`);
   }
-  if (charts && charts.length !== m.charts) throw new RangeError(`charts must describe ${m.charts} charts (got ${charts.length})`);
+  if (charts && charts.length !== m.charts)
+    throw new RangeError(`charts must describe ${m.charts} charts (got ${charts.length})`);
 }
 
 /**
@@ -54,15 +62,20 @@ export class ScoreMatrixBuilder {
   private e = new Int32Array(1024);
   private n = 0;
 
-  constructor(readonly players: number, readonly charts: number) {}
+  constructor(
+    readonly players: number,
+    readonly charts: number,
+  ) {}
 
   get size(): number {
     return this.n;
   }
 
   add(player: number, chart: number, ex: number): void {
-    if (!(Number.isInteger(player) && player >= 0 && player < this.players)) throw new RangeError(`player index ${player} is outside [0, ${this.players})`);
-    if (!(Number.isInteger(chart) && chart >= 0 && chart < this.charts)) throw new RangeError(`chart index ${chart} is outside [0, ${this.charts})`);
+    if (!(Number.isInteger(player) && player >= 0 && player < this.players))
+      throw new RangeError(`player index ${player} is outside [0, ${this.players})`);
+    if (!(Number.isInteger(chart) && chart >= 0 && chart < this.charts))
+      throw new RangeError(`chart index ${chart} is outside [0, ${this.charts})`);
     if (this.n === this.p.length) {
       const grow = (a: Int32Array) => {
         const b = new Int32Array(a.length * 2);

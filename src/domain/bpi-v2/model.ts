@@ -55,8 +55,15 @@ export interface BpiV2Params {
 /** Parameters usable by calcBpiV2: finite, sigma > 0, z100 > z0, gamma > 0. */
 export function validParams(p: BpiV2Params | null | undefined): p is BpiV2Params {
   return (
-    !!p && Number.isFinite(p.mu) && Number.isFinite(p.sigma) && p.sigma > 0 && Number.isFinite(p.z0) &&
-    Number.isFinite(p.z100) && p.z100 > p.z0 && Number.isFinite(p.gamma) && p.gamma > 0
+    !!p &&
+    Number.isFinite(p.mu) &&
+    Number.isFinite(p.sigma) &&
+    p.sigma > 0 &&
+    Number.isFinite(p.z0) &&
+    Number.isFinite(p.z100) &&
+    p.z100 > p.z0 &&
+    Number.isFinite(p.gamma) &&
+    p.gamma > 0
   );
 }
 
@@ -100,7 +107,12 @@ export function safeBpiV2(s: number, notes: number, p: BpiV2Params | null | unde
  * EX score needed for a target V2 BPI b: z = z0 + sign(b)·(|b|/100)^(1/gamma)·(z100 − z0),
  * t = mu + sigma·z, s = m − e^(−t); clamped to [0, m]; ceiled unless raw. Null without parameters.
  */
-export function exScoreForBpiV2(b: number, notes: number, p: BpiV2Params | null | undefined, raw = false): number | null {
+export function exScoreForBpiV2(
+  b: number,
+  notes: number,
+  p: BpiV2Params | null | undefined,
+  raw = false,
+): number | null {
   if (!(notes > 0) || !validParams(p)) return null;
   const z = p.z0 + Math.sign(b) * Math.pow(Math.abs(b) / 100, 1 / p.gamma) * (p.z100 - p.z0);
   const s = exFromT(p.mu + p.sigma * z, notes * 2);
@@ -144,7 +156,11 @@ export interface BpiV2Anchors {
  * Fallbacks: no kaiden average anywhere → z0 = 0 (the population mean); no WR anywhere (or a
  * non-positive median gap) → the gap of the best fitted player, bestSkill − z0 (else 1).
  */
-export function computeAnchors(zKaiden: readonly (number | null)[], zWr: readonly (number | null)[], bestSkill: number): BpiV2Anchors {
+export function computeAnchors(
+  zKaiden: readonly (number | null)[],
+  zWr: readonly (number | null)[],
+  bestSkill: number,
+): BpiV2Anchors {
   const ks = zKaiden.filter((z): z is number => z !== null && Number.isFinite(z));
   const z0 = ks.length > 0 ? median(ks) : 0;
   const gaps = zWr.filter((z): z is number => z !== null && Number.isFinite(z)).map((z) => z - z0);

@@ -32,7 +32,7 @@ export function ranks(values: ArrayLike<number>): Float64Array {
   for (let i = 0; i < n; i++) order[i] = i;
   order.sort((a, b) => values[a] - values[b] || a - b);
   const r = new Float64Array(n);
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let j = i + 1;
     while (j < n && values[order[j]] === values[order[i]]) j++;
     const avg = (i + 1 + j) / 2; // ranks i+1 … j share their mean
@@ -84,7 +84,9 @@ export function normalPdf(x: number): number {
 export function normalCdf(x: number): number {
   const z = Math.abs(x) / Math.SQRT2;
   const k = 1 / (1 + 0.3275911 * z);
-  const erf = 1 - ((((1.061405429 * k - 1.453152027) * k + 1.421413741) * k - 0.284496736) * k + 0.254829592) * k * Math.exp(-z * z);
+  const erf =
+    1 -
+    ((((1.061405429 * k - 1.453152027) * k + 1.421413741) * k - 0.284496736) * k + 0.254829592) * k * Math.exp(-z * z);
   return x >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
 }
 

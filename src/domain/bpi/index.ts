@@ -164,7 +164,13 @@ export function estimateRankFromSingle(bpi: number): number {
 
 export type DjLevel = 'AAA' | 'AA' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
 const DJ_BORDERS: [DjLevel, number][] = [
-  ['AAA', 8 / 9], ['AA', 7 / 9], ['A', 6 / 9], ['B', 5 / 9], ['C', 4 / 9], ['D', 3 / 9], ['E', 2 / 9],
+  ['AAA', 8 / 9],
+  ['AA', 7 / 9],
+  ['A', 6 / 9],
+  ['B', 5 / 9],
+  ['C', 4 / 9],
+  ['D', 3 / 9],
+  ['E', 2 / 9],
 ];
 
 /** DJ LEVEL from the EX score rate s / (2·notes). */

@@ -36,15 +36,31 @@ export function renderDistributionSvg(h: Histogram, opts: ChartOptions & { axisL
   h.buckets.forEach((b, i) => {
     const x0 = L + i * slot + gap / 2;
     if (b.count > 0) {
-      body.push(`<rect x="${c(x0)}" y="${c(y(b.count))}" width="${c(slot - gap)}" height="${c(T + ph - y(b.count))}" fill="${p.accent}" rx="1.5"/>`);
-      if (n <= 24) body.push(text(String(b.count), { x: x0 + (slot - gap) / 2, y: y(b.count) - 4, size: 10, fill: p.text, anchor: 'middle' }));
+      body.push(
+        `<rect x="${c(x0)}" y="${c(y(b.count))}" width="${c(slot - gap)}" height="${c(T + ph - y(b.count))}" fill="${p.accent}" rx="1.5"/>`,
+      );
+      if (n <= 24)
+        body.push(
+          text(String(b.count), {
+            x: x0 + (slot - gap) / 2,
+            y: y(b.count) - 4,
+            size: 10,
+            fill: p.text,
+            anchor: 'middle',
+          }),
+        );
     }
-    if (i % every === 0 || i === n - 1) body.push(text(b.label, { x: x0 + (slot - gap) / 2, y: T + ph + 16, size: 10, fill: p.muted, anchor: 'middle' }));
+    if (i % every === 0 || i === n - 1)
+      body.push(text(b.label, { x: x0 + (slot - gap) / 2, y: T + ph + 16, size: 10, fill: p.muted, anchor: 'middle' }));
   });
   body.push(`<line x1="${L}" y1="${T + ph}" x2="${L + pw}" y2="${T + ph}" stroke="${p.axis}" stroke-width="1"/>`);
-  if (h.total === 0) body.push(text(NO_DATA, { x: L + pw / 2, y: T + ph / 2, size: 13, fill: p.muted, anchor: 'middle' }));
+  if (h.total === 0)
+    body.push(text(NO_DATA, { x: L + pw / 2, y: T + ph / 2, size: 13, fill: p.muted, anchor: 'middle' }));
   body.push(text(opts.axisLabel ?? '譜面数 (charts)', { x: L, y: T - 12, size: 11, fill: p.muted }));
-  const label = `Distribution of ${h.total} charts: ${h.buckets.filter((b) => b.count > 0).map((b) => `${b.label} ${b.count}`).join(', ')}`;
+  const label = `Distribution of ${h.total} charts: ${h.buckets
+    .filter((b) => b.count > 0)
+    .map((b) => `${b.label} ${b.count}`)
+    .join(', ')}`;
   return svgDocument(W, H, theme, label, opts, body);
 }
 

@@ -39,13 +39,19 @@ export function renderRadarSvg(input: RadarChartInput, opts: ChartOptions = {}):
     const [x, y] = at(i, R);
     body.push(`<line x1="${c(CX)}" y1="${c(CY)}" x2="${c(x)}" y2="${c(y)}" stroke="${p.axis}" stroke-width="1"/>`);
   });
-  const played = input.categories ? input.categories.some((k) => k.playedCount > 0) : RADAR_CATEGORIES.some((k) => input.values[k] > -15);
+  const played = input.categories
+    ? input.categories.some((k) => k.playedCount > 0)
+    : RADAR_CATEGORIES.some((k) => input.values[k] > -15);
   if (played) {
     const pts = RADAR_CATEGORIES.map((k, i) => at(i, radius(input.values[k])).map(c).join(',')).join(' ');
-    body.push(`<polygon points="${pts}" fill="${p.accentFill}" stroke="${p.accent}" stroke-width="2" stroke-linejoin="round"/>`);
+    body.push(
+      `<polygon points="${pts}" fill="${p.accentFill}" stroke="${p.accent}" stroke-width="2" stroke-linejoin="round"/>`,
+    );
     RADAR_CATEGORIES.forEach((k, i) => {
       const [x, y] = at(i, radius(input.values[k]));
-      body.push(`<circle cx="${c(x)}" cy="${c(y)}" r="4" fill="${CATEGORY_COLORS[k]}" stroke="${p.background}" stroke-width="1.5"/>`);
+      body.push(
+        `<circle cx="${c(x)}" cy="${c(y)}" r="4" fill="${CATEGORY_COLORS[k]}" stroke="${p.background}" stroke-width="1.5"/>`,
+      );
     });
   } else {
     body.push(text(NO_DATA, { x: CX, y: CY + 4, size: 13, fill: p.muted, anchor: 'middle' }));
@@ -57,11 +63,26 @@ export function renderRadarSvg(input: RadarChartInput, opts: ChartOptions = {}):
     const top = Math.sin(angle(i)) < -0.9;
     const y0 = top ? y - 30 : Math.sin(angle(i)) > 0.9 ? y + 4 : y - 8;
     const best = input.categories?.find((r) => r.category === k)?.songs.find((s) => s.exScore !== null);
-    body.push(`<rect x="${c(anchor === 'end' ? x - 10 : anchor === 'middle' ? x - 44 : x)}" y="${c(y0 - 9)}" width="8" height="8" rx="2" fill="${CATEGORY_COLORS[k]}"/>`);
+    body.push(
+      `<rect x="${c(anchor === 'end' ? x - 10 : anchor === 'middle' ? x - 44 : x)}" y="${c(y0 - 9)}" width="8" height="8" rx="2" fill="${CATEGORY_COLORS[k]}"/>`,
+    );
     const lx = anchor === 'end' ? x - 14 : anchor === 'middle' ? x - 32 : x + 12;
-    body.push(text(k, { x: lx, y: y0, size: 12, fill: p.text, weight: 'bold', anchor: anchor === 'middle' ? 'start' : anchor }));
-    body.push(text(fmt(input.values[k]), { x: anchor === 'middle' ? x : lx, y: y0 + 15, size: 13, fill: p.text, anchor }));
-    if (best) body.push(text(truncate(`${best.title} [${best.difficulty.charAt(0)}]`, 24), { x: anchor === 'middle' ? x : lx, y: y0 + 29, size: 10, fill: p.muted, anchor }));
+    body.push(
+      text(k, { x: lx, y: y0, size: 12, fill: p.text, weight: 'bold', anchor: anchor === 'middle' ? 'start' : anchor }),
+    );
+    body.push(
+      text(fmt(input.values[k]), { x: anchor === 'middle' ? x : lx, y: y0 + 15, size: 13, fill: p.text, anchor }),
+    );
+    if (best)
+      body.push(
+        text(truncate(`${best.title} [${best.difficulty.charAt(0)}]`, 24), {
+          x: anchor === 'middle' ? x : lx,
+          y: y0 + 29,
+          size: 10,
+          fill: p.muted,
+          anchor,
+        }),
+      );
   });
   const label = `Radar: ${RADAR_CATEGORIES.map((k) => `${k} ${fmt(input.values[k])}`).join(', ')}`;
   return svgDocument(W, H, theme, label, opts, body);

@@ -9,7 +9,8 @@
  */
 
 export type ChartTheme = 'light' | 'dark';
-export const FONT_STACK = "'Noto Sans CJK JP', 'Noto Sans JP', 'Hiragino Kaku Gothic ProN', 'Hiragino Sans', 'Yu Gothic', Meiryo, 'IPAexGothic', 'DejaVu Sans', sans-serif";
+export const FONT_STACK =
+  "'Noto Sans CJK JP', 'Noto Sans JP', 'Hiragino Kaku Gothic ProN', 'Hiragino Sans', 'Yu Gothic', Meiryo, 'IPAexGothic', 'DejaVu Sans', sans-serif";
 
 export interface Palette {
   background: string;
@@ -22,8 +23,24 @@ export interface Palette {
 }
 
 export const PALETTES: Record<ChartTheme, Palette> = {
-  light: { background: '#ffffff', text: '#111827', muted: '#4b5563', grid: '#e5e7eb', axis: '#9ca3af', accent: '#2563eb', accentFill: '#2563eb33' },
-  dark: { background: '#111827', text: '#f9fafb', muted: '#d1d5db', grid: '#374151', axis: '#6b7280', accent: '#60a5fa', accentFill: '#60a5fa40' },
+  light: {
+    background: '#ffffff',
+    text: '#111827',
+    muted: '#4b5563',
+    grid: '#e5e7eb',
+    axis: '#9ca3af',
+    accent: '#2563eb',
+    accentFill: '#2563eb33',
+  },
+  dark: {
+    background: '#111827',
+    text: '#f9fafb',
+    muted: '#d1d5db',
+    grid: '#374151',
+    axis: '#6b7280',
+    accent: '#60a5fa',
+    accentFill: '#60a5fa40',
+  },
 };
 
 /** The reference UI's radar category colours. */
@@ -70,7 +87,13 @@ export function fmt(x: number, digits = 2): string {
 /** Display width in half-width units: East Asian wide and full-width characters count 2. */
 export function textWidth(s: string): number {
   let w = 0;
-  for (const ch of s) w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u.test(ch) ? 2 : 1;
+  for (const ch of s)
+    w +=
+      /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u.test(
+        ch,
+      )
+        ? 2
+        : 1;
   return w;
 }
 
@@ -105,18 +128,38 @@ export function text(t: string, a: TextAttrs): string {
 }
 
 /** The whole document: background, heading, body. `label` is the accessible name. */
-export function svgDocument(width: number, height: number, theme: ChartTheme, label: string, opts: ChartOptions, body: string[]): string {
+export function svgDocument(
+  width: number,
+  height: number,
+  theme: ChartTheme,
+  label: string,
+  opts: ChartOptions,
+  body: string[],
+): string {
   const p = PALETTES[theme];
   const head: string[] = [];
-  if (opts.title) head.push(text(truncate(opts.title, Math.floor(width / 8)), { x: 16, y: 26, size: 16, fill: p.text, weight: 'bold' }));
-  if (opts.subtitle) head.push(text(truncate(opts.subtitle, Math.floor(width / 6.5)), { x: 16, y: opts.title ? 44 : 26, size: 11, fill: p.muted }));
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(label)}" font-family="${escapeXml(FONT_STACK)}">`,
-    `<rect x="0" y="0" width="${width}" height="${height}" fill="${p.background}"/>`,
-    ...head,
-    ...body,
-    '</svg>',
-  ].join('\n') + '\n';
+  if (opts.title)
+    head.push(
+      text(truncate(opts.title, Math.floor(width / 8)), { x: 16, y: 26, size: 16, fill: p.text, weight: 'bold' }),
+    );
+  if (opts.subtitle)
+    head.push(
+      text(truncate(opts.subtitle, Math.floor(width / 6.5)), {
+        x: 16,
+        y: opts.title ? 44 : 26,
+        size: 11,
+        fill: p.muted,
+      }),
+    );
+  return (
+    [
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(label)}" font-family="${escapeXml(FONT_STACK)}">`,
+      `<rect x="0" y="0" width="${width}" height="${height}" fill="${p.background}"/>`,
+      ...head,
+      ...body,
+      '</svg>',
+    ].join('\n') + '\n'
+  );
 }
 
 /**

@@ -43,18 +43,38 @@ export function renderTrendSvg(result: Pick<TrendResult, 'points' | 'groupBy'>, 
   for (let k = 0; k < labels; k++) shown.add(labels === 1 ? 0 : Math.round((k * (pts.length - 1)) / (labels - 1)));
   for (const i of [...shown].sort((a, b) => a - b)) {
     body.push(`<line x1="${c(x(i))}" y1="${T + ph}" x2="${c(x(i))}" y2="${T + ph + 4}" stroke="${p.axis}"/>`);
-    body.push(text(pts[i].date, { x: x(i), y: T + ph + 18, size: 10, fill: p.muted, anchor: pts.length === 1 ? 'middle' : i === 0 ? 'start' : i === pts.length - 1 ? 'end' : 'middle' }));
+    body.push(
+      text(pts[i].date, {
+        x: x(i),
+        y: T + ph + 18,
+        size: 10,
+        fill: p.muted,
+        anchor: pts.length === 1 ? 'middle' : i === 0 ? 'start' : i === pts.length - 1 ? 'end' : 'middle',
+      }),
+    );
   }
   const line = pts.map((q, i) => `${c(x(i))},${c(y(q.totalBpi))}`).join(' ');
-  body.push(`<polyline points="${line}" fill="none" stroke="${p.accent}" stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"/>`);
+  body.push(
+    `<polyline points="${line}" fill="none" stroke="${p.accent}" stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"/>`,
+  );
   if (pts.length <= 62) {
     pts.forEach((q, i) => {
       if (q.updatedCount > 0) body.push(`<circle cx="${c(x(i))}" cy="${c(y(q.totalBpi))}" r="3" fill="${p.accent}"/>`);
     });
   }
   const last = pts[pts.length - 1];
-  body.push(`<circle cx="${c(x(pts.length - 1))}" cy="${c(y(last.totalBpi))}" r="4.5" fill="${p.background}" stroke="${p.accent}" stroke-width="2.5"/>`);
-  body.push(text(fmt(last.totalBpi), { x: x(pts.length - 1) + 8, y: y(last.totalBpi) + 4, size: 13, fill: p.text, weight: 'bold' }));
+  body.push(
+    `<circle cx="${c(x(pts.length - 1))}" cy="${c(y(last.totalBpi))}" r="4.5" fill="${p.background}" stroke="${p.accent}" stroke-width="2.5"/>`,
+  );
+  body.push(
+    text(fmt(last.totalBpi), {
+      x: x(pts.length - 1) + 8,
+      y: y(last.totalBpi) + 4,
+      size: 13,
+      fill: p.text,
+      weight: 'bold',
+    }),
+  );
   body.push(text('総合BPI', { x: L, y: T - 12, size: 11, fill: p.muted }));
   const label = `TotalBPI trend by ${result.groupBy}: ${pts[0].date} ${fmt(pts[0].totalBpi)} to ${last.date} ${fmt(last.totalBpi)}`;
   return svgDocument(W, H, theme, label, opts, body);

@@ -53,26 +53,39 @@ export function versionFromTachi(v: string | null | undefined): string | undefin
 
 const count = z.number().int().nonnegative().nullable().optional();
 
-const DocumentSchema = z.object({
-  meta: z.object({
-    game: z.literal('iidx', { error: 'expected "iidx" (this server tracks beatmania IIDX)' }),
-    playtype: z.enum(['SP', 'DP'], { error: 'expected "SP" or "DP"' }),
-    service: z.string({ error: 'expected a string' }),
-    version: z.string().nullable().optional(),
-  }, { error: 'expected an object { game, playtype, service }' }),
-  scores: z.array(z.unknown(), { error: 'expected an array of scores' }),
-}, { error: 'expected a JSON object { meta, scores }' });
+const DocumentSchema = z.object(
+  {
+    meta: z.object(
+      {
+        game: z.literal('iidx', { error: 'expected "iidx" (this server tracks beatmania IIDX)' }),
+        playtype: z.enum(['SP', 'DP'], { error: 'expected "SP" or "DP"' }),
+        service: z.string({ error: 'expected a string' }),
+        version: z.string().nullable().optional(),
+      },
+      { error: 'expected an object { game, playtype, service }' },
+    ),
+    scores: z.array(z.unknown(), { error: 'expected an array of scores' }),
+  },
+  { error: 'expected a JSON object { meta, scores }' },
+);
 
-const ScoreSchema = z.object({
-  score: z.number({ error: 'expected a number' }).int('expected an integer').nonnegative('expected an EX score ≥ 0'),
-  lamp: z.string({ error: 'expected a string' }),
-  matchType: z.string({ error: 'expected a string' }),
-  identifier: z.string({ error: 'expected a string' }),
-  difficulty: z.string({ error: 'expected a string' }).nullable().optional(),
-  timeAchieved: z.number({ error: 'expected unix milliseconds' }).int('expected integer milliseconds').nullable().optional(),
-  judgements: z.object({ pgreat: count, great: count, good: count, bad: count, poor: count }).nullable().optional(),
-  optional: z.object({ bp: count }).nullable().optional(),
-}, { error: 'expected a score object' });
+const ScoreSchema = z.object(
+  {
+    score: z.number({ error: 'expected a number' }).int('expected an integer').nonnegative('expected an EX score ≥ 0'),
+    lamp: z.string({ error: 'expected a string' }),
+    matchType: z.string({ error: 'expected a string' }),
+    identifier: z.string({ error: 'expected a string' }),
+    difficulty: z.string({ error: 'expected a string' }).nullable().optional(),
+    timeAchieved: z
+      .number({ error: 'expected unix milliseconds' })
+      .int('expected integer milliseconds')
+      .nullable()
+      .optional(),
+    judgements: z.object({ pgreat: count, great: count, good: count, bad: count, poor: count }).nullable().optional(),
+    optional: z.object({ bp: count }).nullable().optional(),
+  },
+  { error: 'expected a score object' },
+);
 
 /** The first issue of a zod error as "path: message". */
 function firstIssue(err: z.ZodError, prefix: string): { path: string; message: string } {
@@ -107,7 +120,10 @@ export function msToJstWallClock(ms: number): string {
  * A BATCH-MANUAL document → rows. Throws CsvFormatError naming the first problem when the text
  * is not a BATCH-MANUAL document for IIDX; reports each bad score with its index.
  */
-export function parseBatchManual(text: string, opts: BatchManualParseOptions = {}): ParseResult & { documentVersion?: string } {
+export function parseBatchManual(
+  text: string,
+  opts: BatchManualParseOptions = {},
+): ParseResult & { documentVersion?: string } {
   let json: unknown;
   try {
     json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -139,7 +155,8 @@ export function parseBatchManual(text: string, opts: BatchManualParseOptions = {
     if (!parsed.success) {
       const { path, message } = firstIssue(parsed.error, '');
       const field = path.replace(/^\./, '');
-      const value = field && raw && typeof raw === 'object' ? (raw as Record<string, unknown>)[field.split(/[.[]/)[0]] : raw;
+      const value =
+        field && raw && typeof raw === 'object' ? (raw as Record<string, unknown>)[field.split(/[.[]/)[0]] : raw;
       return bad(field, value, `${field || 'score'}: ${message}; the score is skipped`);
     }
     const s = parsed.data;
@@ -149,19 +166,31 @@ export function parseBatchManual(text: string, opts: BatchManualParseOptions = {
     else if (s.matchType === 'tachiSongID') {
       const known = opts.tachiSongTitle?.(s.identifier);
       if (!known) {
-        return bad('identifier', s.identifier, `no mapping from Tachi song id ${JSON.stringify(s.identifier)} to a title is ` +
-          'known here; export it with matchType "songTitle"; the score is skipped');
+        return bad(
+          'identifier',
+          s.identifier,
+          `no mapping from Tachi song id ${JSON.stringify(s.identifier)} to a title is ` +
+            'known here; export it with matchType "songTitle"; the score is skipped',
+        );
       }
       title = known;
     } else {
-      return bad('matchType', s.matchType, `matchType ${JSON.stringify(s.matchType)} is not supported ` +
-        '(songTitle, or tachiSongID where a mapping is known); the score is skipped');
+      return bad(
+        'matchType',
+        s.matchType,
+        `matchType ${JSON.stringify(s.matchType)} is not supported ` +
+          '(songTitle, or tachiSongID where a mapping is known); the score is skipped',
+      );
     }
     if (title.trim() === '') return bad('identifier', s.identifier, 'empty title; the score is skipped');
     const difficulty = (s.difficulty ?? '').trim().toUpperCase();
     if (!DIFFICULTIES.has(difficulty)) {
-      return bad('difficulty', s.difficulty ?? null, `difficulty ${JSON.stringify(s.difficulty ?? null)} is not one of ` +
-        'BEGINNER, NORMAL, HYPER, ANOTHER, LEGGENDARIA; the score is skipped');
+      return bad(
+        'difficulty',
+        s.difficulty ?? null,
+        `difficulty ${JSON.stringify(s.difficulty ?? null)} is not one of ` +
+          'BEGINNER, NORMAL, HYPER, ANOTHER, LEGGENDARIA; the score is skipped',
+      );
     }
     const d = difficulty as Difficulty;
     // 2. play style, lamp, score
@@ -179,16 +208,37 @@ export function parseBatchManual(text: string, opts: BatchManualParseOptions = {
     if (s.timeAchieved != null) {
       const wall = msToJstWallClock(s.timeAchieved);
       if (Number.isFinite(new Date(s.timeAchieved).getTime()) && plausiblePlayTime(wall, now)) lastPlayed = wall;
-      else bad('timeAchieved', s.timeAchieved, 'timeAchieved is not a plausible play time; the import time is used', 'warning');
+      else
+        bad(
+          'timeAchieved',
+          s.timeAchieved,
+          'timeAchieved is not a plausible play time; the import time is used',
+          'warning',
+        );
     }
     const j = s.judgements ?? {};
     const bp = s.optional?.bp ?? (j.bad != null && j.poor != null ? j.bad + j.poor : null);
-    const row: ParsedRow = { line, title, playStyle: style, difficulty: d, level: null, notes: null, exScore: s.score,
-      clearLamp: lamp === ClearLamp.NO_PLAY ? null : lamp, missCount: bp, lastPlayed };
+    const row: ParsedRow = {
+      line,
+      title,
+      playStyle: style,
+      difficulty: d,
+      level: null,
+      notes: null,
+      exScore: s.score,
+      clearLamp: lamp === ClearLamp.NO_PLAY ? null : lamp,
+      missCount: bp,
+      lastPlayed,
+    };
     if (j.pgreat != null || j.great != null) {
       if (j.pgreat != null && j.great != null && j.pgreat * 2 + j.great !== s.score) {
-        bad('judgements', j, `pgreat × 2 + great = ${j.pgreat * 2 + j.great}, not the EX score ${s.score}; ` +
-          'the judgements are dropped', 'warning');
+        bad(
+          'judgements',
+          j,
+          `pgreat × 2 + great = ${j.pgreat * 2 + j.great}, not the EX score ${s.score}; ` +
+            'the judgements are dropped',
+          'warning',
+        );
       } else row.judgements = { pgreat: j.pgreat ?? null, great: j.great ?? null };
     }
     rows.push(row);

@@ -13,7 +13,8 @@ export function parseTitleCorrections(json: unknown): TitleCorrections {
   }
   const map = new Map<string, string>();
   for (const [from, to] of Object.entries(json as Record<string, unknown>)) {
-    if (typeof to !== 'string' || !to) throw new Error(`Title correction for ${JSON.stringify(from)} is not a non-empty string`);
+    if (typeof to !== 'string' || !to)
+      throw new Error(`Title correction for ${JSON.stringify(from)} is not a non-empty string`);
     map.set(from, to);
   }
   return map;

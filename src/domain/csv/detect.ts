@@ -5,7 +5,7 @@ import type { CsvFormat } from './types';
 function firstNonBlankLine(text: string): string {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const lineBreak = /\r\n|\r|\n/g;
-  for (let start = 0; ; ) {
+  for (let start = 0; ;) {
     lineBreak.lastIndex = start;
     const m = lineBreak.exec(body);
     const line = body.slice(start, m ? m.index : body.length);
@@ -31,7 +31,8 @@ export function detectFormat(text: string): CsvFormat | undefined {
   const tabs = first.split('\t').map((c) => c.trim());
   if (tabs[0] === 'title' && tabs.some((c) => /^(SP|DP)[BNHAL] Lamp$/.test(c))) return 'reflux';
   const cells = first.split(',').map((c) => c.trim());
-  if (/^LV,Title,mode,/.test(first) || ['Title', 'mode', 'Lamp', 'Score'].every((c) => cells.includes(c))) return 'daken_counter';
+  if (/^LV,Title,mode,/.test(first) || ['Title', 'mode', 'Lamp', 'Score'].every((c) => cells.includes(c)))
+    return 'daken_counter';
   if (first.includes('曲名') && first.includes('難易度')) return 'result_techo';
   if (first.includes('タイトル')) return 'official';
   return undefined;

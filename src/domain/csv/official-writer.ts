@@ -6,11 +6,29 @@
  */
 import { ClearLamp, Difficulty, LAMP_LABEL } from '../constants';
 
-const BLOCKS: readonly Difficulty[] = [Difficulty.BEGINNER, Difficulty.NORMAL, Difficulty.HYPER, Difficulty.ANOTHER, Difficulty.LEGGENDARIA];
+const BLOCKS: readonly Difficulty[] = [
+  Difficulty.BEGINNER,
+  Difficulty.NORMAL,
+  Difficulty.HYPER,
+  Difficulty.ANOTHER,
+  Difficulty.LEGGENDARIA,
+];
 
 export const OFFICIAL_HEADER = [
-  'バージョン', 'タイトル', 'ジャンル', 'アーティスト', 'プレー回数',
-  ...BLOCKS.flatMap((d) => [`${d} 難易度`, `${d} スコア`, `${d} PGreat`, `${d} Great`, `${d} ミスカウント`, `${d} クリアタイプ`, `${d} DJ LEVEL`]),
+  'バージョン',
+  'タイトル',
+  'ジャンル',
+  'アーティスト',
+  'プレー回数',
+  ...BLOCKS.flatMap((d) => [
+    `${d} 難易度`,
+    `${d} スコア`,
+    `${d} PGreat`,
+    `${d} Great`,
+    `${d} ミスカウント`,
+    `${d} クリアタイプ`,
+    `${d} DJ LEVEL`,
+  ]),
   '最終プレー日時',
 ].join(',');
 
@@ -69,7 +87,17 @@ export function officialLine(song: OfficialSong): string {
     }
     last = Math.max(last, c.playedAt.getTime());
     const lamp = LAMP_LABEL[c.clearLamp ?? ClearLamp.NO_PLAY];
-    blocks.push([c.level, c.exScore, c.pgreat ?? 0, c.great ?? 0, c.missCount ?? '---', lamp, djLevel(c.exScore, c.notes * 2)].join(','));
+    blocks.push(
+      [
+        c.level,
+        c.exScore,
+        c.pgreat ?? 0,
+        c.great ?? 0,
+        c.missCount ?? '---',
+        lamp,
+        djLevel(c.exScore, c.notes * 2),
+      ].join(','),
+    );
   }
   const head = [song.version, song.title, song.genre ?? '', song.artist ?? ''].map(csvField).join(',');
   return `${head},0,${blocks.join(',')},${last ? officialTime(new Date(last)) : ''}`;

@@ -47,8 +47,20 @@ export interface ParseOptions {
   tachiSongTitle?: (id: string) => string | undefined;
 }
 
-const DIFFICULTIES: Difficulty[] = [Difficulty.BEGINNER, Difficulty.NORMAL, Difficulty.HYPER, Difficulty.ANOTHER, Difficulty.LEGGENDARIA];
-const DIFFICULTY_BY_LETTER: Record<string, Difficulty> = { B: Difficulty.BEGINNER, N: Difficulty.NORMAL, H: Difficulty.HYPER, A: Difficulty.ANOTHER, L: Difficulty.LEGGENDARIA };
+const DIFFICULTIES: Difficulty[] = [
+  Difficulty.BEGINNER,
+  Difficulty.NORMAL,
+  Difficulty.HYPER,
+  Difficulty.ANOTHER,
+  Difficulty.LEGGENDARIA,
+];
+const DIFFICULTY_BY_LETTER: Record<string, Difficulty> = {
+  B: Difficulty.BEGINNER,
+  N: Difficulty.NORMAL,
+  H: Difficulty.HYPER,
+  A: Difficulty.ANOTHER,
+  L: Difficulty.LEGGENDARIA,
+};
 const MAX_LEVEL = 12;
 /**
  * Issues listed per file; past it they are counted in one last issue (a 4 MiB file of broken
@@ -125,14 +137,20 @@ class Collector {
   }
 
   /** `reason` may be a function: the text is then only built for a listed issue. */
-  issue(severity: ParseIssue['severity'], line: number, reason: string | (() => string), at: Pick<ParseIssue, 'column' | 'value' | 'title' | 'playStyle' | 'difficulty'> = {}) {
+  issue(
+    severity: ParseIssue['severity'],
+    line: number,
+    reason: string | (() => string),
+    at: Pick<ParseIssue, 'column' | 'value' | 'title' | 'playStyle' | 'difficulty'> = {},
+  ) {
     if (this.issues.length >= MAX_ISSUES) {
       this.unlisted.count++;
       this.unlisted.lastLine = line;
       return;
     }
     const issue: ParseIssue = { line, reason: typeof reason === 'function' ? reason() : reason, severity };
-    for (const k of ['column', 'value', 'title', 'playStyle', 'difficulty'] as const) if (at[k] !== undefined) (issue as unknown as Record<string, unknown>)[k] = at[k];
+    for (const k of ['column', 'value', 'title', 'playStyle', 'difficulty'] as const)
+      if (at[k] !== undefined) (issue as unknown as Record<string, unknown>)[k] = at[k];
     this.issues.push(issue);
   }
 
@@ -141,7 +159,10 @@ class Collector {
     if (!t) {
       const norm = normalizeWallClock(raw);
       if (!norm) t = { problem: 'is not a date-time' };
-      else if (!plausiblePlayTime(norm, this.now)) t = { problem: `is outside 1999-01-01 … ${new Date(this.now.getTime() + 86_400_000).toISOString().slice(0, 10)}` };
+      else if (!plausiblePlayTime(norm, this.now))
+        t = {
+          problem: `is outside 1999-01-01 … ${new Date(this.now.getTime() + 86_400_000).toISOString().slice(0, 10)}`,
+        };
       else t = { at: norm };
       this.times.set(raw, t);
     }
@@ -180,26 +201,43 @@ class Collector {
     if (!this.styles.has(c.playStyle)) return void this.skipped++;
     // 3. lamp and EX score
     const lamp = parseLamp(rawLamp);
-    if (lamp === undefined) return this.bad(c, cols.lamp, rawLamp, `unknown clear type ${JSON.stringify(rawLamp ?? '')}`);
+    if (lamp === undefined)
+      return this.bad(c, cols.lamp, rawLamp, `unknown clear type ${JSON.stringify(rawLamp ?? '')}`);
     // NO PLAY (official, daken), NP (Reflux) or no lamp: not a play, skipped even with a score, as the reference
     // (docs/domain/scores.md, import rules)
     if (lamp === null) return void this.skipped++;
     const score = intCell(rawScore, ['', '-', '---']);
-    if (score === undefined) return this.bad(c, cols.score, rawScore, `EX score ${JSON.stringify(rawScore ?? '')} is not a non-negative integer`);
+    if (score === undefined)
+      return this.bad(
+        c,
+        cols.score,
+        rawScore,
+        `EX score ${JSON.stringify(rawScore ?? '')} is not a non-negative integer`,
+      );
     if (score === null || score === 0) return void this.skipped++; // not played
     let notes: number | null = null;
     if (cols.notes) {
       const n = intCell(c.cell(cols.notes));
       if (n) notes = n;
     }
-    const max = notes !== null ? notes * 2 : this.opts.maxExScore?.({ title: c.title, playStyle: c.playStyle, difficulty: c.difficulty });
-    if (max !== undefined && score > max) return this.bad(c, cols.score, rawScore, `EX score ${score} is over the chart's maximum ${max}`);
+    const max =
+      notes !== null
+        ? notes * 2
+        : this.opts.maxExScore?.({ title: c.title, playStyle: c.playStyle, difficulty: c.difficulty });
+    if (max !== undefined && score > max)
+      return this.bad(c, cols.score, rawScore, `EX score ${score} is over the chart's maximum ${max}`);
     // 4. the secondary fields: a bad value is reported and left unknown, the play is kept
     let missCount: number | null = null;
     if (cols.miss) {
       const raw = c.cell(cols.miss);
       const m = intCell(raw);
-      if (m === undefined) this.issue('warning', c.line, `miss count ${JSON.stringify(raw ?? '')} is not a number; kept as unknown`, this.where(c, cols.miss, raw));
+      if (m === undefined)
+        this.issue(
+          'warning',
+          c.line,
+          `miss count ${JSON.stringify(raw ?? '')} is not a number; kept as unknown`,
+          this.where(c, cols.miss, raw),
+        );
       else missCount = m;
     }
     let lastPlayed: string | null = null;
@@ -207,23 +245,46 @@ class Collector {
     if (rawTime && !rawTime.startsWith('1970-01-01')) {
       const t = this.time(rawTime);
       if ('at' in t) lastPlayed = t.at;
-      else this.issue('warning', c.line, `last played ${JSON.stringify(rawTime)} ${t.problem}; the import time is used`, this.where(c, cols.lastPlayed, rawTime));
+      else
+        this.issue(
+          'warning',
+          c.line,
+          `last played ${JSON.stringify(rawTime)} ${t.problem}; the import time is used`,
+          this.where(c, cols.lastPlayed, rawTime),
+        );
     }
-    const row: ParsedRow = { line: c.line, title: c.title, playStyle: c.playStyle, difficulty: c.difficulty, level, notes, exScore: score, clearLamp: lamp, missCount, lastPlayed };
+    const row: ParsedRow = {
+      line: c.line,
+      title: c.title,
+      playStyle: c.playStyle,
+      difficulty: c.difficulty,
+      level,
+      notes,
+      exScore: score,
+      clearLamp: lamp,
+      missCount,
+      lastPlayed,
+    };
     if (c.genre !== undefined) row.genre = c.genre;
     if (c.artist !== undefined) row.artist = c.artist;
     if (cols.pgreat || cols.great) {
       // kept when they agree with the EX score (EX = 2 × PGREAT + GREAT); anything else is left unknown
       const pg = cols.pgreat ? intCell(c.cell(cols.pgreat)) : null;
       const gr = cols.great ? intCell(c.cell(cols.great)) : null;
-      if (typeof pg === 'number' && typeof gr === 'number' && pg * 2 + gr === score) row.judgements = { pgreat: pg, great: gr };
+      if (typeof pg === 'number' && typeof gr === 'number' && pg * 2 + gr === score)
+        row.judgements = { pgreat: pg, great: gr };
     }
     this.rows.push(row);
   }
 
   result(format: CsvFormat): ParseResult {
     const { count, lastLine } = this.unlisted;
-    if (count > 0) this.issues.push({ line: lastLine, reason: `${count} more problems (up to line ${lastLine}) are not listed`, severity: 'error' });
+    if (count > 0)
+      this.issues.push({
+        line: lastLine,
+        reason: `${count} more problems (up to line ${lastLine}) are not listed`,
+        severity: 'error',
+      });
     return { format, rows: this.rows, issues: this.issues, skipped: this.skipped, absent: this.absent };
   }
 }
@@ -252,13 +313,27 @@ export function parseOfficialCsv(text: string, opts: ParseOptions = {}): ParseRe
     const score = cols.find(`${d} スコア`, `${d} EXスコア`);
     if (!score) throw new CsvFormatError(`Column "${d} スコア" is missing`);
     const judgements = { pgreat: cols.find(`${d} PGreat`), great: cols.find(`${d} Great`) };
-    return [{ d, cols: { lamp, score, miss: cols.find(`${d} ミスカウント`), level: cols.find(`${d} 難易度`), lastPlayed, ...judgements } satisfies ChartColumns }];
+    return [
+      {
+        d,
+        cols: {
+          lamp,
+          score,
+          miss: cols.find(`${d} ミスカウント`),
+          level: cols.find(`${d} 難易度`),
+          lastPlayed,
+          ...judgements,
+        } satisfies ChartColumns,
+      },
+    ];
   });
-  if (groups.length === 0) throw new CsvFormatError('Not an official score CSV: no "<DIFFICULTY> クリアタイプ" columns');
+  if (groups.length === 0)
+    throw new CsvFormatError('Not an official score CSV: no "<DIFFICULTY> クリアタイプ" columns');
   // The free-text columns (title, genre, artist) are written unquoted: a comma in one of them
   // shifts the row. The columns after them are read from the right, the title repaired.
   let textEnd = title.at + 1;
-  while (textEnd < t.header.length && (t.header[textEnd] === 'ジャンル' || t.header[textEnd] === 'アーティスト')) textEnd++;
+  while (textEnd < t.header.length && (t.header[textEnd] === 'ジャンル' || t.header[textEnd] === 'アーティスト'))
+    textEnd++;
   const width = t.header.length;
   const style = opts.officialPlayStyle ?? PlayStyle.SP;
   const out = new Collector(opts);
@@ -275,7 +350,16 @@ export function parseOfficialCsv(text: string, opts: ParseOptions = {}): ParseRe
     const shift = row.shift;
     const cell = (c: Col) => (c ? r.fields[c.at >= textEnd ? c.at + shift : c.at] : undefined);
     const text = (c: Col) => (c && row.textAligned ? r.fields[c.at + shift]?.trim() : undefined);
-    const chart: ChartCells = { line: r.line, title: row.title, playStyle: style, difficulty: Difficulty.BEGINNER, cell, block: true, genre: text(genre), artist: text(artist) };
+    const chart: ChartCells = {
+      line: r.line,
+      title: row.title,
+      playStyle: style,
+      difficulty: Difficulty.BEGINNER,
+      cell,
+      block: true,
+      genre: text(genre),
+      artist: text(artist),
+    };
     for (const { d, cols: cc } of groups) {
       chart.difficulty = d;
       out.chart(chart, cc);
@@ -302,7 +386,11 @@ function officialRow(
   if (n === width) return { title: r.fields[titleAt].trim(), shift: 0, textAligned: true };
   if (n < width) return { problem: () => `expected ${width} fields, found ${r.fields.length}; the line is skipped` };
   const extra = n - width;
-  const candidate = (j: number) => r.fields.slice(titleAt, titleAt + 1 + j).join(',').trim();
+  const candidate = (j: number) =>
+    r.fields
+      .slice(titleAt, titleAt + 1 + j)
+      .join(',')
+      .trim();
   if (textEnd === titleAt + 1) return { title: candidate(extra), shift: extra, textAligned: true };
   if (known) {
     for (let j = extra; j >= 0; j--) {
@@ -311,7 +399,8 @@ function officialRow(
     }
   }
   return {
-    problem: () => `expected ${width} fields, found ${r.fields.length}: the title, genre or artist holds an unquoted comma and no split of them names a known title; the line is skipped`,
+    problem: () =>
+      `expected ${width} fields, found ${r.fields.length}: the title, genre or artist holds an unquoted comma and no split of them names a known title; the line is skipped`,
   };
 }
 
@@ -319,8 +408,16 @@ function officialRow(
 // Reflux TSV
 
 const REFLUX_GROUPS: { prefix: string; style: PlayStyle; d: Difficulty }[] = [
-  ...(['B', 'N', 'H', 'A', 'L'] as const).map((l) => ({ prefix: `SP${l}`, style: PlayStyle.SP, d: DIFFICULTY_BY_LETTER[l] })),
-  ...(['B', 'N', 'H', 'A', 'L'] as const).map((l) => ({ prefix: `DP${l}`, style: PlayStyle.DP, d: DIFFICULTY_BY_LETTER[l] })),
+  ...(['B', 'N', 'H', 'A', 'L'] as const).map((l) => ({
+    prefix: `SP${l}`,
+    style: PlayStyle.SP,
+    d: DIFFICULTY_BY_LETTER[l],
+  })),
+  ...(['B', 'N', 'H', 'A', 'L'] as const).map((l) => ({
+    prefix: `DP${l}`,
+    style: PlayStyle.DP,
+    d: DIFFICULTY_BY_LETTER[l],
+  })),
 ];
 
 /**
@@ -339,11 +436,26 @@ export function parseRefluxTsv(text: string, opts: ParseOptions = {}): ParseResu
     const lamp = cols.find(`${prefix} Lamp`);
     if (!lamp) return [];
     const score = cols.find(`${prefix} EX Score`);
-    return [{ style, d, prefix, cols: { lamp, score, miss: cols.find(`${prefix} Miss Count`), level: cols.find(`${prefix} Rating`), notes: cols.find(`${prefix} Note Count`) } }];
+    return [
+      {
+        style,
+        d,
+        prefix,
+        cols: {
+          lamp,
+          score,
+          miss: cols.find(`${prefix} Miss Count`),
+          level: cols.find(`${prefix} Rating`),
+          notes: cols.find(`${prefix} Note Count`),
+        },
+      },
+    ];
   });
   if (groups.length === 0) throw new CsvFormatError('Reflux TSV: no "<SPx> Lamp" columns');
   if (groups.every((g) => !g.cols.score)) {
-    throw new CsvFormatError('Reflux TSV without "EX Score" columns (written by a Reflux older than 2021, lamps only): export it again with a current Reflux');
+    throw new CsvFormatError(
+      'Reflux TSV without "EX Score" columns (written by a Reflux older than 2021, lamps only): export it again with a current Reflux',
+    );
   }
   const missing = groups.find((g) => !g.cols.score);
   if (missing) throw new CsvFormatError(`Reflux TSV: column "${missing.prefix} EX Score" is missing`);
@@ -355,7 +467,14 @@ export function parseRefluxTsv(text: string, opts: ParseOptions = {}): ParseResu
       out.issue('error', r.line, 'empty title; the line is skipped', { column: 'title', value: '' });
       continue;
     }
-    const chart: ChartCells = { line: r.line, title: name, playStyle: PlayStyle.SP, difficulty: Difficulty.BEGINNER, cell: cellOf(r.fields), block: true };
+    const chart: ChartCells = {
+      line: r.line,
+      title: name,
+      playStyle: PlayStyle.SP,
+      difficulty: Difficulty.BEGINNER,
+      cell: cellOf(r.fields),
+      block: true,
+    };
     for (const g of groups) {
       chart.playStyle = g.style;
       chart.difficulty = g.d;
@@ -409,10 +528,17 @@ export function parseDakenCounterCsv(text: string, opts: ParseOptions = {}): Par
       continue;
     }
     if (!m) {
-      out.issue('error', r.line, `unknown mode ${JSON.stringify(raw)}; the chart is skipped`, { column: 'mode', value: f[mode.at] ?? '', title: name });
+      out.issue('error', r.line, `unknown mode ${JSON.stringify(raw)}; the chart is skipped`, {
+        column: 'mode',
+        value: f[mode.at] ?? '',
+        title: name,
+      });
       continue;
     }
-    out.chart({ line: r.line, title: name, playStyle: m.style, difficulty: m.d, cell: cellOf(f), block: false }, chartCols);
+    out.chart(
+      { line: r.line, title: name, playStyle: m.style, difficulty: m.d, cell: cellOf(f), block: false },
+      chartCols,
+    );
   }
   return out.result('daken_counter');
 }
@@ -459,16 +585,27 @@ export function parseResultTechoCsv(text: string, opts: ParseOptions = {}): Pars
     const raw = (f[difficulty.at] ?? '').trim().toUpperCase();
     const d = techoDifficulty(raw);
     if (!d) {
-      out.issue('error', r.line, `unknown difficulty ${JSON.stringify(raw)}; the chart is skipped`, { column: '難易度', value: f[difficulty.at] ?? '', title: name });
+      out.issue('error', r.line, `unknown difficulty ${JSON.stringify(raw)}; the chart is skipped`, {
+        column: '難易度',
+        value: f[difficulty.at] ?? '',
+        title: name,
+      });
       continue;
     }
-    out.chart({ line: r.line, title: name, playStyle: d.style, difficulty: d.d, cell: cellOf(f), block: false }, chartCols);
+    out.chart(
+      { line: r.line, title: name, playStyle: d.style, difficulty: d.d, cell: cellOf(f), block: false },
+      chartCols,
+    );
   }
   return out.result('result_techo');
 }
 
 /** Detects the format and parses. Throws CsvFormatError for an unknown or structurally broken file. */
-export function parseScoreExport(text: string, opts: ParseOptions = {}, format: CsvFormat | undefined = detectFormat(text)): ParseResult {
+export function parseScoreExport(
+  text: string,
+  opts: ParseOptions = {},
+  format: CsvFormat | undefined = detectFormat(text),
+): ParseResult {
   switch (format) {
     case 'official':
       return parseOfficialCsv(text, opts);
@@ -487,4 +624,3 @@ export function parseScoreExport(text: string, opts: ParseOptions = {}, format: 
       );
   }
 }
-

@@ -35,7 +35,6 @@ export interface TextRow {
   fields: string[];
 }
 
-
 /**
  * csv-parse settings for score exports. A quoted field ("a, b", "" escapes a quote) is one field;
  * a quote inside an unquoted field is literal (the official export writes titles such as
@@ -81,7 +80,8 @@ export function endsInsideQuotes(line: string, delimiter: Delimiter): boolean {
     const ch = line[i];
     if (quoting) {
       if (ch !== '"') continue;
-      if (line[i + 1] === '"') i++; // an escaped quote
+      if (line[i + 1] === '"')
+        i++; // an escaped quote
       else quoting = false; // the closing quote (anything after it is kept literally)
     } else if (ch === delimiter) fieldStart = true;
     else {
@@ -129,11 +129,12 @@ export function readRows(text: string, delimiter: Delimiter): TextRow[] {
   const quoted: number[] = [];
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
-    if (!l.text.includes('"') || endsInsideQuotes(l.text, delimiter)) out[i] = { line: l.line, fields: literalFields(l.text, delimiter) };
+    if (!l.text.includes('"') || endsInsideQuotes(l.text, delimiter))
+      out[i] = { line: l.line, fields: literalFields(l.text, delimiter) };
     else quoted.push(i);
   }
   const opts = OPTIONS[delimiter];
-  for (let q = 0, size = BATCH_MIN; q < quoted.length; ) {
+  for (let q = 0, size = BATCH_MIN; q < quoted.length;) {
     const end = Math.min(quoted.length, q + size);
     let joined = lines[quoted[q]].text;
     for (let j = q + 1; j < end; j++) joined += '\n' + lines[quoted[j]].text;
@@ -145,7 +146,8 @@ export function readRows(text: string, delimiter: Delimiter): TextRow[] {
       size = Math.min(BATCH_MAX, size * 2);
     } else {
       // not expected (endsInsideQuotes agrees with csv-parse): the batch's lines one by one
-      for (let j = q; j < end; j++) out[quoted[j]] = { line: lines[quoted[j]].line, fields: splitFields(lines[quoted[j]].text, delimiter) };
+      for (let j = q; j < end; j++)
+        out[quoted[j]] = { line: lines[quoted[j]].line, fields: splitFields(lines[quoted[j]].text, delimiter) };
       size = BATCH_MIN;
     }
     q = end;
@@ -154,7 +156,10 @@ export function readRows(text: string, delimiter: Delimiter): TextRow[] {
 }
 
 /** The header (first non-blank line, cells trimmed) and the records after it. */
-export function readTable(text: string, delimiter: Delimiter): { header: string[]; headerLine: number; rows: TextRow[] } {
+export function readTable(
+  text: string,
+  delimiter: Delimiter,
+): { header: string[]; headerLine: number; rows: TextRow[] } {
   const rows = readRows(text, delimiter);
   const head = rows.shift();
   if (!head) throw new CsvFormatError('The file is empty');
@@ -177,7 +182,8 @@ export function normalizeWallClock(value: string): string | undefined {
   if (!m) return undefined;
   const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number);
   const t = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  if (t.getUTCFullYear() !== y || t.getUTCMonth() !== mo - 1 || t.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return undefined;
+  if (t.getUTCFullYear() !== y || t.getUTCMonth() !== mo - 1 || t.getUTCDate() !== d || h > 23 || mi > 59 || s > 59)
+    return undefined;
   return `${y}-${pad(mo)}-${pad(d)} ${pad(h)}:${pad(mi)}:${pad(s)}`;
 }
 
@@ -207,7 +213,10 @@ export function plausiblePlayTime(wallClock: string, now: Date): boolean {
 const INT_MAX = 2_147_483_647;
 
 /** Parses a non-negative integer cell (at most 2^31 - 1); null for the "no value" spellings, undefined when invalid. */
-export function intCell(value: string | undefined, empty: readonly string[] = ['', '-', '---', '?']): number | null | undefined {
+export function intCell(
+  value: string | undefined,
+  empty: readonly string[] = ['', '-', '---', '?'],
+): number | null | undefined {
   const v = (value ?? '').trim();
   if (empty.includes(v)) return null;
   if (!/^\d+$/.test(v)) return undefined;

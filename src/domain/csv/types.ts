@@ -64,7 +64,10 @@ export interface ParseResult {
 }
 
 export class CsvFormatError extends Error {
-  constructor(message: string, readonly line = 1) {
+  constructor(
+    message: string,
+    readonly line = 1,
+  ) {
     super(message);
     this.name = 'CsvFormatError';
   }

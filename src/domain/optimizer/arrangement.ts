@@ -35,7 +35,10 @@ const DIFFICULTIES = new Set<string>(Object.values(Difficulty));
 const STYLES = new Set<string>(Object.values(PlayStyle));
 
 /** Validates a whole import document; every problem is listed (at most `maxIssues`), nothing is partial. */
-export function parseArrangementDocument(doc: unknown, maxIssues = 50): { entries: ArrangementEntry[]; issues: ArrangementIssue[] } {
+export function parseArrangementDocument(
+  doc: unknown,
+  maxIssues = 50,
+): { entries: ArrangementEntry[]; issues: ArrangementIssue[] } {
   const issues: ArrangementIssue[] = [];
   const entries: ArrangementEntry[] = [];
   const push = (path: (string | number)[], message: string) => {
@@ -48,7 +51,8 @@ export function parseArrangementDocument(doc: unknown, maxIssues = 50): { entrie
   const seen = new Map<string, number>();
   doc.forEach((raw, i) => {
     const o = raw as Record<string, unknown> | null;
-    if (!o || typeof o !== 'object' || Array.isArray(o)) return push([i], 'expected an object {title, difficulty, playStyle?, scores}');
+    if (!o || typeof o !== 'object' || Array.isArray(o))
+      return push([i], 'expected an object {title, difficulty, playStyle?, scores}');
     const title = o.title;
     const difficulty = o.difficulty;
     const playStyle = o.playStyle ?? PlayStyle.SP;
@@ -93,7 +97,12 @@ export function parseArrangementDocument(doc: unknown, maxIssues = 50): { entrie
     const dup = seen.get(key);
     if (dup !== undefined) return push([i], `the same chart as entry ${dup}`);
     seen.set(key, i);
-    entries.push({ title: title as string, difficulty: difficulty as Difficulty, playStyle: playStyle as PlayStyle, scores });
+    entries.push({
+      title: title as string,
+      difficulty: difficulty as Difficulty,
+      playStyle: playStyle as PlayStyle,
+      scores,
+    });
   });
   return { entries, issues };
 }

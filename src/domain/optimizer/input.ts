@@ -49,7 +49,13 @@ export interface InputIssue {
 export type Validated<T> = { ok: true; value: T } | { ok: false; issues: InputIssue[] };
 
 /** Members of a list argument, each checked against `allowed`; an empty list is refused too. */
-function listOf<T extends string>(argument: string, raw: readonly string[] | null | undefined, allowed: readonly T[], fallback: readonly T[], issues: InputIssue[]): Set<T> {
+function listOf<T extends string>(
+  argument: string,
+  raw: readonly string[] | null | undefined,
+  allowed: readonly T[],
+  fallback: readonly T[],
+  issues: InputIssue[],
+): Set<T> {
   if (raw === undefined || raw === null) return new Set(fallback);
   if (raw.length === 0) {
     issues.push({ argument, message: `${argument} must name at least one of ${allowed.join(', ')}` });
@@ -58,7 +64,11 @@ function listOf<T extends string>(argument: string, raw: readonly string[] | nul
   const out = new Set<T>();
   for (const v of raw) {
     if ((allowed as readonly string[]).includes(v)) out.add(v as T);
-    else issues.push({ argument, message: `${argument}: unknown value ${JSON.stringify(v)} (allowed: ${allowed.join(', ')})` });
+    else
+      issues.push({
+        argument,
+        message: `${argument}: unknown value ${JSON.stringify(v)} (allowed: ${allowed.join(', ')})`,
+      });
   }
   return out;
 }
@@ -67,18 +77,39 @@ export function validateOptimizeInput(input: OptimizeInput): Validated<OptimizeS
   const issues: InputIssue[] = [];
   const t = input.targetBpi;
   if (typeof t !== 'number' || !Number.isFinite(t) || t < TARGET_MIN || t > TARGET_MAX) {
-    issues.push({ argument: 'targetBpi', message: `targetBpi must be a number between ${TARGET_MIN} and ${TARGET_MAX}` });
+    issues.push({
+      argument: 'targetBpi',
+      message: `targetBpi must be a number between ${TARGET_MIN} and ${TARGET_MAX}`,
+    });
   }
   const maxSteps = input.maxSteps ?? DEFAULT_MAX_STEPS;
   if (!Number.isInteger(maxSteps) || maxSteps < MAX_STEPS_MIN || maxSteps > MAX_STEPS_MAX) {
-    issues.push({ argument: 'maxSteps', message: `maxSteps must be an integer between ${MAX_STEPS_MIN} and ${MAX_STEPS_MAX}` });
+    issues.push({
+      argument: 'maxSteps',
+      message: `maxSteps must be an integer between ${MAX_STEPS_MIN} and ${MAX_STEPS_MAX}`,
+    });
   }
   const strategies = listOf('strategies', input.strategies, OPTIMIZER_STRATEGIES, OPTIMIZER_STRATEGIES, issues);
-  const difficulties = listOf<Difficulty>('difficulties', input.difficulties, BPI_DIFFICULTIES, BPI_DIFFICULTIES, issues);
-  const radarElements = listOf<RadarCategory>('radarElements', input.radarElements, RADAR_CATEGORIES, RADAR_CATEGORIES, issues);
+  const difficulties = listOf<Difficulty>(
+    'difficulties',
+    input.difficulties,
+    BPI_DIFFICULTIES,
+    BPI_DIFFICULTIES,
+    issues,
+  );
+  const radarElements = listOf<RadarCategory>(
+    'radarElements',
+    input.radarElements,
+    RADAR_CATEGORIES,
+    RADAR_CATEGORIES,
+    issues,
+  );
   const mode = input.searchMode ?? 'flexible';
   if (!(SEARCH_MODES as readonly string[]).includes(mode)) {
-    issues.push({ argument: 'searchMode', message: `searchMode: unknown value ${JSON.stringify(mode)} (allowed: ${SEARCH_MODES.join(', ')})` });
+    issues.push({
+      argument: 'searchMode',
+      message: `searchMode: unknown value ${JSON.stringify(mode)} (allowed: ${SEARCH_MODES.join(', ')})`,
+    });
   }
   if (issues.length > 0) return { ok: false, issues };
   return {

@@ -56,7 +56,13 @@ export function contributionMemo(pm: PowerMean): (bpi: number) => number {
   };
 }
 
-export function candidateOf(c: OptimizerChart, fromBpi: number, radarBpi: number | null, contribution: (b: number) => number, step: number): Candidate | null {
+export function candidateOf(
+  c: OptimizerChart,
+  fromBpi: number,
+  radarBpi: number | null,
+  contribution: (b: number) => number,
+  step: number,
+): Candidate | null {
   const def = defOf(c);
   const m = c.notes * 2;
   if (capEx(c, MAX_BPI) === null) return null;
@@ -96,10 +102,17 @@ export function itemAt(ctx: PlanContext, cand: Candidate, total: number): Solver
   const hi = hiAt(ctx, cand, total);
   if (cand.first > hi) return null;
   const cur = cand.chart.exScore ?? 0;
-  return { key: cand.chart.id, size: Math.floor((hi - cand.first) / cand.step) + 1, cost: (j) => exOf(cand, j) - cur, gain: cand.gain, gainMemo: cand.gains };
+  return {
+    key: cand.chart.id,
+    size: Math.floor((hi - cand.first) / cand.step) + 1,
+    cost: (j) => exOf(cand, j) - cur,
+    gain: cand.gain,
+    gainMemo: cand.gains,
+  };
 }
 
-export const isEffectivelyUnplayed = (c: OptimizerChart, fromBpi: number) => c.exScore === null || fromBpi <= UNPLAYED_BPI;
+export const isEffectivelyUnplayed = (c: OptimizerChart, fromBpi: number) =>
+  c.exScore === null || fromBpi <= UNPLAYED_BPI;
 
 /** The three strongest radar categories (ties: the category order NOTES, CHORD, PEAK, CHARGE, SCRATCH, SOFLAN). */
 export function strongCategories(radar: RadarBpis | null): Set<RadarCategory> {

@@ -15,10 +15,16 @@ export const UNPLAYED_BPI = -15;
 export const RAISE_MULTIPLIER = 1.3;
 export const RAISE_MARGIN = 0.5;
 
-export const raiseNote = (raised: number) => `指定された楽曲数ではより高い総合BPIが見込まれるため、自動的に目標総合BPIを${raised.toFixed(2)}へ引き上げました。`;
+export const raiseNote = (raised: number) =>
+  `指定された楽曲数ではより高い総合BPIが見込まれるため、自動的に目標総合BPIを${raised.toFixed(2)}へ引き上げました。`;
 export const FALLBACK_NOTE = '選択された要素の楽曲のみでは目標に到達できなかったため、全楽曲から再探索しました。';
 
-export const defOf = (c: OptimizerChart): ChartDef => ({ notes: c.notes, kaidenAvg: c.kaidenAvg, wr: c.wr, coef: c.coef });
+export const defOf = (c: OptimizerChart): ChartDef => ({
+  notes: c.notes,
+  kaidenAvg: c.kaidenAvg,
+  wr: c.wr,
+  coef: c.coef,
+});
 
 /** The chart's current BPI as the optimiser sees it: the best EX's BPI, −15 when unplayed. */
 export function currentBpiOf(c: OptimizerChart): number {
@@ -26,9 +32,19 @@ export function currentBpiOf(c: OptimizerChart): number {
 }
 
 /** humanCap of §6.5 b with a fixed current total. */
-export function humanCap(fromBpi: number, radarBpi: number | null, currentTotal: number, considerCurrentTotalBpi: boolean): number {
+export function humanCap(
+  fromBpi: number,
+  radarBpi: number | null,
+  currentTotal: number,
+  considerCurrentTotalBpi: boolean,
+): number {
   const base = considerCurrentTotalBpi
-    ? Math.min(MAX_BPI, radarBpi !== null ? Math.min(radarBpi + CAP_RADAR_MARGIN, currentTotal + CAP_TOTAL_MARGIN) : currentTotal + CAP_TOTAL_MARGIN)
+    ? Math.min(
+        MAX_BPI,
+        radarBpi !== null
+          ? Math.min(radarBpi + CAP_RADAR_MARGIN, currentTotal + CAP_TOTAL_MARGIN)
+          : currentTotal + CAP_TOTAL_MARGIN,
+      )
     : MAX_BPI;
   return Math.min(MAX_BPI, Math.max(base, fromBpi + CAP_BASE_MARGIN));
 }

@@ -33,7 +33,9 @@ export interface Attempt {
 export function schedule(ctx: PlanContext, chosen: Chosen[]): { ordered: Chosen[]; stuckAt: number | null } {
   const { pm } = ctx;
   const gainOf = (s: Chosen) => pm.contribution(s.toBpi) - pm.contribution(s.cand.fromBpi);
-  let pending = [...chosen].sort((a, b) => gainOf(b) / b.cost - gainOf(a) / a.cost || a.cand.chart.id - b.cand.chart.id);
+  let pending = [...chosen].sort(
+    (a, b) => gainOf(b) / b.cost - gainOf(a) / a.cost || a.cand.chart.id - b.cand.chart.id,
+  );
   const ordered: Chosen[] = [];
   let sum = ctx.initialSum;
   while (pending.length > 0) {
@@ -67,7 +69,13 @@ function better(a: Attempt, b: Attempt, fastest: boolean): boolean {
  * plan cannot be ordered, bisection on T between the player's current total (whose plan always can
  * be ordered: every step fits from the start) and the target total, keeping the best orderable plan.
  */
-export function scheduledSearch(current: number, top: number, solveAt: (capTotal: number) => Attempt, steps: number, fastest: boolean): Attempt {
+export function scheduledSearch(
+  current: number,
+  top: number,
+  solveAt: (capTotal: number) => Attempt,
+  steps: number,
+  fastest: boolean,
+): Attempt {
   const first = solveAt(top);
   if (first.stuckAt === null) return first;
   let best: Attempt | null = null;
@@ -86,7 +94,13 @@ export function scheduledSearch(current: number, top: number, solveAt: (capTotal
 }
 
 /** The result of the best attempt: its steps in order, with the total-BPI gain and running total of each. */
-export function buildResult(ctx: PlanContext, best: Attempt, target: number, originalTargetTotalBpi: number | null, autoAdjustmentNote: string | null): OptimizationResult {
+export function buildResult(
+  ctx: PlanContext,
+  best: Attempt,
+  target: number,
+  originalTargetTotalBpi: number | null,
+  autoAdjustmentNote: string | null,
+): OptimizationResult {
   const { pm, initialSum, initialTotal, strong } = ctx;
   const { sol } = best;
   const chosen = best.ordered;

@@ -50,14 +50,49 @@
 import { calcBpi, totalBpi } from '../bpi';
 import { RADAR_CATEGORIES } from '../constants';
 import { PowerMean } from './math';
-import { currentBpiOf, defOf, FALLBACK_NOTE, MAX_BPI, MIN_BPI_GAIN, RAISE_MARGIN, RAISE_MULTIPLIER, raiseNote, UNPLAYED_BPI } from './plan-caps';
-import { candidateOf, contributionMemo, exOf, isEffectivelyUnplayed, itemAt, strongCategories, type Candidate, type PlanContext } from './plan-candidates';
+import {
+  currentBpiOf,
+  defOf,
+  FALLBACK_NOTE,
+  MAX_BPI,
+  MIN_BPI_GAIN,
+  RAISE_MARGIN,
+  RAISE_MULTIPLIER,
+  raiseNote,
+  UNPLAYED_BPI,
+} from './plan-caps';
+import {
+  candidateOf,
+  contributionMemo,
+  exOf,
+  isEffectivelyUnplayed,
+  itemAt,
+  strongCategories,
+  type Candidate,
+  type PlanContext,
+} from './plan-candidates';
 import { buildResult, schedule, scheduledSearch, type Attempt, type Chosen } from './plan-schedule';
-import { CAP_SEARCH_STEPS, type OptimizationResult, type OptimizerTuning, type RadarBpis, type OptimizerChart } from './plan-types';
+import {
+  CAP_SEARCH_STEPS,
+  type OptimizationResult,
+  type OptimizerTuning,
+  type RadarBpis,
+  type OptimizerChart,
+} from './plan-types';
 import { DEFAULT_WORK_LIMIT, solveMinCost, type SolverItem } from './solver';
 import type { OptimizeSettings } from './input';
 
-export { capEx, currentBpiOf, exLow, exRange, FALLBACK_NOTE, humanCap, MIN_BPI_GAIN, MIN_EX_GAIN, raiseNote } from './plan-caps';
+export {
+  capEx,
+  currentBpiOf,
+  exLow,
+  exRange,
+  FALLBACK_NOTE,
+  humanCap,
+  MIN_BPI_GAIN,
+  MIN_EX_GAIN,
+  raiseNote,
+} from './plan-caps';
 export { strongCategories } from './plan-candidates';
 export * from './plan-types';
 
@@ -65,7 +100,12 @@ export * from './plan-types';
  * The plan for one player. `charts` is the song set (N = charts.length) with the player's best EX
  * per chart; `radar` the player's radar values (caps, strong categories).
  */
-export function optimizePlan(input: readonly OptimizerChart[], settings: OptimizeSettings, radar: RadarBpis | null, tuning: OptimizerTuning = {}): OptimizationResult {
+export function optimizePlan(
+  input: readonly OptimizerChart[],
+  settings: OptimizeSettings,
+  radar: RadarBpis | null,
+  tuning: OptimizerTuning = {},
+): OptimizationResult {
   // By chart id: the plan must not depend on the order the charts arrive in (float sums do).
   const charts = [...input].sort((a, b) => a.id - b.id);
   const n = charts.length;
@@ -79,7 +119,16 @@ export function optimizePlan(input: readonly OptimizerChart[], settings: Optimiz
     provenOptimal: true,
   };
   if (n === 0) {
-    return { ...base, steps: [], currentTotalBpi: UNPLAYED_BPI, targetTotalBpi: settings.targetBpi, achievable: false, alreadyAchieved: false, totalSongCount: 0, capTotalBpi: UNPLAYED_BPI };
+    return {
+      ...base,
+      steps: [],
+      currentTotalBpi: UNPLAYED_BPI,
+      targetTotalBpi: settings.targetBpi,
+      achievable: false,
+      alreadyAchieved: false,
+      totalSongCount: 0,
+      capTotalBpi: UNPLAYED_BPI,
+    };
   }
   const pm = new PowerMean(n);
   const fromBpis = charts.map(currentBpiOf);
@@ -88,14 +137,34 @@ export function optimizePlan(input: readonly OptimizerChart[], settings: Optimiz
   const initialTotal = pm.totalFromSum(initialSum);
   const currentTotalBpi = totalBpi(fromBpis, n);
   if (initialTotal >= settings.targetBpi) {
-    return { ...base, steps: [], currentTotalBpi, targetTotalBpi: settings.targetBpi, achievable: true, alreadyAchieved: true, totalSongCount: n, capTotalBpi: initialTotal };
+    return {
+      ...base,
+      steps: [],
+      currentTotalBpi,
+      targetTotalBpi: settings.targetBpi,
+      achievable: true,
+      alreadyAchieved: true,
+      totalSongCount: n,
+      capTotalBpi: initialTotal,
+    };
   }
   const strong = strongCategories(radar);
   // The time budget latches: once spent, every later solve stops at once, and the plan is not proven optimal.
   let stopped = false;
   const ask = tuning.shouldStop;
   const latched = ask ? { ...tuning, shouldStop: () => stopped || (stopped = ask()) } : tuning;
-  const ctx: PlanContext = { charts, fromBpis, pm, initialSum, initialTotal, currentTotalBpi, settings, radar, strong, tuning: latched };
+  const ctx: PlanContext = {
+    charts,
+    fromBpis,
+    pm,
+    initialSum,
+    initialTotal,
+    currentTotalBpi,
+    settings,
+    radar,
+    strong,
+    tuning: latched,
+  };
 
   const radarFilter = settings.radarElements.size < RADAR_CATEGORIES.length;
   const unproven = (r: OptimizationResult): OptimizationResult => (stopped ? { ...r, provenOptimal: false } : r);
@@ -142,7 +211,8 @@ function planFor(ctx: PlanContext, radarFilter: boolean): OptimizationResult {
   const candidates: Candidate[] = [];
   for (const i of candidateIdx) {
     const c = charts[i];
-    const radarBpi = c.radarCategory && radar && typeof radar[c.radarCategory] === 'number' ? radar[c.radarCategory]! : null;
+    const radarBpi =
+      c.radarCategory && radar && typeof radar[c.radarCategory] === 'number' ? radar[c.radarCategory]! : null;
     const cand = candidateOf(c, fromBpis[i], radarBpi, contribution, step);
     if (cand) candidates.push(cand);
   }
@@ -172,7 +242,13 @@ function planFor(ctx: PlanContext, radarFilter: boolean): OptimizationResult {
         }
       }
     }
-    const sol = solveMinCost(items, { need, maxCount, workLimit: ctx.tuning.workLimit ?? DEFAULT_WORK_LIMIT, dpLimit: ctx.tuning.dpLimit, shouldStop: ctx.tuning.shouldStop });
+    const sol = solveMinCost(items, {
+      need,
+      maxCount,
+      workLimit: ctx.tuning.workLimit ?? DEFAULT_WORK_LIMIT,
+      dpLimit: ctx.tuning.dpLimit,
+      shouldStop: ctx.tuning.shouldStop,
+    });
     const chosen: Chosen[] = [];
     used.forEach((cand, k) => {
       const j = sol.choice[k];
@@ -187,6 +263,13 @@ function planFor(ctx: PlanContext, radarFilter: boolean): OptimizationResult {
   const mode = settings.considerCurrentTotalBpi ? (ctx.tuning.caps ?? 'scheduled') : 'current';
   if (mode === 'current') best = solveAt(initialTotal);
   else if (mode === 'target') best = solveAt(Math.max(initialTotal, target));
-  else best = scheduledSearch(initialTotal, Math.max(initialTotal, target), solveAt, ctx.tuning.capSearchSteps ?? CAP_SEARCH_STEPS, settings.searchMode === 'fastest');
+  else
+    best = scheduledSearch(
+      initialTotal,
+      Math.max(initialTotal, target),
+      solveAt,
+      ctx.tuning.capSearchSteps ?? CAP_SEARCH_STEPS,
+      settings.searchMode === 'fastest',
+    );
   return buildResult(ctx, best, target, originalTargetTotalBpi, autoAdjustmentNote);
 }

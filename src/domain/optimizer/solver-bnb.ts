@@ -11,7 +11,14 @@ import type { Fixed } from './solver-fixing';
  * Searches for a choice cheaper than the incumbent (`inc.best`, cost `inc.U`), improving it in
  * place. `aborted`: the node budget ran out before the search completed (no optimality proof).
  */
-export function branchAndBound(p: Problem, dual: DualPoint, f: Fixed, inc: { best: Int32Array; U: number }, workLimit: number, stop: () => boolean = () => false): { work: number; aborted: boolean } {
+export function branchAndBound(
+  p: Problem,
+  dual: DualPoint,
+  f: Fixed,
+  inc: { best: Int32Array; U: number },
+  workLimit: number,
+  stop: () => boolean = () => false,
+): { work: number; aborted: boolean } {
   const { items, views, need, M } = p;
   const { lambda, mu } = dual;
   const best = inc.best;
@@ -19,7 +26,9 @@ export function branchAndBound(p: Problem, dual: DualPoint, f: Fixed, inc: { bes
   let work = 0;
   let aborted = false;
   const F = f.free.length;
-  const ord = f.free.map((_, t) => t).sort((x, y) => f.minValue[x] - f.minValue[y] || items[f.free[x]].key - items[f.free[y]].key);
+  const ord = f.free
+    .map((_, t) => t)
+    .sort((x, y) => f.minValue[x] - f.minValue[y] || items[f.free[x]].key - items[f.free[y]].key);
   const fItem = ord.map((t) => f.free[t]);
   const fKept = ord.map((t) => f.kept[t]);
   const fSkip = ord.map((t) => f.skipKept[t]);

@@ -40,7 +40,12 @@ export function suffixLagrangian(
  * Buffers that grew past SCRATCH_KEEP entries are not kept (at most 2 × 16 MiB + 4 MiB stay allocated).
  */
 const SCRATCH_KEEP = 1 << 21;
-const scratch: { gA: Float64Array; gB: Float64Array; pick: Uint16Array; keep(a: Float64Array, b: Float64Array, pick: Uint16Array): void } = {
+const scratch: {
+  gA: Float64Array;
+  gB: Float64Array;
+  pick: Uint16Array;
+  keep(a: Float64Array, b: Float64Array, pick: Uint16Array): void;
+} = {
   gA: new Float64Array(0),
   gB: new Float64Array(0),
   pick: new Uint16Array(0),
@@ -92,7 +97,8 @@ export function topGains(maxGains: readonly number[], M: number): Float64Array {
 // the options in order would keep; dpWork counts those transitions). Exact: each
 // rule drops only states no choice below the cap passes through, so none changes the answer
 // or its tie-breaks (checked on the bench's 200 plans: identical).
-export type DpResult = { status: 'found'; choice: Int32Array; cost: number; used: number } | { status: 'none' } | { status: 'aborted' };
+export type DpResult =
+  { status: 'found'; choice: Int32Array; cost: number; used: number } | { status: 'none' } | { status: 'aborted' };
 
 /** What the DP may spend and how tightly it bounds (SolveOptions.dpLimit / dpBoundFactors). */
 export interface DpLimits {
@@ -107,13 +113,23 @@ export interface DpLimits {
  * `counting`). `counter.dpWork` accumulates the work over every call of one solve; past
  * `limits.dpLimit` the call is aborted.
  */
-export function dpSolve(p: Problem, dual: DualPoint, f: Fixed, cap: number, counting: boolean, limits: DpLimits, counter: { dpWork: number }): DpResult {
+export function dpSolve(
+  p: Problem,
+  dual: DualPoint,
+  f: Fixed,
+  cap: number,
+  counting: boolean,
+  limits: DpLimits,
+  counter: { dpWork: number },
+): DpResult {
   const { items, views, n, need, M } = p;
   const { lambda, mu } = dual;
   const { dpLimit, dpBoundFactors, stop } = limits;
   let dpWork = counter.dpWork;
   const B = cap - 1;
-  const ordFree = f.free.map((_, t) => t).sort((x, y) => f.minValue[x] - f.minValue[y] || items[f.free[x]].key - items[f.free[y]].key);
+  const ordFree = f.free
+    .map((_, t) => t)
+    .sort((x, y) => f.minValue[x] - f.minValue[y] || items[f.free[x]].key - items[f.free[y]].key);
   const F = ordFree.length;
   const suffFree = new Float64Array(F + 1);
   for (let d = F - 1; d >= 0; d--) suffFree[d] = suffFree[d + 1] + f.bKept[ordFree[d]];
@@ -127,7 +143,10 @@ export function dpSolve(p: Problem, dual: DualPoint, f: Fixed, cap: number, coun
   // The most gain the items after d can still add with m more items (topGain[d·(Mc+1) + m]; without the
   // count, Mc = 0 and the sum of every item's largest kept gain): a state short of R by more is dead.
   const Mc = counting ? M : 0;
-  const topGain = topGains(kept.map((k) => k.gains[k.gains.length - 1]), Mc);
+  const topGain = topGains(
+    kept.map((k) => k.gains[k.gains.length - 1]),
+    Mc,
+  );
   const needLow = need - Math.abs(need) * 1e-9; // float sums in another order: never drop a state that reaches R
   const L = counting ? M : 0;
   // Layers live in two reused buffers (this stage's and the next one's), the picks of every

@@ -58,7 +58,17 @@ export function createFixing(p: Problem, d: DualPoint) {
   };
   /** 4. Reduced-cost fixing: the options that can be in a choice costing ≤ cap − 1. */
   const fix = (cap: number, U: number): Fixed => {
-    const f: Fixed = { free: [], kept: [], keptCost: [], keptGain: [], skipKept: [], bKept: [], maxKeptGain: [], minValue: [], impossible: false };
+    const f: Fixed = {
+      free: [],
+      kept: [],
+      keptCost: [],
+      keptGain: [],
+      skipKept: [],
+      bKept: [],
+      maxKeptGain: [],
+      minValue: [],
+      impossible: false,
+    };
     const ls = optionLists(Math.max(cap, U)); // the ladder's caps rise to U: one list for all of them
     for (let i = 0; i < n; i++) {
       const limit = cap - 1 + EPS - lStar + bOf[i]; // keep option j iff c + μ − λg ≤ limit

@@ -13,7 +13,10 @@ export function maxPlanOf(p: Problem): { top: number; maxPlan: () => Int32Array 
   for (let i = 0; i < n; i++) if (views[i].size > 0) withOptions.push(i);
   const lastOf = (i: number) => views[i].size - 1;
   const maxGain = (i: number) => views[i].gain(lastOf(i));
-  withOptions.sort((a, b) => maxGain(b) - maxGain(a) || views[a].cost(lastOf(a)) - views[b].cost(lastOf(b)) || items[a].key - items[b].key);
+  withOptions.sort(
+    (a, b) =>
+      maxGain(b) - maxGain(a) || views[a].cost(lastOf(a)) - views[b].cost(lastOf(b)) || items[a].key - items[b].key,
+  );
   const maxPlan = () => {
     const ch = new Int32Array(n).fill(-1);
     for (let t = 0; t < Math.min(M, withOptions.length); t++) ch[withOptions[t]] = lastOf(withOptions[t]);
@@ -25,14 +28,25 @@ export function maxPlanOf(p: Problem): { top: number; maxPlan: () => Int32Array 
 }
 
 /** The cheapest single move (item, option) adding at least `r` gain to a choice of `cnt` items. */
-type BestClosing = (ch: Int32Array, r: number, cnt: number, exclude?: number) => { i: number; j: number; delta: number } | null;
+type BestClosing = (
+  ch: Int32Array,
+  r: number,
+  cnt: number,
+  exclude?: number,
+) => { i: number; j: number; delta: number } | null;
 
 /**
  * Step 3: an integral solution from the LP, closed exactly, then improved locally. When the count
  * binds (μ* > 0), the walk is also tried at larger μ (fewer, bigger changes leave room for the
  * closing move); the cheapest result is kept: the incumbent and its cost U.
  */
-export function firstSolution(p: Problem, relaxation: Relaxation, lp: Lp, mu: number, maxPlan: () => Int32Array): { best: Int32Array; U: number } {
+export function firstSolution(
+  p: Problem,
+  relaxation: Relaxation,
+  lp: Lp,
+  mu: number,
+  maxPlan: () => Int32Array,
+): { best: Int32Array; U: number } {
   const { items, views, n, need, M } = p;
   const maxGain = (i: number) => maxGainOf(views, i);
   const summary = (ch: Int32Array) => choiceTotals(views, ch);
@@ -52,7 +66,8 @@ export function firstSolution(p: Problem, relaxation: Relaxation, lp: Lp, mu: nu
       if (best && floor > best.delta) continue;
       const j = views[i].firstAtLeast(target);
       const delta = views[i].cost(j) - costOf(i, ch[i]);
-      if (!best || delta < best.delta || (delta === best.delta && items[i].key < items[best.i].key)) best = { i, j, delta };
+      if (!best || delta < best.delta || (delta === best.delta && items[i].key < items[best.i].key))
+        best = { i, j, delta };
     }
     return best;
   };
@@ -107,12 +122,7 @@ export function firstSolution(p: Problem, relaxation: Relaxation, lp: Lp, mu: nu
  * chosen item and close the gap with the cheapest single move elsewhere (first improvement, items
  * in key order). Repeats while the cost drops (each move lowers the integer cost, so it ends).
  */
-function localSearch(
-  views: readonly ItemView[],
-  ch: Int32Array,
-  need: number,
-  bestClosing: BestClosing,
-): void {
+function localSearch(views: readonly ItemView[], ch: Int32Array, need: number, bestClosing: BestClosing): void {
   const n = views.length;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => views[a].item.key - views[b].item.key);
   for (;;) {

@@ -65,7 +65,8 @@ export class ItemView {
     readonly item: SolverItem,
     private readonly counter: { evaluations: number },
   ) {
-    this.memo = item.gainMemo && item.gainMemo.length >= item.size ? item.gainMemo : new Float64Array(item.size).fill(NaN);
+    this.memo =
+      item.gainMemo && item.gainMemo.length >= item.size ? item.gainMemo : new Float64Array(item.size).fill(NaN);
     this.exact = item.size <= EXACT_SIZE;
     this.block = this.exact ? 1 : Math.ceil(item.size / BLOCKS);
   }
@@ -155,7 +156,10 @@ export interface DualPoint {
 }
 
 /** Cost, gain and number of changed items of a choice (option index per item, −1 = unchanged). */
-export function choiceTotals(views: readonly ItemView[], ch: Int32Array): { cost: number; gain: number; count: number } {
+export function choiceTotals(
+  views: readonly ItemView[],
+  ch: Int32Array,
+): { cost: number; gain: number; count: number } {
   let cost = 0;
   let gain = 0;
   let count = 0;

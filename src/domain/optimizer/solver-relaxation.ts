@@ -24,19 +24,32 @@ export interface Lp {
   segDg: Float64Array;
 }
 
-
 /** The relaxation of one problem: the LP at any μ, the dual bound L(λ, μ), and the solved dual. */
 export function createRelaxation(p: Problem) {
   const { items, views, n, need, M } = p;
   /** Buffers of segmentsAt(μ, true): the bisection on μ needs one set at a time. */
-  let segScratch: { segItem: Int32Array; segFrom: Int32Array; segTo: Int32Array; segDc: Float64Array; segDg: Float64Array; segSlope: Float64Array } | null = null;
+  let segScratch: {
+    segItem: Int32Array;
+    segFrom: Int32Array;
+    segTo: Int32Array;
+    segDc: Float64Array;
+    segDg: Float64Array;
+    segSlope: Float64Array;
+  } | null = null;
   /** The LP's segments at μ (unsorted); in reused buffers when `scratch` (valid until the next such call). */
   const segmentsAt = (mu: number, scratch = false) => {
     let segCount = 0;
     for (const v of views) segCount += v.hull.length;
     if (scratch && (!segScratch || segScratch.segItem.length < segCount)) {
       const size = grownSize(segScratch ? segScratch.segItem.length : 0, segCount);
-      segScratch = { segItem: new Int32Array(size), segFrom: new Int32Array(size), segTo: new Int32Array(size), segDc: new Float64Array(size), segDg: new Float64Array(size), segSlope: new Float64Array(size) };
+      segScratch = {
+        segItem: new Int32Array(size),
+        segFrom: new Int32Array(size),
+        segTo: new Int32Array(size),
+        segDc: new Float64Array(size),
+        segDg: new Float64Array(size),
+        segSlope: new Float64Array(size),
+      };
     }
     const segItem = scratch ? segScratch!.segItem : new Int32Array(segCount);
     const segFrom = scratch ? segScratch!.segFrom : new Int32Array(segCount);
@@ -78,7 +91,8 @@ export function createRelaxation(p: Problem) {
   };
   type Segments = ReturnType<typeof segmentsAt>;
   /** The LP's fill order: gain per cost descending, ties by item key, then segment. */
-  const bySlope = (sg: Segments) => (a: number, b: number) => sg.segSlope[b] - sg.segSlope[a] || items[sg.segItem[a]].key - items[sg.segItem[b]].key || a - b;
+  const bySlope = (sg: Segments) => (a: number, b: number) =>
+    sg.segSlope[b] - sg.segSlope[a] || items[sg.segItem[a]].key - items[sg.segItem[b]].key || a - b;
   /** Fills R along `order` (its first `count` segments); closed = false when they do not reach R. */
   const fill = (sg: Segments, order: Int32Array, count: number) => {
     const { segFrom, segDc, segDg } = sg;

@@ -119,16 +119,36 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   const M = Math.max(0, Math.min(opts.maxCount, n));
   const workLimit = opts.workLimit ?? DEFAULT_WORK_LIMIT;
   const stop = opts.shouldStop ?? (() => false);
-  const limits: DpLimits = { dpLimit: opts.dpLimit ?? DEFAULT_DP_LIMIT, dpBoundFactors: opts.dpBoundFactors ?? DP_BOUND_FACTORS, stop };
+  const limits: DpLimits = {
+    dpLimit: opts.dpLimit ?? DEFAULT_DP_LIMIT,
+    dpBoundFactors: opts.dpBoundFactors ?? DP_BOUND_FACTORS,
+    stop,
+  };
   const counter = { evaluations: 0 };
   const views = items.map((it) => new ItemView(it, counter));
   const p: Problem = { items, views, n, need, M };
   const summary = (ch: Int32Array) => choiceTotals(views, ch);
   const diag = { heuristicCost: 0, freeItems: 0 };
   const dp = { dpWork: 0 };
-  const done = (feasible: boolean, ch: Int32Array, lowerBound: number | null, optimal: boolean, work: number): SolveResult => {
+  const done = (
+    feasible: boolean,
+    ch: Int32Array,
+    lowerBound: number | null,
+    optimal: boolean,
+    work: number,
+  ): SolveResult => {
     const s = summary(ch);
-    return { feasible, choice: ch, ...s, lowerBound: lowerBound ?? s.cost, optimal, work, evaluations: counter.evaluations, ...diag, dpWork: dp.dpWork };
+    return {
+      feasible,
+      choice: ch,
+      ...s,
+      lowerBound: lowerBound ?? s.cost,
+      optimal,
+      work,
+      evaluations: counter.evaluations,
+      ...diag,
+      dpWork: dp.dpWork,
+    };
   };
   if (need <= 0) return done(true, new Int32Array(n).fill(-1), 0, true, 0);
 
@@ -158,7 +178,14 @@ export function solveMinCost(items: readonly SolverItem[], opts: SolveOptions): 
   if (!proven) {
     const U = inc.U;
     const gap = U - lStar;
-    const caps = [...new Set([...[1 / 16, 1 / 8, 1 / 4, 3 / 8, 1 / 2, 3 / 4].map((x) => Math.ceil(lStar + x * gap)).filter((c) => c > lowerBound && c < U), U])];
+    const caps = [
+      ...new Set([
+        ...[1 / 16, 1 / 8, 1 / 4, 3 / 8, 1 / 2, 3 / 4]
+          .map((x) => Math.ceil(lStar + x * gap))
+          .filter((c) => c > lowerBound && c < U),
+        U,
+      ]),
+    ];
     for (const cap of caps) {
       const f = fix(cap, U);
       lastFixed = f;

@@ -36,10 +36,16 @@ export interface TicketRequest {
 }
 
 /** 1 to 50 tickets, each a valid id; issues name the entry (`ticketIds[3]`). */
-export function validateTicketRequests(tickets: readonly TicketRequest[] | null | undefined): Validated<{ ticketId: string; expiresAt: string }[]> {
-  if (!tickets || tickets.length === 0) return { ok: false, issues: [{ argument: 'ticketIds', message: 'ticketIds is required (at least one ticket)' }] };
+export function validateTicketRequests(
+  tickets: readonly TicketRequest[] | null | undefined,
+): Validated<{ ticketId: string; expiresAt: string }[]> {
+  if (!tickets || tickets.length === 0)
+    return { ok: false, issues: [{ argument: 'ticketIds', message: 'ticketIds is required (at least one ticket)' }] };
   if (tickets.length > MAX_TICKETS_PER_REQUEST) {
-    return { ok: false, issues: [{ argument: 'ticketIds', message: `Too many ticketIds (max ${MAX_TICKETS_PER_REQUEST})` }] };
+    return {
+      ok: false,
+      issues: [{ argument: 'ticketIds', message: `Too many ticketIds (max ${MAX_TICKETS_PER_REQUEST})` }],
+    };
   }
   const issues: InputIssue[] = [];
   tickets.forEach((t, i) => {
@@ -56,12 +62,17 @@ export interface TicketPage {
 }
 
 /** offset ≥ 0 (an integer; the reference answered a non-number with a 500), first 1..50 (default 10). */
-export function validateTicketPage(offset: number | null | undefined, first: number | null | undefined): Validated<TicketPage> {
+export function validateTicketPage(
+  offset: number | null | undefined,
+  first: number | null | undefined,
+): Validated<TicketPage> {
   const issues: InputIssue[] = [];
   const o = offset ?? 0;
   const f = first ?? TICKET_PAGE_SIZE;
-  if (!Number.isInteger(o) || o < 0) issues.push({ argument: 'offset', message: 'offset must be a non-negative integer' });
-  if (!Number.isInteger(f) || f < 1 || f > MAX_TICKET_PAGE_SIZE) issues.push({ argument: 'first', message: `first must be an integer between 1 and ${MAX_TICKET_PAGE_SIZE}` });
+  if (!Number.isInteger(o) || o < 0)
+    issues.push({ argument: 'offset', message: 'offset must be a non-negative integer' });
+  if (!Number.isInteger(f) || f < 1 || f > MAX_TICKET_PAGE_SIZE)
+    issues.push({ argument: 'first', message: `first must be an integer between 1 and ${MAX_TICKET_PAGE_SIZE}` });
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: { offset: o, first: f } };
 }
 
@@ -89,7 +100,10 @@ export function rankTicketCharts(rows: readonly TicketPatternRow[], mode: Ticket
   return rows
     .map((r) => ({ row: r, key: key(r) }))
     .sort((a, b) => b.key - a.key || a.row.chartId - b.row.chartId)
-    .map(({ row }) => ({ ...row, relativeScore: row.maxPatternScore > 0 ? (row.patternScore / row.maxPatternScore) * 100 : 0 }));
+    .map(({ row }) => ({
+      ...row,
+      relativeScore: row.maxPatternScore > 0 ? (row.patternScore / row.maxPatternScore) * 100 : 0,
+    }));
 }
 
 /** The page at `offset` of size `first`, and whether more follow. */
@@ -113,7 +127,11 @@ export interface TicketChartItem extends RankedTicketChart {
 }
 
 /** Adds the player's best on each chart (null when unplayed) and the gap to their total BPI. */
-export function withPlayerScores(ranked: readonly RankedTicketChart[], scores: ReadonlyMap<number, PlayerChartScore>, totalBpi: number | null): TicketChartItem[] {
+export function withPlayerScores(
+  ranked: readonly RankedTicketChart[],
+  scores: ReadonlyMap<number, PlayerChartScore>,
+  totalBpi: number | null,
+): TicketChartItem[] {
   return ranked.map((r) => {
     const s = scores.get(r.chartId);
     const bpi = s?.bpi ?? null;

@@ -70,7 +70,13 @@ export function customBorder(m: number, goal: AaaGoal): number {
   return Math.min(m, Math.max(0, Math.ceil(m * goal.ratio - 1e-9) + goal.offset));
 }
 
-export function aaaTable(source: ChartSource, version: string, filter: ChartFilter, bests: Iterable<BestInput> = [], goal: AaaGoal | null = null): AaaTable {
+export function aaaTable(
+  source: ChartSource,
+  version: string,
+  filter: ChartFilter,
+  bests: Iterable<BestInput> = [],
+  goal: AaaGoal | null = null,
+): AaaTable {
   const best = new Map<number, number>();
   for (const b of bests) best.set(b.chartId, b.exScore);
   const rows: AaaRow[] = [];
@@ -113,14 +119,26 @@ export function aaaTable(source: ChartSource, version: string, filter: ChartFilt
  * The optional custom goal: `ratio` in [0, 1] and `offset` an integer EX adjustment in
  * [-10000, 10000] (default 0). An offset without a ratio is refused (it has nothing to adjust).
  */
-export function parseAaaGoal(ratio: number | null | undefined, offset: number | null | undefined, names: [string, string] = ['customGoalRatio', 'customGoalOffset']): Checked<AaaGoal | null> {
-  const r = checkAll({ ratio: parseNumberIn(ratio, names[0], 0, 1), offset: parseNumberIn(offset, names[1], -10000, 10000) });
+export function parseAaaGoal(
+  ratio: number | null | undefined,
+  offset: number | null | undefined,
+  names: [string, string] = ['customGoalRatio', 'customGoalOffset'],
+): Checked<AaaGoal | null> {
+  const r = checkAll({
+    ratio: parseNumberIn(ratio, names[0], 0, 1),
+    offset: parseNumberIn(offset, names[1], -10000, 10000),
+  });
   if (!r.ok) return r;
   if (r.value.offset !== null && !Number.isInteger(r.value.offset)) {
-    return { ok: false, issues: [{ code: 'invalid_type', path: [names[1]], message: `${names[1]} must be an integer` }] };
+    return {
+      ok: false,
+      issues: [{ code: 'invalid_type', path: [names[1]], message: `${names[1]} must be an integer` }],
+    };
   }
   if (r.value.ratio === null) {
-    return r.value.offset === null ? { ok: true, value: null } : { ok: false, issues: [{ code: 'custom', path: [names[1]], message: `${names[1]} needs ${names[0]}` }] };
+    return r.value.offset === null
+      ? { ok: true, value: null }
+      : { ok: false, issues: [{ code: 'custom', path: [names[1]], message: `${names[1]} needs ${names[0]}` }] };
   }
   return { ok: true, value: { ratio: r.value.ratio, offset: r.value.offset ?? 0 } };
 }

@@ -37,7 +37,12 @@ export interface ActivityCalendar {
   chartDays: number;
 }
 
-export function activityCalendar(source: ChartSource, filter: ChartFilter, plays: Iterable<ActivityPlay>, range: { from?: string | null; to?: string | null } = {}): ActivityCalendar {
+export function activityCalendar(
+  source: ChartSource,
+  filter: ChartFilter,
+  plays: Iterable<ActivityPlay>,
+  range: { from?: string | null; to?: string | null } = {},
+): ActivityCalendar {
   const byDay = new Map<string, Set<number>>();
   for (const p of plays) {
     const c = source.chart(p.chartId);
@@ -53,6 +58,10 @@ export function activityCalendar(source: ChartSource, filter: ChartFilter, plays
 }
 
 /** The level-12 view: dates with at least one ☆12 chart updated. */
-export function activeDates(source: ChartSource, plays: Iterable<ActivityPlay>, range: { from?: string | null; to?: string | null } = {}): string[] {
+export function activeDates(
+  source: ChartSource,
+  plays: Iterable<ActivityPlay>,
+  range: { from?: string | null; to?: string | null } = {},
+): string[] {
   return activityCalendar(source, { levels: [12], difficulties: null }, plays, range).days.map((d) => d.date);
 }

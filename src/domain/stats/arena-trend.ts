@@ -55,7 +55,10 @@ export interface ArenaTrend {
   best: ArenaTrendPoint | null;
 }
 
-export function arenaTrend(observations: Iterable<ArenaObservation>, classCounts: Iterable<SnapshotClassCount>): ArenaTrend {
+export function arenaTrend(
+  observations: Iterable<ArenaObservation>,
+  classCounts: Iterable<SnapshotClassCount>,
+): ArenaTrend {
   const sizes = new Map<number, Map<ArenaClass, number>>();
   for (const r of classCounts) {
     let m = sizes.get(r.snapshotId);

@@ -27,7 +27,17 @@
  *   100) rounded to 2 decimals, 0 without tower data.
  */
 import { round2, totalBpi } from '../bpi';
-import { dateOnly, inScope, jstDate, periodKey, type ChartFilter, type ChartSource, type GroupBy, type PlayInput, type TowerDayInput } from './common';
+import {
+  dateOnly,
+  inScope,
+  jstDate,
+  periodKey,
+  type ChartFilter,
+  type ChartSource,
+  type GroupBy,
+  type PlayInput,
+  type TowerDayInput,
+} from './common';
 
 export interface BoxPlotPoint {
   date: string;
@@ -54,7 +64,13 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
-export function bpiBoxPlot(source: ChartSource, filter: ChartFilter, groupBy: GroupBy, plays: Iterable<Pick<PlayInput, 'chartId' | 'bpi' | 'playedAt'>>, tower: Iterable<TowerDayInput> = []): BoxPlotPoint[] {
+export function bpiBoxPlot(
+  source: ChartSource,
+  filter: ChartFilter,
+  groupBy: GroupBy,
+  plays: Iterable<Pick<PlayInput, 'chartId' | 'bpi' | 'playedAt'>>,
+  tower: Iterable<TowerDayInput> = [],
+): BoxPlotPoint[] {
   const periods = new Map<string, Map<number, number>>();
   for (const p of plays) {
     if (p.bpi === null) continue;

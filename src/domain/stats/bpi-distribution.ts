@@ -17,7 +17,14 @@
  *   is in bucket `90`, never in `80` through a rounding error.
  */
 import { BPI_FLOOR } from '../bpi';
-import { inScope, type BestInput, type ChartFilter, type ChartSource, type Histogram, type HistogramBucket } from './common';
+import {
+  inScope,
+  type BestInput,
+  type ChartFilter,
+  type ChartSource,
+  type Histogram,
+  type HistogramBucket,
+} from './common';
 import type { DistributionStep } from './query';
 
 export interface BpiDistribution extends Histogram {
@@ -41,7 +48,12 @@ export function bpiBucketIndex(bpi: number, step: DistributionStep): number {
   return 1 + Math.floor((h + 1000) / (step * 100));
 }
 
-export function bpiDistribution(source: ChartSource, bests: Iterable<BestInput>, filter: ChartFilter, step: DistributionStep): BpiDistribution {
+export function bpiDistribution(
+  source: ChartSource,
+  bests: Iterable<BestInput>,
+  filter: ChartFilter,
+  step: DistributionStep,
+): BpiDistribution {
   const buckets = bpiBuckets(step);
   let total = 0;
   for (const b of bests) {

@@ -61,7 +61,12 @@ export interface BpmBandResult {
   songs: BpmBandSong[];
 }
 
-export function bpmBands(source: ChartSource, version: string, filter: ChartFilter, bests: Iterable<BestInput>): BpmBandResult[] {
+export function bpmBands(
+  source: ChartSource,
+  version: string,
+  filter: ChartFilter,
+  bests: Iterable<BestInput>,
+): BpmBandResult[] {
   const best = new Map<number, number>();
   for (const b of bests) best.set(b.chartId, b.exScore);
   const byBand = new Map<BpmBandLabel, BpmBandSong[]>();
@@ -75,7 +80,7 @@ export function bpmBands(source: ChartSource, version: string, filter: ChartFilt
       bpm: c.bpm,
       notes: c.notes,
       exScore: ex,
-      bpi: ex === null ? BPI_FLOOR : source.currentBpi(c.id, ex) ?? BPI_FLOOR,
+      bpi: ex === null ? BPI_FLOOR : (source.currentBpi(c.id, ex) ?? BPI_FLOOR),
     };
     const label = bpmBand(c.bpm);
     const list = byBand.get(label);
@@ -89,7 +94,10 @@ export function bpmBands(source: ChartSource, version: string, filter: ChartFilt
     songs.sort((a, b) => b.bpi - a.bpi || a.title.localeCompare(b.title) || a.chartId - b.chartId);
     out.push({
       label,
-      totalBpi: totalBpi(songs.map((s) => s.bpi), songs.length),
+      totalBpi: totalBpi(
+        songs.map((s) => s.bpi),
+        songs.length,
+      ),
       chartCount: songs.length,
       playedCount: songs.filter((s) => s.exScore !== null).length,
       songs,

@@ -115,15 +115,23 @@ export function inScope(c: StatsChart, f: ChartFilter, defaultLevels: readonly n
  * available in the version (released ≤ version, not removed; INF: all). With the default filter
  * and levels [12] this is exactly the total set of src/domain/totals.ts (inTotalSet).
  */
-export function scopeCharts(source: ChartSource, version: string, f: ChartFilter, defaultLevels: readonly number[] = BPI_LEVELS): StatsChart[] {
+export function scopeCharts(
+  source: ChartSource,
+  version: string,
+  f: ChartFilter,
+  defaultLevels: readonly number[] = BPI_LEVELS,
+): StatsChart[] {
   const out: StatsChart[] = [];
-  for (const c of source.charts()) if (c.definition && inScope(c, f, defaultLevels) && availableIn(c, version)) out.push(c);
+  for (const c of source.charts())
+    if (c.definition && inScope(c, f, defaultLevels) && availableIn(c, version)) out.push(c);
   return out;
 }
 
 /** Default order of chart lists: level desc, then title, then chart id (as the scores area). */
-export const byLevelTitle = (a: Pick<StatsChart, 'level' | 'title' | 'id'>, b: Pick<StatsChart, 'level' | 'title' | 'id'>) =>
-  b.level - a.level || a.title.localeCompare(b.title) || a.id - b.id;
+export const byLevelTitle = (
+  a: Pick<StatsChart, 'level' | 'title' | 'id'>,
+  b: Pick<StatsChart, 'level' | 'title' | 'id'>,
+) => b.level - a.level || a.title.localeCompare(b.title) || a.id - b.id;
 
 // ───────────── calendar (JST) ─────────────
 
@@ -278,12 +286,17 @@ export interface ReplayedBest {
  * only with a strictly higher EX (a lamp-only improvement never lowers it). `before`: only plays
  * strictly earlier than that instant.
  */
-export function replayBests(plays: readonly PlayInput[], before?: Date, into = new Map<number, ReplayedBest>()): Map<number, ReplayedBest> {
+export function replayBests(
+  plays: readonly PlayInput[],
+  before?: Date,
+  into = new Map<number, ReplayedBest>(),
+): Map<number, ReplayedBest> {
   const sorted = [...plays].sort(byPlayTime);
   for (const p of sorted) {
     if (before && p.playedAt.getTime() >= before.getTime()) break;
     const prev = into.get(p.chartId);
-    if (!prev || p.exScore > prev.exScore) into.set(p.chartId, { exScore: p.exScore, bpi: p.bpi, playId: p.id, playedAt: p.playedAt });
+    if (!prev || p.exScore > prev.exScore)
+      into.set(p.chartId, { exScore: p.exScore, bpi: p.bpi, playId: p.id, playedAt: p.playedAt });
   }
   return into;
 }

@@ -48,6 +48,11 @@ export function djRankDistribution(source: ChartSource, bests: Iterable<BestInpu
   const lower = [0, 2 / 9, 3 / 9, 4 / 9, 5 / 9, 6 / 9, 7 / 9, 8 / 9, 17 / 18];
   return {
     total,
-    buckets: DJ_RANKS.map((label, i) => ({ label, from: lower[i], to: i + 1 < lower.length ? lower[i + 1] : 1, count: counts.get(label)! })),
+    buckets: DJ_RANKS.map((label, i) => ({
+      label,
+      from: lower[i],
+      to: i + 1 < lower.length ? lower[i + 1] : 1,
+      count: counts.get(label)!,
+    })),
   };
 }

@@ -40,7 +40,14 @@ export function radarCacheColumns(v: RadarValues): RadarCacheColumns {
 }
 
 export function radarFromCache(c: RadarCacheColumns): RadarValues {
-  return { NOTES: Number(c.notes), CHORD: Number(c.chord), PEAK: Number(c.peak), CHARGE: Number(c.charge), SCRATCH: Number(c.scratch), SOFLAN: Number(c.soflan) };
+  return {
+    NOTES: Number(c.notes),
+    CHORD: Number(c.chord),
+    PEAK: Number(c.peak),
+    CHARGE: Number(c.charge),
+    SCRATCH: Number(c.scratch),
+    SOFLAN: Number(c.soflan),
+  };
 }
 
 export type RadarCacheRow = RankingIdentity & RadarCacheColumns;
@@ -57,8 +64,20 @@ export function radarCategoryRanking(
   page: RankingPageSelector<RankingIdentity>,
   viewerRadar: RadarValues | null,
 ): RadarCategoryRanking {
-  const withValues = rows.map((r) => ({ userId: r.userId, name: r.name, profileImage: r.profileImage, gameId: r.gameId, visible: r.visible, radar: radarFromCache(r) }));
-  const ranked = rankRows(withValues, (r) => r.radar[category], viewerId, page as RankingPageSelector<(typeof withValues)[number]>);
+  const withValues = rows.map((r) => ({
+    userId: r.userId,
+    name: r.name,
+    profileImage: r.profileImage,
+    gameId: r.gameId,
+    visible: r.visible,
+    radar: radarFromCache(r),
+  }));
+  const ranked = rankRows(
+    withValues,
+    (r) => r.radar[category],
+    viewerId,
+    page as RankingPageSelector<(typeof withValues)[number]>,
+  );
   const strip = <T extends { data: { radar: RadarValues } }>(e: T) => ({ ...e, data: e.data.radar });
   return {
     ...ranked,

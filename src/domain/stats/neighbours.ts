@@ -47,11 +47,20 @@ export interface NeighbourCandidate {
 }
 
 /** The n candidates closest to `myTotal` (me excluded), closest first, ties by user id. */
-export function pickNeighbours(myTotal: number, candidates: readonly NeighbourCandidate[], myId: string, n: number): string[] {
+export function pickNeighbours(
+  myTotal: number,
+  candidates: readonly NeighbourCandidate[],
+  myId: string,
+  n: number,
+): string[] {
   const seen = new Set<string>();
   return candidates
     .filter((c) => c.userId !== myId && !seen.has(c.userId) && seen.add(c.userId))
-    .sort((a, b) => Math.abs(Number(a.totalBpi) - myTotal) - Math.abs(Number(b.totalBpi) - myTotal) || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0))
+    .sort(
+      (a, b) =>
+        Math.abs(Number(a.totalBpi) - myTotal) - Math.abs(Number(b.totalBpi) - myTotal) ||
+        (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0),
+    )
     .slice(0, n)
     .map((c) => c.userId);
 }
@@ -88,7 +97,10 @@ export function neighbourRecommendations(
   neighbourIds: readonly string[],
   neighbourBests: Iterable<NeighbourBest>,
   page: { offset: number; limit: number },
-  minimum: { neighbours: number; perChart: number } = { neighbours: MIN_NEIGHBOURS, perChart: MIN_NEIGHBOURS_PER_CHART },
+  minimum: { neighbours: number; perChart: number } = {
+    neighbours: MIN_NEIGHBOURS,
+    perChart: MIN_NEIGHBOURS_PER_CHART,
+  },
 ): NeighbourRecommendations {
   const ids = new Set(neighbourIds.length >= minimum.neighbours ? neighbourIds : []);
   const agg = new Map<number, { sum: number; count: number }>();
@@ -108,7 +120,18 @@ export function neighbourRecommendations(
     if (!c || !c.definition || !inScope(c, filter) || !a || a.count < minimum.perChart) continue;
     const bpi = source.currentBpi(c.id, b.exScore) ?? BPI_FLOOR;
     const avg = round2(a.sum / a.count);
-    items.push({ chartId: c.id, title: c.title, difficulty: c.difficulty, level: c.level, notes: c.notes, exScore: b.exScore, bpi, neighborAvgBpi: avg, neighborCount: a.count, bpiDiff: round2(bpi - avg) });
+    items.push({
+      chartId: c.id,
+      title: c.title,
+      difficulty: c.difficulty,
+      level: c.level,
+      notes: c.notes,
+      exScore: b.exScore,
+      bpi,
+      neighborAvgBpi: avg,
+      neighborCount: a.count,
+      bpiDiff: round2(bpi - avg),
+    });
   }
   const tie = (a: NeighbourItem, b: NeighbourItem) => a.title.localeCompare(b.title) || a.chartId - b.chartId;
   const slice = (sorted: NeighbourItem[]) => sorted.slice(page.offset, page.offset + page.limit);

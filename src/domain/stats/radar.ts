@@ -46,7 +46,12 @@ export interface RadarResult {
   categories: RadarCategoryResult[];
 }
 
-export function radarWithSongs(source: ChartSource, version: string, filter: ChartFilter, bests: Iterable<BestInput>): RadarResult {
+export function radarWithSongs(
+  source: ChartSource,
+  version: string,
+  filter: ChartFilter,
+  bests: Iterable<BestInput>,
+): RadarResult {
   const bpis = new Map<number, number | null>();
   const exOf = new Map<number, number>();
   for (const b of bests) {
@@ -65,14 +70,32 @@ export function radarWithSongs(source: ChartSource, version: string, filter: Cha
     if (!c?.radarCategory || seen.has(id)) return;
     seen.add(id);
     const ex = exOf.get(id) ?? null;
-    songs.get(c.radarCategory)!.push({ chartId: id, title: c.title, difficulty: c.difficulty, level: c.level, notes: c.notes, exScore: ex, bpi: ex === null ? BPI_FLOOR : bpis.get(id) ?? BPI_FLOOR });
+    songs
+      .get(c.radarCategory)!
+      .push({
+        chartId: id,
+        title: c.title,
+        difficulty: c.difficulty,
+        level: c.level,
+        notes: c.notes,
+        exScore: ex,
+        bpi: ex === null ? BPI_FLOOR : (bpis.get(id) ?? BPI_FLOOR),
+      });
   };
   for (const id of bpis.keys()) add(id);
   for (const c of valid) add(c.id);
 
   const categories = RADAR_CATEGORIES.map((category) => {
-    const list = songs.get(category)!.sort((a, b) => b.bpi - a.bpi || a.title.localeCompare(b.title) || a.chartId - b.chartId);
-    return { category, totalBpi: values[category], playedCount: list.filter((s) => s.exScore !== null).length, chartCount: list.length, songs: list };
+    const list = songs
+      .get(category)!
+      .sort((a, b) => b.bpi - a.bpi || a.title.localeCompare(b.title) || a.chartId - b.chartId);
+    return {
+      category,
+      totalBpi: values[category],
+      playedCount: list.filter((s) => s.exScore !== null).length,
+      chartCount: list.length,
+      songs: list,
+    };
   });
   return { version, values, categories };
 }

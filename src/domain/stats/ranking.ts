@@ -51,10 +51,18 @@ export interface RankingPage<T> {
  * Which rows of the sorted population a page holds: an offset window, or a selector (the service's
  * keyset: rows after / before a cursor's (value, userId)), whose rows are returned in its order.
  */
-export type RankingPageSelector<T> = { offset: number; limit: number } | ((sorted: readonly T[], valueOf: (r: T) => number) => readonly T[]);
+export type RankingPageSelector<T> =
+  { offset: number; limit: number } | ((sorted: readonly T[], valueOf: (r: T) => number) => readonly T[]);
 
-export function rankRows<T extends RankingIdentity>(rows: readonly T[], valueOf: (r: T) => number, viewerId: string | null, page: RankingPageSelector<T>): RankingPage<Omit<T, keyof RankingIdentity>> {
-  const sorted = [...rows].sort((a, b) => valueOf(b) - valueOf(a) || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+export function rankRows<T extends RankingIdentity>(
+  rows: readonly T[],
+  valueOf: (r: T) => number,
+  viewerId: string | null,
+  page: RankingPageSelector<T>,
+): RankingPage<Omit<T, keyof RankingIdentity>> {
+  const sorted = [...rows].sort(
+    (a, b) => valueOf(b) - valueOf(a) || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0),
+  );
   const ranks = competitionRanks(sorted.map(valueOf));
   const toRow = (r: T, i: number): RankedRow<Omit<T, keyof RankingIdentity>> => {
     const isSelf = viewerId !== null && r.userId === viewerId;
@@ -73,11 +81,20 @@ export function rankRows<T extends RankingIdentity>(rows: readonly T[], valueOf:
     };
   };
   const selfIndex = viewerId === null ? -1 : sorted.findIndex((r) => r.userId === viewerId);
-  const base = { totalCount: sorted.length, selfRank: selfIndex >= 0 ? ranks[selfIndex] : null, self: selfIndex >= 0 ? toRow(sorted[selfIndex], selfIndex) : null };
+  const base = {
+    totalCount: sorted.length,
+    selfRank: selfIndex >= 0 ? ranks[selfIndex] : null,
+    self: selfIndex >= 0 ? toRow(sorted[selfIndex], selfIndex) : null,
+  };
   if (typeof page === 'function') {
     const index = new Map(sorted.map((r, i) => [r, i]));
     const picked = page(sorted, valueOf);
-    return { ...base, entries: picked.map((r) => toRow(r, index.get(r)!)), offset: picked.length ? index.get(picked[0])! : 0, hasNextPage: false };
+    return {
+      ...base,
+      entries: picked.map((r) => toRow(r, index.get(r)!)),
+      offset: picked.length ? index.get(picked[0])! : 0,
+      hasNextPage: false,
+    };
   }
   return {
     ...base,

@@ -53,7 +53,21 @@ import { BPI_FLOOR, round2, RunningTotalBpi } from '../bpi';
 import { ARENA_ORDER, RADAR_CATEGORIES, type ArenaClass, type RadarCategory } from '../constants';
 import { chartInVersion, computeRadar, type RadarValues } from '../radar';
 import type { ArenaObservation } from './arena-trend';
-import { addDays, byPlayTime, dateOnly, inScope, isoWeekday, jstDate, jstDayStart, jstHour, NO_FILTER, type ChartSource, type PlayInput, type ReplayedBest, type TowerDayInput } from './common';
+import {
+  addDays,
+  byPlayTime,
+  dateOnly,
+  inScope,
+  isoWeekday,
+  jstDate,
+  jstDayStart,
+  jstHour,
+  NO_FILTER,
+  type ChartSource,
+  type PlayInput,
+  type ReplayedBest,
+  type TowerDayInput,
+} from './common';
 import type { ReviewPeriod } from './query';
 import { totalSet } from './total-bpi';
 
@@ -114,7 +128,15 @@ export interface ReviewRival {
   history: HistoryPoint[];
   newWins: number;
   newLosses: number;
-  topWinningSongs: { chartId: number; title: string; difficulty: string; level: number; myExScore: number; rivalExScore: number; margin: number }[];
+  topWinningSongs: {
+    chartId: number;
+    title: string;
+    difficulty: string;
+    level: number;
+    myExScore: number;
+    rivalExScore: number;
+    margin: number;
+  }[];
 }
 
 export interface GrowthEntry {
@@ -141,9 +163,20 @@ export interface Review {
     byWeekday: { weekday: number; count: number }[];
     byHour: { hour: number; count: number }[];
     towerRanking: TowerRanks | null;
-    bestDays: { bestGrowth: { date: string; bpiDiff: number } | null; bestKeysDay: { date: string; keyCount: number } | null; bestScratchDay: { date: string; scratchCount: number } | null };
+    bestDays: {
+      bestGrowth: { date: string; bpiDiff: number } | null;
+      bestKeysDay: { date: string; keyCount: number } | null;
+      bestScratchDay: { date: string; scratchCount: number } | null;
+    };
   };
-  radarGrowth: { category: RadarCategory; start: number; end: number; diff: number; history: HistoryPoint[]; songs: ReviewSong[] }[];
+  radarGrowth: {
+    category: RadarCategory;
+    start: number;
+    end: number;
+    diff: number;
+    history: HistoryPoint[];
+    songs: ReviewSong[];
+  }[];
   rivals: ReviewRival[];
   growthRanking: { byAbsGrowth: GrowthEntry[]; byGrowthRate: GrowthEntry[] };
   arena: { bestClass: ArenaClass; bestRank: number | null; maxA1Continue: number | null } | null;
@@ -193,22 +226,35 @@ function timeline(plays: readonly PlayInput[], period: ReviewPeriod, set: Readon
   const snapshots: Timeline['snapshots'] = [];
   while (i < sorted.length && sorted[i].playedAt.getTime() < end) {
     const g = groupOf(period, sorted[i].playedAt);
-    for (; i < sorted.length && sorted[i].playedAt.getTime() < end && groupOf(period, sorted[i].playedAt) === g; i++) apply(sorted[i]);
+    for (; i < sorted.length && sorted[i].playedAt.getTime() < end && groupOf(period, sorted[i].playedAt) === g; i++)
+      apply(sorted[i]);
     history.push({ date: g, value: total() });
     snapshots.push({ date: g, bests: new Map(best) });
   }
-  return { start: startTotal, end: history.length ? history[history.length - 1].value : startTotal, history, before, after: best, snapshots };
+  return {
+    start: startTotal,
+    end: history.length ? history[history.length - 1].value : startTotal,
+    history,
+    before,
+    after: best,
+    snapshots,
+  };
 }
 
 /** Competition ranks of my summed keys and scratches among every player's sums of the period. */
-export function towerPeriodRanks(rows: readonly { userId: string; keyCount: number; scratchCount: number }[], myId: string): TowerRanks {
+export function towerPeriodRanks(
+  rows: readonly { userId: string; keyCount: number; scratchCount: number }[],
+  myId: string,
+): TowerRanks {
   const me = rows.find((r) => r.userId === myId);
-  const rankBy = (k: 'keyCount' | 'scratchCount') => (me ? 1 + rows.filter((r) => Number(r[k]) > Number(me[k])).length : null);
+  const rankBy = (k: 'keyCount' | 'scratchCount') =>
+    me ? 1 + rows.filter((r) => Number(r[k]) > Number(me[k])).length : null;
   return { keysRank: rankBy('keyCount'), scratchRank: rankBy('scratchCount'), totalUsers: rows.length };
 }
 
 const byName = (a: { name: string; userId: string | null }, b: { name: string; userId: string | null }) =>
-  a.name.localeCompare(b.name) || ((a.userId ?? '') < (b.userId ?? '') ? -1 : (a.userId ?? '') > (b.userId ?? '') ? 1 : 0);
+  a.name.localeCompare(b.name) ||
+  ((a.userId ?? '') < (b.userId ?? '') ? -1 : (a.userId ?? '') > (b.userId ?? '') ? 1 : 0);
 
 export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   const { version, period } = input;
@@ -227,11 +273,19 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
     if (!c || !inPeriod(b.playedAt)) continue;
     const prev = me.before.get(chartId) ?? null;
     const bpi = b.bpi ?? BPI_FLOOR;
-    const before = prev ? prev.bpi ?? BPI_FLOOR : null;
+    const before = prev ? (prev.bpi ?? BPI_FLOOR) : null;
     songs.push({
-      chartId, title: c.title, difficulty: c.difficulty, level: c.level, notes: c.notes,
-      exScore: b.exScore, bpi, rank: input.songRanks?.get(chartId) ?? null,
-      bpiBefore: before, exScoreBefore: prev?.exScore ?? null, diff: before === null ? null : round2(bpi - before),
+      chartId,
+      title: c.title,
+      difficulty: c.difficulty,
+      level: c.level,
+      notes: c.notes,
+      exScore: b.exScore,
+      bpi,
+      rank: input.songRanks?.get(chartId) ?? null,
+      bpiBefore: before,
+      exScoreBefore: prev?.exScore ?? null,
+      diff: before === null ? null : round2(bpi - before),
     });
   }
   const tie = (a: ReviewSong, b: ReviewSong) => a.title.localeCompare(b.title) || a.chartId - b.chartId;
@@ -239,7 +293,10 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   const topImprovedSongs = songs.filter((s) => s.diff !== null).sort((a, b) => b.diff! - a.diff! || tie(a, b));
 
   // activity
-  const tower = (input.tower ?? []).map((t) => ({ date: dateOnly(t.playDate), keyCount: t.keyCount, scratchCount: t.scratchCount })).filter((t) => t.date >= period.from && t.date <= period.to).sort((a, b) => (a.date < b.date ? -1 : 1));
+  const tower = (input.tower ?? [])
+    .map((t) => ({ date: dateOnly(t.playDate), keyCount: t.keyCount, scratchCount: t.scratchCount }))
+    .filter((t) => t.date >= period.from && t.date <= period.to)
+    .sort((a, b) => (a.date < b.date ? -1 : 1));
   const byWeekday = Array.from({ length: 7 }, (_, k) => ({ weekday: k + 1, count: 0 }));
   const byHour = Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0 }));
   for (const p of input.plays) {
@@ -263,7 +320,9 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   const sd = maxBy('scratchCount');
 
   // radar growth
-  const radarCharts = [...source.charts()].filter((c) => c.radarCategory && inScope(c, NO_FILTER) && chartInVersion(c, version));
+  const radarCharts = [...source.charts()].filter(
+    (c) => c.radarCategory && inScope(c, NO_FILTER) && chartInVersion(c, version),
+  );
   const radarOf = (bests: Map<number, ReplayedBest>): RadarValues => {
     const bpis = new Map<number, number | null>();
     for (const [id, b] of bests) {
@@ -275,20 +334,23 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   const radarStart = radarOf(me.before);
   const radarSnaps = me.snapshots.map((s) => ({ date: s.date, radar: radarOf(s.bests) }));
   const radarEnd = radarSnaps.length ? radarSnaps[radarSnaps.length - 1].radar : radarStart;
-  const radarGrowth = RADAR_CATEGORIES.filter((cat) => radarCharts.some((c) => c.radarCategory === cat)).map((category) => ({
-    category,
-    start: radarStart[category],
-    end: radarEnd[category],
-    diff: round2(radarEnd[category] - radarStart[category]),
-    history: radarSnaps.map((s) => ({ date: s.date, value: s.radar[category] })),
-    songs: songs
-      .filter((s) => source.chart(s.chartId)?.radarCategory === category && s.bpi > (s.bpiBefore ?? BPI_FLOOR))
-      .map((s) => ({ ...s, diff: round2(s.bpi - (s.bpiBefore ?? BPI_FLOOR)) }))
-      .sort((a, b) => b.diff - a.diff || tie(a, b)),
-  }));
+  const radarGrowth = RADAR_CATEGORIES.filter((cat) => radarCharts.some((c) => c.radarCategory === cat)).map(
+    (category) => ({
+      category,
+      start: radarStart[category],
+      end: radarEnd[category],
+      diff: round2(radarEnd[category] - radarStart[category]),
+      history: radarSnaps.map((s) => ({ date: s.date, value: s.radar[category] })),
+      songs: songs
+        .filter((s) => source.chart(s.chartId)?.radarCategory === category && s.bpi > (s.bpiBefore ?? BPI_FLOOR))
+        .map((s) => ({ ...s, diff: round2(s.bpi - (s.bpiBefore ?? BPI_FLOOR)) }))
+        .sort((a, b) => b.diff - a.diff || tie(a, b)),
+    }),
+  );
 
   // rivals
-  const outcome = (mine: number | undefined, theirs: number | undefined) => (mine === undefined || theirs === undefined ? 0 : Math.sign(mine - theirs));
+  const outcome = (mine: number | undefined, theirs: number | undefined) =>
+    mine === undefined || theirs === undefined ? 0 : Math.sign(mine - theirs);
   const rivals: ReviewRival[] = (input.rivals ?? []).map((r) => {
     const t = timeline(r.plays, period, set);
     let newWins = 0;
@@ -304,23 +366,49 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
         const c = source.chart(id)!;
         const mine = me.after.get(id)!.exScore;
         const theirs = t.after.get(id)!.exScore;
-        winning.push({ chartId: id, title: c.title, difficulty: c.difficulty, level: c.level, myExScore: mine, rivalExScore: theirs, margin: mine - theirs });
+        winning.push({
+          chartId: id,
+          title: c.title,
+          difficulty: c.difficulty,
+          level: c.level,
+          myExScore: mine,
+          rivalExScore: theirs,
+          margin: mine - theirs,
+        });
       }
     }
     winning.sort((a, b) => b.margin - a.margin || a.title.localeCompare(b.title) || a.chartId - b.chartId);
     return {
-      userId: r.userId, name: r.name, profileImage: r.profileImage,
-      bpiStart: t.start, bpiEnd: t.end, bpiGrowth: round2(t.end - t.start), history: t.history,
-      newWins, newLosses, topWinningSongs: winning.slice(0, TOP_WINNING_SONGS),
+      userId: r.userId,
+      name: r.name,
+      profileImage: r.profileImage,
+      bpiStart: t.start,
+      bpiEnd: t.end,
+      bpiGrowth: round2(t.end - t.start),
+      history: t.history,
+      newWins,
+      newLosses,
+      topWinningSongs: winning.slice(0, TOP_WINNING_SONGS),
     };
   });
   rivals.sort((a, b) => b.newWins - b.newLosses - (a.newWins - a.newLosses) || byName(a, b));
 
   const entry = (userId: string | null, name: string, isViewer: boolean, start: number, end: number): GrowthEntry => {
     const growth = round2(end - start);
-    return { userId, name, isViewer, bpiStart: start, bpiEnd: end, growth, growthRate: start > BPI_FLOOR ? round2((growth / (start - BPI_FLOOR)) * 100) : null };
+    return {
+      userId,
+      name,
+      isViewer,
+      bpiStart: start,
+      bpiEnd: end,
+      growth,
+      growthRate: start > BPI_FLOOR ? round2((growth / (start - BPI_FLOOR)) * 100) : null,
+    };
   };
-  const everyone = [entry(null, REVIEW_VIEWER_NAME, true, me.start, me.end), ...rivals.map((r) => entry(r.userId, r.name, false, r.bpiStart, r.bpiEnd))];
+  const everyone = [
+    entry(null, REVIEW_VIEWER_NAME, true, me.start, me.end),
+    ...rivals.map((r) => entry(r.userId, r.name, false, r.bpiStart, r.bpiEnd)),
+  ];
 
   // arena
   const obs = (input.arena ?? []).filter((o) => inPeriod(o.fetchedAt));
@@ -329,7 +417,11 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
     const bestClass = obs.map((o) => o.arenaClass).sort((a, b) => ARENA_ORDER.indexOf(a) - ARENA_ORDER.indexOf(b))[0];
     const ranks = obs.filter((o) => o.arenaClass === bestClass && o.rank !== null).map((o) => o.rank!);
     const streaks = obs.filter((o) => o.a1Continue !== null).map((o) => o.a1Continue!);
-    arena = { bestClass, bestRank: ranks.length ? Math.min(...ranks) : null, maxA1Continue: streaks.length ? Math.max(...streaks) : null };
+    arena = {
+      bestClass,
+      bestRank: ranks.length ? Math.min(...ranks) : null,
+      maxA1Continue: streaks.length ? Math.max(...streaks) : null,
+    };
   }
 
   return {
@@ -355,7 +447,9 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
     rivals,
     growthRanking: {
       byAbsGrowth: [...everyone].sort((a, b) => b.growth - a.growth || byName(a, b)),
-      byGrowthRate: everyone.filter((e) => e.growthRate !== null).sort((a, b) => b.growthRate! - a.growthRate! || byName(a, b)),
+      byGrowthRate: everyone
+        .filter((e) => e.growthRate !== null)
+        .sort((a, b) => b.growthRate! - a.growthRate! || byName(a, b)),
     },
     arena,
   };

@@ -13,7 +13,14 @@
  *   (floor(s·100 / (m·step)) with m = 2·notes), so a rate exactly on a border is in the upper
  *   bucket.
  */
-import { inScope, type BestInput, type ChartFilter, type ChartSource, type Histogram, type HistogramBucket } from './common';
+import {
+  inScope,
+  type BestInput,
+  type ChartFilter,
+  type ChartSource,
+  type Histogram,
+  type HistogramBucket,
+} from './common';
 import type { DistributionStep } from './query';
 
 export interface ScoreRateDistribution extends Histogram {
@@ -26,7 +33,12 @@ export function scoreRateBucketIndex(s: number, notes: number, step: Distributio
   return Math.min(Math.floor((s * 100) / (m * step)), last);
 }
 
-export function scoreRateDistribution(source: ChartSource, bests: Iterable<BestInput>, filter: ChartFilter, step: DistributionStep): ScoreRateDistribution {
+export function scoreRateDistribution(
+  source: ChartSource,
+  bests: Iterable<BestInput>,
+  filter: ChartFilter,
+  step: DistributionStep,
+): ScoreRateDistribution {
   const buckets: HistogramBucket[] = [];
   for (let b = 0; b < 100; b += step) buckets.push({ label: String(b), from: b, to: b + step, count: 0 });
   buckets.push({ label: '100', from: 100, to: 100, count: 0 });

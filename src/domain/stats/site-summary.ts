@@ -52,7 +52,14 @@ const WINDOW_DAYS: Record<SiteWindow, number | null> = { all: null, d90: 90, d30
 export interface SiteSummary {
   generatedAt: Date;
   today: string;
-  summary: { totalUsers: number; newUsersToday: number; totalBatches: number; newBatchesToday: number; totalPlays: number; newPlaysToday: number };
+  summary: {
+    totalUsers: number;
+    newUsersToday: number;
+    totalBatches: number;
+    newBatchesToday: number;
+    totalPlays: number;
+    newPlaysToday: number;
+  };
   dailyRegistrations: { date: string; users: number; batches: number; plays: number }[];
   hourly: Record<SiteWindow, { hour: number; batches: number; plays: number }[]>;
   weekday: Record<SiteWindow, { weekday: number; batches: number; plays: number }[]>;
@@ -87,7 +94,10 @@ export function siteSummary(input: SiteSummaryInput): SiteSummary {
     const inWindow = (r: HourBucket) => r.date >= from && r.date <= today;
     const h = Array.from({ length: 24 }, (_, hour) => ({ hour, batches: 0, plays: 0 }));
     const wd = Array.from({ length: 7 }, (_, i) => ({ weekday: i + 1, batches: 0, plays: 0 }));
-    for (const [rows, k] of [[input.batches, 'batches'], [input.plays, 'plays']] as const) {
+    for (const [rows, k] of [
+      [input.batches, 'batches'],
+      [input.plays, 'plays'],
+    ] as const) {
       for (const r of rows) {
         if (!inWindow(r)) continue;
         h[r.hour][k] += Number(r.count);
@@ -99,12 +109,15 @@ export function siteSummary(input: SiteSummaryInput): SiteSummary {
   }
 
   const classCount = new Map<string, number>();
-  for (const r of input.arenaClasses) classCount.set(r.arenaClass, (classCount.get(r.arenaClass) ?? 0) + Number(r.count));
+  for (const r of input.arenaClasses)
+    classCount.set(r.arenaClass, (classCount.get(r.arenaClass) ?? 0) + Number(r.count));
   const vOrder = (v: string) => {
     const i = (GAME_VERSIONS as readonly string[]).indexOf(v);
     return i < 0 ? GAME_VERSIONS.length : i;
   };
-  const versions = [...input.versions].map((v) => ({ version: v.version, count: Number(v.count) })).sort((a, b) => vOrder(a.version) - vOrder(b.version) || (a.version < b.version ? -1 : 1));
+  const versions = [...input.versions]
+    .map((v) => ({ version: v.version, count: Number(v.count) }))
+    .sort((a, b) => vOrder(a.version) - vOrder(b.version) || (a.version < b.version ? -1 : 1));
   return {
     generatedAt: input.now,
     today,
@@ -120,7 +133,9 @@ export function siteSummary(input: SiteSummaryInput): SiteSummary {
     hourly,
     weekday,
     arenaClassDistribution: ARENA_ORDER.map((arenaClass) => ({ arenaClass, count: classCount.get(arenaClass) ?? 0 })),
-    areaDistribution: [...input.areas].map((a) => ({ area: a.area, count: Number(a.count) })).sort((a, b) => b.count - a.count || (a.area < b.area ? -1 : a.area > b.area ? 1 : 0)),
+    areaDistribution: [...input.areas]
+      .map((a) => ({ area: a.area, count: Number(a.count) }))
+      .sort((a, b) => b.count - a.count || (a.area < b.area ? -1 : a.area > b.area ? 1 : 0)),
     versionDistribution: { versions, total: sum(versions) },
   };
 }

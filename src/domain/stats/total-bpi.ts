@@ -40,9 +40,21 @@ export function totalSet(source: ChartSource, version: string): Set<number> {
   return ids;
 }
 
-function result(version: string, asOf: string | null, set: Set<number>, bpis: Map<number, number | null>): TotalBpiResult {
+function result(
+  version: string,
+  asOf: string | null,
+  set: Set<number>,
+  bpis: Map<number, number | null>,
+): TotalBpiResult {
   const t = totalOverSet(set, bpis);
-  return { version, asOf, totalBpi: t.totalBpi, estimatedRank: estimateRankFromTotal(t.totalBpi), playedCount: t.playedCount, chartCount: set.size };
+  return {
+    version,
+    asOf,
+    totalBpi: t.totalBpi,
+    estimatedRank: estimateRankFromTotal(t.totalBpi),
+    playedCount: t.playedCount,
+    chartCount: set.size,
+  };
 }
 
 export function totalBpiNow(source: ChartSource, version: string, bests: Iterable<BestInput>): TotalBpiResult {
@@ -54,7 +66,12 @@ export function totalBpiNow(source: ChartSource, version: string, bests: Iterabl
 /** The instant a JST date ends (exclusive): the start of the next JST day. */
 export const endOfJstDay = (date: string): Date => jstDayStart(addDays(date, 1));
 
-export function totalBpiAsOf(source: ChartSource, version: string, plays: readonly PlayInput[], date: string): TotalBpiResult {
+export function totalBpiAsOf(
+  source: ChartSource,
+  version: string,
+  plays: readonly PlayInput[],
+  date: string,
+): TotalBpiResult {
   const bests = replayBests(plays, endOfJstDay(date));
   const bpis = new Map<number, number | null>();
   for (const [chartId, b] of bests) bpis.set(chartId, b.bpi);

@@ -43,10 +43,19 @@ export interface TowerRegistration {
 }
 
 /** Checks a registration `{version, rows:[{playDate, keyCount, scratchCount}]}` (`today`: the JST date now). */
-export function parseTowerRegistration(input: { version?: unknown; rows?: unknown }, today: string): Checked<TowerRegistration> {
+export function parseTowerRegistration(
+  input: { version?: unknown; rows?: unknown },
+  today: string,
+): Checked<TowerRegistration> {
   const issues: StatsIssue[] = [];
-  if (input.version === undefined || input.version === null) issues.push({ code: 'invalid_value', path: ['version'], message: 'version is required' });
-  else if (!isGameVersion(input.version)) issues.push({ code: 'invalid_enum_value', path: ['version'], message: `Unknown game version ${JSON.stringify(input.version)}: expected one of ${GAME_VERSIONS.join(', ')}` });
+  if (input.version === undefined || input.version === null)
+    issues.push({ code: 'invalid_value', path: ['version'], message: 'version is required' });
+  else if (!isGameVersion(input.version))
+    issues.push({
+      code: 'invalid_enum_value',
+      path: ['version'],
+      message: `Unknown game version ${JSON.stringify(input.version)}: expected one of ${GAME_VERSIONS.join(', ')}`,
+    });
   const rows: TowerDay[] = [];
   if (!Array.isArray(input.rows) || input.rows.length === 0 || input.rows.length > TOWER_MAX_ROWS) {
     issues.push({ code: 'out_of_range', path: ['rows'], message: `rows must be a list of 1–${TOWER_MAX_ROWS} days` });
@@ -55,21 +64,39 @@ export function parseTowerRegistration(input: { version?: unknown; rows?: unknow
     input.rows.forEach((raw, i) => {
       const r = (raw ?? {}) as Record<string, unknown>;
       const d = r.playDate;
-      if (!isCalendarDate(d)) issues.push({ code: 'invalid_date', path: ['rows', i, 'playDate'], message: 'playDate must be a calendar date YYYY-MM-DD' });
-      else if (d > today) issues.push({ code: 'out_of_range', path: ['rows', i, 'playDate'], message: `playDate must not be after today (${today}, JST)` });
-      else if (seen.has(d)) issues.push({ code: 'invalid_value', path: ['rows', i, 'playDate'], message: `playDate ${d} is given twice` });
+      if (!isCalendarDate(d))
+        issues.push({
+          code: 'invalid_date',
+          path: ['rows', i, 'playDate'],
+          message: 'playDate must be a calendar date YYYY-MM-DD',
+        });
+      else if (d > today)
+        issues.push({
+          code: 'out_of_range',
+          path: ['rows', i, 'playDate'],
+          message: `playDate must not be after today (${today}, JST)`,
+        });
+      else if (seen.has(d))
+        issues.push({ code: 'invalid_value', path: ['rows', i, 'playDate'], message: `playDate ${d} is given twice` });
       else seen.add(d);
       for (const k of ['keyCount', 'scratchCount'] as const) {
         const v = r[k];
         if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > TOWER_MAX_COUNT) {
-          issues.push({ code: 'out_of_range', path: ['rows', i, k], message: `${k} must be an integer between 0 and ${TOWER_MAX_COUNT}` });
+          issues.push({
+            code: 'out_of_range',
+            path: ['rows', i, k],
+            message: `${k} must be an integer between 0 and ${TOWER_MAX_COUNT}`,
+          });
         }
       }
       rows.push({ playDate: String(d), keyCount: Number(r.keyCount), scratchCount: Number(r.scratchCount) });
     });
   }
   if (issues.length) return { ok: false, issues };
-  return { ok: true, value: { version: input.version as GameVersion, rows: rows.sort((a, b) => (a.playDate < b.playDate ? -1 : 1)) } };
+  return {
+    ok: true,
+    value: { version: input.version as GameVersion, rows: rows.sort((a, b) => (a.playDate < b.playDate ? -1 : 1)) },
+  };
 }
 
 export interface TowerHistory {
@@ -81,7 +108,10 @@ export interface TowerHistory {
 }
 
 /** The player's tower days (optionally within [from, to]), newest first, with totals. */
-export function towerHistory(entries: Iterable<TowerDayInput>, range: { from?: string | null; to?: string | null } = {}): TowerHistory {
+export function towerHistory(
+  entries: Iterable<TowerDayInput>,
+  range: { from?: string | null; to?: string | null } = {},
+): TowerHistory {
   const days: TowerDay[] = [];
   for (const e of entries) {
     const d = dateOnly(e.playDate);
@@ -121,7 +151,20 @@ export interface TowerTotalRow extends RankingIdentity {
 
 export type TowerRanking = RankingPage<{ keyCount: number; scratchCount: number }> & TowerPeriod;
 
-export function towerRanking(rows: readonly TowerTotalRow[], period: TowerPeriod, viewerId: string | null, page: RankingPageSelector<RankingIdentity>): TowerRanking {
+export function towerRanking(
+  rows: readonly TowerTotalRow[],
+  period: TowerPeriod,
+  viewerId: string | null,
+  page: RankingPageSelector<RankingIdentity>,
+): TowerRanking {
   const clean = rows.map((r) => ({ ...r, keyCount: Number(r.keyCount), scratchCount: Number(r.scratchCount) }));
-  return { ...period, ...rankRows(clean, (r) => r.keyCount + r.scratchCount, viewerId, page as RankingPageSelector<(typeof clean)[number]>) };
+  return {
+    ...period,
+    ...rankRows(
+      clean,
+      (r) => r.keyCount + r.scratchCount,
+      viewerId,
+      page as RankingPageSelector<(typeof clean)[number]>,
+    ),
+  };
 }

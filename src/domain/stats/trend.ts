@@ -24,7 +24,17 @@
  *   listed in the point.
  */
 import { BPI_FLOOR, RunningTotalBpi } from '../bpi';
-import { byPlayTime, eachDay, jstDate, periodKey, scopeCharts, type ChartFilter, type ChartSource, type GroupBy, type PlayInput } from './common';
+import {
+  byPlayTime,
+  eachDay,
+  jstDate,
+  periodKey,
+  scopeCharts,
+  type ChartFilter,
+  type ChartSource,
+  type GroupBy,
+  type PlayInput,
+} from './common';
 
 export const TREND_DEFAULT_LEVELS = [12] as const;
 
@@ -58,7 +68,13 @@ export interface TrendResult {
   points: TrendPoint[];
 }
 
-export function totalBpiTrend(source: ChartSource, version: string, filter: ChartFilter, groupBy: GroupBy, plays: readonly PlayInput[]): TrendResult {
+export function totalBpiTrend(
+  source: ChartSource,
+  version: string,
+  filter: ChartFilter,
+  groupBy: GroupBy,
+  plays: readonly PlayInput[],
+): TrendResult {
   const scope = new Map(scopeCharts(source, version, filter, TREND_DEFAULT_LEVELS).map((c) => [c.id, c]));
   const n = scope.size;
   const sorted = plays.filter((p) => scope.has(p.chartId)).sort(byPlayTime);
@@ -75,7 +91,17 @@ export function totalBpiTrend(source: ChartSource, version: string, filter: Char
       if (prev && p.exScore <= prev.ex) continue;
       const c = scope.get(p.chartId)!;
       const bpi = p.bpi ?? BPI_FLOOR;
-      updates.push({ chartId: c.id, title: c.title, difficulty: c.difficulty, level: c.level, prevExScore: prev?.ex ?? null, newExScore: p.exScore, prevBpi: prev?.bpi ?? null, newBpi: bpi, playedAt: p.playedAt });
+      updates.push({
+        chartId: c.id,
+        title: c.title,
+        difficulty: c.difficulty,
+        level: c.level,
+        prevExScore: prev?.ex ?? null,
+        newExScore: p.exScore,
+        prevBpi: prev?.bpi ?? null,
+        newBpi: bpi,
+        playedAt: p.playedAt,
+      });
       best.set(p.chartId, { ex: p.exScore, bpi });
       running.set(p.chartId, bpi);
     }
@@ -90,7 +116,10 @@ export function totalBpiTrend(source: ChartSource, version: string, filter: Char
     if (day) carry = day;
     const key = periodKey(d, groupBy);
     let last = points[points.length - 1];
-    if (!last || last.date !== key) points.push((last = { date: key, totalBpi: carry.totalBpi, playedCount: carry.playedCount, updatedCount: 0, updates: [] }));
+    if (!last || last.date !== key)
+      points.push(
+        (last = { date: key, totalBpi: carry.totalBpi, playedCount: carry.playedCount, updatedCount: 0, updates: [] }),
+      );
     last.totalBpi = carry.totalBpi;
     last.playedCount = carry.playedCount;
     if (day) {

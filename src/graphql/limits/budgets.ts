@@ -24,10 +24,20 @@ export function toGraphQLError(err: AppError): GraphQLError {
 
 const WRITE_POLICY = (max: number): RateLimitPolicy => ({ name: 'graphql-write', max, windowSeconds: 60 });
 const READ_POLICY = (max: number): RateLimitPolicy => ({ name: 'expensive-read', max, windowSeconds: 60 });
-export const REST_READ_POLICY = (max: number): RateLimitPolicy => ({ name: 'rest-expensive-read', max, windowSeconds: 60 });
+export const REST_READ_POLICY = (max: number): RateLimitPolicy => ({
+  name: 'rest-expensive-read',
+  max,
+  windowSeconds: 60,
+});
 
 /** Counts `n` hits per client IP and per viewer (when signed in); throws RATE_LIMITED past either. */
-async function consumeBoth(app: App, policy: RateLimitPolicy, ip: string, viewerId: string | undefined, n: number): Promise<void> {
+async function consumeBoth(
+  app: App,
+  policy: RateLimitPolicy,
+  ip: string,
+  viewerId: string | undefined,
+  n: number,
+): Promise<void> {
   await app.rateLimiter.consume(policy, `ip:${ip}`, n);
   if (viewerId) await app.rateLimiter.consume(policy, `user:${viewerId}`, n);
 }
@@ -37,7 +47,12 @@ async function consumeBoth(app: App, policy: RateLimitPolicy, ip: string, viewer
  * one expensive read (its answers are per-player aggregates and lists), a write tool one write —
  * per client IP and per viewer, in the same buckets as GraphQL's. RATE_LIMITED past either.
  */
-export function consumeToolCall(app: App, kind: 'read' | 'write', ip: string, viewerId: string | undefined, ): Promise<void> {
+export function consumeToolCall(
+  app: App,
+  kind: 'read' | 'write',
+  ip: string,
+  viewerId: string | undefined,
+): Promise<void> {
   const limits = app.config.limits;
   const max = kind === 'write' ? limits.writesPerMinute : limits.expensiveReadsPerMinute;
   if (max <= 0) return Promise.resolve();
@@ -60,14 +75,23 @@ export interface OperationRequest {
  * reaches GRAPHQL_EXPENSIVE_COMPLEXITY); the heavy fields' work units count against the caller's
  * CPU budget (./cpu.ts).
  */
-export function countOperation(app: App, limits: LimitsConfig, rq: OperationRequest, measured: OperationCost): void | Promise<void> {
+export function countOperation(
+  app: App,
+  limits: LimitsConfig,
+  rq: OperationRequest,
+  measured: OperationCost,
+): void | Promise<void> {
   const ctx = rq.ctx;
   let policy: RateLimitPolicy | undefined;
   let hits = 1;
   if (rq.operation.operation === 'mutation' && limits.writesPerMinute > 0) {
     policy = WRITE_POLICY(limits.writesPerMinute);
     hits = Math.max(1, measured.rootFields); // aliased mutations: one write each
-  } else if (rq.operation.operation === 'query' && (measured.heavy > 0 || measured.cost >= limits.expensiveComplexity) && limits.expensiveReadsPerMinute > 0) {
+  } else if (
+    rq.operation.operation === 'query' &&
+    (measured.heavy > 0 || measured.cost >= limits.expensiveComplexity) &&
+    limits.expensiveReadsPerMinute > 0
+  ) {
     policy = READ_POLICY(limits.expensiveReadsPerMinute);
     hits = Math.max(1, measured.heavy);
   }

@@ -70,7 +70,10 @@ export const UPLOAD_FIELDS = new Set([
 ]);
 
 /** Depth of the deepest field path of an operation (root fields are depth 1), fragments expanded; introspection fields are left to graphql-js' MaxIntrospectionDepthRule. */
-export function operationDepth(operation: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>): number {
+export function operationDepth(
+  operation: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+): number {
   // Relative depth of a selection set; a fragment's is computed once (linear in the document,
   // however often fragments are spread: S_k spreading S_(k-1) twice stays 2·k walks, not 2^k).
   const memo = new Map<string, number>();
@@ -163,7 +166,12 @@ export function analyseOperation(
   const visiting = new Set<string>();
   const mutationType = schema.getMutationType();
 
-  const sizeArg = (args: readonly ArgumentNode[] | undefined, name: string, def: number | undefined, max: number): number | undefined => {
+  const sizeArg = (
+    args: readonly ArgumentNode[] | undefined,
+    name: string,
+    def: number | undefined,
+    max: number,
+  ): number | undefined => {
     const arg = args?.find((a) => a.name.value === name);
     if (!arg) return def;
     let v: unknown;
@@ -203,8 +211,8 @@ export function analyseOperation(
             : name === '__type'
               ? (TypeMetaFieldDef as GraphQLField<unknown, unknown>)
               : isObjectType(parent) || isInterfaceType(parent)
-              ? parent.getFields()[name]
-              : undefined;
+                ? parent.getFields()[name]
+                : undefined;
         if (!field) continue; // validation reports unknown fields
         const inIntro = intro || name.startsWith('__');
         const named = getNamedType(field.type);
@@ -212,7 +220,8 @@ export function analyseOperation(
         const connection = isCompositeType(named) && isConnectionType(named);
         const ownLimit = connection ? undefined : sizeArg(sel.arguments, 'limit', undefined, MAX_LIMIT_ARG);
         const passDown = isList || connection ? undefined : (ownLimit ?? inherited);
-        const child = sel.selectionSet && isCompositeType(named) ? walk(sel.selectionSet, named, inIntro, passDown) : ZERO;
+        const child =
+          sel.selectionSet && isCompositeType(named) ? walk(sel.selectionSet, named, inIntro, passDown) : ZERO;
         let own: number;
         // How many times the children run: a page size, a list bound, else once.
         let times = 1;
@@ -276,15 +285,37 @@ export function analyseOperation(
     return { cost, aliases, schemaFields, fields, uploads, heavy, plans, work };
   };
 
-  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const root =
+    operation.operation === 'mutation'
+      ? schema.getMutationType()
+      : operation.operation === 'subscription'
+        ? schema.getSubscriptionType()
+        : schema.getQueryType();
   const s = root ? walk(operation.selectionSet, root, false) : ZERO;
-  return { cost: s.cost, aliases: s.aliases, schemaFields: s.schemaFields, rootFields: s.fields, uploads: s.uploads, sizeVars, heavy: s.heavy, plans: s.plans, work: s.work };
+  return {
+    cost: s.cost,
+    aliases: s.aliases,
+    schemaFields: s.schemaFields,
+    rootFields: s.fields,
+    uploads: s.uploads,
+    sizeVars,
+    heavy: s.heavy,
+    plans: s.plans,
+    work: s.work,
+  };
 }
 
 /** Cost of an operation for the given variables (tests, the benchmark). */
-export function queryComplexity(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string, listCost?: number): number {
+export function queryComplexity(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName?: string,
+  listCost?: number,
+): number {
   const op = document.definitions.find(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (operationName === undefined || d.name?.value === operationName),
+    (d): d is OperationDefinitionNode =>
+      d.kind === Kind.OPERATION_DEFINITION && (operationName === undefined || d.name?.value === operationName),
   );
   return op ? analyseOperation(schema, document, op, variables, listCost).cost : 0;
 }

@@ -30,7 +30,13 @@ const counted = { anonymous: cpuUnitsCounted.labels('anonymous'), user: cpuUnits
 const refused = { anonymous: cpuBudgetRefusals.labels('anonymous'), user: cpuBudgetRefusals.labels('user') };
 
 /** Counts `units` against the caller's CPU budget (0 = the budget is off); RATE_LIMITED past it. */
-export async function consumeCpu(app: App, limits: LimitsConfig, ip: string, viewerId: string | undefined, units: number): Promise<void> {
+export async function consumeCpu(
+  app: App,
+  limits: LimitsConfig,
+  ip: string,
+  viewerId: string | undefined,
+  units: number,
+): Promise<void> {
   const kind = viewerId ? 'user' : 'anonymous';
   const policy = policiesOf(limits)[kind];
   if (policy.max <= 0) return;
@@ -40,10 +46,14 @@ export async function consumeCpu(app: App, limits: LimitsConfig, ip: string, vie
   } catch (err) {
     if (err instanceof AppError && err.code === 'RATE_LIMITED') {
       refused[kind].inc();
-      throw new AppError('RATE_LIMITED', `CPU budget spent: ${policy.max} work units a minute (${kind === 'user' ? 'CPU_BUDGET_USER_PER_MINUTE' : 'CPU_BUDGET_ANONYMOUS_PER_MINUTE'}); this request needs ${units}`, {
-        ...err.details,
-        limit: kind === 'user' ? 'CPU_BUDGET_USER_PER_MINUTE' : 'CPU_BUDGET_ANONYMOUS_PER_MINUTE',
-      });
+      throw new AppError(
+        'RATE_LIMITED',
+        `CPU budget spent: ${policy.max} work units a minute (${kind === 'user' ? 'CPU_BUDGET_USER_PER_MINUTE' : 'CPU_BUDGET_ANONYMOUS_PER_MINUTE'}); this request needs ${units}`,
+        {
+          ...err.details,
+          limit: kind === 'user' ? 'CPU_BUDGET_USER_PER_MINUTE' : 'CPU_BUDGET_ANONYMOUS_PER_MINUTE',
+        },
+      );
     }
     throw err;
   }

@@ -5,7 +5,15 @@
  * naming the limit — then the rate limits and CPU budgets (./budgets.ts).
  */
 import type { ApolloServerPlugin, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
-import { GraphQLError, Kind, visit, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  visit,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { badInput } from '../../errors';
 import type { Platform as App, Context } from '../context';
 import { countOperation, rateLimitedRetryAfter, type OperationRequest } from './budgets';
@@ -16,10 +24,14 @@ import { checkVariables, containsNul, NUL_MESSAGE, stringPlan, type StringPlan }
 /** A limit refused before execution: BAD_USER_INPUT naming the limit, HTTP 400. */
 export function limitError(message: string, code: string): GraphQLError {
   const err = badInput(message, [{ code, path: [], message }]);
-  return new GraphQLError(message, { originalError: err, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+  return new GraphQLError(message, {
+    originalError: err,
+    extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+  });
 }
 
-const tooBig = (what: string, env: string, max: number, actual: number) => `Query ${what} ${actual} exceeds the maximum of ${max} (${env})`;
+const tooBig = (what: string, env: string, max: number, actual: number) =>
+  `Query ${what} ${actual} exceeds the maximum of ${max} (${env})`;
 
 interface DocumentInfo {
   fragments: Record<string, FragmentDefinitionNode>;
@@ -54,15 +66,23 @@ export function measureOperation(limits: LimitsConfig, rq: Omit<OperationRequest
   const vars = rq.variables ?? {};
   if (info.hasNul || containsNul(vars)) {
     const err = badInput(NUL_MESSAGE, [{ code: 'invalid_string', path: [], message: NUL_MESSAGE }]);
-    throw new GraphQLError(NUL_MESSAGE, { originalError: err, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+    throw new GraphQLError(NUL_MESSAGE, {
+      originalError: err,
+      extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+    });
   }
   const opKey = rq.operationName ?? '';
   let op = info.ops.get(opKey);
   if (!op) {
-    op = { depth: operationDepth(operation, info.fragments), strings: stringPlan(rq.schema, operation, info.fragments, limits.maxStringLength), costs: new Map() };
+    op = {
+      depth: operationDepth(operation, info.fragments),
+      strings: stringPlan(rq.schema, operation, info.fragments, limits.maxStringLength),
+      costs: new Map(),
+    };
     if (info.ops.size < 16) info.ops.set(opKey, op);
   }
-  if (op.depth > limits.maxDepth) throw limitError(tooBig('depth', 'GRAPHQL_MAX_DEPTH', limits.maxDepth, op.depth), 'max_depth');
+  if (op.depth > limits.maxDepth)
+    throw limitError(tooBig('depth', 'GRAPHQL_MAX_DEPTH', limits.maxDepth, op.depth), 'max_depth');
   // The cost depends on the variables only through page sizes: cached per document + those values.
   const key = op.sizeVars ? op.sizeVars.map((v) => JSON.stringify(vars[v] ?? null)).join('|') : undefined;
   let cost = key === undefined ? undefined : op.costs.get(key);
@@ -72,23 +92,37 @@ export function measureOperation(limits: LimitsConfig, rq: Omit<OperationRequest
     const k = op.sizeVars.map((v) => JSON.stringify(vars[v] ?? null)).join('|');
     if (op.costs.size < 64 && k.length < 512) op.costs.set(k, cost);
   }
-  if (cost.aliases > limits.maxAliases) throw limitError(tooBig('aliases', 'GRAPHQL_MAX_ALIASES', limits.maxAliases, cost.aliases), 'max_aliases');
+  if (cost.aliases > limits.maxAliases)
+    throw limitError(tooBig('aliases', 'GRAPHQL_MAX_ALIASES', limits.maxAliases, cost.aliases), 'max_aliases');
   if (cost.uploads > 1) {
-    throw limitError(`At most one upload (${[...UPLOAD_FIELDS].join(', ')}) per request (found ${cost.uploads})`, 'max_uploads');
+    throw limitError(
+      `At most one upload (${[...UPLOAD_FIELDS].join(', ')}) per request (found ${cost.uploads})`,
+      'max_uploads',
+    );
   }
   if (cost.schemaFields > MAX_SCHEMA_FIELDS) {
-    throw limitError(`At most ${MAX_SCHEMA_FIELDS} __schema field per request (found ${cost.schemaFields})`, 'max_introspection');
+    throw limitError(
+      `At most ${MAX_SCHEMA_FIELDS} __schema field per request (found ${cost.schemaFields})`,
+      'max_introspection',
+    );
   }
   const problem = op.strings.literal ?? checkVariables(op.strings, vars, limits.maxStringLength);
   if (problem) {
     const message = `Argument ${problem.path} is ${problem.length} characters long; the maximum is ${problem.max}`;
     const err = badInput(message, [{ code: 'too_big', path: problem.path.split('.'), message }]);
-    throw new GraphQLError(message, { originalError: err, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+    throw new GraphQLError(message, {
+      originalError: err,
+      extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+    });
   }
   if (cost.plans > limits.maxPlans) {
-    throw limitError(`At most ${limits.maxPlans} plans (bpiPlan, saveOptimizeMemo) per request (GRAPHQL_MAX_PLANS; found ${cost.plans}): ask for fewer`, 'max_plans');
+    throw limitError(
+      `At most ${limits.maxPlans} plans (bpiPlan, saveOptimizeMemo) per request (GRAPHQL_MAX_PLANS; found ${cost.plans}): ask for fewer`,
+      'max_plans',
+    );
   }
-  if (cost.cost > limits.maxComplexity) throw limitError(tooBig('complexity', 'GRAPHQL_MAX_COMPLEXITY', limits.maxComplexity, cost.cost), 'max_complexity');
+  if (cost.cost > limits.maxComplexity)
+    throw limitError(tooBig('complexity', 'GRAPHQL_MAX_COMPLEXITY', limits.maxComplexity, cost.cost), 'max_complexity');
   return cost;
 }
 
@@ -134,4 +168,3 @@ export function limitsPlugin(app: App, limits: LimitsConfig = app.config.limits)
     },
   };
 }
-

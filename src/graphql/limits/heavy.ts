@@ -28,7 +28,11 @@ export interface ArgReader {
 }
 
 /** An ArgReader over `args`; variables used are added to `used` (the cost depends on them). */
-export function argReader(args: readonly ArgumentNode[] | undefined, vars: Record<string, unknown>, used: Set<string>): ArgReader {
+export function argReader(
+  args: readonly ArgumentNode[] | undefined,
+  vars: Record<string, unknown>,
+  used: Set<string>,
+): ArgReader {
   const valueAt = (path: readonly string[]): unknown => {
     const arg = args?.find((a) => a.name.value === path[0]);
     if (!arg) return undefined;
@@ -77,7 +81,12 @@ export interface HeavyPrice {
 
 /** Units of a plan: maxSteps × charts / 1,000 (maxSteps 30 → 60, 400 → 800); a bad maxSteps counts as the largest. */
 export function planUnits(maxSteps: number | undefined): number {
-  const steps = maxSteps === undefined ? PLAN_STEPS_DEFAULT : Number.isNaN(maxSteps) ? PLAN_STEPS_MAX : Math.min(Math.max(Math.trunc(maxSteps), 1), PLAN_STEPS_MAX);
+  const steps =
+    maxSteps === undefined
+      ? PLAN_STEPS_DEFAULT
+      : Number.isNaN(maxSteps)
+        ? PLAN_STEPS_MAX
+        : Math.min(Math.max(Math.trunc(maxSteps), 1), PLAN_STEPS_MAX);
   return Math.ceil((steps * PLAN_CHARTS) / 1000);
 }
 
@@ -91,7 +100,10 @@ export const HEAVY_FIELDS: Record<string, (a: ArgReader) => HeavyPrice> = {
   'User.ticketRecommendation': fixed(TICKET_UNITS),
   'User.ticketRecommendations': (a) => {
     const n = a.length('tickets');
-    return { units: TICKET_UNITS * (n === undefined || Number.isNaN(n) ? TICKETS_MAX : Math.min(n, TICKETS_MAX)), plans: 0 };
+    return {
+      units: TICKET_UNITS * (n === undefined || Number.isNaN(n) ? TICKETS_MAX : Math.min(n, TICKETS_MAX)),
+      plans: 0,
+    };
   },
   'Dashboard.review': fixed(REVIEW_UNITS),
   'Dashboard.radarSvg': fixed(SVG_UNITS),

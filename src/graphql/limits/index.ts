@@ -9,7 +9,16 @@
  * The settings are one group of the configuration: `config.limits` (src/config.ts).
  */
 export type { LimitsConfig } from './config';
-export { analyseOperation, INTROSPECTION_SCHEMA_COST, LIST_BOUNDS, MAX_SCHEMA_FIELDS, operationDepth, queryComplexity, UPLOAD_FIELDS, type OperationCost } from './cost';
+export {
+  analyseOperation,
+  INTROSPECTION_SCHEMA_COST,
+  LIST_BOUNDS,
+  MAX_SCHEMA_FIELDS,
+  operationDepth,
+  queryComplexity,
+  UPLOAD_FIELDS,
+  type OperationCost,
+} from './cost';
 export { HEAVY_FIELDS, PLAN_CHARTS, planUnits } from './heavy';
 export { containsNul, STRING_LIMITS } from './strings';
 export { checkOperation, limitError, limitsPlugin, measureOperation } from './gate';

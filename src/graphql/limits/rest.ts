@@ -11,14 +11,23 @@ import { NUL_MESSAGE } from './strings';
  * pattern: the router matches every spelling of a path (`/%61pi/…`, `/api//v1/…`) to its
  * pattern, so the limit applies to all of them.
  */
-const EXPENSIVE_REST = new Set(['/api/v1/users/:userId/profile', '/api/v1/users/:userId/stats/recommended', '/api/v1/users/:userId/charts/:file', '/api/v1/songs/notes/recent']);
+const EXPENSIVE_REST = new Set([
+  '/api/v1/users/:userId/profile',
+  '/api/v1/users/:userId/stats/recommended',
+  '/api/v1/users/:userId/charts/:file',
+  '/api/v1/songs/notes/recent',
+]);
 
 /**
  * Guards of the HTTP routes, on the matched route rather than the raw URL: a NUL character
  * anywhere in the URL (raw or percent-encoded, any path) is 400 {message}; the expensive-read
  * limit answers 429 + Retry-After + {message}.
  */
-export function registerRestRateLimits(fastify: FastifyInstance, app: App, limits: LimitsConfig = app.config.limits): void {
+export function registerRestRateLimits(
+  fastify: FastifyInstance,
+  app: App,
+  limits: LimitsConfig = app.config.limits,
+): void {
   // Callback style: no promise on the requests that need no limit (every request passes here).
   fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     if (req.url.includes('\u0000') || /%00/i.test(req.url)) {

@@ -74,7 +74,13 @@ export interface StringPlan {
 }
 
 /** A runtime input value against its type: strings by their limit, input objects by their fields' limits. */
-function checkValue(value: unknown, type: GraphQLInputType, key: string, depth: number, def: number): StringProblem | null {
+function checkValue(
+  value: unknown,
+  type: GraphQLInputType,
+  key: string,
+  depth: number,
+  def: number,
+): StringProblem | null {
   if (depth > 16 || value === null || value === undefined) return null;
   if (typeof value === 'string') {
     const max = STRING_LIMITS[key] ?? def;
@@ -107,7 +113,12 @@ function checkValue(value: unknown, type: GraphQLInputType, key: string, depth: 
  * maximum length: STRING_LIMITS, else the default. Planned once per document and operation: the
  * literals are checked here, the variable uses listed for `checkVariables` at every request.
  */
-export function stringPlan(schema: GraphQLSchema, operation: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>, def: number): StringPlan {
+export function stringPlan(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  def: number,
+): StringPlan {
   const limitOf = (key: string) => STRING_LIMITS[key] ?? def;
   const uses: VariableUse[] = [];
   const literal = (node: ValueNode, type: GraphQLInputType, key: string, depth: number): StringProblem | null => {
@@ -176,7 +187,12 @@ export function stringPlan(schema: GraphQLSchema, operation: OperationDefinition
       }
     }
   };
-  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const root =
+    operation.operation === 'mutation'
+      ? schema.getMutationType()
+      : operation.operation === 'subscription'
+        ? schema.getSubscriptionType()
+        : schema.getQueryType();
   if (root) walk(operation.selectionSet, root);
   return { literal: found, uses };
 }

@@ -19,7 +19,10 @@ export interface ArenaAverageView {
  */
 export class ArenaAverageCache {
   private readonly versions = new Map<string, Promise<Map<number, ArenaAverage[]>>>();
-  constructor(private readonly db: Db, private readonly catalogue: Catalogue) {}
+  constructor(
+    private readonly db: Db,
+    private readonly catalogue: Catalogue,
+  ) {}
 
   invalidate(version?: string): void {
     if (version) this.versions.delete(version);
@@ -43,7 +46,17 @@ export class ArenaAverageCache {
     const max = chart.notes * 2;
     return A_CLASSES.flatMap((cls) => {
       const r = rows.find((x) => x.arenaClass === cls);
-      return r ? [{ arenaClass: cls, avgExScore: r.avgExScore, rate: round2((r.avgExScore / max) * 100), count: r.count, avgBpi: r.avgBpi }] : [];
+      return r
+        ? [
+            {
+              arenaClass: cls,
+              avgExScore: r.avgExScore,
+              rate: round2((r.avgExScore / max) * 100),
+              count: r.count,
+              avgBpi: r.avgBpi,
+            },
+          ]
+        : [];
     });
   }
 }

@@ -19,7 +19,12 @@ export interface ArenaImportReport {
  * Imports one snapshot of the official arena ranking: stores it, and updates the arena status
  * (class, rank, area, grades, best class) of the users whose game id appears in it.
  */
-export async function importOfficialArena(db: Db, doc: unknown, version: string, fetchedAt = new Date()): Promise<ArenaImportReport> {
+export async function importOfficialArena(
+  db: Db,
+  doc: unknown,
+  version: string,
+  fetchedAt = new Date(),
+): Promise<ArenaImportReport> {
   requireVersion(version);
   let normalized: ReturnType<typeof normalizeArenaRanking>;
   try {
@@ -41,7 +46,8 @@ export async function importOfficialArena(db: Db, doc: unknown, version: string,
       for (const u of users) {
         const p = byGameId.get(u.gameId!)!;
         const prev = u.statuses[0];
-        const better = !prev?.bestArenaClass || ARENA_ORDER.indexOf(p.arenaClass) < ARENA_ORDER.indexOf(prev.bestArenaClass);
+        const better =
+          !prev?.bestArenaClass || ARENA_ORDER.indexOf(p.arenaClass) < ARENA_ORDER.indexOf(prev.bestArenaClass);
         const data = {
           arenaClass: p.arenaClass,
           arenaRank: p.rank,
@@ -66,7 +72,11 @@ export async function importOfficialArena(db: Db, doc: unknown, version: string,
 export async function officialArenaDistribution(db: Db, version: string) {
   const snapshot = await db.arenaSnapshot.findFirst({ where: { version }, orderBy: { fetchedAt: 'desc' } });
   if (!snapshot) return null;
-  const groups = await db.arenaEntry.groupBy({ by: ['arenaClass'], where: { snapshotId: snapshot.id }, _count: { _all: true } });
+  const groups = await db.arenaEntry.groupBy({
+    by: ['arenaClass'],
+    where: { snapshotId: snapshot.id },
+    _count: { _all: true },
+  });
   const counts = new Map(groups.map((g) => [g.arenaClass, g._count._all]));
   const [{ matched: totalMatched }] = await db.$queryRawUnsafe<{ matched: number }[]>(
     `SELECT COUNT(*)::int AS matched FROM "User" u JOIN "ArenaEntry" e ON e."gameId" = u."gameId" WHERE e."snapshotId" = $1`,
@@ -93,7 +103,13 @@ export async function officialArenaDistribution(db: Db, version: string) {
  */
 export const ARENA_MIN_SAMPLE = 5;
 
-export async function recomputeArenaAverages(db: Db, catalogue: Catalogue, version: string, chartIds?: number[], minSample = ARENA_MIN_SAMPLE): Promise<number> {
+export async function recomputeArenaAverages(
+  db: Db,
+  catalogue: Catalogue,
+  version: string,
+  chartIds?: number[],
+  minSample = ARENA_MIN_SAMPLE,
+): Promise<number> {
   const only = chartIds ? chartIds.filter((id) => [11, 12].includes(catalogue.chart(id)?.level ?? 0)) : undefined;
   if (only && only.length === 0) return 0;
   const rows = await db.$queryRawUnsafe<{ chartId: number; arenaClass: ArenaClass; avg: number; cnt: number }[]>(
@@ -111,14 +127,16 @@ export async function recomputeArenaAverages(db: Db, catalogue: Catalogue, versi
     const chart = catalogue.chart(r.chartId);
     if (!chart) return [];
     const avgBpi = catalogue.currentBpi(r.chartId, Math.round(r.avg));
-    return [{
-      chartId: r.chartId,
-      version,
-      arenaClass: r.arenaClass,
-      avgExScore: round2(r.avg),
-      count: r.cnt,
-      avgBpi: avgBpi === null ? null : round2(avgBpi),
-    }];
+    return [
+      {
+        chartId: r.chartId,
+        version,
+        arenaClass: r.arenaClass,
+        avgExScore: round2(r.avg),
+        count: r.cnt,
+        avgBpi: avgBpi === null ? null : round2(avgBpi),
+      },
+    ];
   });
   await db.$transaction(async (tx) => {
     await tx.arenaAverage.deleteMany({ where: { version, ...(only ? { chartId: { in: only } } : {}) } });
@@ -131,7 +149,11 @@ export async function recomputeArenaAverages(db: Db, catalogue: Catalogue, versi
  * Recomputes the averages of the charts an import (or a deleted account's bests) changed, and drops
  * the cached view of that version. Only the charts given, in one statement.
  */
-export async function refreshArenaAverages(deps: Pick<AreaDeps, 'db' | 'catalogue' | 'caches'>, version: string, chartIds?: number[]): Promise<void> {
+export async function refreshArenaAverages(
+  deps: Pick<AreaDeps, 'db' | 'catalogue' | 'caches'>,
+  version: string,
+  chartIds?: number[],
+): Promise<void> {
   await recomputeArenaAverages(deps.db, deps.catalogue, version, chartIds);
   await deps.caches.changed(ARENA_AVERAGES_CACHE, { version });
 }

@@ -27,11 +27,19 @@ export const arenaArea = defineArea({
     },
   ],
   // The averages per version, in memory for the calculator: dropped in every process when a recompute or an import rewrote them.
-  caches: ({ arenaAverages }) => [{ name: ARENA_AVERAGES_CACHE, invalidate: (d) => arenaAverages.invalidate(typeof d?.version === 'string' ? d.version : undefined) }],
+  caches: ({ arenaAverages }) => [
+    {
+      name: ARENA_AVERAGES_CACHE,
+      invalidate: (d) => arenaAverages.invalidate(typeof d?.version === 'string' ? d.version : undefined),
+    },
+  ],
   listeners(deps) {
     // An import by an A-class player changes the averages of the charts it improved.
     deps.events.on('scores.imported', async ({ userId, version, chartIds }) => {
-      const status = await deps.db.playerVersionStatus.findUnique({ where: { userId_version: { userId, version } }, select: { arenaClass: true } });
+      const status = await deps.db.playerVersionStatus.findUnique({
+        where: { userId_version: { userId, version } },
+        select: { arenaClass: true },
+      });
       if (!status?.arenaClass || !A_CLASSES.includes(status.arenaClass) || chartIds.length === 0) return;
       await refreshArenaAverages(deps, version, chartIds);
     });

@@ -2,7 +2,15 @@ import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { viewerId, type Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
 import { IssueOAuthClientArgs } from './auth.inputs';
-import { ViewerType, AccessTokenPayload, ApiKeyStatus, DeleteOAuthClientPayload, IssueApiKeyPayload, IssueOAuthClientPayload, OAuthClientStatus } from './auth.types';
+import {
+  ViewerType,
+  AccessTokenPayload,
+  ApiKeyStatus,
+  DeleteOAuthClientPayload,
+  IssueApiKeyPayload,
+  IssueOAuthClientPayload,
+  OAuthClientStatus,
+} from './auth.types';
 
 /** Identity and the caller's own credentials. Rules: src/graphql/rules.ts ('auth' section). */
 @Resolver()
@@ -17,7 +25,8 @@ export class AuthResolver {
   }
 
   @Query(() => ViewerType, {
-    description: 'Who is calling: signed in or not, and whether that identity has a profile (`exists`, as the reference\'s GET /api/v1/me); never an error',
+    description:
+      "Who is calling: signed in or not, and whether that identity has a profile (`exists`, as the reference's GET /api/v1/me); never an error",
   })
   viewer(@Ctx() ctx: Context) {
     return ctx.services.users.viewer();
@@ -30,12 +39,16 @@ export class AuthResolver {
     return ctx.services.auth.exchangeApiKey();
   }
 
-  @Query(() => ApiKeyStatus, { description: "Whether the caller has an API key, when it was issued, and its last four characters" })
+  @Query(() => ApiKeyStatus, {
+    description: 'Whether the caller has an API key, when it was issued, and its last four characters',
+  })
   apiKeyStatus(@Ctx() ctx: Context) {
     return ctx.services.auth.credentials.apiKeyStatus(viewerId(ctx));
   }
 
-  @Mutation(() => IssueApiKeyPayload, { description: 'Issue or reissue the API key (shown once; the previous key stops working at once)' })
+  @Mutation(() => IssueApiKeyPayload, {
+    description: 'Issue or reissue the API key (shown once; the previous key stops working at once)',
+  })
   issueApiKey(@Ctx() ctx: Context) {
     return ctx.services.auth.credentials.issueApiKey(viewerId(ctx));
   }
@@ -46,13 +59,16 @@ export class AuthResolver {
   }
 
   @Mutation(() => IssueOAuthClientPayload, {
-    description: 'Issue or reissue the confidential OAuth client (id + secret shown once; a reissue revokes the old client and its tokens)',
+    description:
+      'Issue or reissue the confidential OAuth client (id + secret shown once; a reissue revokes the old client and its tokens)',
   })
   issueOAuthClient(@Args(() => IssueOAuthClientArgs) args: IssueOAuthClientArgs, @Ctx() ctx: Context) {
     return ctx.services.auth.credentials.issueOAuthClient(viewerId(ctx), args.redirectUris);
   }
 
-  @Mutation(() => DeleteOAuthClientPayload, { description: 'Delete the confidential OAuth client and revoke its tokens' })
+  @Mutation(() => DeleteOAuthClientPayload, {
+    description: 'Delete the confidential OAuth client and revoke its tokens',
+  })
   deleteOAuthClient(@Ctx() ctx: Context) {
     return ctx.services.auth.credentials.deleteOAuthClient(viewerId(ctx));
   }

@@ -92,7 +92,10 @@ export class AuthService {
     readonly keys: KeyRing,
   ) {
     if (config.externalAuth) {
-      this.jwks = createRemoteJWKSet(new URL(config.externalAuth.jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 });
+      this.jwks = createRemoteJWKSet(new URL(config.externalAuth.jwksUrl), {
+        timeoutDuration: 5000,
+        cooldownDuration: 30_000,
+      });
     }
   }
 
@@ -100,8 +103,18 @@ export class AuthService {
    * `shared`: the database is PostgreSQL (keys live there, shared by every process); otherwise
    * JWT_SECRET or the data directory's secret (docs/cluster-keys.md).
    */
-  static async create(config: Config, db: Db, opts: { persistSecret?: boolean; shared?: boolean } = {}): Promise<AuthService> {
-    const keys = await openKeyRing({ jwtSecret: config.jwtSecret, db, shared: opts.shared ?? false, dataDir: config.dataDir, persist: opts.persistSecret ?? true });
+  static async create(
+    config: Config,
+    db: Db,
+    opts: { persistSecret?: boolean; shared?: boolean } = {},
+  ): Promise<AuthService> {
+    const keys = await openKeyRing({
+      jwtSecret: config.jwtSecret,
+      db,
+      shared: opts.shared ?? false,
+      dataDir: config.dataDir,
+      persist: opts.persistSecret ?? true,
+    });
     return new AuthService(config, db, keys);
   }
 
@@ -183,13 +196,19 @@ export class AuthService {
     let payload: JWTPayload;
     try {
       // A token without an expiry or a subject is never valid, whoever signed it.
-      ({ payload } = await jwtVerify(token, this.ownKey, { issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, algorithms: OWN_ALGS, requiredClaims: ['exp', 'sub'] }));
+      ({ payload } = await jwtVerify(token, this.ownKey, {
+        issuer: TOKEN_ISSUER,
+        audience: TOKEN_AUDIENCE,
+        algorithms: OWN_ALGS,
+        requiredClaims: ['exp', 'sub'],
+      }));
     } catch (err) {
       throw jwtProblem(err, 'Access token');
     }
     if (typeof payload.sub !== 'string' || !payload.sub) throw unauthenticated('Invalid access token');
     // A scope claim that is not a string must not read as "no scope claim" (= full access).
-    if (payload.scope !== undefined && typeof payload.scope !== 'string') throw unauthenticated('Invalid access token: scope must be a string');
+    if (payload.scope !== undefined && typeof payload.scope !== 'string')
+      throw unauthenticated('Invalid access token: scope must be a string');
     const user = await this.db.user.findUnique({ where: { id: payload.sub }, select: { id: true, isAdmin: true } });
     if (!user) throw unauthenticated('The user of this token no longer exists');
     const scopes = typeof payload.scope === 'string' ? parseScopes(payload.scope) : undefined;
@@ -199,7 +218,13 @@ export class AuthService {
   private async oauthViewer(token: string): Promise<Viewer> {
     const row = await this.db.oAuthToken.findUnique({
       where: { tokenHash: hashSecret(token) },
-      select: { kind: true, scope: true, expiresAt: true, revokedAt: true, user: { select: { id: true, isAdmin: true } } },
+      select: {
+        kind: true,
+        scope: true,
+        expiresAt: true,
+        revokedAt: true,
+        user: { select: { id: true, isAdmin: true } },
+      },
     });
     if (!row || row.kind !== 'ACCESS') throw unauthenticated('Invalid access token');
     if (row.revokedAt) throw unauthenticated('Access token revoked');
@@ -212,7 +237,12 @@ export class AuthService {
     const ext = this.config.externalAuth!;
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.jwks!, { issuer: ext.issuer, audience: ext.audience, algorithms: EXTERNAL_ALGS, requiredClaims: ['exp', 'sub'] }));
+      ({ payload } = await jwtVerify(token, this.jwks!, {
+        issuer: ext.issuer,
+        audience: ext.audience,
+        algorithms: EXTERNAL_ALGS,
+        requiredClaims: ['exp', 'sub'],
+      }));
     } catch (err) {
       throw jwtProblem(err, 'ID token');
     }

@@ -23,7 +23,10 @@ export class CredentialsService {
   constructor(private readonly db: Db) {}
 
   async apiKeyStatus(userId: string) {
-    const row = await this.db.apiKey.findUnique({ where: { userId }, select: { createdAt: true, hint: true, lastUsedAt: true } });
+    const row = await this.db.apiKey.findUnique({
+      where: { userId },
+      select: { createdAt: true, hint: true, lastUsedAt: true },
+    });
     return row
       ? { exists: true, createdAt: row.createdAt, hint: `****${row.hint}`, lastUsedAt: row.lastUsedAt }
       : { exists: false, createdAt: null, hint: null, lastUsedAt: null };
@@ -51,7 +54,10 @@ export class CredentialsService {
   }
 
   async oauthClient(userId: string) {
-    const row = await this.db.oAuthClient.findUnique({ where: { userId }, select: { id: true, redirectUris: true, createdAt: true } });
+    const row = await this.db.oAuthClient.findUnique({
+      where: { userId },
+      select: { id: true, redirectUris: true, createdAt: true },
+    });
     return row
       ? { exists: true, clientId: row.id, redirectUris: row.redirectUris, createdAt: row.createdAt }
       : { exists: false, clientId: null, redirectUris: null, createdAt: null };
@@ -79,5 +85,4 @@ export class CredentialsService {
     const { count } = await this.db.oAuthClient.deleteMany({ where: { userId } });
     return { deleted: count > 0 };
   }
-
 }

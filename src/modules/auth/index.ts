@@ -27,7 +27,9 @@ export const authArea = defineArea({
   name: 'auth',
   resolvers: [AuthResolver],
   // On PostgreSQL the signing keys live in the database (src/modules/auth/keys.ts), shared by every process.
-  setup: async ({ config, db, database }) => ({ auth: await AuthService.create(config, db, { shared: database.kind === 'postgres' }) }),
+  setup: async ({ config, db, database }) => ({
+    auth: await AuthService.create(config, db, { shared: database.kind === 'postgres' }),
+  }),
   // A rotation (`keys rotate`) announces itself: every process reads the keys again.
   caches: ({ auth }) => [{ name: KEYS_CACHE, invalidate: () => auth.keys.reload() }],
   services: (s) => new AuthAreaService(s),

@@ -108,10 +108,21 @@ async function newAccessKeyRow() {
   const pub = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(pub);
   const priv = await exportJWK(privateKey);
-  return { kid, purpose: 'access', alg: 'ES256', secret: JSON.stringify(priv), publicJwk: { ...pub, kid, alg: 'ES256', use: 'sig' } };
+  return {
+    kid,
+    purpose: 'access',
+    alg: 'ES256',
+    secret: JSON.stringify(priv),
+    publicJwk: { ...pub, kid, alg: 'ES256', use: 'sig' },
+  };
 }
 
-const newRootRow = () => ({ kid: `root-${crypto.randomBytes(8).toString('hex')}`, purpose: 'root', alg: 'HKDF', secret: crypto.randomBytes(32).toString('base64url') });
+const newRootRow = () => ({
+  kid: `root-${crypto.randomBytes(8).toString('hex')}`,
+  purpose: 'root',
+  alg: 'HKDF',
+  secret: crypto.randomBytes(32).toString('base64url'),
+});
 
 /** The keys in PostgreSQL (ServerKey), shared by every process. */
 export class DatabaseKeyRing implements KeyRing {
@@ -155,7 +166,9 @@ export class DatabaseKeyRing implements KeyRing {
 
   publicKeys() {
     const now = Date.now();
-    return [...this.keys.values()].filter((k) => k.publicJwk && (!k.verifyUntil || k.verifyUntil.getTime() > now)).map((k) => k.publicJwk!);
+    return [...this.keys.values()]
+      .filter((k) => k.publicJwk && (!k.verifyUntil || k.verifyUntil.getTime() > now))
+      .map((k) => k.publicJwk!);
   }
 
   reload(): Promise<void> {
@@ -179,12 +192,18 @@ export class DatabaseKeyRing implements KeyRing {
       if (r.purpose !== 'access' || r.alg !== 'ES256') continue;
       const key = (await importJWK(JSON.parse(r.secret) as JWK, 'ES256')) as CryptoKey;
       const publicJwk = r.publicJwk as JWK;
-      const verifyKey = (await importJWK({ kty: publicJwk.kty, crv: publicJwk.crv, x: publicJwk.x, y: publicJwk.y }, 'ES256')) as CryptoKey;
+      const verifyKey = (await importJWK(
+        { kty: publicJwk.kty, crv: publicJwk.crv, x: publicJwk.x, y: publicJwk.y },
+        'ES256',
+      )) as CryptoKey;
       const k: LoadedKey = { kid: r.kid, alg: 'ES256', key, verifyKey, publicJwk, verifyUntil: r.verifyUntil };
       keys.set(r.kid, k);
       if (!r.retiredAt && !current) current = k;
     }
-    if (!current || !root) throw new Error('ServerKey holds no current access key or no root secret (run the server once, or `keys rotate`)');
+    if (!current || !root)
+      throw new Error(
+        'ServerKey holds no current access key or no root secret (run the server once, or `keys rotate`)',
+      );
     this.keys = keys;
     this.current = current;
     this.rootSecret = root;
@@ -218,7 +237,10 @@ export async function rotateAccessKey(db: Db, tokenTtlSeconds: number): Promise<
     const now = new Date();
     await tx.serverKey.updateMany({
       where: { purpose: 'access', retiredAt: null },
-      data: { retiredAt: now, verifyUntil: new Date(now.getTime() + (tokenTtlSeconds + ROTATION_GRACE_SECONDS) * 1000) },
+      data: {
+        retiredAt: now,
+        verifyUntil: new Date(now.getTime() + (tokenTtlSeconds + ROTATION_GRACE_SECONDS) * 1000),
+      },
     });
     await tx.serverKey.create({ data: { ...row, createdAt: now } });
     return { kid: row.kid, retired: old.map((k) => k.kid) };
@@ -226,7 +248,13 @@ export async function rotateAccessKey(db: Db, tokenTtlSeconds: number): Promise<
 }
 
 /** The key ring for this process (see the file comment for the order). */
-export async function openKeyRing(opts: { jwtSecret?: string; db: Db; shared: boolean; dataDir?: string; persist: boolean }): Promise<KeyRing> {
+export async function openKeyRing(opts: {
+  jwtSecret?: string;
+  db: Db;
+  shared: boolean;
+  dataDir?: string;
+  persist: boolean;
+}): Promise<KeyRing> {
   if (opts.jwtSecret) return new SecretKeyRing(new TextEncoder().encode(opts.jwtSecret), 'env');
   if (opts.shared) return DatabaseKeyRing.open(opts.db);
   if (opts.persist && opts.dataDir) return new SecretKeyRing(fileSecret(opts.dataDir), 'file');

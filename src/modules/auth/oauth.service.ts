@@ -88,10 +88,17 @@ export class OAuthService {
     const client = await this.authenticateClient(p, authorization);
     const token = str(p, 'token');
     if (!token) throw new OAuthError('invalid_request', 'token is required');
-    const row = await this.db.oAuthToken.findUnique({ where: { tokenHash: hashSecret(token) }, select: { kind: true, familyId: true, clientId: true } });
+    const row = await this.db.oAuthToken.findUnique({
+      where: { tokenHash: hashSecret(token) },
+      select: { kind: true, familyId: true, clientId: true },
+    });
     if (!row || row.clientId !== client.id) return;
     if (row.kind === 'REFRESH') await this.revokeFamily(row.familyId);
-    else await this.db.oAuthToken.updateMany({ where: { tokenHash: hashSecret(token), revokedAt: null }, data: { revokedAt: new Date() } });
+    else
+      await this.db.oAuthToken.updateMany({
+        where: { tokenHash: hashSecret(token), revokedAt: null },
+        data: { revokedAt: new Date() },
+      });
   }
 
   metadata(base: string) {
@@ -135,11 +142,20 @@ export class OAuthService {
     }
     const method = body.token_endpoint_auth_method;
     if (method !== undefined && method !== 'none') {
-      throw new OAuthError('invalid_client_metadata', 'Only public clients can register: token_endpoint_auth_method must be "none"');
+      throw new OAuthError(
+        'invalid_client_metadata',
+        'Only public clients can register: token_endpoint_auth_method must be "none"',
+      );
     }
     const grants = body.grant_types;
-    if (grants !== undefined && (!Array.isArray(grants) || grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))) {
-      throw new OAuthError('invalid_client_metadata', 'grant_types may contain only "authorization_code" and "refresh_token"');
+    if (
+      grants !== undefined &&
+      (!Array.isArray(grants) || grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))
+    ) {
+      throw new OAuthError(
+        'invalid_client_metadata',
+        'grant_types may contain only "authorization_code" and "refresh_token"',
+      );
     }
     const responses = body.response_types;
     if (responses !== undefined && (!Array.isArray(responses) || responses.some((r) => r !== 'code'))) {
@@ -162,7 +178,10 @@ export class OAuthService {
   /** Public identity of a client for a consent screen. */
   async clientInfo(clientId: string | undefined) {
     if (!clientId) throw new OAuthError('invalid_request', 'client_id is required');
-    const c = await this.db.oAuthClient.findUnique({ where: { id: clientId }, select: { name: true, redirectUris: true } });
+    const c = await this.db.oAuthClient.findUnique({
+      where: { id: clientId },
+      select: { name: true, redirectUris: true },
+    });
     if (!c) throw new OAuthError('invalid_client', 'Unknown client_id', 404);
     const hosts = c.redirectUris.flatMap((u) => {
       try {
@@ -181,7 +200,10 @@ export class OAuthService {
   async validateAuthorization(p: Params): Promise<AuthorizationRequest> {
     const clientId = str(p, 'client_id');
     if (!clientId) throw new OAuthError('invalid_request', 'client_id is required');
-    const client = await this.db.oAuthClient.findUnique({ where: { id: clientId }, select: { id: true, name: true, redirectUris: true, secretHash: true, userId: true } });
+    const client = await this.db.oAuthClient.findUnique({
+      where: { id: clientId },
+      select: { id: true, name: true, redirectUris: true, secretHash: true, userId: true },
+    });
     if (!client) throw new OAuthError('invalid_client', 'Unknown client_id');
     const redirectUri = str(p, 'redirect_uri');
     if (!redirectUri) throw new OAuthError('invalid_request', 'redirect_uri is required');
@@ -195,17 +217,35 @@ export class OAuthService {
       return e;
     };
     const responseType = str(p, 'response_type');
-    if (responseType !== undefined && responseType !== 'code') throw fail('unsupported_response_type', 'response_type must be "code"');
+    if (responseType !== undefined && responseType !== 'code')
+      throw fail('unsupported_response_type', 'response_type must be "code"');
     const challenge = str(p, 'code_challenge');
     if (!challenge) throw fail('invalid_request', 'code_challenge is required (PKCE)');
-    if (str(p, 'code_challenge_method') !== 'S256') throw fail('invalid_request', 'code_challenge_method must be "S256"');
-    if (!PKCE_CHALLENGE.test(challenge)) throw fail('invalid_request', 'code_challenge must be a base64url SHA-256 digest (43 characters)');
+    if (str(p, 'code_challenge_method') !== 'S256')
+      throw fail('invalid_request', 'code_challenge_method must be "S256"');
+    if (!PKCE_CHALLENGE.test(challenge))
+      throw fail('invalid_request', 'code_challenge must be a base64url SHA-256 digest (43 characters)');
     const scope = str(p, 'scope');
     const scopes = scope === undefined ? (['read'] as Scope[]) : parseScopes(scope);
-    if (scope !== undefined && (scopes.length === 0 || scope.split(/\s+/).filter(Boolean).some((s) => s !== 'read' && s !== 'write'))) {
+    if (
+      scope !== undefined &&
+      (scopes.length === 0 ||
+        scope
+          .split(/\s+/)
+          .filter(Boolean)
+          .some((s) => s !== 'read' && s !== 'write'))
+    ) {
       throw fail('invalid_scope', 'scope must be "read", "write" or "read write"');
     }
-    return { clientId: client.id, clientName: client.name, confidential: client.secretHash !== null, redirectUri, codeChallenge: challenge, scopes, state };
+    return {
+      clientId: client.id,
+      clientName: client.name,
+      confidential: client.secretHash !== null,
+      redirectUri,
+      codeChallenge: challenge,
+      scopes,
+      state,
+    };
   }
 
   /**
@@ -213,24 +253,33 @@ export class OAuthService {
    * `ticketId` (the consent ticket's id) is stored with the code, uniquely: a ticket approves once.
    */
   async decide(userId: string, req: AuthorizationRequest, approve: boolean, ticketId?: string): Promise<string> {
-    if (!approve) return withQuery(req.redirectUri, { error: 'access_denied', error_description: 'The user denied the request', state: req.state });
+    if (!approve)
+      return withQuery(req.redirectUri, {
+        error: 'access_denied',
+        error_description: 'The user denied the request',
+        state: req.state,
+      });
     const code = newSecret(CREDENTIAL_PREFIX.code);
     await this.db.oAuthAuthorizationCode
       .create({
         data: {
           consentTicketId: ticketId ?? null,
-        codeHash: hashSecret(code),
-        clientId: req.clientId,
-        userId,
-        redirectUri: req.redirectUri,
-        codeChallenge: req.codeChallenge,
-        codeChallengeMethod: 'S256',
-        scope: req.scopes.join(' '),
-        expiresAt: new Date(Date.now() + CODE_TTL_SECONDS * 1000),
+          codeHash: hashSecret(code),
+          clientId: req.clientId,
+          userId,
+          redirectUri: req.redirectUri,
+          codeChallenge: req.codeChallenge,
+          codeChallengeMethod: 'S256',
+          scope: req.scopes.join(' '),
+          expiresAt: new Date(Date.now() + CODE_TTL_SECONDS * 1000),
         },
       })
       .catch((err: unknown) => {
-        if ((err as { code?: string }).code === 'P2002') throw new OAuthError('invalid_request', 'This consent ticket was already used; start the authorization again');
+        if ((err as { code?: string }).code === 'P2002')
+          throw new OAuthError(
+            'invalid_request',
+            'This consent ticket was already used; start the authorization again',
+          );
         throw err;
       });
     return withQuery(req.redirectUri, { code, state: req.state });
@@ -263,7 +312,8 @@ export class OAuthService {
       } catch {
         throw new OAuthError('invalid_client', 'Malformed Basic credentials', 401);
       }
-      if (id && id !== bid) throw new OAuthError('invalid_client', 'client_id does not match the Basic credentials', 401);
+      if (id && id !== bid)
+        throw new OAuthError('invalid_client', 'client_id does not match the Basic credentials', 401);
       id = bid;
     }
     if (!id) throw new OAuthError('invalid_client', 'client_id is required', 401);
@@ -271,7 +321,11 @@ export class OAuthService {
     if (!client) throw new OAuthError('invalid_client', 'Unknown client', 401);
     if (client.secretHash !== null) {
       if (!secret || !safeEqual(hashSecret(secret), client.secretHash)) {
-        throw new OAuthError('invalid_client', 'Client authentication failed: this confidential client needs its client_secret', 401);
+        throw new OAuthError(
+          'invalid_client',
+          'Client authentication failed: this confidential client needs its client_secret',
+          401,
+        );
       }
     }
     return client;
@@ -297,16 +351,23 @@ export class OAuthService {
     // the legitimate client's code.
     if (row.clientId !== clientId) throw new OAuthError('invalid_grant', 'The code was issued to another client');
     if (row.expiresAt.getTime() <= now.getTime()) throw new OAuthError('invalid_grant', 'Authorization code expired');
-    if (row.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
-    if (!verifyPkce(verifier, row.codeChallenge)) throw new OAuthError('invalid_grant', 'PKCE verification failed: code_verifier does not match code_challenge');
+    if (row.redirectUri !== redirectUri)
+      throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+    if (!verifyPkce(verifier, row.codeChallenge))
+      throw new OAuthError('invalid_grant', 'PKCE verification failed: code_verifier does not match code_challenge');
     // Single use: the conditional update lets exactly one request win, even when concurrent.
-    const { count } = await this.db.oAuthAuthorizationCode.updateMany({ where: { codeHash, consumedAt: null }, data: { consumedAt: now } });
+    const { count } = await this.db.oAuthAuthorizationCode.updateMany({
+      where: { codeHash, consumedAt: null },
+      data: { consumedAt: now },
+    });
     if (count === 0) {
       await this.revokeFamily(codeHash);
       throw new OAuthError('invalid_grant', 'Authorization code already used; the tokens issued with it are revoked');
     }
     // The family of tokens descending from this code is keyed by the code's hash (for replay revocation).
-    return this.db.$transaction((tx) => this.issueTokens(tx, { familyId: codeHash, clientId, userId: row.userId, scope: row.scope }));
+    return this.db.$transaction((tx) =>
+      this.issueTokens(tx, { familyId: codeHash, clientId, userId: row.userId, scope: row.scope }),
+    );
   }
 
   private async refreshGrant(clientId: string, p: Params) {
@@ -315,7 +376,8 @@ export class OAuthService {
     const tokenHash = hashSecret(presented);
     const row = await this.db.oAuthToken.findUnique({ where: { tokenHash } });
     if (!row || row.kind !== 'REFRESH') throw new OAuthError('invalid_grant', 'Invalid refresh token');
-    if (row.clientId !== clientId) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
+    if (row.clientId !== clientId)
+      throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
     if (row.revokedAt) {
       await this.revokeFamily(row.familyId);
       throw new OAuthError('invalid_grant', 'Refresh token already used; every token of this grant is now revoked');
@@ -326,11 +388,15 @@ export class OAuthService {
     if (requested !== undefined) {
       const granted = new Set(parseScopes(row.scope));
       const asked = requested.split(/\s+/).filter(Boolean);
-      if (!asked.length || asked.some((s) => !granted.has(s as Scope))) throw new OAuthError('invalid_scope', 'scope may only narrow the original grant');
+      if (!asked.length || asked.some((s) => !granted.has(s as Scope)))
+        throw new OAuthError('invalid_scope', 'scope may only narrow the original grant');
       scope = parseScopes(requested).join(' ');
     }
     const issued = await this.db.$transaction(async (tx) => {
-      const { count } = await tx.oAuthToken.updateMany({ where: { tokenHash, revokedAt: null }, data: { revokedAt: new Date() } });
+      const { count } = await tx.oAuthToken.updateMany({
+        where: { tokenHash, revokedAt: null },
+        data: { revokedAt: new Date() },
+      });
       if (count === 0) return null; // lost a race with another use of the same token
       return this.issueTokens(tx, { familyId: row.familyId, clientId, userId: row.userId, scope });
     });
@@ -350,11 +416,27 @@ export class OAuthService {
     const now = Date.now();
     await tx.oAuthToken.createMany({
       data: [
-        { tokenHash: hashSecret(access), kind: 'ACCESS', ...g, expiresAt: new Date(now + ACCESS_TOKEN_TTL_SECONDS * 1000) },
-        { tokenHash: hashSecret(refresh), kind: 'REFRESH', ...g, expiresAt: new Date(now + REFRESH_TOKEN_TTL_SECONDS * 1000) },
+        {
+          tokenHash: hashSecret(access),
+          kind: 'ACCESS',
+          ...g,
+          expiresAt: new Date(now + ACCESS_TOKEN_TTL_SECONDS * 1000),
+        },
+        {
+          tokenHash: hashSecret(refresh),
+          kind: 'REFRESH',
+          ...g,
+          expiresAt: new Date(now + REFRESH_TOKEN_TTL_SECONDS * 1000),
+        },
       ],
     });
-    return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, refresh_token: refresh, scope: g.scope };
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_TTL_SECONDS,
+      refresh_token: refresh,
+      scope: g.scope,
+    };
   }
 
   private async revokeFamily(familyId: string) {

@@ -59,7 +59,8 @@ export function redirectUriProblem(uri: string): string | null {
   if (uri.includes('#')) return `"${uri}" must not contain a fragment`;
   if (u.username || u.password) return `"${uri}" must not contain credentials`;
   if (u.protocol === 'https:') return null;
-  if (u.protocol === 'http:' && (u.hostname === 'localhost' || u.hostname === '127.0.0.1' || u.hostname === '[::1]')) return null;
+  if (u.protocol === 'http:' && (u.hostname === 'localhost' || u.hostname === '127.0.0.1' || u.hostname === '[::1]'))
+    return null;
   if (u.protocol === 'http:') return `"${uri}" must use https (http is allowed only for localhost and 127.0.0.1)`;
   return `"${uri}" must be an https URL`;
 }

@@ -5,7 +5,9 @@ import { BpiCalcResult } from './bpicalc.types';
 
 @Resolver()
 export class BpiCalcResolver {
-  @Query(() => BpiCalcResult, { description: 'BPI of an EX score on one SP chart (the calculator); REST: GET /api/v1/bpi/calc' })
+  @Query(() => BpiCalcResult, {
+    description: 'BPI of an EX score on one SP chart (the calculator); REST: GET /api/v1/bpi/calc',
+  })
   bpiCalc(@Args(() => BpiCalcArgs) args: BpiCalcArgs, @Ctx() ctx: Context) {
     return ctx.services.bpicalc.calc(args);
   }

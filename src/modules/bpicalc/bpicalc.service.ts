@@ -1,4 +1,12 @@
-import { BPI_DIFFICULTIES, GAME_VERSIONS, isGameVersion, LATEST_VERSION, PlayStyle, versionIndex, type Difficulty } from '../../domain/constants';
+import {
+  BPI_DIFFICULTIES,
+  GAME_VERSIONS,
+  isGameVersion,
+  LATEST_VERSION,
+  PlayStyle,
+  versionIndex,
+  type Difficulty,
+} from '../../domain/constants';
 import { calcBpi, estimateRankFromTotal, ExScoreOverMaxError } from '../../domain/bpi';
 import { AppError, badInput, notFound, type ErrorIssue } from '../../errors';
 import type { AreaScope } from '../area';
@@ -27,13 +35,23 @@ export class BpiCalcService {
 
   validate(input: BpiCalcInput): void {
     const issues: ErrorIssue[] = [];
-    if (typeof input.title !== 'string' || input.title.length === 0) issues.push({ code: 'too_small', path: ['title'], message: 'title is required' });
+    if (typeof input.title !== 'string' || input.title.length === 0)
+      issues.push({ code: 'too_small', path: ['title'], message: 'title is required' });
     if (!(BPI_DIFFICULTIES as readonly string[]).includes(input.difficulty)) {
-      issues.push({ code: 'invalid_value', path: ['difficulty'], message: 'difficulty must be one of HYPER, ANOTHER, LEGGENDARIA' });
+      issues.push({
+        code: 'invalid_value',
+        path: ['difficulty'],
+        message: 'difficulty must be one of HYPER, ANOTHER, LEGGENDARIA',
+      });
     }
-    if (!Number.isInteger(input.exScore) || input.exScore < 0) issues.push({ code: 'too_small', path: ['exScore'], message: 'exScore must be an integer ≥ 0' });
+    if (!Number.isInteger(input.exScore) || input.exScore < 0)
+      issues.push({ code: 'too_small', path: ['exScore'], message: 'exScore must be an integer ≥ 0' });
     if (input.version != null && !isGameVersion(input.version)) {
-      issues.push({ code: 'invalid_value', path: ['version'], message: `version must be one of ${GAME_VERSIONS.join(', ')}` });
+      issues.push({
+        code: 'invalid_value',
+        path: ['version'],
+        message: `version must be one of ${GAME_VERSIONS.join(', ')}`,
+      });
     }
     if (issues.length) throw new AppError('BAD_USER_INPUT', 'Invalid parameters', { issues });
   }
@@ -65,7 +83,9 @@ export class BpiCalcService {
       // nobody has played the chart: no rank ("1 of 0" would say nothing true)
       bpimRank = row.total > 0 ? row.higher + 1 : null;
     }
-    const arenaAverages = [11, 12].includes(chart.level) ? await this.s.arenaAverages.forChart(chart.id, version) : null;
+    const arenaAverages = [11, 12].includes(chart.level)
+      ? await this.s.arenaAverages.forChart(chart.id, version)
+      : null;
     return {
       song: { title: chart.title, difficulty: chart.difficulty, difficultyLevel: chart.level, notes: chart.notes },
       bpi,

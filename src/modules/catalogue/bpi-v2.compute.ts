@@ -5,7 +5,14 @@
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { evaluateBpiV2, fitBpiV2, type BpiV2Evaluation, type BpiV2Fit, type ChartInfo, type ScoreMatrix } from '../../domain/bpi-v2';
+import {
+  evaluateBpiV2,
+  fitBpiV2,
+  type BpiV2Evaluation,
+  type BpiV2Fit,
+  type ChartInfo,
+  type ScoreMatrix,
+} from '../../domain/bpi-v2';
 
 export interface ComputeInput {
   matrix: ScoreMatrix;
@@ -22,12 +29,21 @@ export interface ComputeResult {
 
 export type ComputePhase = 'prepare' | 'fit' | 'anchor' | 'evaluate';
 
-export function computeBpiV2(input: ComputeInput, onProgress: (phase: ComputePhase, fraction: number, stage: 'fit' | 'evaluate') => void): ComputeResult {
+export function computeBpiV2(
+  input: ComputeInput,
+  onProgress: (phase: ComputePhase, fraction: number, stage: 'fit' | 'evaluate') => void,
+): ComputeResult {
   const opts = { minPlayersPerChart: input.minPlayersPerChart };
-  const fit = fitBpiV2(input.matrix, input.charts, { ...opts, onProgress: (p) => onProgress(p.phase, p.fraction, 'fit') });
+  const fit = fitBpiV2(input.matrix, input.charts, {
+    ...opts,
+    onProgress: (p) => onProgress(p.phase, p.fraction, 'fit'),
+  });
   let evaluation: ComputeResult['evaluation'] = null;
   if (input.evaluate && fit.fittedCharts > 0) {
-    const { fit: _second, ...figures } = evaluateBpiV2(input.matrix, input.charts, { ...opts, onProgress: (p) => onProgress('evaluate', p.fraction, 'evaluate') });
+    const { fit: _second, ...figures } = evaluateBpiV2(input.matrix, input.charts, {
+      ...opts,
+      onProgress: (p) => onProgress('evaluate', p.fraction, 'evaluate'),
+    });
     evaluation = figures;
   }
   return { fit, evaluation };
@@ -39,7 +55,10 @@ function workerAvailable(): boolean {
 }
 
 /** computeBpiV2 in a worker thread when available (the matrix is copied to it once), else here. */
-export function computeBpiV2Async(input: ComputeInput, onProgress: (phase: ComputePhase, fraction: number, stage: 'fit' | 'evaluate') => void): Promise<ComputeResult> {
+export function computeBpiV2Async(
+  input: ComputeInput,
+  onProgress: (phase: ComputePhase, fraction: number, stage: 'fit' | 'evaluate') => void,
+): Promise<ComputeResult> {
   if (!workerAvailable()) {
     try {
       return Promise.resolve(computeBpiV2(input, onProgress));
@@ -52,15 +71,23 @@ export function computeBpiV2Async(input: ComputeInput, onProgress: (phase: Compu
     // eval: a worker's file must be .js; the require goes through the process's hooks (swc-node) when the sources are TypeScript
     const worker = new Worker(`require(${JSON.stringify(file)});`, { eval: true, workerData: input });
     let settled = false;
-    worker.on('message', (m: { type: 'progress'; phase: ComputePhase; fraction: number; stage?: 'fit' | 'evaluate' } | { type: 'done'; result: ComputeResult } | { type: 'error'; message: string }) => {
-      if (m.type === 'progress') onProgress(m.phase, m.fraction, m.phase === 'evaluate' ? 'evaluate' : 'fit');
-      else {
-        settled = true;
-        void worker.terminate();
-        if (m.type === 'done') resolve(m.result);
-        else reject(new Error(m.message));
-      }
-    });
+    worker.on(
+      'message',
+      (
+        m:
+          | { type: 'progress'; phase: ComputePhase; fraction: number; stage?: 'fit' | 'evaluate' }
+          | { type: 'done'; result: ComputeResult }
+          | { type: 'error'; message: string },
+      ) => {
+        if (m.type === 'progress') onProgress(m.phase, m.fraction, m.phase === 'evaluate' ? 'evaluate' : 'fit');
+        else {
+          settled = true;
+          void worker.terminate();
+          if (m.type === 'done') resolve(m.result);
+          else reject(new Error(m.message));
+        }
+      },
+    );
     worker.on('error', (err) => {
       settled = true;
       reject(err);

@@ -53,7 +53,9 @@ export class BpiV2Job {
     private readonly deps: { db: Db; catalogue: Catalogue; caches: Pick<ClusterCaches, 'changed'>; log?: Logger },
     private readonly opts: { lock?: ClusterLock; instanceId?: string } = {},
   ) {
-    this.runs = new LockedRuns(opts.lock ?? new LocalLock(), (err) => this.deps.log?.error({ err }, 'bpi v2 lock unavailable'));
+    this.runs = new LockedRuns(opts.lock ?? new LocalLock(), (err) =>
+      this.deps.log?.error({ err }, 'bpi v2 lock unavailable'),
+    );
   }
 
   /**
@@ -91,14 +93,20 @@ export class BpiV2Job {
   inForce(): Promise<BpiV2FitRun | null> {
     const vintage = this.deps.catalogue.definitionsVersion;
     if (!vintage) return Promise.resolve(null);
-    return this.deps.db.bpiV2FitRun.findFirst({ where: { definitionsVersion: vintage, status: 'succeeded' }, orderBy: { id: 'desc' } });
+    return this.deps.db.bpiV2FitRun.findFirst({
+      where: { definitionsVersion: vintage, status: 'succeeded' },
+      orderBy: { id: 'desc' },
+    });
   }
 
   private check(o: BpiV2RunOptions): void {
-    if (!this.deps.catalogue.definitionsVersion) throw badInput('No definitions have been imported: nothing to fit the BPI V2 of');
+    if (!this.deps.catalogue.definitionsVersion)
+      throw badInput('No definitions have been imported: nothing to fit the BPI V2 of');
     const m = o.minPlayersPerChart;
     if (m !== undefined && !(Number.isInteger(m) && m >= 3)) {
-      throw badInput('minPlayersPerChart must be an integer of at least 3', [{ code: 'too_small', path: ['minPlayersPerChart'], message: 'at least 3' }]);
+      throw badInput('minPlayersPerChart must be an integer of at least 3', [
+        { code: 'too_small', path: ['minPlayersPerChart'], message: 'at least 3' },
+      ]);
     }
   }
 
@@ -109,7 +117,15 @@ export class BpiV2Job {
     await catalogue.reload(); // the vintage and charts as committed now
     const vintage = catalogue.definitionsVersion;
     if (!vintage) throw badInput('No definitions have been imported: nothing to fit the BPI V2 of');
-    const run = await db.bpiV2FitRun.create({ data: { definitionsVersion: vintage, gameVersion: version, status: 'running', phase: 'read', holder: this.opts.instanceId ?? null } });
+    const run = await db.bpiV2FitRun.create({
+      data: {
+        definitionsVersion: vintage,
+        gameVersion: version,
+        status: 'running',
+        phase: 'read',
+        holder: this.opts.instanceId ?? null,
+      },
+    });
     onCreated?.();
     let phase: BpiV2Phase = 'read';
     let fraction = 0;
@@ -123,7 +139,9 @@ export class BpiV2Job {
       if (!force && !changed && now - this.lastWrite < PROGRESS_WRITE_MS) return;
       this.lastWrite = now;
       const data = { phase, progress: fraction };
-      writing = writing.then(() => db.bpiV2FitRun.update({ where: { id: run.id }, data })).catch((err) => log?.warn({ err }, 'bpi v2 progress not stored'));
+      writing = writing
+        .then(() => db.bpiV2FitRun.update({ where: { id: run.id }, data }))
+        .catch((err) => log?.warn({ err }, 'bpi v2 progress not stored'));
     };
     const scale = (range: readonly [number, number], f: number) => range[0] + (range[1] - range[0]) * f;
     const fitRange: readonly [number, number] = withEval ? SHARES.fit : [SHARES.fit[0], SHARES.evaluate[1]];
@@ -139,16 +157,18 @@ export class BpiV2Job {
         if (!(notes > 0)) continue;
         index.set(c.id, infos.length);
         chartIds.push(c.id);
-        infos.push({ notes, kaidenAvg: c.definition?.kaidenAvg ?? null, wr: c.definition?.wr ?? null, coef: c.definition?.coef ?? null });
+        infos.push({
+          notes,
+          kaidenAvg: c.definition?.kaidenAvg ?? null,
+          wr: c.definition?.wr ?? null,
+          coef: c.definition?.coef ?? null,
+        });
       }
 
       // --- the bests: players of the version (loose index scan), then per batch chart ids and EX scores per player
-      const users = (
-        await db.$queryRawUnsafe<{ userId: string }[]>(
-          `${PLAYERS_WITH_BESTS} ORDER BY 1`,
-          version,
-        )
-      ).map((r) => r.userId);
+      const users = (await db.$queryRawUnsafe<{ userId: string }[]>(`${PLAYERS_WITH_BESTS} ORDER BY 1`, version)).map(
+        (r) => r.userId,
+      );
       const builder = new ScoreMatrixBuilder(users.length, infos.length);
       let bestsRead = 0;
       for (let i = 0; i < users.length; i += READ_BATCH_USERS) {
@@ -175,13 +195,20 @@ export class BpiV2Job {
 
       // --- the fit (all bests) and the held-out evaluation (a second fit on 90 %): in a worker thread when possible
       const { fit, evaluation: ev } = await computeBpiV2Async(
-        { matrix, charts: infos, minPlayersPerChart: options.minPlayersPerChart ?? MIN_PLAYERS_PER_CHART, evaluate: withEval },
+        {
+          matrix,
+          charts: infos,
+          minPlayersPerChart: options.minPlayersPerChart ?? MIN_PLAYERS_PER_CHART,
+          evaluate: withEval,
+        },
         (p, f, stage) => report(p, stage === 'evaluate' ? scale(SHARES.evaluate, f) : scale(fitRange, f)),
       );
       await writing;
       if (fit.fittedCharts === 0) {
         // nothing to store: the vintage keeps the parameters it has (a wrong version must not wipe them)
-        throw badInput(`No chart has ${options.minPlayersPerChart ?? MIN_PLAYERS_PER_CHART} fitted players among the bests of version ${version} (${bestsRead} bests read): nothing stored`);
+        throw badInput(
+          `No chart has ${options.minPlayersPerChart ?? MIN_PLAYERS_PER_CHART} fitted players among the bests of version ${version} (${bestsRead} bests read): nothing stored`,
+        );
       }
       report('store', SHARES.store[0], true);
       await writing;
@@ -213,7 +240,8 @@ export class BpiV2Job {
       const done = await db.$transaction(
         async (tx) => {
           await tx.bpiV2ChartParams.deleteMany({ where: { definitionsVersion: vintage } });
-          for (let k = 0; k < rows.length; k += 5000) await tx.bpiV2ChartParams.createMany({ data: rows.slice(k, k + 5000) });
+          for (let k = 0; k < rows.length; k += 5000)
+            await tx.bpiV2ChartParams.createMany({ data: rows.slice(k, k + 5000) });
           return tx.bpiV2FitRun.update({
             where: { id: run.id },
             data: {
@@ -256,11 +284,15 @@ export class BpiV2Job {
       log?.error({ err }, 'bpi v2 fit failed');
       await writing;
       await db.bpiV2FitRun
-        .update({ where: { id: run.id }, data: { status: 'failed', finishedAt: new Date(), error: (err as Error).message } })
+        .update({
+          where: { id: run.id },
+          data: { status: 'failed', finishedAt: new Date(), error: (err as Error).message },
+        })
         .catch((e) => log?.warn({ err: e }, 'bpi v2 failure not stored'));
       throw err;
     }
   }
 }
 
-const finite = (x: number | null | undefined): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+const finite = (x: number | null | undefined): number | null =>
+  typeof x === 'number' && Number.isFinite(x) ? x : null;

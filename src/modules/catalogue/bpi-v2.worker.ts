@@ -8,7 +8,9 @@ import { computeBpiV2, type ComputeInput } from './bpi-v2.compute';
 
 const port = parentPort!;
 try {
-  const result = computeBpiV2(workerData as ComputeInput, (phase, fraction) => port.postMessage({ type: 'progress', phase, fraction }));
+  const result = computeBpiV2(workerData as ComputeInput, (phase, fraction) =>
+    port.postMessage({ type: 'progress', phase, fraction }),
+  );
   port.postMessage({ type: 'done', result });
 } catch (err) {
   port.postMessage({ type: 'error', message: (err as Error).message });

@@ -21,7 +21,11 @@ export function createCatalogueLoaders(db: Db) {
         where: { songId: { in: [...ids] } },
         orderBy: [{ playStyle: 'asc' }, { difficulty: 'asc' }],
       });
-      return inKeyOrder(ids, groupBy(rows, (r) => r.songId), []);
+      return inKeyOrder(
+        ids,
+        groupBy(rows, (r) => r.songId),
+        [],
+      );
     }),
     /** chart id → every published definition, oldest first */
     definitionHistory: loader<number, ChartDefinition[]>(async (ids) => {
@@ -29,7 +33,11 @@ export function createCatalogueLoaders(db: Db) {
         where: { chartId: { in: [...ids] } },
         orderBy: [{ definitionsVersion: 'asc' }, { id: 'asc' }],
       });
-      return inKeyOrder(ids, groupBy(rows, (r) => r.chartId), []);
+      return inKeyOrder(
+        ids,
+        groupBy(rows, (r) => r.chartId),
+        [],
+      );
     }),
   };
 }

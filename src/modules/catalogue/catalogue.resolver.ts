@@ -32,7 +32,11 @@ export class SongsResolver {
   @Query(() => SongConnection, { description: 'The song catalogue, ordered by title' })
   songs(
     @Args(() => ConnectionArgs) { first, after }: ConnectionArgs,
-    @Arg('filter', () => SongFilter, { nullable: true, description: 'Only songs with a chart of this level / difficulty / play style (default: every song)' }) filter: SongFilter | null,
+    @Arg('filter', () => SongFilter, {
+      nullable: true,
+      description: 'Only songs with a chart of this level / difficulty / play style (default: every song)',
+    })
+    filter: SongFilter | null,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.catalogue.listSongs(filter, first, after);
@@ -43,7 +47,7 @@ export class SongsResolver {
     return ctx.services.catalogue.song(intIdOrNull(id));
   }
 
-  @FieldResolver(() => [ChartType], { description: 'The song\'s charts, SP then DP, easiest first' })
+  @FieldResolver(() => [ChartType], { description: "The song's charts, SP then DP, easiest first" })
   charts(@Root() song: Song, @Ctx() ctx: Context) {
     return ctx.services.catalogue.chartsOfSong(song.id);
   }
@@ -61,7 +65,10 @@ export class ChartsResolver {
     return ctx.services.catalogue.song(chart.songId);
   }
 
-  @FieldResolver(() => ChartDefinitionType, { nullable: true, description: 'The definition in force (null: no BPI definition)' })
+  @FieldResolver(() => ChartDefinitionType, {
+    nullable: true,
+    description: 'The definition in force (null: no BPI definition)',
+  })
   definition(@Root() chart: Chart, @Ctx() ctx: Context): ChartDefinitionType | null {
     return ctx.services.catalogue.currentDefinition(chart.id);
   }
@@ -75,7 +82,11 @@ export class ChartsResolver {
   exForBpi(
     @Root() chart: Chart,
     @Arg('bpi', () => Float, { description: 'Target BPI, any finite number' }) bpi: number,
-    @Arg('model', () => BpiModel, { defaultValue: BpiModel.V1, description: 'V2: under the fitted V2 parameters (null when the chart has none)' }) model: BpiModel,
+    @Arg('model', () => BpiModel, {
+      defaultValue: BpiModel.V1,
+      description: 'V2: under the fitted V2 parameters (null when the chart has none)',
+    })
+    model: BpiModel,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.catalogue.exForBpi(chart.id, bpi, model);
@@ -83,12 +94,17 @@ export class ChartsResolver {
 
   @FieldResolver(() => Float, {
     nullable: true,
-    description: 'The BPI of an EX score on this chart (V1: current definition, null without one; V2: fitted parameters, null when the chart has none). exScore outside [0, 2·notes] is BAD_USER_INPUT',
+    description:
+      'The BPI of an EX score on this chart (V1: current definition, null without one; V2: fitted parameters, null when the chart has none). exScore outside [0, 2·notes] is BAD_USER_INPUT',
   })
   bpi(
     @Root() chart: Chart,
     @Arg('exScore', () => Int, { description: 'EX score, 0 to 2·notes' }) exScore: number,
-    @Arg('model', () => BpiModel, { defaultValue: BpiModel.V1, description: 'V1 (default): the current definition; V2: the fitted parameters (null when the chart has none)' }) model: BpiModel,
+    @Arg('model', () => BpiModel, {
+      defaultValue: BpiModel.V1,
+      description: 'V1 (default): the current definition; V2: the fitted parameters (null when the chart has none)',
+    })
+    model: BpiModel,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.catalogue.bpiOf(chart.id, exScore, model);
@@ -103,13 +119,32 @@ export class ChartsResolver {
 /** Administration of the catalogue: definitions updates, the recompute job, radar categories. */
 @Resolver()
 export class CatalogueAdminResolver {
-  @Mutation(() => DefinitionsImportResult, { description: 'Admin: import a published BPI definitions file (JSON text)' })
-  importDefinitions(@Arg('json', () => String, { description: 'A definitions release: the JSON document of the reference (version + one entry per chart with wr, avg, notes, coef)' }) json: string, @Ctx() ctx: Context) {
+  @Mutation(() => DefinitionsImportResult, {
+    description: 'Admin: import a published BPI definitions file (JSON text)',
+  })
+  importDefinitions(
+    @Arg('json', () => String, {
+      description:
+        'A definitions release: the JSON document of the reference (version + one entry per chart with wr, avg, notes, coef)',
+    })
+    json: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.catalogue.importDefinitions(parseJsonArgument(json, 'json'));
   }
 
-  @Mutation(() => StartRecomputePayload, { description: 'Admin: start the recompute of derived values (totals, arena averages, rankings) of a version; a run already going on is left alone' })
-  async startRecompute(@Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version to recompute (default the latest)' }) version: string | null, @Ctx() ctx: Context): Promise<StartRecomputePayload> {
+  @Mutation(() => StartRecomputePayload, {
+    description:
+      'Admin: start the recompute of derived values (totals, arena averages, rankings) of a version; a run already going on is left alone',
+  })
+  async startRecompute(
+    @Arg('version', () => GameVersionScalar, {
+      nullable: true,
+      description: 'Game version to recompute (default the latest)',
+    })
+    version: string | null,
+    @Ctx() ctx: Context,
+  ): Promise<StartRecomputePayload> {
     const started = await ctx.services.catalogue.recompute(version);
     return { started, status: await ctx.services.catalogue.recomputeStatus() };
   }
@@ -118,7 +153,14 @@ export class CatalogueAdminResolver {
     description: 'Admin: recompute derived values (totals, arena averages); false when already running',
     deprecationReason: 'Use startRecompute (mutations return payload types); removed in the next release',
   })
-  recompute(@Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version to recompute (default the latest)' }) version: string | null, @Ctx() ctx: Context) {
+  recompute(
+    @Arg('version', () => GameVersionScalar, {
+      nullable: true,
+      description: 'Game version to recompute (default the latest)',
+    })
+    version: string | null,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.catalogue.recompute(version);
   }
 
@@ -132,27 +174,55 @@ export class CatalogueAdminResolver {
       'Admin: fit BPI V2 from the bests of a game version (default: the latest) for the current definitions vintage, in the background (progress: bpiV2FitStatus); started false when a fit is already running',
   })
   async fitBpiV2(
-    @Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version whose bests are read (default: the latest)' }) version: string | null,
-    @Arg('evaluate', () => Boolean, { nullable: true, defaultValue: true, description: 'Also measure the held-out quality (a second fit; default true)' }) evaluate: boolean,
-    @Arg('minPlayersPerChart', () => Int, { nullable: true, description: 'Charts with fewer fitted players get no parameters (default 30, at least 3)' }) minPlayersPerChart: number | null,
+    @Arg('version', () => GameVersionScalar, {
+      nullable: true,
+      description: 'Game version whose bests are read (default: the latest)',
+    })
+    version: string | null,
+    @Arg('evaluate', () => Boolean, {
+      nullable: true,
+      defaultValue: true,
+      description: 'Also measure the held-out quality (a second fit; default true)',
+    })
+    evaluate: boolean,
+    @Arg('minPlayersPerChart', () => Int, {
+      nullable: true,
+      description: 'Charts with fewer fitted players get no parameters (default 30, at least 3)',
+    })
+    minPlayersPerChart: number | null,
     @Ctx() ctx: Context,
   ): Promise<FitBpiV2Payload> {
     const started = await ctx.services.catalogue.fitBpiV2({ version, evaluate, minPlayersPerChart });
     return { started, status: await ctx.services.catalogue.bpiV2FitStatus() };
   }
 
-  @Query(() => BpiV2FitType, { nullable: true, description: 'Admin: the latest BPI V2 fit run (running or finished; null: never run)' })
+  @Query(() => BpiV2FitType, {
+    nullable: true,
+    description: 'Admin: the latest BPI V2 fit run (running or finished; null: never run)',
+  })
   bpiV2FitStatus(@Ctx() ctx: Context) {
     return ctx.services.catalogue.bpiV2FitStatus();
   }
 
-  @Query(() => BpiV2FitType, { nullable: true, description: 'The BPI V2 fit in force: the latest succeeded run of the current definitions vintage, with its quality (null: V2 not fitted yet)' })
+  @Query(() => BpiV2FitType, {
+    nullable: true,
+    description:
+      'The BPI V2 fit in force: the latest succeeded run of the current definitions vintage, with its quality (null: V2 not fitted yet)',
+  })
   bpiV2Fit(@Ctx() ctx: Context) {
     return ctx.services.catalogue.bpiV2Fit();
   }
 
-  @Mutation(() => RadarCategoryImportPayload, { description: 'Admin: import radar categories from JSON text [{title, difficulty, top}]' })
-  importRadarCategories(@Arg('json', () => String, { description: 'JSON array of {title, difficulty, top}: the radar category of each SP chart' }) json: string, @Ctx() ctx: Context) {
+  @Mutation(() => RadarCategoryImportPayload, {
+    description: 'Admin: import radar categories from JSON text [{title, difficulty, top}]',
+  })
+  importRadarCategories(
+    @Arg('json', () => String, {
+      description: 'JSON array of {title, difficulty, top}: the radar category of each SP chart',
+    })
+    json: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.catalogue.importRadarCategories(parseJsonArgument(json, 'json'));
   }
 }

@@ -42,10 +42,15 @@ export class CatalogueService {
   }
 
   /** Songs ordered by title (keyset cursor over title, id). */
-  async listSongs(filter: SongFilterInput | null | undefined, first: number | null | undefined, after: string | null | undefined): Promise<Page<Song>> {
+  async listSongs(
+    filter: SongFilterInput | null | undefined,
+    first: number | null | undefined,
+    after: string | null | undefined,
+  ): Promise<Page<Song>> {
     const ks = keyset({ first, after }, 'songs', SONG_KEY);
     const size = ks.size;
-    if (filter?.level != null && (filter.level < 1 || filter.level > 12)) throw badInput('level must be between 1 and 12');
+    if (filter?.level != null && (filter.level < 1 || filter.level > 12))
+      throw badInput('level must be between 1 and 12');
     const chartWhere: Prisma.ChartWhereInput = {};
     if (filter?.level != null) chartWhere.level = filter.level;
     if (filter?.difficulty) chartWhere.difficulty = filter.difficulty;
@@ -73,7 +78,11 @@ export class CatalogueService {
       cursorWhere.OR = [{ title: { gt: title } }, { title, id: { gt: id } }];
     }
     const [rows, totalCount] = await Promise.all([
-      this.s.db.song.findMany({ where: { AND: [where, cursorWhere] }, orderBy: [{ title: 'asc' }, { id: 'asc' }], take: size + 1 }),
+      this.s.db.song.findMany({
+        where: { AND: [where, cursorWhere] },
+        orderBy: [{ title: 'asc' }, { id: 'asc' }],
+        take: size + 1,
+      }),
       this.s.db.song.count({ where }),
     ]);
     return keysetConnection(rows, ks, (s) => keyCursor('songs', SONG_KEY, [s.title, s.id]), totalCount);
@@ -110,7 +119,13 @@ export class CatalogueService {
       if (!c || exScore === null) return null;
       const max = (c.definition?.notes ?? c.notes) * 2;
       const bpi = this.s.catalogue.currentBpiV2(chartId, exScore);
-      return { targetBpi: t, exScore, bpi, rate: max > 0 ? exScore / max : 0, reachable: bpi !== null && bpi >= round2(t) };
+      return {
+        targetBpi: t,
+        exScore,
+        bpi,
+        rate: max > 0 ? exScore / max : 0,
+        reachable: bpi !== null && bpi >= round2(t),
+      };
     }
     const def = this.s.catalogue.chart(chartId)?.definition;
     if (!def) return null;
@@ -118,7 +133,13 @@ export class CatalogueService {
     if (exScore === null) return null;
     const max = def.notes * 2;
     const bpi = this.s.catalogue.currentBpi(chartId, exScore);
-    return { targetBpi: t, exScore, bpi, rate: max > 0 ? exScore / max : 0, reachable: bpi !== null && bpi >= round2(t) };
+    return {
+      targetBpi: t,
+      exScore,
+      bpi,
+      rate: max > 0 ? exScore / max : 0,
+      reachable: bpi !== null && bpi >= round2(t),
+    };
   }
 
   currentDefinition(chartId: number) {
@@ -158,9 +179,17 @@ export class CatalogueService {
   }
 
   /** Starts the BPI V2 fit (false when one is running in any process). */
-  fitBpiV2(args: { version?: string | null; evaluate?: boolean | null; minPlayersPerChart?: number | null }): Promise<boolean> {
+  fitBpiV2(args: {
+    version?: string | null;
+    evaluate?: boolean | null;
+    minPlayersPerChart?: number | null;
+  }): Promise<boolean> {
     const version = parseVersion(args.version);
-    return this.s.bpiV2.start({ version, evaluate: args.evaluate ?? true, minPlayersPerChart: args.minPlayersPerChart ?? undefined });
+    return this.s.bpiV2.start({
+      version,
+      evaluate: args.evaluate ?? true,
+      minPlayersPerChart: args.minPlayersPerChart ?? undefined,
+    });
   }
 
   /** The latest BPI V2 fit run, as the cluster sees it. */
@@ -177,7 +206,10 @@ export class CatalogueService {
    * The BPI a score-shaped field serves under `model`: V1 is the value the entry already carries
    * (current definition); V2 is the fitted model's for the same best (null: chart not fitted).
    */
-  bpiUnder(model: BpiModel | null | undefined, entry: { chartId: number; exScore: number; bpi: number | null }): number | null {
+  bpiUnder(
+    model: BpiModel | null | undefined,
+    entry: { chartId: number; exScore: number; bpi: number | null },
+  ): number | null {
     return model === BpiModel.V2 ? this.s.catalogue.currentBpiV2(entry.chartId, entry.exScore) : entry.bpi;
   }
 
@@ -187,8 +219,12 @@ export class CatalogueService {
     if (!c) return null;
     const notes = c.definition?.notes ?? c.notes;
     if (!Number.isInteger(exScore) || exScore < 0 || (notes > 0 && exScore > notes * 2)) {
-      throw badInput(`exScore must be an integer in [0, ${notes * 2}]`, [{ code: 'out_of_range', path: ['exScore'], message: `0 to ${notes * 2}` }]);
+      throw badInput(`exScore must be an integer in [0, ${notes * 2}]`, [
+        { code: 'out_of_range', path: ['exScore'], message: `0 to ${notes * 2}` },
+      ]);
     }
-    return model === BpiModel.V2 ? this.s.catalogue.currentBpiV2(chartId, exScore) : this.s.catalogue.currentBpi(chartId, exScore);
+    return model === BpiModel.V2
+      ? this.s.catalogue.currentBpiV2(chartId, exScore)
+      : this.s.catalogue.currentBpi(chartId, exScore);
   }
 }

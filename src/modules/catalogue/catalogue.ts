@@ -119,7 +119,14 @@ export class Catalogue {
         removedInVersion: c.removedInVersion,
         radarCategory: c.radarCategory,
         definition: d
-          ? { id: d.id, definitionsVersion: d.definitionsVersion, wr: d.wr, kaidenAvg: d.kaidenAvg, coef: d.coef, notes: d.notes }
+          ? {
+              id: d.id,
+              definitionsVersion: d.definitionsVersion,
+              wr: d.wr,
+              kaidenAvg: d.kaidenAvg,
+              coef: d.coef,
+              notes: d.notes,
+            }
           : null,
       };
       byId.set(c.id, entry);
@@ -139,7 +146,10 @@ export class Catalogue {
   async loadBpiV2(): Promise<void> {
     const vintage = this.currentDefinitionsVersion;
     const rows = vintage
-      ? await this.db.bpiV2ChartParams.findMany({ where: { definitionsVersion: vintage }, select: { chartId: true, mu: true, sigma: true, z0: true, z100: true, gamma: true } })
+      ? await this.db.bpiV2ChartParams.findMany({
+          where: { definitionsVersion: vintage },
+          select: { chartId: true, mu: true, sigma: true, z0: true, z100: true, gamma: true },
+        })
       : [];
     const v2 = new Map<number, BpiV2Params>();
     for (const r of rows) v2.set(r.chartId, { mu: r.mu, sigma: r.sigma, z0: r.z0, z100: r.z100, gamma: r.gamma });

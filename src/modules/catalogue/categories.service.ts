@@ -33,7 +33,11 @@ export async function importRadarCategories(db: Db, doc: unknown): Promise<Radar
       invalid++;
       continue;
     }
-    wanted.set(`${title}\u0000${difficulty}`, { title, difficulty: difficulty as Difficulty, top: top as RadarCategory });
+    wanted.set(`${title}\u0000${difficulty}`, {
+      title,
+      difficulty: difficulty as Difficulty,
+      top: top as RadarCategory,
+    });
   }
   const titles = [...new Set([...wanted.values()].map((w) => w.title))];
   return db.$transaction(

@@ -15,7 +15,10 @@ export class LogsEdgesResolver {
 
 @Resolver(() => ImportScoresPayload)
 export class ImportBatchEdgesResolver {
-  @FieldResolver(() => BatchType, { nullable: true, description: 'The new batch (`batchId`); null when nothing improved' })
+  @FieldResolver(() => BatchType, {
+    nullable: true,
+    description: 'The new batch (`batchId`); null when nothing improved',
+  })
   async batch(@Root() p: { batchId: string | null }, @Ctx() ctx: Context) {
     return p.batchId ? (await ctx.services.logs.batchesById([p.batchId]))[0] : null;
   }
@@ -23,7 +26,10 @@ export class ImportBatchEdgesResolver {
 
 @Resolver(() => OvertakenRivalType)
 export class OvertakenRivalEdgesResolver {
-  @FieldResolver(() => UserType, { nullable: true, description: 'The rival passed (`rivalUserId`); their data is masked as everywhere when you may not see it' })
+  @FieldResolver(() => UserType, {
+    nullable: true,
+    description: 'The rival passed (`rivalUserId`); their data is masked as everywhere when you may not see it',
+  })
   rival(@Root() r: { rivalUserId: string }, @Ctx() ctx: Context) {
     return ctx.app.areas.access.user(ctx, r.rivalUserId);
   }
@@ -31,7 +37,10 @@ export class OvertakenRivalEdgesResolver {
 
 @Resolver(() => RivalOvertakenSummaryType)
 export class RivalOvertakenSummaryEdgesResolver {
-  @FieldResolver(() => UserType, { nullable: true, description: 'The rival passed (`rivalUserId`); their data is masked as everywhere when you may not see it' })
+  @FieldResolver(() => UserType, {
+    nullable: true,
+    description: 'The rival passed (`rivalUserId`); their data is masked as everywhere when you may not see it',
+  })
   rival(@Root() r: { rivalUserId: string }, @Ctx() ctx: Context) {
     return ctx.app.areas.access.user(ctx, r.rivalUserId);
   }

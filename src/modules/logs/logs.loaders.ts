@@ -10,7 +10,10 @@ export function createLogLoaders(db: Db) {
     /** batch id → the import-batch row and its top plays (two statements per set of ids); mapped by LogsService.batchesById */
     batches: loader<string, { row: ImportBatch; top: PlayRow[] | undefined } | null>(async (ids) => {
       const rows = await db.importBatch.findMany({ where: { id: { in: [...ids] } } });
-      const top = await batchTopPlays(db, rows.map((r) => r.id));
+      const top = await batchTopPlays(
+        db,
+        rows.map((r) => r.id),
+      );
       return inKeyOrder(ids, new Map(rows.map((r) => [r.id, { row: r, top: top.get(r.id) }])), null);
     }),
   };

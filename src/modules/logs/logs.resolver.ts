@@ -5,11 +5,21 @@ import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
 import { BatchArgs, BatchesArgs, DeleteBatchArgs, ScoreDetailsArgs, VersionArgs } from './logs.inputs';
-import { BatchConnection, BatchDetailType, BatchRefType, DeleteBatchPayload, PlayDayConnection, ScoreDetailsType, VersionSummaryType } from './logs.types';
+import {
+  BatchConnection,
+  BatchDetailType,
+  BatchRefType,
+  DeleteBatchPayload,
+  PlayDayConnection,
+  ScoreDetailsType,
+  VersionSummaryType,
+} from './logs.types';
 
 @Resolver()
 export class LogsMutationResolver {
-  @Mutation(() => DeleteBatchPayload, { description: 'Delete one of your batches; bests and the totals of later batches are recomputed' })
+  @Mutation(() => DeleteBatchPayload, {
+    description: 'Delete one of your batches; bests and the totals of later batches are recomputed',
+  })
   deleteBatch(@Args(() => DeleteBatchArgs) args: DeleteBatchArgs, @Ctx() ctx: Context): Promise<DeleteBatchPayload> {
     return ctx.services.logs.deleteBatch(args.userId, args.batchId);
   }
@@ -28,7 +38,10 @@ export class LogsUserResolver {
     return ctx.services.logs.playDays(user.id, args);
   }
 
-  @FieldResolver(() => BatchDetailType, { nullable: true, description: 'One batch with its scores and the rivals overtaken (rivals: owner only)' })
+  @FieldResolver(() => BatchDetailType, {
+    nullable: true,
+    description: 'One batch with its scores and the rivals overtaken (rivals: owner only)',
+  })
   batch(@Root() user: User, @Args(() => BatchArgs) args: BatchArgs, @Ctx() ctx: Context) {
     return ctx.services.logs.batch(user.id, args.id);
   }
@@ -36,10 +49,17 @@ export class LogsUserResolver {
   @FieldResolver(() => ScoreDetailsType, { nullable: true, description: 'Improvements of a JST day, week or month' })
   scoreDetails(@Root() user: User, @Args(() => ScoreDetailsArgs) args: ScoreDetailsArgs, @Ctx() ctx: Context) {
     // period / basis (enums) win over the deprecated unit / groupedBy strings; their values are those strings
-    return ctx.services.logs.scoreDetails(user.id, { ...args, unit: args.period ?? args.unit, groupedBy: args.basis ?? args.groupedBy });
+    return ctx.services.logs.scoreDetails(user.id, {
+      ...args,
+      unit: args.period ?? args.unit,
+      groupedBy: args.basis ?? args.groupedBy,
+    });
   }
 
-  @FieldResolver(() => VersionSummaryType, { nullable: true, description: 'Bests against the nearest earlier version with data' })
+  @FieldResolver(() => VersionSummaryType, {
+    nullable: true,
+    description: 'Bests against the nearest earlier version with data',
+  })
   versionSummary(@Root() user: User, @Args(() => VersionArgs) args: VersionArgs, @Ctx() ctx: Context) {
     return ctx.services.logs.versionSummary(user.id, args.version);
   }

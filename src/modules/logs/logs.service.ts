@@ -13,13 +13,23 @@ import { keyset, parseVersion, rangeArgs, type KeysetArgs } from '../../graphql/
 import { keyCursor, keysetConnection, keysetSlice, prismaKeyset } from '../../graphql/connection';
 import type { AreaScope } from '../area';
 import type { OvertakenData, RivalsService } from '../rivals/rivals.service';
-import { chartFields, jstDate, loadPlays, playData, playDayTotals, replay, type PlayRow, type ReplayBest } from '../scores/plays';
+import {
+  chartFields,
+  jstDate,
+  loadPlays,
+  playData,
+  playDayTotals,
+  replay,
+  type PlayRow,
+  type ReplayBest,
+} from '../scores/plays';
 import { rebuildDerived } from '../scores/rebuild.service';
 import type { ScoresService } from '../scores/scores.service';
 import { computeTotal, lockPlayer } from '../scores/totals.service';
 
 /** `topN` of the timelines: plays listed per batch or day, 1–100 (default 5, as the reference). */
-const topNArg = (topN: number | null | undefined) => rangeArgs(topN, null, ['topN', 'topN'], { lo: 1, hi: 100, integer: true }).min ?? 5;
+const topNArg = (topN: number | null | undefined) =>
+  rangeArgs(topN, null, ['topN', 'topN'], { lo: 1, hi: 100, integer: true }).min ?? 5;
 
 /** Plays listed per batch where no `topN` is asked (a node, a play's batch). */
 const TOP_N = 5;
@@ -27,7 +37,11 @@ const TOP_N = 5;
 type BatchRow = Awaited<ReturnType<AreaScope['db']['importBatch']['findMany']>>[number];
 
 /** The top plays of each batch (highest BPI first), in one statement (a batch can hold thousands of plays). */
-export async function batchTopPlays(db: AreaScope['db'], batchIds: readonly string[], topN = TOP_N): Promise<Map<string, PlayRow[]>> {
+export async function batchTopPlays(
+  db: AreaScope['db'],
+  batchIds: readonly string[],
+  topN = TOP_N,
+): Promise<Map<string, PlayRow[]>> {
   const plays = batchIds.length
     ? await db.$queryRawUnsafe<PlayRow[]>(
         `SELECT "id", "chartId", "version", "batchId", "exScore", "clearLamp"::text AS "clearLamp", "missCount", "bpi", "playedAt", "createdAt"
@@ -48,7 +62,12 @@ export async function batchTopPlays(db: AreaScope['db'], batchIds: readonly stri
 }
 
 /** A Batch object (GraphQL Batch) of an import-batch row and its top plays; `userId` is kept for the rule table (node(id:)). */
-export function batchNode(catalogue: AreaScope['catalogue'], b: BatchRow, top: readonly PlayRow[] | undefined, topN = TOP_N) {
+export function batchNode(
+  catalogue: AreaScope['catalogue'],
+  b: BatchRow,
+  top: readonly PlayRow[] | undefined,
+  topN = TOP_N,
+) {
   return {
     id: b.id,
     userId: b.userId,
@@ -75,7 +94,9 @@ const PLAY_DAY_KEY = ['str'] as const;
 /** JST range of a day, ISO week (Mon–Sun) or month containing `date` (YYYY-MM-DD), as UTC instants. */
 export function jstRange(date: string, unit: string): { start: Date; end: Date } {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
-    throw badInput('date must be YYYY-MM-DD', [{ code: 'invalid_date', path: ['date'], message: 'date must be YYYY-MM-DD' }]);
+    throw badInput('date must be YYYY-MM-DD', [
+      { code: 'invalid_date', path: ['date'], message: 'date must be YYYY-MM-DD' },
+    ]);
   }
   const d = new Date(`${date}T00:00:00Z`);
   let s: Date;
@@ -90,7 +111,9 @@ export function jstRange(date: string, unit: string): { start: Date; end: Date }
     s = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
     e = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
   } else {
-    throw badInput('unit must be day, week or month', [{ code: 'invalid_value', path: ['unit'], message: 'unit must be day, week or month' }]);
+    throw badInput('unit must be day, week or month', [
+      { code: 'invalid_value', path: ['unit'], message: 'unit must be day, week or month' },
+    ]);
   }
   const off = 9 * 3600_000;
   return { start: new Date(s.getTime() - off), end: new Date(e.getTime() - off - 1) };
@@ -102,7 +125,9 @@ export interface RivalRankInfo {
   totalRivals: number;
 }
 
-type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'viewer' | 'loaders'> & { services: { scores: ScoresService; rivals: RivalsService } };
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'viewer' | 'loaders'> & {
+  services: { scores: ScoresService; rivals: RivalsService };
+};
 
 export class LogsService {
   constructor(private readonly s: Scope) {}
@@ -123,14 +148,27 @@ export class LogsService {
     const tag = `batches:${version}`;
     const ks = keyset(args, tag, BATCH_KEY);
     const topN = topNArg(args.topN);
-    const q = prismaKeyset(ks, [['createdAt', 'desc'], ['id', 'desc']]);
+    const q = prismaKeyset(ks, [
+      ['createdAt', 'desc'],
+      ['id', 'desc'],
+    ]);
     const [rows, totalCount] = await Promise.all([
       this.s.db.importBatch.findMany({ where: { userId, version, ...q.where }, orderBy: q.orderBy, take: q.take }),
       this.s.db.importBatch.count({ where: { userId, version } }),
     ]);
     const page = keysetConnection(rows, ks, (b) => keyCursor(tag, BATCH_KEY, [b.createdAt, b.id]), totalCount);
-    const top = await batchTopPlays(this.s.db, page.edges.map((e) => e.node.id), topN);
-    return { ...page, edges: page.edges.map((e) => ({ cursor: e.cursor, node: batchNode(this.s.catalogue, e.node, top.get(e.node.id), topN) })) };
+    const top = await batchTopPlays(
+      this.s.db,
+      page.edges.map((e) => e.node.id),
+      topN,
+    );
+    return {
+      ...page,
+      edges: page.edges.map((e) => ({
+        cursor: e.cursor,
+        node: batchNode(this.s.catalogue, e.node, top.get(e.node.id), topN),
+      })),
+    };
   }
 
   /** One entry per JST play day (total BPI recomputed by replaying plays), newest first. */
@@ -147,7 +185,13 @@ export class LogsService {
   }
 
   /** One play day of a player in a version (its node key: userId:version:date, PlayDay's global id). */
-  private playDayView(userId: string, version: string, days: ReturnType<typeof playDayTotals>, i: number, topN: number) {
+  private playDayView(
+    userId: string,
+    version: string,
+    days: ReturnType<typeof playDayTotals>,
+    i: number,
+    topN: number,
+  ) {
     const d = days[i];
     return {
       id: d.date,
@@ -158,7 +202,10 @@ export class LogsService {
       songCount: d.plays.length,
       diff: i > 0 ? round2(d.totalBpi - days[i - 1].totalBpi) : 0, // the first play day differs by 0 (reference §6.3)
       createdAt: d.lastPlayedAt,
-      topScores: [...d.plays].sort((a, b) => (b.bpi ?? -Infinity) - (a.bpi ?? -Infinity)).slice(0, topN).map((p) => playData(this.s.catalogue, p)),
+      topScores: [...d.plays]
+        .sort((a, b) => (b.bpi ?? -Infinity) - (a.bpi ?? -Infinity))
+        .slice(0, topN)
+        .map((p) => playData(this.s.catalogue, p)),
     };
   }
 
@@ -171,7 +218,11 @@ export class LogsService {
     const groups = new Map<string, Promise<ReturnType<typeof playDayTotals>>>();
     const daysOf = (userId: string, version: string) => {
       const g = `${userId}:${version}`;
-      if (!groups.has(g)) groups.set(g, loadPlays(this.s.db, { userId, version }).then((plays) => playDayTotals(this.s.catalogue, version, plays)));
+      if (!groups.has(g))
+        groups.set(
+          g,
+          loadPlays(this.s.db, { userId, version }).then((plays) => playDayTotals(this.s.catalogue, version, plays)),
+        );
       return groups.get(g)!;
     };
     return Promise.all(
@@ -187,7 +238,9 @@ export class LogsService {
   /** Batch details by batch id (`node(id:)`): as User.batch shows them to the caller; null for an unknown id. */
   async batchDetailsById(ids: readonly string[]) {
     const uuids = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
-    const rows = uuids.length ? await this.s.db.importBatch.findMany({ where: { id: { in: uuids } }, select: { id: true, userId: true } }) : [];
+    const rows = uuids.length
+      ? await this.s.db.importBatch.findMany({ where: { id: { in: uuids } }, select: { id: true, userId: true } })
+      : [];
     const owner = new Map(rows.map((r) => [r.id, r.userId]));
     return Promise.all(ids.map((id) => (owner.has(id) ? this.batch(owner.get(id)!, id) : null)));
   }
@@ -197,7 +250,13 @@ export class LogsService {
    * best of all my plays up to the last of them) and before them ("previous"), plus — when
    * `withRivals` — the followed rivals whose best I passed.
    */
-  private async periodEntries(userId: string, version: string, inPeriod: (p: PlayRow) => boolean, withRivals: boolean, order: 'createdAt' | 'playedAt' = 'createdAt') {
+  private async periodEntries(
+    userId: string,
+    version: string,
+    inPeriod: (p: PlayRow) => boolean,
+    withRivals: boolean,
+    order: 'createdAt' | 'playedAt' = 'createdAt',
+  ) {
     const plays = await loadPlays(this.s.db, { userId, version });
     // walk plays in the period's time axis (import time: id order; play time: playedAt, then id)
     if (order === 'playedAt') plays.sort((a, b) => a.playedAt.getTime() - b.playedAt.getTime() || a.id - b.id);
@@ -218,7 +277,9 @@ export class LogsService {
         replay([p], after);
       }
     }
-    const overtaken = withRivals ? await this.s.services.rivals.overtakenInPeriod(userId, version, touched, before, after, lastAt) : new Map<number, OvertakenData[]>();
+    const overtaken = withRivals
+      ? await this.s.services.rivals.overtakenInPeriod(userId, version, touched, before, after, lastAt)
+      : new Map<number, OvertakenData[]>();
     const entries = [];
     for (const chartId of touched) {
       const c = this.s.catalogue.chart(chartId);
@@ -227,10 +288,24 @@ export class LogsService {
       const prev = before.get(chartId) ?? null;
       entries.push({
         ...chartFields(c),
-        current: { exScore: cur.exScore, bpi: cur.bpi, clearLamp: cur.clearLamp, missCount: cur.missCount, playedAt: cur.playedAt },
-        previous: prev ? { exScore: prev.exScore, bpi: prev.bpi, clearLamp: prev.clearLamp, missCount: prev.missCount, playedAt: prev.playedAt } : null,
+        current: {
+          exScore: cur.exScore,
+          bpi: cur.bpi,
+          clearLamp: cur.clearLamp,
+          missCount: cur.missCount,
+          playedAt: cur.playedAt,
+        },
+        previous: prev
+          ? {
+              exScore: prev.exScore,
+              bpi: prev.bpi,
+              clearLamp: prev.clearLamp,
+              missCount: prev.missCount,
+              playedAt: prev.playedAt,
+            }
+          : null,
         exDiff: cur.exScore - (prev?.exScore ?? 0),
-        bpiDiff: round2((cur.bpi ?? BPI_FLOOR) - (prev ? prev.bpi ?? BPI_FLOOR : BPI_FLOOR)),
+        bpiDiff: round2((cur.bpi ?? BPI_FLOOR) - (prev ? (prev.bpi ?? BPI_FLOOR) : BPI_FLOOR)),
         overtaken: overtaken.get(chartId) ?? [],
         rivalRankInfo: null as RivalRankInfo | null,
       });
@@ -249,17 +324,44 @@ export class LogsService {
     const ref = { id: true, createdAt: true, totalBpi: true } as const;
     const where = { userId, version: batch.version };
     const [prev, next, prevDay, nextDay, dayBatches, ranks] = await Promise.all([
-      this.s.db.importBatch.findFirst({ where: { ...where, createdAt: { lt: batch.createdAt } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: ref }),
-      this.s.db.importBatch.findFirst({ where: { ...where, createdAt: { gt: batch.createdAt } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: ref }),
-      this.s.db.importBatch.findFirst({ where: { ...where, createdAt: { lt: day.start } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: ref }),
-      this.s.db.importBatch.findFirst({ where: { ...where, createdAt: { gt: day.end } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: ref }),
-      this.s.db.importBatch.findMany({ where: { ...where, createdAt: { gte: day.start, lte: day.end } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: ref }),
+      this.s.db.importBatch.findFirst({
+        where: { ...where, createdAt: { lt: batch.createdAt } },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        select: ref,
+      }),
+      this.s.db.importBatch.findFirst({
+        where: { ...where, createdAt: { gt: batch.createdAt } },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        select: ref,
+      }),
+      this.s.db.importBatch.findFirst({
+        where: { ...where, createdAt: { lt: day.start } },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        select: ref,
+      }),
+      this.s.db.importBatch.findFirst({
+        where: { ...where, createdAt: { gt: day.end } },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        select: ref,
+      }),
+      this.s.db.importBatch.findMany({
+        where: { ...where, createdAt: { gte: day.start, lte: day.end } },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        select: ref,
+      }),
       this.rivalRanks(userId, batch.version, entries),
     ]);
     for (const e of entries) e.rivalRankInfo = ranks.get(e.chartId) ?? null;
-    const link = (b: { id: string; createdAt: Date; totalBpi: number | null } | null) => (b ? { id: b.id, createdAt: b.createdAt, totalBpi: b.totalBpi ?? BPI_FLOOR } : null);
+    const link = (b: { id: string; createdAt: Date; totalBpi: number | null } | null) =>
+      b ? { id: b.id, createdAt: b.createdAt, totalBpi: b.totalBpi ?? BPI_FLOOR } : null;
     const rivals = new Map<string, { rivalUserId: string; rivalName: string; count: number }>();
-    for (const e of entries) for (const o of e.overtaken) rivals.set(o.rivalUserId, { rivalUserId: o.rivalUserId, rivalName: o.rivalName, count: (rivals.get(o.rivalUserId)?.count ?? 0) + 1 });
+    for (const e of entries)
+      for (const o of e.overtaken)
+        rivals.set(o.rivalUserId, {
+          rivalUserId: o.rivalUserId,
+          rivalName: o.rivalName,
+          count: (rivals.get(o.rivalUserId)?.count ?? 0) + 1,
+        });
     return {
       id: batch.id,
       userId,
@@ -287,7 +389,11 @@ export class LogsService {
    * above my new best. Counts only: no rival is named, so a private rival stays anonymous. One
    * statement for the whole batch. Charts no followed player has played: null.
    */
-  private async rivalRanks(userId: string, version: string, entries: { chartId: number; current: { exScore: number }; previous: { exScore: number } | null }[]): Promise<Map<number, RivalRankInfo>> {
+  private async rivalRanks(
+    userId: string,
+    version: string,
+    entries: { chartId: number; current: { exScore: number }; previous: { exScore: number } | null }[],
+  ): Promise<Map<number, RivalRankInfo>> {
     const out = new Map<number, RivalRankInfo>();
     if (!entries.length) return out;
     const rows = await this.s.db.$queryRawUnsafe<{ chartId: number; exScore: number }[]>(
@@ -323,20 +429,51 @@ export class LogsService {
     const version = parseVersion(args.version);
     const { date, unit, groupedBy } = args;
     const viewerIsOwner = this.isOwner(userId);
-    if (!['createdAt', 'playedAt'].includes(groupedBy)) throw badInput('groupedBy must be createdAt or playedAt', [{ code: 'invalid_value', path: ['groupedBy'], message: 'groupedBy must be createdAt or playedAt' }]);
+    if (!['createdAt', 'playedAt'].includes(groupedBy))
+      throw badInput('groupedBy must be createdAt or playedAt', [
+        { code: 'invalid_value', path: ['groupedBy'], message: 'groupedBy must be createdAt or playedAt' },
+      ]);
     const { start, end } = jstRange(date, unit);
     const inRange = (p: PlayRow) => {
       const t = (groupedBy === 'createdAt' ? p.createdAt : p.playedAt).getTime();
       return t >= start.getTime() && t <= end.getTime();
     };
-    const { entries } = await this.periodEntries(userId, version, inRange, viewerIsOwner, groupedBy === 'playedAt' ? 'playedAt' : 'createdAt');
-    const batchCount = groupedBy === 'createdAt' ? await this.s.db.importBatch.count({ where: { userId, version, createdAt: { gte: start, lte: end } } }) : 0;
+    const { entries } = await this.periodEntries(
+      userId,
+      version,
+      inRange,
+      viewerIsOwner,
+      groupedBy === 'playedAt' ? 'playedAt' : 'createdAt',
+    );
+    const batchCount =
+      groupedBy === 'createdAt'
+        ? await this.s.db.importBatch.count({ where: { userId, version, createdAt: { gte: start, lte: end } } })
+        : 0;
     // total BPI at the end of the period (replay of plays up to then, the one total definition)
-    const plays = (await loadPlays(this.s.db, { userId, version })).filter((p) => (groupedBy === 'createdAt' ? p.createdAt : p.playedAt) <= end);
-    const bests = replay(groupedBy === 'createdAt' ? plays : [...plays].sort((a, b) => a.playedAt.getTime() - b.playedAt.getTime() || a.id - b.id));
+    const plays = (await loadPlays(this.s.db, { userId, version })).filter(
+      (p) => (groupedBy === 'createdAt' ? p.createdAt : p.playedAt) <= end,
+    );
+    const bests = replay(
+      groupedBy === 'createdAt'
+        ? plays
+        : [...plays].sort((a, b) => a.playedAt.getTime() - b.playedAt.getTime() || a.id - b.id),
+    );
     const total = computeTotal(this.s.catalogue, version, new Map([...bests].map(([k, b]) => [k, b.bpi])));
     const { previous, next } = await this.periodNeighbours(userId, version, groupedBy, start, end);
-    return { start, end, unit, groupedBy, period: unit, basis: groupedBy, label: date, totalBpi: total.totalBpi, batchCount, scores: entries, previous, next };
+    return {
+      start,
+      end,
+      unit,
+      groupedBy,
+      period: unit,
+      basis: groupedBy,
+      label: date,
+      totalBpi: total.totalBpi,
+      batchCount,
+      scores: entries,
+      previous,
+      next,
+    };
   }
 
   /**
@@ -349,10 +486,21 @@ export class LogsService {
     if (groupedBy === 'createdAt') {
       const ref = { id: true, createdAt: true, totalBpi: true } as const;
       const [p, n] = await Promise.all([
-        this.s.db.importBatch.findFirst({ where: { userId, version, createdAt: { lt: start } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: ref }),
-        this.s.db.importBatch.findFirst({ where: { userId, version, createdAt: { gt: end } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: ref }),
+        this.s.db.importBatch.findFirst({
+          where: { userId, version, createdAt: { lt: start } },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          select: ref,
+        }),
+        this.s.db.importBatch.findFirst({
+          where: { userId, version, createdAt: { gt: end } },
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+          select: ref,
+        }),
       ]);
-      const link = (b: typeof p): Link | null => (b ? { date: jstDate(b.createdAt), createdAt: b.createdAt, totalBpi: b.totalBpi ?? BPI_FLOOR, batchId: b.id } : null);
+      const link = (b: typeof p): Link | null =>
+        b
+          ? { date: jstDate(b.createdAt), createdAt: b.createdAt, totalBpi: b.totalBpi ?? BPI_FLOOR, batchId: b.id }
+          : null;
       return { previous: link(p), next: link(n) };
     }
     const days = playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
@@ -362,7 +510,8 @@ export class LogsService {
     let next: Link | null = null;
     for (const d of days) {
       if (d.date < first) previous = { date: d.date, createdAt: d.lastPlayedAt, totalBpi: d.totalBpi, batchId: null };
-      else if (d.date > last && !next) next = { date: d.date, createdAt: d.lastPlayedAt, totalBpi: d.totalBpi, batchId: null };
+      else if (d.date > last && !next)
+        next = { date: d.date, createdAt: d.lastPlayedAt, totalBpi: d.totalBpi, batchId: null };
     }
     return { previous, next };
   }
@@ -371,7 +520,9 @@ export class LogsService {
   async versionSummary(userId: string, versionArg: string | null | undefined) {
     const version = parseVersion(versionArg);
     const idx = versionIndex(version);
-    const have = new Set((await this.s.db.bestScore.groupBy({ by: ['version'], where: { userId } })).map((r) => r.version));
+    const have = new Set(
+      (await this.s.db.bestScore.groupBy({ by: ['version'], where: { userId } })).map((r) => r.version),
+    );
     let compare: GameVersion | null = null;
     for (let i = idx - 1; i >= 0; i--) {
       if (have.has(GAME_VERSIONS[i])) {

@@ -35,13 +35,14 @@ export function createNoteLoaders(db: Db) {
       return keys.map((k) => set.has(upvoteKey(k)));
     }),
     /** A note author's current total BPI (latest game version), by author id (null: none). */
-    authorTotalBpi: loader<string, number | null>(
-      async (ids) => {
-        const rows = await db.playerVersionStatus.findMany({ where: { userId: { in: [...ids] }, version: LATEST_VERSION }, select: { userId: true, totalBpi: true } });
-        const by = new Map(rows.map((r) => [r.userId, r.totalBpi]));
-        return ids.map((id) => by.get(id) ?? null);
-      },
-    ),
+    authorTotalBpi: loader<string, number | null>(async (ids) => {
+      const rows = await db.playerVersionStatus.findMany({
+        where: { userId: { in: [...ids] }, version: LATEST_VERSION },
+        select: { userId: true, totalBpi: true },
+      });
+      const by = new Map(rows.map((r) => [r.userId, r.totalBpi]));
+      return ids.map((id) => by.get(id) ?? null);
+    }),
     /** One page of a chart's notes; charts asking for the same page shape share one batch. */
     page: keyedLoader<NotesPageKey, Page<SongNote>>(
       (k) => `${k.chartId}\u0000${shapeKey(k)}`,
@@ -51,7 +52,13 @@ export function createNoteLoaders(db: Db) {
         const pages = new Map<NotesPageKey, Page<SongNote>>();
         await Promise.all(
           [...groups.values()].map(async (g) => {
-            const byChart = await pagesForCharts(db, g.map((k) => k.chartId), g[0].sort, g[0].size, g[0].after);
+            const byChart = await pagesForCharts(
+              db,
+              g.map((k) => k.chartId),
+              g[0].sort,
+              g[0].size,
+              g[0].after,
+            );
             for (const k of g) pages.set(k, byChart.get(k.chartId)!);
           }),
         );

@@ -5,17 +5,32 @@ import type { Context } from '../../graphql/context';
 import { toGlobalId } from '../../graphql/global-id';
 import { ChartType } from '../shared/chart.type';
 import { ChartNotesArgs, RecentSongNotesArgs, SongNotesArgs } from './notes.inputs';
-import { DeleteSongNotePayload, SongNoteConnection, SongNotePayload, SongNoteSort, SongNoteType, SongNoteUpvotePayload } from './notes.types';
+import {
+  DeleteSongNotePayload,
+  SongNoteConnection,
+  SongNotePayload,
+  SongNoteSort,
+  SongNoteType,
+  SongNoteUpvotePayload,
+} from './notes.types';
 
 @Resolver(() => SongNoteType)
 export class NotesResolver {
-  @Query(() => SongNoteConnection, { description: "Strategy notes of one chart (newest, most upvoted, or by the author's current total BPI first)" })
+  @Query(() => SongNoteConnection, {
+    description: "Strategy notes of one chart (newest, most upvoted, or by the author's current total BPI first)",
+  })
   songNotes(@Args(() => SongNotesArgs) args: SongNotesArgs, @Ctx() ctx: Context) {
-    return ctx.services.notes.listForChart(parseIntId(args.chartId, 'chartId'), args.sort ?? SongNoteSort.LATEST, args.first, args.after);
+    return ctx.services.notes.listForChart(
+      parseIntId(args.chartId, 'chartId'),
+      args.sort ?? SongNoteSort.LATEST,
+      args.first,
+      args.after,
+    );
   }
 
   @Query(() => SongNoteConnection, {
-    description: "Notes across all charts, newest, most upvoted or by the author's current total BPI first; paged by `page` (0-based) or `after`",
+    description:
+      "Notes across all charts, newest, most upvoted or by the author's current total BPI first; paged by `page` (0-based) or `after`",
   })
   recentSongNotes(@Args(() => RecentSongNotesArgs) args: RecentSongNotesArgs, @Ctx() ctx: Context) {
     return ctx.services.notes.listRecent(args.sort ?? SongNoteSort.LATEST, args);
@@ -24,30 +39,47 @@ export class NotesResolver {
   @Mutation(() => SongNotePayload, {
     description: "Posts a note (1–2000 characters after trimming); records the author's current total BPI",
   })
-  async postSongNote(@Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string, @Arg('body', () => String, { description: 'The text, 1–2000 characters (trimmed)' }) body: string, @Ctx() ctx: Context): Promise<SongNotePayload> {
+  async postSongNote(
+    @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string,
+    @Arg('body', () => String, { description: 'The text, 1–2000 characters (trimmed)' }) body: string,
+    @Ctx() ctx: Context,
+  ): Promise<SongNotePayload> {
     return { note: await ctx.services.notes.post(parseIntId(chartId, 'chartId'), body) };
   }
 
   @Mutation(() => SongNotePayload, { description: 'Edits a note (author only)' })
-  async editSongNote(@Arg('id', () => ID, { description: 'Your note (database id or global id)' }) id: string, @Arg('body', () => String, { description: 'The new text, 1–2000 characters (trimmed)' }) body: string, @Ctx() ctx: Context): Promise<SongNotePayload> {
+  async editSongNote(
+    @Arg('id', () => ID, { description: 'Your note (database id or global id)' }) id: string,
+    @Arg('body', () => String, { description: 'The new text, 1–2000 characters (trimmed)' }) body: string,
+    @Ctx() ctx: Context,
+  ): Promise<SongNotePayload> {
     return { note: await ctx.services.notes.edit(parseIntId(id, 'noteId'), body) };
   }
 
   @Mutation(() => DeleteSongNotePayload, { description: 'Deletes a note (author only)' })
-  async deleteSongNote(@Arg('id', () => ID, { description: 'Your note (database id or global id)' }) id: string, @Ctx() ctx: Context): Promise<DeleteSongNotePayload> {
+  async deleteSongNote(
+    @Arg('id', () => ID, { description: 'Your note (database id or global id)' }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<DeleteSongNotePayload> {
     const noteId = parseIntId(id, 'noteId');
     await ctx.services.notes.delete(noteId);
     return { id: toGlobalId('SongNote', noteId), deleted: true };
   }
 
   @Mutation(() => SongNoteUpvotePayload, { description: 'Upvotes a note once (idempotent; self-upvotes allowed)' })
-  async upvoteSongNote(@Arg('id', () => ID, { description: 'The note (database id or global id)' }) id: string, @Ctx() ctx: Context): Promise<SongNoteUpvotePayload> {
+  async upvoteSongNote(
+    @Arg('id', () => ID, { description: 'The note (database id or global id)' }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<SongNoteUpvotePayload> {
     const { note, changed } = await ctx.services.notes.upvote(parseIntId(id, 'noteId'));
     return { note, upvoteCount: note.upvoteCount, upvoted: true, changed };
   }
 
   @Mutation(() => SongNoteUpvotePayload, { description: "Cancels the caller's upvote (idempotent)" })
-  async cancelSongNoteUpvote(@Arg('id', () => ID, { description: 'The note (database id or global id)' }) id: string, @Ctx() ctx: Context): Promise<SongNoteUpvotePayload> {
+  async cancelSongNoteUpvote(
+    @Arg('id', () => ID, { description: 'The note (database id or global id)' }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<SongNoteUpvotePayload> {
     const { note, changed } = await ctx.services.notes.cancelUpvote(parseIntId(id, 'noteId'));
     return { note, upvoteCount: note.upvoteCount, upvoted: false, changed };
   }
@@ -59,7 +91,8 @@ export class NotesResolver {
 
   @FieldResolver(() => Float, {
     nullable: true,
-    description: "The author's current total BPI (latest game version), read live as the reference does; null when they have none (batched)",
+    description:
+      "The author's current total BPI (latest game version), read live as the reference does; null when they have none (batched)",
   })
   authorTotalBpi(@Root() note: SongNote, @Ctx() ctx: Context): Promise<number | null> {
     return ctx.services.notes.authorTotalBpi(note);
@@ -87,7 +120,8 @@ export class NotesResolver {
 @Resolver(() => ChartType)
 export class ChartNotesResolver {
   @FieldResolver(() => SongNoteConnection, {
-    description: 'Strategy notes of this chart (as the songNotes query); batched across charts asking for the same page',
+    description:
+      'Strategy notes of this chart (as the songNotes query); batched across charts asking for the same page',
   })
   songNotes(@Root() chart: Chart, @Args(() => ChartNotesArgs) args: ChartNotesArgs, @Ctx() ctx: Context) {
     return ctx.services.notes.chartNotes(chart.id, args.sort ?? SongNoteSort.LATEST, args.first, args.after);

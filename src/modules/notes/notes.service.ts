@@ -13,9 +13,12 @@ export const RECENT_NOTES_PAGE_SIZE = 20;
 /** Trims and checks a note body: 1–2000 characters (UTF-16 units) after trimming. */
 export function normaliseNoteBody(body: string): string {
   const trimmed = body.trim();
-  if (!trimmed) throw badInput('body is required', [{ code: 'too_small', path: ['body'], message: 'body is required' }]);
+  if (!trimmed)
+    throw badInput('body is required', [{ code: 'too_small', path: ['body'], message: 'body is required' }]);
   if (trimmed.length > NOTE_BODY_MAX) {
-    throw badInput(`body too long (max ${NOTE_BODY_MAX})`, [{ code: 'too_big', path: ['body'], message: `body too long (max ${NOTE_BODY_MAX})` }]);
+    throw badInput(`body too long (max ${NOTE_BODY_MAX})`, [
+      { code: 'too_big', path: ['body'], message: `body too long (max ${NOTE_BODY_MAX})` },
+    ]);
   }
   return trimmed;
 }
@@ -32,8 +35,10 @@ const LATEST_NOTE_KEY = ['time', 'int'] as const;
 const noteTag = (sort: SongNoteSort) => `songNotes:${sort}`;
 
 function cursorOf(sort: SongNoteSort, n: NoteRow): string {
-  if (sort === SongNoteSort.UPVOTES) return keyCursor(noteTag(sort), KEYED_NOTE_KEY, [n.upvoteCount, n.createdAt, n.id]);
-  if (sort === SongNoteSort.AUTHOR_BPI) return keyCursor(noteTag(sort), KEYED_NOTE_KEY, [n.liveBpi ?? NO_AUTHOR_BPI, n.createdAt, n.id]);
+  if (sort === SongNoteSort.UPVOTES)
+    return keyCursor(noteTag(sort), KEYED_NOTE_KEY, [n.upvoteCount, n.createdAt, n.id]);
+  if (sort === SongNoteSort.AUTHOR_BPI)
+    return keyCursor(noteTag(sort), KEYED_NOTE_KEY, [n.liveBpi ?? NO_AUTHOR_BPI, n.createdAt, n.id]);
   return keyCursor(noteTag(sort), LATEST_NOTE_KEY, [n.createdAt, n.id]);
 }
 
@@ -62,8 +67,10 @@ function afterSql(sort: SongNoteSort, c: NoteCursor): Prisma.Sql {
   const tail = Prisma.sql`(n."createdAt" < ${c.at} OR (n."createdAt" = ${c.at} AND n."id" < ${c.id}))`;
   // LATEST: the redundant bound makes the cursor an index condition on createdAt
   // the key as float8: a forged key beyond the integer range compares, never fails the statement
-  if (sort === SongNoteSort.UPVOTES) return Prisma.sql`AND (n."upvoteCount" < ${c.key}::float8 OR (n."upvoteCount" = ${c.key}::float8 AND ${tail}))`;
-  if (sort === SongNoteSort.AUTHOR_BPI) return Prisma.sql`AND (${LIVE_BPI} < ${c.key}::float8 OR (${LIVE_BPI} = ${c.key}::float8 AND ${tail}))`;
+  if (sort === SongNoteSort.UPVOTES)
+    return Prisma.sql`AND (n."upvoteCount" < ${c.key}::float8 OR (n."upvoteCount" = ${c.key}::float8 AND ${tail}))`;
+  if (sort === SongNoteSort.AUTHOR_BPI)
+    return Prisma.sql`AND (${LIVE_BPI} < ${c.key}::float8 OR (${LIVE_BPI} = ${c.key}::float8 AND ${tail}))`;
   return Prisma.sql`AND n."createdAt" <= ${c.at} AND ${tail}`;
 }
 
@@ -89,7 +96,13 @@ async function lockNote(tx: Prisma.TransactionClient, noteId: number): Promise<v
  * One page of notes for each of several charts in two statements (a window function per chart
  * and one grouped count): the batch behind `Chart.notes` and `songNotes`.
  */
-export async function pagesForCharts(db: AreaScope['db'], chartIds: number[], sort: SongNoteSort, size: number, after: string | null): Promise<Map<number, Page<SongNote>>> {
+export async function pagesForCharts(
+  db: AreaScope['db'],
+  chartIds: number[],
+  sort: SongNoteSort,
+  size: number,
+  after: string | null,
+): Promise<Map<number, Page<SongNote>>> {
   const cursor = after ? parseNoteCursor(sort, after) : null;
   const ids = [...new Set(chartIds)];
   const [rows, counts] = await Promise.all([
@@ -104,7 +117,11 @@ export async function pagesForCharts(db: AreaScope['db'], chartIds: number[], so
   for (const r of rows) byChart.get(r.chartId)!.push(r);
   const totals = new Map(counts.map((c) => [c.chartId, c._count._all]));
   const out = new Map<number, Page<SongNote>>();
-  for (const [id, list] of byChart) out.set(id, keysetPage(list, size, after, (n) => cursorOf(sort, n), totals.get(id) ?? 0));
+  for (const [id, list] of byChart)
+    out.set(
+      id,
+      keysetPage(list, size, after, (n) => cursorOf(sort, n), totals.get(id) ?? 0),
+    );
   return out;
 }
 
@@ -124,7 +141,12 @@ export class NotesService {
   }
 
   /** The chart's notes as a field of Chart: one page per chart, batched across the charts asking for the same page. */
-  chartNotes(chartId: number, sort: SongNoteSort, first: number | null | undefined, after: string | null | undefined): Promise<Page<SongNote>> {
+  chartNotes(
+    chartId: number,
+    sort: SongNoteSort,
+    first: number | null | undefined,
+    after: string | null | undefined,
+  ): Promise<Page<SongNote>> {
     const size = pageSize(first);
     if (after) parseNoteCursor(sort, after);
     return this.s.loaders.notes.page.load({ chartId, sort, size, after: after ?? null });
@@ -147,7 +169,12 @@ export class NotesService {
   }
 
   /** Notes of one chart, newest or most upvoted first (keyset cursors). */
-  async listForChart(chartId: number, sort: SongNoteSort, first: number | null | undefined, after: string | null | undefined): Promise<Page<SongNote>> {
+  async listForChart(
+    chartId: number,
+    sort: SongNoteSort,
+    first: number | null | undefined,
+    after: string | null | undefined,
+  ): Promise<Page<SongNote>> {
     const size = pageSize(first);
     if (after) parseNoteCursor(sort, after);
     await this.requireChart(chartId);
@@ -158,13 +185,21 @@ export class NotesService {
    * Notes across all charts, keyset pages in the sort's order (the cursors of `songNotes`);
    * `page` N (0-based) starts at N × size instead (the REST path's page number, a bounded feed).
    */
-  async listRecent(sort: SongNoteSort, opts: { first?: number | null; after?: string | null; page?: number | null }): Promise<Page<SongNote>> {
+  async listRecent(
+    sort: SongNoteSort,
+    opts: { first?: number | null; after?: string | null; page?: number | null },
+  ): Promise<Page<SongNote>> {
     const size = pageSize(opts.first);
     let offset = 0;
     if (opts.page != null) {
-      if (opts.after) throw badInput('Give either page or after, not both', [{ code: 'invalid_arguments', path: ['page'], message: 'Give either page or after, not both' }]);
+      if (opts.after)
+        throw badInput('Give either page or after, not both', [
+          { code: 'invalid_arguments', path: ['page'], message: 'Give either page or after, not both' },
+        ]);
       if (!Number.isSafeInteger(opts.page) || opts.page < 0) {
-        throw badInput('page must be an integer ≥ 0', [{ code: 'too_small', path: ['page'], message: 'page must be an integer ≥ 0' }]);
+        throw badInput('page must be an integer ≥ 0', [
+          { code: 'too_small', path: ['page'], message: 'page must be an integer ≥ 0' },
+        ]);
       }
       offset = opts.page * size;
     }

@@ -23,9 +23,13 @@ registerEnumType(SongNoteSort, {
  * A strategy note on a chart. Authors are anonymous to readers: neither the author's id nor
  * name is exposed; the only hint is the author's current total BPI (and the one when posting).
  */
-@ObjectType('SongNote', { implements: NodeInterface, description: 'A strategy note on a chart (anonymous: the author is never exposed)' })
+@ObjectType('SongNote', {
+  implements: NodeInterface,
+  description: 'A strategy note on a chart (anonymous: the author is never exposed)',
+})
 export class SongNoteType {
-  @Field(() => Int, { name: 'databaseId', description: 'Database id of the note (the `noteId` of the note mutations)' }) id!: number;
+  @Field(() => Int, { name: 'databaseId', description: 'Database id of the note (the `noteId` of the note mutations)' })
+  id!: number;
   @Field(() => Int, { description: 'The chart the note is about' }) chartId!: number;
   @Field(() => String, { description: 'The note text (1–2000 characters (trimmed))' }) body!: string;
   // authorTotalBpi (live) and authorTotalBpiAtPosting: field resolvers (notes.resolver.ts)
@@ -56,7 +60,8 @@ export class DeleteSongNotePayload {
 })
 export class SongNoteUpvotePayload {
   @Field(() => SongNoteType, { description: 'The note after the change' }) note!: SongNoteType;
-  @Field(() => GraphQLNonNegativeInt, { description: 'The exact upvote count after this operation' }) upvoteCount!: number;
+  @Field(() => GraphQLNonNegativeInt, { description: 'The exact upvote count after this operation' })
+  upvoteCount!: number;
   @Field(() => Boolean, { description: 'Whether the caller now upvotes the note' }) upvoted!: boolean;
   @Field(() => Boolean, { description: 'False when the operation was a no-op (already upvoted / not upvoted)' })
   changed!: boolean;

@@ -6,7 +6,12 @@
  * changes nothing the second time. Nothing is cached in memory: every process reads the table.
  */
 import type { Db } from '../../db/client';
-import { diffChart, parseArrangementDocument, type ArrangementIssue, type StoredArrangement } from '../../domain/optimizer/arrangement';
+import {
+  diffChart,
+  parseArrangementDocument,
+  type ArrangementIssue,
+  type StoredArrangement,
+} from '../../domain/optimizer/arrangement';
 import { badInput } from '../../errors';
 import { PlayStyle } from '../../generated/prisma/enums';
 import { ChartMatcher } from '../catalogue/catalogue';
@@ -38,12 +43,15 @@ export async function importArrangementScores(db: Db, doc: unknown): Promise<Arr
     where: { song: { title: { in: titles } } },
     select: { id: true, playStyle: true, difficulty: true, song: { select: { title: true } } },
   });
-  const matcher = new ChartMatcher(charts.map((c) => ({ id: c.id, title: c.song.title, playStyle: c.playStyle, difficulty: c.difficulty })));
+  const matcher = new ChartMatcher(
+    charts.map((c) => ({ id: c.id, title: c.song.title, playStyle: c.playStyle, difficulty: c.difficulty })),
+  );
   const unmatched: ArrangementIssue[] = [];
   const targets: { chartId: number; scores: Map<string, number> }[] = [];
   entries.forEach((e, i) => {
     const c = matcher.find(e.title, e.playStyle as PlayStyle, e.difficulty);
-    if (!c) unmatched.push({ path: [i], message: `no chart ${e.title} (${e.playStyle} ${e.difficulty}) in the catalogue` });
+    if (!c)
+      unmatched.push({ path: [i], message: `no chart ${e.title} (${e.playStyle} ${e.difficulty}) in the catalogue` });
     else targets.push({ chartId: c.id, scores: e.scores });
   });
   if (unmatched.length > 0) refuse(unmatched.slice(0, 50));
@@ -53,14 +61,23 @@ export async function importArrangementScores(db: Db, doc: unknown): Promise<Arr
       const ids = targets.map((t) => t.chartId);
       const stored = new Map<number, StoredArrangement[]>();
       for (let k = 0; k < ids.length; k += 500) {
-        const rows = await tx.arrangementScore.findMany({ where: { chartId: { in: ids.slice(k, k + 500) } }, select: { chartId: true, pattern: true, score: true, chartMax: true } });
+        const rows = await tx.arrangementScore.findMany({
+          where: { chartId: { in: ids.slice(k, k + 500) } },
+          select: { chartId: true, pattern: true, score: true, chartMax: true },
+        });
         for (const r of rows) {
           const list = stored.get(r.chartId) ?? [];
           list.push(r);
           stored.set(r.chartId, list);
         }
       }
-      const report: ArrangementImportReport = { charts: targets.length, added: 0, changed: 0, unchanged: 0, removed: 0 };
+      const report: ArrangementImportReport = {
+        charts: targets.length,
+        added: 0,
+        changed: 0,
+        unchanged: 0,
+        removed: 0,
+      };
       const writes: { chartId: number; pattern: string; score: number; chartMax: number }[] = [];
       const removals: { chartId: number; pattern: string }[] = [];
       for (const t of targets) {

@@ -1,6 +1,13 @@
 import { defineArea } from '../area';
 import { createOptimizerLoaders, type OptimizerLoaders } from './optimizer.loaders';
-import { ArrangementPatternResolver, BpiPlanStepResolver, OptimizeMemoResolver, OptimizerResolver, OptimizerUserResolver, TicketChartResolver } from './optimizer.resolver';
+import {
+  ArrangementPatternResolver,
+  BpiPlanStepResolver,
+  OptimizeMemoResolver,
+  OptimizerResolver,
+  OptimizerUserResolver,
+  TicketChartResolver,
+} from './optimizer.resolver';
 import { OptimizerService } from './optimizer.service';
 import { optimizerNodes } from './optimizer.nodes';
 
@@ -11,7 +18,14 @@ import { optimizerNodes } from './optimizer.nodes';
  */
 export const optimizerArea = defineArea({
   name: 'optimizer',
-  resolvers: [ArrangementPatternResolver, OptimizerResolver, OptimizerUserResolver, BpiPlanStepResolver, TicketChartResolver, OptimizeMemoResolver],
+  resolvers: [
+    ArrangementPatternResolver,
+    OptimizerResolver,
+    OptimizerUserResolver,
+    BpiPlanStepResolver,
+    TicketChartResolver,
+    OptimizeMemoResolver,
+  ],
   loaders: createOptimizerLoaders,
   services: (s) => new OptimizerService(s),
   nodes: optimizerNodes,

@@ -15,7 +15,10 @@ export function createOptimizerLoaders(db: Db) {
     /** The imported arrangement score of that pattern on that chart, or null. One query per batch. */
     arrangementScore: keyedLoader<ChartPattern, number | null>(cpKey, async (keys) => {
       const rows = await db.arrangementScore.findMany({
-        where: { chartId: { in: [...new Set(keys.map((k) => k.chartId))] }, pattern: { in: [...new Set(keys.map((k) => k.pattern))] } },
+        where: {
+          chartId: { in: [...new Set(keys.map((k) => k.chartId))] },
+          pattern: { in: [...new Set(keys.map((k) => k.pattern))] },
+        },
         select: { chartId: true, pattern: true, score: true },
       });
       const byKey = new Map(rows.map((r) => [cpKey(r), r.score]));

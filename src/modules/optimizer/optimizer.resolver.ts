@@ -5,7 +5,14 @@ import { parseJsonArgument } from '../../errors';
 import { ChartType } from '../shared/chart.type';
 import { UserType } from '../shared/user.type';
 import { FingeringPatternType, PatternVote } from '../patterns/patterns.types';
-import { BpiPlanArgs, DeleteOptimizeMemoArgs, OptimizeMemosArgs, SaveOptimizeMemoArgs, TicketRecommendationArgs, TicketRecommendationsArgs } from './optimizer.inputs';
+import {
+  BpiPlanArgs,
+  DeleteOptimizeMemoArgs,
+  OptimizeMemosArgs,
+  SaveOptimizeMemoArgs,
+  TicketRecommendationArgs,
+  TicketRecommendationsArgs,
+} from './optimizer.inputs';
 import type { MemoView, TicketChartView } from './optimizer.service';
 import {
   ArrangementScoreImportPayload,
@@ -22,12 +29,16 @@ import {
 /** Root operations: memos (owner), the arrangement-score import (admin). Rules: src/graphql/rules.ts. */
 @Resolver()
 export class OptimizerResolver {
-  @Mutation(() => SaveOptimizeMemoPayload, { description: 'Compute a plan from your scores now and save it with its arguments (at most 100 memos)' })
+  @Mutation(() => SaveOptimizeMemoPayload, {
+    description: 'Compute a plan from your scores now and save it with its arguments (at most 100 memos)',
+  })
   saveOptimizeMemo(@Args(() => SaveOptimizeMemoArgs) args: SaveOptimizeMemoArgs, @Ctx() ctx: Context) {
     return ctx.services.optimizer.saveMemo(args.userId, args.input);
   }
 
-  @Mutation(() => DeleteOptimizeMemoPayload, { description: 'Delete one of your memos (NOT_FOUND when you have no such memo)' })
+  @Mutation(() => DeleteOptimizeMemoPayload, {
+    description: 'Delete one of your memos (NOT_FOUND when you have no such memo)',
+  })
   deleteOptimizeMemo(@Args(() => DeleteOptimizeMemoArgs) args: DeleteOptimizeMemoArgs, @Ctx() ctx: Context) {
     return ctx.services.optimizer.deleteMemo(args.userId, args.memoId);
   }
@@ -37,7 +48,10 @@ export class OptimizerResolver {
       'Admin: import precomputed arrangement scores, JSON text [{title, difficulty, playStyle?, scores: {pattern: number}}] (README "Arrangement scores"); ' +
       "validated whole (nothing written on a problem), one transaction, each entry replaces its chart's scores; re-runnable",
   })
-  importArrangementScores(@Arg('json', () => String, { description: 'The JSON document' }) json: string, @Ctx() ctx: Context) {
+  importArrangementScores(
+    @Arg('json', () => String, { description: 'The JSON document' }) json: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.optimizer.importArrangementScores(parseJsonArgument(json, 'json'));
   }
 }
@@ -62,14 +76,26 @@ export class OptimizerUserResolver {
 
   @FieldResolver(() => TicketRecommendationType, {
     nullable: true,
-    description: "Charts a lane ticket suits best (imported arrangement scores), with the player's score, BPI and gap per chart; paged",
+    description:
+      "Charts a lane ticket suits best (imported arrangement scores), with the player's score, BPI and gap per chart; paged",
   })
-  ticketRecommendation(@Root() user: User, @Args(() => TicketRecommendationArgs) args: TicketRecommendationArgs, @Ctx() ctx: Context) {
+  ticketRecommendation(
+    @Root() user: User,
+    @Args(() => TicketRecommendationArgs) args: TicketRecommendationArgs,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.optimizer.ticket(user.id, args);
   }
 
-  @FieldResolver(() => [TicketRecommendationType], { nullable: true, description: 'Up to 50 lane tickets at once: the first page of each' })
-  ticketRecommendations(@Root() user: User, @Args(() => TicketRecommendationsArgs) args: TicketRecommendationsArgs, @Ctx() ctx: Context) {
+  @FieldResolver(() => [TicketRecommendationType], {
+    nullable: true,
+    description: 'Up to 50 lane tickets at once: the first page of each',
+  })
+  ticketRecommendations(
+    @Root() user: User,
+    @Args(() => TicketRecommendationsArgs) args: TicketRecommendationsArgs,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.optimizer.tickets(user.id, args);
   }
 }
@@ -89,7 +115,10 @@ export class TicketChartResolver {
     return ctx.services.catalogue.catalogueChart(item.chartId);
   }
 
-  @FieldResolver(() => PatternVote, { nullable: true, description: "The caller's vote on this pattern for this chart (null: none, or signed out; batched)" })
+  @FieldResolver(() => PatternVote, {
+    nullable: true,
+    description: "The caller's vote on this pattern for this chart (null: none, or signed out; batched)",
+  })
   myVote(@Root() item: TicketChartView, @Ctx() ctx: Context) {
     return ctx.services.optimizer.myVote(item);
   }
@@ -102,7 +131,9 @@ export class OptimizeMemoResolver {
     return ctx.services.optimizer.definitionsChanged(memo);
   }
 
-  @FieldResolver(() => Boolean, { description: "The player's bests in the memo's version changed since it was saved (a new import, a deleted batch)" })
+  @FieldResolver(() => Boolean, {
+    description: "The player's bests in the memo's version changed since it was saved (a new import, a deleted batch)",
+  })
   scoresMovedSince(@Root() memo: MemoView, @Ctx() ctx: Context) {
     return ctx.services.optimizer.scoresMovedSince(memo);
   }
@@ -113,7 +144,8 @@ export class OptimizeMemoResolver {
 export class ArrangementPatternResolver {
   @FieldResolver(() => Float, {
     nullable: true,
-    description: 'The imported arrangement score of this pattern on this chart (precomputed data, higher is better; null: none imported). Votes do not change it',
+    description:
+      'The imported arrangement score of this pattern on this chart (precomputed data, higher is better; null: none imported). Votes do not change it',
   })
   arrangementScore(@Root() p: { chartId: number; pattern: string }, @Ctx() ctx: Context) {
     return ctx.services.optimizer.arrangementScore(p);

@@ -128,7 +128,10 @@ export class OptimizerService {
   private async planFor(userId: string, settings: BpiPlanSettingsType): Promise<PlanView> {
     const { version } = settings;
     const catalogue = this.s.catalogue;
-    const [bests, radar] = await Promise.all([this.s.services.scores.bests(userId, version), this.s.services.stats.radar(userId, version)]);
+    const [bests, radar] = await Promise.all([
+      this.s.services.scores.bests(userId, version),
+      this.s.services.stats.radar(userId, version),
+    ]);
     const exOf = new Map(bests.map((b) => [b.chartId, b.exScore]));
     const charts: OptimizerChart[] = [];
     for (const c of catalogue.charts()) {
@@ -184,9 +187,14 @@ export class OptimizerService {
     const settings = this.settingsOf(input);
     const count = await this.s.db.optimizeMemo.count({ where: { userId } });
     if (count >= MAX_MEMOS_PER_PLAYER) {
-      throw badInput(`At most ${MAX_MEMOS_PER_PLAYER} memos per player: delete one first`, [{ code: 'too_many', path: ['userId'], message: 'too many memos' }]);
+      throw badInput(`At most ${MAX_MEMOS_PER_PLAYER} memos per player: delete one first`, [
+        { code: 'too_many', path: ['userId'], message: 'too many memos' },
+      ]);
     }
-    const [plan, bests] = await Promise.all([this.planFor(userId, settings), this.s.services.scores.bests(userId, settings.version)]);
+    const [plan, bests] = await Promise.all([
+      this.planFor(userId, settings),
+      this.s.services.scores.bests(userId, settings.version),
+    ]);
     const row = await this.s.db.optimizeMemo.create({
       data: {
         userId,
@@ -205,7 +213,10 @@ export class OptimizerService {
   async memos(userId: string, args: { first?: number | null; after?: string | null }): Promise<Page<MemoView>> {
     const tag = 'optimizeMemos';
     const ks = keyset(args, tag, MEMO_KEY);
-    const q = prismaKeyset(ks, [['createdAt', 'desc'], ['id', 'asc']]);
+    const q = prismaKeyset(ks, [
+      ['createdAt', 'desc'],
+      ['id', 'asc'],
+    ]);
     const [rows, total] = await Promise.all([
       this.s.db.optimizeMemo.findMany({ where: { userId, ...q.where }, orderBy: q.orderBy, take: q.take }),
       this.s.db.optimizeMemo.count({ where: { userId } }),
@@ -241,15 +252,40 @@ export class OptimizerService {
   // ───────────── lane tickets ─────────────
 
   /** One ticket, paged. */
-  async ticket(userId: string, args: { ticketId: string; expiresAt?: string | null; scoreMode?: TicketScoreMode | null; version?: string | null; first?: number | null; after?: string | null }) {
+  async ticket(
+    userId: string,
+    args: {
+      ticketId: string;
+      expiresAt?: string | null;
+      scoreMode?: TicketScoreMode | null;
+      version?: string | null;
+      first?: number | null;
+      after?: string | null;
+    },
+  ) {
     const issue = ticketIdIssue(args.ticketId, 'ticketId');
     if (issue) refuseIssues([issue]);
-    const [one] = await this.recommend(userId, [{ ticketId: args.ticketId, expiresAt: args.expiresAt }], args.scoreMode, args.version, args.first, args.after);
+    const [one] = await this.recommend(
+      userId,
+      [{ ticketId: args.ticketId, expiresAt: args.expiresAt }],
+      args.scoreMode,
+      args.version,
+      args.first,
+      args.after,
+    );
     return one;
   }
 
   /** Up to 50 tickets at once: the first page of each. */
-  async tickets(userId: string, args: { tickets: TicketInput[]; scoreMode?: TicketScoreMode | null; version?: string | null; first?: number | null }) {
+  async tickets(
+    userId: string,
+    args: {
+      tickets: TicketInput[];
+      scoreMode?: TicketScoreMode | null;
+      version?: string | null;
+      first?: number | null;
+    },
+  ) {
     const v = validateTicketRequests(args.tickets);
     if (!v.ok) refuseIssues(v.issues.map((i) => ({ ...i, argument: i.argument.replace(/^ticketIds/, 'tickets') })));
     return this.recommend(userId, args.tickets, args.scoreMode, args.version, args.first, null);
@@ -270,12 +306,20 @@ export class OptimizerService {
     const ks = keyset({ first, after }, tag, TICKET_KEY, { max: TICKET_PAGE_MAX, def: TICKET_PAGE_DEFAULT });
     const patterns = [...new Set(tickets.map((t) => t.ticketId))];
     const [rows, bests, totalBpi] = await Promise.all([
-      this.s.db.arrangementScore.findMany({ where: { pattern: { in: patterns } }, select: { chartId: true, pattern: true, score: true, chartMax: true } }),
+      this.s.db.arrangementScore.findMany({
+        where: { pattern: { in: patterns } },
+        select: { chartId: true, pattern: true, score: true, chartMax: true },
+      }),
       this.s.services.scores.bests(userId, version),
       this.s.services.stats.totalBpi(userId, version),
     ]);
     const catalogue = this.s.catalogue;
-    const scores = new Map<number, PlayerChartScore>(bests.map((b) => [b.chartId, { exScore: b.exScore, bpi: catalogue.currentBpi(b.chartId, b.exScore), clearLamp: b.clearLamp }]));
+    const scores = new Map<number, PlayerChartScore>(
+      bests.map((b) => [
+        b.chartId,
+        { exScore: b.exScore, bpi: catalogue.currentBpi(b.chartId, b.exScore), clearLamp: b.clearLamp },
+      ]),
+    );
     const byPattern = new Map<string, { chartId: number; patternScore: number; maxPatternScore: number }[]>();
     for (const r of rows) {
       const list = byPattern.get(r.pattern) ?? [];
@@ -291,7 +335,10 @@ export class OptimizerService {
     // Votes of the patterns on the charts shown: one query for every ticket.
     const chartIds = [...new Set(pages.flatMap((p) => p.items.map((i) => i.chartId)))];
     const votes = chartIds.length
-      ? await this.s.db.fingeringPattern.findMany({ where: { pattern: { in: patterns }, chartId: { in: chartIds } }, select: { chartId: true, pattern: true, upvotes: true, downvotes: true } })
+      ? await this.s.db.fingeringPattern.findMany({
+          where: { pattern: { in: patterns }, chartId: { in: chartIds } },
+          select: { chartId: true, pattern: true, upvotes: true, downvotes: true },
+        })
       : [];
     const voteOf = new Map(votes.map((v) => [`${v.chartId}\u0000${v.pattern}`, v]));
     return pages.map(({ t, total, items, keyOf }) => ({

@@ -40,7 +40,9 @@ registerEnumType(TicketScoreMode, {
   name: 'TicketScoreMode',
   description: 'How charts are ranked for a lane ticket',
   valuesConfig: {
-    RELATIVE: { description: "By the pattern's arrangement score divided by the chart's best arrangement score (default)" },
+    RELATIVE: {
+      description: "By the pattern's arrangement score divided by the chart's best arrangement score (default)",
+    },
     RAW: { description: "By the pattern's arrangement score" },
   },
 });
@@ -49,11 +51,15 @@ registerEnumType(TicketScoreMode, {
 export class BpiPlanSettingsType {
   @Field(() => Float, { description: 'The total BPI asked for' }) targetBpi!: number;
   @Field(() => Int, { description: 'At most this many charts to improve' }) maxSteps!: number;
-  @Field(() => [OptimizerStrategy], { description: 'Charts the plan may use (unplayed / played)' }) strategies!: OptimizerStrategy[];
+  @Field(() => [OptimizerStrategy], { description: 'Charts the plan may use (unplayed / played)' })
+  strategies!: OptimizerStrategy[];
   @Field(() => [Difficulty], { description: 'Difficulties the plan may use' }) difficulties!: Difficulty[];
   @Field(() => OptimizerSearchMode, { description: 'What the plan minimises' }) searchMode!: OptimizerSearchMode;
-  @Field(() => [RadarCategory], { description: 'Radar elements the plan draws from (all six = no filter)' }) radarElements!: RadarCategory[];
-  @Field(() => Boolean, { description: "Per-chart caps follow the player's total BPI (the reference's humanCap); false: up to BPI 100" })
+  @Field(() => [RadarCategory], { description: 'Radar elements the plan draws from (all six = no filter)' })
+  radarElements!: RadarCategory[];
+  @Field(() => Boolean, {
+    description: "Per-chart caps follow the player's total BPI (the reference's humanCap); false: up to BPI 100",
+  })
   considerCurrentTotalBpi!: boolean;
   @Field(() => GameVersionScalar, { description: 'Game version of the scores' }) version!: string;
 }
@@ -69,12 +75,16 @@ export class BpiPlanStepType {
   @Field(() => Float, { description: "The chart's BPI after the step" }) toBpi!: number;
   @Field(() => Int, { nullable: true, description: 'EX score now (null: unplayed)' }) fromExScore!: number | null;
   @Field(() => Int, { description: 'EX score to reach' }) toExScore!: number;
-  @Field(() => Int, { description: 'EX points asked: toExScore − fromExScore (from 0 when unplayed)' }) exScoreGap!: number;
-  @Field(() => Float, { description: 'Increase of the TOTAL BPI by this step, in step order (rounded to 2 decimals)' }) bpiGain!: number;
+  @Field(() => Int, { description: 'EX points asked: toExScore − fromExScore (from 0 when unplayed)' })
+  exScoreGap!: number;
+  @Field(() => Float, { description: 'Increase of the TOTAL BPI by this step, in step order (rounded to 2 decimals)' })
+  bpiGain!: number;
   @Field(() => Float, { description: 'Total BPI after this step (rounded to 2 decimals)' }) cumulativeTotalBpi!: number;
   @Field(() => Boolean, { description: 'The chart is unplayed (or at the −15 floor)' }) isUnplayed!: boolean;
-  @Field(() => RadarCategory, { nullable: true, description: "The chart's radar element (null: none)" }) radarCategory!: RadarCategory | null;
-  @Field(() => Boolean, { description: "The chart's radar element is among the player's three strongest" }) isRadarStrength!: boolean;
+  @Field(() => RadarCategory, { nullable: true, description: "The chart's radar element (null: none)" })
+  radarCategory!: RadarCategory | null;
+  @Field(() => Boolean, { description: "The chart's radar element is among the player's three strongest" })
+  isRadarStrength!: boolean;
   // chart: field resolver
 }
 
@@ -85,18 +95,32 @@ export class BpiPlanStepType {
 })
 export class BpiPlanType {
   @Field(() => [BpiPlanStepType], { description: 'The steps, in the order to take them' }) steps!: BpiPlanStepType[];
-  @Field(() => Float, { description: "The player's total BPI now (over the song set, rounded to 2 decimals)" }) currentTotalBpi!: number;
+  @Field(() => Float, { description: "The player's total BPI now (over the song set, rounded to 2 decimals)" })
+  currentTotalBpi!: number;
   @Field(() => Float, { description: 'The effective target (after an automatic raise)' }) targetTotalBpi!: number;
-  @Field(() => Float, { nullable: true, description: 'The target asked for, when it was raised (else null)' }) originalTargetTotalBpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'The target asked for, when it was raised (else null)' })
+  originalTargetTotalBpi!: number | null;
   @Field(() => Boolean, { description: 'The plan reaches the effective target' }) achievable!: boolean;
-  @Field(() => Boolean, { description: 'The player is already at or above the target (no steps)' }) alreadyAchieved!: boolean;
-  @Field(() => Int, { description: 'N: charts in the song set (SP ☆12 with a definition, in the version)' }) totalSongCount!: number;
-  @Field(() => String, { nullable: true, description: 'Why the target was raised, or the search widened beyond the radar elements (Japanese, as the reference)' })
+  @Field(() => Boolean, { description: 'The player is already at or above the target (no steps)' })
+  alreadyAchieved!: boolean;
+  @Field(() => Int, { description: 'N: charts in the song set (SP ☆12 with a definition, in the version)' })
+  totalSongCount!: number;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Why the target was raised, or the search widened beyond the radar elements (Japanese, as the reference)',
+  })
   autoAdjustmentNote!: string | null;
-  @Field(() => Float, { nullable: true, description: 'When the target is out of reach: the highest total reachable within maxSteps (else null)' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'When the target is out of reach: the highest total reachable within maxSteps (else null)',
+  })
   maxAchievableBpi!: number | null;
   @Field(() => Int, { description: 'Σ exScoreGap: the EX points the plan asks for' }) totalExScoreGap!: number;
-  @Field(() => Int, { description: 'A proven lower bound on the EX points any plan within the same caps needs (= totalExScoreGap when provenOptimal)' })
+  @Field(() => Int, {
+    description:
+      'A proven lower bound on the EX points any plan within the same caps needs (= totalExScoreGap when provenOptimal)',
+  })
   exLowerBound!: number;
   @Field(() => Boolean, {
     description:
@@ -104,21 +128,34 @@ export class BpiPlanType {
       'budget (WORKER_TASK_BUDGET_MS): the plan is then the best one found so far, still a valid plan',
   })
   provenOptimal!: boolean;
-  @Field(() => Float, { description: 'The total BPI the per-chart caps of the final search were computed from' }) capTotalBpi!: number;
+  @Field(() => Float, { description: 'The total BPI the per-chart caps of the final search were computed from' })
+  capTotalBpi!: number;
   @Field(() => GameVersionScalar, { description: 'Game version of the scores' }) version!: string;
-  @Field(() => String, { nullable: true, description: 'Definitions release the plan was computed with (null: none imported)' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Definitions release the plan was computed with (null: none imported)',
+  })
   definitionsVersion!: string | null;
 }
 
-@ObjectType('OptimizeMemo', { implements: NodeInterface, description: 'A saved plan (owner-only writes): its arguments, the plan, and whether it is stale' })
+@ObjectType('OptimizeMemo', {
+  implements: NodeInterface,
+  description: 'A saved plan (owner-only writes): its arguments, the plan, and whether it is stale',
+})
 export class OptimizeMemoType {
-  @Field(() => GraphQLUUID, { name: 'databaseId', description: 'Database id of the memo (a UUID; deleteOptimizeMemo(memoId:) takes it or the global id)' }) id!: string;
+  @Field(() => GraphQLUUID, {
+    name: 'databaseId',
+    description: 'Database id of the memo (a UUID; deleteOptimizeMemo(memoId:) takes it or the global id)',
+  })
+  id!: string;
   @Field(() => Date, { description: 'When it was saved' }) createdAt!: Date;
   @Field(() => GameVersionScalar, { description: 'Game version of the scores' }) version!: string;
   @Field(() => Float, { nullable: true, description: 'The total BPI asked for' }) targetBpi!: number | null;
-  @Field(() => BpiPlanSettingsType, { description: 'The arguments the plan was computed with' }) settings!: BpiPlanSettingsType;
+  @Field(() => BpiPlanSettingsType, { description: 'The arguments the plan was computed with' })
+  settings!: BpiPlanSettingsType;
   @Field(() => BpiPlanType, { description: 'The plan as computed when saved' }) plan!: BpiPlanType;
-  @Field(() => String, { nullable: true, description: 'Definitions release the plan was computed with' }) definitionsVersion!: string | null;
+  @Field(() => String, { nullable: true, description: 'Definitions release the plan was computed with' })
+  definitionsVersion!: string | null;
   // definitionsChanged, scoresMovedSince: field resolvers
 }
 
@@ -140,13 +177,26 @@ export class TicketChartType {
   @Field(() => ID, { description: 'The chart (also as `chart`)' }) chartId!: number;
   @Field(() => String, { description: "The ticket's lane pattern" }) pattern!: string;
   @Field(() => Float, { description: "The pattern's imported arrangement score on this chart" }) patternScore!: number;
-  @Field(() => Float, { description: "The chart's best arrangement score over all its patterns" }) maxPatternScore!: number;
-  @Field(() => Float, { description: 'patternScore / maxPatternScore · 100 (0 when maxPatternScore ≤ 0)' }) relativeScore!: number;
-  @Field(() => Int, { nullable: true, description: "The player's best EX score on the chart in the version (null: unplayed)" }) exScore!: number | null;
-  @Field(() => Float, { nullable: true, description: 'BPI of that best (null: unplayed or no definition)' }) bpi!: number | null;
-  @Field(() => ClearLamp, { nullable: true, description: 'Clear lamp of that best (null: unplayed or none)' }) clearLamp!: ClearLamp | null;
-  @Field(() => Float, { nullable: true, description: "The player's stored total BPI − the chart's BPI (null when either is missing)" }) bpiGap!: number | null;
-  @Field(() => Int, { description: 'Upvotes of this pattern on this chart (fingering-pattern votes)' }) upvotes!: number;
+  @Field(() => Float, { description: "The chart's best arrangement score over all its patterns" })
+  maxPatternScore!: number;
+  @Field(() => Float, { description: 'patternScore / maxPatternScore · 100 (0 when maxPatternScore ≤ 0)' })
+  relativeScore!: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: "The player's best EX score on the chart in the version (null: unplayed)",
+  })
+  exScore!: number | null;
+  @Field(() => Float, { nullable: true, description: 'BPI of that best (null: unplayed or no definition)' }) bpi!:
+    number | null;
+  @Field(() => ClearLamp, { nullable: true, description: 'Clear lamp of that best (null: unplayed or none)' })
+  clearLamp!: ClearLamp | null;
+  @Field(() => Float, {
+    nullable: true,
+    description: "The player's stored total BPI − the chart's BPI (null when either is missing)",
+  })
+  bpiGap!: number | null;
+  @Field(() => Int, { description: 'Upvotes of this pattern on this chart (fingering-pattern votes)' })
+  upvotes!: number;
   @Field(() => Int, { description: 'Downvotes of this pattern on this chart' }) downvotes!: number;
   // chart, myVote: field resolvers
 }
@@ -154,13 +204,17 @@ export class TicketChartType {
 @ObjectType({ description: 'A page of charts a lane ticket is worth using on' })
 export class TicketChartConnection extends Connection(TicketChartType, 'TicketChart') {}
 
-@ObjectType('TicketRecommendation', { description: "Value type: the charts one lane ticket suits best, with the player's scores" })
+@ObjectType('TicketRecommendation', {
+  description: "Value type: the charts one lane ticket suits best, with the player's scores",
+})
 export class TicketRecommendationType {
   @Field(() => String, { description: 'The ticket (its 7-digit lane pattern)' }) ticketId!: string;
   @Field(() => String, { description: 'The expiry given with the ticket, echoed ("" when none)' }) expiresAt!: string;
   @Field(() => TicketScoreMode, { description: 'How the charts are ranked' }) scoreMode!: TicketScoreMode;
-  @Field(() => Float, { nullable: true, description: "The player's stored total BPI in the version (null: none yet)" }) totalBpi!: number | null;
-  @Field(() => TicketChartConnection, { description: 'The charts, best first (ties by chart id)' }) charts!: TicketChartConnection;
+  @Field(() => Float, { nullable: true, description: "The player's stored total BPI in the version (null: none yet)" })
+  totalBpi!: number | null;
+  @Field(() => TicketChartConnection, { description: 'The charts, best first (ties by chart id)' })
+  charts!: TicketChartConnection;
 }
 
 @ObjectType('ArrangementScoreImportPayload', { description: 'Report of an arrangement-score import' })
@@ -169,5 +223,8 @@ export class ArrangementScoreImportPayload {
   @Field(() => Int, { description: 'Patterns new to their chart' }) added!: number;
   @Field(() => Int, { description: 'Patterns whose score changed' }) changed!: number;
   @Field(() => Int, { description: 'Patterns with the same score as stored' }) unchanged!: number;
-  @Field(() => Int, { description: "Patterns removed (stored for a chart of the file, no longer in the chart's entry)" }) removed!: number;
+  @Field(() => Int, {
+    description: "Patterns removed (stored for a chart of the file, no longer in the chart's entry)",
+  })
+  removed!: number;
 }

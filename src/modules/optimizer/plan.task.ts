@@ -4,7 +4,13 @@
  * the plan is the one `optimizePlan` answers on the event loop; past it, the best plan found so far
  * with `provenOptimal: false` (docs/limits-and-pool.md).
  */
-import { optimizePlan, type OptimizationResult, type OptimizeSettings, type OptimizerChart, type RadarBpis } from '../../domain/optimizer';
+import {
+  optimizePlan,
+  type OptimizationResult,
+  type OptimizeSettings,
+  type OptimizerChart,
+  type RadarBpis,
+} from '../../domain/optimizer';
 import { defineTask } from '../../workers/task';
 
 export interface PlanTaskInput {
@@ -14,4 +20,6 @@ export interface PlanTaskInput {
   radar: RadarBpis | null;
 }
 
-export const planTask = defineTask(__filename, 'optimizePlan', (i: PlanTaskInput, ctx): OptimizationResult => optimizePlan(i.charts, i.settings, i.radar, { shouldStop: ctx.expired }));
+export const planTask = defineTask(__filename, 'optimizePlan', (i: PlanTaskInput, ctx): OptimizationResult =>
+  optimizePlan(i.charts, i.settings, i.radar, { shouldStop: ctx.expired }),
+);

@@ -5,5 +5,10 @@ import { FingeringPatternSort } from './patterns.types';
 @ArgsType()
 export class FingeringPatternsArgs extends ConnectionArgs {
   @Field(() => ID, { description: 'The chart (database id or global id)' }) chartId!: string;
-  @Field(() => FingeringPatternSort, { nullable: true, defaultValue: FingeringPatternSort.SCORE, description: 'Order (default SCORE)' }) sort?: FingeringPatternSort | null;
+  @Field(() => FingeringPatternSort, {
+    nullable: true,
+    defaultValue: FingeringPatternSort.SCORE,
+    description: 'Order (default SCORE)',
+  })
+  sort?: FingeringPatternSort | null;
 }

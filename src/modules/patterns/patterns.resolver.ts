@@ -15,20 +15,39 @@ import {
 
 @Resolver(() => FingeringPatternType)
 export class PatternsResolver {
-  @Query(() => FingeringPatternConnection, { description: 'Lane patterns of a chart, 100 per page by default (at most 100)' })
+  @Query(() => FingeringPatternConnection, {
+    description: 'Lane patterns of a chart, 100 per page by default (at most 100)',
+  })
   fingeringPatterns(@Args(() => FingeringPatternsArgs) args: FingeringPatternsArgs, @Ctx() ctx: Context) {
-    return ctx.services.patterns.list(parseIntId(args.chartId, 'chartId'), args.sort ?? FingeringPatternSort.SCORE, args.first, args.after);
+    return ctx.services.patterns.list(
+      parseIntId(args.chartId, 'chartId'),
+      args.sort ?? FingeringPatternSort.SCORE,
+      args.first,
+      args.after,
+    );
   }
 
-  @Query(() => FingeringPatternSearchResult, { nullable: true, description: 'Exact-match pattern lookup on one chart (null: not found)' })
-  searchFingeringPattern(@Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string, @Arg('pattern', () => String, { description: 'The pattern: 7 digits, a permutation of 1–7' }) pattern: string, @Ctx() ctx: Context) {
+  @Query(() => FingeringPatternSearchResult, {
+    nullable: true,
+    description: 'Exact-match pattern lookup on one chart (null: not found)',
+  })
+  searchFingeringPattern(
+    @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string,
+    @Arg('pattern', () => String, { description: 'The pattern: 7 digits, a permutation of 1–7' }) pattern: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.patterns.search(parseIntId(chartId, 'chartId'), pattern);
   }
 
-  @Mutation(() => FingeringPatternVotePayload, { description: 'Votes for a pattern (one vote per user; a new type replaces the old)' })
+  @Mutation(() => FingeringPatternVotePayload, {
+    description: 'Votes for a pattern (one vote per user; a new type replaces the old)',
+  })
   async voteFingeringPattern(
     @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string,
-    @Arg('pattern', () => String, { description: 'The pattern: 7 digits, a permutation of 1–7 (1234567 = normal, 7654321 = mirror)' }) pattern: string,
+    @Arg('pattern', () => String, {
+      description: 'The pattern: 7 digits, a permutation of 1–7 (1234567 = normal, 7654321 = mirror)',
+    })
+    pattern: string,
     @Arg('vote', () => PatternVote, { description: 'Your vote (replaces a previous one)' }) vote: PatternVote,
     @Ctx() ctx: Context,
   ): Promise<FingeringPatternVotePayload> {
@@ -36,7 +55,11 @@ export class PatternsResolver {
   }
 
   @Mutation(() => FingeringPatternVotePayload, { description: "Cancels the caller's vote on a pattern (idempotent)" })
-  async cancelFingeringPatternVote(@Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string, @Arg('pattern', () => String, { description: 'The pattern: 7 digits, a permutation of 1–7' }) pattern: string, @Ctx() ctx: Context): Promise<FingeringPatternVotePayload> {
+  async cancelFingeringPatternVote(
+    @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string,
+    @Arg('pattern', () => String, { description: 'The pattern: 7 digits, a permutation of 1–7' }) pattern: string,
+    @Ctx() ctx: Context,
+  ): Promise<FingeringPatternVotePayload> {
     return { pattern: await ctx.services.patterns.cancelVote(parseIntId(chartId, 'chartId'), pattern), myVote: null };
   }
 
@@ -45,7 +68,10 @@ export class PatternsResolver {
     return ctx.services.patterns.myVote(p);
   }
 
-  @FieldResolver(() => ChartType, { nullable: true, description: 'The chart (`chartId`), through the request’s loader' })
+  @FieldResolver(() => ChartType, {
+    nullable: true,
+    description: 'The chart (`chartId`), through the request’s loader',
+  })
   chart(@Root() p: Pick<FingeringPattern, 'chartId'>, @Ctx() ctx: Context) {
     return ctx.services.catalogue.chart(p.chartId);
   }

@@ -15,7 +15,8 @@ const PATTERN_KEY = ['int', 'num', 'str'] as const;
 
 export function validatePattern(pattern: string): string {
   const problem = patternProblem(pattern);
-  if (problem) throw badInput(`Invalid pattern: ${problem}`, [{ code: 'invalid_pattern', path: ['pattern'], message: problem }]);
+  if (problem)
+    throw badInput(`Invalid pattern: ${problem}`, [{ code: 'invalid_pattern', path: ['pattern'], message: problem }]);
   return pattern;
 }
 
@@ -40,7 +41,12 @@ export class PatternsService {
     if (!chart) throw notFound('Chart not found');
   }
 
-  async list(chartId: number, sort: FingeringPatternSort, first: number | null | undefined, after: string | null | undefined): Promise<Page<FingeringPattern>> {
+  async list(
+    chartId: number,
+    sort: FingeringPatternSort,
+    first: number | null | undefined,
+    after: string | null | undefined,
+  ): Promise<Page<FingeringPattern>> {
     // keyset over (upvotes DESC,) score DESC, pattern ASC: cursor [upvotes, score, pattern] (upvotes 0 when not a key)
     const tag = `fingeringPatterns:${sort}`;
     const ks = keyset({ first, after }, tag, PATTERN_KEY, { max: PATTERN_PAGE_SIZE, def: PATTERN_PAGE_SIZE });
@@ -59,7 +65,12 @@ export class PatternsService {
       this.db.fingeringPattern.findMany({ where: { chartId, ...position }, orderBy, take: ks.size + 1 }),
       this.db.fingeringPattern.count({ where: { chartId } }),
     ]);
-    return keysetConnection(rows, ks, (r) => keyCursor(tag, PATTERN_KEY, [byVotes ? r.upvotes : 0, r.score, r.pattern]), total);
+    return keysetConnection(
+      rows,
+      ks,
+      (r) => keyCursor(tag, PATTERN_KEY, [byVotes ? r.upvotes : 0, r.score, r.pattern]),
+      total,
+    );
   }
 
   /**
@@ -93,7 +104,9 @@ export class PatternsService {
     validatePattern(pattern);
     await this.requireChart(chartId);
     const row = await this.db.$transaction(async (tx) => {
-      const locked = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "FingeringPattern" WHERE "chartId" = ${chartId} AND "pattern" = ${pattern} FOR UPDATE`;
+      const locked = await tx.$queryRaw<
+        unknown[]
+      >`SELECT 1 FROM "FingeringPattern" WHERE "chartId" = ${chartId} AND "pattern" = ${pattern} FOR UPDATE`;
       await tx.fingeringPatternVote.deleteMany({ where: { chartId, pattern, userId } });
       if (locked.length === 0) return null;
       return this.recount(tx, chartId, pattern);
@@ -104,7 +117,11 @@ export class PatternsService {
   }
 
   private async recount(tx: Prisma.TransactionClient, chartId: number, pattern: string): Promise<FingeringPattern> {
-    const groups = await tx.fingeringPatternVote.groupBy({ by: ['type'], where: { chartId, pattern }, _count: { _all: true } });
+    const groups = await tx.fingeringPatternVote.groupBy({
+      by: ['type'],
+      where: { chartId, pattern },
+      _count: { _all: true },
+    });
     const upvotes = groups.find((g) => g.type === PatternVote.UPVOTE)?._count._all ?? 0;
     const downvotes = groups.find((g) => g.type === PatternVote.DOWNVOTE)?._count._all ?? 0;
     return tx.fingeringPattern.update({
@@ -114,7 +131,10 @@ export class PatternsService {
   }
 
   /** Exact-match lookup: the pattern, its rank among the chart's patterns (ties share) and the total; null when absent. */
-  async search(chartId: number, pattern: string): Promise<{ pattern: FingeringPattern; score: number; rank: number; total: number } | null> {
+  async search(
+    chartId: number,
+    pattern: string,
+  ): Promise<{ pattern: FingeringPattern; score: number; rank: number; total: number } | null> {
     validatePattern(pattern);
     await this.requireChart(chartId);
     const row = await this.db.fingeringPattern.findUnique({ where: { chartId_pattern: { chartId, pattern } } });

@@ -8,15 +8,28 @@ export enum FingeringPatternSort {
 }
 registerEnumType(FingeringPatternSort, {
   name: 'FingeringPatternSort',
-  description: 'SCORE: highest score (upvotes − downvotes) first. UPVOTES: most upvotes first. Ties: pattern ascending.', valuesConfig: { SCORE: { description: 'Highest score (upvotes − downvotes) first' }, UPVOTES: { description: 'Most upvotes first' } },
+  description:
+    'SCORE: highest score (upvotes − downvotes) first. UPVOTES: most upvotes first. Ties: pattern ascending.',
+  valuesConfig: {
+    SCORE: { description: 'Highest score (upvotes − downvotes) first' },
+    UPVOTES: { description: 'Most upvotes first' },
+  },
 });
 
 // The stored vote types (prisma/schema.prisma VoteType), exposed as PatternVote.
-registerEnumType(PatternVote, { name: 'PatternVote', valuesConfig: { UPVOTE: { description: 'The pattern works' }, DOWNVOTE: { description: 'The pattern does not work' } }, description: 'A vote on a fingering pattern' });
+registerEnumType(PatternVote, {
+  name: 'PatternVote',
+  valuesConfig: {
+    UPVOTE: { description: 'The pattern works' },
+    DOWNVOTE: { description: 'The pattern does not work' },
+  },
+  description: 'A vote on a fingering pattern',
+});
 export { PatternVote };
 
 @ObjectType('FingeringPattern', {
-  description: 'Value type: a lane arrangement (7 digits, a permutation of 1–7 seen from 1P) for a chart, with its votes; identified by chartId + pattern',
+  description:
+    'Value type: a lane arrangement (7 digits, a permutation of 1–7 seen from 1P) for a chart, with its votes; identified by chartId + pattern',
 })
 export class FingeringPatternType {
   @Field(() => Int, { description: 'Database id of the chart' }) chartId!: number;
@@ -32,15 +45,19 @@ export class FingeringPatternConnection extends Connection(FingeringPatternType,
 
 @ObjectType({ description: 'Result of voting for a pattern or cancelling a vote' })
 export class FingeringPatternVotePayload {
-  @Field(() => FingeringPatternType, { nullable: true, description: 'The pattern with its exact counts (null: no such pattern)' })
+  @Field(() => FingeringPatternType, {
+    nullable: true,
+    description: 'The pattern with its exact counts (null: no such pattern)',
+  })
   pattern!: FingeringPatternType | null;
   @Field(() => PatternVote, { nullable: true, description: "The caller's vote now" }) myVote!: PatternVote | null;
 }
 
-@ObjectType({ description: 'Value type: where one pattern stands among the chart\'s patterns' })
+@ObjectType({ description: "Value type: where one pattern stands among the chart's patterns" })
 export class FingeringPatternSearchResult {
   @Field(() => FingeringPatternType, { description: 'The pattern with its votes' }) pattern!: FingeringPatternType;
   @Field(() => Float, { description: 'upvotes − downvotes' }) score!: number;
-  @Field(() => Int, { description: '1 + patterns of this chart with a strictly higher score (ties share a rank)' }) rank!: number;
+  @Field(() => Int, { description: '1 + patterns of this chart with a strictly higher score (ties share a rank)' })
+  rank!: number;
   @Field(() => Int, { description: 'Patterns of this chart' }) total!: number;
 }

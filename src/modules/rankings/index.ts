@@ -8,10 +8,17 @@ import { dropPopularityCounts, POPULARITY_CACHE, RankingsService } from './ranki
 /** Per-chart rankings, similar charts (attribute vectors), chart popularity, the profile song list. Depends on scores and the catalogue. */
 export const rankingsArea = defineArea({
   name: 'rankings',
-  resolvers: [RankingsResolver, ChartAttributesResolver, bpiModelResolver(SongRankingEntryType), bpiModelResolver(PlayerChartScoreType)],
+  resolvers: [
+    RankingsResolver,
+    ChartAttributesResolver,
+    bpiModelResolver(SongRankingEntryType),
+    bpiModelResolver(PlayerChartScoreType),
+  ],
   services: (s) => new RankingsService(s),
   // Player counts per chart (TTL 60 s): dropped everywhere when the catalogue (chart levels) changes or an account is deleted.
-  caches: ({ catalogue }) => [{ name: POPULARITY_CACHE, invalidate: () => dropPopularityCounts(catalogue), follows: [CATALOGUE_CACHE] }],
+  caches: ({ catalogue }) => [
+    { name: POPULARITY_CACHE, invalidate: () => dropPopularityCounts(catalogue), follows: [CATALOGUE_CACHE] },
+  ],
   listeners(deps) {
     deps.events.on('users.deleted', () => deps.caches.changed(POPULARITY_CACHE));
   },

@@ -3,7 +3,14 @@ import type { Chart } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import type { Page } from '../../graphql/connection';
 import { ChartType } from '../shared/chart.type';
-import { PopularChartsArgs, SimilarSongsArgs, SongRankingArgs, UserSimilarSongsArgs, UserSongRankingArgs, UserSongsArgs } from './rankings.inputs';
+import {
+  PopularChartsArgs,
+  SimilarSongsArgs,
+  SongRankingArgs,
+  UserSimilarSongsArgs,
+  UserSongRankingArgs,
+  UserSongsArgs,
+} from './rankings.inputs';
 import {
   ChartAttributeType,
   ChartAttributesInput,
@@ -19,18 +26,26 @@ import {
 @Resolver()
 export class RankingsResolver {
   @Query(() => SongRankingConnection, {
-    description: "Players' best EX scores on a chart of any level or difficulty, best first (competition ranks); isSelf / selfRank refer to the caller",
+    description:
+      "Players' best EX scores on a chart of any level or difficulty, best first (competition ranks); isSelf / selfRank refer to the caller",
   })
   songRanking(@Args(() => SongRankingArgs) args: SongRankingArgs, @Ctx() ctx: Context): Promise<SongRankingConnection> {
     return ctx.services.rankings.rankingPage(args.chartId, args, ctx.viewer?.id ?? null);
   }
 
-  @Query(() => SongRankingConnection, { description: 'songRanking in the context of a profile: isSelf / selfRank refer to userId' })
-  userSongRanking(@Args(() => UserSongRankingArgs) args: UserSongRankingArgs, @Ctx() ctx: Context): Promise<SongRankingConnection> {
+  @Query(() => SongRankingConnection, {
+    description: 'songRanking in the context of a profile: isSelf / selfRank refer to userId',
+  })
+  userSongRanking(
+    @Args(() => UserSongRankingArgs) args: UserSongRankingArgs,
+    @Ctx() ctx: Context,
+  ): Promise<SongRankingConnection> {
     return ctx.services.rankings.rankingPage(args.chartId, args, args.userId);
   }
 
-  @Query(() => [SimilarChartType], { description: 'Charts nearest by attribute-vector distance (limit 1–50, default 10)' })
+  @Query(() => [SimilarChartType], {
+    description: 'Charts nearest by attribute-vector distance (limit 1–50, default 10)',
+  })
   similarSongs(@Args(() => SimilarSongsArgs) args: SimilarSongsArgs, @Ctx() ctx: Context) {
     return ctx.services.rankings.similarCharts(args, null);
   }
@@ -40,8 +55,13 @@ export class RankingsResolver {
     return ctx.services.rankings.similarCharts(args, args.userId);
   }
 
-  @Query(() => ChartPopularityConnection, { description: 'Charts with many (MOST) or few (FEWEST) players in a version' })
-  popularCharts(@Args(() => PopularChartsArgs) args: PopularChartsArgs, @Ctx() ctx: Context): Promise<Page<ChartPopularityType>> {
+  @Query(() => ChartPopularityConnection, {
+    description: 'Charts with many (MOST) or few (FEWEST) players in a version',
+  })
+  popularCharts(
+    @Args(() => PopularChartsArgs) args: PopularChartsArgs,
+    @Ctx() ctx: Context,
+  ): Promise<Page<ChartPopularityType>> {
     return ctx.services.rankings.popularCharts(args);
   }
 
@@ -53,18 +73,29 @@ export class RankingsResolver {
   }
 
   @Mutation(() => ImportChartAttributesPayload, {
-    description: 'Imports chart attribute vectors for similar songs (administrators); same as `cli charts import-attributes`',
+    description:
+      'Imports chart attribute vectors for similar songs (administrators); same as `cli charts import-attributes`',
   })
-  importChartAttributes(@Arg('entries', () => [ChartAttributesInput], { description: 'Attribute vectors, one per chart (matched by title + difficulty + play style)' }) entries: ChartAttributesInput[], @Ctx() ctx: Context) {
-    return ctx.services.rankings.importAttributes(entries.map((e) => ({ ...e, attributes: Object.fromEntries(e.attributes.map((a) => [a.name, a.value])) })));
+  importChartAttributes(
+    @Arg('entries', () => [ChartAttributesInput], {
+      description: 'Attribute vectors, one per chart (matched by title + difficulty + play style)',
+    })
+    entries: ChartAttributesInput[],
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.rankings.importAttributes(
+      entries.map((e) => ({ ...e, attributes: Object.fromEntries(e.attributes.map((a) => [a.name, a.value])) })),
+    );
   }
 }
 
 @Resolver(() => ChartType)
 export class ChartAttributesResolver {
-  @FieldResolver(() => [ChartAttributeType], { nullable: true, description: 'Attribute vector used by similar songs (null: none imported)' })
+  @FieldResolver(() => [ChartAttributeType], {
+    nullable: true,
+    description: 'Attribute vector used by similar songs (null: none imported)',
+  })
   attributes(@Root() chart: Chart, @Ctx() ctx: Context): Promise<ChartAttributeType[] | null> {
     return ctx.services.rankings.attributes(chart);
   }
 }
-

@@ -6,7 +6,15 @@ import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection, keysetSlice, type Page
 import { visibleUser } from '../../graphql/rules';
 import { pageCompetitionRanks } from '../../domain/stats/common';
 import { BPI_DIFFICULTIES, BPI_LEVELS, Difficulty, PlayStyle, type GameVersion } from '../../domain/constants';
-import { chartInVersion, hasModeAttributes, mergeAttributeVector, modeDistance, toAttributeVector, type AttributeVector, type SimilarityMode } from '../../domain/similarity';
+import {
+  chartInVersion,
+  hasModeAttributes,
+  mergeAttributeVector,
+  modeDistance,
+  toAttributeVector,
+  type AttributeVector,
+  type SimilarityMode,
+} from '../../domain/similarity';
 import type { AreaScope } from '../area';
 import { ChartMatcher, type CatalogueChart } from '../catalogue/catalogue';
 import type { CatalogueService } from '../catalogue/catalogue.service';
@@ -45,7 +53,10 @@ const DIFFICULTY_ORDER = Object.values(Difficulty) as string[];
  */
 export const POPULARITY_TTL_MS = 60_000;
 /** Per app (keyed by its catalogue, a per-app singleton): counts by version and level. */
-const popularityCache = new WeakMap<object, Map<string, { at: number; counts: Promise<{ chartId: number; playerCount: number }[]> }>>();
+const popularityCache = new WeakMap<
+  object,
+  Map<string, { at: number; counts: Promise<{ chartId: number; playerCount: number }[]> }>
+>();
 
 /** The popularity counts' name among the cluster's caches. */
 export const POPULARITY_CACHE = 'rankings.popularity';
@@ -64,7 +75,9 @@ const POPULAR_KEY = ['int', 'int'] as const;
 /** Cursor kinds of the song master list: [title, play style, difficulty, chartId]. */
 const MASTER_KEY = ['str', 'int', 'int', 'int'] as const;
 
-type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue' | 'auth'> & { services: { catalogue: CatalogueService; scores: ScoresService } };
+type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue' | 'auth'> & {
+  services: { catalogue: CatalogueService; scores: ScoresService };
+};
 
 /** Per-chart rankings, similar charts, chart popularity and the profile song list. */
 export class RankingsService {
@@ -91,7 +104,15 @@ export class RankingsService {
         const player = await visibleUser(this.scope.ctx, node.userId);
         return {
           cursor,
-          node: { rank: node.rank, player, anonymous: !player, chartId, exScore: node.exScore, bpi: this.scope.catalogue.currentBpi(chartId, node.exScore), isSelf: node.userId === selfUserId },
+          node: {
+            rank: node.rank,
+            player,
+            anonymous: !player,
+            chartId,
+            exScore: node.exScore,
+            bpi: this.scope.catalogue.currentBpi(chartId, node.exScore),
+            isSelf: node.userId === selfUserId,
+          },
         };
       }),
     );
@@ -99,11 +120,20 @@ export class RankingsService {
   }
 
   /** Similar charts, with `userId`'s best on each when given (profile variant). */
-  async similarCharts(args: { chartId: string; version?: string | null; limit?: number | null; mode?: SimilarityMode | null }, userId: string | null) {
+  async similarCharts(
+    args: { chartId: string; version?: string | null; limit?: number | null; mode?: SimilarityMode | null },
+    userId: string | null,
+  ) {
     const version = parseVersion(args.version);
     const rows = await this.similar(parseIntId(args.chartId, 'chartId'), version, args.limit, args.mode ?? 'SHARED');
-    const scores = userId ? await Promise.all(rows.map((r) => this.scope.services.scores.bestOn(userId, version, r.chart.id))) : [];
-    return rows.map((r, i) => ({ chart: r.chart, distance: r.distance, score: userId ? this.toScore(scores[i]) : null }));
+    const scores = userId
+      ? await Promise.all(rows.map((r) => this.scope.services.scores.bestOn(userId, version, r.chart.id)))
+      : [];
+    return rows.map((r, i) => ({
+      chart: r.chart,
+      distance: r.distance,
+      score: userId ? this.toScore(scores[i]) : null,
+    }));
   }
 
   /** A best as a PlayerChartScore: its BPI under the chart's current definition. */
@@ -123,23 +153,43 @@ export class RankingsService {
   }
 
   /** Charts by number of players, with their chart rows. */
-  async popularCharts(args: PageArgs & { order?: ChartPopularityOrder | null; version?: string | null; level?: number | null }) {
+  async popularCharts(
+    args: PageArgs & { order?: ChartPopularityOrder | null; version?: string | null; level?: number | null },
+  ) {
     const page = await this.popular(args.order ?? ChartPopularityOrder.MOST, args.version, args.level, args);
     const charts = await this.chartRows(page.edges.map((e) => e.node.chartId));
-    return { ...page, edges: page.edges.map((e, i) => ({ cursor: e.cursor, node: { chart: charts[i], playerCount: e.node.playerCount } })) };
+    return {
+      ...page,
+      edges: page.edges.map((e, i) => ({
+        cursor: e.cursor,
+        node: { chart: charts[i], playerCount: e.node.playerCount },
+      })),
+    };
   }
 
   /** The BPI song master list with `userId`'s best scores. */
   async userSongs(args: PageArgs & { userId: string; version?: string | null }) {
     const { version, page } = this.masterList(this.scope.catalogue.charts(), args.version, args);
     const ids = page.edges.map((e) => e.node.id);
-    const [charts, scores] = await Promise.all([this.chartRows(ids), Promise.all(ids.map((id) => this.scope.services.scores.bestOn(args.userId, version, id)))]);
-    return { ...page, edges: page.edges.map((e, i) => ({ cursor: e.cursor, node: { chart: charts[i], score: this.toScore(scores[i]) } })) };
+    const [charts, scores] = await Promise.all([
+      this.chartRows(ids),
+      Promise.all(ids.map((id) => this.scope.services.scores.bestOn(args.userId, version, id))),
+    ]);
+    return {
+      ...page,
+      edges: page.edges.map((e, i) => ({
+        cursor: e.cursor,
+        node: { chart: charts[i], score: this.toScore(scores[i]) },
+      })),
+    };
   }
 
   /** A chart's attribute vector as name/value pairs (null: none imported). Roots narrower than a chart row are loaded. */
   async attributes(chart: Pick<Chart, 'id'> & Partial<Pick<Chart, 'attributes'>>) {
-    const raw = chart.attributes !== undefined ? chart.attributes : (await this.scope.services.catalogue.chart(chart.id))?.attributes;
+    const raw =
+      chart.attributes !== undefined
+        ? chart.attributes
+        : (await this.scope.services.catalogue.chart(chart.id))?.attributes;
     const v = toAttributeVector(raw);
     return v ? Object.entries(v).map(([name, value]) => ({ name, value })) : null;
   }
@@ -175,19 +225,34 @@ export class RankingsService {
     ]);
     // the page in list order; then one count: the total, and the rows ahead of / tied with the page's
     // first score (rank = 1 + the rows ahead: pageCompetitionRanks)
-    const page = keysetConnection(rows.map((r) => ({ userId: r.userId, exScore: Number(r.exScore) })), ks, (r) => keyCursor(tag, SONG_RANKING_KEY, [r.exScore, r.userId], key), 0);
+    const page = keysetConnection(
+      rows.map((r) => ({ userId: r.userId, exScore: Number(r.exScore) })),
+      ks,
+      (r) => keyCursor(tag, SONG_RANKING_KEY, [r.exScore, r.userId], key),
+      0,
+    );
     const top = page.edges[0]?.node.exScore ?? null;
     const [c] = await this.db.$queryRaw<{ total: number; ahead: number; tied: number }[]>`
       SELECT COUNT(*)::int AS "total", COUNT(*) FILTER (WHERE "exScore" > ${top}::int)::int AS "ahead", COUNT(*) FILTER (WHERE "exScore" = ${top}::int)::int AS "tied"
         FROM "BestScore" WHERE ${where}`;
     page.totalCount = Number(c.total);
-    const ranks = pageCompetitionRanks(page.edges.map((e) => e.node.exScore), Number(c.ahead), Number(c.tied));
-    const edges = page.edges.map((e, i): { cursor: string; node: RankingRow } => ({ cursor: e.cursor, node: { ...e.node, rank: ranks[i] } }));
+    const ranks = pageCompetitionRanks(
+      page.edges.map((e) => e.node.exScore),
+      Number(c.ahead),
+      Number(c.tied),
+    );
+    const edges = page.edges.map((e, i): { cursor: string; node: RankingRow } => ({
+      cursor: e.cursor,
+      node: { ...e.node, rank: ranks[i] },
+    }));
     return { version, selfRank, page: { ...page, edges } };
   }
 
   private async rankOf(chartId: number, version: string, userId: string): Promise<number | null> {
-    const own = await this.db.bestScore.findUnique({ where: { userId_version_chartId: { userId, version, chartId } }, select: { exScore: true } });
+    const own = await this.db.bestScore.findUnique({
+      where: { userId_version_chartId: { userId, version, chartId } },
+      select: { exScore: true },
+    });
     if (!own) return null;
     return 1 + (await this.db.bestScore.count({ where: { chartId, version, exScore: { gt: own.exScore } } }));
   }
@@ -198,17 +263,26 @@ export class RankingsService {
    * missing ones 0. Candidates: charts with attributes (of the mode's family) that exist in the
    * version, the chart itself excluded; a target without them has none.
    */
-  async similar(chartId: number, versionArg: string | null | undefined, limitArg: number | null | undefined, mode: SimilarityMode = 'SHARED'): Promise<{ chart: Chart; distance: number }[]> {
+  async similar(
+    chartId: number,
+    versionArg: string | null | undefined,
+    limitArg: number | null | undefined,
+    mode: SimilarityMode = 'SHARED',
+  ): Promise<{ chart: Chart; distance: number }[]> {
     const version = parseVersion(versionArg);
     const limit = limitArg ?? SIMILAR_LIMIT_DEFAULT;
     if (!Number.isInteger(limit) || limit < 1 || limit > SIMILAR_LIMIT_MAX) {
-      throw badInput(`limit must be between 1 and ${SIMILAR_LIMIT_MAX}`, [{ code: 'too_big', path: ['limit'], message: `limit must be between 1 and ${SIMILAR_LIMIT_MAX}` }]);
+      throw badInput(`limit must be between 1 and ${SIMILAR_LIMIT_MAX}`, [
+        { code: 'too_big', path: ['limit'], message: `limit must be between 1 and ${SIMILAR_LIMIT_MAX}` },
+      ]);
     }
     const target = await this.db.chart.findUnique({ where: { id: chartId } });
     if (!target) throw notFound('Chart not found');
     const vector = toAttributeVector(target.attributes);
     if (!vector || !hasModeAttributes(vector, mode)) return [];
-    const candidates = await this.db.chart.findMany({ where: { id: { not: chartId }, NOT: { attributes: { equals: Prisma.DbNull } } } });
+    const candidates = await this.db.chart.findMany({
+      where: { id: { not: chartId }, NOT: { attributes: { equals: Prisma.DbNull } } },
+    });
     const scored: { chart: Chart; distance: number }[] = [];
     for (const c of candidates) {
       if (!chartInVersion(c, version)) continue;
@@ -221,11 +295,17 @@ export class RankingsService {
   }
 
   /** Charts by number of players (best-score rows) in a version; charts nobody played are absent. */
-  async popular(order: ChartPopularityOrder, versionArg: string | null | undefined, level: number | null | undefined, args: PageArgs): Promise<Page<{ chartId: number; playerCount: number }>> {
+  async popular(
+    order: ChartPopularityOrder,
+    versionArg: string | null | undefined,
+    level: number | null | undefined,
+    args: PageArgs,
+  ): Promise<Page<{ chartId: number; playerCount: number }>> {
     const version = parseVersion(versionArg);
     const tag = `popularCharts:${order}:${version}:${level ?? ''}`;
     const ks = keyset(args, tag, POPULAR_KEY);
-    if (level != null && (!Number.isInteger(level) || level < 1 || level > 12)) throw badInput('level must be between 1 and 12');
+    if (level != null && (!Number.isInteger(level) || level < 1 || level > 12))
+      throw badInput('level must be between 1 and 12');
     const levelFilter = level != null ? Prisma.sql`AND c."level" = ${level}` : Prisma.empty;
     // Counting players per chart scans every best of the version (millions of rows at scale), so
     // the counts are computed at most once per POPULARITY_TTL_MS per process and sorted in memory.
@@ -238,14 +318,17 @@ export class RankingsService {
         SELECT b."chartId", COUNT(*)::int AS "playerCount"
         FROM "BestScore" b JOIN "Chart" c ON c."id" = b."chartId"
         WHERE b."version" = ${version} ${levelFilter}
-        GROUP BY b."chartId"`.then((rows) => rows.map((r) => ({ chartId: Number(r.chartId), playerCount: Number(r.playerCount) })));
+        GROUP BY b."chartId"`.then((rows) =>
+        rows.map((r) => ({ chartId: Number(r.chartId), playerCount: Number(r.playerCount) })),
+      );
       entry = { at: Date.now(), counts };
       cache.set(key, entry);
       counts.catch(() => cache.delete(key));
     }
     const counts = await entry.counts;
     const sign = order === ChartPopularityOrder.FEWEST ? 1 : -1;
-    const cmp = (a: { playerCount: number; chartId: number }, b: { playerCount: number; chartId: number }) => sign * (a.playerCount - b.playerCount) || a.chartId - b.chartId;
+    const cmp = (a: { playerCount: number; chartId: number }, b: { playerCount: number; chartId: number }) =>
+      sign * (a.playerCount - b.playerCount) || a.chartId - b.chartId;
     const sorted = [...counts].sort(cmp);
     const rows = keysetSlice(sorted, ks, (r, [playerCount, chartId]) => cmp(r, { playerCount, chartId }));
     return keysetConnection(rows, ks, (r) => keyCursor(tag, POPULAR_KEY, [r.playerCount, r.chartId]), sorted.length);
@@ -255,22 +338,29 @@ export class RankingsService {
    * The BPI song master list (level 11/12 HYPER/ANOTHER/LEGGENDARIA charts existing in the
    * version), ordered by title, play style, difficulty; from the in-memory catalogue.
    */
-  masterList(catalogue: Iterable<CatalogueChart>, versionArg: string | null | undefined, args: PageArgs): { version: GameVersion; page: Page<CatalogueChart> } {
+  masterList(
+    catalogue: Iterable<CatalogueChart>,
+    versionArg: string | null | undefined,
+    args: PageArgs,
+  ): { version: GameVersion; page: Page<CatalogueChart> } {
     const version = parseVersion(versionArg);
     const tag = `userSongs:${version}`;
     const ks = keyset(args, tag, MASTER_KEY);
     const charts = [...catalogue].filter(
-      (c) => (BPI_LEVELS as readonly number[]).includes(c.level) && (BPI_DIFFICULTIES as readonly string[]).includes(c.difficulty) && chartInVersion(c, version),
+      (c) =>
+        (BPI_LEVELS as readonly number[]).includes(c.level) &&
+        (BPI_DIFFICULTIES as readonly string[]).includes(c.difficulty) &&
+        chartInVersion(c, version),
     );
     const ps = (p: string) => (p === PlayStyle.SP ? 0 : 1);
     type Key = [string, number, number, number];
     const keyOf = (c: CatalogueChart): Key => [c.title, ps(c.playStyle), DIFFICULTY_ORDER.indexOf(c.difficulty), c.id];
-    const cmp = (a: Key, b: Key) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0) || a[1] - b[1] || a[2] - b[2] || a[3] - b[3];
+    const cmp = (a: Key, b: Key) =>
+      (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0) || a[1] - b[1] || a[2] - b[2] || a[3] - b[3];
     charts.sort((a, b) => cmp(keyOf(a), keyOf(b)));
     const rows = keysetSlice(charts, ks, (c, k) => cmp(keyOf(c), [...k]));
     return { version, page: keysetConnection(rows, ks, (c) => keyCursor(tag, MASTER_KEY, keyOf(c)), charts.length) };
   }
-
 }
 
 /**
@@ -279,7 +369,9 @@ export class RankingsService {
  * not match or are malformed are reported, not fatal. Importing the same data twice changes nothing.
  */
 export async function importChartAttributes(db: Db, entries: AttributeImportEntry[]): Promise<AttributeImportReport> {
-  const charts = await db.chart.findMany({ select: { id: true, playStyle: true, difficulty: true, attributes: true, song: { select: { title: true } } } });
+  const charts = await db.chart.findMany({
+    select: { id: true, playStyle: true, difficulty: true, attributes: true, song: { select: { title: true } } },
+  });
   const matcher = new ChartMatcher(charts.map((c) => ({ ...c, title: c.song.title })));
   const report: AttributeImportReport = { updated: 0, unchanged: 0, problems: [] };
   const updates = new Map<number, AttributeVector>();
@@ -290,10 +382,14 @@ export async function importChartAttributes(db: Db, entries: AttributeImportEntr
     const difficulty = typeof e.difficulty === 'string' ? e.difficulty.toUpperCase() : '';
     if (!DIFFICULTY_ORDER.includes(difficulty)) return problem(`unknown difficulty: ${String(e.difficulty)}`);
     const playStyle = e.playStyle == null ? PlayStyle.SP : String(e.playStyle).toUpperCase();
-    if (playStyle !== PlayStyle.SP && playStyle !== PlayStyle.DP) return problem(`unknown playStyle: ${String(e.playStyle)}`);
+    if (playStyle !== PlayStyle.SP && playStyle !== PlayStyle.DP)
+      return problem(`unknown playStyle: ${String(e.playStyle)}`);
     const raw = attributesOf(e);
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return problem('attributes must be an object of numbers');
-    const bad = Object.entries(raw as Record<string, unknown>).find(([, v]) => typeof v !== 'number' || !Number.isFinite(v));
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+      return problem('attributes must be an object of numbers');
+    const bad = Object.entries(raw as Record<string, unknown>).find(
+      ([, v]) => typeof v !== 'number' || !Number.isFinite(v),
+    );
     if (bad) return problem(`attribute ${bad[0]} is not a finite number`);
     const vector = toAttributeVector(raw);
     if (!vector) return problem('attributes is empty');
@@ -305,12 +401,15 @@ export async function importChartAttributes(db: Db, entries: AttributeImportEntr
   const current = new Map(charts.map((c) => [c.id, toAttributeVector(c.attributes)]));
   // each family present (p_*, g_*, other) replaces that family; the others stay (two files, one per vector set)
   for (const [id, v] of updates) updates.set(id, mergeAttributeVector(current.get(id) ?? null, v));
-  const changed = [...updates].filter(([id, v]) => JSON.stringify(sortKeys(current.get(id) ?? null)) !== JSON.stringify(sortKeys(v)));
+  const changed = [...updates].filter(
+    ([id, v]) => JSON.stringify(sortKeys(current.get(id) ?? null)) !== JSON.stringify(sortKeys(v)),
+  );
   report.unchanged = updates.size - changed.length;
   report.updated = changed.length;
   if (changed.length) {
     await db.$transaction(async (tx) => {
-      for (const [id, v] of changed) await tx.chart.update({ where: { id }, data: { attributes: sortKeys(v) as Prisma.InputJsonValue } });
+      for (const [id, v] of changed)
+        await tx.chart.update({ where: { id }, data: { attributes: sortKeys(v) as Prisma.InputJsonValue } });
     });
   }
   return report;
@@ -326,7 +425,10 @@ function attributesOf(e: AttributeImportEntry): unknown {
   const raw = e.attributes as Record<string, unknown> | undefined | null;
   if (raw && typeof raw === 'object' && !Array.isArray(raw) && ('profile' in raw || 'global' in raw)) {
     const out: Record<string, unknown> = {};
-    for (const [set, prefix] of [['profile', 'p_'], ['global', 'g_']] as const) {
+    for (const [set, prefix] of [
+      ['profile', 'p_'],
+      ['global', 'g_'],
+    ] as const) {
       const part = raw[set];
       if (part == null) continue;
       if (typeof part !== 'object' || Array.isArray(part)) return null;
@@ -335,7 +437,9 @@ function attributesOf(e: AttributeImportEntry): unknown {
     return out;
   }
   if (raw === undefined || raw === null) {
-    const top = Object.entries(e as unknown as Record<string, unknown>).filter(([k, v]) => /^[pg]_[a-z_]+$/.test(k) && v !== null);
+    const top = Object.entries(e as unknown as Record<string, unknown>).filter(
+      ([k, v]) => /^[pg]_[a-z_]+$/.test(k) && v !== null,
+    );
     return top.length ? Object.fromEntries(top) : raw;
   }
   return raw;
@@ -345,4 +449,3 @@ function sortKeys(v: AttributeVector | null): AttributeVector | null {
   if (!v) return null;
   return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
-

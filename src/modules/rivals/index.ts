@@ -2,7 +2,16 @@ import { ChartRankType, FollowingChartScoreType, NearLossType, RivalSideType } f
 import { bpiModelResolver } from '../shared/bpi-model';
 import { defineArea } from '../area';
 import { createRivalLoaders, type RivalLoaders } from './rivals.loaders';
-import { FollowingChartScoreResolver, FollowingChartStatResolver, NearLossResolver, RivalryResolver, RivalsQueryResolver, SuggestedRivalResolver, RivalsFollowingResolver, RivalsUserResolver } from './rivals.resolver';
+import {
+  FollowingChartScoreResolver,
+  FollowingChartStatResolver,
+  NearLossResolver,
+  RivalryResolver,
+  RivalsQueryResolver,
+  SuggestedRivalResolver,
+  RivalsFollowingResolver,
+  RivalsUserResolver,
+} from './rivals.resolver';
 import { RivalsService } from './rivals.service';
 
 /**
@@ -11,7 +20,20 @@ import { RivalsService } from './rivals.service';
  */
 export const rivalsArea = defineArea({
   name: 'rivals',
-  resolvers: [bpiModelResolver(ChartRankType), bpiModelResolver(RivalSideType), bpiModelResolver(FollowingChartScoreType), bpiModelResolver(NearLossType), RivalsUserResolver, RivalryResolver, RivalsFollowingResolver, FollowingChartStatResolver, FollowingChartScoreResolver, NearLossResolver, SuggestedRivalResolver, RivalsQueryResolver],
+  resolvers: [
+    bpiModelResolver(ChartRankType),
+    bpiModelResolver(RivalSideType),
+    bpiModelResolver(FollowingChartScoreType),
+    bpiModelResolver(NearLossType),
+    RivalsUserResolver,
+    RivalryResolver,
+    RivalsFollowingResolver,
+    FollowingChartStatResolver,
+    FollowingChartScoreResolver,
+    NearLossResolver,
+    SuggestedRivalResolver,
+    RivalsQueryResolver,
+  ],
   loaders: (db) => createRivalLoaders(db),
   services: (s) => new RivalsService(s),
 });

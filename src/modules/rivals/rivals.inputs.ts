@@ -22,7 +22,11 @@ export class RivalChartsArgs {
   @Field(() => Int, { nullable: true, description: `Page size, 1–${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})` })
   first?: number | null;
 
-  @Field(() => String, { nullable: true, description: 'Opaque cursor from pageInfo.endCursor (it holds the sort key: valid for the same sort and order only)' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Opaque cursor from pageInfo.endCursor (it holds the sort key: valid for the same sort and order only)',
+  })
   after?: string | null;
 
   @Field(() => RivalChartSort, { nullable: true, description: 'Sort key (default LEVEL)' })
@@ -34,10 +38,17 @@ export class RivalChartsArgs {
   @Field(() => [RivalOutcome], { nullable: true, description: 'Only charts with these outcomes' })
   outcomes?: RivalOutcome[] | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'Only charts both players have a best on (default false: either side, as the reference)' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Only charts both players have a best on (default false: either side, as the reference)',
+  })
   bothPlayed?: boolean | null;
 
-  @Field(() => String, { nullable: true, description: 'Reorders, never filters (as the reference): charts whose title is this text first, then titles starting with it, then the rest, each part in the sort (case-insensitive, 1–100 characters)' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Reorders, never filters (as the reference): charts whose title is this text first, then titles starting with it, then the rest, each part in the sort (case-insensitive, 1–100 characters)',
+  })
   search?: string | null;
 }
 
@@ -49,13 +60,19 @@ export class RivalChartArgs {
 
 @ArgsType()
 export class RivalTrendArgs {
-  @Field(() => Int, { nullable: true, description: 'Only charts of this level (1–12; default: all levels of the rivalry\'s filter)' })
+  @Field(() => Int, {
+    nullable: true,
+    description: "Only charts of this level (1–12; default: all levels of the rivalry's filter)",
+  })
   level?: number | null;
 }
 
 @ArgsType()
 export class RivalSummaryArgs extends RivalryArgs {
-  @Field(() => ID, { nullable: true, description: 'Only the members of this follow list (one of the user\'s lists; NOT_FOUND otherwise)' })
+  @Field(() => ID, {
+    nullable: true,
+    description: "Only the members of this follow list (one of the user's lists; NOT_FOUND otherwise)",
+  })
   listId?: string | null;
 
   @Field(() => RivalSummarySort, { nullable: true, description: 'Sort key (default WINS)' })

@@ -42,7 +42,8 @@ export interface TotalKey {
   version: string;
 }
 
-const filterKey = (k: RivalryKey) => `${k.viewerId}\u0000${k.version}\u0000${k.levels?.join(',') ?? '*'}\u0000${k.difficulties?.join(',') ?? '*'}`;
+const filterKey = (k: RivalryKey) =>
+  `${k.viewerId}\u0000${k.version}\u0000${k.levels?.join(',') ?? '*'}\u0000${k.difficulties?.join(',') ?? '*'}`;
 const rivalryKey = (k: RivalryKey) => `${filterKey(k)}\u0000${k.userId}`;
 const totalKey = (k: TotalKey) => `${k.userId}\u0000${k.version}`;
 
@@ -77,7 +78,11 @@ export function createRivalLoaders(db: Db) {
         const byUser = new Map(rows.map((r) => [r.userId, r]));
         for (const k of group) {
           const r = byUser.get(k.userId);
-          out.set(rivalryKey(k), { wins: Number(r?.wins ?? 0), losses: Number(r?.losses ?? 0), draws: Number(r?.draws ?? 0) });
+          out.set(rivalryKey(k), {
+            wins: Number(r?.wins ?? 0),
+            losses: Number(r?.losses ?? 0),
+            draws: Number(r?.draws ?? 0),
+          });
         }
       }
       return keys.map((k) => out.get(rivalryKey(k))!);
@@ -121,13 +126,23 @@ export function createRivalLoaders(db: Db) {
          WHERE b."userId" IN (${Prisma.join([...new Set(keys.map((k) => k.userId))])}) AND b."version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})
          ORDER BY 6, b."chartId"`;
       const byKey = groupBy(rows, totalKey);
-      return keys.map((k) => (byKey.get(totalKey(k)) ?? []).map((r) => ({ chartId: Number(r.chartId), exScore: Number(r.exScore), players: Number(r.players), rank: Number(r.rank) })));
+      return keys.map((k) =>
+        (byKey.get(totalKey(k)) ?? []).map((r) => ({
+          chartId: Number(r.chartId),
+          exScore: Number(r.exScore),
+          players: Number(r.players),
+          rank: Number(r.rank),
+        })),
+      );
     }),
 
     /** A player's stored total BPI in a version (−15 when none): one statement per batch. */
     totalBpi: keyedLoader<TotalKey, number>(totalKey, async (keys) => {
       const rows = await db.playerVersionStatus.findMany({
-        where: { userId: { in: [...new Set(keys.map((k) => k.userId))] }, version: { in: [...new Set(keys.map((k) => k.version))] } },
+        where: {
+          userId: { in: [...new Set(keys.map((k) => k.userId))] },
+          version: { in: [...new Set(keys.map((k) => k.version))] },
+        },
         select: { userId: true, version: true, totalBpi: true },
       });
       const m = new Map(rows.map((r) => [totalKey(r), r.totalBpi]));

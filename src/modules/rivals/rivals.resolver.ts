@@ -2,7 +2,19 @@ import { Arg, Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graph
 import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
-import { FollowingBpiChangesArgs, FollowingChartStatsArgs, FollowingScoresOnArgs, NearLossesArgs, RivalChartArgs, RivalChartsArgs, RivalryArgs, RivalSummaryArgs, RivalTrendArgs, SearchUsersArgs, SuggestedRivalsArgs } from './rivals.inputs';
+import {
+  FollowingBpiChangesArgs,
+  FollowingChartStatsArgs,
+  FollowingScoresOnArgs,
+  NearLossesArgs,
+  RivalChartArgs,
+  RivalChartsArgs,
+  RivalryArgs,
+  RivalSummaryArgs,
+  RivalTrendArgs,
+  SearchUsersArgs,
+  SuggestedRivalsArgs,
+} from './rivals.inputs';
 import type { RivalryData } from './rivals.service';
 import {
   ChartRankType,
@@ -24,8 +36,16 @@ import { GameVersionScalar } from '../../graphql/scalars';
 /** Rival reads on User (rules: src/graphql/rules.ts, User.compare / User.rivalry). */
 @Resolver(() => UserType)
 export class RivalsUserResolver {
-  @FieldResolver(() => ProfileCompareType, { nullable: true, description: 'Win/loss of the viewer against this user and this user\'s radar, in a version (default latest)' })
-  compare(@Root() user: User, @Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' }) version: string | null | undefined, @Ctx() ctx: Context) {
+  @FieldResolver(() => ProfileCompareType, {
+    nullable: true,
+    description: "Win/loss of the viewer against this user and this user's radar, in a version (default latest)",
+  })
+  compare(
+    @Root() user: User,
+    @Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' })
+    version: string | null | undefined,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.rivals.compare(user.id, version);
   }
 
@@ -43,18 +63,25 @@ export class RivalsUserResolver {
 @Resolver(() => RivalryType)
 export class RivalryResolver {
   @FieldResolver(() => RivalChartConnection, {
-    description: 'Every chart of the rivalry\'s filter where the viewer or the rival has a best (docs/domain/stats.md#rivals), sorted, paged by a keyset cursor',
+    description:
+      "Every chart of the rivalry's filter where the viewer or the rival has a best (docs/domain/stats.md#rivals), sorted, paged by a keyset cursor",
   })
   charts(@Root() r: RivalryData, @Args(() => RivalChartsArgs) args: RivalChartsArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.rivalCharts(r, args);
   }
 
-  @FieldResolver(() => RivalChartType, { nullable: true, description: 'The comparison on one chart (§5.2); null when neither has a best on it or the chart is unknown' })
+  @FieldResolver(() => RivalChartType, {
+    nullable: true,
+    description: 'The comparison on one chart (§5.2); null when neither has a best on it or the chart is unknown',
+  })
   chart(@Root() r: RivalryData, @Args(() => RivalChartArgs) args: RivalChartArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.rivalChart(r, args.chartId);
   }
 
-  @FieldResolver(() => [RivalTrendPointType], { description: 'Win/loss trend over time (§5.3): per JST day with plays of either, the change of wins − losses and the running value' })
+  @FieldResolver(() => [RivalTrendPointType], {
+    description:
+      'Win/loss trend over time (§5.3): per JST day with plays of either, the change of wins − losses and the running value',
+  })
   trend(@Root() r: RivalryData, @Args(() => RivalTrendArgs) args: RivalTrendArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.rivalTrend(r, args.level);
   }
@@ -74,15 +101,21 @@ export class RivalsFollowingResolver {
 
   @FieldResolver(() => [FollowingChartStatType], {
     nullable: true,
-    description: 'Owner only: per chart, the followed players\' count, average and top EX / BPI (§5.4, §5.5); private players count but stay anonymous. Highest level first, then title.',
+    description:
+      "Owner only: per chart, the followed players' count, average and top EX / BPI (§5.4, §5.5); private players count but stay anonymous. Highest level first, then title.",
   })
-  followingChartStats(@Root() user: User, @Args(() => FollowingChartStatsArgs) args: FollowingChartStatsArgs, @Ctx() ctx: Context) {
+  followingChartStats(
+    @Root() user: User,
+    @Args(() => FollowingChartStatsArgs) args: FollowingChartStatsArgs,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.rivals.followingChartStats(user.id, args);
   }
 
   @FieldResolver(() => NearLossConnection, {
     nullable: true,
-    description: 'Owner only: charts where a followed player leads the owner by minDiff..maxDiff EX (§5.8), smallest lead first, keyset pages',
+    description:
+      'Owner only: charts where a followed player leads the owner by minDiff..maxDiff EX (§5.8), smallest lead first, keyset pages',
   })
   nearLosses(@Root() user: User, @Args(() => NearLossesArgs) args: NearLossesArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.nearLosses(user.id, args);
@@ -91,7 +124,7 @@ export class RivalsFollowingResolver {
   @FieldResolver(() => [ChartRankType], {
     nullable: true,
     description:
-      'This user\'s rank on every chart they have a best on in a version (§4.3; any level or difficulty unless filtered), best rank first: live ranks from the rank tree kept in the import\'s transaction (a new best shows at once). One SQL statement for any number of users.',
+      "This user's rank on every chart they have a best on in a version (§4.3; any level or difficulty unless filtered), best rank first: live ranks from the rank tree kept in the import's transaction (a new best shows at once). One SQL statement for any number of users.",
   })
   chartRanks(@Root() user: User, @Args(() => RivalryArgs) args: RivalryArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.chartRanks(user.id, args);
@@ -99,27 +132,43 @@ export class RivalsFollowingResolver {
 
   @FieldResolver(() => [SuggestedRivalType], {
     nullable: true,
-    description: 'Owner only: public players whose total BPI in the version is nearest the owner\'s (§5.11), nearest first',
+    description:
+      "Owner only: public players whose total BPI in the version is nearest the owner's (§5.11), nearest first",
   })
   suggestedRivals(@Root() user: User, @Args(() => SuggestedRivalsArgs) args: SuggestedRivalsArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.suggestedRivals(user.id, args);
   }
 
-  @FieldResolver(() => [UserType], { nullable: true, description: 'The public players this user follows, by name (rival selection, §5.6)' })
+  @FieldResolver(() => [UserType], {
+    nullable: true,
+    description: 'The public players this user follows, by name (rival selection, §5.6)',
+  })
   publicFollowing(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.services.rivals.publicFollowing(user.id);
   }
 
   @FieldResolver(() => [FollowingChartScoreType], {
     nullable: true,
-    description: 'The players this user follows with a best on one chart of any level or difficulty (§5.9, §5.13), best EX first: public players, and private ones the caller may see',
+    description:
+      'The players this user follows with a best on one chart of any level or difficulty (§5.9, §5.13), best EX first: public players, and private ones the caller may see',
   })
-  followingScoresOn(@Root() user: User, @Args(() => FollowingScoresOnArgs) args: FollowingScoresOnArgs, @Ctx() ctx: Context) {
+  followingScoresOn(
+    @Root() user: User,
+    @Args(() => FollowingScoresOnArgs) args: FollowingScoresOnArgs,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.rivals.followingScoresOn(user.id, args);
   }
 
-  @FieldResolver(() => [FollowingBpiChangeType], { nullable: true, description: 'The public players this user follows: ☆12 total BPI at the start and end of a month or year (§5.7)' })
-  followingBpiChanges(@Root() user: User, @Args(() => FollowingBpiChangesArgs) args: FollowingBpiChangesArgs, @Ctx() ctx: Context) {
+  @FieldResolver(() => [FollowingBpiChangeType], {
+    nullable: true,
+    description: 'The public players this user follows: ☆12 total BPI at the start and end of a month or year (§5.7)',
+  })
+  followingBpiChanges(
+    @Root() user: User,
+    @Args(() => FollowingBpiChangesArgs) args: FollowingBpiChangesArgs,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.rivals.followingBpiChanges(user.id, args);
   }
 }
@@ -127,7 +176,10 @@ export class RivalsFollowingResolver {
 /** Players named by id in the rivals value types, through the users loaders (constant SQL). */
 @Resolver(() => FollowingChartStatType)
 export class FollowingChartStatResolver {
-  @FieldResolver(() => UserType, { nullable: true, description: 'Who holds the top score; null when that player is private' })
+  @FieldResolver(() => UserType, {
+    nullable: true,
+    description: 'Who holds the top score; null when that player is private',
+  })
   topPlayer(@Root() r: { topPlayerId: string | null }, @Ctx() ctx: Context) {
     return r.topPlayerId ? ctx.services.users.user(r.topPlayerId) : null;
   }
@@ -161,7 +213,8 @@ export class SuggestedRivalResolver {
 @Resolver()
 export class RivalsQueryResolver {
   @Query(() => [UserType], {
-    description: 'Players whose name starts with a prefix (case-insensitive), by name: public profiles, and private ones the caller may see (themself, approved follower)',
+    description:
+      'Players whose name starts with a prefix (case-insensitive), by name: public profiles, and private ones the caller may see (themself, approved follower)',
   })
   searchUsers(@Args(() => SearchUsersArgs) args: SearchUsersArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.searchUsers(args);

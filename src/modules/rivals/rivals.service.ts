@@ -8,10 +8,28 @@ import { badInput, notFound } from '../../errors';
 import { visibleFollowWhere, visibleThroughFollow, visibleUser } from '../../db/visibility';
 import { round2, totalBpi } from '../../domain/bpi';
 import { BPI_DIFFICULTIES, ClearLamp, PlayStyle } from '../../domain/constants';
-import { comparePositions, compareSides, positionOf, winLossTrend, type ComparisonRow, type ComparisonSort, type SideScore, type TrendPlay } from '../../domain/rivals';
+import {
+  comparePositions,
+  compareSides,
+  positionOf,
+  winLossTrend,
+  type ComparisonRow,
+  type ComparisonSort,
+  type SideScore,
+  type TrendPlay,
+} from '../../domain/rivals';
 import { jstDate } from '../../domain/stats/common';
 import { keyCursor, keysetConnection, type Page } from '../../graphql/connection';
-import { intIdOrNull, keyset, pageSize, parseIntId, parseEnumList, parseLevels, parseSearch, parseVersion } from '../../graphql/args';
+import {
+  intIdOrNull,
+  keyset,
+  pageSize,
+  parseIntId,
+  parseEnumList,
+  parseLevels,
+  parseSearch,
+  parseVersion,
+} from '../../graphql/args';
 import type { CatalogueChart } from '../catalogue/catalogue';
 import type { AreaScope } from '../area';
 import type { ReplayBest } from '../scores/plays';
@@ -48,14 +66,20 @@ const RIVAL_CHART_KEY = ['int', 'str', 'int'] as const;
 const NEAR_LOSS_KEY = ['int', 'int', 'str'] as const;
 
 /** A comparison cursor's position (BAD_USER_INPUT naming `after` when its value is neither form). */
-function rivalCursorPosition([group, value, chartId]: readonly [number, string, number]): { group: number; value: number | string; chartId: number } {
+function rivalCursorPosition([group, value, chartId]: readonly [number, string, number]): {
+  group: number;
+  value: number | string;
+  chartId: number;
+} {
   const n = value.startsWith('n:') ? Number(value.slice(2)) : NaN;
   if (value.startsWith('n:') && Number.isFinite(n)) return { group, value: n, chartId };
   if (value.startsWith('s:')) return { group, value: value.slice(2), chartId };
   throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
 }
 
-type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'viewer' | 'loaders'> & { services: { scores: ScoresService; stats: StatsService } };
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'viewer' | 'loaders'> & {
+  services: { scores: ScoresService; stats: StatsService };
+};
 
 /** The viewer against one player: what `User.rivalry` resolves to (the pair and filter ride along for the nested lists). */
 export interface RivalryData {
@@ -111,7 +135,10 @@ export class RivalsService {
    * difficulties); null for an anonymous viewer. Batched: any number of players in one request
    * cost the same statements (rivals loaders).
    */
-  async rivalry(userId: string, args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null }): Promise<RivalryData | null> {
+  async rivalry(
+    userId: string,
+    args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null },
+  ): Promise<RivalryData | null> {
     const v = this.s.viewer;
     const version = parseVersion(args.version);
     const levels = parseLevels(args.levels);
@@ -144,7 +171,14 @@ export class RivalsService {
 
   private side(b: BestScore | undefined): RivalSideData | null {
     if (!b) return null;
-    return { chartId: b.chartId, exScore: b.exScore, bpi: this.s.catalogue.currentBpi(b.chartId, b.exScore), clearLamp: b.clearLamp ?? ClearLamp.NO_PLAY, missCount: b.missCount, playedAt: b.playedAt };
+    return {
+      chartId: b.chartId,
+      exScore: b.exScore,
+      bpi: this.s.catalogue.currentBpi(b.chartId, b.exScore),
+      clearLamp: b.clearLamp ?? ClearLamp.NO_PLAY,
+      missCount: b.missCount,
+      playedAt: b.playedAt,
+    };
   }
 
   /** Every chart of the filter where at least one of the pair has a best, compared (unsorted). */
@@ -165,7 +199,11 @@ export class RivalsService {
   private row(chart: CatalogueChart, mine: BestScore | undefined, theirs: BestScore | undefined): RivalChartData {
     const a = this.side(mine);
     const b = this.side(theirs);
-    const c = compareSides({ chartId: chart.id, title: chart.title, level: chart.level, notes: chart.notes, bpm: chart.bpm }, a, b);
+    const c = compareSides(
+      { chartId: chart.id, title: chart.title, level: chart.level, notes: chart.notes, bpm: chart.bpm },
+      a,
+      b,
+    );
     return { chartId: chart.id, chart, mine: a, rival: b, exDiff: c.exDiff, bpiDiff: c.bpiDiff, outcome: c.outcome };
   }
 
@@ -186,7 +224,18 @@ export class RivalsService {
     const tier = (t: string) => (search === null ? 0 : t === search ? 0 : t.startsWith(search) ? 1 : 2);
     const pos = (x: RivalChartData) => {
       const c = x.chart;
-      const p = positionOf({ ...x, title: c.title, level: c.level, notes: c.notes, bpm: c.bpm, releasedVersion: c.releasedVersion, theirs: x.rival }, sort);
+      const p = positionOf(
+        {
+          ...x,
+          title: c.title,
+          level: c.level,
+          notes: c.notes,
+          bpm: c.bpm,
+          releasedVersion: c.releasedVersion,
+          theirs: x.rival,
+        },
+        sort,
+      );
       return { ...p, group: tier(c.title.toLowerCase()) * 100 + p.group };
     };
     let keyed = rows.map((x) => ({ x, p: pos(x) })).sort((a, b) => comparePositions(a.p, b.p, order));
@@ -198,9 +247,18 @@ export class RivalsService {
     }
     const cursorOf = (x: RivalChartData) => {
       const p = pos(x);
-      return keyCursor(tag, RIVAL_CHART_KEY, [p.group, typeof p.value === 'number' ? `n:${p.value}` : `s:${p.value}`, p.chartId]);
+      return keyCursor(tag, RIVAL_CHART_KEY, [
+        p.group,
+        typeof p.value === 'number' ? `n:${p.value}` : `s:${p.value}`,
+        p.chartId,
+      ]);
     };
-    return keysetConnection(keyed.slice(0, ks.size + 1).map((k) => k.x), ks, cursorOf, rows.length);
+    return keysetConnection(
+      keyed.slice(0, ks.size + 1).map((k) => k.x),
+      ks,
+      cursorOf,
+      rows.length,
+    );
   }
 
   /** §5.2: the comparison on one chart (null: neither has a best, or an unknown chart). */
@@ -209,7 +267,10 @@ export class RivalsService {
     const chart = chartId === null ? undefined : this.s.catalogue.chart(chartId);
     if (!chart) return null;
     const scores = this.s.services.scores;
-    const [mine, theirs] = await Promise.all([scores.bestOn(r.viewerId, r.version, chart.id), scores.bestOn(r.userId, r.version, chart.id)]);
+    const [mine, theirs] = await Promise.all([
+      scores.bestOn(r.viewerId, r.version, chart.id),
+      scores.bestOn(r.userId, r.version, chart.id),
+    ]);
     if (!mine && !theirs) return null;
     return this.row(chart, mine ?? undefined, theirs ?? undefined);
   }
@@ -217,13 +278,21 @@ export class RivalsService {
   /** §5.3: the win/loss trend against the rival from every play of both (JST days), on the filter's charts (and `level`). */
   async rivalTrend(r: RivalryData, levelArg: number | null | undefined) {
     const level = levelArg == null ? null : parseLevels([levelArg], 'level')![0];
-    const plays = await this.s.loaders.rivals.plays.load({ userIds: [r.viewerId, r.userId].sort().join(','), version: r.version });
+    const plays = await this.s.loaders.rivals.plays.load({
+      userIds: [r.viewerId, r.userId].sort().join(','),
+      version: r.version,
+    });
     const trendPlays: TrendPlay[] = [];
     for (const p of plays) {
       if (p.userId !== r.viewerId && p.userId !== r.userId) continue;
       const c = this.s.catalogue.chart(p.chartId);
       if (!c || !this.inFilter(r, c) || (level !== null && c.level !== level)) continue;
-      trendPlays.push({ side: p.userId === r.viewerId ? 'mine' : 'theirs', chartId: p.chartId, exScore: p.exScore, date: jstDate(p.playedAt) });
+      trendPlays.push({
+        side: p.userId === r.viewerId ? 'mine' : 'theirs',
+        chartId: p.chartId,
+        exScore: p.exScore,
+        date: jstDate(p.playedAt),
+      });
     }
     return winLossTrend(trendPlays);
   }
@@ -231,7 +300,10 @@ export class RivalsService {
   /** Win/loss of the viewer against the user and the user's radar, in a version (default latest). */
   async compare(userId: string, versionArg: string | null | undefined) {
     const version = parseVersion(versionArg);
-    const [winLoss, radar] = await Promise.all([this.winLoss(userId, version), this.s.services.stats.radar(userId, version)]);
+    const [winLoss, radar] = await Promise.all([
+      this.winLoss(userId, version),
+      this.s.services.stats.radar(userId, version),
+    ]);
     return { version, winLoss, radar };
   }
 
@@ -247,7 +319,8 @@ export class RivalsService {
       const other = theirMap.get(b.chartId);
       if (other === undefined) continue;
       const chart = this.s.catalogue.chart(b.chartId);
-      if (!chart || chart.playStyle !== PlayStyle.SP || !(COMPARE_LEVELS as readonly number[]).includes(chart.level)) continue;
+      if (!chart || chart.playStyle !== PlayStyle.SP || !(COMPARE_LEVELS as readonly number[]).includes(chart.level))
+        continue;
       const t = tally.get(chart.level) ?? { level: chart.level, win: 0, lose: 0, draw: 0 };
       if (b.exScore > other) t.win++;
       else if (b.exScore < other) t.lose++;
@@ -264,7 +337,10 @@ export class RivalsService {
    * rank first, from the rank tree the BestScore triggers keep in the import's transaction (a new
    * best shows at once; the reference reads a cache rebuilt twice a day). Batched per request.
    */
-  async chartRanks(userId: string, args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null }) {
+  async chartRanks(
+    userId: string,
+    args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null },
+  ) {
     const version = parseVersion(args.version);
     const levels = parseLevels(args.levels);
     const difficulties = parseEnumList(args.difficulties);
@@ -273,7 +349,12 @@ export class RivalsService {
     const out = [];
     for (const r of rows) {
       const chart = cat.chart(r.chartId);
-      if (!chart || (levels && !levels.includes(chart.level)) || (difficulties && !difficulties.includes(chart.difficulty))) continue;
+      if (
+        !chart ||
+        (levels && !levels.includes(chart.level)) ||
+        (difficulties && !difficulties.includes(chart.difficulty))
+      )
+        continue;
       out.push({ ...r, chart, bpi: cat.currentBpi(r.chartId, r.exScore) });
     }
     return out;
@@ -297,7 +378,12 @@ export class RivalsService {
       (SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s JOIN "User" u ON u."id" = s."userId" AND u."isPublic"
         WHERE s."version" = ${version} AND s."totalBpi" < ${mine} AND s."userId" <> ${userId} ORDER BY s."totalBpi" DESC LIMIT ${n})`;
     return rows
-      .map((r) => ({ userId: r.userId, totalBpi: r.totalBpi, distance: round2(Math.abs(r.totalBpi - mine)), raw: Math.abs(r.totalBpi - mine) }))
+      .map((r) => ({
+        userId: r.userId,
+        totalBpi: r.totalBpi,
+        distance: round2(Math.abs(r.totalBpi - mine)),
+        raw: Math.abs(r.totalBpi - mine),
+      }))
       .sort((a, b) => a.raw - b.raw || (a.userId < b.userId ? -1 : 1))
       .slice(0, n)
       .map(({ raw: _raw, ...r }) => r);
@@ -309,7 +395,10 @@ export class RivalsService {
    */
   async searchUsers(args: { prefix: string; first?: number | null }): Promise<User[]> {
     const prefix = parseSearch(args.prefix, 'prefix', 20);
-    if (!prefix) throw badInput('prefix must not be empty', [{ code: 'too_small', path: ['prefix'], message: 'prefix must not be empty' }]);
+    if (!prefix)
+      throw badInput('prefix must not be empty', [
+        { code: 'too_small', path: ['prefix'], message: 'prefix must not be empty' },
+      ]);
     const n = pageSize(args.first, 50, 20);
     const pattern = `${prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const viewerId = this.s.viewer?.id ?? null;
@@ -325,10 +414,15 @@ export class RivalsService {
   /** The players `userId` follows whose data `userId` may see: public, or private with an approved follow; by name. */
   private async followed(userId: string, opts: { publicOnly?: boolean } = {}): Promise<User[]> {
     const rows = await this.s.db.follow.findMany({
-      where: { followerId: userId, ...(opts.publicOnly ? { following: { isPublic: true } } : visibleFollowWhere(userId)) },
+      where: {
+        followerId: userId,
+        ...(opts.publicOnly ? { following: { isPublic: true } } : visibleFollowWhere(userId)),
+      },
       include: { following: true },
     });
-    return rows.map((r) => r.following).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
+    return rows
+      .map((r) => r.following)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
   }
 
   /** §5.6: the public players `userId` follows, by name (rival selection). */
@@ -341,30 +435,53 @@ export class RivalsService {
    * the level / difficulty filter and optionally one of their follow lists; sorted. Two statements
    * for the rivalries whatever the number of players (rivals loaders).
    */
-  async rivalSummary(userId: string, args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null; listId?: string | null; sort?: string | null; order?: 'ASC' | 'DESC' | null }) {
+  async rivalSummary(
+    userId: string,
+    args: {
+      version?: string | null;
+      levels?: number[] | null;
+      difficulties?: string[] | null;
+      listId?: string | null;
+      sort?: string | null;
+      order?: 'ASC' | 'DESC' | null;
+    },
+  ) {
     const listId = args.listId == null ? null : parseIntId(args.listId, 'listId');
     let players = await this.followed(userId);
     if (listId !== null) {
-      const list = await this.s.db.followList.findFirst({ where: { id: listId, ownerId: userId }, select: { members: { select: { userId: true } } } });
+      const list = await this.s.db.followList.findFirst({
+        where: { id: listId, ownerId: userId },
+        select: { members: { select: { userId: true } } },
+      });
       if (!list) throw notFound('List not found');
       const members = new Set(list.members.map((m) => m.userId));
       players = players.filter((p) => members.has(p.id));
     }
-    const rows = await Promise.all(players.map(async (user) => ({ userId: user.id, user, rivalry: (await this.rivalry(user.id, args))! })));
+    const rows = await Promise.all(
+      players.map(async (user) => ({ userId: user.id, user, rivalry: (await this.rivalry(user.id, args))! })),
+    );
     const sort = args.sort ?? 'WINS';
     const order = args.order ?? (sort === 'NAME' ? 'ASC' : 'DESC');
     const value = (r: (typeof rows)[number]): number | string => {
       switch (sort) {
-        case 'LOSSES': return r.rivalry.losses;
-        case 'DRAWS': return r.rivalry.draws;
-        case 'PLAYED': return r.rivalry.played;
-        case 'BPI_DIFF': return r.rivalry.bpiDiff;
-        case 'TOTAL_BPI': return r.rivalry.totalBpi;
-        case 'NAME': return r.user.name;
-        default: return r.rivalry.wins;
+        case 'LOSSES':
+          return r.rivalry.losses;
+        case 'DRAWS':
+          return r.rivalry.draws;
+        case 'PLAYED':
+          return r.rivalry.played;
+        case 'BPI_DIFF':
+          return r.rivalry.bpiDiff;
+        case 'TOTAL_BPI':
+          return r.rivalry.totalBpi;
+        case 'NAME':
+          return r.user.name;
+        default:
+          return r.rivalry.wins;
       }
     };
-    const byName = (a: (typeof rows)[number], b: (typeof rows)[number]) => (a.user.name < b.user.name ? -1 : a.user.name > b.user.name ? 1 : a.userId < b.userId ? -1 : 1);
+    const byName = (a: (typeof rows)[number], b: (typeof rows)[number]) =>
+      a.user.name < b.user.name ? -1 : a.user.name > b.user.name ? 1 : a.userId < b.userId ? -1 : 1;
     return rows.sort((a, b) => {
       const x = value(a);
       const y = value(b);
@@ -378,11 +495,22 @@ export class RivalsService {
    * §5.4 + §5.5: per chart, the followed players (public, or approved) with a best: count, average
    * and top EX and BPI. One statement. Private players count but are never named (topPlayer null).
    */
-  async followingChartStats(userId: string, args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null; chartIds?: string[] | null }) {
+  async followingChartStats(
+    userId: string,
+    args: {
+      version?: string | null;
+      levels?: number[] | null;
+      difficulties?: string[] | null;
+      chartIds?: string[] | null;
+    },
+  ) {
     const version = parseVersion(args.version);
     const levels = parseLevels(args.levels);
     const difficulties = parseEnumList(args.difficulties);
-    if (args.chartIds && args.chartIds.length > 1000) throw badInput('chartIds holds more than 1000 charts', [{ code: 'too_big', path: ['chartIds'], message: 'At most 1000 charts' }]);
+    if (args.chartIds && args.chartIds.length > 1000)
+      throw badInput('chartIds holds more than 1000 charts', [
+        { code: 'too_big', path: ['chartIds'], message: 'At most 1000 charts' },
+      ]);
     const chartIds = args.chartIds ? [...new Set(args.chartIds.map((c) => parseIntId(c, 'chartIds')))] : null;
     if (chartIds && !chartIds.length) return [];
     const rows = await this.s.db.$queryRaw<{ userId: string; isPublic: boolean; chartId: number; exScore: number }[]>`
@@ -396,7 +524,8 @@ export class RivalsService {
     const byChart = new Map<number, typeof rows>();
     for (const r of rows) {
       const c = cat.chart(r.chartId);
-      if (!c || (levels && !levels.includes(c.level)) || (difficulties && !difficulties.includes(c.difficulty))) continue;
+      if (!c || (levels && !levels.includes(c.level)) || (difficulties && !difficulties.includes(c.difficulty)))
+        continue;
       const list = byChart.get(r.chartId);
       if (list) list.push(r);
       else byChart.set(r.chartId, [r]);
@@ -428,7 +557,11 @@ export class RivalsService {
         topPlayerId: top.isPublic ? top.userId : null,
       });
     }
-    return out.sort((a, b) => b.chart.level - a.chart.level || (a.chart.title < b.chart.title ? -1 : a.chart.title > b.chart.title ? 1 : a.chartId - b.chartId));
+    return out.sort(
+      (a, b) =>
+        b.chart.level - a.chart.level ||
+        (a.chart.title < b.chart.title ? -1 : a.chart.title > b.chart.title ? 1 : a.chartId - b.chartId),
+    );
   }
 
   /**
@@ -449,7 +582,16 @@ export class RivalsService {
         JOIN "BestScore" b ON b."userId" = f."followingId" AND b."version" = ${version} AND b."chartId" = ${chartId}
        WHERE f."followerId" = ${userId} ${viewer?.isAdmin ? Prisma.empty : Prisma.sql`AND ${visibleUser(viewer?.id ?? null)}`}
        ORDER BY b."exScore" DESC, b."userId" ASC`;
-    return rows.map((r) => ({ userId: r.userId, chartId, chart, exScore: r.exScore, bpi: this.s.catalogue.currentBpi(chartId, r.exScore), clearLamp: r.clearLamp ?? ClearLamp.NO_PLAY, missCount: r.missCount, playedAt: r.playedAt }));
+    return rows.map((r) => ({
+      userId: r.userId,
+      chartId,
+      chart,
+      exScore: r.exScore,
+      bpi: this.s.catalogue.currentBpi(chartId, r.exScore),
+      clearLamp: r.clearLamp ?? ClearLamp.NO_PLAY,
+      missCount: r.missCount,
+      playedAt: r.playedAt,
+    }));
   }
 
   /**
@@ -457,7 +599,18 @@ export class RivalsService {
    * EX; exDiff ascending, then chart id, rival id; keyset pages over that triple (one statement a
    * page, plus the count).
    */
-  async nearLosses(userId: string, args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null; minDiff?: number | null; maxDiff?: number | null; first?: number | null; after?: string | null }) {
+  async nearLosses(
+    userId: string,
+    args: {
+      version?: string | null;
+      levels?: number[] | null;
+      difficulties?: string[] | null;
+      minDiff?: number | null;
+      maxDiff?: number | null;
+      first?: number | null;
+      after?: string | null;
+    },
+  ) {
     const version = parseVersion(args.version);
     const levels = parseLevels(args.levels);
     const difficulties = parseEnumList(args.difficulties);
@@ -465,10 +618,19 @@ export class RivalsService {
     const size = ks.size;
     const minDiff = args.minDiff ?? 1;
     const maxDiff = args.maxDiff ?? 30;
-    for (const [name, v] of [['minDiff', minDiff], ['maxDiff', maxDiff]] as const) {
-      if (!Number.isInteger(v) || v < -20000 || v > 20000) throw badInput(`${name} must be an integer between -20000 and 20000`, [{ code: 'out_of_range', path: [name], message: `${name} out of range` }]);
+    for (const [name, v] of [
+      ['minDiff', minDiff],
+      ['maxDiff', maxDiff],
+    ] as const) {
+      if (!Number.isInteger(v) || v < -20000 || v > 20000)
+        throw badInput(`${name} must be an integer between -20000 and 20000`, [
+          { code: 'out_of_range', path: [name], message: `${name} out of range` },
+        ]);
     }
-    if (minDiff > maxDiff) throw badInput('minDiff is larger than maxDiff', [{ code: 'out_of_range', path: ['minDiff'], message: 'minDiff is larger than maxDiff' }]);
+    if (minDiff > maxDiff)
+      throw badInput('minDiff is larger than maxDiff', [
+        { code: 'out_of_range', path: ['minDiff'], message: 'minDiff is larger than maxDiff' },
+      ]);
     const cursor = ks.key;
     const chartFilter =
       levels || difficulties
@@ -484,16 +646,31 @@ export class RivalsService {
         JOIN "BestScore" o ON o."userId" = f."followingId" AND o."version" = m."version" AND o."chartId" = m."chartId"
        WHERE m."userId" = ${userId} AND m."version" = ${version}
          AND o."exScore" - m."exScore" BETWEEN ${minDiff} AND ${maxDiff}`;
-    const after = cursor ? Prisma.sql`AND (o."exScore" - m."exScore", m."chartId", o."userId") > (${cursor[0]}::int, ${cursor[1]}::int, ${cursor[2]}::text)` : Prisma.empty;
+    const after = cursor
+      ? Prisma.sql`AND (o."exScore" - m."exScore", m."chartId", o."userId") > (${cursor[0]}::int, ${cursor[1]}::int, ${cursor[2]}::text)`
+      : Prisma.empty;
     const [rows, count] = await Promise.all([
-      this.s.db.$queryRaw<{ chartId: number; rivalId: string; exScore: number; rivalExScore: number; exDiff: number }[]>`
+      this.s.db.$queryRaw<
+        { chartId: number; rivalId: string; exScore: number; rivalExScore: number; exDiff: number }[]
+      >`
         SELECT m."chartId", o."userId" AS "rivalId", m."exScore", o."exScore" AS "rivalExScore", (o."exScore" - m."exScore")::int AS "exDiff"
         ${from} ${after}
         ORDER BY 5, 1, 2 LIMIT ${size + 1}`,
       this.s.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n ${from}`,
     ]);
-    const nodes = rows.map((r) => ({ ...r, chartId: Number(r.chartId), exDiff: Number(r.exDiff), chart: this.s.catalogue.chart(Number(r.chartId)) ?? null, bpi: this.s.catalogue.currentBpi(Number(r.chartId), r.exScore) }));
-    return keysetConnection(nodes, ks, (n) => keyCursor('nearLosses', NEAR_LOSS_KEY, [n.exDiff, n.chartId, n.rivalId]), Number(count[0]?.n ?? 0));
+    const nodes = rows.map((r) => ({
+      ...r,
+      chartId: Number(r.chartId),
+      exDiff: Number(r.exDiff),
+      chart: this.s.catalogue.chart(Number(r.chartId)) ?? null,
+      bpi: this.s.catalogue.currentBpi(Number(r.chartId), r.exScore),
+    }));
+    return keysetConnection(
+      nodes,
+      ks,
+      (n) => keyCursor('nearLosses', NEAR_LOSS_KEY, [n.exDiff, n.chartId, n.rivalId]),
+      Number(count[0]?.n ?? 0),
+    );
   }
 
   /**
@@ -505,14 +682,22 @@ export class RivalsService {
     const version = parseVersion(args.version);
     const m = /^(\d{4})(?:-(\d{2}))?$/.exec(args.month);
     const month = m ? Number(m[2] ?? 1) : 0;
-    if (!m || month < 1 || month > 12) throw badInput('month must be YYYY-MM or YYYY', [{ code: 'invalid_value', path: ['month'], message: 'month must be YYYY-MM or YYYY' }]);
+    if (!m || month < 1 || month > 12)
+      throw badInput('month must be YYYY-MM or YYYY', [
+        { code: 'invalid_value', path: ['month'], message: 'month must be YYYY-MM or YYYY' },
+      ]);
     const y = Number(m[1]);
     const JST = 9 * 3600_000;
     const start = new Date(Date.UTC(y, month - 1, 1) - JST);
     const end = new Date((m[2] ? Date.UTC(y, month, 1) : Date.UTC(y + 1, 0, 1)) - JST);
     const players = await this.followed(userId, { publicOnly: true });
     if (!players.length) return [];
-    const set = [...this.s.catalogue.charts()].filter((c) => c.level === 12 && c.playStyle === PlayStyle.SP && (BPI_DIFFICULTIES as readonly string[]).includes(c.difficulty));
+    const set = [...this.s.catalogue.charts()].filter(
+      (c) =>
+        c.level === 12 &&
+        c.playStyle === PlayStyle.SP &&
+        (BPI_DIFFICULTIES as readonly string[]).includes(c.difficulty),
+    );
     const ids = set.map((c) => c.id);
     if (!ids.length) return players.map((user) => ({ userId: user.id, user, bpiStart: -15, bpiEnd: -15, change: 0 }));
     const plays = await this.s.db.score.findMany({
@@ -523,7 +708,10 @@ export class RivalsService {
     const startMaps = new Map<string, Map<number, number>>();
     const endMaps = new Map<string, Map<number, number>>();
     for (const p of plays) {
-      for (const [maps, keep] of [[endMaps, true], [startMaps, p.playedAt < start]] as const) {
+      for (const [maps, keep] of [
+        [endMaps, true],
+        [startMaps, p.playedAt < start],
+      ] as const) {
         if (!keep) continue;
         let mm = maps.get(p.userId);
         if (!mm) maps.set(p.userId, (mm = new Map()));
@@ -570,7 +758,16 @@ export class RivalsService {
       const mine = after.get(r.chartId)!.exScore;
       const old = before.get(r.chartId)?.exScore ?? null;
       if (mine > rival && (old === null || old <= rival)) {
-        out.set(r.chartId, [...(out.get(r.chartId) ?? []), { rivalUserId: r.userId, rivalName: names.get(r.userId)!, rivalScore: rival, myNewScore: mine, myOldScore: old }]);
+        out.set(r.chartId, [
+          ...(out.get(r.chartId) ?? []),
+          {
+            rivalUserId: r.userId,
+            rivalName: names.get(r.userId)!,
+            rivalScore: rival,
+            myNewScore: mine,
+            myOldScore: old,
+          },
+        ]);
       }
     }
     return out;
@@ -585,7 +782,13 @@ export class RivalsService {
  */
 export async function followersOvertaken(
   db: AreaScope['db'],
-  e: { userId: string; version: string; batchId: string; chartIds: number[]; exSteps?: { chartId: number; before: number; after: number }[] },
+  e: {
+    userId: string;
+    version: string;
+    batchId: string;
+    chartIds: number[];
+    exSteps?: { chartId: number; before: number; after: number }[];
+  },
 ): Promise<OvertakenFollower[]> {
   if (!e.chartIds.length) return [];
   if (e.exSteps) {
@@ -601,7 +804,12 @@ export async function followersOvertaken(
       JOIN "BestScore" b ON b."userId" = f."followerId" AND b."version" = ${e.version} AND b."chartId" = s."chartId"
       WHERE (imp."isPublic" OR f."approvedAt" IS NOT NULL) AND b."exScore" < s."after" AND b."exScore" >= s."before"
       ORDER BY 2, 1`;
-    return rows.map((o) => ({ recipientId: o.recipientId, chartId: Number(o.chartId), myEx: Number(o.myEx), newEx: Number(o.newEx) }));
+    return rows.map((o) => ({
+      recipientId: o.recipientId,
+      chartId: Number(o.chartId),
+      myEx: Number(o.myEx),
+      newEx: Number(o.newEx),
+    }));
   }
   const chartIds = Prisma.join(e.chartIds);
   const rows = await db.$queryRaw<{ recipientId: string; chartId: number; myEx: number; newEx: number }[]>`
@@ -617,5 +825,10 @@ export async function followersOvertaken(
     WHERE nb."userId" = ${e.userId} AND nb."version" = ${e.version} AND nb."chartId" IN (${chartIds})
       AND ${visibleThroughFollow('f', 'imp')}
       AND b."exScore" < nb."exScore" AND b."exScore" >= COALESCE(prev.ex, -1)`;
-  return rows.map((o) => ({ recipientId: o.recipientId, chartId: Number(o.chartId), myEx: Number(o.myEx), newEx: Number(o.newEx) }));
+  return rows.map((o) => ({
+    recipientId: o.recipientId,
+    chartId: Number(o.chartId),
+    myEx: Number(o.myEx),
+    newEx: Number(o.newEx),
+  }));
 }

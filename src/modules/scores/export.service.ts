@@ -47,7 +47,12 @@ export async function* bestPages(deps: ExportDeps, q: ExportQuery, pageSize = PA
   let after = 0;
   for (;;) {
     const page = await deps.db.bestScore.findMany({
-      where: { userId: q.userId, version: q.version, chartId: { gt: after }, chart: { is: { playStyle: q.playStyle } } },
+      where: {
+        userId: q.userId,
+        version: q.version,
+        chartId: { gt: after },
+        chart: { is: { playStyle: q.playStyle } },
+      },
       orderBy: { chartId: 'asc' },
       take: pageSize,
     });
@@ -64,9 +69,19 @@ export async function* bestPages(deps: ExportDeps, q: ExportQuery, pageSize = PA
       if (!chart) continue;
       const j = judgements.get(b.exScoreId);
       rows.push({
-        chartId: b.chartId, songId: chart.songId, title: chart.title, difficulty: chart.difficulty, level: chart.level,
-        notes: chart.notes, exScore: b.exScore, clearLamp: b.clearLamp, missCount: b.missCount, playedAt: b.playedAt,
-        pgreat: j?.pgreat ?? null, great: j?.great ?? null, bpi: deps.catalogue.currentBpi(b.chartId, b.exScore),
+        chartId: b.chartId,
+        songId: chart.songId,
+        title: chart.title,
+        difficulty: chart.difficulty,
+        level: chart.level,
+        notes: chart.notes,
+        exScore: b.exScore,
+        clearLamp: b.clearLamp,
+        missCount: b.missCount,
+        playedAt: b.playedAt,
+        pgreat: j?.pgreat ?? null,
+        great: j?.great ?? null,
+        bpi: deps.catalogue.currentBpi(b.chartId, b.exScore),
       });
     }
     yield rows;
@@ -90,9 +105,19 @@ export async function* playPages(deps: ExportDeps, q: ExportQuery, pageSize = PA
       const chart = deps.catalogue.chart(p.chartId);
       if (!chart) continue;
       rows.push({
-        chartId: p.chartId, songId: chart.songId, title: chart.title, difficulty: chart.difficulty, level: chart.level,
-        notes: chart.notes, exScore: p.exScore, clearLamp: p.clearLamp, missCount: p.missCount, playedAt: p.playedAt,
-        pgreat: p.pgreat, great: p.great, bpi: p.bpi,
+        chartId: p.chartId,
+        songId: chart.songId,
+        title: chart.title,
+        difficulty: chart.difficulty,
+        level: chart.level,
+        notes: chart.notes,
+        exScore: p.exScore,
+        clearLamp: p.clearLamp,
+        missCount: p.missCount,
+        playedAt: p.playedAt,
+        pgreat: p.pgreat,
+        great: p.great,
+        bpi: p.bpi,
       });
     }
     yield rows;
@@ -101,7 +126,11 @@ export async function* playPages(deps: ExportDeps, q: ExportQuery, pageSize = PA
 }
 
 /** BATCH-MANUAL JSON, chunk by chunk (one chunk per page). */
-export async function* batchManualChunks(pages: AsyncIterable<ExportRow[]>, q: ExportQuery, withBpi: boolean): AsyncGenerator<string> {
+export async function* batchManualChunks(
+  pages: AsyncIterable<ExportRow[]>,
+  q: ExportQuery,
+  withBpi: boolean,
+): AsyncGenerator<string> {
   yield batchManualHead(q.playStyle, q.version);
   let first = true;
   for await (const rows of pages) {
@@ -131,12 +160,16 @@ export async function* officialCsvChunks(deps: ExportDeps, q: ExportQuery): Asyn
   const ids = [...songs.keys()].sort((a, b) => a - b);
   for (let i = 0; i < ids.length; i += PAGE) {
     const chunk = ids.slice(i, i + PAGE);
-    const facts = await deps.db.song.findMany({ where: { id: { in: chunk } }, select: { id: true, genre: true, artist: true } });
+    const facts = await deps.db.song.findMany({
+      where: { id: { in: chunk } },
+      select: { id: true, genre: true, artist: true },
+    });
     const byId = new Map(facts.map((f) => [f.id, f]));
     const lines = chunk.map((id) => {
       const s = songs.get(id)!;
       const f = byId.get(id);
-      const version = q.version in VERSION_TITLES ? `${q.version} ${VERSION_TITLES[q.version as GameVersion]}` : q.version;
+      const version =
+        q.version in VERSION_TITLES ? `${q.version} ${VERSION_TITLES[q.version as GameVersion]}` : q.version;
       return officialLine({ title: s.title, version, genre: f?.genre, artist: f?.artist, charts: s.charts }) + '\r\n';
     });
     yield lines.join('');

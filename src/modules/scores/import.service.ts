@@ -30,7 +30,15 @@ import type { ImportSource } from '../../generated/prisma/enums';
 import { requireVersion } from '../../graphql/args';
 import { CATALOGUE_CACHE, type CatalogueChart } from '../catalogue/catalogue';
 import { learnCharts } from './learn.service';
-import { bestBpis, computeTotal, lockPlayer, storeTotals, totalSetIds, type ChartLookup, type DbLike } from './totals.service';
+import {
+  bestBpis,
+  computeTotal,
+  lockPlayer,
+  storeTotals,
+  totalSetIds,
+  type ChartLookup,
+  type DbLike,
+} from './totals.service';
 import { retryTransaction } from '../../db/retry';
 import { importDuration, timed, txRetries } from '../../metrics';
 
@@ -179,12 +187,22 @@ export function parseExport(
     // Both play styles (rows are matched by their play style); an EX score over a known chart's
     // maximum drops that chart alone (charts of unknown note count are not checked).
     const maxExScore = (c: { title: string; playStyle: PlayStyle; difficulty: Difficulty }) => {
-      const notes = (catalogue.find(c.title, c.playStyle, c.difficulty) ?? catalogue.find(correctTitle(c.title, corrections), c.playStyle, c.difficulty))?.notes;
+      const notes = (
+        catalogue.find(c.title, c.playStyle, c.difficulty) ??
+        catalogue.find(correctTitle(c.title, corrections), c.playStyle, c.difficulty)
+      )?.notes;
       return notes ? notes * 2 : undefined;
     };
-    parsed = parseScoreExport(text, { corrections, knownTitle: catalogueTitles(catalogue), playStyles: [PlayStyle.SP, PlayStyle.DP], officialPlayStyle, maxExScore });
+    parsed = parseScoreExport(text, {
+      corrections,
+      knownTitle: catalogueTitles(catalogue),
+      playStyles: [PlayStyle.SP, PlayStyle.DP],
+      officialPlayStyle,
+      maxExScore,
+    });
   } catch (err) {
-    if (err instanceof CsvFormatError) throw badInput(err.message, [{ code: 'invalid_format', path: ['csv', err.line], message: err.message }]);
+    if (err instanceof CsvFormatError)
+      throw badInput(err.message, [{ code: 'invalid_format', path: ['csv', err.line], message: err.message }]);
     throw err;
   }
   if (!formatFitsVersion(parsed.format, version)) {
@@ -210,7 +228,13 @@ export function parseExport(
     ...(r.artist !== undefined ? { artist: r.artist } : {}),
     ...(r.judgements ? { judgements: r.judgements } : {}),
   }));
-  return { source: SOURCE[parsed.format], format: parsed.format, rows, parseIssues: parsed.issues, skipped: parsed.skipped };
+  return {
+    source: SOURCE[parsed.format],
+    format: parsed.format,
+    rows,
+    parseIssues: parsed.issues,
+    skipped: parsed.skipped,
+  };
 }
 
 /**
@@ -218,7 +242,12 @@ export function parseExport(
  * checked (EX within the chart's maximum, misses), their play time read (JST wall clock; the
  * import time when absent or unreadable, with a warning). Zero scores are charts without a play.
  */
-export function matchRows(catalogue: ImportCatalogue, rows: readonly ImportRow[], corrections: TitleCorrections, now: Date) {
+export function matchRows(
+  catalogue: ImportCatalogue,
+  rows: readonly ImportRow[],
+  corrections: TitleCorrections,
+  now: Date,
+) {
   const problems: ImportProblem[] = [];
   const notFound: ImportReport['notFound'] = [];
   let skipped = 0;
@@ -233,7 +262,14 @@ export function matchRows(catalogue: ImportCatalogue, rows: readonly ImportRow[]
     const corrected = correctTitle(row.title, corrections);
     let chart = catalogue.find(row.title, style, row.difficulty) ?? catalogue.find(corrected, style, row.difficulty);
     let isLearned = false;
-    if (!chart && row.level != null && Number.isInteger(row.level) && row.level >= 1 && row.level <= 12 && corrected.trim() !== '') {
+    if (
+      !chart &&
+      row.level != null &&
+      Number.isInteger(row.level) &&
+      row.level >= 1 &&
+      row.level <= 12 &&
+      corrected.trim() !== ''
+    ) {
       // The export names the chart's level: the catalogue learns the chart (no BPI definition).
       const key = `${corrected}\u0000${style}\u0000${row.difficulty}`;
       chart = learned.get(key);
@@ -261,7 +297,15 @@ export function matchRows(catalogue: ImportCatalogue, rows: readonly ImportRow[]
       continue;
     }
     const bad = (reason: string, column?: string, value?: unknown) =>
-      problems.push({ line: row.line, title: row.title, difficulty: row.difficulty, column, ...(value !== undefined ? { value: String(value) } : {}), reason, severity: 'error' });
+      problems.push({
+        line: row.line,
+        title: row.title,
+        difficulty: row.difficulty,
+        column,
+        ...(value !== undefined ? { value: String(value) } : {}),
+        reason,
+        severity: 'error',
+      });
     if (row.exScore === 0) {
       skipped++; // a chart without a play (the reference skips zero scores too)
       continue;
@@ -293,10 +337,20 @@ export function matchRows(catalogue: ImportCatalogue, rows: readonly ImportRow[]
           continue;
         }
         playedAt = at;
-      } else problems.push({ line: row.line, title: row.title, difficulty: row.difficulty, column: 'lastPlayed', value: row.lastPlayed, reason: 'not a date-time; the import time is used', severity: 'warning' });
+      } else
+        problems.push({
+          line: row.line,
+          title: row.title,
+          difficulty: row.difficulty,
+          column: 'lastPlayed',
+          value: row.lastPlayed,
+          reason: 'not a date-time; the import time is used',
+          severity: 'warning',
+        });
     }
     if (isLearned) {
-      if (row.genre && !learnedSong.has(chart.title)) learnedSong.set(chart.title, { genre: row.genre, artist: row.artist ?? null });
+      if (row.genre && !learnedSong.has(chart.title))
+        learnedSong.set(chart.title, { genre: row.genre, artist: row.artist ?? null });
       matched.push({ row, chart, playedAt, bpi: null, learned: true });
     } else matched.push({ row, chart, playedAt, bpi: catalogue.currentBpi(chart.id, row.exScore) });
   }
@@ -326,7 +380,11 @@ export function improvingPlays(matched: readonly MatchedRow[], bests: Map<number
  * replaced by the inserted ones (`insertedIds`: ids of the candidates' plays, ascending, in
  * candidate order).
  */
-export function bestUpserts(bests: ReadonlyMap<number, Best>, changedCharts: readonly number[], insertedIds: readonly number[]) {
+export function bestUpserts(
+  bests: ReadonlyMap<number, Best>,
+  changedCharts: readonly number[],
+  insertedIds: readonly number[],
+) {
   const realId = (id: number | null) => (id !== null && id < 0 ? insertedIds[-id - 1] : id);
   return changedCharts.map((chartId) => {
     const b = bests.get(chartId)!;
@@ -346,7 +404,10 @@ export function bestUpserts(bests: ReadonlyMap<number, Best>, changedCharts: rea
 /** The player's bests, stored total and whether a batch exists in `version` (read in the import's transaction). */
 async function playerState(tx: DbLike, userId: string, version: string) {
   const bestRows = await tx.bestScore.findMany({ where: { userId, version }, orderBy: { chartId: 'asc' } });
-  const status = await tx.playerVersionStatus.findUnique({ where: { userId_version: { userId, version } }, select: { totalBpi: true } });
+  const status = await tx.playerVersionStatus.findUnique({
+    where: { userId_version: { userId, version } },
+    select: { totalBpi: true },
+  });
   const earlier = await tx.importBatch.findFirst({ where: { userId, version }, select: { id: true } });
   return { bestRows, status, earlier };
 }
@@ -406,81 +467,85 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
   let exSteps: { chartId: number; before: number; after: number }[] = [];
 
   const result = await importTransaction(db, async (tx) => {
-      // 2. the player's current bests and total in this version (one import at a time per player:
-      // lockPlayer; the reads one after the other — one connection serves the whole transaction)
-      await lockPlayer(tx, input.userId);
-      const { bestRows, status, earlier } = await playerState(tx, input.userId, input.version);
-      const previousTotalBpi = status?.totalBpi ?? -15;
-      const bests = new Map<number, Best>(bestRows.map((b) => [b.chartId, { ...b }]));
-      const exBefore = new Map(bestRows.map((b) => [b.chartId, b.exScore]));
+    // 2. the player's current bests and total in this version (one import at a time per player:
+    // lockPlayer; the reads one after the other — one connection serves the whole transaction)
+    await lockPlayer(tx, input.userId);
+    const { bestRows, status, earlier } = await playerState(tx, input.userId, input.version);
+    const previousTotalBpi = status?.totalBpi ?? -15;
+    const bests = new Map<number, Best>(bestRows.map((b) => [b.chartId, { ...b }]));
+    const exBefore = new Map(bestRows.map((b) => [b.chartId, b.exScore]));
 
-      // 2b. charts learned from the export: created now (same transaction), placeholders get their ids
-      createdCharts = await learnCharts(tx, step1.learned, step1.learnedSong);
+    // 2b. charts learned from the export: created now (same transaction), placeholders get their ids
+    createdCharts = await learnCharts(tx, step1.learned, step1.learnedSong);
 
-      // 3. improvements, in file order
-      const candidates = improvingPlays(matched, bests);
-      if (candidates.length === 0) {
-        const message = matched.length === 0 ? 'Nothing imported: no row matched a chart of the catalogue' : 'Already up to date: no score improved';
-        return report({ previousTotalBpi, newTotalBpi: previousTotalBpi, message });
-      }
+    // 3. improvements, in file order
+    const candidates = improvingPlays(matched, bests);
+    if (candidates.length === 0) {
+      const message =
+        matched.length === 0
+          ? 'Nothing imported: no row matched a chart of the catalogue'
+          : 'Already up to date: no score improved';
+      return report({ previousTotalBpi, newTotalBpi: previousTotalBpi, message });
+    }
 
-      // ascending chart ids: every import writes shared rows (rank blocks) in the same order
-      const changedCharts = [...new Set(candidates.map((c) => c.chart.id))].sort((a, b) => a - b);
-      const setIds = totalSetIds(catalogue, input.version);
-      const totals = computeTotal(catalogue, input.version, bestBpis(catalogue, bests), setIds);
-      const batchId = randomUUID();
-      const bpiUpdatedCount = candidates.filter((c) => c.chart.definition).length;
+    // ascending chart ids: every import writes shared rows (rank blocks) in the same order
+    const changedCharts = [...new Set(candidates.map((c) => c.chart.id))].sort((a, b) => a - b);
+    const setIds = totalSetIds(catalogue, input.version);
+    const totals = computeTotal(catalogue, input.version, bestBpis(catalogue, bests), setIds);
+    const batchId = randomUUID();
+    const bpiUpdatedCount = candidates.filter((c) => c.chart.definition).length;
 
-      // 4. writes: batch, plays (one statement), bests (one upsert), total
-      await tx.importBatch.create({
-        data: {
-          id: batchId,
-          userId: input.userId,
-          version: input.version,
-          source: input.source,
-          rowCount: input.rows.length,
-          updatedCount: candidates.length,
-          bpiUpdatedCount,
-          // null: the player's first batch in the version (no previous total: its difference is 0)
-          previousTotalBpi: earlier ? previousTotalBpi : null,
-          totalBpi: totals.totalBpi,
-          createdAt: now,
-        },
-      });
-      progress(Math.floor(total / 2), total);
-      const plays = candidates.map((c, i) => ({
-        ord: i,
-        chartId: c.chart.id,
-        exScore: c.row.exScore,
-        clearLamp: c.row.clearLamp,
-        missCount: c.row.missCount,
-        bpi: c.bpi,
-        definitionId: c.chart.definition?.id ?? null,
-        playedAt: c.playedAt.toISOString(),
-        pgreat: c.row.judgements?.pgreat ?? null,
-        great: c.row.judgements?.great ?? null,
-      }));
-      const inserted = await tx.$queryRawUnsafe<{ id: number }[]>(
-        `INSERT INTO "Score" ("userId", "chartId", "version", "batchId", "exScore", "clearLamp", "missCount", "bpi", "definitionId", "playedAt", "createdAt", "pgreat", "great")
+    // 4. writes: batch, plays (one statement), bests (one upsert), total
+    await tx.importBatch.create({
+      data: {
+        id: batchId,
+        userId: input.userId,
+        version: input.version,
+        source: input.source,
+        rowCount: input.rows.length,
+        updatedCount: candidates.length,
+        bpiUpdatedCount,
+        // null: the player's first batch in the version (no previous total: its difference is 0)
+        previousTotalBpi: earlier ? previousTotalBpi : null,
+        totalBpi: totals.totalBpi,
+        createdAt: now,
+      },
+    });
+    progress(Math.floor(total / 2), total);
+    const plays = candidates.map((c, i) => ({
+      ord: i,
+      chartId: c.chart.id,
+      exScore: c.row.exScore,
+      clearLamp: c.row.clearLamp,
+      missCount: c.row.missCount,
+      bpi: c.bpi,
+      definitionId: c.chart.definition?.id ?? null,
+      playedAt: c.playedAt.toISOString(),
+      pgreat: c.row.judgements?.pgreat ?? null,
+      great: c.row.judgements?.great ?? null,
+    }));
+    const inserted = await tx.$queryRawUnsafe<{ id: number }[]>(
+      `INSERT INTO "Score" ("userId", "chartId", "version", "batchId", "exScore", "clearLamp", "missCount", "bpi", "definitionId", "playedAt", "createdAt", "pgreat", "great")
          SELECT $2, x."chartId", $3, $4, x."exScore", x."clearLamp"::"ClearLamp", x."missCount", x."bpi", x."definitionId", x."playedAt"::timestamp(3), $5::timestamp(3), x."pgreat", x."great"
            FROM jsonb_to_recordset($1::jsonb) AS x("ord" int, "chartId" int, "exScore" int, "clearLamp" text, "missCount" int, "bpi" double precision, "definitionId" int, "playedAt" text, "pgreat" int, "great" int)
           ORDER BY x."ord"
          RETURNING "id"`,
-        JSON.stringify(plays),
-        input.userId,
-        input.version,
-        batchId,
-        now.toISOString(),
-      );
-      if (inserted.length !== candidates.length) throw new Error(`inserted ${inserted.length} plays, expected ${candidates.length}`);
-      const ids = inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
-      await input.afterPlaysInserted?.();
-      progress(Math.floor((total * 3) / 4), total);
+      JSON.stringify(plays),
+      input.userId,
+      input.version,
+      batchId,
+      now.toISOString(),
+    );
+    if (inserted.length !== candidates.length)
+      throw new Error(`inserted ${inserted.length} plays, expected ${candidates.length}`);
+    const ids = inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
+    await input.afterPlaysInserted?.();
+    progress(Math.floor((total * 3) / 4), total);
 
-      const upserts = bestUpserts(bests, changedCharts, ids);
-      exSteps = upserts.map((u) => ({ chartId: u.chartId, before: exBefore.get(u.chartId) ?? -1, after: u.exScore }));
-      await tx.$executeRawUnsafe(
-        `INSERT INTO "BestScore" ("userId", "version", "chartId", "exScore", "exScoreId", "clearLamp", "clearLampId", "missCount", "missCountId", "playedAt", "updatedAt")
+    const upserts = bestUpserts(bests, changedCharts, ids);
+    exSteps = upserts.map((u) => ({ chartId: u.chartId, before: exBefore.get(u.chartId) ?? -1, after: u.exScore }));
+    await tx.$executeRawUnsafe(
+      `INSERT INTO "BestScore" ("userId", "version", "chartId", "exScore", "exScoreId", "clearLamp", "clearLampId", "missCount", "missCountId", "playedAt", "updatedAt")
          SELECT $2, $3, x."chartId", x."exScore", x."exScoreId", x."clearLamp"::"ClearLamp", x."clearLampId", x."missCount", x."missCountId", x."playedAt"::timestamp(3), $4::timestamp(3)
            FROM jsonb_to_recordset($1::jsonb) AS x("chartId" int, "exScore" int, "exScoreId" int, "clearLamp" text, "clearLampId" int, "missCount" int, "missCountId" int, "playedAt" text)
          ON CONFLICT ("userId", "version", "chartId") DO UPDATE SET
@@ -488,24 +553,24 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
            "clearLamp" = EXCLUDED."clearLamp", "clearLampId" = EXCLUDED."clearLampId",
            "missCount" = EXCLUDED."missCount", "missCountId" = EXCLUDED."missCountId",
            "playedAt" = EXCLUDED."playedAt", "updatedAt" = EXCLUDED."updatedAt"`,
-        JSON.stringify(upserts),
-        input.userId,
-        input.version,
-        now.toISOString(),
-      );
-      // no BPI chart touched: no total is written, as the reference (docs/domain/scores.md, import rules)
-      if (bpiUpdatedCount > 0) await storeTotals(tx, input.version, new Map([[input.userId, totals]]));
-      return report({
-        batchId,
-        upToDate: false,
-        message: `Imported ${candidates.length} improved plays`,
-        updatedCount: candidates.length,
-        bpiUpdatedCount,
-        previousTotalBpi,
-        newTotalBpi: totals.totalBpi,
-        learnedCharts: createdCharts.length,
-        chartIds: changedCharts,
-      });
+      JSON.stringify(upserts),
+      input.userId,
+      input.version,
+      now.toISOString(),
+    );
+    // no BPI chart touched: no total is written, as the reference (docs/domain/scores.md, import rules)
+    if (bpiUpdatedCount > 0) await storeTotals(tx, input.version, new Map([[input.userId, totals]]));
+    return report({
+      batchId,
+      upToDate: false,
+      message: `Imported ${candidates.length} improved plays`,
+      updatedCount: candidates.length,
+      bpiUpdatedCount,
+      previousTotalBpi,
+      newTotalBpi: totals.totalBpi,
+      learnedCharts: createdCharts.length,
+      chartIds: changedCharts,
+    });
   });
   progress(total, total);
   if (step1.learned.length) {
@@ -517,7 +582,13 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
     if (createdCharts.length) deps.events?.emit('catalogue.chartsAdded', { chartIds: createdCharts });
   }
   if (result.batchId) {
-    deps.events?.emit('scores.imported', { userId: input.userId, version: input.version, batchId: result.batchId, chartIds: result.chartIds, exSteps });
+    deps.events?.emit('scores.imported', {
+      userId: input.userId,
+      version: input.version,
+      batchId: result.batchId,
+      chartIds: result.chartIds,
+      exSteps,
+    });
   }
   return result;
 }
@@ -533,5 +604,11 @@ export function importScoreExport(
 ): Promise<ImportReport> {
   requireVersion(args.version);
   const parsed = parseExport(args.csv, args.version, deps.catalogue, opts.corrections, args.playStyle ?? PlayStyle.SP);
-  return importScores(deps, { userId: args.userId, version: args.version, ...parsed, corrections: opts.corrections, onProgress: opts.onProgress });
+  return importScores(deps, {
+    userId: args.userId,
+    version: args.version,
+    ...parsed,
+    corrections: opts.corrections,
+    onProgress: opts.onProgress,
+  });
 }

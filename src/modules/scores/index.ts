@@ -14,7 +14,14 @@ import { recomputeAll } from './totals.service';
  */
 export const scoresArea = defineArea({
   name: 'scores',
-  resolvers: [ScoresMutationResolver, ScoresUserResolver, bpiModelResolver(ScoreEntryType), bpiModelResolver(PlayType), ChartFieldsEdgesResolver, PlayEdgesResolver],
+  resolvers: [
+    ScoresMutationResolver,
+    ScoresUserResolver,
+    bpiModelResolver(ScoreEntryType),
+    bpiModelResolver(PlayType),
+    ChartFieldsEdgesResolver,
+    PlayEdgesResolver,
+  ],
   loaders: createScoreLoaders,
   nodes: scoreNodes,
   services: (s) => new ScoresService(s),
@@ -22,7 +29,11 @@ export const scoresArea = defineArea({
     // After a definitions update: every player's total over their bests first (then the arena
     // averages). The bests' BPIs are derived on read from the reloaded catalogue; the step keeps
     // its name, which recomputeStatus shows.
-    { name: 'bests and totals', order: 10, run: async ({ db, catalogue }, version, progress) => void (await recomputeAll(db, catalogue, version, progress)) },
+    {
+      name: 'bests and totals',
+      order: 10,
+      run: async ({ db, catalogue }, version, progress) => void (await recomputeAll(db, catalogue, version, progress)),
+    },
   ],
 });
 

@@ -23,7 +23,11 @@ export interface LearnedSong {
  * NOTHING, then read back) — and gives each placeholder its real song and chart id, in place.
  * Returns the ids of the charts this call created. Four statements whatever the count.
  */
-export async function learnCharts(tx: DbLike, charts: readonly CatalogueChart[], songs: ReadonlyMap<string, LearnedSong>): Promise<number[]> {
+export async function learnCharts(
+  tx: DbLike,
+  charts: readonly CatalogueChart[],
+  songs: ReadonlyMap<string, LearnedSong>,
+): Promise<number[]> {
   if (!charts.length) return [];
   // Sorted (titles, then chart keys): concurrent imports learning overlapping charts take the
   // unique-index entries in one order, so they wait for each other instead of deadlocking.
@@ -33,12 +37,27 @@ export async function learnCharts(tx: DbLike, charts: readonly CatalogueChart[],
      SELECT x."title", x."genre", x."artist", now() FROM jsonb_to_recordset($1::jsonb) AS x("title" text, "genre" text, "artist" text)
      ORDER BY x."title" COLLATE "C"
      ON CONFLICT ("title") DO NOTHING`,
-    JSON.stringify(titles.map((title) => ({ title, genre: songs.get(title)?.genre ?? null, artist: songs.get(title)?.artist ?? null }))),
+    JSON.stringify(
+      titles.map((title) => ({
+        title,
+        genre: songs.get(title)?.genre ?? null,
+        artist: songs.get(title)?.artist ?? null,
+      })),
+    ),
   );
-  const songRows = await tx.$queryRawUnsafe<{ id: number; title: string }[]>(`SELECT "id", "title" FROM "Song" WHERE "title" = ANY($1::text[])`, titles);
+  const songRows = await tx.$queryRawUnsafe<{ id: number; title: string }[]>(
+    `SELECT "id", "title" FROM "Song" WHERE "title" = ANY($1::text[])`,
+    titles,
+  );
   const songId = new Map(songRows.map((r) => [r.title, Number(r.id)]));
   const rows = charts
-    .map((c) => ({ songId: songId.get(c.title)!, playStyle: c.playStyle, difficulty: c.difficulty, level: c.level, notes: c.notes > 0 ? c.notes : null }))
+    .map((c) => ({
+      songId: songId.get(c.title)!,
+      playStyle: c.playStyle,
+      difficulty: c.difficulty,
+      level: c.level,
+      notes: c.notes > 0 ? c.notes : null,
+    }))
     .sort((a, b) => a.songId - b.songId || cmp(a.playStyle, b.playStyle) || cmp(a.difficulty, b.difficulty));
   const created = await tx.$queryRawUnsafe<{ id: number }[]>(
     `INSERT INTO "Chart" ("songId", "playStyle", "difficulty", "level", "notes", "updatedAt")

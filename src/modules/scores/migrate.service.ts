@@ -17,7 +17,15 @@ import { rebuildDerived } from './rebuild.service';
 import { lockPlayer } from './totals.service';
 import type { ImportDeps } from './import.service';
 
-const LEGACY_LAMPS = [ClearLamp.FAILED, ClearLamp.ASSIST_CLEAR, ClearLamp.EASY_CLEAR, ClearLamp.CLEAR, ClearLamp.HARD_CLEAR, ClearLamp.EX_HARD_CLEAR, ClearLamp.FULLCOMBO_CLEAR];
+const LEGACY_LAMPS = [
+  ClearLamp.FAILED,
+  ClearLamp.ASSIST_CLEAR,
+  ClearLamp.EASY_CLEAR,
+  ClearLamp.CLEAR,
+  ClearLamp.HARD_CLEAR,
+  ClearLamp.EX_HARD_CLEAR,
+  ClearLamp.FULLCOMBO_CLEAR,
+];
 
 interface HistoryItem {
   title: string;
@@ -46,7 +54,12 @@ const MIGRATION_CHUNK = 500;
 /** History entries per migration (all versions). */
 export const MIGRATION_MAX_ENTRIES = 100_000;
 
-export async function migrateLegacyScores(deps: ImportDeps, userId: string, data: string, maxChars = MIGRATION_MAX_CHARS) {
+export async function migrateLegacyScores(
+  deps: ImportDeps,
+  userId: string,
+  data: string,
+  maxChars = MIGRATION_MAX_CHARS,
+) {
   if (data.length > maxChars) {
     const message = `data is ${data.length} characters; the maximum is ${maxChars} (MIGRATION_MAX_BYTES)`;
     throw badInput(message, [{ code: 'too_big', path: ['data'], message }]);
@@ -57,34 +70,64 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
   } catch {
     throw badInput('data is not JSON', [{ code: 'invalid_json', path: ['data'], message: 'data is not JSON' }]);
   }
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw badInput('data must be an object keyed by game version');
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+    throw badInput('data must be an object keyed by game version');
   await yieldToEventLoop();
   const { db, catalogue } = deps;
-  const plan: { version: string; day: string; createdAt: Date; plays: { chartId: number; exScore: number; clearLamp: ClearLamp | null; missCount: number | null; playedAt: Date; bpi: number | null; definitionId: number | null }[] }[] = [];
+  const plan: {
+    version: string;
+    day: string;
+    createdAt: Date;
+    plays: {
+      chartId: number;
+      exScore: number;
+      clearLamp: ClearLamp | null;
+      missCount: number | null;
+      playedAt: Date;
+      bpi: number | null;
+      definitionId: number | null;
+    }[];
+  }[] = [];
   let notFound = 0;
   let entries = 0;
   const now = Date.now();
   const versions: string[] = [];
   for (const [version, body] of Object.entries(doc as Record<string, unknown>)) {
     const issue = versionIssue(version, 'data');
-    if (issue) throw badInput(`Unknown game version ${JSON.stringify(version)}`, [{ ...issue, path: ['data', version] }]);
-    const b = body as { scoresHistory?: unknown; scores?: Record<string, { title?: string; difficulty?: string; clearState?: unknown; missCount?: unknown }> };
+    if (issue)
+      throw badInput(`Unknown game version ${JSON.stringify(version)}`, [{ ...issue, path: ['data', version] }]);
+    const b = body as {
+      scoresHistory?: unknown;
+      scores?: Record<string, { title?: string; difficulty?: string; clearState?: unknown; missCount?: unknown }>;
+    };
     if (!Array.isArray(b?.scoresHistory) || b.scoresHistory.length === 0) continue;
     entries += b.scoresHistory.length;
     if (entries > MIGRATION_MAX_ENTRIES) {
-      throw badInput(`More than ${MIGRATION_MAX_ENTRIES} history entries`, [{ code: 'too_big', path: ['data'], message: `More than ${MIGRATION_MAX_ENTRIES} history entries` }]);
+      throw badInput(`More than ${MIGRATION_MAX_ENTRIES} history entries`, [
+        { code: 'too_big', path: ['data'], message: `More than ${MIGRATION_MAX_ENTRIES} history entries` },
+      ]);
     }
     versions.push(version);
     const meta = new Map<string, { lamp: ClearLamp | null; miss: number | null }>();
     for (const m of Object.values(b.scores ?? {})) {
       if (!m?.title || !m.difficulty) continue;
       const miss = Number(m.missCount);
-      meta.set(`${m.title}\u0000${m.difficulty.toUpperCase()}`, { lamp: legacyLamp(m.clearState), miss: Number.isInteger(miss) && miss >= 0 ? miss : null });
+      meta.set(`${m.title}\u0000${m.difficulty.toUpperCase()}`, {
+        lamp: legacyLamp(m.clearState),
+        miss: Number.isInteger(miss) && miss >= 0 ? miss : null,
+      });
     }
     // latest entry per chart (gets the export's current lamp / miss count)
     const items = (b.scoresHistory as HistoryItem[])
       .map((h) => ({ h, at: typeof h?.updatedAt === 'string' ? toDate(h.updatedAt) : null }))
-      .filter((x): x is { h: HistoryItem; at: Date } => x.at !== null && typeof x.h.title === 'string' && typeof x.h.difficulty === 'string' && Number.isInteger(x.h.exScore) && x.h.exScore > 0)
+      .filter(
+        (x): x is { h: HistoryItem; at: Date } =>
+          x.at !== null &&
+          typeof x.h.title === 'string' &&
+          typeof x.h.difficulty === 'string' &&
+          Number.isInteger(x.h.exScore) &&
+          x.h.exScore > 0,
+      )
       .sort((a, z) => a.at.getTime() - z.at.getTime());
     await yieldToEventLoop();
     // Dates outside the sane range are refused (never stored): the whole migration or nothing.
@@ -92,7 +135,9 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
       const problem = playDateProblem(x.at, now);
       if (problem) {
         const i = (b.scoresHistory as HistoryItem[]).indexOf(x.h);
-        throw badInput(`data.${version}.scoresHistory[${i}]: ${problem}`, [{ code: 'out_of_range', path: ['data', version, 'scoresHistory', i, 'updatedAt'], message: problem }]);
+        throw badInput(`data.${version}.scoresHistory[${i}]: ${problem}`, [
+          { code: 'out_of_range', path: ['data', version, 'scoresHistory', i, 'updatedAt'], message: problem },
+        ]);
       }
     }
     const lastIdx = new Map<string, number>();
@@ -119,7 +164,13 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
         entry = { version, day, createdAt: new Date(Date.parse(`${day}T23:59:59.000Z`) - 9 * 3600_000), plays: [] };
         days.set(day, entry);
       }
-      entry.plays.push({ chartId: chart.id, ...play, playedAt: x.at, bpi: catalogue.currentBpi(chart.id, x.h.exScore), definitionId: chart.definition?.id ?? null });
+      entry.plays.push({
+        chartId: chart.id,
+        ...play,
+        playedAt: x.at,
+        bpi: catalogue.currentBpi(chart.id, x.h.exScore),
+        definitionId: chart.definition?.id ?? null,
+      });
     }
     plan.push(...days.values());
   }
@@ -150,7 +201,13 @@ export async function migrateLegacyScores(deps: ImportDeps, userId: string, data
       // Plays as one JSON parameter per chunk (jsonb_to_recordset), as the score import does:
       // Prisma's createMany binds every value separately, which PGlite takes seconds to plan.
       const rows = batches.flatMap((p) =>
-        p.plays.map((x) => ({ ...x, version: p.version, batchId: p.id, playedAt: x.playedAt.toISOString(), createdAt: p.createdAt.toISOString() })),
+        p.plays.map((x) => ({
+          ...x,
+          version: p.version,
+          batchId: p.id,
+          playedAt: x.playedAt.toISOString(),
+          createdAt: p.createdAt.toISOString(),
+        })),
       );
       // Chunks of MIGRATION_CHUNK plays with the event loop let through between them (PGlite runs
       // each statement on the main thread: one statement of 20,000 rows held the process seconds).

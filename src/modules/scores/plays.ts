@@ -46,10 +46,12 @@ export interface ChartFilter {
 }
 
 export const matchesFilter = (c: CatalogueChart, f: ChartFilter) =>
-  (!f.levels?.length || f.levels.includes(c.level)) && (!f.difficulties?.length || f.difficulties.includes(c.difficulty));
+  (!f.levels?.length || f.levels.includes(c.level)) &&
+  (!f.difficulties?.length || f.difficulties.includes(c.difficulty));
 
 /** Default order of score lists: level desc, then title. */
-export const byLevelTitle = (a: ChartFieldsData, b: ChartFieldsData) => b.level - a.level || a.title.localeCompare(b.title) || a.chartId - b.chartId;
+export const byLevelTitle = (a: ChartFieldsData, b: ChartFieldsData) =>
+  b.level - a.level || a.title.localeCompare(b.title) || a.chartId - b.chartId;
 
 export type PlayRow = {
   id: number;
@@ -64,10 +66,24 @@ export type PlayRow = {
   createdAt: Date;
 };
 
-export const PLAY_SELECT = { id: true, chartId: true, version: true, batchId: true, exScore: true, clearLamp: true, missCount: true, bpi: true, playedAt: true, createdAt: true } as const;
+export const PLAY_SELECT = {
+  id: true,
+  chartId: true,
+  version: true,
+  batchId: true,
+  exScore: true,
+  clearLamp: true,
+  missCount: true,
+  bpi: true,
+  playedAt: true,
+  createdAt: true,
+} as const;
 
 /** A player's plays in id (import) order. */
-export function loadPlays(db: Db | DbLike, where: { userId: string; version?: string; createdAt?: { lte: Date }; chartId?: { in: number[] } | number }): Promise<PlayRow[]> {
+export function loadPlays(
+  db: Db | DbLike,
+  where: { userId: string; version?: string; createdAt?: { lte: Date }; chartId?: { in: number[] } | number },
+): Promise<PlayRow[]> {
   return db.score.findMany({ where, select: PLAY_SELECT, orderBy: { id: 'asc' } });
 }
 
@@ -98,7 +114,10 @@ export function entry(c: CatalogueChart, version: string, b: ReplayBest): EntryD
 }
 
 /** A stored best (BestScore row) with its BPI: the EX score's under the chart's current definition. */
-export function withCurrentBpi<T extends { chartId: number; exScore: number }>(cat: Lookup, b: T): T & { bpi: number | null } {
+export function withCurrentBpi<T extends { chartId: number; exScore: number }>(
+  cat: Lookup,
+  b: T,
+): T & { bpi: number | null } {
   return { ...b, bpi: cat.currentBpi(b.chartId, b.exScore) };
 }
 
@@ -107,7 +126,13 @@ export function playData(cat: Lookup, p: PlayRow) {
   return { ...p, title: c?.title ?? '', difficulty: c?.difficulty ?? Difficulty.ANOTHER, level: c?.level ?? 0 };
 }
 
-export const snapshot = (b: { exScore: number; bpi: number | null; clearLamp: ClearLamp | null; missCount: number | null; playedAt: Date | null }) => ({
+export const snapshot = (b: {
+  exScore: number;
+  bpi: number | null;
+  clearLamp: ClearLamp | null;
+  missCount: number | null;
+  playedAt: Date | null;
+}) => ({
   exScore: b.exScore,
   bpi: b.bpi,
   clearLamp: b.clearLamp,
@@ -141,7 +166,13 @@ export function playDayTotals(cat: Lookup, version: string, plays: readonly Play
     replay(dayPlays, bests);
     const bpis = new Map<number, number | null>([...bests].map(([k, b]) => [k, b.bpi]));
     const t = computeTotal(cat, version, bpis, setIds);
-    days.push({ date, totalBpi: t.totalBpi, count: t.playedCount, plays: dayPlays, lastPlayedAt: dayPlays[dayPlays.length - 1].playedAt });
+    days.push({
+      date,
+      totalBpi: t.totalBpi,
+      count: t.playedCount,
+      plays: dayPlays,
+      lastPlayedAt: dayPlays[dayPlays.length - 1].playedAt,
+    });
   }
   return days;
 }

@@ -7,10 +7,20 @@ import { bestBpis, computeTotal, storeTotals, totalSetIds, type ChartLookup, typ
  * stored on the plays, from `fromBatchCreatedAt` on) and the current total (the bests' BPIs under
  * the current definitions).
  */
-export async function rebuildDerived(tx: DbLike, cat: ChartLookup, userId: string, version: string, fromBatchCreatedAt?: Date): Promise<void> {
+export async function rebuildDerived(
+  tx: DbLike,
+  cat: ChartLookup,
+  userId: string,
+  version: string,
+  fromBatchCreatedAt?: Date,
+): Promise<void> {
   // one statement at a time: `tx` is one connection
   const plays = await loadPlays(tx, { userId, version });
-  const batches = await tx.importBatch.findMany({ where: { userId, version }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, createdAt: true } });
+  const batches = await tx.importBatch.findMany({
+    where: { userId, version },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, createdAt: true },
+  });
   const setIds = totalSetIds(cat, version);
   const byBatch = new Map<string, PlayRow[]>();
   for (const p of plays) {
@@ -24,7 +34,8 @@ export async function rebuildDerived(tx: DbLike, cat: ChartLookup, userId: strin
   for (const b of batches) {
     replay(byBatch.get(b.id) ?? [], bests);
     const t = computeTotal(cat, version, new Map([...bests].map(([k, v]) => [k, v.bpi])), setIds).totalBpi;
-    if (!fromBatchCreatedAt || b.createdAt >= fromBatchCreatedAt) updates.push({ id: b.id, previousTotalBpi: prevTotal, totalBpi: t });
+    if (!fromBatchCreatedAt || b.createdAt >= fromBatchCreatedAt)
+      updates.push({ id: b.id, previousTotalBpi: prevTotal, totalBpi: t });
     prevTotal = t;
   }
   if (updates.length) {

@@ -12,7 +12,10 @@ import { ChartFields, PlayType } from './scores.types';
  */
 @Resolver(() => ChartFields)
 export class ChartFieldsEdgesResolver {
-  @FieldResolver(() => ChartType, { nullable: true, description: 'The chart (`chartId`), through the request’s loader' })
+  @FieldResolver(() => ChartType, {
+    nullable: true,
+    description: 'The chart (`chartId`), through the request’s loader',
+  })
   chart(@Root() entry: { chartId: number }, @Ctx() ctx: Context) {
     return ctx.services.catalogue.chart(entry.chartId);
   }
@@ -26,7 +29,10 @@ export class ChartFieldsEdgesResolver {
 /** The chart of a play (`chartId`), through the request's loader. */
 @Resolver(() => PlayType)
 export class PlayEdgesResolver {
-  @FieldResolver(() => ChartType, { nullable: true, description: 'The chart played (`chartId`), through the request’s loader' })
+  @FieldResolver(() => ChartType, {
+    nullable: true,
+    description: 'The chart played (`chartId`), through the request’s loader',
+  })
   chart(@Root() play: { chartId: number }, @Ctx() ctx: Context) {
     return ctx.services.catalogue.chart(play.chartId);
   }

@@ -23,7 +23,10 @@ export function createScoreLoaders(db: Db) {
     bests: keyedLoader<PlayerVersion, BestScore[]>(pvKey, async (keys) => {
       // Two IN lists (a fixed query shape, unlike an OR per pair); pairs not asked for are dropped below.
       const rows = await db.bestScore.findMany({
-        where: { userId: { in: [...new Set(keys.map((k) => k.userId))] }, version: { in: [...new Set(keys.map((k) => k.version))] } },
+        where: {
+          userId: { in: [...new Set(keys.map((k) => k.userId))] },
+          version: { in: [...new Set(keys.map((k) => k.version))] },
+        },
       });
       const byKey = groupBy(rows, pvKey);
       return keys.map((k) => byKey.get(pvKey(k)) ?? []);
@@ -33,7 +36,11 @@ export function createScoreLoaders(db: Db) {
       const groups = groupBy(keys, pvKey);
       const rows = (
         await Promise.all(
-          [...groups.values()].map((g) => db.bestScore.findMany({ where: { userId: g[0].userId, version: g[0].version, chartId: { in: g.map((k) => k.chartId) } } })),
+          [...groups.values()].map((g) =>
+            db.bestScore.findMany({
+              where: { userId: g[0].userId, version: g[0].version, chartId: { in: g.map((k) => k.chartId) } },
+            }),
+          ),
         )
       ).flat();
       const byKey = new Map(rows.map((r) => [pcKey(r), r]));

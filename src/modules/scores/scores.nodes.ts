@@ -7,7 +7,10 @@ export const scoreNodes: Record<string, AreaNodeSource> = {
   Play: {
     load: async (ctx, keys, deps) => {
       const ids = keys.map((k) => intIdOrNull(k));
-      const rows = await ctx.db.score.findMany({ where: { id: { in: ids.filter((i): i is number => i !== null) } }, select: { ...PLAY_SELECT, userId: true } });
+      const rows = await ctx.db.score.findMany({
+        where: { id: { in: ids.filter((i): i is number => i !== null) } },
+        select: { ...PLAY_SELECT, userId: true },
+      });
       const byId = new Map(rows.map((r) => [r.id, r]));
       return ids.map((i) => {
         const r = i === null ? undefined : byId.get(i);

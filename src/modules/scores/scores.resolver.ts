@@ -30,17 +30,31 @@ import {
 @Resolver()
 export class ScoresMutationResolver {
   @Mutation(() => ImportScoresPayload, { description: 'Import normalized rows (≤ 10,000) as one batch, atomically' })
-  importScores(@Args(() => ImportScoresArgs) args: ImportScoresArgs, @Ctx() ctx: Context): Promise<ImportScoresPayload> {
+  importScores(
+    @Args(() => ImportScoresArgs) args: ImportScoresArgs,
+    @Ctx() ctx: Context,
+  ): Promise<ImportScoresPayload> {
     return ctx.services.scores.importRows(args);
   }
 
-  @Mutation(() => ImportScoresPayload, { description: 'Import an export file (official CSV, Reflux TSV, daken counter, result techo, Tachi BATCH-MANUAL JSON; detected) as one batch' })
-  importScoresCsv(@Args(() => ImportScoresCsvArgs) args: ImportScoresCsvArgs, @Ctx() ctx: Context): Promise<ImportScoresPayload> {
+  @Mutation(() => ImportScoresPayload, {
+    description:
+      'Import an export file (official CSV, Reflux TSV, daken counter, result techo, Tachi BATCH-MANUAL JSON; detected) as one batch',
+  })
+  importScoresCsv(
+    @Args(() => ImportScoresCsvArgs) args: ImportScoresCsvArgs,
+    @Ctx() ctx: Context,
+  ): Promise<ImportScoresPayload> {
     return ctx.services.scores.importExport(args);
   }
 
-  @Mutation(() => MigrateLegacyScoresPayload, { description: "Migrate the older app's export (replaces the previous migration; idempotent)" })
-  migrateLegacyScores(@Args(() => MigrateLegacyArgs) args: MigrateLegacyArgs, @Ctx() ctx: Context): Promise<MigrateLegacyScoresPayload> {
+  @Mutation(() => MigrateLegacyScoresPayload, {
+    description: "Migrate the older app's export (replaces the previous migration; idempotent)",
+  })
+  migrateLegacyScores(
+    @Args(() => MigrateLegacyArgs) args: MigrateLegacyArgs,
+    @Ctx() ctx: Context,
+  ): Promise<MigrateLegacyScoresPayload> {
     return ctx.services.scores.migrateLegacy(args.userId, args.data);
   }
 }
@@ -48,38 +62,76 @@ export class ScoresMutationResolver {
 /** Score reads on User (rule: VISIBLE, masked to null — src/graphql/rules.ts). */
 @Resolver(() => UserType)
 export class ScoresUserResolver {
-  @FieldResolver(() => ScoreEntryConnection, { nullable: true, description: 'Bests on BPI charts in a version, as of a time (import time): filtered and sorted (default level desc, title); keyset pages' })
+  @FieldResolver(() => ScoreEntryConnection, {
+    nullable: true,
+    description:
+      'Bests on BPI charts in a version, as of a time (import time): filtered and sorted (default level desc, title); keyset pages',
+  })
   scores(@Root() user: User, @Args(() => ScoresArgs) args: ScoresArgs, @Ctx() ctx: Context) {
     return ctx.services.scores.bestScores(user.id, args);
   }
 
-  @FieldResolver(() => ScoreEntryType, { nullable: true, description: 'The best on one chart in a version (null: not played; an unknown chart is NOT_FOUND)' })
+  @FieldResolver(() => ScoreEntryType, {
+    nullable: true,
+    description: 'The best on one chart in a version (null: not played; an unknown chart is NOT_FOUND)',
+  })
   bestOn(
     @Root() user: User,
     @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string,
-    @Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' }) version: string | null | undefined,
+    @Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' })
+    version: string | null | undefined,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.scores.bestEntry(user.id, parseIntId(chartId, 'chartId'), version);
   }
 
-  @FieldResolver(() => ScoreEntryConnection, { nullable: true, description: 'Bests of every difficulty and level (charts learned from exports included), latest version played per chart: filtered and sorted; keyset pages' })
-  allDifficultyScores(@Root() user: User, @Args(() => AllDifficultyScoresArgs) args: AllDifficultyScoresArgs, @Ctx() ctx: Context) {
+  @FieldResolver(() => ScoreEntryConnection, {
+    nullable: true,
+    description:
+      'Bests of every difficulty and level (charts learned from exports included), latest version played per chart: filtered and sorted; keyset pages',
+  })
+  allDifficultyScores(
+    @Root() user: User,
+    @Args(() => AllDifficultyScoresArgs) args: AllDifficultyScoresArgs,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.scores.allDifficultyScores(user.id, args);
   }
 
-  @FieldResolver(() => [PlayType], { nullable: true, description: 'Every stored play of one chart, all versions, newest first' })
-  chartHistory(@Root() user: User, @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string, @Ctx() ctx: Context) {
+  @FieldResolver(() => [PlayType], {
+    nullable: true,
+    description: 'Every stored play of one chart, all versions, newest first',
+  })
+  chartHistory(
+    @Root() user: User,
+    @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.scores.chartHistory(user.id, [parseIntId(chartId, 'chartId')]);
   }
 
-  @FieldResolver(() => [VersionPlaysType], { nullable: true, description: "Every stored play of one chart grouped by version (the reference's history shape): versions in game order, plays newest first" })
-  chartHistoryByVersion(@Root() user: User, @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string, @Ctx() ctx: Context) {
+  @FieldResolver(() => [VersionPlaysType], {
+    nullable: true,
+    description:
+      "Every stored play of one chart grouped by version (the reference's history shape): versions in game order, plays newest first",
+  })
+  chartHistoryByVersion(
+    @Root() user: User,
+    @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.scores.chartHistoryByVersion(user.id, parseIntId(chartId, 'chartId'));
   }
 
-  @FieldResolver(() => [PlayType], { nullable: true, description: 'Every stored play of all difficulties of one song, all versions, newest first' })
-  songHistory(@Root() user: User, @Arg('songId', () => ID, { description: 'The song (database id or global id)' }) songId: string, @Ctx() ctx: Context) {
+  @FieldResolver(() => [PlayType], {
+    nullable: true,
+    description: 'Every stored play of all difficulties of one song, all versions, newest first',
+  })
+  songHistory(
+    @Root() user: User,
+    @Arg('songId', () => ID, { description: 'The song (database id or global id)' }) songId: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.scores.songHistory(user.id, parseIntId(songId, 'songId'));
   }
 
@@ -88,8 +140,15 @@ export class ScoresUserResolver {
     return ctx.services.scores.bestEver(user.id, args.currentVersion, args.excludeCurrent);
   }
 
-  @FieldResolver(() => [VersionComparisonEntryType], { nullable: true, description: 'Bests in currentVersion against targetVersion (BPI charts)' })
-  versionComparison(@Root() user: User, @Args(() => VersionComparisonArgs) args: VersionComparisonArgs, @Ctx() ctx: Context) {
+  @FieldResolver(() => [VersionComparisonEntryType], {
+    nullable: true,
+    description: 'Bests in currentVersion against targetVersion (BPI charts)',
+  })
+  versionComparison(
+    @Root() user: User,
+    @Args(() => VersionComparisonArgs) args: VersionComparisonArgs,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.scores.versionComparison(user.id, args.currentVersion, args.targetVersion);
   }
 
@@ -100,14 +159,22 @@ export class ScoresUserResolver {
   })
   totalBpi(
     @Root() user: User,
-    @Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' }) version: string | null,
-    @Arg('model', () => BpiModel, { defaultValue: BpiModel.V1, description: 'V1 (default): the current definition; V2: the fitted parameters (null when the chart has none)' }) model: BpiModel,
+    @Arg('version', () => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' })
+    version: string | null,
+    @Arg('model', () => BpiModel, {
+      defaultValue: BpiModel.V1,
+      description: 'V1 (default): the current definition; V2: the fitted parameters (null when the chart has none)',
+    })
+    model: BpiModel,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.scores.totalBpi(user.id, version, model);
   }
 
-  @FieldResolver(() => UnplayedChartConnection, { nullable: true, description: 'BPI charts available in the version and not played there: filtered and sorted; keyset pages' })
+  @FieldResolver(() => UnplayedChartConnection, {
+    nullable: true,
+    description: 'BPI charts available in the version and not played there: filtered and sorted; keyset pages',
+  })
   unplayedCharts(@Root() user: User, @Args(() => UnplayedArgs) args: UnplayedArgs, @Ctx() ctx: Context) {
     return ctx.services.scores.unplayedCharts(user.id, args);
   }

@@ -11,7 +11,17 @@ import { bestBpis, computeTotal, totalSetIds } from './totals.service';
 import { badInput, notFound } from '../../errors';
 import { keyset, parseVersion, requireVersion, scoreListArgs } from '../../graphql/args';
 import { keyCursor, keysetConnection, type Page } from '../../graphql/connection';
-import { arraySource, positionOf, ScoreSortKey, selectPage, type ListEntry, type ListSource, type ScoreListFilter, type SortOrder, type SortPosition } from '../../domain/score-list';
+import {
+  arraySource,
+  positionOf,
+  ScoreSortKey,
+  selectPage,
+  type ListEntry,
+  type ListSource,
+  type ScoreListFilter,
+  type SortOrder,
+  type SortPosition,
+} from '../../domain/score-list';
 
 /** Cursor kinds of a score list (tagged with its sort and order): [sort value, chartId]. */
 const SCORE_LIST_KEY = ['num', 'int'] as const;
@@ -112,7 +122,8 @@ export class ScoresService {
     }
     const setIds = new Set<number>();
     for (const c of cat.charts()) {
-      if (c.playStyle === PlayStyle.SP && c.level === TOTAL_LEVEL && cat.bpiV2Params(c.id) && availableIn(c, version)) setIds.add(c.id);
+      if (c.playStyle === PlayStyle.SP && c.level === TOTAL_LEVEL && cat.bpiV2Params(c.id) && availableIn(c, version))
+        setIds.add(c.id);
     }
     if (setIds.size === 0) return null;
     const bpis = new Map<number, number | null>();
@@ -139,7 +150,10 @@ export class ScoresService {
     if (ks.key) {
       const [curValue, chartId] = ks.key;
       const c = cat.chart(chartId);
-      if (!c) throw badInput('Invalid cursor: its chart no longer exists', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+      if (!c)
+        throw badInput('Invalid cursor: its chart no longer exists', [
+          { code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' },
+        ]);
       after = positionOf(c.id, curValue, c.level, c.title, filter.search?.toLowerCase() ?? '', rank);
     }
     const { rows, total } = selectPage(src, filter, sort, rank, after, size + 1);
@@ -157,7 +171,10 @@ export class ScoresService {
    * BPI under the current definitions; asOf = replayed from the plays imported by then, with the
    * BPI stored on the best play (its definition). Filters and sort: ScoreListArgs.
    */
-  async bestScores(userId: string, q: ListArgs & { version?: string | null; asOf?: Date | null }): Promise<Page<EntryData>> {
+  async bestScores(
+    userId: string,
+    q: ListArgs & { version?: string | null; asOf?: Date | null },
+  ): Promise<Page<EntryData>> {
     const version = parseVersion(q.version);
     const cat = this.s.catalogue;
     if (q.asOf) {
@@ -232,7 +249,17 @@ export class ScoresService {
       version,
     );
     const j = r?.j ? (JSON.parse(r.j) as (unknown[] | null)[]) : null;
-    if (!j?.[0]) return { chartId: [], exScore: [], exScoreId: [], clearLamp: [], clearLampId: [], missCount: [], missCountId: [], playedAt: [] };
+    if (!j?.[0])
+      return {
+        chartId: [],
+        exScore: [],
+        exScoreId: [],
+        clearLamp: [],
+        clearLampId: [],
+        missCount: [],
+        missCountId: [],
+        playedAt: [],
+      };
     return {
       chartId: j[0] as number[],
       exScore: j[1] as number[],
@@ -262,7 +289,11 @@ export class ScoresService {
 
   /** Every stored play of the charts (all versions), newest play first. */
   async chartHistory(userId: string, chartIds: number[]) {
-    const plays = await this.s.db.score.findMany({ where: { userId, chartId: { in: chartIds } }, select: PLAY_SELECT, orderBy: [{ playedAt: 'desc' }, { id: 'desc' }] });
+    const plays = await this.s.db.score.findMany({
+      where: { userId, chartId: { in: chartIds } },
+      select: PLAY_SELECT,
+      orderBy: [{ playedAt: 'desc' }, { id: 'desc' }],
+    });
     return plays.map((p) => playData(this.s.catalogue, p));
   }
 
@@ -278,12 +309,17 @@ export class ScoresService {
       if (list) list.push(p);
       else groups.set(p.version, [p]);
     }
-    return [...groups].sort((a, b) => versionIndex(a[0]) - versionIndex(b[0])).map(([version, list]) => ({ version, plays: list }));
+    return [...groups]
+      .sort((a, b) => versionIndex(a[0]) - versionIndex(b[0]))
+      .map(([version, list]) => ({ version, plays: list }));
   }
 
   /** Every stored play of all difficulties of one song. */
   songHistory(userId: string, songId: number) {
-    return this.chartHistory(userId, [...this.s.catalogue.charts()].filter((c) => c.songId === songId).map((c) => c.id));
+    return this.chartHistory(
+      userId,
+      [...this.s.catalogue.charts()].filter((c) => c.songId === songId).map((c) => c.id),
+    );
   }
 
   /** Per chart, the best EX over versions (optionally excluding the current one). */
@@ -299,20 +335,35 @@ export class ScoresService {
     const out = [];
     for (const r of best.values()) {
       const c = cat.chart(r.chartId);
-      if (c) out.push({ ...chartFields(c), bestExScore: r.exScore, bestBpi: cat.currentBpi(r.chartId, r.exScore), bestVersion: r.version });
+      if (c)
+        out.push({
+          ...chartFields(c),
+          bestExScore: r.exScore,
+          bestBpi: cat.currentBpi(r.chartId, r.exScore),
+          bestVersion: r.version,
+        });
     }
     return out.sort(byLevelTitle);
   }
 
   /** My bests in `currentVersion` against `targetVersion` (charts with at least one side). */
-  async versionComparison(userId: string, currentVersionArg: string, targetVersionArg: string, opts: { summaryDiffs?: boolean } = {}) {
+  async versionComparison(
+    userId: string,
+    currentVersionArg: string,
+    targetVersionArg: string,
+    opts: { summaryDiffs?: boolean } = {},
+  ) {
     const currentVersion = requireVersion(currentVersionArg, 'currentVersion');
     const targetVersion = requireVersion(targetVersionArg, 'targetVersion');
     if (currentVersion === targetVersion) {
-      throw badInput('currentVersion and targetVersion must differ.', [{ code: 'custom', path: ['targetVersion'], message: 'currentVersion and targetVersion must differ.' }]);
+      throw badInput('currentVersion and targetVersion must differ.', [
+        { code: 'custom', path: ['targetVersion'], message: 'currentVersion and targetVersion must differ.' },
+      ]);
     }
     const cat = this.s.catalogue;
-    const rows = (await this.s.db.bestScore.findMany({ where: { userId, version: { in: [currentVersion, targetVersion] } } })).map((r) => withCurrentBpi(cat, r));
+    const rows = (
+      await this.s.db.bestScore.findMany({ where: { userId, version: { in: [currentVersion, targetVersion] } } })
+    ).map((r) => withCurrentBpi(cat, r));
     const cur = new Map(rows.filter((r) => r.version === currentVersion).map((r) => [r.chartId, r]));
     const prev = new Map(rows.filter((r) => r.version === targetVersion).map((r) => [r.chartId, r]));
     const out = [];
@@ -329,7 +380,14 @@ export class ScoresService {
         // both sides: current − previous; one side missing: null (the reference omits them).
         // summaryDiffs (logs' versionSummary, §5.4): only current ⇒ EX = current, BPI = current + 15; no current ⇒ 0.
         exDiff: a && b ? a.exScore - b.exScore : opts.summaryDiffs ? (a ? a.exScore : 0) : null,
-        bpiDiff: a && b ? round2((a.bpi ?? BPI_FLOOR) - (b.bpi ?? BPI_FLOOR)) : opts.summaryDiffs ? (a ? round2((a.bpi ?? BPI_FLOOR) - BPI_FLOOR) : 0) : null,
+        bpiDiff:
+          a && b
+            ? round2((a.bpi ?? BPI_FLOOR) - (b.bpi ?? BPI_FLOOR))
+            : opts.summaryDiffs
+              ? a
+                ? round2((a.bpi ?? BPI_FLOOR) - BPI_FLOOR)
+                : 0
+              : null,
       });
     }
     return out.sort(byLevelTitle);
@@ -351,16 +409,46 @@ export class ScoresService {
 
   /** Normalized rows (the importScores mutation): ≤ 10,000, lamps as wire strings or enum names. */
   importRows(args: { userId: string; version: string; rows: readonly ScoreRowData[] }): Promise<ImportReport> {
-    if (args.rows.length > MAX_IMPORT_ROWS) throw badInput(`At most ${MAX_IMPORT_ROWS} rows per import`, [{ code: 'too_big', path: ['rows'], message: `At most ${MAX_IMPORT_ROWS} rows` }]);
-    const problems: { line: number; title: string; difficulty: string; column: string; reason: string; severity: 'error' }[] = [];
+    if (args.rows.length > MAX_IMPORT_ROWS)
+      throw badInput(`At most ${MAX_IMPORT_ROWS} rows per import`, [
+        { code: 'too_big', path: ['rows'], message: `At most ${MAX_IMPORT_ROWS} rows` },
+      ]);
+    const problems: {
+      line: number;
+      title: string;
+      difficulty: string;
+      column: string;
+      reason: string;
+      severity: 'error';
+    }[] = [];
     const rows: ImportRow[] = [];
     args.rows.forEach((r, i) => {
       const clearLamp = lampOf(r.clearState);
-      if (!clearLamp) return void problems.push({ line: i + 1, title: r.title, difficulty: r.difficulty, column: 'clearState', reason: `unknown clear state ${JSON.stringify(r.clearState)}`, severity: 'error' });
+      if (!clearLamp)
+        return void problems.push({
+          line: i + 1,
+          title: r.title,
+          difficulty: r.difficulty,
+          column: 'clearState',
+          reason: `unknown clear state ${JSON.stringify(r.clearState)}`,
+          severity: 'error',
+        });
       if (r.level != null && (!Number.isInteger(r.level) || r.level < 1 || r.level > 12)) {
-        throw badInput(`rows[${i}].level must be between 1 and 12`, [{ code: 'too_big', path: ['rows', i, 'level'], message: 'level must be between 1 and 12' }]);
+        throw badInput(`rows[${i}].level must be between 1 and 12`, [
+          { code: 'too_big', path: ['rows', i, 'level'], message: 'level must be between 1 and 12' },
+        ]);
       }
-      rows.push({ line: i + 1, title: r.title, playStyle: r.playStyle ?? PlayStyle.SP, difficulty: r.difficulty, level: r.level ?? null, exScore: r.exScore, clearLamp: clearLamp === 'NO_PLAY' ? null : clearLamp, missCount: r.missCount ?? null, lastPlayed: r.lastPlayed ?? null });
+      rows.push({
+        line: i + 1,
+        title: r.title,
+        playStyle: r.playStyle ?? PlayStyle.SP,
+        difficulty: r.difficulty,
+        level: r.level ?? null,
+        exScore: r.exScore,
+        clearLamp: clearLamp === 'NO_PLAY' ? null : clearLamp,
+        missCount: r.missCount ?? null,
+        lastPlayed: r.lastPlayed ?? null,
+      });
     });
     return importScores(this.s, {
       userId: args.userId,
@@ -374,7 +462,12 @@ export class ScoresService {
   }
 
   /** An export file (official CSV, Reflux TSV, daken counter, result techo; detected) as one batch (the use case `cli scores import` shares). */
-  importExport(args: { userId: string; version: string; csv: string; playStyle?: PlayStyle | null }): Promise<ImportReport> {
+  importExport(args: {
+    userId: string;
+    version: string;
+    csv: string;
+    playStyle?: PlayStyle | null;
+  }): Promise<ImportReport> {
     return importScoreExport(this.s, args, { corrections: loadTitleCorrections(this.s.config.titleCorrectionsFile) });
   }
 

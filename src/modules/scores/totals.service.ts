@@ -34,19 +34,31 @@ export function totalSetIds(catalogue: ChartLookup, version: string): Set<number
 }
 
 /** chartId → the current BPI of each best's EX score (catalogue.currentBpi), from chartId → best. */
-export function bestBpis(catalogue: ChartLookup, bests: ReadonlyMap<number, { exScore: number }>): Map<number, number | null> {
+export function bestBpis(
+  catalogue: ChartLookup,
+  bests: ReadonlyMap<number, { exScore: number }>,
+): Map<number, number | null> {
   const out = new Map<number, number | null>();
   for (const [chartId, b] of bests) out.set(chartId, catalogue.currentBpi(chartId, b.exScore));
   return out;
 }
 
 /** Total of one player from chartId → BPI of the best on it (bestBpis for the current bests; replays pass the stored play BPIs). */
-export function computeTotal(catalogue: ChartLookup, version: string, bestBpi: ReadonlyMap<number, number | null>, setIds = totalSetIds(catalogue, version)): PlayerTotal {
+export function computeTotal(
+  catalogue: ChartLookup,
+  version: string,
+  bestBpi: ReadonlyMap<number, number | null>,
+  setIds = totalSetIds(catalogue, version),
+): PlayerTotal {
   return totalOverSet(setIds, bestBpi);
 }
 
 /** Stores the current totals (PlayerVersionStatus.totalBpi/playedCount) of several players at once. */
-export async function storeTotals(db: DbLike, version: string, totals: ReadonlyMap<string, PlayerTotal>): Promise<void> {
+export async function storeTotals(
+  db: DbLike,
+  version: string,
+  totals: ReadonlyMap<string, PlayerTotal>,
+): Promise<void> {
   if (totals.size === 0) return;
   const rows = [...totals].map(([userId, t]) => ({ userId, totalBpi: t.totalBpi, playedCount: t.playedCount }));
   await db.$executeRawUnsafe(
@@ -130,7 +142,9 @@ export async function recomputeAll(
         for (const u of ids) {
           const r = byUser.get(u);
           const bpis = new Map<number, number | null>();
-          if (r) for (let k = 0; k < r.chartIds.length; k++) bpis.set(Number(r.chartIds[k]), catalogue.currentBpi(Number(r.chartIds[k]), Number(r.exScores[k])));
+          if (r)
+            for (let k = 0; k < r.chartIds.length; k++)
+              bpis.set(Number(r.chartIds[k]), catalogue.currentBpi(Number(r.chartIds[k]), Number(r.exScores[k])));
           totals.set(u, computeTotal(catalogue, version, bpis, setIds));
         }
         await storeTotals(tx, version, totals);

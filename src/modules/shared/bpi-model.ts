@@ -20,7 +20,15 @@ export function bpiModelResolver(type: Function): Function {
   @Resolver(() => type)
   class BpiModelResolver {
     @FieldResolver(() => Float, { nullable: true })
-    bpi(@Root() e: BpiCarrier, @Arg('model', () => BpiModel, { defaultValue: BpiModel.V1, description: 'V1 (default): the current definition; V2: the fitted parameters (null when the chart has none)' }) model: BpiModel, @Ctx() ctx: Context): number | null {
+    bpi(
+      @Root() e: BpiCarrier,
+      @Arg('model', () => BpiModel, {
+        defaultValue: BpiModel.V1,
+        description: 'V1 (default): the current definition; V2: the fitted parameters (null when the chart has none)',
+      })
+      model: BpiModel,
+      @Ctx() ctx: Context,
+    ): number | null {
       if (model !== BpiModel.V2) return e.bpi;
       if (e.exScore === null || e.exScore === undefined) return null;
       return ctx.services.catalogue.bpiUnder(model, { chartId: Number(e.chartId), exScore: e.exScore, bpi: e.bpi });

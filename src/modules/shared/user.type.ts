@@ -19,11 +19,21 @@ import { GraphQLUUID } from 'graphql-scalars';
 export class UserType {
   @Field(() => GraphQLUUID, {
     name: 'databaseId',
-    description: 'Database id of the user (a UUID; the `userId` of other types and arguments); in a follow list, for a member the viewer may not see (isMasked), a random id that names nobody (new on every request)',
+    description:
+      'Database id of the user (a UUID; the `userId` of other types and arguments); in a follow list, for a member the viewer may not see (isMasked), a random id that names nobody (new on every request)',
   })
   id!: string;
-  @Field(() => String, { description: 'User name (2–20 characters); "非公開ユーザー" in follow lists for a private user the viewer may not see' })
+  @Field(() => String, {
+    description:
+      'User name (2–20 characters); "非公開ユーザー" in follow lists for a private user the viewer may not see',
+  })
   name!: string;
-  @Field(() => Boolean, { description: 'True when anyone may see the player\'s data; otherwise only the player, approved followers and admins' }) isPublic!: boolean;
-  @Field(() => Date, { description: 'When the account was created (the Unix epoch for a masked member of a follow list)' }) createdAt!: Date;
+  @Field(() => Boolean, {
+    description: "True when anyone may see the player's data; otherwise only the player, approved followers and admins",
+  })
+  isPublic!: boolean;
+  @Field(() => Date, {
+    description: 'When the account was created (the Unix epoch for a masked member of a follow list)',
+  })
+  createdAt!: Date;
 }

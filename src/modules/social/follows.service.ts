@@ -1,6 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { inOrder } from '../../db/in-order';
-import { followState, transition, type FollowAction, type FollowSnapshot, type FollowState, type Transition } from '../../domain/follow-state';
+import {
+  followState,
+  transition,
+  type FollowAction,
+  type FollowSnapshot,
+  type FollowState,
+  type Transition,
+} from '../../domain/follow-state';
 import { badInput, notFound } from '../../errors';
 import type { Prisma } from '../../generated/prisma/client';
 import { keyset } from '../../graphql/args';
@@ -47,7 +54,12 @@ export const INVITE_RESOLVE_LIMIT: RateLimitPolicy = { name: 'invite-resolve', m
  * published and 'social.followed' emitted after the commit.
  */
 export class FollowsService {
-  constructor(private readonly s: Pick<AreaScope, 'auth' | 'config' | 'ctx' | 'db' | 'events' | 'pubsub' | 'rateLimiter' | 'viewer'>) {}
+  constructor(
+    private readonly s: Pick<
+      AreaScope,
+      'auth' | 'config' | 'ctx' | 'db' | 'events' | 'pubsub' | 'rateLimiter' | 'viewer'
+    >,
+  ) {}
 
   private get db() {
     return this.s.db;
@@ -58,8 +70,14 @@ export class FollowsService {
     const [target, follower, follow, request] = await inOrder([
       tx.user.findUnique({ where: { id: targetId }, select: { isPublic: true } }),
       tx.user.findUnique({ where: { id: followerId }, select: { id: true } }),
-      tx.follow.findUnique({ where: { followerId_followingId: { followerId, followingId: targetId } }, select: { approvedAt: true } }),
-      tx.followRequest.findUnique({ where: { requesterId_targetId: { requesterId: followerId, targetId } }, select: { id: true } }),
+      tx.follow.findUnique({
+        where: { followerId_followingId: { followerId, followingId: targetId } },
+        select: { approvedAt: true },
+      }),
+      tx.followRequest.findUnique({
+        where: { requesterId_targetId: { requesterId: followerId, targetId } },
+        select: { id: true },
+      }),
     ]);
     if (!target || !follower) throw notFound('User not found');
     return { isSelf: followerId === targetId, targetIsPublic: target.isPublic, follow, hasPendingRequest: !!request };
@@ -81,31 +99,53 @@ export class FollowsService {
     });
     publishNotifications(this.s, notificationIds);
     if (t.effects.includes('EMIT_FOLLOWED')) {
-      this.s.events.emit('social.followed', { followerId, followingId: targetId, approved: t.to === 'approved-follower' });
+      this.s.events.emit('social.followed', {
+        followerId,
+        followingId: targetId,
+        approved: t.to === 'approved-follower',
+      });
     }
-    return { followerId, followingId: targetId, state: t.to, pendingRequest: t.pendingRequest, changed: !t.noop, transition: t };
+    return {
+      followerId,
+      followingId: targetId,
+      state: t.to,
+      pendingRequest: t.pendingRequest,
+      changed: !t.noop,
+      transition: t,
+    };
   }
 
   private async apply(tx: Tx, followerId: string, followingId: string, t: Transition, action: FollowAction) {
     const pair = { followerId_followingId: { followerId, followingId } };
-    const notifications: { recipientId: string; actorId: string; type: 'NEW_FOLLOWER' | 'FOLLOW_REQUEST' | 'FOLLOW_APPROVED' }[] = [];
+    const notifications: {
+      recipientId: string;
+      actorId: string;
+      type: 'NEW_FOLLOWER' | 'FOLLOW_REQUEST' | 'FOLLOW_APPROVED';
+    }[] = [];
     const now = new Date();
     for (const e of t.effects) {
       switch (e) {
         case 'DELETE_REQUEST': {
-          const { count } = await tx.followRequest.deleteMany({ where: { requesterId: followerId, targetId: followingId } });
+          const { count } = await tx.followRequest.deleteMany({
+            where: { requesterId: followerId, targetId: followingId },
+          });
           // consumed by a concurrent action: the approve / reject did not happen
           if (count === 0 && (action === 'APPROVE_REQUEST' || action === 'REJECT_REQUEST' || action === 'WITHDRAW')) {
             throw notFound('Request not found');
           }
           if (action === 'WITHDRAW') {
-            await tx.notification.deleteMany({ where: { recipientId: followingId, actorId: followerId, type: 'FOLLOW_REQUEST' } });
+            await tx.notification.deleteMany({
+              where: { recipientId: followingId, actorId: followerId, type: 'FOLLOW_REQUEST' },
+            });
           }
           break;
         }
         case 'CREATE_REQUEST': {
           // a concurrent duplicate is a no-op (and notifies once)
-          const { count } = await tx.followRequest.createMany({ data: [{ requesterId: followerId, targetId: followingId }], skipDuplicates: true });
+          const { count } = await tx.followRequest.createMany({
+            data: [{ requesterId: followerId, targetId: followingId }],
+            skipDuplicates: true,
+          });
           if (count === 0) return [];
           break;
         }
@@ -116,7 +156,11 @@ export class FollowsService {
           break;
         }
         case 'CREATE_APPROVED_FOLLOW':
-          await tx.follow.upsert({ where: pair, create: { followerId, followingId, approvedAt: now }, update: { approvedAt: now } });
+          await tx.follow.upsert({
+            where: pair,
+            create: { followerId, followingId, approvedAt: now },
+            update: { approvedAt: now },
+          });
           break;
         case 'SET_APPROVED':
           await tx.follow.update({ where: pair, data: { approvedAt: now } });
@@ -124,7 +168,9 @@ export class FollowsService {
         case 'DELETE_FOLLOW':
           await tx.follow.deleteMany({ where: { followerId, followingId } });
           // as in the reference, the "new follower" item goes with the follow (no follow/unfollow spam)
-          await tx.notification.deleteMany({ where: { recipientId: followingId, actorId: followerId, type: 'NEW_FOLLOWER' } });
+          await tx.notification.deleteMany({
+            where: { recipientId: followingId, actorId: followerId, type: 'NEW_FOLLOWER' },
+          });
           break;
         case 'REMOVE_FROM_LISTS':
           await tx.followListMember.deleteMany({ where: { userId: followingId, list: { ownerId: followerId } } });
@@ -143,7 +189,10 @@ export class FollowsService {
       }
     }
     if (!notifications.length) return [];
-    const rows = await tx.notification.createManyAndReturn({ data: notifications, select: { id: true, recipientId: true } });
+    const rows = await tx.notification.createManyAndReturn({
+      data: notifications,
+      select: { id: true, recipientId: true },
+    });
     return rows;
   }
 
@@ -170,11 +219,18 @@ export class FollowsService {
     return this.act(viewerId(this.s), targetId, 'WITHDRAW');
   }
 
-  async outgoingRequests(ownerId: string, first?: number | null, after?: string | null): Promise<Page<{ id: number; targetId: string; createdAt: Date }>> {
+  async outgoingRequests(
+    ownerId: string,
+    first?: number | null,
+    after?: string | null,
+  ): Promise<Page<{ id: number; targetId: string; createdAt: Date }>> {
     const tag = 'outgoingFollowRequests';
     const ks = keyset({ first, after }, tag, OUTGOING_KEY);
     const where = { requesterId: ownerId };
-    const q = prismaKeyset(ks, [['createdAt', 'desc'], ['id', 'desc']]);
+    const q = prismaKeyset(ks, [
+      ['createdAt', 'desc'],
+      ['id', 'desc'],
+    ]);
     const [rows, total] = await Promise.all([
       this.db.followRequest.findMany({ where: { ...where, ...q.where }, orderBy: q.orderBy, take: q.take }),
       this.db.followRequest.count({ where }),
@@ -190,7 +246,10 @@ export class FollowsService {
   // ---- owner side ----------------------------------------------------------------------------
 
   private async requestOf(ownerId: string, requestId: number) {
-    const req = await this.db.followRequest.findFirst({ where: { id: requestId, targetId: ownerId }, select: { requesterId: true } });
+    const req = await this.db.followRequest.findFirst({
+      where: { id: requestId, targetId: ownerId },
+      select: { requesterId: true },
+    });
     if (!req) throw notFound('Request not found');
     return req.requesterId;
   }
@@ -215,15 +274,24 @@ export class FollowsService {
    * Requests addressed to the owner, oldest first, then (only while the owner is private)
    * followers without approval ("legacy"); a legacy follower with a request appears once, as REQUEST.
    */
-  async pendingFollowers(ownerId: string, first?: number | null, after?: string | null): Promise<Page<PendingFollowerRow>> {
+  async pendingFollowers(
+    ownerId: string,
+    first?: number | null,
+    after?: string | null,
+  ): Promise<Page<PendingFollowerRow>> {
     const tag = 'pendingFollowers';
     const ks = keyset({ first, after }, tag, PENDING_KEY);
     const [part, at, tie] = ks.key ?? [0, new Date(0), ''];
     const badPart = part !== 0 && part !== 1;
-    if (ks.key && (badPart || (part === 0 && !/^\d{1,10}$/.test(tie)))) throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
+    if (ks.key && (badPart || (part === 0 && !/^\d{1,10}$/.test(tie))))
+      throw badInput('Invalid cursor', [{ code: 'invalid_cursor', path: ['after'], message: 'Invalid cursor' }]);
     const owner = await this.db.user.findUnique({ where: { id: ownerId }, select: { isPublic: true } });
     if (!owner) throw notFound('User not found');
-    const legacyWhere = { followingId: ownerId, approvedAt: null, follower: { sentRequests: { none: { targetId: ownerId } } } };
+    const legacyWhere = {
+      followingId: ownerId,
+      approvedAt: null,
+      follower: { sentRequests: { none: { targetId: ownerId } } },
+    };
     const [requestCount, legacyCount] = await Promise.all([
       this.db.followRequest.count({ where: { targetId: ownerId } }),
       owner.isPublic ? 0 : this.db.follow.count({ where: legacyWhere }),
@@ -231,19 +299,52 @@ export class FollowsService {
     const size = ks.size;
     const rows: PendingFollowerRow[] = [];
     if (part === 0) {
-      const q = prismaKeyset({ ...ks, key: ks.key ? [at, Number(tie)] as const : null }, [['createdAt', 'asc'], ['id', 'asc']]);
-      const reqs = await this.db.followRequest.findMany({ where: { targetId: ownerId, ...q.where }, orderBy: q.orderBy, take: q.take });
-      rows.push(...reqs.map((r) => ({ kind: 'REQUEST' as const, requestId: r.id, requesterId: r.requesterId, createdAt: r.createdAt })));
+      const q = prismaKeyset({ ...ks, key: ks.key ? ([at, Number(tie)] as const) : null }, [
+        ['createdAt', 'asc'],
+        ['id', 'asc'],
+      ]);
+      const reqs = await this.db.followRequest.findMany({
+        where: { targetId: ownerId, ...q.where },
+        orderBy: q.orderBy,
+        take: q.take,
+      });
+      rows.push(
+        ...reqs.map((r) => ({
+          kind: 'REQUEST' as const,
+          requestId: r.id,
+          requesterId: r.requesterId,
+          createdAt: r.createdAt,
+        })),
+      );
     }
     if (rows.length <= size && legacyCount > 0) {
-      const q = prismaKeyset({ ...ks, key: part === 1 ? [at, tie] as const : null }, [['createdAt', 'asc'], ['followerId', 'asc']]);
-      const legacy = await this.db.follow.findMany({ where: { ...legacyWhere, ...q.where }, orderBy: q.orderBy, take: size + 1 - rows.length });
-      rows.push(...legacy.map((f) => ({ kind: 'LEGACY' as const, requestId: null, requesterId: f.followerId, createdAt: f.createdAt })));
+      const q = prismaKeyset({ ...ks, key: part === 1 ? ([at, tie] as const) : null }, [
+        ['createdAt', 'asc'],
+        ['followerId', 'asc'],
+      ]);
+      const legacy = await this.db.follow.findMany({
+        where: { ...legacyWhere, ...q.where },
+        orderBy: q.orderBy,
+        take: size + 1 - rows.length,
+      });
+      rows.push(
+        ...legacy.map((f) => ({
+          kind: 'LEGACY' as const,
+          requestId: null,
+          requesterId: f.followerId,
+          createdAt: f.createdAt,
+        })),
+      );
     }
     return keysetConnection(
       rows,
       ks,
-      (r) => keyCursor(tag, PENDING_KEY, r.kind === 'REQUEST' ? [0, r.createdAt, String(r.requestId)] : [1, r.createdAt, r.requesterId]),
+      (r) =>
+        keyCursor(
+          tag,
+          PENDING_KEY,
+          r.kind === 'REQUEST' ? [0, r.createdAt, String(r.requestId)] : [1, r.createdAt, r.requesterId],
+        ),
       requestCount + legacyCount,
     );
   }
@@ -261,11 +362,18 @@ export class FollowsService {
    * the token was issued before sealing or the key changed since: reissue to get a visible one).
    */
   async inviteStatus(ownerId: string) {
-    const row = await this.db.followInviteToken.findUnique({ where: { userId: ownerId }, select: { createdAt: true, tokenSealed: true, tokenHash: true } });
+    const row = await this.db.followInviteToken.findUnique({
+      where: { userId: ownerId },
+      select: { createdAt: true, tokenSealed: true, tokenHash: true },
+    });
     if (!row) return { exists: false, createdAt: null, token: null };
     const token = openInviteToken(this.inviteKey(), ownerId, row.tokenSealed);
     // a token that does not hash to the stored hash is not the working one (never shown)
-    return { exists: true, createdAt: row.createdAt, token: token && hashInviteToken(token) === row.tokenHash ? token : null };
+    return {
+      exists: true,
+      createdAt: row.createdAt,
+      token: token && hashInviteToken(token) === row.tokenHash ? token : null,
+    };
   }
 
   /** Issues a new token (the previous one stops working at once): stored as its hash and sealed for its owner. */
@@ -284,8 +392,14 @@ export class FollowsService {
 
   private async inviterOf(token: string): Promise<string> {
     const t = token.trim().toLowerCase();
-    if (!TOKEN_RE.test(t)) throw badInput('Invalid invite token', [{ code: 'invalid_string', path: ['token'], message: 'Invalid invite token' }]);
-    const row = await this.db.followInviteToken.findUnique({ where: { tokenHash: hashInviteToken(t) }, select: { userId: true } });
+    if (!TOKEN_RE.test(t))
+      throw badInput('Invalid invite token', [
+        { code: 'invalid_string', path: ['token'], message: 'Invalid invite token' },
+      ]);
+    const row = await this.db.followInviteToken.findUnique({
+      where: { tokenHash: hashInviteToken(t) },
+      select: { userId: true },
+    });
     if (!row) throw notFound('Invalid invite link');
     return row.userId;
   }
@@ -295,7 +409,13 @@ export class FollowsService {
     const viewerId = this.s.viewer?.id ?? null;
     await this.s.rateLimiter.consume(INVITE_RESOLVE_LIMIT, this.s.ctx.ip || 'unknown');
     const inviterId = await this.inviterOf(token);
-    const base = { type: 'follow', inviterId, isSelf: viewerId === inviterId, isFollowing: false, hasPendingRequest: false };
+    const base = {
+      type: 'follow',
+      inviterId,
+      isSelf: viewerId === inviterId,
+      isFollowing: false,
+      hasPendingRequest: false,
+    };
     if (!viewerId || viewerId === inviterId) return base;
     const snap = await this.snapshot(this.db, viewerId, inviterId);
     const state = followState(snap);

@@ -2,7 +2,12 @@ import { TimelineEntry } from './social.types';
 import { bpiModelResolver } from '../shared/bpi-model';
 import { defineArea } from '../area';
 import { socialNodes } from './social.nodes';
-import { FollowInviteResolver, FollowsResolver, OutgoingFollowRequestResolver, PendingFollowerResolver } from './follows.resolver';
+import {
+  FollowInviteResolver,
+  FollowsResolver,
+  OutgoingFollowRequestResolver,
+  PendingFollowerResolver,
+} from './follows.resolver';
 import { FollowedUserWithListsResolver, FollowListsResolver } from './lists.resolver';
 import { NotificationsResolver } from './notifications.resolver';
 import { onScoresImported } from './social.events';

@@ -13,7 +13,9 @@ export function sealInviteToken(key: Buffer, ownerId: string, token: string): st
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(ownerId, 'utf8'));
   const ct = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
-  return [VERSION, iv.toString('base64url'), ct.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+  return [VERSION, iv.toString('base64url'), ct.toString('base64url'), cipher.getAuthTag().toString('base64url')].join(
+    '.',
+  );
 }
 
 /** The token, or null when it cannot be opened (another key, another owner, tampered, unknown format). */

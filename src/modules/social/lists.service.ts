@@ -22,7 +22,9 @@ export function listName(raw: string): string {
   const name = raw.trim();
   if (!name) throw badInput('name is required', [{ code: 'too_small', path: ['name'], message: 'name is required' }]);
   if ([...name].length > LIST_NAME_MAX) {
-    throw badInput(`name must be at most ${LIST_NAME_MAX} characters`, [{ code: 'too_big', path: ['name'], message: `name must be at most ${LIST_NAME_MAX} characters` }]);
+    throw badInput(`name must be at most ${LIST_NAME_MAX} characters`, [
+      { code: 'too_big', path: ['name'], message: `name must be at most ${LIST_NAME_MAX} characters` },
+    ]);
   }
   return name;
 }
@@ -41,11 +43,20 @@ export class ListsService {
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       include: { _count: { select: { members: true } } },
     });
-    return rows.map((r) => ({ id: r.id, name: r.name, isPublic: r.isPublic, createdAt: r.createdAt, memberCount: r._count.members }));
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      isPublic: r.isPublic,
+      createdAt: r.createdAt,
+      memberCount: r._count.members,
+    }));
   }
 
   private async owned(ownerId: string, listId: number): Promise<FollowListRow> {
-    const r = await this.db.followList.findFirst({ where: { id: listId, ownerId }, include: { _count: { select: { members: true } } } });
+    const r = await this.db.followList.findFirst({
+      where: { id: listId, ownerId },
+      include: { _count: { select: { members: true } } },
+    });
     if (!r) throw notFound('List not found');
     return { id: r.id, name: r.name, isPublic: r.isPublic, createdAt: r.createdAt, memberCount: r._count.members };
   }
@@ -56,7 +67,11 @@ export class ListsService {
     return { id: r.id, name: r.name, isPublic: r.isPublic, createdAt: r.createdAt, memberCount: 0 };
   }
 
-  async update(ownerId: string, listId: number, patch: { name?: string | null; isPublic?: boolean | null }): Promise<FollowListRow> {
+  async update(
+    ownerId: string,
+    listId: number,
+    patch: { name?: string | null; isPublic?: boolean | null },
+  ): Promise<FollowListRow> {
     const data: { name?: string; isPublic?: boolean } = {};
     if (patch.name !== undefined && patch.name !== null) data.name = listName(patch.name);
     if (patch.isPublic !== undefined && patch.isPublic !== null) data.isPublic = patch.isPublic;
@@ -76,8 +91,14 @@ export class ListsService {
     await this.db.$transaction(async (tx) => {
       const list = await tx.followList.findFirst({ where: { id: listId, ownerId }, select: { id: true } });
       if (!list) throw notFound('List not found');
-      const follow = await tx.follow.findUnique({ where: { followerId_followingId: { followerId: ownerId, followingId: userId } }, select: { createdAt: true } });
-      if (!follow) throw badInput('Not following this user', [{ code: 'not_following', path: ['userId'], message: 'Not following this user' }]);
+      const follow = await tx.follow.findUnique({
+        where: { followerId_followingId: { followerId: ownerId, followingId: userId } },
+        select: { createdAt: true },
+      });
+      if (!follow)
+        throw badInput('Not following this user', [
+          { code: 'not_following', path: ['userId'], message: 'Not following this user' },
+        ]);
       await tx.followListMember.createMany({ data: [{ listId, userId }], skipDuplicates: true });
     });
   }
@@ -99,18 +120,33 @@ export class ListsService {
     const where = { followerId: ownerId };
     // keyset over (the followed user's name key, their id)
     const position = ks.key
-      ? { OR: [{ following: { nameKey: { gt: ks.key[0] } } }, { following: { nameKey: ks.key[0] }, followingId: { gt: ks.key[1] } }] }
+      ? {
+          OR: [
+            { following: { nameKey: { gt: ks.key[0] } } },
+            { following: { nameKey: ks.key[0] }, followingId: { gt: ks.key[1] } },
+          ],
+        }
       : {};
     const [rows, total] = await Promise.all([
       this.db.follow.findMany({
         where: { ...where, ...position },
         orderBy: [{ following: { nameKey: 'asc' } }, { followingId: 'asc' }],
         take: ks.size + 1,
-        select: { followingId: true, approvedAt: true, createdAt: true, following: { select: { isPublic: true, nameKey: true } } },
+        select: {
+          followingId: true,
+          approvedAt: true,
+          createdAt: true,
+          following: { select: { isPublic: true, nameKey: true } },
+        },
       }),
       this.db.follow.count({ where }),
     ]);
-    const page = keysetConnection(rows, ks, (r) => keyCursor(tag, FOLLOWING_KEY, [r.following.nameKey, r.followingId]), total);
+    const page = keysetConnection(
+      rows,
+      ks,
+      (r) => keyCursor(tag, FOLLOWING_KEY, [r.following.nameKey, r.followingId]),
+      total,
+    );
     const ids = page.edges.map((e) => e.node.followingId);
     const members = ids.length
       ? await this.db.followListMember.findMany({
@@ -123,7 +159,12 @@ export class ListsService {
     for (const m of members) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), m.listId]);
     const node = (r: (typeof rows)[number]) => ({
       userId: r.followingId,
-      state: followState({ isSelf: false, targetIsPublic: r.following.isPublic, follow: { approvedAt: r.approvedAt }, hasPendingRequest: false }),
+      state: followState({
+        isSelf: false,
+        targetIsPublic: r.following.isPublic,
+        follow: { approvedAt: r.approvedAt },
+        hasPendingRequest: false,
+      }),
       followedAt: r.createdAt,
       listIds: byUser.get(r.followingId) ?? [],
     });

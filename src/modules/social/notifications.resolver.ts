@@ -4,7 +4,12 @@ import { ChartType } from '../shared/chart.type';
 import { UserType } from '../shared/user.type';
 import type { NotificationRow } from './notifications.service';
 import { NotificationsArgs, OwnerArgs } from './social.inputs';
-import { MarkNotificationsReadPayload, NotificationConnection, NotificationType, UnreadNotificationSummary } from './social.types';
+import {
+  MarkNotificationsReadPayload,
+  NotificationConnection,
+  NotificationType,
+  UnreadNotificationSummary,
+} from './social.types';
 
 /** Notifications: list, unread count (cheap enough to poll), mark read, and live. */
 @Resolver(() => NotificationType)
@@ -40,7 +45,10 @@ export class NotificationsResolver {
     return row;
   }
 
-  @FieldResolver(() => UserType, { nullable: true, description: 'Who did it; null when the player is gone or the viewer may not see them' })
+  @FieldResolver(() => UserType, {
+    nullable: true,
+    description: 'Who did it; null when the player is gone or the viewer may not see them',
+  })
   actor(@Root() n: NotificationRow, @Ctx() ctx: Context) {
     return n.actorId ? ctx.services.users.user(n.actorId) : null;
   }

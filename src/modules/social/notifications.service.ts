@@ -45,10 +45,7 @@ export function visibleWhere(viewerId: string, type?: NotificationTypeValue | nu
   return {
     recipientId: viewerId,
     ...(type ? { type } : {}),
-    OR: [
-      { type: { not: 'OVERTAKEN' } },
-      { actor: visibleUserWhere(viewerId) },
-    ],
+    OR: [{ type: { not: 'OVERTAKEN' } }, { actor: visibleUserWhere(viewerId) }],
   };
 }
 
@@ -75,15 +72,26 @@ export class NotificationsService {
   }
 
   private async lastReadAt(viewerId: string): Promise<Date | null> {
-    const s = await this.db.notificationReadState.findUnique({ where: { userId: viewerId }, select: { lastReadAt: true } });
+    const s = await this.db.notificationReadState.findUnique({
+      where: { userId: viewerId },
+      select: { lastReadAt: true },
+    });
     return s?.lastReadAt ?? null;
   }
 
   /** Newest first, cursor over (createdAt, id). */
-  async list(viewerId: string, type: NotificationTypeValue | null | undefined, first?: number | null, after?: string | null): Promise<Page<NotificationRow>> {
+  async list(
+    viewerId: string,
+    type: NotificationTypeValue | null | undefined,
+    first?: number | null,
+    after?: string | null,
+  ): Promise<Page<NotificationRow>> {
     const ks = keyset({ first, after }, 'notifications', NOTIFICATION_KEY);
     const base = visibleWhere(viewerId, type);
-    const q = prismaKeyset(ks, [['createdAt', 'desc'], ['id', 'desc']]);
+    const q = prismaKeyset(ks, [
+      ['createdAt', 'desc'],
+      ['id', 'desc'],
+    ]);
     const [rows, totalCount, lastReadAt] = await Promise.all([
       this.db.notification.findMany({ where: { AND: [base, q.where] }, orderBy: q.orderBy, take: q.take }),
       this.db.notification.count({ where: base }),
@@ -150,10 +158,18 @@ export class NotificationsService {
 
   /** Moves the read watermark to now (or to the newest notification, whichever is later). */
   async markRead(viewerId: string): Promise<{ lastReadAt: Date; unreadCount: number }> {
-    const newest = await this.db.notification.findFirst({ where: { recipientId: viewerId }, orderBy: { createdAt: 'desc' }, select: { createdAt: true } });
+    const newest = await this.db.notification.findFirst({
+      where: { recipientId: viewerId },
+      orderBy: { createdAt: 'desc' },
+      select: { createdAt: true },
+    });
     const now = new Date();
     const lastReadAt = newest && newest.createdAt > now ? newest.createdAt : now;
-    await this.db.notificationReadState.upsert({ where: { userId: viewerId }, create: { userId: viewerId, lastReadAt }, update: { lastReadAt } });
+    await this.db.notificationReadState.upsert({
+      where: { userId: viewerId },
+      create: { userId: viewerId, lastReadAt },
+      update: { lastReadAt },
+    });
     return { lastReadAt, unreadCount: await this.unreadCount(viewerId) };
   }
 }

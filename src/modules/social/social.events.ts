@@ -14,7 +14,10 @@ export const TIMELINE_PUSH_LIMIT = 100;
  * OVERTAKEN, per changed chart: a follower whose best EX on the chart (same version) was at or
  * above the importer's previous best (none = −1) and is now below the importer's new best.
  */
-export async function onScoresImported(app: Pick<AreaDeps, 'db' | 'pubsub'>, e: DomainEvents['scores.imported']): Promise<void> {
+export async function onScoresImported(
+  app: Pick<AreaDeps, 'db' | 'pubsub'>,
+  e: DomainEvents['scores.imported'],
+): Promise<void> {
   if (!e.chartIds.length) return;
   const overtaken = await followersOvertaken(app.db, e);
   if (overtaken.length) {

@@ -6,12 +6,22 @@ import { GameVersionScalar } from '../../graphql/scalars';
 
 @ArgsType()
 export class OwnerArgs {
-  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      "The owner: defaults to you (the token's user); only an administrator may name someone else (FORBIDDEN otherwise)",
+  })
+  userId!: string;
 }
 
 @ArgsType()
 export class OwnerConnectionArgs extends ConnectionArgs {
-  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      "The owner: defaults to you (the token's user); only an administrator may name someone else (FORBIDDEN otherwise)",
+  })
+  userId!: string;
 }
 
 @ArgsType()
@@ -26,7 +36,8 @@ export class InviteTokenArgs {
 
 @ArgsType()
 export class FollowRequestIdArgs extends OwnerArgs {
-  @Field(() => ID, { description: 'The request (PendingFollower.requestId; an Int literal is accepted as an ID)' }) requestId!: string;
+  @Field(() => ID, { description: 'The request (PendingFollower.requestId; an Int literal is accepted as an ID)' })
+  requestId!: string;
 }
 
 @ArgsType()
@@ -37,14 +48,20 @@ export class FollowerArgs extends OwnerArgs {
 @ArgsType()
 export class CreateFollowListArgs extends OwnerArgs {
   @Field(() => String, { description: '1–50 characters after trimming' }) name!: string;
-  @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'Stored for the future; lists are never shown to others (default false)' }) isPublic!: boolean;
+  @Field(() => Boolean, {
+    nullable: true,
+    defaultValue: false,
+    description: 'Stored for the future; lists are never shown to others (default false)',
+  })
+  isPublic!: boolean;
 }
 
 @ArgsType()
 export class UpdateFollowListArgs extends OwnerArgs {
   @Field(() => ID, { description: 'The list: its `id` (global) or `databaseId`' }) listId!: string;
   @Field(() => String, { nullable: true, description: '1–50 characters after trimming' }) name?: string | null;
-  @Field(() => Boolean, { nullable: true, description: 'Stored for the future; null leaves it as it is' }) isPublic?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Stored for the future; null leaves it as it is' }) isPublic?:
+    boolean | null;
 }
 
 @ArgsType()
@@ -60,15 +77,32 @@ export class FollowListMemberArgs extends OwnerArgs {
 
 @ArgsType()
 export class NotificationsArgs extends OwnerConnectionArgs {
-  @Field(() => NotificationKind, { nullable: true, description: 'Only this type (default: all)' }) type?: NotificationKind | null;
+  @Field(() => NotificationKind, { nullable: true, description: 'Only this type (default: all)' })
+  type?: NotificationKind | null;
 }
 
 @ArgsType()
 export class TimelineArgs extends BidirectionalConnectionArgs {
-  @Field(() => ID, { nullable: true, description: 'The owner: defaults to you (the token\'s user); only an administrator may name someone else (FORBIDDEN otherwise)' }) userId!: string;
-  @Field(() => TimelineMode, { nullable: true, defaultValue: TimelineMode.ALL, description: 'Which updates to list (default ALL)' }) mode!: TimelineMode;
-  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' }) version?: string | null;
-  @Field(() => String, { nullable: true, description: 'Part of the player’s name or of the song title (at most 256 characters)' }) search?: string | null;
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      "The owner: defaults to you (the token's user); only an administrator may name someone else (FORBIDDEN otherwise)",
+  })
+  userId!: string;
+  @Field(() => TimelineMode, {
+    nullable: true,
+    defaultValue: TimelineMode.ALL,
+    description: 'Which updates to list (default ALL)',
+  })
+  mode!: TimelineMode;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default: the latest)' }) version?:
+    string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Part of the player’s name or of the song title (at most 256 characters)',
+  })
+  search?: string | null;
   @Field(() => [Int], { nullable: true, description: 'Chart levels (1–12)' }) levels?: number[] | null;
-  @Field(() => [Difficulty], { nullable: true, description: 'Only these difficulties (default: all)' }) difficulties?: Difficulty[] | null;
+  @Field(() => [Difficulty], { nullable: true, description: 'Only these difficulties (default: all)' }) difficulties?:
+    Difficulty[] | null;
 }

@@ -29,16 +29,31 @@ export const socialNodes: Record<string, AreaNodeSource> = {
         ctx.db.notification.findMany({ where: { AND: [{ id: { in: present(ids) } }, visibleWhere(me)] } }),
         ctx.db.notificationReadState.findUnique({ where: { userId: me }, select: { lastReadAt: true } }),
       ]);
-      const byId = new Map(rows.map((n) => [n.id, { ...toRow(n, state?.lastReadAt ?? null), recipientId: n.recipientId }]));
+      const byId = new Map(
+        rows.map((n) => [n.id, { ...toRow(n, state?.lastReadAt ?? null), recipientId: n.recipientId }]),
+      );
       return ids.map((i) => (i === null ? null : (byId.get(i) ?? null)));
     },
   },
   FollowList: {
     load: async (ctx, keys) => {
       const ids = intKeys(keys);
-      const rows = await ctx.db.followList.findMany({ where: { id: { in: present(ids) } }, include: { _count: { select: { members: true } } } });
+      const rows = await ctx.db.followList.findMany({
+        where: { id: { in: present(ids) } },
+        include: { _count: { select: { members: true } } },
+      });
       const byId = new Map(
-        rows.map((r) => [r.id, { id: r.id, name: r.name, isPublic: r.isPublic, createdAt: r.createdAt, memberCount: r._count.members, ownerId: r.ownerId }]),
+        rows.map((r) => [
+          r.id,
+          {
+            id: r.id,
+            name: r.name,
+            isPublic: r.isPublic,
+            createdAt: r.createdAt,
+            memberCount: r._count.members,
+            ownerId: r.ownerId,
+          },
+        ]),
       );
       return ids.map((i) => (i === null ? null : (byId.get(i) ?? null)));
     },

@@ -6,7 +6,10 @@ import { ListsService } from './lists.service';
 import { NotificationsService, type NotificationRow } from './notifications.service';
 import { TimelineService, type TimelineRow } from './timeline.service';
 
-type Scope = Pick<AreaScope, 'auth' | 'config' | 'ctx' | 'db' | 'catalogue' | 'events' | 'pubsub' | 'rateLimiter' | 'viewer'>;
+type Scope = Pick<
+  AreaScope,
+  'auth' | 'config' | 'ctx' | 'db' | 'catalogue' | 'events' | 'pubsub' | 'rateLimiter' | 'viewer'
+>;
 
 /** The social area's services for one request: `ctx.services.social.follows…`, `.lists`, `.notifications`, `.timeline`. */
 export class SocialService {
@@ -25,12 +28,22 @@ export class SocialService {
   /** The caller's new notifications as they are published (each loaded under the caller's access). */
   notificationStream(): AsyncIterableIterator<NotificationRow> {
     const me = viewerId(this.s);
-    return mapSubscription(this.s.ctx, this.s.pubsub.subscribe('NOTIFICATION_ADDED', me), (p) => this.notifications.byId(me, p.id), 'notification');
+    return mapSubscription(
+      this.s.ctx,
+      this.s.pubsub.subscribe('NOTIFICATION_ADDED', me),
+      (p) => this.notifications.byId(me, p.id),
+      'notification',
+    );
   }
 
   /** The caller's new feed entries as they are imported (each loaded under the caller's access). */
   timelineStream(): AsyncIterableIterator<TimelineRow> {
     const me = viewerId(this.s);
-    return mapSubscription(this.s.ctx, this.s.pubsub.subscribe('TIMELINE_ENTRY_ADDED', me), (p) => this.timeline.entry(me, p.scoreId), 'timeline-entry');
+    return mapSubscription(
+      this.s.ctx,
+      this.s.pubsub.subscribe('TIMELINE_ENTRY_ADDED', me),
+      (p) => this.timeline.entry(me, p.scoreId),
+      'timeline-entry',
+    );
   }
 }

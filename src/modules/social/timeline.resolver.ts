@@ -11,8 +11,22 @@ import { TimelineConnection, TimelineEntry } from './social.types';
 @Resolver(() => TimelineEntry)
 export class TimelineResolver {
   @Query(() => TimelineConnection, { description: 'Score updates of the users you follow, newest first' })
-  timeline(@Args(() => TimelineArgs) { userId, mode, version, first, after, last, before, search, levels, difficulties }: TimelineArgs, @Ctx() ctx: Context) {
-    return ctx.services.social.timeline.timeline(userId, { mode, version, first, after, last, before, search, levels, difficulties });
+  timeline(
+    @Args(() => TimelineArgs)
+    { userId, mode, version, first, after, last, before, search, levels, difficulties }: TimelineArgs,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.social.timeline.timeline(userId, {
+      mode,
+      version,
+      first,
+      after,
+      last,
+      before,
+      search,
+      levels,
+      difficulties,
+    });
   }
 
   @Subscription(() => TimelineEntry, {

@@ -86,7 +86,14 @@ export class TimelineService {
       ) prevplay ON true`;
 
   /** Visible plays of followees matching `where`, newest first (prev.ex is joined only when `withPrev`). */
-  private candidates(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number | null, withChart = false, backward = false): Prisma.Sql {
+  private candidates(
+    viewerId: string,
+    where: Prisma.Sql,
+    withPrev: boolean,
+    limit: number | null,
+    withChart = false,
+    backward = false,
+  ): Prisma.Sql {
     return Prisma.sql`
       SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi", s."clearLamp", s."missCount",
              vb."exScore" AS "viewerEx"
@@ -105,7 +112,14 @@ export class TimelineService {
    * One page: the page's rows first, then the per-row lookups (previous best / previous BPI) for
    * those rows only. Newest first; oldest first when paging backwards (keysetConnection turns it).
    */
-  private query(viewerId: string, where: Prisma.Sql, withPrev: boolean, limit: number, withChart = false, backward = false): Prisma.Sql {
+  private query(
+    viewerId: string,
+    where: Prisma.Sql,
+    withPrev: boolean,
+    limit: number,
+    withChart = false,
+    backward = false,
+  ): Prisma.Sql {
     return Prisma.sql`
       SELECT s."id", s."userId", s."chartId", s."version", s."playedAt", s."exScore", s."bpi", s."clearLamp"::text AS "clearLamp", s."missCount",
              prev.ex AS "prevEx", prevplay.bpi AS "prevBpi", s."viewerEx"
@@ -134,13 +148,17 @@ export class TimelineService {
       clearLamp: r.clearLamp ?? null,
       missCount: r.missCount === null || r.missCount === undefined ? null : Number(r.missCount),
       isOvertaken: viewerEx !== null && viewerEx >= (prev ?? -1) && viewerEx < exScore,
-      viewerScore: viewerEx === null ? null : { exScore: viewerEx, bpi: this.s.catalogue.currentBpi(chartId, viewerEx), diffExScore: viewerEx - exScore },
+      viewerScore:
+        viewerEx === null
+          ? null
+          : { exScore: viewerEx, bpi: this.s.catalogue.currentBpi(chartId, viewerEx), diffExScore: viewerEx - exScore },
     };
   }
 
   private modeSql(mode: TimelineModeValue): Prisma.Sql {
     if (mode === 'PLAYED') return Prisma.sql`vb."exScore" IS NOT NULL`;
-    if (mode === 'OVERTAKEN') return Prisma.sql`vb."exScore" IS NOT NULL AND vb."exScore" < s."exScore" AND vb."exScore" >= COALESCE(prev.ex, -1)`;
+    if (mode === 'OVERTAKEN')
+      return Prisma.sql`vb."exScore" IS NOT NULL AND vb."exScore" < s."exScore" AND vb."exScore" >= COALESCE(prev.ex, -1)`;
     return Prisma.sql`true`;
   }
 
@@ -160,10 +178,16 @@ export class TimelineService {
     },
   ): Promise<TimelinePage> {
     if (opts.levels?.some((l) => !Number.isInteger(l) || l < 1 || l > 12)) {
-      throw badInput('levels must be between 1 and 12', [{ code: 'too_big', path: ['levels'], message: 'levels must be between 1 and 12' }]);
+      throw badInput('levels must be between 1 and 12', [
+        { code: 'too_big', path: ['levels'], message: 'levels must be between 1 and 12' },
+      ]);
     }
     const version = parseVersion(opts.version);
-    const ks = keyset({ first: opts.first, after: opts.after, last: opts.last, before: opts.before }, 'timeline', TIMELINE_KEY);
+    const ks = keyset(
+      { first: opts.first, after: opts.after, last: opts.last, before: opts.before },
+      'timeline',
+      TIMELINE_KEY,
+    );
     const size = ks.size;
     const mode = opts.mode ?? 'ALL';
     const filters: Prisma.Sql[] = [];
@@ -173,7 +197,8 @@ export class TimelineService {
       filters.push(Prisma.sql`(u."name" ILIKE ${like} ESCAPE '\\' OR so."title" ILIKE ${like} ESCAPE '\\')`);
     }
     if (opts.levels?.length) filters.push(Prisma.sql`c."level" IN (${Prisma.join(opts.levels)})`);
-    if (opts.difficulties?.length) filters.push(Prisma.sql`c."difficulty"::text IN (${Prisma.join(opts.difficulties)})`);
+    if (opts.difficulties?.length)
+      filters.push(Prisma.sql`c."difficulty"::text IN (${Prisma.join(opts.difficulties)})`);
     const withChart = filters.length > 0;
     const base = Prisma.sql`s."version" = ${version} AND ${this.modeSql(mode)}${filters.length ? Prisma.sql` AND ${Prisma.join(filters, ' AND ')}` : Prisma.empty}`;
     let where = base;
@@ -184,9 +209,16 @@ export class TimelineService {
         : Prisma.sql`${base} AND (s."playedAt", s."id") < (${tsParam(at)}, ${id})`;
     }
     const withPrev = mode === 'OVERTAKEN';
-    const raw = await this.db.$queryRaw<RawRow[]>(this.query(viewerId, where, withPrev, size + 1, withChart, ks.backward));
+    const raw = await this.db.$queryRaw<RawRow[]>(
+      this.query(viewerId, where, withPrev, size + 1, withChart, ks.backward),
+    );
     const rows = raw.map((r) => this.toRow(r));
-    const { edges, pageInfo } = keysetConnection(rows, ks, (node) => keyCursor('timeline', TIMELINE_KEY, [node.playedAt, node.id]), 0);
+    const { edges, pageInfo } = keysetConnection(
+      rows,
+      ks,
+      (node) => keyCursor('timeline', TIMELINE_KEY, [node.playedAt, node.id]),
+      0,
+    );
     const db = this.db;
     const countSql = Prisma.sql`SELECT count(*)::int AS n FROM (${this.candidates(viewerId, base, withPrev, null, withChart)}) t`;
     let count: Promise<number> | undefined;

@@ -52,7 +52,7 @@ export class DashboardUserResolver {
   @FieldResolver(() => DashboardType, {
     nullable: true,
     description:
-      'The player\'s stats dashboard in a version under the standard stats filter (docs/domain/stats.md#standard-filter, docs/domain/stats.md). Null for a player the caller may not see. ' +
+      "The player's stats dashboard in a version under the standard stats filter (docs/domain/stats.md#standard-filter, docs/domain/stats.md). Null for a player the caller may not see. " +
       'An unknown version, level or difficulty is BAD_USER_INPUT naming the argument.',
   })
   dashboard(@Root() user: User, @Args(() => DashboardArgs) args: DashboardArgs): DashboardRoot {
@@ -63,22 +63,31 @@ export class DashboardUserResolver {
 /** The dashboard's parts: each computed only when asked for, all from the request's shared loaders. */
 @Resolver(() => DashboardType)
 export class DashboardResolver {
-  @FieldResolver(() => HistogramType, { description: 'Single-chart BPI distribution (§3.2): <-10, one bucket per step from -10, 100+' })
+  @FieldResolver(() => HistogramType, {
+    description: 'Single-chart BPI distribution (§3.2): <-10, one bucket per step from -10, 100+',
+  })
   bpiDistribution(@Root() r: DashboardRoot, @Args(() => StepArgs) a: StepArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.bpiDistribution(r, a.step);
   }
 
-  @FieldResolver(() => HistogramType, { description: 'DJ rank distribution (§3.3): F, E, D, C, B, A, AA, AAA, MAX- (AAA excludes MAX-)' })
+  @FieldResolver(() => HistogramType, {
+    description: 'DJ rank distribution (§3.3): F, E, D, C, B, A, AA, AAA, MAX- (AAA excludes MAX-)',
+  })
   djRankDistribution(@Root() r: DashboardRoot, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.djRankDistribution(r);
   }
 
-  @FieldResolver(() => HistogramType, { description: 'Score-rate distribution (§3.4): EX / max EX in percent buckets, then 100 (MAX)' })
+  @FieldResolver(() => HistogramType, {
+    description: 'Score-rate distribution (§3.4): EX / max EX in percent buckets, then 100 (MAX)',
+  })
   scoreRateDistribution(@Root() r: DashboardRoot, @Args(() => StepArgs) a: StepArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.scoreRateDistribution(r, a.step);
   }
 
-  @FieldResolver(() => AaaTableType, { description: 'AAA table (§3.10): per chart the EX and BPI needed for AAA and MAX- (and a custom goal) next to the player\'s best' })
+  @FieldResolver(() => AaaTableType, {
+    description:
+      "AAA table (§3.10): per chart the EX and BPI needed for AAA and MAX- (and a custom goal) next to the player's best",
+  })
   aaaTable(@Root() r: DashboardRoot, @Args(() => AaaTableArgs) a: AaaTableArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.aaaTable(r, a.customGoalRatio, a.customGoalOffset);
   }
@@ -88,32 +97,46 @@ export class DashboardResolver {
     return ctx.services.stats.dashboard.bpmBands(r);
   }
 
-  @FieldResolver(() => TotalBpiSummaryType, { description: 'Total BPI now or as of a JST date, with the estimated rank, played count and N (§3.12, §1.6; the level filter does not apply: N is the ☆12 set)' })
+  @FieldResolver(() => TotalBpiSummaryType, {
+    description:
+      'Total BPI now or as of a JST date, with the estimated rank, played count and N (§3.12, §1.6; the level filter does not apply: N is the ☆12 set)',
+  })
   totalBpi(@Root() r: DashboardRoot, @Args(() => AsOfArgs) a: AsOfArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.totalBpi(r, a.asOf);
   }
 
-  @FieldResolver(() => TrendType, { description: 'Total-BPI trend with the charts updated per point (§3.1); levels default to 12' })
+  @FieldResolver(() => TrendType, {
+    description: 'Total-BPI trend with the charts updated per point (§3.1); levels default to 12',
+  })
   trend(@Root() r: DashboardRoot, @Args(() => GroupByArgs) a: GroupByArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.trend(r, a.groupBy);
   }
 
-  @FieldResolver(() => RadarStatsType, { description: 'Radar with the filters and the songs behind each category (§3.5)' })
+  @FieldResolver(() => RadarStatsType, {
+    description: 'Radar with the filters and the songs behind each category (§3.5)',
+  })
   radar(@Root() r: DashboardRoot, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.radar(r);
   }
 
-  @FieldResolver(() => ActivityCalendarType, { description: 'Activity calendar counting distinct charts per JST day (§3.6), with the level-12 active dates (§3.7)' })
+  @FieldResolver(() => ActivityCalendarType, {
+    description: 'Activity calendar counting distinct charts per JST day (§3.6), with the level-12 active dates (§3.7)',
+  })
   activity(@Root() r: DashboardRoot, @Args(() => DateRangeArgs) a: DateRangeArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.activity(r, a.from, a.to);
   }
 
-  @FieldResolver(() => [BoxPlotPointType], { description: 'BPI box plot per day / week / month (§3.16), periods with updates only' })
+  @FieldResolver(() => [BoxPlotPointType], {
+    description: 'BPI box plot per day / week / month (§3.16), periods with updates only',
+  })
   boxPlot(@Root() r: DashboardRoot, @Args(() => UnitArgs) a: UnitArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.boxPlot(r, a.unit);
   }
 
-  @FieldResolver(() => ArenaTrendType, { description: 'Arena rank trend from the official arena snapshots (§3.14); hidden parts follow the owner\'s statsPrivacy switches' })
+  @FieldResolver(() => ArenaTrendType, {
+    description:
+      "Arena rank trend from the official arena snapshots (§3.14); hidden parts follow the owner's statsPrivacy switches",
+  })
   arenaTrend(@Root() r: DashboardRoot, @Args(() => DateRangeArgs) a: DateRangeArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.arenaTrend(r, a.from, a.to);
   }
@@ -123,17 +146,25 @@ export class DashboardResolver {
     return ctx.services.stats.dashboard.reviewPeriods(r);
   }
 
-  @FieldResolver(() => ReviewType, { nullable: true, description: 'Monthly or yearly review (§3.17). The owner only: anyone else gets null and a FORBIDDEN error' })
+  @FieldResolver(() => ReviewType, {
+    nullable: true,
+    description: 'Monthly or yearly review (§3.17). The owner only: anyone else gets null and a FORBIDDEN error',
+  })
   review(@Root() r: DashboardRoot, @Args(() => ReviewArgs) a: ReviewArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.review(r, a.month);
   }
 
-  @FieldResolver(() => NeighbourRecommendationsType, { description: 'Recommendations from the n players nearest the stored total BPI; only averages, never who (at least 5 neighbours, 3 per chart)' })
+  @FieldResolver(() => NeighbourRecommendationsType, {
+    description:
+      'Recommendations from the n players nearest the stored total BPI; only averages, never who (at least 5 neighbours, 3 per chart)',
+  })
   neighbours(@Root() r: DashboardRoot, @Args(() => NeighbourArgs) a: NeighbourArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.neighbours(r, a.limit, a.offset, a.n);
   }
 
-  @FieldResolver(() => TowerHistoryType, { description: 'The player\'s key-counter (IIDX TOWER) days of the version (§3.18)' })
+  @FieldResolver(() => TowerHistoryType, {
+    description: "The player's key-counter (IIDX TOWER) days of the version (§3.18)",
+  })
   towerHistory(@Root() r: DashboardRoot, @Args(() => DateRangeArgs) a: DateRangeArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.towerHistory(r, a.from, a.to);
   }
@@ -148,8 +179,14 @@ export class DashboardResolver {
     return ctx.services.stats.dashboard.trendSvg(r, a.theme ?? 'light', a.groupBy);
   }
 
-  @FieldResolver(() => String, { description: 'The single-BPI distribution as an SVG picture (the data of `bpiDistribution`)' })
-  bpiDistributionSvg(@Root() r: DashboardRoot, @Args(() => DistributionSvgArgs) a: DistributionSvgArgs, @Ctx() ctx: Context) {
+  @FieldResolver(() => String, {
+    description: 'The single-BPI distribution as an SVG picture (the data of `bpiDistribution`)',
+  })
+  bpiDistributionSvg(
+    @Root() r: DashboardRoot,
+    @Args(() => DistributionSvgArgs) a: DistributionSvgArgs,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.stats.dashboard.bpiDistributionSvg(r, a.theme ?? 'light', a.step);
   }
 }
@@ -157,17 +194,24 @@ export class DashboardResolver {
 /** Tower register and ranking, radar-category ranking, site summary. */
 @Resolver()
 export class CrossStatsResolver {
-  @Mutation(() => RegisterTowerPayloadType, { description: 'Registers key-counter (IIDX TOWER) days of the caller (§3.18); all or nothing' })
+  @Mutation(() => RegisterTowerPayloadType, {
+    description: 'Registers key-counter (IIDX TOWER) days of the caller (§3.18); all or nothing',
+  })
   registerTower(@Args(() => RegisterTowerArgs) a: RegisterTowerArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.registerTower(a.userId, { version: a.version, rows: a.rows });
   }
 
-  @Query(() => TowerRankingConnection, { description: 'Key-counter ranking over a day, week or month (§4.4); players the caller may not see are masked' })
+  @Query(() => TowerRankingConnection, {
+    description: 'Key-counter ranking over a day, week or month (§4.4); players the caller may not see are masked',
+  })
   towerRanking(@Args(() => TowerRankingArgs) a: TowerRankingArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.towerRanking(a);
   }
 
-  @Query(() => RadarRankingConnection, { description: 'Ranking by one radar category (§4.1) with the caller\'s own radar beside it; players the caller may not see are masked' })
+  @Query(() => RadarRankingConnection, {
+    description:
+      "Ranking by one radar category (§4.1) with the caller's own radar beside it; players the caller may not see are masked",
+  })
   radarRanking(@Args(() => RadarRankingArgs) a: RadarRankingArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.radarRanking(a);
   }
@@ -176,13 +220,16 @@ export class CrossStatsResolver {
     description:
       'Guest AAA table: every SP HYPER, ANOTHER and LEGGENDARIA chart of the level available in the version (with a ' +
       'current definition), the EX score of AAA, AA, A and MAX- and the BPI each is worth. No player and no token: ' +
-      'a row\'s exScore and bpi are null and the summary counts no border reached.',
+      "a row's exScore and bpi are null and the summary counts no border reached.",
   })
   aaaTable(@Args(() => GuestAaaTableArgs) a: GuestAaaTableArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.guestAaaTable(a.version, a.level);
   }
 
-  @Query(() => SiteSummaryType, { description: 'Site-wide summary (§8.2): totals, today\'s counts (today in JST), the last 90 days, by hour and weekday, distributions' })
+  @Query(() => SiteSummaryType, {
+    description:
+      "Site-wide summary (§8.2): totals, today's counts (today in JST), the last 90 days, by hour and weekday, distributions",
+  })
   siteSummary(@Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.siteSummary();
   }

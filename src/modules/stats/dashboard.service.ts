@@ -79,15 +79,24 @@ export interface DashboardRoot extends StatsQuery {
   user: User;
 }
 
-type Scope = Pick<AreaScope, 'auth' | 'ctx' | 'db' | 'catalogue' | 'loaders' | 'viewer'> & { services: { scores: ScoresService } };
+type Scope = Pick<AreaScope, 'auth' | 'ctx' | 'db' | 'catalogue' | 'loaders' | 'viewer'> & {
+  services: { scores: ScoresService };
+};
 
 /** Cursor kinds of the tower and radar rankings: [value, sealed user id] (an anonymous row's cursor must not name its player). */
 const CROSS_RANKING_KEY = ['num', 'sealed'] as const;
 
-const JSON_CHART = <T extends { chartId: number }>(cat: AreaScope['catalogue'], x: T) => ({ ...x, chart: cat.chart(x.chartId) ?? null });
+const JSON_CHART = <T extends { chartId: number }>(cat: AreaScope['catalogue'], x: T) => ({
+  ...x,
+  chart: cat.chart(x.chartId) ?? null,
+});
 
 /** The standard stats query of the GraphQL field (BAD_USER_INPUT naming the argument). */
-export function parseDashboardQuery(args: { version?: string | null; levels?: number[] | null; difficulties?: string[] | null }): StatsQuery {
+export function parseDashboardQuery(args: {
+  version?: string | null;
+  levels?: number[] | null;
+  difficulties?: string[] | null;
+}): StatsQuery {
   return orThrow(parseStatsQuery({ version: args.version, levels: args.levels, difficulties: args.difficulties }));
 }
 
@@ -105,15 +114,21 @@ export class DashboardService {
   }
 
   private radarOf(r: DashboardRoot) {
-    return this.once(r, 'radar', async () => radarWithSongs(this.s.catalogue, r.version, this.filter(r), await this.bests(r)));
+    return this.once(r, 'radar', async () =>
+      radarWithSongs(this.s.catalogue, r.version, this.filter(r), await this.bests(r)),
+    );
   }
 
   private trendOf(r: DashboardRoot, groupBy: GroupBy) {
-    return this.once(r, `trend:${groupBy}`, async () => totalBpiTrend(this.s.catalogue, r.version, this.filter(r), groupBy, await this.plays(r)));
+    return this.once(r, `trend:${groupBy}`, async () =>
+      totalBpiTrend(this.s.catalogue, r.version, this.filter(r), groupBy, await this.plays(r)),
+    );
   }
 
   private bpiHistogram(r: DashboardRoot, step: DistributionStep) {
-    return this.once(r, `bpi:${step}`, async () => bpiDistribution(this.s.catalogue, await this.bests(r), this.filter(r), step));
+    return this.once(r, `bpi:${step}`, async () =>
+      bpiDistribution(this.s.catalogue, await this.bests(r), this.filter(r), step),
+    );
   }
 
   private filter(r: DashboardRoot): ChartFilter {
@@ -172,18 +187,27 @@ export class DashboardService {
 
   async trend(r: DashboardRoot, groupBy: GroupBy | null | undefined) {
     const t = await this.trendOf(r, groupBy ?? 'day');
-    return { ...t, points: t.points.map((p) => ({ ...p, updates: p.updates.map((u) => JSON_CHART(this.s.catalogue, u)) })) };
+    return {
+      ...t,
+      points: t.points.map((p) => ({ ...p, updates: p.updates.map((u) => JSON_CHART(this.s.catalogue, u)) })),
+    };
   }
 
   async radar(r: DashboardRoot) {
     const radar = await this.radarOf(r);
-    return { ...radar, categories: radar.categories.map((c) => ({ ...c, songs: c.songs.map((x) => JSON_CHART(this.s.catalogue, x)) })) };
+    return {
+      ...radar,
+      categories: radar.categories.map((c) => ({ ...c, songs: c.songs.map((x) => JSON_CHART(this.s.catalogue, x)) })),
+    };
   }
 
   async activity(r: DashboardRoot, from: string | null | undefined, to: string | null | undefined) {
     const range = orThrow(parseDateRange(from, to));
     const plays = await this.plays(r);
-    return { ...activityCalendar(this.s.catalogue, this.filter(r), plays, range), activeDates: activeDates(this.s.catalogue, plays, range) };
+    return {
+      ...activityCalendar(this.s.catalogue, this.filter(r), plays, range),
+      activeDates: activeDates(this.s.catalogue, plays, range),
+    };
   }
 
   async boxPlot(r: DashboardRoot, unit: GroupBy | null | undefined) {
@@ -206,7 +230,10 @@ export class DashboardService {
   async arenaTrend(r: DashboardRoot, from: string | null | undefined, to: string | null | undefined) {
     const range = orThrow(parseDateRange(from, to));
     if (!r.user.gameId) return { points: [], best: null };
-    const { observations, classCounts } = await this.s.loaders.stats.arena.load({ gameId: r.user.gameId, version: r.version });
+    const { observations, classCounts } = await this.s.loaders.stats.arena.load({
+      gameId: r.user.gameId,
+      version: r.version,
+    });
     const inRange = observations.filter((o) => {
       const d = jstDate(o.fetchedAt);
       return (!range.from || d >= range.from) && (!range.to || d <= range.to);
@@ -237,7 +264,9 @@ export class DashboardService {
     const [plays, tower, arena, rivalRows] = await Promise.all([
       this.plays(r),
       this.tower(r),
-      r.user.gameId ? this.s.loaders.stats.arena.load({ gameId: r.user.gameId, version: r.version }) : Promise.resolve({ observations: [], classCounts: [] }),
+      r.user.gameId
+        ? this.s.loaders.stats.arena.load({ gameId: r.user.gameId, version: r.version })
+        : Promise.resolve({ observations: [], classCounts: [] }),
       // followed players the viewer (= the owner) may see: public, or private with an approved follow
       db.$queryRaw<{ userId: string; name: string; profileImage: string | null }[]>`
         SELECT u."id" AS "userId", u."name", u."profileImage" FROM "Follow" f JOIN "User" u ON u."id" = f."followingId"
@@ -257,7 +286,10 @@ export class DashboardService {
         SELECT "userId", SUM("keyCount")::int AS "keyCount", SUM("scratchCount")::int AS "scratchCount" FROM "TowerEntry"
          WHERE "version" = ${r.version} AND "playDate" BETWEEN ${period.from}::date AND ${period.to}::date GROUP BY "userId"`,
       rivalIds.length
-        ? db.score.findMany({ where: { userId: { in: rivalIds }, version: r.version, playedAt: { lt: end } }, select: { id: true, userId: true, chartId: true, exScore: true, bpi: true, playedAt: true } })
+        ? db.score.findMany({
+            where: { userId: { in: rivalIds }, version: r.version, playedAt: { lt: end } },
+            select: { id: true, userId: true, chartId: true, exScore: true, bpi: true, playedAt: true },
+          })
         : Promise.resolve([]),
     ]);
     const byRival = new Map<string, PlayInput[]>(rivalIds.map((id) => [id, []]));
@@ -285,12 +317,22 @@ export class DashboardService {
       topImprovedSongs: review.topSongs.topImprovedSongs.map(song),
       activity: {
         ...a,
-        bestGrowth: a.bestDays.bestGrowth ? { date: a.bestDays.bestGrowth.date, value: a.bestDays.bestGrowth.bpiDiff } : null,
-        bestKeysDay: a.bestDays.bestKeysDay ? { date: a.bestDays.bestKeysDay.date, value: a.bestDays.bestKeysDay.keyCount } : null,
-        bestScratchDay: a.bestDays.bestScratchDay ? { date: a.bestDays.bestScratchDay.date, value: a.bestDays.bestScratchDay.scratchCount } : null,
+        bestGrowth: a.bestDays.bestGrowth
+          ? { date: a.bestDays.bestGrowth.date, value: a.bestDays.bestGrowth.bpiDiff }
+          : null,
+        bestKeysDay: a.bestDays.bestKeysDay
+          ? { date: a.bestDays.bestKeysDay.date, value: a.bestDays.bestKeysDay.keyCount }
+          : null,
+        bestScratchDay: a.bestDays.bestScratchDay
+          ? { date: a.bestDays.bestScratchDay.date, value: a.bestDays.bestScratchDay.scratchCount }
+          : null,
       },
       radarGrowth: review.radarGrowth.map((g) => ({ ...g, songs: g.songs.map(song) })),
-      rivals: review.rivals.map((x) => ({ ...x, user: null as User | null, topWinningSongs: x.topWinningSongs.map(song) })),
+      rivals: review.rivals.map((x) => ({
+        ...x,
+        user: null as User | null,
+        topWinningSongs: x.topWinningSongs.map(song),
+      })),
       growthByAbs: review.growthRanking.byAbsGrowth,
       growthByRate: review.growthRanking.byGrowthRate,
       arena: review.arena,
@@ -299,7 +341,12 @@ export class DashboardService {
 
   // ───────────── neighbours (§3.9) ─────────────
 
-  async neighbours(r: DashboardRoot, limitArg: number | null | undefined, offsetArg: number | null | undefined, nArg?: number | null) {
+  async neighbours(
+    r: DashboardRoot,
+    limitArg: number | null | undefined,
+    offsetArg: number | null | undefined,
+    nArg?: number | null,
+  ) {
     const page = orThrow(parsePage(limitArg, offsetArg, 100, 20));
     // the neighbourhood size, as the reference's n (docs/domain/stats.md); the privacy minimums still apply
     const n = orThrow(parseIntIn(nArg, 'n', 1, MAX_NEIGHBOURS, DEFAULT_NEIGHBOURS));
@@ -316,11 +363,20 @@ export class DashboardService {
     const myCharts = mine.map((b) => b.chartId);
     const theirs =
       ids.length >= MIN_NEIGHBOURS && myCharts.length
-        ? await this.s.db.bestScore.findMany({ where: { version: r.version, userId: { in: ids }, chartId: { in: myCharts } }, select: { userId: true, chartId: true, exScore: true } })
+        ? await this.s.db.bestScore.findMany({
+            where: { version: r.version, userId: { in: ids }, chartId: { in: myCharts } },
+            select: { userId: true, chartId: true, exScore: true },
+          })
         : [];
     const res = neighbourRecommendations(this.s.catalogue, this.filter(r), stored, mine, ids, theirs, page);
     const wrap = (l: typeof res.weapons) => ({ ...l, data: l.data.map((x) => JSON_CHART(this.s.catalogue, x)) });
-    return { ...res, minimumNeighbors: MIN_NEIGHBOURS, minimumPerChart: MIN_NEIGHBOURS_PER_CHART, weapons: wrap(res.weapons), potential: wrap(res.potential) };
+    return {
+      ...res,
+      minimumNeighbors: MIN_NEIGHBOURS,
+      minimumPerChart: MIN_NEIGHBOURS_PER_CHART,
+      weapons: wrap(res.weapons),
+      potential: wrap(res.potential),
+    };
   }
 
   // ───────────── SVG pictures (same data as the JSON parts) ─────────────
@@ -344,7 +400,11 @@ export class DashboardService {
   async bpiDistributionSvg(r: DashboardRoot, theme: ChartTheme, stepArg: number | string | null | undefined) {
     const step = orThrow(parseStep(stepArg));
     const h = await this.bpiHistogram(r, step);
-    return renderBpiDistributionSvg(h, { theme, title: r.user.name, subtitle: this.subtitle(r, `単曲BPI分布 (step ${step})`) });
+    return renderBpiDistributionSvg(h, {
+      theme,
+      title: r.user.name,
+      subtitle: this.subtitle(r, `単曲BPI分布 (step ${step})`),
+    });
   }
 
   // ───────────── cross-player: tower, radar ranking, site ─────────────
@@ -359,7 +419,9 @@ export class DashboardService {
   async registerTower(userId: string, input: { version?: string | null; rows?: unknown }) {
     const today = jstDate(new Date());
     const reg = orThrow(parseTowerRegistration(input, today));
-    const values = reg.rows.map((x) => Prisma.sql`(${userId}, ${reg.version}, ${x.playDate}::date, ${x.keyCount}, ${x.scratchCount}, now())`);
+    const values = reg.rows.map(
+      (x) => Prisma.sql`(${userId}, ${reg.version}, ${x.playDate}::date, ${x.keyCount}, ${x.scratchCount}, now())`,
+    );
     await this.s.db.$executeRaw`
       INSERT INTO "TowerEntry" ("userId", "version", "playDate", "keyCount", "scratchCount", "updatedAt") VALUES ${Prisma.join(values)}
       ON CONFLICT ("userId", "version", "playDate") DO UPDATE SET "keyCount" = EXCLUDED."keyCount", "scratchCount" = EXCLUDED."scratchCount", "updatedAt" = now()`;
@@ -384,7 +446,12 @@ export class DashboardService {
     };
     const page = <N>(nodes: N[], totalCount: number): Page<N> => {
       const keyed = nodes.map((node, i) => ({ node, value: valueOf(picked[i]), userId: picked[i].userId }));
-      const p = keysetConnection(keyed, ks, (r) => keyCursor(tag, CROSS_RANKING_KEY, [r.value, r.userId], key), totalCount);
+      const p = keysetConnection(
+        keyed,
+        ks,
+        (r) => keyCursor(tag, CROSS_RANKING_KEY, [r.value, r.userId], key),
+        totalCount,
+      );
       return { ...p, edges: p.edges.map((e) => ({ cursor: e.cursor, node: e.node.node })) };
     };
     return { select, page };
@@ -395,19 +462,56 @@ export class DashboardService {
     const date = orThrow(parseDate(q.date, 'date'));
     const period = towerPeriod(q.period ?? 'day', date, jstDate(new Date()));
     const paging = this.crossRankingPage(q, `towerRanking:${version}:${period.period}:${period.startDate}`);
-    const rows = await this.s.db.$queryRaw<{ userId: string; keyCount: number; scratchCount: number; name: string; profileImage: string | null; gameId: string | null; visible: boolean }[]>`
+    const rows = await this.s.db.$queryRaw<
+      {
+        userId: string;
+        keyCount: number;
+        scratchCount: number;
+        name: string;
+        profileImage: string | null;
+        gameId: string | null;
+        visible: boolean;
+      }[]
+    >`
       SELECT t."userId", SUM(t."keyCount")::int AS "keyCount", SUM(t."scratchCount")::int AS "scratchCount", u."name", u."profileImage", u."gameId",
              ${this.visibleSql()} AS "visible"
         FROM "TowerEntry" t JOIN "User" u ON u."id" = t."userId"
        WHERE t."version" = ${version} AND t."playDate" BETWEEN ${period.startDate}::date AND ${period.endDate}::date
        GROUP BY t."userId", u."id"`;
     const ranked = towerRanking(rows, period, this.s.viewer?.id ?? null, paging.select);
-    const nodes = ranked.entries.map((e) => ({ ...this.entry(e), keyCount: e.data.keyCount, scratchCount: e.data.scratchCount, radar: null }));
-    return { ...paging.page(nodes, ranked.totalCount), version, period: period.period, startDate: period.startDate, endDate: period.endDate, selfRank: ranked.selfRank };
+    const nodes = ranked.entries.map((e) => ({
+      ...this.entry(e),
+      keyCount: e.data.keyCount,
+      scratchCount: e.data.scratchCount,
+      radar: null,
+    }));
+    return {
+      ...paging.page(nodes, ranked.totalCount),
+      version,
+      period: period.period,
+      startDate: period.startDate,
+      endDate: period.endDate,
+      selfRank: ranked.selfRank,
+    };
   }
 
-  private entry(e: { rank: number; value: number; userId: string | null; name: string; isMasked: boolean; isSelf: boolean }) {
-    return { rank: e.rank, value: e.value, userId: e.userId, name: e.name, isMasked: e.isMasked, isSelf: e.isSelf, user: null as User | null };
+  private entry(e: {
+    rank: number;
+    value: number;
+    userId: string | null;
+    name: string;
+    isMasked: boolean;
+    isSelf: boolean;
+  }) {
+    return {
+      rank: e.rank,
+      value: e.value,
+      userId: e.userId,
+      name: e.name,
+      isMasked: e.isMasked,
+      isSelf: e.isSelf,
+      user: null as User | null,
+    };
   }
 
   /** The caller's radar in a version: their RadarCache row, or computed from their bests. */
@@ -427,7 +531,12 @@ export class DashboardService {
         FROM "RadarCache" c JOIN "User" u ON u."id" = c."userId" WHERE c."version" = ${version}`;
     const [viewerRadar] = await Promise.all([this.viewerRadar(version)]);
     const ranked = radarCategoryRanking(rows, category, this.s.viewer?.id ?? null, paging.select, viewerRadar);
-    const nodes = ranked.entries.map((e) => ({ ...this.entry(e), keyCount: null, scratchCount: null, radar: e.isMasked ? null : e.data }));
+    const nodes = ranked.entries.map((e) => ({
+      ...this.entry(e),
+      keyCount: null,
+      scratchCount: null,
+      radar: e.isMasked ? null : e.data,
+    }));
     return { ...paging.page(nodes, ranked.totalCount), version, category, selfRank: ranked.selfRank, viewerRadar };
   }
 
@@ -449,7 +558,9 @@ export class DashboardService {
       db.$queryRaw<{ area: string; count: number }[]>`
         SELECT s."area", COUNT(*)::int AS "count" FROM "PlayerVersionStatus" s JOIN "User" u ON u."id" = s."userId"
          WHERE s."version" = ${LATEST_VERSION} AND s."area" IS NOT NULL AND u."showArea" GROUP BY 1`,
-      db.$queryRaw<{ version: string; count: number }[]>`SELECT "version", COUNT(*)::int AS "count" FROM "Score" GROUP BY 1`,
+      db.$queryRaw<
+        { version: string; count: number }[]
+      >`SELECT "version", COUNT(*)::int AS "count" FROM "Score" GROUP BY 1`,
     ]);
     const s = siteSummary({ now: new Date(), users, batches, plays, arenaClasses, areas, versions });
     return {
@@ -470,13 +581,19 @@ export class DashboardService {
 }
 
 /** The radar of a player's bests in a version (the values of User.compare.radar and of the RadarCache rows). */
-export function liveRadar(cat: AreaDeps['catalogue'], version: string, bests: readonly { chartId: number; exScore: number }[]): RadarValues {
+export function liveRadar(
+  cat: AreaDeps['catalogue'],
+  version: string,
+  bests: readonly { chartId: number; exScore: number }[],
+): RadarValues {
   const bpis = new Map<number, number | null>();
   for (const b of bests) {
     const c = cat.chart(b.chartId);
     if (c?.playStyle === PlayStyle.SP && c.radarCategory) bpis.set(b.chartId, cat.currentBpi(b.chartId, b.exScore));
   }
-  const valid = [...cat.charts()].filter((c) => c.playStyle === PlayStyle.SP && c.radarCategory && chartInVersion(c, version));
+  const valid = [...cat.charts()].filter(
+    (c) => c.playStyle === PlayStyle.SP && c.radarCategory && chartInVersion(c, version),
+  );
   return computeRadar(valid, bpis, (id) => cat.chart(id)?.radarCategory);
 }
 
@@ -485,25 +602,48 @@ export function liveRadar(cat: AreaDeps['catalogue'], version: string, bests: re
  * batch deletion (events) and by the recompute job after a definitions update. A player without
  * bests loses their row (not ranked).
  */
-export async function refreshRadarCache(deps: Pick<AreaDeps, 'db' | 'catalogue'>, userIds: readonly string[], version: string): Promise<void> {
+export async function refreshRadarCache(
+  deps: Pick<AreaDeps, 'db' | 'catalogue'>,
+  userIds: readonly string[],
+  version: string,
+): Promise<void> {
   if (!userIds.length) return;
   // Under the players' import locks (lockPlayers, sorted), bests read inside the transaction: a
   // refresh that lost a race to a later import's refresh never writes an older radar over it.
-  await retryTransaction(() => deps.db.$transaction(async (tx) => {
-    await lockPlayers(tx, userIds);
-    const bests = await tx.bestScore.findMany({ where: { userId: { in: [...userIds] }, version }, select: { userId: true, chartId: true, exScore: true } });
-    const byUser = new Map<string, { chartId: number; exScore: number }[]>();
-    for (const b of bests) {
-      const l = byUser.get(b.userId);
-      if (l) l.push(b);
-      else byUser.set(b.userId, [b]);
-    }
-    const empty = userIds.filter((u) => !byUser.has(u));
-    if (empty.length) await tx.radarCache.deleteMany({ where: { version, userId: { in: empty } } });
-    for (const [userId, list] of byUser) {
-      const v = liveRadar(deps.catalogue, version, list);
-      const data = { notes: v.NOTES, chord: v.CHORD, peak: v.PEAK, charge: v.CHARGE, scratch: v.SCRATCH, soflan: v.SOFLAN };
-      await tx.radarCache.upsert({ where: { userId_version: { userId, version } }, create: { userId, version, ...data }, update: data });
-    }
-  }, { timeout: 60_000 }));
+  await retryTransaction(() =>
+    deps.db.$transaction(
+      async (tx) => {
+        await lockPlayers(tx, userIds);
+        const bests = await tx.bestScore.findMany({
+          where: { userId: { in: [...userIds] }, version },
+          select: { userId: true, chartId: true, exScore: true },
+        });
+        const byUser = new Map<string, { chartId: number; exScore: number }[]>();
+        for (const b of bests) {
+          const l = byUser.get(b.userId);
+          if (l) l.push(b);
+          else byUser.set(b.userId, [b]);
+        }
+        const empty = userIds.filter((u) => !byUser.has(u));
+        if (empty.length) await tx.radarCache.deleteMany({ where: { version, userId: { in: empty } } });
+        for (const [userId, list] of byUser) {
+          const v = liveRadar(deps.catalogue, version, list);
+          const data = {
+            notes: v.NOTES,
+            chord: v.CHORD,
+            peak: v.PEAK,
+            charge: v.CHARGE,
+            scratch: v.SCRATCH,
+            soflan: v.SOFLAN,
+          };
+          await tx.radarCache.upsert({
+            where: { userId_version: { userId, version } },
+            create: { userId, version, ...data },
+            update: data,
+          });
+        }
+      },
+      { timeout: 60_000 },
+    ),
+  );
 }

@@ -21,5 +21,8 @@ export enum ChartTheme {
 registerEnumType(ChartTheme, {
   name: 'ChartTheme',
   description: 'Colour scheme of an SVG chart picture',
-  valuesConfig: { LIGHT: { description: 'Dark text on a white background' }, DARK: { description: 'Light text on a dark background' } },
+  valuesConfig: {
+    LIGHT: { description: 'Dark text on a white background' },
+    DARK: { description: 'Light text on a dark background' },
+  },
 });

@@ -3,7 +3,13 @@ import { bpiModelResolver } from '../shared/bpi-model';
 import { defineArea } from '../area';
 import { createStatsLoaders, type StatsLoaders } from './stats.loaders';
 import { AreaRankResolver, RadarResolver, StatsResolver, StatsUserResolver } from './stats.resolver';
-import { CrossStatsResolver, DashboardResolver, DashboardUserResolver, ReviewRivalResolver, StatsRankingEntryResolver } from './dashboard.resolver';
+import {
+  CrossStatsResolver,
+  DashboardResolver,
+  DashboardUserResolver,
+  ReviewRivalResolver,
+  StatsRankingEntryResolver,
+} from './dashboard.resolver';
 import { refreshRadarCache } from './dashboard.service';
 import { StatsService } from './stats.service';
 import { SupportersResolver } from './supporters';
@@ -14,7 +20,19 @@ import { SupportersResolver } from './supporters';
  */
 export const statsArea = defineArea({
   name: 'stats',
-  resolvers: [bpiModelResolver(RecommendedEntryType), StatsResolver, StatsUserResolver, RadarResolver, AreaRankResolver, DashboardUserResolver, DashboardResolver, CrossStatsResolver, StatsRankingEntryResolver, ReviewRivalResolver, SupportersResolver],
+  resolvers: [
+    bpiModelResolver(RecommendedEntryType),
+    StatsResolver,
+    StatsUserResolver,
+    RadarResolver,
+    AreaRankResolver,
+    DashboardUserResolver,
+    DashboardResolver,
+    CrossStatsResolver,
+    StatsRankingEntryResolver,
+    ReviewRivalResolver,
+    SupportersResolver,
+  ],
   loaders: createStatsLoaders,
   services: (s) => new StatsService(s),
   // RadarCache (the radar-category ranking) follows the bests: after each import / batch deletion,
@@ -24,7 +42,9 @@ export const statsArea = defineArea({
       name: 'radar cache',
       order: 50,
       run: async (deps, version, progress) => {
-        const users = (await deps.db.bestScore.findMany({ where: { version }, distinct: ['userId'], select: { userId: true } })).map((u) => u.userId);
+        const users = (
+          await deps.db.bestScore.findMany({ where: { version }, distinct: ['userId'], select: { userId: true } })
+        ).map((u) => u.userId);
         for (let i = 0; i < users.length; i += 200) {
           await refreshRadarCache(deps, users.slice(i, i + 200), version);
           progress(Math.min(i + 200, users.length), users.length);

@@ -36,7 +36,11 @@ export function createStatsLoaders(db: Db) {
     /** userId → PlayerVersionStatus rows (total BPI and arena status per version) */
     statuses: loader<string, PlayerVersionStatus[]>(async (ids) => {
       const rows = await db.playerVersionStatus.findMany({ where: { userId: { in: [...ids] } } });
-      return inKeyOrder(ids, groupBy(rows, (r) => r.userId), []);
+      return inKeyOrder(
+        ids,
+        groupBy(rows, (r) => r.userId),
+        [],
+      );
     }),
     /** stored game id (8 digits) → area rank in the latest official arena snapshot of the latest version */
     areaRank: loader<string, AreaRankRow | null>(async (gameIds) => {
@@ -53,7 +57,11 @@ export function createStatsLoaders(db: Db) {
              AND e.area IN (SELECT x.area FROM "ArenaEntry" x JOIN snap ON x."snapshotId" = snap.id WHERE x."gameId" IN (${ids}))
         )
         SELECT "gameId", area, pos::int AS pos, total::int AS total FROM ranked WHERE "gameId" IN (${ids})`);
-      return inKeyOrder(gameIds, new Map(rows.map((r) => [r.gameId, { area: r.area, areaRank: Number(r.pos), totalInArea: Number(r.total) }])), null);
+      return inKeyOrder(
+        gameIds,
+        new Map(rows.map((r) => [r.gameId, { area: r.area, areaRank: Number(r.pos), totalInArea: Number(r.total) }])),
+        null,
+      );
     }),
     /**
      * Every stored play (Score row) of the player in the version: the dashboard's trend, total as
@@ -62,7 +70,10 @@ export function createStatsLoaders(db: Db) {
      */
     plays: keyedLoader<PlayerVersionKey, (PlayInput & { userId: string })[]>(pvKey, async (keys) => {
       const rows = await db.score.findMany({
-        where: { userId: { in: [...new Set(keys.map((k) => k.userId))] }, version: { in: [...new Set(keys.map((k) => k.version))] } },
+        where: {
+          userId: { in: [...new Set(keys.map((k) => k.userId))] },
+          version: { in: [...new Set(keys.map((k) => k.version))] },
+        },
         select: { id: true, userId: true, version: true, chartId: true, exScore: true, bpi: true, playedAt: true },
       });
       const byKey = groupBy(rows, pvKey);
@@ -71,7 +82,10 @@ export function createStatsLoaders(db: Db) {
     /** The player's key-counter days (TowerEntry) of the version. */
     tower: keyedLoader<PlayerVersionKey, (TowerDayInput & { userId: string })[]>(pvKey, async (keys) => {
       const rows = await db.towerEntry.findMany({
-        where: { userId: { in: [...new Set(keys.map((k) => k.userId))] }, version: { in: [...new Set(keys.map((k) => k.version))] } },
+        where: {
+          userId: { in: [...new Set(keys.map((k) => k.userId))] },
+          version: { in: [...new Set(keys.map((k) => k.version))] },
+        },
         select: { userId: true, version: true, playDate: true, keyCount: true, scratchCount: true },
       });
       const byKey = groupBy(rows, pvKey);
@@ -101,7 +115,10 @@ export function createStatsLoaders(db: Db) {
     /** RadarCache rows of (player, version): the cached radar values. */
     radarCache: keyedLoader<PlayerVersionKey, RadarCache | null>(pvKey, async (keys) => {
       const rows = await db.radarCache.findMany({
-        where: { userId: { in: [...new Set(keys.map((k) => k.userId))] }, version: { in: [...new Set(keys.map((k) => k.version))] } },
+        where: {
+          userId: { in: [...new Set(keys.map((k) => k.userId))] },
+          version: { in: [...new Set(keys.map((k) => k.version))] },
+        },
       });
       const byKey = new Map(rows.map((r) => [pvKey(r), r]));
       return keys.map((k) => byKey.get(pvKey(k)) ?? null);

@@ -3,7 +3,14 @@ import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
 import { GlobalRankingArgs, RecommendedArgs, TotalBpiHistoryArgs } from './stats.inputs';
-import { AreaRankType, GlobalRankingConnection, ProfileStatsEntryType, RadarType, RecommendedType, TotalBpiHistoryPointType } from './stats.types';
+import {
+  AreaRankType,
+  GlobalRankingConnection,
+  ProfileStatsEntryType,
+  RadarType,
+  RecommendedType,
+  TotalBpiHistoryPointType,
+} from './stats.types';
 
 @Resolver()
 export class StatsResolver {
@@ -12,7 +19,10 @@ export class StatsResolver {
       'Total-BPI ranking of all players of a version (optionally of one area / arena class), best first. ' +
       'Players the caller may not see are anonymous; a player who hides the area or class the ranking is filtered on is not in it.',
   })
-  globalRanking(@Args(() => GlobalRankingArgs) args: GlobalRankingArgs, @Ctx() ctx: Context): Promise<GlobalRankingConnection> {
+  globalRanking(
+    @Args(() => GlobalRankingArgs) args: GlobalRankingArgs,
+    @Ctx() ctx: Context,
+  ): Promise<GlobalRankingConnection> {
     return ctx.services.stats.globalRanking(args);
   }
 }
@@ -20,17 +30,27 @@ export class StatsResolver {
 /** Stats on User (rules: src/graphql/rules.ts, User.*). */
 @Resolver(() => UserType)
 export class StatsUserResolver {
-  @FieldResolver(() => [ProfileStatsEntryType], { nullable: true, description: 'Per-version total BPI and arena status, newest version first (INF last)' })
+  @FieldResolver(() => [ProfileStatsEntryType], {
+    nullable: true,
+    description: 'Per-version total BPI and arena status, newest version first (INF last)',
+  })
   stats(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.services.stats.profileStats(user);
   }
 
-  @FieldResolver(() => AreaRankType, { nullable: true, description: 'Area rank among A-class players (null: no game id / not ranked / hidden by showArea)' })
+  @FieldResolver(() => AreaRankType, {
+    nullable: true,
+    description: 'Area rank among A-class players (null: no game id / not ranked / hidden by showArea)',
+  })
   areaRank(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.services.stats.areaRank(user);
   }
 
-  @FieldResolver(() => RecommendedType, { nullable: true, description: 'Weapons and potential (docs/domain/stats.md#recommended); a best whose BPI is null (EX above the maximum, or no BPI from the definition) is left out of both lists and their totals' })
+  @FieldResolver(() => RecommendedType, {
+    nullable: true,
+    description:
+      'Weapons and potential (docs/domain/stats.md#recommended); a best whose BPI is null (EX above the maximum, or no BPI from the definition) is left out of both lists and their totals',
+  })
   recommended(@Root() user: User, @Args(() => RecommendedArgs) args: RecommendedArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.recommended(user.id, args);
   }

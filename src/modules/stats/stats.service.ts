@@ -67,20 +67,31 @@ export function parseRecommendedQuery(q: RecommendedQuery) {
   const vIssue = versionIssue(version);
   if (vIssue) issues.push(vIssue);
   const limit = q.limit ?? 10;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) issues.push({ code: 'out_of_range', path: ['limit'], message: 'limit must be an integer between 1 and 100' });
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    issues.push({ code: 'out_of_range', path: ['limit'], message: 'limit must be an integer between 1 and 100' });
   const offset = q.offset ?? 0;
-  if (!Number.isInteger(offset) || offset < 0) issues.push({ code: 'out_of_range', path: ['offset'], message: 'offset must be an integer ≥ 0' });
+  if (!Number.isInteger(offset) || offset < 0)
+    issues.push({ code: 'out_of_range', path: ['offset'], message: 'offset must be an integer ≥ 0' });
   const levels = [...(q.level ?? [])];
-  for (const l of levels) if (!(BPI_LEVELS as readonly number[]).includes(l)) issues.push({ code: 'invalid_value', path: ['level'], message: 'level must be 11 or 12' });
+  for (const l of levels)
+    if (!(BPI_LEVELS as readonly number[]).includes(l))
+      issues.push({ code: 'invalid_value', path: ['level'], message: 'level must be 11 or 12' });
   const difficulties = [...(q.difficulty ?? [])] as Difficulty[];
   for (const d of difficulties) {
-    if (!['HYPER', 'ANOTHER', 'LEGGENDARIA'].includes(d)) issues.push({ code: 'invalid_value', path: ['difficulty'], message: 'difficulty must be HYPER, ANOTHER or LEGGENDARIA' });
+    if (!['HYPER', 'ANOTHER', 'LEGGENDARIA'].includes(d))
+      issues.push({
+        code: 'invalid_value',
+        path: ['difficulty'],
+        message: 'difficulty must be HYPER, ANOTHER or LEGGENDARIA',
+      });
   }
   if (issues.length) throw badInput(issues[0].message, issues);
   return { version, limit, offset, levels, difficulties };
 }
 
-type Scope = Pick<AreaScope, 'auth' | 'ctx' | 'db' | 'catalogue' | 'loaders' | 'viewer'> & { services: { scores: ScoresService } };
+type Scope = Pick<AreaScope, 'auth' | 'ctx' | 'db' | 'catalogue' | 'loaders' | 'viewer'> & {
+  services: { scores: ScoresService };
+};
 
 /** Longest daily totalBpiHistory (first to last play day); beyond it the points are weeks. */
 export const MAX_DAILY_SPAN_DAYS = 731;
@@ -148,9 +159,12 @@ export class StatsService {
     const bpis = new Map<number, number | null>();
     for (const b of best) {
       const c = catalogue.chart(b.chartId);
-      if (c?.playStyle === PlayStyle.SP && c.radarCategory) bpis.set(b.chartId, catalogue.currentBpi(b.chartId, b.exScore));
+      if (c?.playStyle === PlayStyle.SP && c.radarCategory)
+        bpis.set(b.chartId, catalogue.currentBpi(b.chartId, b.exScore));
     }
-    const valid = [...catalogue.charts()].filter((c) => c.playStyle === PlayStyle.SP && c.radarCategory && chartInVersion(c, version));
+    const valid = [...catalogue.charts()].filter(
+      (c) => c.playStyle === PlayStyle.SP && c.radarCategory && chartInVersion(c, version),
+    );
     return computeRadar(valid, bpis, (id) => catalogue.chart(id)?.radarCategory);
   }
 
@@ -164,7 +178,10 @@ export class StatsService {
     const { version, limit, offset, levels, difficulties } = parseRecommendedQuery(q);
     const cat = this.s.catalogue;
     const filter: ChartFilter = { levels: levels.length ? levels : [...BPI_LEVELS], difficulties };
-    const [stored, rows] = await Promise.all([this.totalBpi(userId, version), this.s.services.scores.bests(userId, version)]);
+    const [stored, rows] = await Promise.all([
+      this.totalBpi(userId, version),
+      this.s.services.scores.bests(userId, version),
+    ]);
     const total = stored ?? BPI_FLOOR;
     // Rank light candidates; only the rows of the two returned pages become full entries (a nested
     // read asks this for every follower, usually for a handful of rows out of hundreds).
@@ -179,7 +196,14 @@ export class StatsService {
     type Scored = (typeof scored)[number];
     const tie = (a: Scored, b: Scored) => a.c.title.localeCompare(b.c.title) || a.c.id - b.c.id;
     const page = (sorted: Scored[]) =>
-      sorted.slice(offset, offset + limit).map(({ c, b, bpi, bpiDiff }) => ({ ...entry(c, version, { ...b, bpi }), logId: b.exScoreId, scoreAt: b.playedAt, bpiDiff }));
+      sorted
+        .slice(offset, offset + limit)
+        .map(({ c, b, bpi, bpiDiff }) => ({
+          ...entry(c, version, { ...b, bpi }),
+          logId: b.exScoreId,
+          scoreAt: b.playedAt,
+          bpiDiff,
+        }));
     return {
       totalBpi: total,
       weapons: { data: page([...scored].sort((a, b) => b.bpiDiff - a.bpiDiff || tie(a, b))), total: scored.length },
@@ -198,14 +222,25 @@ export class StatsService {
     return h;
   }
 
-  private async computeTotalBpiHistory(userId: string, versionArg: string | null | undefined, groupByArg: string | null | undefined) {
+  private async computeTotalBpiHistory(
+    userId: string,
+    versionArg: string | null | undefined,
+    groupByArg: string | null | undefined,
+  ) {
     const version = parseVersion(versionArg);
     const groupBy = groupByArg ?? 'day';
-    if (!['day', 'week', 'month'].includes(groupBy)) throw badInput('groupBy must be day, week or month', [{ code: 'invalid_value', path: ['groupBy'], message: 'groupBy must be day, week or month' }]);
+    if (!['day', 'week', 'month'].includes(groupBy))
+      throw badInput('groupBy must be day, week or month', [
+        { code: 'invalid_value', path: ['groupBy'], message: 'groupBy must be day, week or month' },
+      ]);
     const played = playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
     // A long series is aggregated, never refused (docs/limits-and-pool.md): DAY over more than
     // MAX_DAILY_SPAN_DAYS becomes WEEK, WEEK over more than MAX_WEEKLY_SPAN_DAYS becomes MONTH.
-    const span = played.length ? (Date.parse(`${played[played.length - 1].date}T00:00:00Z`) - Date.parse(`${played[0].date}T00:00:00Z`)) / 86400_000 + 1 : 0;
+    const span = played.length
+      ? (Date.parse(`${played[played.length - 1].date}T00:00:00Z`) - Date.parse(`${played[0].date}T00:00:00Z`)) /
+          86400_000 +
+        1
+      : 0;
     let unit = groupBy;
     if (unit === 'day' && span > MAX_DAILY_SPAN_DAYS) unit = 'week';
     if (unit === 'week' && span > MAX_WEEKLY_SPAN_DAYS) unit = 'month';
@@ -214,8 +249,17 @@ export class StatsService {
     for (const d of played) {
       const last = days[days.length - 1];
       if (last) {
-        for (let t = Date.parse(`${last.date}T00:00:00Z`) + 86400_000; t < Date.parse(`${d.date}T00:00:00Z`); t += 86400_000) {
-          days.push({ date: new Date(t).toISOString().slice(0, 10), totalBpi: last.totalBpi, count: last.count, plays: [] });
+        for (
+          let t = Date.parse(`${last.date}T00:00:00Z`) + 86400_000;
+          t < Date.parse(`${d.date}T00:00:00Z`);
+          t += 86400_000
+        ) {
+          days.push({
+            date: new Date(t).toISOString().slice(0, 10),
+            totalBpi: last.totalBpi,
+            count: last.count,
+            plays: [],
+          });
         }
       }
       days.push(d);
@@ -243,7 +287,12 @@ export class StatsService {
       page.edges.map(async ({ cursor, node }) => {
         const isSelf = node.userId === selfId;
         let player = await visibleUser(this.s.ctx, node.userId);
-        if (player && !isSelf && ((area !== null && !player.showArea) || (arenaClass !== null && !player.showArenaClass))) player = null;
+        if (
+          player &&
+          !isSelf &&
+          ((area !== null && !player.showArea) || (arenaClass !== null && !player.showArenaClass))
+        )
+          player = null;
         return { cursor, node: { rank: node.rank, player, anonymous: !player, totalBpi: node.totalBpi, isSelf } };
       }),
     );
@@ -265,9 +314,14 @@ export class StatsService {
       const parts = [Prisma.sql`${t}."version" = ${version}`];
       // A player who hides their area / arena class is not in a ranking filtered on it at all:
       // shown anonymously, their total would still match their named row of the unfiltered ranking.
-      if (area !== null) parts.push(Prisma.sql`${t}."area" = ${area} AND EXISTS (SELECT 1 FROM "User" hu WHERE hu."id" = ${t}."userId" AND hu."showArea")`);
+      if (area !== null)
+        parts.push(
+          Prisma.sql`${t}."area" = ${area} AND EXISTS (SELECT 1 FROM "User" hu WHERE hu."id" = ${t}."userId" AND hu."showArea")`,
+        );
       if (q.arenaClass) {
-        parts.push(Prisma.sql`${t}."arenaClass"::text = ${q.arenaClass} AND EXISTS (SELECT 1 FROM "User" hc WHERE hc."id" = ${t}."userId" AND hc."showArenaClass")`);
+        parts.push(
+          Prisma.sql`${t}."arenaClass"::text = ${q.arenaClass} AND EXISTS (SELECT 1 FROM "User" hc WHERE hc."id" = ${t}."userId" AND hc."showArenaClass")`,
+        );
       }
       return Prisma.join(parts, ' AND ');
     };
@@ -310,8 +364,18 @@ export class StatsService {
              (SELECT COUNT(*) FROM "PlayerVersionStatus" s WHERE ${filter('s')} AND s."totalBpi" > ${top}::float8)::int AS "ahead",
              (SELECT COUNT(*) FROM "PlayerVersionStatus" s WHERE ${filter('s')} AND s."totalBpi" = ${top}::float8)::int AS "tied"`;
     keyed.totalCount = Number(c.total);
-    const ranks = pageCompetitionRanks(keyed.edges.map((e) => e.node.totalBpi), Number(c.ahead), Number(c.tied));
-    const page = { ...keyed, edges: keyed.edges.map((e, i): { cursor: string; node: GlobalRankingRow } => ({ cursor: e.cursor, node: { ...e.node, rank: ranks[i] } })) };
+    const ranks = pageCompetitionRanks(
+      keyed.edges.map((e) => e.node.totalBpi),
+      Number(c.ahead),
+      Number(c.tied),
+    );
+    const page = {
+      ...keyed,
+      edges: keyed.edges.map((e, i): { cursor: string; node: GlobalRankingRow } => ({
+        cursor: e.cursor,
+        node: { ...e.node, rank: ranks[i] },
+      })),
+    };
     return { version, area, arenaClass: q.arenaClass ?? null, selfRank: self[0] ? Number(self[0].rank) : null, page };
   }
 }

@@ -21,7 +21,10 @@ export interface SupporterRow {
 }
 
 /** Badges oldest first; the visible players' stored totals of the version (one query each). */
-export async function listSupporters(s: Pick<AreaScope, 'db' | 'viewer'>, versionArg: string | null | undefined): Promise<SupporterRow[]> {
+export async function listSupporters(
+  s: Pick<AreaScope, 'db' | 'viewer'>,
+  versionArg: string | null | undefined,
+): Promise<SupporterRow[]> {
   const version = orThrow(parseVersion(versionArg));
   const badges = await s.db.userBadge.findMany({ orderBy: [{ grantedAt: 'asc' }, { userId: 'asc' }] });
   const ids = badges.map((b) => b.userId);
@@ -43,21 +46,26 @@ export async function listSupporters(s: Pick<AreaScope, 'db' | 'viewer'>, versio
 
 @ArgsType()
 export class SupportersArgs {
-  @Field(() => GameVersionScalar, { nullable: true, description: 'Version of the total BPI (default: the latest)' }) version?: string | null;
+  @Field(() => GameVersionScalar, { nullable: true, description: 'Version of the total BPI (default: the latest)' })
+  version?: string | null;
 }
 
-@ObjectType('Supporter', { description: 'Value type: a player with a supporter / staff badge; masked when the caller may not see them' })
+@ObjectType('Supporter', {
+  description: 'Value type: a player with a supporter / staff badge; masked when the caller may not see them',
+})
 export class SupporterType {
   @Field(() => String, { description: 'Badge: coffee, saba, iidx, developer or pro' }) role!: string;
   @Field(() => String, { description: 'Text shown with the badge' }) description!: string;
   @Field(() => Date, { description: 'When the badge was granted' }) grantedAt!: Date;
-  @Field(() => Float, { nullable: true, description: 'Stored total BPI in the version (null: none stored, or masked)' }) totalBpi!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Stored total BPI in the version (null: none stored, or masked)' })
+  totalBpi!: number | null;
 }
 
 @Resolver(() => SupporterType)
 export class SupportersResolver {
   @Query(() => [SupporterType], {
-    description: 'Players with a supporter / staff badge, oldest badge first, with their total BPI (issue #33 item 8). ' +
+    description:
+      'Players with a supporter / staff badge, oldest badge first, with their total BPI (issue #33 item 8). ' +
       'A player the caller may not see is listed masked (user isMasked, the masked name, totalBpi null).',
   })
   supporters(@Args(() => SupportersArgs) a: SupportersArgs, @Ctx() ctx: Context) {

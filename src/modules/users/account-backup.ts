@@ -24,7 +24,11 @@ export async function* accountDocument(tx: Tx, userId: string, pageSize = 2000):
   let after = 0;
   let first = true;
   for (;;) {
-    const page = await tx.score.findMany({ where: { userId, id: { gt: after } }, orderBy: { id: 'asc' }, take: pageSize });
+    const page = await tx.score.findMany({
+      where: { userId, id: { gt: after } },
+      orderBy: { id: 'asc' },
+      take: pageSize,
+    });
     if (page.length === 0) break;
     after = page[page.length - 1].id;
     yield (first ? '\n' : ',\n') + page.map(json).join(',\n');
@@ -72,8 +76,15 @@ async function accountSections(tx: Tx, userId: string) {
     tx.followRequest.findMany({ where: { requesterId: userId }, orderBy: { id: 'asc' } }),
     tx.followRequest.findMany({ where: { targetId: userId }, orderBy: { id: 'asc' } }),
     tx.followInviteToken.findUnique({ where: { userId }, select: { createdAt: true } }),
-    tx.followList.findMany({ where: { ownerId: userId }, orderBy: { id: 'asc' }, include: { members: { orderBy: { userId: 'asc' } } } }),
-    tx.followListMember.findMany({ where: { userId, list: { ownerId: { not: userId } } }, orderBy: [{ listId: 'asc' }] }),
+    tx.followList.findMany({
+      where: { ownerId: userId },
+      orderBy: { id: 'asc' },
+      include: { members: { orderBy: { userId: 'asc' } } },
+    }),
+    tx.followListMember.findMany({
+      where: { userId, list: { ownerId: { not: userId } } },
+      orderBy: [{ listId: 'asc' }],
+    }),
     tx.notificationReadState.findUnique({ where: { userId } }),
     tx.notification.findMany({ where: { recipientId: userId }, orderBy: { id: 'asc' } }),
     tx.songNote.findMany({ where: { authorId: userId }, orderBy: { id: 'asc' } }),
@@ -84,7 +95,10 @@ async function accountSections(tx: Tx, userId: string) {
     tx.radarCache.findMany({ where: { userId }, orderBy: { version: 'asc' } }),
     // keys' values left out: the hash and the hint of the API key, the client secret
     tx.apiKey.findUnique({ where: { userId }, select: { createdAt: true, lastUsedAt: true } }),
-    tx.oAuthClient.findUnique({ where: { userId }, select: { id: true, name: true, redirectUris: true, createdAt: true } }),
+    tx.oAuthClient.findUnique({
+      where: { userId },
+      select: { id: true, name: true, redirectUris: true, createdAt: true },
+    }),
   ]);
   return {
     exportedAt: new Date().toISOString(),

@@ -18,7 +18,8 @@ export const usersArea = defineArea({
   access: {
     user: (ctx, id) => ctx.loaders.users.byId.load(id),
     userByName: (ctx, name) => ctx.services.users.userByName(name),
-    approvedFollow: (ctx, followerId, followingId) => ctx.loaders.users.approvedFollow.load({ followerId, followingId }),
+    approvedFollow: (ctx, followerId, followingId) =>
+      ctx.loaders.users.approvedFollow.load({ followerId, followingId }),
   },
 });
 

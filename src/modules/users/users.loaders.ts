@@ -4,7 +4,8 @@ import { groupBy, inKeyOrder, keyedLoader, loader } from '../../graphql/loaders'
 
 export type FollowDirection = 'followers' | 'following';
 /** A follow page's window (position, direction, size) as a key part. */
-const pageWindow = (k: FollowPageKey) => `${k.from ? `${k.from.at.toISOString()}|${k.from.otherId}` : ''}|${k.backward}|${k.take}`;
+const pageWindow = (k: FollowPageKey) =>
+  `${k.from ? `${k.from.at.toISOString()}|${k.from.otherId}` : ''}|${k.backward}|${k.take}`;
 
 export interface FollowRow {
   /** the other user of the edge */
@@ -45,7 +46,10 @@ export function createUserLoaders(db: Db) {
     /** Is there an approved follow (the access grant to a private user)? */
     approvedFollow: keyedLoader<FollowPair, boolean>(pairKey, async (pairs) => {
       const rows = await db.follow.findMany({
-        where: { OR: pairs.map(({ followerId, followingId }) => ({ followerId, followingId })), approvedAt: { not: null } },
+        where: {
+          OR: pairs.map(({ followerId, followingId }) => ({ followerId, followingId })),
+          approvedAt: { not: null },
+        },
         select: { followerId: true, followingId: true },
       });
       const set = new Set(rows.map(pairKey));
@@ -80,7 +84,8 @@ export function createUserLoaders(db: Db) {
         for (const group of groupBy(keys, (k) => `${k.direction}|${pageWindow(k)}`).values()) {
           const { direction, from, backward, take } = group[0];
           const ids = Prisma.join(group.map((g) => g.userId));
-          const [parent, other] = direction === 'followers' ? ['followingId', 'followerId'] : ['followerId', 'followingId'];
+          const [parent, other] =
+            direction === 'followers' ? ['followingId', 'followerId'] : ['followerId', 'followingId'];
           const p = Prisma.raw(`f."${parent}"`);
           const o = Prisma.raw(`f."${other}"`);
           const order = backward ? Prisma.sql`f."createdAt" ASC, ${o} DESC` : Prisma.sql`f."createdAt" DESC, ${o} ASC`;
@@ -97,7 +102,10 @@ export function createUserLoaders(db: Db) {
             ) t WHERE rn <= ${take} ORDER BY "parentId", rn`);
           const byParent = groupBy(rows, (r) => r.parentId);
           for (const g of group) {
-            out.set(g, (byParent.get(g.userId) ?? []).map((r) => ({ otherId: r.otherId, createdAt: new Date(r.createdAt) })));
+            out.set(
+              g,
+              (byParent.get(g.userId) ?? []).map((r) => ({ otherId: r.otherId, createdAt: new Date(r.createdAt) })),
+            );
           }
         }
         return keys.map((k) => out.get(k) ?? []);

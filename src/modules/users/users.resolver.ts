@@ -25,7 +25,10 @@ import {
  */
 @Resolver(() => UserType)
 export class UsersResolver {
-  @Query(() => UserType, { nullable: true, description: 'A user by id (NOT_FOUND when unknown, FORBIDDEN when private and not visible)' })
+  @Query(() => UserType, {
+    nullable: true,
+    description: 'A user by id (NOT_FOUND when unknown, FORBIDDEN when private and not visible)',
+  })
   user(@Arg('id', () => ID, { description: 'The player (database id or global id)' }) id: string, @Ctx() ctx: Context) {
     return ctx.services.users.user(id);
   }
@@ -35,40 +38,67 @@ export class UsersResolver {
     return ctx.services.users.userByName(name);
   }
 
-  @Query(() => NameAvailabilityType, { description: 'Whether a user name is valid and free (the caller\'s own name counts as taken)' })
-  nameAvailability(@Arg('name', () => String, { description: 'The user name to check' }) name: string, @Ctx() ctx: Context) {
+  @Query(() => NameAvailabilityType, {
+    description: "Whether a user name is valid and free (the caller's own name counts as taken)",
+  })
+  nameAvailability(
+    @Arg('name', () => String, { description: 'The user name to check' }) name: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.users.nameAvailability(name);
   }
 
-  @Mutation(() => ProfilePayload, { description: 'Creates the profile (local user) of an external identity that has none yet; CONFLICT when one exists' })
-  async createProfile(@Arg('input', () => CreateProfileInput, { description: 'The new profile' }) input: CreateProfileInput, @Ctx() ctx: Context) {
+  @Mutation(() => ProfilePayload, {
+    description: 'Creates the profile (local user) of an external identity that has none yet; CONFLICT when one exists',
+  })
+  async createProfile(
+    @Arg('input', () => CreateProfileInput, { description: 'The new profile' }) input: CreateProfileInput,
+    @Ctx() ctx: Context,
+  ) {
     return { user: await ctx.services.users.createProfile(input) };
   }
 
-  @Mutation(() => ProfilePayload, { description: 'Updates the caller\'s profile; omitted fields stay as they are' })
-  async updateProfile(@Arg('input', () => UpdateProfileInput, { description: 'The fields to change (omitted fields stay)' }) input: UpdateProfileInput, @Ctx() ctx: Context) {
+  @Mutation(() => ProfilePayload, { description: "Updates the caller's profile; omitted fields stay as they are" })
+  async updateProfile(
+    @Arg('input', () => UpdateProfileInput, { description: 'The fields to change (omitted fields stay)' })
+    input: UpdateProfileInput,
+    @Ctx() ctx: Context,
+  ) {
     return { user: await ctx.services.users.updateProfile(input) };
   }
 
-  @Mutation(() => DeleteAccountPayload, { description: 'Deletes the caller\'s account and data; confirmName must equal the user name exactly' })
-  deleteAccount(@Arg('confirmName', () => String, { description: 'Your user name, typed again to confirm' }) confirmName: string, @Ctx() ctx: Context) {
+  @Mutation(() => DeleteAccountPayload, {
+    description: "Deletes the caller's account and data; confirmName must equal the user name exactly",
+  })
+  deleteAccount(
+    @Arg('confirmName', () => String, { description: 'Your user name, typed again to confirm' }) confirmName: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.users.deleteAccount(confirmName);
   }
 
   // ───────────── profile fields (rules: User.* in src/graphql/rules.ts) ─────────────
 
-  @FieldResolver(() => Boolean, { description: 'True when the viewer may not see this user (private, not self, not an approved follower)' })
+  @FieldResolver(() => Boolean, {
+    description: 'True when the viewer may not see this user (private, not self, not an approved follower)',
+  })
   isMasked(@Root() user: User, @Ctx() ctx: Context): boolean | Promise<boolean> {
     const visible = userVisibility(ctx, user);
     return typeof visible === 'boolean' ? !visible : visible.then((v) => !v);
   }
 
-  @FieldResolver(() => String, { nullable: true, description: 'Profile text; null when none (or when the viewer may not see the player)' })
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'Profile text; null when none (or when the viewer may not see the player)',
+  })
   profileText(@Root() user: User) {
     return user.profileText;
   }
 
-  @FieldResolver(() => GraphQLURL, { nullable: true, description: 'Profile image: an https URL; null when none (or when the viewer may not see the player)' })
+  @FieldResolver(() => GraphQLURL, {
+    nullable: true,
+    description: 'Profile image: an https URL; null when none (or when the viewer may not see the player)',
+  })
   profileImage(@Root() user: User) {
     return user.profileImage;
   }
@@ -98,17 +128,26 @@ export class UsersResolver {
     return ctx.services.users.relationship(user);
   }
 
-  @FieldResolver(() => StatsPrivacyType, { nullable: true, description: 'The stats display switches: for the owner only (null for everyone else)' })
+  @FieldResolver(() => StatsPrivacyType, {
+    nullable: true,
+    description: 'The stats display switches: for the owner only (null for everyone else)',
+  })
   statsPrivacy(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.services.users.statsPrivacy(user);
   }
 
-  @FieldResolver(() => FollowConnectionType, { nullable: true, description: 'Users following this user, newest first (null when the viewer may not see this user)' })
+  @FieldResolver(() => FollowConnectionType, {
+    nullable: true,
+    description: 'Users following this user, newest first (null when the viewer may not see this user)',
+  })
   followers(@Root() user: User, @Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
     return ctx.services.users.followConnection(user, 'followers', args);
   }
 
-  @FieldResolver(() => FollowConnectionType, { nullable: true, description: 'Users this user follows, newest first (null when the viewer may not see this user)' })
+  @FieldResolver(() => FollowConnectionType, {
+    nullable: true,
+    description: 'Users this user follows, newest first (null when the viewer may not see this user)',
+  })
   following(@Root() user: User, @Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
     return ctx.services.users.followConnection(user, 'following', args);
   }

@@ -8,7 +8,15 @@ import {
   userNameProblem,
 } from '../../domain/profile';
 import fs from 'node:fs/promises';
-import { AppError, badInput, conflict, fromDatabaseError, notFound, unauthenticated, type ErrorIssue } from '../../errors';
+import {
+  AppError,
+  badInput,
+  conflict,
+  fromDatabaseError,
+  notFound,
+  unauthenticated,
+  type ErrorIssue,
+} from '../../errors';
 import { keyset, type KeysetArgs } from '../../graphql/args';
 import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection } from '../../graphql/connection';
 import { anonymousUser, userVisibility } from '../../graphql/rules';
@@ -71,7 +79,12 @@ export class UsersService {
 
   /** The user's display switches for stats (rule User.statsPrivacy: the owner only). */
   statsPrivacy(user: User): StatsPrivacy {
-    return { showArenaClass: user.showArenaClass, showArenaRank: user.showArenaRank, showArea: user.showArea, showGrade: user.showGrade };
+    return {
+      showArenaClass: user.showArenaClass,
+      showArenaRank: user.showArenaRank,
+      showArea: user.showArea,
+      showGrade: user.showGrade,
+    };
   }
 
   followCounts(user: Pick<User, 'id'>) {
@@ -100,12 +113,25 @@ export class UsersService {
     const ks = keyset(args, tag, FOLLOW_KEY, { key });
     const from = ks.key ? { at: ks.key[0], otherId: ks.key[1] } : null;
     const [rows, counts] = await Promise.all([
-      this.s.loaders.users.followPage.load({ direction, userId: user.id, from, backward: ks.backward, take: ks.size + 1 }),
+      this.s.loaders.users.followPage.load({
+        direction,
+        userId: user.id,
+        from,
+        backward: ks.backward,
+        take: ks.size + 1,
+      }),
       this.s.loaders.users.followCounts.load(user.id),
     ]);
-    const page = keysetConnection(rows, ks, (r) => keyCursor(tag, FOLLOW_KEY, [r.createdAt, r.otherId], key), direction === 'followers' ? counts.followers : counts.following);
+    const page = keysetConnection(
+      rows,
+      ks,
+      (r) => keyCursor(tag, FOLLOW_KEY, [r.createdAt, r.otherId], key),
+      direction === 'followers' ? counts.followers : counts.following,
+    );
     const users = await this.s.loaders.users.byId.loadMany(page.edges.map((e) => e.node.otherId));
-    const visible = await Promise.all(users.map((u) => (u && !(u instanceof Error) ? userVisibility(this.s.ctx, u) : false)));
+    const visible = await Promise.all(
+      users.map((u) => (u && !(u instanceof Error) ? userVisibility(this.s.ctx, u) : false)),
+    );
     const edges = page.edges.flatMap((e, i): FollowEdge[] => {
       const u = users[i];
       if (!u || u instanceof Error) return [];
@@ -122,7 +148,9 @@ export class UsersService {
     const problem = userNameProblem(name);
     if (problem) return { name, available: false, message: problem };
     const taken = await this.s.db.user.findUnique({ where: { nameKey: nameKeyOf(name) }, select: { id: true } });
-    return taken ? { name, available: false, message: 'This name is already taken' } : { name, available: true, message: 'This name is available' };
+    return taken
+      ? { name, available: false, message: 'This name is already taken' }
+      : { name, available: true, message: 'This name is available' };
   }
 
   /** POST semantics: the caller has no profile yet (an external identity without a local user). */
@@ -133,10 +161,20 @@ export class UsersService {
     const data = validateProfile(input, true);
     try {
       const user = await this.s.db.$transaction(async (tx) => {
-        const linked = await tx.externalIdentity.findUnique({ where: { issuer_subject: { issuer: identity.issuer, subject: identity.subject } } });
+        const linked = await tx.externalIdentity.findUnique({
+          where: { issuer_subject: { issuer: identity.issuer, subject: identity.subject } },
+        });
         if (linked) throw conflict('Profile already exists. Use updateProfile to change it.');
-        const user = await tx.user.create({ data: { ...(data as Prisma.UserUpdateInput), name: input.name, nameKey: nameKeyOf(input.name) } as Prisma.UserCreateInput });
-        await tx.externalIdentity.create({ data: { issuer: identity.issuer, subject: identity.subject, userId: user.id } });
+        const user = await tx.user.create({
+          data: {
+            ...(data as Prisma.UserUpdateInput),
+            name: input.name,
+            nameKey: nameKeyOf(input.name),
+          } as Prisma.UserCreateInput,
+        });
+        await tx.externalIdentity.create({
+          data: { issuer: identity.issuer, subject: identity.subject, userId: user.id },
+        });
         return user;
       });
       // From here on the caller is that user (as the same ID token resolves on the next request),
@@ -188,7 +226,9 @@ export class UsersService {
     const user = await db.user.findUnique({ where: { id: viewer.id }, select: { id: true, name: true } });
     if (!user) throw notFound('User not found');
     if (confirmName !== user.name) {
-      throw badInput('The confirmation does not match the user name', [{ code: 'mismatch', path: ['confirmName'], message: 'The confirmation does not match the user name' }]);
+      throw badInput('The confirmation does not match the user name', [
+        { code: 'mismatch', path: ['confirmName'], message: 'The confirmation does not match the user name' },
+      ]);
     }
     await deleteUserAccount(this.s, user.id);
     return { deletedUserId: user.id, message: 'The account was deleted' };
@@ -200,38 +240,62 @@ export class UsersService {
  * and `cli users delete` share it): see UsersService.deleteAccount for what goes and what is
  * recomputed. Emits `users.deleted` after the commit; returns the backup file.
  */
-export async function deleteUserAccount(deps: Pick<AreaScope, 'db' | 'config' | 'log' | 'events'>, userId: string): Promise<{ backupFile: string }> {
+export async function deleteUserAccount(
+  deps: Pick<AreaScope, 'db' | 'config' | 'log' | 'events'>,
+  userId: string,
+): Promise<{ backupFile: string }> {
   const db = deps.db;
   let backupFile: string | undefined;
-  const bests = await db.$transaction(async (tx) => {
-    // First the backup (docs/domain/social.md#profile), read in this transaction: when it cannot
-    // be written the transaction ends here and nothing is deleted.
-    try {
-      backupFile = await writeAccountBackup(deps.config.userDeletionBackupDir, userId, accountDocument(tx, userId));
-    } catch (err) {
-      deps.log.error({ err, dir: deps.config.userDeletionBackupDir }, 'account backup failed: deletion refused');
-      throw new AppError('SERVICE_UNAVAILABLE', 'The account could not be backed up before deletion; nothing was deleted. Try again later.');
-    }
-    const upvoted = await tx.songNoteUpvote.findMany({ where: { userId, note: { authorId: { not: userId } } }, select: { noteId: true } });
-    const votes = await tx.fingeringPatternVote.findMany({ where: { userId }, select: { chartId: true, pattern: true } });
-    const bestRows = await tx.bestScore.findMany({ where: { userId }, select: { version: true, chartId: true } });
-    await tx.user.delete({ where: { id: userId } });
-    for (const { noteId } of upvoted) {
-      const n = await tx.songNoteUpvote.count({ where: { noteId } });
-      await tx.songNote.updateMany({ where: { id: noteId }, data: { upvoteCount: n } });
-    }
-    // Pattern counters recomputed from the live votes (score = upvotes − downvotes, as songs/patterns).
-    for (const v of votes) {
-      const upvotes = await tx.fingeringPatternVote.count({ where: { chartId: v.chartId, pattern: v.pattern, type: 'UPVOTE' } });
-      const downvotes = await tx.fingeringPatternVote.count({ where: { chartId: v.chartId, pattern: v.pattern, type: 'DOWNVOTE' } });
-      await tx.fingeringPattern.updateMany({ where: { chartId: v.chartId, pattern: v.pattern }, data: { upvotes, downvotes, score: upvotes - downvotes } });
-    }
-    return bestRows;
-  }, { timeout: 60_000 }).catch(async (err) => {
-    // the deletion did not happen: a backup of an account that still exists is not kept
-    if (backupFile) await fs.rm(backupFile, { force: true }).catch(() => undefined);
-    throw err;
-  });
+  const bests = await db
+    .$transaction(
+      async (tx) => {
+        // First the backup (docs/domain/social.md#profile), read in this transaction: when it cannot
+        // be written the transaction ends here and nothing is deleted.
+        try {
+          backupFile = await writeAccountBackup(deps.config.userDeletionBackupDir, userId, accountDocument(tx, userId));
+        } catch (err) {
+          deps.log.error({ err, dir: deps.config.userDeletionBackupDir }, 'account backup failed: deletion refused');
+          throw new AppError(
+            'SERVICE_UNAVAILABLE',
+            'The account could not be backed up before deletion; nothing was deleted. Try again later.',
+          );
+        }
+        const upvoted = await tx.songNoteUpvote.findMany({
+          where: { userId, note: { authorId: { not: userId } } },
+          select: { noteId: true },
+        });
+        const votes = await tx.fingeringPatternVote.findMany({
+          where: { userId },
+          select: { chartId: true, pattern: true },
+        });
+        const bestRows = await tx.bestScore.findMany({ where: { userId }, select: { version: true, chartId: true } });
+        await tx.user.delete({ where: { id: userId } });
+        for (const { noteId } of upvoted) {
+          const n = await tx.songNoteUpvote.count({ where: { noteId } });
+          await tx.songNote.updateMany({ where: { id: noteId }, data: { upvoteCount: n } });
+        }
+        // Pattern counters recomputed from the live votes (score = upvotes − downvotes, as songs/patterns).
+        for (const v of votes) {
+          const upvotes = await tx.fingeringPatternVote.count({
+            where: { chartId: v.chartId, pattern: v.pattern, type: 'UPVOTE' },
+          });
+          const downvotes = await tx.fingeringPatternVote.count({
+            where: { chartId: v.chartId, pattern: v.pattern, type: 'DOWNVOTE' },
+          });
+          await tx.fingeringPattern.updateMany({
+            where: { chartId: v.chartId, pattern: v.pattern },
+            data: { upvotes, downvotes, score: upvotes - downvotes },
+          });
+        }
+        return bestRows;
+      },
+      { timeout: 60_000 },
+    )
+    .catch(async (err) => {
+      // the deletion did not happen: a backup of an account that still exists is not kept
+      if (backupFile) await fs.rm(backupFile, { force: true }).catch(() => undefined);
+      throw err;
+    });
   const byVersion = new Map<string, number[]>();
   for (const b of bests) byVersion.set(b.version, [...(byVersion.get(b.version) ?? []), b.chartId]);
   deps.events.emit('users.deleted', {
@@ -282,7 +346,8 @@ function validateProfile(input: ProfileFields, creating: boolean): Record<string
     }
   }
   if (input.profileText !== undefined) {
-    if (input.profileText !== null && input.profileText.length > PROFILE_TEXT_MAX) problem('profileText', `profileText must be at most ${PROFILE_TEXT_MAX} characters`);
+    if (input.profileText !== null && input.profileText.length > PROFILE_TEXT_MAX)
+      problem('profileText', `profileText must be at most ${PROFILE_TEXT_MAX} characters`);
     else data.profileText = input.profileText || null;
   }
   if (input.profileImage !== undefined) {

@@ -17,7 +17,11 @@ import { McpImportScore, McpMyBest } from './mcp-update-score';
  * schema when the server starts (src/http.ts) and by test/unit/rest-documents.test.ts.
  */
 export const FIXED_DOCUMENTS: readonly FixedDocument[] = [
-  RestBpiCalc, RestRecentNotes, RestRecommended, RestProfile, RestExchangeApiKey,
+  RestBpiCalc,
+  RestRecentNotes,
+  RestRecommended,
+  RestProfile,
+  RestExchangeApiKey,
   RestChartSvg,
   McpMyDashboard,
   McpMyScores,

@@ -15,7 +15,10 @@ interface McpDashboardData {
 }
 
 /** MCP tool my_dashboard (src/rest/mcp-tools.ts). */
-export const McpMyDashboard = fixedDocument<McpDashboardData, { version?: string; levels?: number[]; difficulties?: string[] }>(
+export const McpMyDashboard = fixedDocument<
+  McpDashboardData,
+  { version?: string; levels?: number[]; difficulties?: string[] }
+>(
   'McpMyDashboard',
   /* GraphQL */ `
     query McpMyDashboard($version: GameVersion, $levels: [Int!], $difficulties: [Difficulty!]) {
@@ -24,9 +27,26 @@ export const McpMyDashboard = fixedDocument<McpDashboardData, { version?: string
         name
         dashboard(version: $version, levels: $levels, difficulties: $difficulties) {
           version
-          totalBpi { totalBpi estimatedRank playedCount chartCount }
-          bpiDistribution(step: 10) { total buckets { label count } }
-          djRankDistribution { total buckets { label count } }
+          totalBpi {
+            totalBpi
+            estimatedRank
+            playedCount
+            chartCount
+          }
+          bpiDistribution(step: 10) {
+            total
+            buckets {
+              label
+              count
+            }
+          }
+          djRankDistribution {
+            total
+            buckets {
+              label
+              count
+            }
+          }
         }
       }
     }

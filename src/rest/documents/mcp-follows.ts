@@ -15,14 +15,29 @@ export const McpMyFollows = fixedDocument<McpFollowsData, { following: boolean; 
   /* GraphQL */ `
     query McpMyFollows($following: Boolean!, $first: Int, $after: String) {
       me {
-        following(first: $first, after: $after) @include(if: $following) { ...FollowPage }
-        followers(first: $first, after: $after) @skip(if: $following) { ...FollowPage }
+        following(first: $first, after: $after) @include(if: $following) {
+          ...FollowPage
+        }
+        followers(first: $first, after: $after) @skip(if: $following) {
+          ...FollowPage
+        }
       }
     }
     fragment FollowPage on FollowConnection {
       totalCount
-      pageInfo { hasNextPage endCursor }
-      edges { followedAt node { databaseId name isPublic isMasked } }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      edges {
+        followedAt
+        node {
+          databaseId
+          name
+          isPublic
+          isMasked
+        }
+      }
     }
   `,
 );

@@ -65,13 +65,19 @@ export const McpMyScores = fixedDocument<{ me: McpPlayerScores | null }, McpScor
 );
 
 /** MCP tool user_scores, the player by id (rule Query.user: VISIBLE). */
-export const McpUserScoresById = fixedDocument<{ user: McpPlayerScores | null }, McpScoresVariables & { userId: string }>(
+export const McpUserScoresById = fixedDocument<
+  { user: McpPlayerScores | null },
+  McpScoresVariables & { userId: string }
+>(
   'McpUserScoresById',
   `query McpUserScoresById($userId: ID!, ${VARIABLES}) { user(id: $userId) { ${PLAYER_SCORES} } }`,
 );
 
 /** MCP tool user_scores, the player by name (rule Query.userByName: VISIBLE). */
-export const McpUserScoresByName = fixedDocument<{ userByName: McpPlayerScores | null }, McpScoresVariables & { name: string }>(
+export const McpUserScoresByName = fixedDocument<
+  { userByName: McpPlayerScores | null },
+  McpScoresVariables & { name: string }
+>(
   'McpUserScoresByName',
   `query McpUserScoresByName($name: String!, ${VARIABLES}) { userByName(name: $name) { ${PLAYER_SCORES} } }`,
 );

@@ -22,18 +22,34 @@ interface McpSongsData {
 }
 
 /** MCP tool search_songs. */
-export const McpSearchSongs = fixedDocument<McpSongsData, { filter: Record<string, unknown>; first?: number; after?: string }>(
+export const McpSearchSongs = fixedDocument<
+  McpSongsData,
+  { filter: Record<string, unknown>; first?: number; after?: string }
+>(
   'McpSearchSongs',
   /* GraphQL */ `
     query McpSearchSongs($filter: SongFilter, $first: Int, $after: String) {
       songs(filter: $filter, first: $first, after: $after) {
         totalCount
-        pageInfo { hasNextPage endCursor }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
         edges {
           node {
             databaseId
             title
-            charts { databaseId playStyle difficulty level notes definition { wr kaidenAvg } }
+            charts {
+              databaseId
+              playStyle
+              difficulty
+              level
+              notes
+              definition {
+                wr
+                kaidenAvg
+              }
+            }
           }
         }
       }
@@ -49,7 +65,11 @@ export const McpSearchUsers = fixedDocument<
   'McpSearchUsers',
   /* GraphQL */ `
     query McpSearchUsers($prefix: String!, $first: Int) {
-      searchUsers(prefix: $prefix, first: $first) { databaseId name isPublic }
+      searchUsers(prefix: $prefix, first: $first) {
+        databaseId
+        name
+        isPublic
+      }
     }
   `,
 );

@@ -2,7 +2,9 @@ import { fixedDocument } from '../../graphql/documents';
 
 interface McpMyBestData {
   chart: { databaseId: number; playStyle: string; difficulty: string; level: number; song: { title: string } } | null;
-  me: { bestOn: { exScore: number; bpi: number | null; clearLamp: string | null; missCount: number | null } | null } | null;
+  me: {
+    bestOn: { exScore: number; bpi: number | null; clearLamp: string | null; missCount: number | null } | null;
+  } | null;
 }
 
 /** MCP tool update_my_score, before and after the import: the chart and the caller's best on it. */
@@ -10,8 +12,23 @@ export const McpMyBest = fixedDocument<McpMyBestData, { chartId: string; version
   'McpMyBest',
   /* GraphQL */ `
     query McpMyBest($chartId: ID!, $version: GameVersion) {
-      chart(id: $chartId) { databaseId playStyle difficulty level song { title } }
-      me { bestOn(chartId: $chartId, version: $version) { exScore bpi clearLamp missCount } }
+      chart(id: $chartId) {
+        databaseId
+        playStyle
+        difficulty
+        level
+        song {
+          title
+        }
+      }
+      me {
+        bestOn(chartId: $chartId, version: $version) {
+          exScore
+          bpi
+          clearLamp
+          missCount
+        }
+      }
     }
   `,
 );
@@ -37,8 +54,14 @@ export const McpImportScore = fixedDocument<McpImportData, { version: string; ro
         message
         previousTotalBpi
         newTotalBpi
-        problems { severity column reason }
-        notFound { title }
+        problems {
+          severity
+          column
+          reason
+        }
+        notFound {
+          title
+        }
       }
     }
   `,

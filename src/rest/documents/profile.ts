@@ -15,7 +15,10 @@ interface ProfileData {
     stats: Record<string, unknown>[] | null;
     areaRank: { area: string; areaRank: number; totalInArea: number } | null;
     statsPrivacy: { showArenaClass: boolean; showArenaRank: boolean; showArea: boolean; showGrade: boolean } | null;
-    compare?: { winLoss: { level: number; win: number; lose: number; draw: number }[] | null; radar: Record<string, number> } | null;
+    compare?: {
+      winLoss: { level: number; win: number; lose: number; draw: number }[] | null;
+      radar: Record<string, number>;
+    } | null;
   } | null;
 }
 
@@ -36,15 +39,59 @@ export const RestProfile = fixedDocument<ProfileData, { userId: string; compare:
         gameId
         socialId
         isPublic
-        follows { followers following }
-        relationship { isFollowing isFollowedBy isMutual isSelf }
-        role { role description grantedAt }
-        stats { version totalBpi arenaClass arenaRank area gradeSp gradeDp updatedAt bestArenaClass bestArenaClassAt }
-        areaRank { area areaRank: rank totalInArea }
-        statsPrivacy { showArenaClass showArenaRank showArea showGrade }
+        follows {
+          followers
+          following
+        }
+        relationship {
+          isFollowing
+          isFollowedBy
+          isMutual
+          isSelf
+        }
+        role {
+          role
+          description
+          grantedAt
+        }
+        stats {
+          version
+          totalBpi
+          arenaClass
+          arenaRank
+          area
+          gradeSp
+          gradeDp
+          updatedAt
+          bestArenaClass
+          bestArenaClassAt
+        }
+        areaRank {
+          area
+          areaRank: rank
+          totalInArea
+        }
+        statsPrivacy {
+          showArenaClass
+          showArenaRank
+          showArea
+          showGrade
+        }
         compare @include(if: $compare) {
-          winLoss { level win lose draw }
-          radar { NOTES: notes CHORD: chord PEAK: peak CHARGE: charge SCRATCH: scratch SOFLAN: soflan }
+          winLoss {
+            level
+            win
+            lose
+            draw
+          }
+          radar {
+            NOTES: notes
+            CHORD: chord
+            PEAK: peak
+            CHARGE: charge
+            SCRATCH: scratch
+            SOFLAN: soflan
+          }
         }
       }
     }

@@ -36,7 +36,13 @@ export const RestRecentNotes = fixedDocument<RecentNotesData, { sort: string; pa
             createdAt
             updatedAt
             chartId
-            chart { difficulty level song { title } }
+            chart {
+              difficulty
+              level
+              song {
+                title
+              }
+            }
           }
         }
       }

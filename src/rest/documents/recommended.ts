@@ -32,15 +32,33 @@ export interface RecommendedData {
  */
 export const RestRecommended = fixedDocument<
   RecommendedData,
-  { userId: string; version: string | null; level: number[]; difficulty: string[]; limit: number | null; offset: number | null }
+  {
+    userId: string;
+    version: string | null;
+    level: number[];
+    difficulty: string[];
+    limit: number | null;
+    offset: number | null;
+  }
 >(
   'RestRecommended',
   /* GraphQL */ `
-    query RestRecommended($userId: ID!, $version: GameVersion, $level: [Int!], $difficulty: [Difficulty!], $limit: Int, $offset: Int) {
+    query RestRecommended(
+      $userId: ID!
+      $version: GameVersion
+      $level: [Int!]
+      $difficulty: [Difficulty!]
+      $limit: Int
+      $offset: Int
+    ) {
       user(id: $userId) {
         recommended(version: $version, level: $level, difficulty: $difficulty, limit: $limit, offset: $offset) {
-          weapons { ...RecommendedPage }
-          potential { ...RecommendedPage }
+          weapons {
+            ...RecommendedPage
+          }
+          potential {
+            ...RecommendedPage
+          }
         }
       }
     }

@@ -5,7 +5,10 @@ export const RestExchangeApiKey = fixedDocument<{ exchangeApiKey: { token: strin
   'RestExchangeApiKey',
   /* GraphQL */ `
     mutation RestExchangeApiKey {
-      exchangeApiKey { token expiresIn }
+      exchangeApiKey {
+        token
+        expiresIn
+      }
     }
   `,
 );

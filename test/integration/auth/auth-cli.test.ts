@@ -11,7 +11,14 @@ const SECRET = 'cli-test-secret-cli-test-secret-0123456789';
 describe('CLI: users create / token (embedded database)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bpigraph-cli-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, JWT_SECRET: SECRET, SEED_DEMO: 'false', LOG_LEVEL: 'silent' };
+  const env = {
+    ...process.env,
+    DATABASE_URL: '',
+    DATA_DIR: dataDir,
+    JWT_SECRET: SECRET,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'silent',
+  };
   const cli = (...args: string[]) => cliInProcess(env, ...args);
 
   it('creates a user with an API key (stored hashed) and prints an access token for it', async () => {
@@ -29,7 +36,10 @@ describe('CLI: users create / token (embedded database)', () => {
     expect(dup?.stderr).toContain('already taken');
 
     const { stdout } = await cli('token', id!);
-    const { payload } = await jwtVerify(stdout.trim(), new TextEncoder().encode(SECRET), { issuer: 'bpigraph', audience: 'bpigraph-api' });
+    const { payload } = await jwtVerify(stdout.trim(), new TextEncoder().encode(SECRET), {
+      issuer: 'bpigraph',
+      audience: 'bpigraph-api',
+    });
     expect(payload.sub).toBe(id);
 
     const db = await openDatabase({ dataDir });

@@ -16,7 +16,12 @@ const ok = (res: Parameters<typeof expectNoErrors>[0]): any => expectNoErrors(re
 
 const secret = new TextEncoder().encode(TEST_JWT_SECRET);
 
-async function gqlWith(server: TestServer, query: string, headers: Record<string, string>, variables: Record<string, unknown> = {}) {
+async function gqlWith(
+  server: TestServer,
+  query: string,
+  headers: Record<string, string>,
+  variables: Record<string, unknown> = {},
+) {
   const res = await fetch(`${server.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -88,12 +93,22 @@ describe('API keys and token exchange', () => {
       const res = await s.gql(q);
       expect(res.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
     }
-    expect(ok(await s.gql(`{ me { id: databaseId } viewer { signedIn exists canCreateProfile user { id: databaseId } } }`))).toEqual({
+    expect(
+      ok(await s.gql(`{ me { id: databaseId } viewer { signedIn exists canCreateProfile user { id: databaseId } } }`)),
+    ).toEqual({
       me: null,
       viewer: { signedIn: false, exists: false, canCreateProfile: false, user: null },
     });
     const u = await aPublicPlayer(s.db.prisma);
-    expect(ok(await s.gql(`{ me { id: databaseId } viewer { signedIn exists canCreateProfile user { id: databaseId } } }`, {}, await s.tokenFor(u.id)))).toEqual({
+    expect(
+      ok(
+        await s.gql(
+          `{ me { id: databaseId } viewer { signedIn exists canCreateProfile user { id: databaseId } } }`,
+          {},
+          await s.tokenFor(u.id),
+        ),
+      ),
+    ).toEqual({
       me: { id: u.id },
       viewer: { signedIn: true, exists: true, canCreateProfile: false, user: { id: u.id } },
     });
@@ -116,7 +131,10 @@ describe('access token verification', () => {
     const { token } = await s.app.auth.issueAccessToken(u.id, { ttlSeconds: -60 });
     const res = await s.gql(ME, {}, token);
     expect(res.status).toBe(401);
-    expect(res.body.errors![0]).toMatchObject({ message: 'Access token expired', extensions: { code: 'UNAUTHENTICATED' } });
+    expect(res.body.errors![0]).toMatchObject({
+      message: 'Access token expired',
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
   });
 
   it('tampered payload or signature → 401 "Invalid access token"', async () => {
@@ -129,7 +147,10 @@ describe('access token verification', () => {
     for (const bad of [`${h}.${forgedPayload}.${sig}`, `${h}.${p}.${sig.slice(0, -4)}AAAA`, 'not-a-jwt', 'a.b.c']) {
       const res = await s.gql(ME, {}, bad);
       expect(res.status).toBe(401);
-      expect(res.body.errors![0]).toMatchObject({ message: 'Invalid access token', extensions: { code: 'UNAUTHENTICATED' } });
+      expect(res.body.errors![0]).toMatchObject({
+        message: 'Invalid access token',
+        extensions: { code: 'UNAUTHENTICATED' },
+      });
     }
   });
 
@@ -137,10 +158,16 @@ describe('access token verification', () => {
     const u = await aPublicPlayer(s.db.prisma);
     const wrongAud = await s.gql(ME, {}, await sign({ sub: u.id, aud: 'someone-else' }));
     expect(wrongAud.status).toBe(401);
-    expect(wrongAud.body.errors![0]).toMatchObject({ message: 'Access token has the wrong audience', extensions: { code: 'UNAUTHENTICATED' } });
+    expect(wrongAud.body.errors![0]).toMatchObject({
+      message: 'Access token has the wrong audience',
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
     const wrongIss = await s.gql(ME, {}, await sign({ sub: u.id, iss: 'https://evil.example' }));
     expect(wrongIss.status).toBe(401);
-    expect(wrongIss.body.errors![0]).toMatchObject({ message: 'Access token has the wrong issuer', extensions: { code: 'UNAUTHENTICATED' } });
+    expect(wrongIss.body.errors![0]).toMatchObject({
+      message: 'Access token has the wrong issuer',
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
     // a correctly signed token with the right claims works
     expect(ok(await s.gql(ME, {}, await sign({ sub: u.id }))).me.id).toBe(u.id);
   });
@@ -182,7 +209,10 @@ describe('external OpenID Connect provider (JWKS)', () => {
     await new Promise((r) => jwks.close(r));
   });
 
-  const idToken = (sub: string, opts: { iss?: string; aud?: string; key?: CryptoKey; kid?: string; exp?: number } = {}) =>
+  const idToken = (
+    sub: string,
+    opts: { iss?: string; aud?: string; key?: CryptoKey; kid?: string; exp?: number } = {},
+  ) =>
     new SignJWT({ email: `${sub}@example.test` })
       .setProtectedHeader({ alg: 'RS256', kid: opts.kid ?? 'k1' })
       .setSubject(sub)
@@ -202,7 +232,15 @@ describe('external OpenID Connect provider (JWKS)', () => {
   it('an unlinked identity is anonymous but carries identity {issuer, subject} in the context', async () => {
     const token = await idToken('fresh-subject');
     // me is null and viewer says "signed in, no profile yet" — no error (issue #17 item 3)
-    expect(ok(await ext.gql(`{ me { id: databaseId } viewer { signedIn exists canCreateProfile user { id: databaseId } } }`, {}, token))).toEqual({
+    expect(
+      ok(
+        await ext.gql(
+          `{ me { id: databaseId } viewer { signedIn exists canCreateProfile user { id: databaseId } } }`,
+          {},
+          token,
+        ),
+      ),
+    ).toEqual({
       me: null,
       viewer: { signedIn: true, exists: false, canCreateProfile: true, user: null },
     });
@@ -219,11 +257,19 @@ describe('external OpenID Connect provider (JWKS)', () => {
 
   it('end to end: a new external identity creates its profile, then the same ID token is that user', async () => {
     const token = await idToken('newcomer-1');
-    const created = await ext.gql('mutation($input: CreateProfileInput!) { createProfile(input: $input) { __typename } }', { input: { name: 'Newcomer1' } }, token);
+    const created = await ext.gql(
+      'mutation($input: CreateProfileInput!) { createProfile(input: $input) { __typename } }',
+      { input: { name: 'Newcomer1' } },
+      token,
+    );
     expect(created.body.errors).toBeUndefined();
     const me = ok(await ext.gql(ME, {}, token)).me;
     expect(me.name).toBe('Newcomer1');
-    expect(await ext.db.prisma.externalIdentity.findUnique({ where: { issuer_subject: { issuer: ISSUER, subject: 'newcomer-1' } } })).toMatchObject({ userId: me.id });
+    expect(
+      await ext.db.prisma.externalIdentity.findUnique({
+        where: { issuer_subject: { issuer: ISSUER, subject: 'newcomer-1' } },
+      }),
+    ).toMatchObject({ userId: me.id });
   });
 
   it('refuses wrong issuer, wrong audience, unknown key, foreign signature and expiry with 401', async () => {

@@ -20,7 +20,11 @@ const REDIRECT = 'http://127.0.0.1:8765/callback';
 /** Every secret handed out in this file: none may appear in the database. */
 const handedOut: string[] = [];
 
-async function post(path: string, body: Record<string, unknown> | URLSearchParams, headers: Record<string, string> = {}) {
+async function post(
+  path: string,
+  body: Record<string, unknown> | URLSearchParams,
+  headers: Record<string, string> = {},
+) {
   const form = body instanceof URLSearchParams;
   const res = await fetch(`${s.url}${path}`, {
     method: 'POST',
@@ -50,10 +54,22 @@ const pkce = () => {
 };
 
 /** Consent as `userToken` → the code from the redirect URL. */
-async function authorize(clientId: string, userToken: string, opts: { scope?: string; challenge: string; state?: string }) {
+async function authorize(
+  clientId: string,
+  userToken: string,
+  opts: { scope?: string; challenge: string; state?: string },
+) {
   const res = await post(
     '/api/oauth/authorize/consent',
-    { client_id: clientId, redirect_uri: REDIRECT, code_challenge: opts.challenge, code_challenge_method: 'S256', scope: opts.scope ?? 'read', state: opts.state ?? 'st4te', approve: true },
+    {
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: opts.challenge,
+      code_challenge_method: 'S256',
+      scope: opts.scope ?? 'read',
+      state: opts.state ?? 'st4te',
+      approve: true,
+    },
     { authorization: `Bearer ${userToken}` },
   );
   expect(res.status).toBe(200);
@@ -65,18 +81,40 @@ async function authorize(clientId: string, userToken: string, opts: { scope?: st
   return code;
 }
 
-async function exchangeCode(clientId: string, code: string, verifier: string, extra: Record<string, string> = {}, headers: Record<string, string> = {}) {
+async function exchangeCode(
+  clientId: string,
+  code: string,
+  verifier: string,
+  extra: Record<string, string> = {},
+  headers: Record<string, string> = {},
+) {
   const res = await post(
     '/api/oauth/token',
-    new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, ...extra }),
+    new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      code_verifier: verifier,
+      ...extra,
+    }),
     headers,
   );
   if (res.status === 200) handedOut.push(res.body.access_token, res.body.refresh_token);
   return res;
 }
 
-async function refresh(clientId: string, refreshToken: string, headers: Record<string, string> = {}, extra: Record<string, string> = {}) {
-  const res = await post('/api/oauth/token', new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, ...extra }), headers);
+async function refresh(
+  clientId: string,
+  refreshToken: string,
+  headers: Record<string, string> = {},
+  extra: Record<string, string> = {},
+) {
+  const res = await post(
+    '/api/oauth/token',
+    new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, ...extra }),
+    headers,
+  );
   if (res.status === 200) handedOut.push(res.body.access_token, res.body.refresh_token);
   return res;
 }
@@ -100,14 +138,20 @@ describe('metadata and registration', () => {
       code_challenge_methods_supported: ['S256'],
       scopes_supported: ['read', 'write'],
     });
-    expect((await s.get('/.well-known/oauth-protected-resource')).body).toMatchObject({ resource: `${base}/graphql`, authorization_servers: [base] });
+    expect((await s.get('/.well-known/oauth-protected-resource')).body).toMatchObject({
+      resource: `${base}/graphql`,
+      authorization_servers: [base],
+    });
     const wrong = await post('/.well-known/oauth-authorization-server', {});
     expect(wrong.status).toBe(405);
     expect(wrong.body.error).toBe('invalid_request');
   });
 
   it('registers public clients (RFC 7591) and validates redirect URIs', async () => {
-    const res = await post('/api/oauth/register', { redirect_uris: ['https://app.example/cb', REDIRECT], client_name: 'My App' });
+    const res = await post('/api/oauth/register', {
+      redirect_uris: ['https://app.example/cb', REDIRECT],
+      client_name: 'My App',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       client_id: expect.stringMatching(/^[0-9a-f]{32}$/),
@@ -121,9 +165,15 @@ describe('metadata and registration', () => {
       expect(r.status).toBe(400);
       expect(r.body).toEqual({ error: 'invalid_redirect_uri', error_description: expect.any(String) });
     }
-    const confidential = await post('/api/oauth/register', { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' });
+    const confidential = await post('/api/oauth/register', {
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
     expect(confidential.body.error).toBe('invalid_client_metadata');
-    expect((await s.get(`/api/oauth/client?client_id=${res.body.client_id}`)).body).toEqual({ clientName: 'My App', redirectHosts: ['app.example', '127.0.0.1:8765'] });
+    expect((await s.get(`/api/oauth/client?client_id=${res.body.client_id}`)).body).toEqual({
+      clientName: 'My App',
+      redirectHosts: ['app.example', '127.0.0.1:8765'],
+    });
   });
 });
 
@@ -145,7 +195,9 @@ describe('authorization endpoint and consent', () => {
     const anon = await s.get(q({}));
     expect(anon.status).toBe(401);
 
-    const badRedirect = await fetch(`${s.url}${q({ redirect_uri: 'https://evil.example/cb' })}`, { redirect: 'manual' });
+    const badRedirect = await fetch(`${s.url}${q({ redirect_uri: 'https://evil.example/cb' })}`, {
+      redirect: 'manual',
+    });
     expect(badRedirect.status).toBe(400);
     expect(badRedirect.headers.get('location')).toBeNull();
 
@@ -159,7 +211,11 @@ describe('authorization endpoint and consent', () => {
     // A client a user registered (issueOAuthClient) gets RFC 6749 §4.1.2.1 error redirects.
     const owner = await aPublicPlayer(s.db.prisma);
     const issued = ok(
-      await s.gql('mutation($uris: [String!]!) { issueOAuthClient(redirectUris: $uris) { clientId } }', { uris: [REDIRECT] }, await s.tokenFor(owner.id)),
+      await s.gql(
+        'mutation($uris: [String!]!) { issueOAuthClient(redirectUris: $uris) { clientId } }',
+        { uris: [REDIRECT] },
+        await s.tokenFor(owner.id),
+      ),
     ).issueOAuthClient;
     const qv = `/api/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: issued.clientId, redirect_uri: REDIRECT, code_challenge: '', code_challenge_method: 'S256', state: 'xyz' })}`;
     const verified = await fetch(`${s.url}${qv}`, { redirect: 'manual' });
@@ -173,11 +229,18 @@ describe('authorization endpoint and consent', () => {
     const u = await aPublicPlayer(s.db.prisma);
     const clientId = await registerClient();
     const { verifier, challenge } = pkce();
-    const qs = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's1' });
+    const qs = new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 's1',
+    });
     const page = await s.get(`/api/oauth/authorize?${qs}`, await s.tokenFor(u.id));
     const fields = new URLSearchParams();
     const allowForm = (page.body as string).split('</form>')[0];
-    for (const m of allowForm.matchAll(/name="([^"]+)" value="([^"]*)"/g)) fields.set(m[1], m[2].replace(/&amp;/g, '&'));
+    for (const m of allowForm.matchAll(/name="([^"]+)" value="([^"]*)"/g))
+      fields.set(m[1], m[2].replace(/&amp;/g, '&'));
     expect(fields.get('approve')).toBe('true');
     const res = await post('/api/oauth/authorize/consent', fields);
     expect(res.status).toBe(303);
@@ -195,19 +258,36 @@ describe('authorization endpoint and consent', () => {
     const u = await aPublicPlayer(s.db.prisma);
     const clientId = await registerClient();
     const { challenge } = pkce();
-    const body = { client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 'd', approve: false };
-    const denied = await post('/api/oauth/authorize/consent', body, { authorization: `Bearer ${await s.tokenFor(u.id)}` });
+    const body = {
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 'd',
+      approve: false,
+    };
+    const denied = await post('/api/oauth/authorize/consent', body, {
+      authorization: `Bearer ${await s.tokenFor(u.id)}`,
+    });
     expect(new URL(denied.body.redirectUrl).searchParams.get('error')).toBe('access_denied');
     const anon = await post('/api/oauth/authorize/consent', { ...body, approve: true });
     expect(anon.status).toBe(401);
     expect(anon.body.error).toBe('login_required');
-    const unregistered = await post('/api/oauth/authorize/consent', { ...body, redirect_uri: 'https://evil.example/cb', approve: true }, { authorization: `Bearer ${await s.tokenFor(u.id)}` });
+    const unregistered = await post(
+      '/api/oauth/authorize/consent',
+      { ...body, redirect_uri: 'https://evil.example/cb', approve: true },
+      { authorization: `Bearer ${await s.tokenFor(u.id)}` },
+    );
     expect(unregistered.status).toBe(400);
     // an OAuth app token cannot approve consent for more apps
     const { verifier, challenge: c2 } = pkce();
     const code = await authorize(clientId, await s.tokenFor(u.id), { scope: 'read write', challenge: c2 });
     const appToken = (await exchangeCode(clientId, code, verifier)).body.access_token;
-    const viaApp = await post('/api/oauth/authorize/consent', { ...body, approve: true }, { authorization: `Bearer ${appToken}` });
+    const viaApp = await post(
+      '/api/oauth/authorize/consent',
+      { ...body, approve: true },
+      { authorization: `Bearer ${appToken}` },
+    );
     expect(viaApp.status).toBe(403);
   });
 });
@@ -231,7 +311,13 @@ describe('token endpoint: authorization code + PKCE', () => {
     const tok = await exchangeCode(clientId, code2, p2.verifier);
     expect(tok.status).toBe(200);
     expect(tok.headers.get('cache-control')).toBe('no-store');
-    expect(tok.body).toEqual({ access_token: expect.stringMatching(/^bpat_/), token_type: 'Bearer', expires_in: 3600, refresh_token: expect.stringMatching(/^bprt_/), scope: 'read' });
+    expect(tok.body).toEqual({
+      access_token: expect.stringMatching(/^bpat_/),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: expect.stringMatching(/^bprt_/),
+      scope: 'read',
+    });
     expect(ok(await s.gql(ME, {}, tok.body.access_token)).me.id).toBe(u.id);
 
     // replay: refused, and the tokens issued with that code die
@@ -240,7 +326,10 @@ describe('token endpoint: authorization code + PKCE', () => {
     expect(replay.body.error).toBe('invalid_grant');
     const after = await s.gql(ME, {}, tok.body.access_token);
     expect(after.status).toBe(401);
-    expect(after.body.errors![0]).toMatchObject({ message: 'Access token revoked', extensions: { code: 'UNAUTHENTICATED' } });
+    expect(after.body.errors![0]).toMatchObject({
+      message: 'Access token revoked',
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
     expect((await refresh(clientId, tok.body.refresh_token)).body.error).toBe('invalid_grant');
   });
 
@@ -262,16 +351,33 @@ describe('token endpoint: authorization code + PKCE', () => {
     const c1 = await authorize(clientId, userToken, { challenge: p.challenge });
     expect((await exchangeCode(otherClient, c1, p.verifier)).body.error).toBe('invalid_grant');
     const c2 = await authorize(clientId, userToken, { challenge: p.challenge });
-    const r2 = await post('/api/oauth/token', new URLSearchParams({ grant_type: 'authorization_code', code: c2, redirect_uri: 'http://127.0.0.1:8765/other', client_id: clientId, code_verifier: p.verifier }));
+    const r2 = await post(
+      '/api/oauth/token',
+      new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: c2,
+        redirect_uri: 'http://127.0.0.1:8765/other',
+        client_id: clientId,
+        code_verifier: p.verifier,
+      }),
+    );
     expect(r2.body.error).toBe('invalid_grant');
     const c3 = await authorize(clientId, userToken, { challenge: p.challenge });
     const row = await s.db.prisma.oAuthAuthorizationCode.findUniqueOrThrow({ where: { codeHash: hashSecret(c3) } });
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBeLessThanOrEqual(61_000);
-    await s.db.prisma.oAuthAuthorizationCode.update({ where: { codeHash: row.codeHash }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await s.db.prisma.oAuthAuthorizationCode.update({
+      where: { codeHash: row.codeHash },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const r3 = await exchangeCode(clientId, c3, p.verifier);
     expect(r3.body).toEqual({ error: 'invalid_grant', error_description: 'Authorization code expired' });
-    expect((await post('/api/oauth/token', new URLSearchParams({ grant_type: 'password', client_id: clientId }))).body.error).toBe('unsupported_grant_type');
-    expect((await post('/api/oauth/token', new URLSearchParams({ grant_type: 'authorization_code', client_id: 'nope' }))).status).toBe(401);
+    expect(
+      (await post('/api/oauth/token', new URLSearchParams({ grant_type: 'password', client_id: clientId }))).body.error,
+    ).toBe('unsupported_grant_type');
+    expect(
+      (await post('/api/oauth/token', new URLSearchParams({ grant_type: 'authorization_code', client_id: 'nope' })))
+        .status,
+    ).toBe(401);
   });
 });
 
@@ -280,7 +386,13 @@ describe('refresh tokens', () => {
     const u = await aPublicPlayer(s.db.prisma);
     const clientId = await registerClient();
     const p = pkce();
-    const first = (await exchangeCode(clientId, await authorize(clientId, await s.tokenFor(u.id), { challenge: p.challenge, scope: 'read write' }), p.verifier)).body;
+    const first = (
+      await exchangeCode(
+        clientId,
+        await authorize(clientId, await s.tokenFor(u.id), { challenge: p.challenge, scope: 'read write' }),
+        p.verifier,
+      )
+    ).body;
 
     const second = await refresh(clientId, first.refresh_token);
     expect(second.status).toBe(200);
@@ -308,23 +420,45 @@ describe('revocation (RFC 7009) and clean-up', () => {
     const clientId = await registerClient();
     const otherClient = await registerClient();
     const p = pkce();
-    const t = (await exchangeCode(clientId, await authorize(clientId, await s.tokenFor(u.id), { challenge: p.challenge }), p.verifier)).body;
-    const foreign = await post('/api/oauth/revoke', new URLSearchParams({ token: t.refresh_token, client_id: otherClient }));
+    const t = (
+      await exchangeCode(
+        clientId,
+        await authorize(clientId, await s.tokenFor(u.id), { challenge: p.challenge }),
+        p.verifier,
+      )
+    ).body;
+    const foreign = await post(
+      '/api/oauth/revoke',
+      new URLSearchParams({ token: t.refresh_token, client_id: otherClient }),
+    );
     expect(foreign.status).toBe(200);
     expect(ok(await s.gql(ME, {}, t.access_token)).me.id).toBe(u.id);
-    expect((await post('/api/oauth/revoke', new URLSearchParams({ token: 'bprt_unknown', client_id: clientId }))).status).toBe(200);
-    const res = await post('/api/oauth/revoke', new URLSearchParams({ token: t.refresh_token, token_type_hint: 'refresh_token', client_id: clientId }));
+    expect(
+      (await post('/api/oauth/revoke', new URLSearchParams({ token: 'bprt_unknown', client_id: clientId }))).status,
+    ).toBe(200);
+    const res = await post(
+      '/api/oauth/revoke',
+      new URLSearchParams({ token: t.refresh_token, token_type_hint: 'refresh_token', client_id: clientId }),
+    );
     expect(res.status).toBe(200);
     expect((await s.gql(ME, {}, t.access_token)).status).toBe(401);
     expect((await refresh(clientId, t.refresh_token)).body.error).toBe('invalid_grant');
-    expect((await s.get('/.well-known/oauth-authorization-server')).body.revocation_endpoint).toBe(`${s.url}/api/oauth/revoke`);
+    expect((await s.get('/.well-known/oauth-authorization-server')).body.revocation_endpoint).toBe(
+      `${s.url}/api/oauth/revoke`,
+    );
   });
 
   it('purges codes and tokens expired for more than a day', async () => {
     const u = await aPublicPlayer(s.db.prisma);
     const clientId = await registerClient();
     const p = pkce();
-    const t = (await exchangeCode(clientId, await authorize(clientId, await s.tokenFor(u.id), { challenge: p.challenge }), p.verifier)).body;
+    const t = (
+      await exchangeCode(
+        clientId,
+        await authorize(clientId, await s.tokenFor(u.id), { challenge: p.challenge }),
+        p.verifier,
+      )
+    ).body;
     const old = new Date(Date.now() - 3 * 24 * 3600 * 1000);
     await s.db.prisma.oAuthToken.update({ where: { tokenHash: hashSecret(t.access_token) }, data: { expiresAt: old } });
     const { OAuthService } = await import('../../../src/modules/auth/oauth.service');
@@ -340,21 +474,39 @@ describe('scopes', () => {
     const u = await aPublicPlayer(s.db.prisma);
     const clientId = await registerClient();
     const p = pkce();
-    const readOnly = (await exchangeCode(clientId, await authorize(clientId, await s.tokenFor(u.id), { challenge: p.challenge, scope: 'read' }), p.verifier)).body.access_token;
+    const readOnly = (
+      await exchangeCode(
+        clientId,
+        await authorize(clientId, await s.tokenFor(u.id), { challenge: p.challenge, scope: 'read' }),
+        p.verifier,
+      )
+    ).body.access_token;
     expect(ok(await s.gql(ME, {}, readOnly)).me.id).toBe(u.id);
     const denied = await s.gql('mutation { exchangeApiKey { token } }', {}, readOnly);
-    expect(denied.body.errors![0]).toMatchObject({ message: "This token lacks the 'write' scope", extensions: { code: 'FORBIDDEN' } });
+    expect(denied.body.errors![0]).toMatchObject({
+      message: "This token lacks the 'write' scope",
+      extensions: { code: 'FORBIDDEN' },
+    });
 
     const p2 = pkce();
-    const readWrite = (await exchangeCode(clientId, await authorize(clientId, await s.tokenFor(u.id), { challenge: p2.challenge, scope: 'read write' }), p2.verifier)).body.access_token;
+    const readWrite = (
+      await exchangeCode(
+        clientId,
+        await authorize(clientId, await s.tokenFor(u.id), { challenge: p2.challenge, scope: 'read write' }),
+        p2.verifier,
+      )
+    ).body.access_token;
     const keys = await s.gql('mutation { issueApiKey { apiKey } }', {}, readWrite);
     expect(keys.body.errors![0].extensions.code).toBe('FORBIDDEN');
-    expect((await s.gql('{ apiKeyStatus { exists } }', {}, readWrite)).body.errors![0].extensions.code).toBe('FORBIDDEN');
+    expect((await s.gql('{ apiKeyStatus { exists } }', {}, readWrite)).body.errors![0].extensions.code).toBe(
+      'FORBIDDEN',
+    );
   });
 });
 
 describe('confidential clients (issueOAuthClient)', () => {
-  const ISSUE = 'mutation($uris: [String!]!) { issueOAuthClient(redirectUris: $uris) { clientId clientSecret redirectUris } }';
+  const ISSUE =
+    'mutation($uris: [String!]!) { issueOAuthClient(redirectUris: $uris) { clientId clientSecret redirectUris } }';
 
   it('issues id + secret once, validates redirect URIs, needs the secret at the token endpoint, and reissue/delete revoke tokens', async () => {
     const u = await aPublicPlayer(s.db.prisma);
@@ -369,7 +521,11 @@ describe('confidential clients (issueOAuthClient)', () => {
     handedOut.push(issued.clientSecret);
     expect(issued.clientSecret).toMatch(/^bpcs_/);
     const status = ok(await s.gql('{ oauthClient { exists clientId redirectUris } }', {}, jwt)).oauthClient;
-    expect(status).toEqual({ exists: true, clientId: issued.clientId, redirectUris: [REDIRECT, 'http://localhost:3000/cb'] });
+    expect(status).toEqual({
+      exists: true,
+      clientId: issued.clientId,
+      redirectUris: [REDIRECT, 'http://localhost:3000/cb'],
+    });
 
     const p = pkce();
     const code = await authorize(issued.clientId, jwt, { challenge: p.challenge });
@@ -398,8 +554,13 @@ describe('confidential clients (issueOAuthClient)', () => {
     expect(tok2.status).toBe(200);
     expect(ok(await s.gql('mutation { deleteOAuthClient { deleted } }', {}, jwt)).deleteOAuthClient.deleted).toBe(true);
     expect((await s.gql(ME, {}, tok2.body.access_token)).status).toBe(401);
-    expect(ok(await s.gql('mutation { deleteOAuthClient { deleted } }', {}, jwt)).deleteOAuthClient.deleted).toBe(false);
-    expect(ok(await s.gql('{ oauthClient { exists clientId } }', {}, jwt)).oauthClient).toEqual({ exists: false, clientId: null });
+    expect(ok(await s.gql('mutation { deleteOAuthClient { deleted } }', {}, jwt)).deleteOAuthClient.deleted).toBe(
+      false,
+    );
+    expect(ok(await s.gql('{ oauthClient { exists clientId } }', {}, jwt)).oauthClient).toEqual({
+      exists: false,
+      clientId: null,
+    });
   });
 });
 
@@ -407,7 +568,9 @@ describe('secrets at rest', () => {
   it('no key, client secret, code or token is stored in plaintext', async () => {
     // one more API key so the ApiKey table is not empty
     const u = await aPublicPlayer(s.db.prisma);
-    handedOut.push(ok(await s.gql('mutation { issueApiKey { apiKey } }', {}, await s.tokenFor(u.id))).issueApiKey.apiKey);
+    handedOut.push(
+      ok(await s.gql('mutation { issueApiKey { apiKey } }', {}, await s.tokenFor(u.id))).issueApiKey.apiKey,
+    );
     const tables = {
       ApiKey: await s.db.prisma.$queryRawUnsafe<unknown[]>('SELECT * FROM "ApiKey"'),
       OAuthClient: await s.db.prisma.$queryRawUnsafe<unknown[]>('SELECT * FROM "OAuthClient"'),

@@ -20,7 +20,10 @@ describe('admin imports refuse JSON of the wrong shape with BAD_USER_INPUT', () 
     it(m.slice(0, 60), async () => {
       for (const j of ['33', 'null', '"text"', '{}', '[1, 2]', '{not json']) {
         const res = await s.gql(m, { j }, token);
-        expect({ j, code: res.body.errors?.[0]?.extensions?.code ?? 'OK' }).not.toEqual({ j, code: 'INTERNAL_SERVER_ERROR' });
+        expect({ j, code: res.body.errors?.[0]?.extensions?.code ?? 'OK' }).not.toEqual({
+          j,
+          code: 'INTERNAL_SERVER_ERROR',
+        });
       }
     });
   }

@@ -27,32 +27,72 @@ describe('BPI V2: the fit job, storage and serving', () => {
 
   beforeAll(async () => {
     s = await startTestServer();
-    const withDef = [...s.app.catalogue.charts()].filter((c) => c.definition && c.definition.kaidenAvg && c.definition.wr).sort((a, b) => a.id - b.id);
+    const withDef = [...s.app.catalogue.charts()]
+      .filter((c) => c.definition && c.definition.kaidenAvg && c.definition.wr)
+      .sort((a, b) => a.id - b.id);
     // SP ☆12 charts first (the V2 total's set), then others
     const sp12 = withDef.filter((c) => c.playStyle === 'SP' && c.level === 12 && (c.releasedVersion ?? 0) <= 33);
     charts = [...sp12, ...withDef.filter((c) => !sp12.includes(c))].slice(0, CHARTS);
     sparse = withDef.find((c) => !charts.includes(c))!;
-    const defs: ChartInfo[] = charts.map((c) => ({ notes: c.definition!.notes, kaidenAvg: c.definition!.kaidenAvg, wr: c.definition!.wr, coef: c.definition!.coef }));
+    const defs: ChartInfo[] = charts.map((c) => ({
+      notes: c.definition!.notes,
+      kaidenAvg: c.definition!.kaidenAvg,
+      wr: c.definition!.wr,
+      coef: c.definition!.coef,
+    }));
     // density 0.8 with the generator's selection (stronger players favour harder charts): ≈ 150–200 players per chart, ≈ 19 charts per player
-    pop = generatePopulation({ players: PLAYERS, charts: CHARTS, seed: 1919, definitions: defs, density: 0.8, outlierRate: 0.02 });
+    pop = generatePopulation({
+      players: PLAYERS,
+      charts: CHARTS,
+      seed: 1919,
+      definitions: defs,
+      density: 0.8,
+      outlierRate: 0.02,
+    });
     const names = Array.from({ length: PLAYERS }, (_, i) => `v2player${i}`);
     await s.db.prisma.user.createMany({ data: names.map((name) => ({ name, nameKey: name, isPublic: true })) });
     const users = await s.db.prisma.user.findMany({ where: { name: { in: names } }, select: { id: true, name: true } });
     const byName = new Map(users.map((u) => [u.name, u.id]));
     userIds = names.map((n) => byName.get(n)!);
-    const rows: { userId: string; version: string; chartId: number; exScore: number; exScoreId: number; playedAt: Date }[] = [];
+    const rows: {
+      userId: string;
+      version: string;
+      chartId: number;
+      exScore: number;
+      exScoreId: number;
+      playedAt: Date;
+    }[] = [];
     const { rowPtr, chart, ex } = pop.matrix;
     for (let i = 0; i < PLAYERS; i++) {
-      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) rows.push({ userId: userIds[i], version: '33', chartId: charts[chart[k]].id, exScore: ex[k], exScoreId: 0, playedAt: new Date() });
+      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++)
+        rows.push({
+          userId: userIds[i],
+          version: '33',
+          chartId: charts[chart[k]].id,
+          exScore: ex[k],
+          exScoreId: 0,
+          playedAt: new Date(),
+        });
     }
     // the sparse chart: 5 players (fewer than the 30 a chart needs)
-    for (let i = 0; i < 5; i++) rows.push({ userId: userIds[i], version: '33', chartId: sparse.id, exScore: Math.floor(sparse.definition!.notes * 1.7), exScoreId: 0, playedAt: new Date() });
+    for (let i = 0; i < 5; i++)
+      rows.push({
+        userId: userIds[i],
+        version: '33',
+        chartId: sparse.id,
+        exScore: Math.floor(sparse.definition!.notes * 1.7),
+        exScoreId: 0,
+        playedAt: new Date(),
+      });
     await s.db.prisma.bestScore.createMany({ data: rows });
   }, 120_000);
   afterAll(() => s.close());
 
   it('serves no V2 value before any fit', async () => {
-    const res = await s.gql(`query($c: ID!) { chart(id: $c) { v1: bpi(exScore: 100) v2: bpi(exScore: 100, model: V2) } bpiV2Fit { runId } }`, { c: String(charts[0].id) });
+    const res = await s.gql(
+      `query($c: ID!) { chart(id: $c) { v1: bpi(exScore: 100) v2: bpi(exScore: 100, model: V2) } bpiV2Fit { runId } }`,
+      { c: String(charts[0].id) },
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.chart.v2).toBeNull();
     expect(res.body.data.chart.v1).toBe(calcBpi(100, charts[0].definition!));
@@ -66,11 +106,24 @@ describe('BPI V2: the fit job, storage and serving', () => {
     for (let i = 0; i < PLAYERS; i++) if (rowPtr[i + 1] - rowPtr[i] >= 10) fittedPlayers++;
     expect(fittedPlayers).toBeGreaterThan(PLAYERS * 0.9);
     const phases: string[] = [];
-    const run = await s.app.bpiV2.run({ version: '33', onProgress: (p) => void (phases[phases.length - 1] !== p && phases.push(p)) });
-    expect(run).toMatchObject({ status: 'succeeded', progress: 1, definitionsVersion: s.app.catalogue.definitionsVersion, gameVersion: '33', charts: CHARTS, players: fittedPlayers, converged: true });
+    const run = await s.app.bpiV2.run({
+      version: '33',
+      onProgress: (p) => void (phases[phases.length - 1] !== p && phases.push(p)),
+    });
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      progress: 1,
+      definitionsVersion: s.app.catalogue.definitionsVersion,
+      gameVersion: '33',
+      charts: CHARTS,
+      players: fittedPlayers,
+      converged: true,
+    });
     expect(run.bestsRead).toBe(pop.matrix.chart.length + 5);
     expect(phases).toEqual(['read', 'prepare', 'fit', 'anchor', 'evaluate', 'store']);
-    const params = await s.db.prisma.bpiV2ChartParams.findMany({ where: { definitionsVersion: run.definitionsVersion } });
+    const params = await s.db.prisma.bpiV2ChartParams.findMany({
+      where: { definitionsVersion: run.definitionsVersion },
+    });
     expect(params).toHaveLength(CHARTS);
     expect(params.every((p) => p.runId === run.id)).toBe(true);
     expect(params.some((p) => p.chartId === sparse.id)).toBe(false);
@@ -105,7 +158,11 @@ describe('BPI V2: the fit job, storage and serving', () => {
     const c = charts[0];
     const p = await s.db.prisma.bpiV2ChartParams.findFirstOrThrow({ where: { chartId: c.id } });
     const n = await s.db.prisma.bestScore.count({ where: { chartId: c.id, version: '33' } });
-    const best = await s.db.prisma.bestScore.findFirstOrThrow({ where: { chartId: c.id, version: '33' }, orderBy: [{ exScore: 'desc' }, { userId: 'asc' }], skip: Math.min(50, n >> 1) });
+    const best = await s.db.prisma.bestScore.findFirstOrThrow({
+      where: { chartId: c.id, version: '33' },
+      orderBy: [{ exScore: 'desc' }, { userId: 'asc' }],
+      skip: Math.min(50, n >> 1),
+    });
     // By hand: m = 2·notes; t = −ln(m − s); z = (t − mu)/sigma; r = (z − z0)/(z100 − z0);
     // BPI = 100·sign(r)·|r|^gamma, rounded to 2 decimals, floored at −15.
     const m = c.definition!.notes * 2;
@@ -155,7 +212,13 @@ describe('BPI V2: the fit job, storage and serving', () => {
     // the process learns of the write only through the announcement
     expect(s.app.catalogue.bpiV2Params(c.id)!.mu).not.toBe(-Math.log(100));
     await s.app.caches.changed(BPI_V2_CACHE);
-    expect(s.app.catalogue.bpiV2Params(c.id)).toEqual({ mu: -Math.log(100), sigma: Math.LN2 / 2, z0: -0.5, z100: 4.5, gamma: 1 });
+    expect(s.app.catalogue.bpiV2Params(c.id)).toEqual({
+      mu: -Math.log(100),
+      sigma: Math.LN2 / 2,
+      z0: -0.5,
+      z100: 4.5,
+      gamma: 1,
+    });
     const res = await s.gql(
       `query($c: ID!) { chart(id: $c) { a: bpi(exScore: ${m - 100}, model: V2) b: bpi(exScore: ${m - 50}, model: V2) low: bpi(exScore: ${m - 400}, model: V2)
         x: exForBpi(bpi: 50, model: V2) { exScore bpi reachable } } }`,
@@ -175,13 +238,25 @@ describe('BPI V2: the fit job, storage and serving', () => {
       tok,
     );
     expect(imp.body.errors).toBeUndefined();
-    const hist = await s.gql(`query($c: ID!) { me { chartHistory(chartId: $c) { exScore bpi v2: bpi(model: V2) } } }`, { c: String(c.id) }, tok);
+    const hist = await s.gql(
+      `query($c: ID!) { me { chartHistory(chartId: $c) { exScore bpi v2: bpi(model: V2) } } }`,
+      { c: String(c.id) },
+      tok,
+    );
     expect(hist.body.errors).toBeUndefined();
     expect(hist.body.data.me.chartHistory).toEqual([{ exScore: m - 50, bpi: calcBpi(m - 50, c.definition!), v2: 50 }]);
     // the same best as the viewer's side of a rivalry (RivalSide.bpi): V1 current definition, V2 50
-    const riv = await s.gql(`query($r: ID!, $c: ID!) { user(id: $r) { rivalry(version: "33") { chart(chartId: $c) { mine { exScore bpi v2: bpi(model: V2) } } } } }`, { r: userIds[0], c: String(c.id) }, tok);
+    const riv = await s.gql(
+      `query($r: ID!, $c: ID!) { user(id: $r) { rivalry(version: "33") { chart(chartId: $c) { mine { exScore bpi v2: bpi(model: V2) } } } } }`,
+      { r: userIds[0], c: String(c.id) },
+      tok,
+    );
     expect(riv.body.errors).toBeUndefined();
-    expect(riv.body.data.user.rivalry.chart.mine).toEqual({ exScore: m - 50, bpi: calcBpi(m - 50, c.definition!), v2: 50 });
+    expect(riv.body.data.user.rivalry.chart.mine).toEqual({
+      exScore: m - 50,
+      bpi: calcBpi(m - 50, c.definition!),
+      v2: 50,
+    });
   });
 
   it('totalBpi(model: V2) is the V1 total formula over the fitted SP ☆12 charts; V1 is the stored total’s formula', async () => {
@@ -199,20 +274,33 @@ describe('BPI V2: the fit job, storage and serving', () => {
     };
     const fittedSet = charts.filter((c) => sp12(c.id));
     expect(fittedSet.length).toBeGreaterThan(1);
-    const v2s = d.scores.edges.map((e: any) => e.node).filter((n: any) => fittedSet.some((c) => c.id === n.chartId)).map((n: any) => n.v2);
+    const v2s = d.scores.edges
+      .map((e: any) => e.node)
+      .filter((n: any) => fittedSet.some((c) => c.id === n.chartId))
+      .map((n: any) => n.v2);
     expect(d.v2).toBe(totalBpi(v2s, fittedSet.length));
     const v1Set = [...s.app.catalogue.charts()].filter((c) => sp12(c.id) && c.definition);
-    const v1s = d.scores.edges.map((e: any) => e.node).filter((n: any) => v1Set.some((c) => c.id === n.chartId)).map((n: any) => n.bpi);
+    const v1s = d.scores.edges
+      .map((e: any) => e.node)
+      .filter((n: any) => v1Set.some((c) => c.id === n.chartId))
+      .map((n: any) => n.bpi);
     expect(d.v1).toBe(totalBpi(v1s, v1Set.length));
   });
 
   it('the fit’s quality is public; the mutation and the status are admin-only; the mutation re-runs the job', async () => {
     const player = await aPlayer(s.db.prisma);
     const admin = await anAdmin(s.db.prisma);
-    const q = await s.gql(`{ bpiV2Fit { runId definitionsVersion gameVersion status charts players z0 heldOutObservations heldOutRmseT v1Observations v2RmseTVsV1 v1RmseT bpiRmse bpiSpearman } }`);
+    const q = await s.gql(
+      `{ bpiV2Fit { runId definitionsVersion gameVersion status charts players z0 heldOutObservations heldOutRmseT v1Observations v2RmseTVsV1 v1RmseT bpiRmse bpiSpearman } }`,
+    );
     expect(q.body.errors).toBeUndefined();
     const fit = q.body.data.bpiV2Fit;
-    expect(fit).toMatchObject({ definitionsVersion: s.app.catalogue.definitionsVersion, gameVersion: '33', status: 'succeeded', charts: CHARTS });
+    expect(fit).toMatchObject({
+      definitionsVersion: s.app.catalogue.definitionsVersion,
+      gameVersion: '33',
+      status: 'succeeded',
+      charts: CHARTS,
+    });
     expect(fit.players).toBeGreaterThan(PLAYERS * 0.9);
     // 10 % held out (fold 0 of 10) of ≈ 4,000 bests: a few hundred predicted, V2 better than V1 on
     // a population generated from the V2 model
@@ -238,18 +326,36 @@ describe('BPI V2: the fit job, storage and serving', () => {
     expect(started.body.data.fitBpiV2.started).toBe(true);
     expect(started.body.data.fitBpiV2.status.runId).toBe(fit.runId + 1);
     await s.app.bpiV2.wait();
-    const after = await s.gql(`{ bpiV2FitStatus { runId status progress charts heldOutObservations } bpiV2Fit { runId } }`, {}, adminToken);
+    const after = await s.gql(
+      `{ bpiV2FitStatus { runId status progress charts heldOutObservations } bpiV2Fit { runId } }`,
+      {},
+      adminToken,
+    );
     expect(after.body.errors).toBeUndefined();
-    expect(after.body.data.bpiV2FitStatus).toMatchObject({ runId: fit.runId + 1, status: 'succeeded', progress: 1, charts: CHARTS, heldOutObservations: null });
+    expect(after.body.data.bpiV2FitStatus).toMatchObject({
+      runId: fit.runId + 1,
+      status: 'succeeded',
+      progress: 1,
+      charts: CHARTS,
+      heldOutObservations: null,
+    });
     expect(after.body.data.bpiV2Fit.runId).toBe(fit.runId + 1);
     // the re-run replaced the vintage's parameters (the hand-written ones above included)
-    const params = await s.db.prisma.bpiV2ChartParams.findMany({ where: { definitionsVersion: s.app.catalogue.definitionsVersion! } });
+    const params = await s.db.prisma.bpiV2ChartParams.findMany({
+      where: { definitionsVersion: s.app.catalogue.definitionsVersion! },
+    });
     expect(params).toHaveLength(CHARTS);
     expect(params.every((p) => p.runId === fit.runId + 1)).toBe(true);
 
     // a version without enough bests fails the run and keeps the vintage's parameters
-    await expect(s.app.bpiV2.run({ version: '32' })).rejects.toThrow(/No chart has 30 fitted players among the bests of version 32 \(0 bests read\)/);
-    expect(await s.app.bpiV2.status()).toMatchObject({ status: 'failed', gameVersion: '32', error: expect.stringContaining('nothing stored') });
+    await expect(s.app.bpiV2.run({ version: '32' })).rejects.toThrow(
+      /No chart has 30 fitted players among the bests of version 32 \(0 bests read\)/,
+    );
+    expect(await s.app.bpiV2.status()).toMatchObject({
+      status: 'failed',
+      gameVersion: '32',
+      error: expect.stringContaining('nothing stored'),
+    });
     expect(await s.db.prisma.bpiV2ChartParams.count({ where: { runId: fit.runId + 1 } })).toBe(CHARTS);
     expect(s.app.catalogue.bpiV2Charts).toBe(CHARTS);
 
@@ -262,27 +368,39 @@ describe('BPI V2: the fit job, storage and serving', () => {
 
   // PostgreSQL only (PGlite is one process): the CLI in its own process fits; both running
   // instances learn the new parameters through the `bpiV2` announcement on the cluster bus.
-  itIf(usingPostgres, 'PostgreSQL only: the CLI and the servers share one database')('the CLI command fits in another process and every instance learns the parameters within 1 s', async () => {
-    const b = await startInstance(s.db);
-    try {
-      await s.app.bus.ready();
-      const vintage = s.app.catalogue.definitionsVersion!;
-      const c = charts[2];
-      // a marker both instances must drop: hand-written parameters, announced
-      await s.db.prisma.bpiV2ChartParams.update({ where: { definitionsVersion_chartId: { definitionsVersion: vintage, chartId: c.id } }, data: { mu: -99 } });
-      await s.app.caches.changed(BPI_V2_CACHE);
-      expect(await within(1000, async () => b.app.catalogue.bpiV2Params(c.id)?.mu === -99)).not.toBeNull();
-      const before = await s.db.prisma.bpiV2FitRun.count();
-      const cli = await runCli(['bpi-v2', 'fit', '--version', '33', '--no-evaluate'], s.db.url!);
-      expect({ code: cli.code, out: cli.out }).toMatchObject({ code: 0, out: expect.stringContaining(`${CHARTS} charts`) });
-      expect(await s.db.prisma.bpiV2FitRun.count()).toBe(before + 1);
-      const stored = await s.db.prisma.bpiV2ChartParams.findUniqueOrThrow({ where: { definitionsVersion_chartId: { definitionsVersion: vintage, chartId: c.id } } });
-      expect(stored.mu).not.toBe(-99);
-      const tookA = await within(1000, async () => s.app.catalogue.bpiV2Params(c.id)?.mu === stored.mu);
-      const tookB = await within(1000, async () => b.app.catalogue.bpiV2Params(c.id)?.mu === stored.mu);
-      expect([tookA, tookB]).not.toContain(null);
-    } finally {
-      await b.close();
-    }
-  }, 120_000);
+  itIf(usingPostgres, 'PostgreSQL only: the CLI and the servers share one database')(
+    'the CLI command fits in another process and every instance learns the parameters within 1 s',
+    async () => {
+      const b = await startInstance(s.db);
+      try {
+        await s.app.bus.ready();
+        const vintage = s.app.catalogue.definitionsVersion!;
+        const c = charts[2];
+        // a marker both instances must drop: hand-written parameters, announced
+        await s.db.prisma.bpiV2ChartParams.update({
+          where: { definitionsVersion_chartId: { definitionsVersion: vintage, chartId: c.id } },
+          data: { mu: -99 },
+        });
+        await s.app.caches.changed(BPI_V2_CACHE);
+        expect(await within(1000, async () => b.app.catalogue.bpiV2Params(c.id)?.mu === -99)).not.toBeNull();
+        const before = await s.db.prisma.bpiV2FitRun.count();
+        const cli = await runCli(['bpi-v2', 'fit', '--version', '33', '--no-evaluate'], s.db.url!);
+        expect({ code: cli.code, out: cli.out }).toMatchObject({
+          code: 0,
+          out: expect.stringContaining(`${CHARTS} charts`),
+        });
+        expect(await s.db.prisma.bpiV2FitRun.count()).toBe(before + 1);
+        const stored = await s.db.prisma.bpiV2ChartParams.findUniqueOrThrow({
+          where: { definitionsVersion_chartId: { definitionsVersion: vintage, chartId: c.id } },
+        });
+        expect(stored.mu).not.toBe(-99);
+        const tookA = await within(1000, async () => s.app.catalogue.bpiV2Params(c.id)?.mu === stored.mu);
+        const tookB = await within(1000, async () => b.app.catalogue.bpiV2Params(c.id)?.mu === stored.mu);
+        expect([tookA, tookB]).not.toContain(null);
+      } finally {
+        await b.close();
+      }
+    },
+    120_000,
+  );
 });

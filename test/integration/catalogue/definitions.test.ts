@@ -19,7 +19,16 @@ describeWithShared(OLD, 'definitions import (both real vintages, twice each)', (
 
   it('imports 20241114 into an empty catalogue, normalising its quirks', async () => {
     const { report } = await updateDefinitions(s.app, oldDoc, undefined, { startRecompute: false });
-    expect(report).toMatchObject({ version: '20241114', added: 1950, changed: 0, unchanged: 0, removed: 0, absent: 0, duplicates: 1, problems: [] });
+    expect(report).toMatchObject({
+      version: '20241114',
+      added: 1950,
+      changed: 0,
+      unchanged: 0,
+      removed: 0,
+      absent: 0,
+      duplicates: 1,
+      problems: [],
+    });
     expect(s.app.catalogue.size).toBe(1950);
     // numbers given as strings become numbers; -1 means unknown
     const viva = s.app.catalogue.find('!Viva!', 'DP', 'ANOTHER')!;
@@ -37,7 +46,15 @@ describeWithShared(OLD, 'definitions import (both real vintages, twice each)', (
 
   it('imports 202509156 on top: added, changed, unchanged, removed and no-longer-listed charts', async () => {
     const { report } = await updateDefinitions(s.app, newDoc, undefined, { startRecompute: false });
-    expect(report).toMatchObject({ version: '202509156', added: 102, changed: 1068, unchanged: 833, removed: 5, absent: 49, duplicates: 1 });
+    expect(report).toMatchObject({
+      version: '202509156',
+      added: 102,
+      changed: 1068,
+      unchanged: 833,
+      removed: 5,
+      absent: 49,
+      duplicates: 1,
+    });
     const removed = s.app.catalogue.find('Skreaming for Salvation', 'SP', 'ANOTHER')!;
     expect(removed.removedInVersion).toBe('32');
     const unknownWr = s.app.catalogue.find('VOLCANIC BIGBEAT', 'SP', 'ANOTHER')!;
@@ -54,11 +71,20 @@ describeWithShared(OLD, 'definitions import (both real vintages, twice each)', (
       return o && (o.wr !== e.wr || o.kaidenAvg !== e.kaidenAvg);
     })!;
     const chart = s.app.catalogue.find(changed.title, changed.playStyle, changed.difficulty)!;
-    const history = await s.db.prisma.chartDefinition.findMany({ where: { chartId: chart.id }, orderBy: { definitionsVersion: 'asc' } });
-    expect(history.map((h) => [h.definitionsVersion, h.isCurrent])).toEqual([['20241114', false], ['202509156', true]]);
+    const history = await s.db.prisma.chartDefinition.findMany({
+      where: { chartId: chart.id },
+      orderBy: { definitionsVersion: 'asc' },
+    });
+    expect(history.map((h) => [h.definitionsVersion, h.isCurrent])).toEqual([
+      ['20241114', false],
+      ['202509156', true],
+    ]);
     expect(history[1]).toMatchObject({ wr: changed.wr, kaidenAvg: changed.kaidenAvg });
     // GraphQL shows the same history
-    const res = await s.gql(`query($id: ID!) { chart(id: $id) { definition { definitionsVersion wr } definitionHistory { definitionsVersion isCurrent } } }`, { id: String(chart.id) });
+    const res = await s.gql(
+      `query($id: ID!) { chart(id: $id) { definition { definitionsVersion wr } definitionHistory { definitionsVersion isCurrent } } }`,
+      { id: String(chart.id) },
+    );
     expect(res.body.data.chart.definitionHistory).toEqual([
       { definitionsVersion: '20241114', isCurrent: false },
       { definitionsVersion: '202509156', isCurrent: true },
@@ -96,7 +122,16 @@ describe('definitions import input errors', () => {
       {
         version: 't1',
         body: [
-          { title: 'Good', difficulty: '4', wr: '3000', avg: 2600, notes: '1600', bpm: '150', difficultyLevel: '12', coef: '1.1' },
+          {
+            title: 'Good',
+            difficulty: '4',
+            wr: '3000',
+            avg: 2600,
+            notes: '1600',
+            bpm: '150',
+            difficultyLevel: '12',
+            coef: '1.1',
+          },
           { title: 'Bad code', difficulty: '99', wr: 1, avg: 1, notes: 1, difficultyLevel: '12' },
           { title: 'No notes', difficulty: '4', wr: 1, avg: 1, notes: 'x', difficultyLevel: '12' },
         ],
@@ -105,23 +140,49 @@ describe('definitions import input errors', () => {
       { startRecompute: false },
     );
     expect(report.added).toBe(1);
-    expect(report.problems.map((p) => p.reason)).toEqual([expect.stringContaining('unknown difficulty code'), 'notes must be a positive integer']);
-    expect(s.app.catalogue.find('Good', 'SP', 'ANOTHER')!.definition).toMatchObject({ wr: 3000, kaidenAvg: 2600, coef: 1.1, notes: 1600 });
+    expect(report.problems.map((p) => p.reason)).toEqual([
+      expect.stringContaining('unknown difficulty code'),
+      'notes must be a positive integer',
+    ]);
+    expect(s.app.catalogue.find('Good', 'SP', 'ANOTHER')!.definition).toMatchObject({
+      wr: 3000,
+      kaidenAvg: 2600,
+      coef: 1.1,
+      notes: 1600,
+    });
   });
 
   it('the admin mutation imports and is refused to non-admins', async () => {
-    const doc = JSON.stringify({ version: 't2', body: [{ title: 'Via GraphQL', difficulty: '3', wr: 2000, avg: 1800, notes: 1100, difficultyLevel: '11' }] });
+    const doc = JSON.stringify({
+      version: 't2',
+      body: [{ title: 'Via GraphQL', difficulty: '3', wr: 2000, avg: 1800, notes: 1100, difficultyLevel: '11' }],
+    });
     const anon = await s.gql(`mutation($j: String!) { importDefinitions(json: $j) { added } }`, { j: doc });
     expect(anon.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
     const { aPlayer, anAdmin } = await import('../../helpers/factories');
     const user = await aPlayer(s.db.prisma);
-    const denied = await s.gql(`mutation($j: String!) { importDefinitions(json: $j) { added } }`, { j: doc }, await s.tokenFor(user.id));
+    const denied = await s.gql(
+      `mutation($j: String!) { importDefinitions(json: $j) { added } }`,
+      { j: doc },
+      await s.tokenFor(user.id),
+    );
     expect(denied.body.errors![0].extensions.code).toBe('FORBIDDEN');
     const admin = await anAdmin(s.db.prisma);
-    const ok = await s.gql(`mutation($j: String!) { importDefinitions(json: $j) { version added changed problems } }`, { j: doc }, await s.tokenFor(admin.id));
+    const ok = await s.gql(
+      `mutation($j: String!) { importDefinitions(json: $j) { version added changed problems } }`,
+      { j: doc },
+      await s.tokenFor(admin.id),
+    );
     expect(ok.body).toEqual({ data: { importDefinitions: { version: 't2', added: 1, changed: 0, problems: [] } } });
-    const bad = await s.gql(`mutation($j: String!) { importDefinitions(json: $j) { added } }`, { j: '{not json' }, await s.tokenFor(admin.id));
-    expect(bad.body.errors![0]).toMatchObject({ message: 'json is not valid JSON', extensions: { code: 'BAD_USER_INPUT' } });
+    const bad = await s.gql(
+      `mutation($j: String!) { importDefinitions(json: $j) { added } }`,
+      { j: '{not json' },
+      await s.tokenFor(admin.id),
+    );
+    expect(bad.body.errors![0]).toMatchObject({
+      message: 'json is not valid JSON',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
     await s.app.recompute.wait();
   });
 });

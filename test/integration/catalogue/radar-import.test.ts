@@ -24,7 +24,6 @@ const DEFINITIONS = path.join(SHARED, 'definitions/definitions-202509156.json');
 const present = fs.existsSync(CATEGORIES) && fs.existsSync(DEFINITIONS);
 const describeData = describeIf(present, `${CATEGORIES} or ${DEFINITIONS} is absent (real data lives in ../shared)`);
 
-
 describe('charts import-categories (CLI)', () => {
   it('prints its usage without a file and names a missing file', async () => {
     const cli = ['charts', 'import-categories'];
@@ -55,11 +54,17 @@ describeData('radar categories from the reference data', () => {
     expect(r.matched + r.unmatched).toBeLessThanOrEqual(doc.length);
     expect(r.matched).toBeGreaterThan(doc.length * 0.5);
     expect(r.updated).toBe(r.matched);
-    const counts = await s.db.prisma.chart.groupBy({ by: ['radarCategory'], where: { radarCategory: { not: null } }, _count: { _all: true } });
+    const counts = await s.db.prisma.chart.groupBy({
+      by: ['radarCategory'],
+      where: { radarCategory: { not: null } },
+      _count: { _all: true },
+    });
     expect(counts.reduce((n, c) => n + c._count._all, 0)).toBe(r.matched);
     expect(new Set(counts.map((c) => c.radarCategory))).toEqual(new Set(RADAR_CATEGORIES));
     const sample = doc.find((e) => e.difficulty === 'ANOTHER')!;
-    const chart = await s.db.prisma.chart.findFirst({ where: { playStyle: 'SP', difficulty: 'ANOTHER', song: { title: sample.title } } });
+    const chart = await s.db.prisma.chart.findFirst({
+      where: { playStyle: 'SP', difficulty: 'ANOTHER', song: { title: sample.title } },
+    });
     if (chart) expect(chart.radarCategory).toBe(sample.top);
     const again = await importRadarCategories(s.db.prisma, doc);
     expect(again).toMatchObject({ matched: r.matched, updated: 0 });
@@ -67,16 +72,28 @@ describeData('radar categories from the reference data', () => {
 
   it('feeds the radar of compare through the admin mutation (which reloads the catalogue)', async () => {
     const admin = await anAdmin(s.db.prisma);
-    const res = expectNoErrors<any>(await s.gql('mutation($j: String!) { importRadarCategories(json: $j) { matched updated } }', { j: JSON.stringify(doc) }, await s.tokenFor(admin.id)));
+    const res = expectNoErrors<any>(
+      await s.gql(
+        'mutation($j: String!) { importRadarCategories(json: $j) { matched updated } }',
+        { j: JSON.stringify(doc) },
+        await s.tokenFor(admin.id),
+      ),
+    );
     expect(res.importRadarCategories.matched).toBeGreaterThan(0);
-    const notesChart = [...s.app.catalogue.charts()].find((c) => c.playStyle === 'SP' && c.radarCategory === 'NOTES' && c.definition)!;
+    const notesChart = [...s.app.catalogue.charts()].find(
+      (c) => c.playStyle === 'SP' && c.radarCategory === 'NOTES' && c.definition,
+    )!;
     expect(notesChart).toBeDefined();
     const u = await aPublicPlayer(s.db.prisma);
     const ex = notesChart.notes * 2 - 10;
     await aBestScoreRow(s.db.prisma, u, notesChart.id, ex, { bpi: 90 }); // the play's stored BPI; the best's is derived
-    const radar = expectNoErrors<any>(await s.gql('query($id: ID!) { user(id: $id) { compare { radar { NOTES CHORD } } } }', { id: u.id })).user.compare.radar;
+    const radar = expectNoErrors<any>(
+      await s.gql('query($id: ID!) { user(id: $id) { compare { radar { NOTES CHORD } } } }', { id: u.id }),
+    ).user.compare.radar;
     expect(radar.NOTES).toBeGreaterThan(-15);
-    const valid = [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.radarCategory === 'NOTES' && chartInVersion(c, '33')).length;
+    const valid = [...s.app.catalogue.charts()].filter(
+      (c) => c.playStyle === 'SP' && c.radarCategory === 'NOTES' && chartInVersion(c, '33'),
+    ).length;
     expect(radar.NOTES).toBe(totalBpi([safeBpi(ex, notesChart.definition!) ?? -15], valid));
     expect(radar.CHORD).toBe(-15);
   });

@@ -37,14 +37,24 @@ describe('recompute job after a definitions update', () => {
     const ex = Math.floor(target.notes * 2 * 0.9);
     const oldDef = target.definition!;
     await withBestScore(s.db.prisma, player, target.id, ex, { bpi: calcBpi(ex, oldDef) });
-    const n = [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.level === 12 && c.definition && (c.releasedVersion ?? 0) <= 33).length;
+    const n = [...s.app.catalogue.charts()].filter(
+      (c) => c.playStyle === 'SP' && c.level === 12 && c.definition && (c.releasedVersion ?? 0) <= 33,
+    ).length;
     await s.app.recompute.run(['33']);
-    expect(await shown(player.id, target.id)).toEqual({ best: calcBpi(ex, oldDef), ranked: calcBpi(ex, oldDef), total: totalBpi([calcBpi(ex, oldDef)!], n) });
+    expect(await shown(player.id, target.id)).toEqual({
+      best: calcBpi(ex, oldDef),
+      ranked: calcBpi(ex, oldDef),
+      total: totalBpi([calcBpi(ex, oldDef)!], n),
+    });
 
     // new release: the target chart's world record moves up
     const doc = demoDefinitions();
     doc.version = 'demo-2';
-    const entry = doc.body.find((e) => e.title === target.title && e.difficulty === (target.difficulty === 'ANOTHER' ? '4' : target.difficulty === 'HYPER' ? '3' : '10'))!;
+    const entry = doc.body.find(
+      (e) =>
+        e.title === target.title &&
+        e.difficulty === (target.difficulty === 'ANOTHER' ? '4' : target.difficulty === 'HYPER' ? '3' : '10'),
+    )!;
     entry.wr = Math.min(target.notes * 2, Number(entry.wr) + 40);
     const progress: string[] = [];
     const { report, recomputeStarted } = await updateDefinitions(s.app, doc);
@@ -59,7 +69,9 @@ describe('recompute job after a definitions update', () => {
     const bpi2 = calcBpi(ex, newDef)!;
     expect(bpi2).not.toBe(calcBpi(ex, oldDef));
     expect(await shown(player.id, target.id)).toEqual({ best: bpi2, ranked: bpi2, total: totalBpi([bpi2], n) });
-    const status = await s.db.prisma.playerVersionStatus.findUniqueOrThrow({ where: { userId_version: { userId: player.id, version: '33' } } });
+    const status = await s.db.prisma.playerVersionStatus.findUniqueOrThrow({
+      where: { userId_version: { userId: player.id, version: '33' } },
+    });
     expect(status).toMatchObject({ totalBpi: totalBpi([bpi2], n), playedCount: 1 });
     // the play keeps the BPI it was imported with
     expect((await s.db.prisma.score.findFirstOrThrow({ where: { userId: player.id } })).bpi).toBe(calcBpi(ex, oldDef));
@@ -85,14 +97,23 @@ describe('recompute job after a definitions update', () => {
   });
 
   it('without versions, runs every version that has best scores (found in SQL)', async () => {
-    const chart = [...s.app.catalogue.charts()].find((c) => c.playStyle === 'SP' && c.level === 12 && c.definition && (c.releasedVersion ?? 0) <= 30 && !c.removedInVersion)!;
+    const chart = [...s.app.catalogue.charts()].find(
+      (c) =>
+        c.playStyle === 'SP' && c.level === 12 && c.definition && (c.releasedVersion ?? 0) <= 30 && !c.removedInVersion,
+    )!;
     const player = await aPlayer(s.db.prisma);
     for (const version of ['INF', '30']) await withBestScore(s.db.prisma, player, chart.id, chart.notes, { version });
     const steps = new Set<string>();
     await s.app.recompute.run(undefined, (step) => void steps.add(step));
-    expect([...steps].filter((x) => x.startsWith('bests and totals')).sort()).toEqual(['bests and totals (30)', 'bests and totals (33)', 'bests and totals (INF)']);
+    expect([...steps].filter((x) => x.startsWith('bests and totals')).sort()).toEqual([
+      'bests and totals (30)',
+      'bests and totals (33)',
+      'bests and totals (INF)',
+    ]);
     for (const version of ['INF', '30']) {
-      const status = await s.db.prisma.playerVersionStatus.findUniqueOrThrow({ where: { userId_version: { userId: player.id, version } } });
+      const status = await s.db.prisma.playerVersionStatus.findUniqueOrThrow({
+        where: { userId_version: { userId: player.id, version } },
+      });
       expect(status.playedCount).toBe(1);
     }
   });
@@ -124,7 +145,9 @@ describe('recompute job after a definitions update', () => {
     expect(anon.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
   it('a batch waits for an import holding the player’s lock: the stored total includes that import’s best', async () => {
-    const set = [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.level === 12 && c.definition && (c.releasedVersion ?? 0) <= 33);
+    const set = [...s.app.catalogue.charts()].filter(
+      (c) => c.playStyle === 'SP' && c.level === 12 && c.definition && (c.releasedVersion ?? 0) <= 33,
+    );
     const n = set.length;
     const [a, b] = set.slice(-2);
     const exA = Math.floor(a.notes * 2 * 0.85);
@@ -144,7 +167,9 @@ describe('recompute job after a definitions update', () => {
       { timeout: 10_000 },
     );
     await running;
-    const status = await s.db.prisma.playerVersionStatus.findUniqueOrThrow({ where: { userId_version: { userId: player.id, version: '33' } } });
+    const status = await s.db.prisma.playerVersionStatus.findUniqueOrThrow({
+      where: { userId_version: { userId: player.id, version: '33' } },
+    });
     const expected = totalBpi([s.app.catalogue.currentBpi(a.id, exA)!, s.app.catalogue.currentBpi(b.id, exB)!], n);
     expect(status.totalBpi).toBeCloseTo(expected, 10);
     expect(status.playedCount).toBe(2);

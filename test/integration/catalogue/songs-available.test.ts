@@ -10,7 +10,14 @@ beforeAll(async () => {
   s = await startTestServer({ seedDemo: false });
   const song = async (title: string, releasedVersion: number | null, removedInVersion: string | null) =>
     s.db.prisma.song.create({
-      data: { title, charts: { create: [{ playStyle: 'SP', difficulty: 'ANOTHER', level: 12, notes: 1000, releasedVersion, removedInVersion }] } },
+      data: {
+        title,
+        charts: {
+          create: [
+            { playStyle: 'SP', difficulty: 'ANOTHER', level: 12, notes: 1000, releasedVersion, removedInVersion },
+          ],
+        },
+      },
     });
   await song('Avail A', 30, null); // released 30, still there
   await song('Avail B', 33, null); // released 33
@@ -20,7 +27,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s.close());
 
-const Q = 'query($v: GameVersion) { songs(first: 50, filter: { title: "Avail ", availableIn: $v }) { totalCount edges { node { title } } } }';
+const Q =
+  'query($v: GameVersion) { songs(first: 50, filter: { title: "Avail ", availableIn: $v }) { totalCount edges { node { title } } } }';
 const titles = async (v: string | null) => {
   const d = expectNoErrors<any>(await s.gql(Q, { v })).songs;
   expect(d.totalCount).toBe(d.edges.length);

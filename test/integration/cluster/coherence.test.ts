@@ -22,7 +22,10 @@ import { describeIf } from '../../helpers/skip';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createClient } = require('graphql-ws/client') as typeof import('graphql-ws/dist/client');
 
-const describePg = describeIf(usingPostgres, 'PostgreSQL only: PGlite is one process by construction (run with DATABASE_URL=postgresql://…)');
+const describePg = describeIf(
+  usingPostgres,
+  'PostgreSQL only: PGlite is one process by construction (run with DATABASE_URL=postgresql://…)',
+);
 
 /**
  * One SP ANOTHER chart (1000 notes: max EX 2000) in two vintages. The calculator is asked for
@@ -32,7 +35,20 @@ const describePg = describeIf(usingPostgres, 'PostgreSQL only: PGlite is one pro
 const vintage = (version: string, wr: number, avg: number) => ({
   version,
   requireVersion: '0',
-  body: [{ title: 'Cluster Coherence', difficulty: '4', wr, avg, notes: 1000, bpm: '150', textage: '33/cc.html', difficultyLevel: '12', dpLevel: '0', coef: -1 }],
+  body: [
+    {
+      title: 'Cluster Coherence',
+      difficulty: '4',
+      wr,
+      avg,
+      notes: 1000,
+      bpm: '150',
+      textage: '33/cc.html',
+      difficultyLevel: '12',
+      dpLevel: '0',
+      coef: -1,
+    },
+  ],
 });
 const V1 = vintage('cluster-1', 1900, 1600);
 const V2 = vintage('cluster-2', 1600, 1400);
@@ -64,7 +80,13 @@ describePg('two app instances on one PostgreSQL database', () => {
   it('a definitions import through instance A (admin mutation) is served by instance B within 1 s', async () => {
     expect((await b.get(calcPath)).status).toBe(404); // B has never heard of the chart
     const token = await a.tokenFor((await anAdmin(a.db.prisma)).id);
-    const res = expectNoErrors(await a.gql('mutation($j: String!) { importDefinitions(json: $j) { version added } }', { j: JSON.stringify(V1) }, token));
+    const res = expectNoErrors(
+      await a.gql(
+        'mutation($j: String!) { importDefinitions(json: $j) { version added } }',
+        { j: JSON.stringify(V1) },
+        token,
+      ),
+    );
     expect(res).toEqual({ importDefinitions: { version: 'cluster-1', added: 1 } });
     const took = await within(1000, async () => (await b.get(calcPath)).body.bpi === 0);
     expect(took).not.toBeNull();
@@ -76,7 +98,10 @@ describePg('two app instances on one PostgreSQL database', () => {
     const file = path.join(tmp, 'v2.json');
     fs.writeFileSync(file, JSON.stringify(V2));
     const cli = await runCli(['definitions', 'import', file], a.db.url!);
-    expect({ code: cli.code, out: cli.out }).toMatchObject({ code: 0, out: expect.stringContaining('Definitions cluster-2: 0 added, 1 changed') });
+    expect({ code: cli.code, out: cli.out }).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('Definitions cluster-2: 0 added, 1 changed'),
+    });
     const [tookA, tookB] = await Promise.all([
       within(1000, async () => (await a.get(calcPath)).body.bpi === 100),
       within(1000, async () => (await b.get(calcPath)).body.bpi === 100),
@@ -84,18 +109,29 @@ describePg('two app instances on one PostgreSQL database', () => {
     expect({ tookA: tookA !== null, tookB: tookB !== null }).toEqual({ tookA: true, tookB: true });
   }, 120_000);
 
-  it('charts learned by a score import through the CLI reach both instances\' catalogues within 1 s', async () => {
+  it("charts learned by a score import through the CLI reach both instances' catalogues within 1 s", async () => {
     const player = await aPublicPlayer(a.db.prisma);
-    const header = fs.readFileSync(path.join(__dirname, '../../fixtures/official-current-layout.csv'), 'utf8').split(/\r?\n/)[0];
+    const header = fs
+      .readFileSync(path.join(__dirname, '../../fixtures/official-current-layout.csv'), 'utf8')
+      .split(/\r?\n/)[0];
     const none = '0,0,0,0,---,NO PLAY,---';
     const file = path.join(tmp, 'learned.csv');
     // a song the definitions lack: the export names the HYPER chart's level (10), so it is learned
-    fs.writeFileSync(file, `${header}\n33 Sparkle Shower,Cluster Learned,POP,Artist,1,${none},${none},10,1000,400,200,9,CLEAR,A,${none},${none},2025-01-02 03:05\n`);
+    fs.writeFileSync(
+      file,
+      `${header}\n33 Sparkle Shower,Cluster Learned,POP,Artist,1,${none},${none},10,1000,400,200,9,CLEAR,A,${none},${none},2025-01-02 03:05\n`,
+    );
     const learned = (app: typeof a.app) => app.catalogue.find('Cluster Learned', 'SP', 'HYPER') !== undefined;
     expect([learned(a.app), learned(b.app)]).toEqual([false, false]);
     const cli = await runCli(['scores', 'import', '--user', player.id, '--version', '33', file], a.db.url!);
-    expect({ code: cli.code, out: cli.out }).toMatchObject({ code: 0, out: expect.stringContaining('1 charts learned') });
-    const [tookA, tookB] = await Promise.all([within(1000, async () => learned(a.app)), within(1000, async () => learned(b.app))]);
+    expect({ code: cli.code, out: cli.out }).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('1 charts learned'),
+    });
+    const [tookA, tookB] = await Promise.all([
+      within(1000, async () => learned(a.app)),
+      within(1000, async () => learned(b.app)),
+    ]);
     expect({ tookA: tookA !== null, tookB: tookB !== null }).toEqual({ tookA: true, tookB: true });
   }, 120_000);
 
@@ -143,11 +179,16 @@ describePg('two app instances on one PostgreSQL database', () => {
       retryAttempts: 0,
     });
     const received = new Promise<any>((resolve, reject) => {
-      client!.subscribe({ query: 'subscription { notificationAdded { type actorId } }' }, { next: resolve, error: reject, complete: () => {} });
+      client!.subscribe(
+        { query: 'subscription { notificationAdded { type actorId } }' },
+        { next: resolve, error: reject, complete: () => {} },
+      );
     });
     await within(5000, async () => b.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id) === 1);
     expect(b.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id)).toBe(1);
-    expectNoErrors(await a.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: me.id }, await a.tokenFor(fan.id)));
+    expectNoErrors(
+      await a.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: me.id }, await a.tokenFor(fan.id)),
+    );
     expect((await received).data.notificationAdded).toEqual({ type: 'NEW_FOLLOWER', actorId: fan.id });
     expect(a.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id)).toBe(0); // it crossed through PostgreSQL, not A's memory
   });

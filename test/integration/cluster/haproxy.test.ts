@@ -21,7 +21,11 @@ import { withDatabase } from '../../helpers/template';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createClient } = require('graphql-ws/client') as typeof import('graphql-ws/dist/client');
 
-const why = !usingPostgres ? 'needs PostgreSQL (DATABASE_URL)' : !HAPROXY_BIN ? 'needs haproxy (apt-get install -y haproxy)' : '';
+const why = !usingPostgres
+  ? 'needs PostgreSQL (DATABASE_URL)'
+  : !HAPROXY_BIN
+    ? 'needs haproxy (apt-get install -y haproxy)'
+    : '';
 if (why) console.warn(`cluster/haproxy.test: skipped — ${why}`);
 const describeCluster = why ? describe.skip : describe;
 
@@ -45,7 +49,13 @@ describeCluster('the shipped cluster recipe: 3 processes behind haproxy', () => 
     const [{ db }] = await s.db.prisma.$queryRaw<{ db: string }[]>`SELECT current_database() AS db`;
     cluster = await startRecipe(
       // the shared environment every process gets (docs/cluster.md): same database, same secrets
-      { DATABASE_URL: withDatabase(process.env.DATABASE_URL!, db), JWT_SECRET: TEST_JWT_SECRET, PUBLIC_URL: 'http://127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn' },
+      {
+        DATABASE_URL: withDatabase(process.env.DATABASE_URL!, db),
+        JWT_SECRET: TEST_JWT_SECRET,
+        PUBLIC_URL: 'http://127.0.0.1',
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'warn',
+      },
       freePort,
     );
   }, 600_000);
@@ -89,18 +99,31 @@ describeCluster('the shipped cluster recipe: 3 processes behind haproxy', () => 
         super(address, protocols, { headers: { authorization } });
       }
     }
-    const client = createClient({ url: cluster.url.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WithAuth, connectionParams: { authorization }, retryAttempts: 0 });
+    const client = createClient({
+      url: cluster.url.replace(/^http/, 'ws') + '/graphql',
+      webSocketImpl: WithAuth,
+      connectionParams: { authorization },
+      retryAttempts: 0,
+    });
     try {
       const received = new Promise<any>((resolve, reject) => {
-        client.subscribe({ query: 'subscription { notificationAdded { type actorId } }' }, { next: resolve, error: reject, complete: () => {} });
+        client.subscribe(
+          { query: 'subscription { notificationAdded { type actorId } }' },
+          { next: resolve, error: reject, complete: () => {} },
+        );
       });
       // the subscription is registered once the server acknowledged it; give the socket a moment
       await new Promise((r) => setTimeout(r, 1500));
-      const follow = await viaBalancer('mutation($u: ID!) { follow(userId: $u) { state } }', tokens[b], { u: players[a].id });
+      const follow = await viaBalancer('mutation($u: ID!) { follow(userId: $u) { state } }', tokens[b], {
+        u: players[a].id,
+      });
       expect(follow.body.errors).toBeUndefined();
       expect(follow.servedBy).toBe(home[b]);
       expect(follow.servedBy).not.toBe(home[a]);
-      const event = await Promise.race([received, new Promise((_r, reject) => setTimeout(() => reject(new Error('no event within 20 s')), 20_000))]);
+      const event = await Promise.race([
+        received,
+        new Promise((_r, reject) => setTimeout(() => reject(new Error('no event within 20 s')), 20_000)),
+      ]);
       expect(event.data.notificationAdded).toEqual({ type: 'NEW_FOLLOWER', actorId: players[b].id });
     } finally {
       await client.dispose();

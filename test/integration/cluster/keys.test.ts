@@ -17,7 +17,10 @@ import { aPublicPlayer } from '../../helpers/factories';
 import { startTestServer, type TestServer } from '../../helpers/server';
 import type { DatabaseHandle } from '../../../src/db/client';
 
-if (!usingPostgres) console.warn('cluster/keys.test: skipped on PGlite (keys live in the database on PostgreSQL only); run with DATABASE_URL=postgresql://…');
+if (!usingPostgres)
+  console.warn(
+    'cluster/keys.test: skipped on PGlite (keys live in the database on PostgreSQL only); run with DATABASE_URL=postgresql://…',
+  );
 const describePg = usingPostgres ? describe : describe.skip;
 
 const ME = '{ me { databaseId } }';
@@ -31,7 +34,10 @@ describePg('signing keys shared through PostgreSQL', () => {
   beforeAll(async () => {
     base = await startTestServer({ seedDemo: false }); // the database (its own app signs with the test secret)
     // the first two start at once: the keys are created once, under the advisory lock
-    [a, b] = await Promise.all([startProcessLike(base.db.url!, path.join(tmp, 'a')), startProcessLike(base.db.url!, path.join(tmp, 'b'))]);
+    [a, b] = await Promise.all([
+      startProcessLike(base.db.url!, path.join(tmp, 'a')),
+      startProcessLike(base.db.url!, path.join(tmp, 'b')),
+    ]);
   });
   afterAll(async () => {
     await a?.close();
@@ -41,7 +47,11 @@ describePg('signing keys shared through PostgreSQL', () => {
   });
 
   const me = async (inst: Instance, token: string) => {
-    const res = await fetch(`${inst.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: ME }) });
+    const res = await fetch(`${inst.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: ME }),
+    });
     return (await res.json()) as { data?: { me: { databaseId: string } | null }; errors?: { message: string }[] };
   };
   const kidOf = (token: string) => decodeProtectedHeader(token).kid;
@@ -49,7 +59,9 @@ describePg('signing keys shared through PostgreSQL', () => {
   it('creates one key for both, writes no secret into either data directory, and tokens cross', async () => {
     const keys = await base.db.prisma.serverKey.findMany({ select: { purpose: true, alg: true } });
     expect(keys.map((k) => `${k.purpose}/${k.alg}`).sort()).toEqual(['access/ES256', 'root/HKDF']);
-    expect(fs.existsSync(path.join(tmp, 'a', 'jwt-secret')) || fs.existsSync(path.join(tmp, 'b', 'jwt-secret'))).toBe(false);
+    expect(fs.existsSync(path.join(tmp, 'a', 'jwt-secret')) || fs.existsSync(path.join(tmp, 'b', 'jwt-secret'))).toBe(
+      false,
+    );
     const u = await aPublicPlayer(base.db.prisma);
     const fromA = (await a.app.auth.issueAccessToken(u.id)).token;
     const fromB = (await b.app.auth.issueAccessToken(u.id)).token;
@@ -73,7 +85,9 @@ describePg('signing keys shared through PostgreSQL', () => {
     const kid = /current key: (\S+)/.exec(cli.out)?.[1];
     expect(kid).toBeTruthy();
     // both learn of it through the bus within 2 s
-    expect(await within(2000, async () => a.app.auth.keys.signing().kid === kid && b.app.auth.keys.signing().kid === kid)).not.toBeNull();
+    expect(
+      await within(2000, async () => a.app.auth.keys.signing().kid === kid && b.app.auth.keys.signing().kid === kid),
+    ).not.toBeNull();
     const fresh = (await b.app.auth.issueAccessToken(u.id)).token;
     expect(kidOf(fresh)).toBe(kid);
     expect((await me(a, fresh)).data?.me?.databaseId).toBe(u.id);
@@ -82,10 +96,14 @@ describePg('signing keys shared through PostgreSQL', () => {
     expect(jwks.keys.map((k) => k.kid).sort()).toEqual([kid, kidOf(old)].sort());
 
     // its verification time over (as if its tokens' TTL had passed): the old token is refused everywhere
-    await base.db.prisma.serverKey.updateMany({ where: { kid: kidOf(old) }, data: { verifyUntil: new Date(Date.now() - 1000) } });
+    await base.db.prisma.serverKey.updateMany({
+      where: { kid: kidOf(old) },
+      data: { verifyUntil: new Date(Date.now() - 1000) },
+    });
     await a.app.auth.keys.reload();
     await b.app.auth.keys.reload();
-    for (const inst of [a, b]) expect((await me(inst, old)).errors?.[0].message).toBe('Access token is signed with an unknown key');
+    for (const inst of [a, b])
+      expect((await me(inst, old)).errors?.[0].message).toBe('Access token is signed with an unknown key');
   });
 
   it('a process that missed the announcement re-reads the keys on an unknown kid', async () => {

@@ -13,10 +13,20 @@ import type { DatabaseHandle } from '../../../src/db/client';
 import { usingPostgres } from '../../helpers/db';
 import { startProcessLike, type Instance } from '../../helpers/cluster';
 import { aPublicPlayer } from '../../helpers/factories';
-import { bestsOf, expectedBests, IMPORT_ROWS, rankBlocksVsRebuild, raceRows, type RaceChart } from '../../helpers/import-race';
+import {
+  bestsOf,
+  expectedBests,
+  IMPORT_ROWS,
+  rankBlocksVsRebuild,
+  raceRows,
+  type RaceChart,
+} from '../../helpers/import-race';
 import { startTestServer, type TestServer } from '../../helpers/server';
 
-if (!usingPostgres) console.warn('cluster/many-writers.test: skipped on PGlite (one process by construction); run with DATABASE_URL=postgresql://…');
+if (!usingPostgres)
+  console.warn(
+    'cluster/many-writers.test: skipped on PGlite (one process by construction); run with DATABASE_URL=postgresql://…',
+  );
 const describePg = usingPostgres ? describe : describe.skip;
 
 const VERSION = '33';
@@ -30,7 +40,10 @@ describePg('concurrent imports over two processes', () => {
 
   beforeAll(async () => {
     base = await startTestServer();
-    [a, b] = await Promise.all([startProcessLike(base.db.url!, path.join(tmp, 'a')), startProcessLike(base.db.url!, path.join(tmp, 'b'))]);
+    [a, b] = await Promise.all([
+      startProcessLike(base.db.url!, path.join(tmp, 'a')),
+      startProcessLike(base.db.url!, path.join(tmp, 'b')),
+    ]);
   });
   afterAll(async () => {
     await a?.close();
@@ -45,7 +58,10 @@ describePg('concurrent imports over two processes', () => {
       .sort((x, y) => x.id - y.id)
       .slice(0, 10)
       .map((c) => ({ title: c.title, difficulty: c.difficulty, level: c.level, maxEx: c.notes * 2 }));
-    const charts = [...known, ...[1, 2].map((i) => ({ title: `Cluster Learned ${i}`, difficulty: 'HYPER', level: 11, maxEx: 2500 }))];
+    const charts = [
+      ...known,
+      ...[1, 2].map((i) => ({ title: `Cluster Learned ${i}`, difficulty: 'HYPER', level: 11, maxEx: 2500 })),
+    ];
     const players: { id: string }[] = [];
     for (let p = 0; p < PLAYERS; p++) players.push(await aPublicPlayer(base.db.prisma));
     const sets = players.map((_, p) => [raceRows(charts, 500 + 2 * p), raceRows(charts, 501 + 2 * p)]);
@@ -58,7 +74,9 @@ describePg('concurrent imports over two processes', () => {
       });
       return { status: res.status, body: (await res.json()) as { errors?: unknown[] } };
     };
-    const results = await Promise.all(players.flatMap((u, p) => [send(a, b, u.id, sets[p][0]), send(b, a, u.id, sets[p][1])]));
+    const results = await Promise.all(
+      players.flatMap((u, p) => [send(a, b, u.id, sets[p][0]), send(b, a, u.id, sets[p][1])]),
+    );
     for (const r of results) expect([r.status, r.body.errors]).toEqual([200, undefined]);
     await Promise.all([a.app.events.settled(), b.app.events.settled()]);
 

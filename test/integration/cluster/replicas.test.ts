@@ -21,7 +21,12 @@ import { within } from '../../helpers/cluster';
 import { describeIf } from '../../helpers/skip';
 
 const run = usingPostgres && hasPgBinaries;
-const describeReplica = describeIf(run, usingPostgres ? 'no PostgreSQL binaries at PG_BIN' : 'PostgreSQL only: PGlite has no replicas (run with DATABASE_URL)');
+const describeReplica = describeIf(
+  run,
+  usingPostgres
+    ? 'no PostgreSQL binaries at PG_BIN'
+    : 'PostgreSQL only: PGlite has no replicas (run with DATABASE_URL)',
+);
 
 describeReplica('read replicas (DATABASE_REPLICA_URLS) with a real streaming replica', () => {
   let pair: StreamingPair;
@@ -40,7 +45,8 @@ describeReplica('read replicas (DATABASE_REPLICA_URLS) with a real streaming rep
     if (body.errors) throw new Error(JSON.stringify(body.errors));
     return body.data;
   };
-  const nameOf = async (id: string, token?: string) => (await gql('query($id: ID!) { user(id: $id) { name } }', { id }, token)).user.name as string;
+  const nameOf = async (id: string, token?: string) =>
+    (await gql('query($id: ID!) { user(id: $id) { name } }', { id }, token)).user.name as string;
 
   beforeAll(async () => {
     pair = await startStreamingPair(async (primaryUrl) => {
@@ -64,7 +70,12 @@ describeReplica('read replicas (DATABASE_REPLICA_URLS) with a real streaming rep
   it('a read-only request is served by the replica, a write by the primary', async () => {
     const other = await aPublicPlayer(db.prisma, { name: 'before' });
     // wait until the replica has the row, then pause its replay
-    expect(await within(10_000, async () => (await pair.queryReplica('SELECT 1 FROM "User" WHERE id = $1', [other.id])).length === 1)).not.toBeNull();
+    expect(
+      await within(
+        10_000,
+        async () => (await pair.queryReplica('SELECT 1 FROM "User" WHERE id = $1', [other.id])).length === 1,
+      ),
+    ).not.toBeNull();
     await pair.pauseReplay();
     await db.prisma.user.update({ where: { id: other.id }, data: { name: 'after' } }); // committed on the primary only
     // The anonymous query reads the replica: it still shows the name the replica has.
@@ -77,7 +88,12 @@ describeReplica('read replicas (DATABASE_REPLICA_URLS) with a real streaming rep
   it('a lagging replica never shows a player stale data of their own (replay paused)', async () => {
     const me = await aPublicPlayer(db.prisma, { name: 'old-name' });
     const token = (await app.auth.issueAccessToken(me.id)).token;
-    expect(await within(10_000, async () => (await pair.queryReplica('SELECT 1 FROM "User" WHERE id = $1', [me.id])).length === 1)).not.toBeNull();
+    expect(
+      await within(
+        10_000,
+        async () => (await pair.queryReplica('SELECT 1 FROM "User" WHERE id = $1', [me.id])).length === 1,
+      ),
+    ).not.toBeNull();
     await pair.pauseReplay();
     const updated = await gql('mutation { updateProfile(input: { name: "new-name" }) { user { name } } }', {}, token);
     expect(updated.updateProfile.user.name).toBe('new-name');

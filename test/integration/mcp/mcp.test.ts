@@ -43,7 +43,16 @@ const imported: DomainEvents['scores.imported'][] = [];
 const ids: Record<string, number> = {};
 
 const def = (title: string, difficulty: string, level: number, notes: number, wr: number, avg: number) => ({
-  title, difficulty, wr, avg, notes, bpm: '150', textage: `20/${title}.html`, difficultyLevel: String(level), dpLevel: '0', coef: 1,
+  title,
+  difficulty,
+  wr,
+  avg,
+  notes,
+  bpm: '150',
+  textage: `20/${title}.html`,
+  difficultyLevel: String(level),
+  dpLevel: '0',
+  coef: 1,
 });
 
 beforeAll(async () => {
@@ -73,12 +82,22 @@ beforeAll(async () => {
   ]);
   await aVersionStatus(db, u.p, '33', { totalBpi: 48.86 });
   await aScoreImport(db, u.q, [{ chartId: ids.Alpha, exScore: 1700 }]);
-  await aScoreImport(db, u.r, [{ chartId: ids.Alpha, exScore: 1800 }, { chartId: ids.Beta, exScore: 1900 }]);
+  await aScoreImport(db, u.r, [
+    { chartId: ids.Alpha, exScore: 1800 },
+    { chartId: ids.Beta, exScore: 1900 },
+  ]);
   await aScoreImport(db, u.s, [{ chartId: ids.Alpha, exScore: 1700 }]);
   const day = (d: number) => new Date(`2026-01-0${d}T00:00:00Z`);
-  for (const [who, d, approved] of [[u.r, 1, false], [u.s, 2, true], [u.q, 3, false]] as const) {
+  for (const [who, d, approved] of [
+    [u.r, 1, false],
+    [u.s, 2, true],
+    [u.q, 3, false],
+  ] as const) {
     await follows(db, u.p, who, { approved });
-    await db.follow.update({ where: { followerId_followingId: { followerId: u.p.id, followingId: who.id } }, data: { createdAt: day(d) } });
+    await db.follow.update({
+      where: { followerId_followingId: { followerId: u.p.id, followingId: who.id } },
+      data: { createdAt: day(d) },
+    });
   }
   s.app.events.on('scores.imported', (e) => void imported.push(e));
   tokens.p = await s.tokenFor(u.p.id);
@@ -91,16 +110,39 @@ afterAll(async () => s?.close());
 async function oauthReadToken(userToken: string): Promise<string> {
   const redirect = 'https://mcp-client.example/cb';
   const json = async (path: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    (await fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json();
-  const { client_id } = await json('/api/oauth/register', { redirect_uris: [redirect], client_name: 'MCP test client' });
+    (
+      await fetch(`${s.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      })
+    ).json();
+  const { client_id } = await json('/api/oauth/register', {
+    redirect_uris: [redirect],
+    client_name: 'MCP test client',
+  });
   const verifier = 'v'.repeat(43);
   const consent = await json(
     '/api/oauth/authorize/consent',
-    { client_id, redirect_uri: redirect, code_challenge: pkceChallenge(verifier), code_challenge_method: 'S256', scope: 'read', state: 's', approve: true },
+    {
+      client_id,
+      redirect_uri: redirect,
+      code_challenge: pkceChallenge(verifier),
+      code_challenge_method: 'S256',
+      scope: 'read',
+      state: 's',
+      approve: true,
+    },
     { authorization: `Bearer ${userToken}` },
   );
   const code = new URL(consent.redirectUrl).searchParams.get('code');
-  const token = await json('/api/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: redirect, client_id, code_verifier: verifier });
+  const token = await json('/api/oauth/token', {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirect,
+    client_id,
+    code_verifier: verifier,
+  });
   expect(token.scope).toBe('read');
   expect(token.access_token).toMatch(/^bpat_/);
   return token.access_token;
@@ -109,7 +151,11 @@ async function oauthReadToken(userToken: string): Promise<string> {
 /** An SDK client connected to /mcp with a bearer token. */
 async function connect(token: string): Promise<Client> {
   const client = new Client({ name: 'bpigraph-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
   return client;
 }
 
@@ -122,11 +168,15 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 }
 
 /** Calls a tool that must fail; returns the error text and code. */
-async function refused(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; code: unknown }> {
+async function refused(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ text: string; code: unknown }> {
   const res = await client.callTool({ name, arguments: args });
   expect(res.isError).toBe(true);
   expect(res.structuredContent).toBeUndefined();
-  return { text: (res.content as { text: string }[])[0].text, code: (res._meta)?.code };
+  return { text: (res.content as { text: string }[])[0].text, code: res._meta?.code };
 }
 
 describe('POST /mcp: authentication', () => {
@@ -139,9 +189,15 @@ describe('POST /mcp: authentication', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('x-request-id')).toBeTruthy(); // mounted like the REST routes: request ids, metrics
     // No PUBLIC_URL (development): the metadata names the loopback host the client used (s.url is http://127.0.0.1:<port>).
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp"`,
+    );
     const meta = await s.get('/.well-known/oauth-protected-resource/mcp');
-    expect(meta.body).toMatchObject({ resource: `${s.url}/mcp`, authorization_servers: [s.url], scopes_supported: ['read', 'write'] });
+    expect(meta.body).toMatchObject({
+      resource: `${s.url}/mcp`,
+      authorization_servers: [s.url],
+      scopes_supported: ['read', 'write'],
+    });
   });
 
   it("discovery from 127.0.0.1 and from localhost passes the SDK's resource check (selectResourceURL)", async () => {
@@ -159,11 +215,17 @@ describe('POST /mcp: authentication', () => {
   it('with a bad token: 401 invalid_token; the SDK client fails to connect', async () => {
     const res = await fetch(`${s.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer not-a-token' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: 'Bearer not-a-token',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", error="invalid_token"/);
+    expect(res.headers.get('www-authenticate')).toMatch(
+      /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", error="invalid_token"/,
+    );
     await expect(connect('not-a-token')).rejects.toThrow();
   });
 
@@ -192,30 +254,72 @@ describe('tools (hand-worked values)', () => {
 
   it('lists the tools, each with a JSON-schema input and output', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['chart_rivals', 'my_dashboard', 'my_follows', 'my_scores', 'search_songs', 'search_users', 'update_my_score', 'user_scores']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'chart_rivals',
+      'my_dashboard',
+      'my_follows',
+      'my_scores',
+      'search_songs',
+      'search_users',
+      'update_my_score',
+      'user_scores',
+    ]);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.outputSchema?.type).toBe('object');
     }
     const scores = tools.find((t) => t.name === 'my_scores')!;
-    expect(Object.keys(scores.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['version', 'levels', 'difficulties', 'clearLamps', 'sort', 'order', 'first', 'after']));
+    expect(Object.keys(scores.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['version', 'levels', 'difficulties', 'clearLamps', 'sort', 'order', 'first', 'after']),
+    );
   });
 
   it('my_dashboard: total 48.86 (see the header), rank ceil(2699^0.5114) = ceil(56.8) = 57, 2 of 4 played; BPIs 100, 0, 0; ranks MAX-, AA, AA', async () => {
     // estimated rank: 2699^((100 − 48.86)/100) = e^(7.90064 · 0.5114) = e^4.04039 = 56.83 → 57
     // DJ ranks: 1900/2000 = 0.95 ≥ 17/18 → MAX-; 1600/2000 = 0.8 and 1500/1800 = 0.833: ≥ 7/9, < 8/9 → AA
     const d = await call(client, 'my_dashboard');
-    expect(d).toMatchObject({ userId: u.p.id, name: 'mcp_p', version: '33', totalBpi: 48.86, estimatedRank: 57, playedCount: 2, chartCount: 4 });
+    expect(d).toMatchObject({
+      userId: u.p.id,
+      name: 'mcp_p',
+      version: '33',
+      totalBpi: 48.86,
+      estimatedRank: 57,
+      playedCount: 2,
+      chartCount: 4,
+    });
     expect(d.bpiDistribution.total).toBe(3);
-    expect(d.bpiDistribution.buckets.filter((b: { count: number }) => b.count > 0)).toEqual([{ label: '0', count: 2 }, { label: '100+', count: 1 }]);
-    expect(d.djRankDistribution.buckets.filter((b: { count: number }) => b.count > 0)).toEqual([{ label: 'AA', count: 2 }, { label: 'MAX-', count: 1 }]);
+    expect(d.bpiDistribution.buckets.filter((b: { count: number }) => b.count > 0)).toEqual([
+      { label: '0', count: 2 },
+      { label: '100+', count: 1 },
+    ]);
+    expect(d.djRankDistribution.buckets.filter((b: { count: number }) => b.count > 0)).toEqual([
+      { label: 'AA', count: 2 },
+      { label: 'MAX-', count: 1 },
+    ]);
   });
 
   it('my_scores: the GraphQL filters, sort and paging (level ☆12 by BPI desc, pages of 1)', async () => {
     const page1 = await call(client, 'my_scores', { levels: [12], sort: 'BPI', order: 'DESC', first: 1 });
     expect(page1).toMatchObject({ userId: u.p.id, version: '33', totalCount: 2, hasNextPage: true });
-    expect(page1.scores).toEqual([expect.objectContaining({ chartId: ids.Alpha, title: 'Alpha', playStyle: 'SP', difficulty: 'ANOTHER', level: 12, notes: 1000, exScore: 1900, bpi: 100 })]);
-    const page2 = await call(client, 'my_scores', { levels: [12], sort: 'BPI', order: 'DESC', first: 1, after: page1.endCursor });
+    expect(page1.scores).toEqual([
+      expect.objectContaining({
+        chartId: ids.Alpha,
+        title: 'Alpha',
+        playStyle: 'SP',
+        difficulty: 'ANOTHER',
+        level: 12,
+        notes: 1000,
+        exScore: 1900,
+        bpi: 100,
+      }),
+    ]);
+    const page2 = await call(client, 'my_scores', {
+      levels: [12],
+      sort: 'BPI',
+      order: 'DESC',
+      first: 1,
+      after: page1.endCursor,
+    });
     expect(page2.scores.map((x: { title: string; bpi: number }) => [x.title, x.bpi])).toEqual([['Beta', 0]]);
     expect(page2.hasNextPage).toBe(false);
     const all = await call(client, 'my_scores', {});
@@ -237,7 +341,9 @@ describe('tools (hand-worked values)', () => {
       ['Beta', 1900, 100],
     ]);
     const sp = await call(client, 'user_scores', { userId: u.s.id });
-    expect(sp.scores.map((x: { title: string; exScore: number; bpi: number }) => [x.title, x.exScore, x.bpi])).toEqual([['Alpha', 1700, 20.75]]);
+    expect(sp.scores.map((x: { title: string; exScore: number; bpi: number }) => [x.title, x.exScore, x.bpi])).toEqual([
+      ['Alpha', 1700, 20.75],
+    ]);
   });
 
   it("user_scores: another player's private data is refused (FORBIDDEN), an unknown player NOT_FOUND", async () => {
@@ -258,13 +364,24 @@ describe('tools (hand-worked values)', () => {
     ]);
     const page = await call(client, 'my_follows', { first: 2 });
     expect(page.hasNextPage).toBe(true);
-    expect((await call(client, 'my_follows', { first: 2, after: page.endCursor })).users.map((x: { name: string }) => x.name)).toEqual(['mcp_r']);
+    expect(
+      (await call(client, 'my_follows', { first: 2, after: page.endCursor })).users.map(
+        (x: { name: string }) => x.name,
+      ),
+    ).toEqual(['mcp_r']);
     expect(await call(client, 'my_follows', { direction: 'followers' })).toMatchObject({ totalCount: 0, users: [] });
   });
 
   it('chart_rivals on Alpha: R 1800 (BPI 50, −100), S 1700 (20.75, −200); Q hidden; me 1900 (100)', async () => {
     const r = await call(client, 'chart_rivals', { chartId: ids.Alpha });
-    expect(r.chart).toEqual({ chartId: ids.Alpha, title: 'Alpha', playStyle: 'SP', difficulty: 'ANOTHER', level: 12, notes: 1000 });
+    expect(r.chart).toEqual({
+      chartId: ids.Alpha,
+      title: 'Alpha',
+      playStyle: 'SP',
+      difficulty: 'ANOTHER',
+      level: 12,
+      notes: 1000,
+    });
     expect(r.me).toEqual({ exScore: 1900, bpi: 100, clearLamp: null });
     expect(r.rivals.map((x: any) => [x.name, x.exScore, x.bpi, x.exDiff])).toEqual([
       ['mcp_r', 1800, 50, -100],
@@ -277,10 +394,40 @@ describe('tools (hand-worked values)', () => {
     const r = await call(client, 'search_songs', { title: 'ta' });
     expect(r.totalCount).toBe(2);
     expect(r.songs).toEqual([
-      { songId: expect.any(Number), title: 'Beta', charts: [{ chartId: ids.Beta, playStyle: 'SP', difficulty: 'ANOTHER', level: 12, notes: 1000, worldRecord: 1900, kaidenAverage: 1600 }] },
-      { songId: expect.any(Number), title: 'Delta', charts: [{ chartId: ids.Delta, playStyle: 'SP', difficulty: 'LEGGENDARIA', level: 12, notes: 1000, worldRecord: 1900, kaidenAverage: 1600 }] },
+      {
+        songId: expect.any(Number),
+        title: 'Beta',
+        charts: [
+          {
+            chartId: ids.Beta,
+            playStyle: 'SP',
+            difficulty: 'ANOTHER',
+            level: 12,
+            notes: 1000,
+            worldRecord: 1900,
+            kaidenAverage: 1600,
+          },
+        ],
+      },
+      {
+        songId: expect.any(Number),
+        title: 'Delta',
+        charts: [
+          {
+            chartId: ids.Delta,
+            playStyle: 'SP',
+            difficulty: 'LEGGENDARIA',
+            level: 12,
+            notes: 1000,
+            worldRecord: 1900,
+            kaidenAverage: 1600,
+          },
+        ],
+      },
     ]);
-    expect((await call(client, 'search_songs', { level: 11 })).songs.map((x: { title: string }) => x.title)).toEqual(['Gamma']);
+    expect((await call(client, 'search_songs', { level: 11 })).songs.map((x: { title: string }) => x.title)).toEqual([
+      'Gamma',
+    ]);
     expect((await refused(client, 'search_songs', { level: 13 })).code).toBe('BAD_USER_INPUT');
   });
 
@@ -313,7 +460,10 @@ describe('update_my_score: the import path (batch, totals, events)', () => {
   it('an OAuth token with the read scope only is refused (FORBIDDEN, the write scope), nothing written', async () => {
     const ro = await connect(tokens.pRead);
     try {
-      expect(await refused(ro, 'update_my_score', { chartId: ids.Epsilon, exScore: 1800 })).toEqual({ code: 'FORBIDDEN', text: "FORBIDDEN: This token lacks the 'write' scope" });
+      expect(await refused(ro, 'update_my_score', { chartId: ids.Epsilon, exScore: 1800 })).toEqual({
+        code: 'FORBIDDEN',
+        text: "FORBIDDEN: This token lacks the 'write' scope",
+      });
       expect((await call(ro, 'my_dashboard')).totalBpi).toBe(48.86); // reads are allowed
     } finally {
       await ro.close();
@@ -324,19 +474,44 @@ describe('update_my_score: the import path (batch, totals, events)', () => {
   it('EX 1800 on Epsilon: one batch; total (100² + 0 − 15² + 50²)/4 = 12275/4 = 3068.75, √ = 55.40; the scores.imported event', async () => {
     const batches = await s.db.prisma.importBatch.count({ where: { userId: u.p.id } });
     const r = await call(client, 'update_my_score', { chartId: ids.Epsilon, exScore: 1800 });
-    expect(r).toMatchObject({ chartId: ids.Epsilon, title: 'Epsilon', version: '33', updated: true, previousTotalBpi: 48.86, newTotalBpi: 55.4, best: { exScore: 1800, bpi: 50, clearLamp: null, missCount: null } });
+    expect(r).toMatchObject({
+      chartId: ids.Epsilon,
+      title: 'Epsilon',
+      version: '33',
+      updated: true,
+      previousTotalBpi: 48.86,
+      newTotalBpi: 55.4,
+      best: { exScore: 1800, bpi: 50, clearLamp: null, missCount: null },
+    });
     expect(await s.db.prisma.importBatch.count({ where: { userId: u.p.id } })).toBe(batches + 1);
     const batch = await s.db.prisma.importBatch.findUniqueOrThrow({ where: { id: r.batchId } });
     expect(batch).toMatchObject({ source: 'ROWS', rowCount: 1, updatedCount: 1 });
-    expect((await s.db.prisma.playerVersionStatus.findUniqueOrThrow({ where: { userId_version: { userId: u.p.id, version: '33' } } })).totalBpi).toBe(55.4);
+    expect(
+      (
+        await s.db.prisma.playerVersionStatus.findUniqueOrThrow({
+          where: { userId_version: { userId: u.p.id, version: '33' } },
+        })
+      ).totalBpi,
+    ).toBe(55.4);
     // no best on Epsilon before (−1), 1800 after: one EX step
-    expect(imported).toContainEqual({ userId: u.p.id, version: '33', batchId: r.batchId, chartIds: [ids.Epsilon], exSteps: [{ chartId: ids.Epsilon, before: -1, after: 1800 }] });
+    expect(imported).toContainEqual({
+      userId: u.p.id,
+      version: '33',
+      batchId: r.batchId,
+      chartIds: [ids.Epsilon],
+      exSteps: [{ chartId: ids.Epsilon, before: -1, after: 1800 }],
+    });
     expect((await call(client, 'my_dashboard')).totalBpi).toBe(55.4);
   });
 
   it('a lamp alone keeps the best EX (1800) and raises the lamp; the same again changes nothing', async () => {
     const r = await call(client, 'update_my_score', { chartId: ids.Epsilon, clearLamp: 'HARD_CLEAR' });
-    expect(r).toMatchObject({ updated: true, previousTotalBpi: 55.4, newTotalBpi: 55.4, best: { exScore: 1800, bpi: 50, clearLamp: 'HARD_CLEAR' } });
+    expect(r).toMatchObject({
+      updated: true,
+      previousTotalBpi: 55.4,
+      newTotalBpi: 55.4,
+      best: { exScore: 1800, bpi: 50, clearLamp: 'HARD_CLEAR' },
+    });
     const again = await call(client, 'update_my_score', { chartId: ids.Epsilon, clearLamp: 'HARD_CLEAR' });
     expect(again).toMatchObject({ updated: false, batchId: null, best: { exScore: 1800, clearLamp: 'HARD_CLEAR' } });
     const mine = await call(client, 'my_scores', { clearLamps: ['HARD_CLEAR'] });
@@ -349,8 +524,12 @@ describe('update_my_score: the import path (batch, totals, events)', () => {
     expect(over.code).toBe('BAD_USER_INPUT');
     expect(over.text).toMatch(/exScore/);
     expect((await refused(client, 'update_my_score', { chartId: ids.Delta })).text).toMatch(/exScore/);
-    expect((await refused(client, 'update_my_score', { chartId: ids.Delta, clearLamp: 'CLEAR' })).text).toMatch(/exScore is required/); // no score on Delta yet
-    expect((await refused(client, 'update_my_score', { chartId: ids.Delta, clearLamp: 'PERFECT' })).text).toMatch(/clearLamp/);
+    expect((await refused(client, 'update_my_score', { chartId: ids.Delta, clearLamp: 'CLEAR' })).text).toMatch(
+      /exScore is required/,
+    ); // no score on Delta yet
+    expect((await refused(client, 'update_my_score', { chartId: ids.Delta, clearLamp: 'PERFECT' })).text).toMatch(
+      /clearLamp/,
+    );
     expect((await refused(client, 'update_my_score', { chartId: 999999, exScore: 1 })).code).toBe('NOT_FOUND');
     expect(await s.db.prisma.score.count({ where: { userId: u.p.id } })).toBe(before);
   });
@@ -359,7 +538,11 @@ describe('update_my_score: the import path (batch, totals, events)', () => {
 describe('rate limits: a read tool is one expensive read, the update one write (GraphQL buckets)', () => {
   it('with 2 expensive reads a minute: the third read call is RATE_LIMITED with retryAfter; tools/list is not counted', async () => {
     const { config } = s.app;
-    const saved = { limiter: s.app.rateLimiter, reads: config.limits.expensiveReadsPerMinute, writes: config.limits.writesPerMinute };
+    const saved = {
+      limiter: s.app.rateLimiter,
+      reads: config.limits.expensiveReadsPerMinute,
+      writes: config.limits.writesPerMinute,
+    };
     s.app.rateLimiter = new RateLimiter(new MemoryStore());
     Object.assign(config.limits, { expensiveReadsPerMinute: 2, writesPerMinute: 1 });
     const client = await connect(tokens.p);
@@ -372,7 +555,9 @@ describe('rate limits: a read tool is one expensive read, the update one write (
       expect(third._meta).toMatchObject({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
       // writes have their own bucket: one allowed, the second refused
       await call(client, 'update_my_score', { chartId: ids.Epsilon, exScore: 1850 });
-      expect((await refused(client, 'update_my_score', { chartId: ids.Epsilon, exScore: 1860 })).code).toBe('RATE_LIMITED');
+      expect((await refused(client, 'update_my_score', { chartId: ids.Epsilon, exScore: 1860 })).code).toBe(
+        'RATE_LIMITED',
+      );
     } finally {
       await client.close();
       s.app.rateLimiter = saved.limiter;

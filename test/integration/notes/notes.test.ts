@@ -43,8 +43,17 @@ afterAll(() => s.close());
 
 describe('song notes: posting', () => {
   it('trims the body and records the author’s latest-version total BPI (null without one)', async () => {
-    const a = expectNoErrors(await s.gql(POST, { chartId: String(chartA), body: '  use R-RANDOM  ' }, aliceToken)) as any;
-    expect(a.postSongNote.note).toMatchObject({ body: 'use R-RANDOM', authorTotalBpi: 42.5, upvoteCount: 0, upvoted: false, editable: true, chartId: chartA });
+    const a = expectNoErrors(
+      await s.gql(POST, { chartId: String(chartA), body: '  use R-RANDOM  ' }, aliceToken),
+    ) as any;
+    expect(a.postSongNote.note).toMatchObject({
+      body: 'use R-RANDOM',
+      authorTotalBpi: 42.5,
+      upvoteCount: 0,
+      upvoted: false,
+      editable: true,
+      chartId: chartA,
+    });
     expect(a.postSongNote.note.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     // bob has a status only for an older version: null, not the old value
     const b = expectNoErrors(await s.gql(POST, { chartId: String(chartA), body: 'x' }, bobToken)) as any;
@@ -57,8 +66,13 @@ describe('song notes: posting', () => {
       expect(r.body.errors![0]).toMatchObject({ message: 'body is required', extensions: { code: 'BAD_USER_INPUT' } });
     }
     const long = await s.gql(POST, { chartId: String(chartA), body: 'x'.repeat(2001) }, aliceToken);
-    expect(long.body.errors![0]).toMatchObject({ message: 'body too long (max 2000)', extensions: { code: 'BAD_USER_INPUT' } });
-    const ok = expectNoErrors(await s.gql(POST, { chartId: String(chartA), body: ` ${'y'.repeat(2000)} ` }, aliceToken)) as any;
+    expect(long.body.errors![0]).toMatchObject({
+      message: 'body too long (max 2000)',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    const ok = expectNoErrors(
+      await s.gql(POST, { chartId: String(chartA), body: ` ${'y'.repeat(2000)} ` }, aliceToken),
+    ) as any;
     expect(ok.postSongNote.note.body).toHaveLength(2000);
   });
 
@@ -98,7 +112,9 @@ describe('song notes: authorship', () => {
 
     const edited = expectNoErrors(await s.gql(EDIT, { id: String(id), body: '  better  ' }, aliceToken)) as any;
     expect(edited.editSongNote.note).toMatchObject({ body: 'better', editable: true });
-    expect(new Date(edited.editSongNote.note.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(edited.editSongNote.note.createdAt).getTime());
+    expect(new Date(edited.editSongNote.note.updatedAt).getTime()).toBeGreaterThanOrEqual(
+      new Date(edited.editSongNote.note.createdAt).getTime(),
+    );
     const stored = await s.db.prisma.songNote.findUniqueOrThrow({ where: { id } });
     expect(stored.body).toBe('better');
 
@@ -107,7 +123,9 @@ describe('song notes: authorship', () => {
     expect(list.songNotes.edges.find((e: any) => Number(e.node.id) === id).node.editable).toBe(false);
 
     await s.db.prisma.songNoteUpvote.create({ data: { noteId: id, userId: bob.id } });
-    expect(expectNoErrors(await s.gql(DEL, { id: String(id) }, aliceToken))).toEqual({ deleteSongNote: { id: toGlobalId('SongNote', id), deleted: true } });
+    expect(expectNoErrors(await s.gql(DEL, { id: String(id) }, aliceToken))).toEqual({
+      deleteSongNote: { id: toGlobalId('SongNote', id), deleted: true },
+    });
     expect(await s.db.prisma.songNote.count({ where: { id } })).toBe(0);
     expect(await s.db.prisma.songNoteUpvote.count({ where: { noteId: id } })).toBe(0);
     const again = await s.gql(DEL, { id: String(id) }, aliceToken);
@@ -119,7 +137,12 @@ describe('song notes: upvotes', () => {
   it('counts one upvote per user; a double upvote is an idempotent no-op; cancel works once', async () => {
     const id = await post(aliceToken, chartB, 'upvote me');
     const first = expectNoErrors(await s.gql(UPVOTE, { id: String(id) }, bobToken)) as any;
-    expect(first.upvoteSongNote).toMatchObject({ upvoteCount: 1, upvoted: true, changed: true, note: { upvoteCount: 1, upvoted: true } });
+    expect(first.upvoteSongNote).toMatchObject({
+      upvoteCount: 1,
+      upvoted: true,
+      changed: true,
+      note: { upvoteCount: 1, upvoted: true },
+    });
     const second = expectNoErrors(await s.gql(UPVOTE, { id: String(id) }, bobToken)) as any;
     expect(second.upvoteSongNote).toMatchObject({ upvoteCount: 1, upvoted: true, changed: false });
     // self-upvote is allowed (as the reference)
@@ -135,7 +158,9 @@ describe('song notes: upvotes', () => {
     const list = expectNoErrors(await s.gql(LIST, { chartId: String(chartB) }, aliceToken)) as any;
     expect(list.songNotes.edges.find((e: any) => Number(e.node.id) === id).node.upvoted).toBe(true);
     const anonList = expectNoErrors(await s.gql(LIST, { chartId: String(chartB) })) as any;
-    expect(anonList.songNotes.edges.every((e: any) => e.node.upvoted === false && e.node.editable === false)).toBe(true);
+    expect(anonList.songNotes.edges.every((e: any) => e.node.upvoted === false && e.node.editable === false)).toBe(
+      true,
+    );
     const unknown = await s.gql(UPVOTE, { id: '99999999' }, bobToken);
     expect(unknown.body.errors![0].extensions.code).toBe('NOT_FOUND');
     const anon = await s.gql(UPVOTE, { id: String(id) });
@@ -162,7 +187,7 @@ describe('song notes: upvotes', () => {
     // the same user racing with itself
     const dup = await Promise.all(Array.from({ length: 5 }, () => s.gql(UPVOTE, { id: String(id) }, bobToken)));
     dup.forEach((r) => expectNoErrors(r));
-    expect(dup.filter((r) => (r.body.data).upvoteSongNote.changed)).toHaveLength(1);
+    expect(dup.filter((r) => r.body.data.upvoteSongNote.changed)).toHaveLength(1);
     expect((await s.db.prisma.songNote.findUniqueOrThrow({ where: { id } })).upvoteCount).toBe(N + 1);
     // concurrent cancels: back to exactly 1 (bob's)
     const cancels = await Promise.all(tokens.map((t) => s.gql(CANCEL, { id: String(id) }, t)));
@@ -181,7 +206,13 @@ describe('song notes: ordering and pagination', () => {
     ids = [];
     for (let i = 0; i < 5; i++) {
       const n = await s.db.prisma.songNote.create({
-        data: { chartId: chart, authorId: carol.id, body: `note ${i}`, createdAt: new Date(base + i * 60_000), upvoteCount: [0, 2, 1, 2, 0][i] },
+        data: {
+          chartId: chart,
+          authorId: carol.id,
+          body: `note ${i}`,
+          createdAt: new Date(base + i * 60_000),
+          upvoteCount: [0, 2, 1, 2, 0][i],
+        },
       });
       ids.push(n.id);
     }
@@ -192,9 +223,13 @@ describe('song notes: ordering and pagination', () => {
     expect(p1.songNotes.totalCount).toBe(5);
     expect(p1.songNotes.edges.map((e: any) => Number(e.node.id))).toEqual([ids[4], ids[3]]);
     expect(p1.songNotes.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
-    const p2 = expectNoErrors(await s.gql(LIST, { chartId: String(chart), first: 2, after: p1.songNotes.pageInfo.endCursor })) as any;
+    const p2 = expectNoErrors(
+      await s.gql(LIST, { chartId: String(chart), first: 2, after: p1.songNotes.pageInfo.endCursor }),
+    ) as any;
     expect(p2.songNotes.edges.map((e: any) => Number(e.node.id))).toEqual([ids[2], ids[1]]);
-    const p3 = expectNoErrors(await s.gql(LIST, { chartId: String(chart), first: 2, after: p2.songNotes.pageInfo.endCursor })) as any;
+    const p3 = expectNoErrors(
+      await s.gql(LIST, { chartId: String(chart), first: 2, after: p2.songNotes.pageInfo.endCursor }),
+    ) as any;
     expect(p3.songNotes.edges.map((e: any) => Number(e.node.id))).toEqual([ids[0]]);
     expect(p3.songNotes.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     // exactly full last page: no phantom next page
@@ -224,7 +259,11 @@ describe('song notes: ordering and pagination', () => {
     const r = await s.gql(LIST, { chartId: String(chart), after: 'nope' });
     expect(r.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
     const cross = expectNoErrors(await s.gql(LIST, { chartId: String(chart), first: 1 })) as any;
-    const wrongSort = await s.gql(LIST, { chartId: String(chart), sort: 'UPVOTES', after: cross.songNotes.pageInfo.endCursor });
+    const wrongSort = await s.gql(LIST, {
+      chartId: String(chart),
+      sort: 'UPVOTES',
+      after: cross.songNotes.pageInfo.endCursor,
+    });
     expect(wrongSort.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
     const unknownChart = await s.gql(LIST, { chartId: '99999999' });
     expect(unknownChart.body.errors![0].extensions.code).toBe('NOT_FOUND');
@@ -247,12 +286,20 @@ describe('Chart.songNotes (batched across charts)', () => {
 
   it('matches songNotes for every chart, in a constant number of statements', async () => {
     // notes on several charts of the first songs
-    const songs = await s.db.prisma.song.findMany({ orderBy: [{ title: 'asc' }, { id: 'asc' }], take: 6, include: { charts: true } });
+    const songs = await s.db.prisma.song.findMany({
+      orderBy: [{ title: 'asc' }, { id: 'asc' }],
+      take: 6,
+      include: { charts: true },
+    });
     let k = 0;
-    for (const song of songs) for (const c of song.charts.slice(0, 2)) for (let i = 0; i <= k % 3; i++) {
-      await s.db.prisma.songNote.create({ data: { chartId: c.id, authorId: carol.id, body: `c${c.id} n${i}`, upvoteCount: (k + i) % 4 } });
-      k++;
-    }
+    for (const song of songs)
+      for (const c of song.charts.slice(0, 2))
+        for (let i = 0; i <= k % 3; i++) {
+          await s.db.prisma.songNote.create({
+            data: { chartId: c.id, authorId: carol.id, body: `c${c.id} n${i}`, upvoteCount: (k + i) % 4 },
+          });
+          k++;
+        }
     s.sql.reset();
     const small = expectNoErrors(await s.gql(Q, { first: 2, n: 2, sort: 'UPVOTES' }, bobToken)) as any;
     const smallCount = s.sql.count;
@@ -280,7 +327,20 @@ describe('recent song notes (GraphQL and REST)', () => {
     items: {
       type: 'object',
       additionalProperties: false,
-      required: ['id', 'body', 'authorTotalBpi', 'upvoteCount', 'upvoted', 'editable', 'createdAt', 'updatedAt', 'songId', 'songTitle', 'difficulty', 'difficultyLevel'],
+      required: [
+        'id',
+        'body',
+        'authorTotalBpi',
+        'upvoteCount',
+        'upvoted',
+        'editable',
+        'createdAt',
+        'updatedAt',
+        'songId',
+        'songTitle',
+        'difficulty',
+        'difficultyLevel',
+      ],
       properties: {
         id: { type: 'integer' },
         body: { type: 'string' },
@@ -301,7 +361,12 @@ describe('recent song notes (GraphQL and REST)', () => {
 
   beforeAll(async () => {
     // enough notes for two full REST pages and a partial third
-    const rows = Array.from({ length: 45 }, (_, i) => ({ chartId: chartA, authorId: carol.id, body: `bulk ${i}`, createdAt: new Date(Date.UTC(2025, 0, 1) + i * 1000) }));
+    const rows = Array.from({ length: 45 }, (_, i) => ({
+      chartId: chartA,
+      authorId: carol.id,
+      body: `bulk ${i}`,
+      createdAt: new Date(Date.UTC(2025, 0, 1) + i * 1000),
+    }));
     await s.db.prisma.songNote.createMany({ data: rows });
   });
 
@@ -319,9 +384,17 @@ describe('recent song notes (GraphQL and REST)', () => {
     // editable / upvoted per caller; the chart's names are the catalogue's
     const mine = p0.body.find((n: any) => n.editable);
     expect(mine).toBeDefined();
-    const note = await s.db.prisma.songNote.findUniqueOrThrow({ where: { id: mine.id }, include: { chart: { include: { song: true } } } });
+    const note = await s.db.prisma.songNote.findUniqueOrThrow({
+      where: { id: mine.id },
+      include: { chart: { include: { song: true } } },
+    });
     expect(note.authorId).toBe(alice.id);
-    expect(mine).toMatchObject({ songId: note.chartId, songTitle: note.chart.song.title, difficulty: note.chart.difficulty, difficultyLevel: note.chart.level });
+    expect(mine).toMatchObject({
+      songId: note.chartId,
+      songTitle: note.chart.song.title,
+      difficulty: note.chart.difficulty,
+      difficultyLevel: note.chart.level,
+    });
     const explicit = await s.get('/api/v1/songs/notes/recent?sort=latest&page=0', aliceToken);
     expect(explicit.body).toEqual(p0.body);
     const p1 = await s.get('/api/v1/songs/notes/recent?page=1');
@@ -343,7 +416,9 @@ describe('recent song notes (GraphQL and REST)', () => {
     expect(validate(rest.body)).toBe(true);
     const counts = rest.body.map((n: any) => n.upvoteCount);
     expect([...counts].sort((a, b) => b - a)).toEqual(counts);
-    const gql = expectNoErrors(await s.gql(`{ recentSongNotes(sort: UPVOTES, page: 0) { edges { node { id: databaseId } } } }`)) as any;
+    const gql = expectNoErrors(
+      await s.gql(`{ recentSongNotes(sort: UPVOTES, page: 0) { edges { node { id: databaseId } } } }`),
+    ) as any;
     expect(gql.recentSongNotes.edges.map((e: any) => Number(e.node.id))).toEqual(rest.body.map((n: any) => n.id));
   });
 
@@ -351,7 +426,10 @@ describe('recent song notes (GraphQL and REST)', () => {
     for (const q of ['sort=best', 'page=-1', 'page=abc', 'page=1.5', 'sort=latest&page=x']) {
       const r = await s.get(`/api/v1/songs/notes/recent?${q}`);
       expect(r.status).toBe(400);
-      expect(r.body).toMatchObject({ message: 'Invalid parameters', errors: [expect.objectContaining({ path: expect.any(Array), message: expect.any(String) })] });
+      expect(r.body).toMatchObject({
+        message: 'Invalid parameters',
+        errors: [expect.objectContaining({ path: expect.any(Array), message: expect.any(String) })],
+      });
     }
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       const r = await fetch(`${s.url}/api/v1/songs/notes/recent`, { method });
@@ -361,9 +439,15 @@ describe('recent song notes (GraphQL and REST)', () => {
   });
 
   it('GraphQL: page and after agree; negative pages are refused', async () => {
-    const byPage = expectNoErrors(await s.gql(`{ recentSongNotes(page: 1, first: 20) { edges { node { id: databaseId } } } }`)) as any;
+    const byPage = expectNoErrors(
+      await s.gql(`{ recentSongNotes(page: 1, first: 20) { edges { node { id: databaseId } } } }`),
+    ) as any;
     const p0 = expectNoErrors(await s.gql(`{ recentSongNotes(first: 20) { pageInfo { endCursor } } }`)) as any;
-    const byCursor = expectNoErrors(await s.gql(`query($a: String) { recentSongNotes(first: 20, after: $a) { edges { node { id: databaseId } } } }`, { a: p0.recentSongNotes.pageInfo.endCursor })) as any;
+    const byCursor = expectNoErrors(
+      await s.gql(`query($a: String) { recentSongNotes(first: 20, after: $a) { edges { node { id: databaseId } } } }`, {
+        a: p0.recentSongNotes.pageInfo.endCursor,
+      }),
+    ) as any;
     expect(byPage.recentSongNotes.edges).toEqual(byCursor.recentSongNotes.edges);
     const neg = await s.gql(`{ recentSongNotes(page: -1) { totalCount } }`);
     expect(neg.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
@@ -373,7 +457,9 @@ describe('recent song notes (GraphQL and REST)', () => {
 describe("song notes: the author's total BPI is live, and AUTHOR_BPI sorts by it", () => {
   it('orders by the current total (none last, then newest), shows it live, pages with a keyset cursor', async () => {
     // a chart of its own: notes by dave (total 30), erin (60), frank (no total), gina (30, newer than dave's)
-    const chart = (await s.db.prisma.chart.findFirstOrThrow({ where: { notesList: { none: {} } }, orderBy: { id: 'desc' } })).id;
+    const chart = (
+      await s.db.prisma.chart.findFirstOrThrow({ where: { notesList: { none: {} } }, orderBy: { id: 'desc' } })
+    ).id;
     const [dave, erin, frank, gina] = await Promise.all([1, 2, 3, 4].map(() => aPublicPlayer(s.db.prisma)));
     await s.db.prisma.playerVersionStatus.createMany({
       data: [
@@ -384,7 +470,11 @@ describe("song notes: the author's total BPI is live, and AUTHOR_BPI sorts by it
     });
     const t = Date.now();
     const note = async (u: User, body: string, ageMs: number) =>
-      (await s.db.prisma.songNote.create({ data: { chartId: chart, authorId: u.id, body, authorTotalBpi: -15, createdAt: new Date(t - ageMs) } })).id;
+      (
+        await s.db.prisma.songNote.create({
+          data: { chartId: chart, authorId: u.id, body, authorTotalBpi: -15, createdAt: new Date(t - ageMs) },
+        })
+      ).id;
     const dn = await note(dave, 'dave', 4000);
     const en = await note(erin, 'erin', 3000);
     const fn = await note(frank, 'frank', 2000);
@@ -393,7 +483,9 @@ describe("song notes: the author's total BPI is live, and AUTHOR_BPI sorts by it
       totalCount pageInfo { hasNextPage endCursor } edges { node { id: databaseId authorTotalBpi authorTotalBpiAtPosting } } } }`;
     const all = (expectNoErrors(await s.gql(Q, { c: String(chart), first: 10 })) as any).songNotes;
     // erin 60 > gina 30 (newer) > dave 30 (older) > frank (none: last)
-    expect(all.edges.map((e: any) => [Number(e.node.id), e.node.authorTotalBpi, e.node.authorTotalBpiAtPosting])).toEqual([
+    expect(
+      all.edges.map((e: any) => [Number(e.node.id), e.node.authorTotalBpi, e.node.authorTotalBpiAtPosting]),
+    ).toEqual([
       [en, 60, -15],
       [gn, 30, -15],
       [dn, 30, -15],
@@ -401,18 +493,38 @@ describe("song notes: the author's total BPI is live, and AUTHOR_BPI sorts by it
     ]);
     // pages of 2 walk the same order
     const p1 = (expectNoErrors(await s.gql(Q, { c: String(chart), first: 2 })) as any).songNotes;
-    const p2 = (expectNoErrors(await s.gql(Q, { c: String(chart), first: 2, after: p1.pageInfo.endCursor })) as any).songNotes;
+    const p2 = (expectNoErrors(await s.gql(Q, { c: String(chart), first: 2, after: p1.pageInfo.endCursor })) as any)
+      .songNotes;
     expect([...p1.edges, ...p2.edges].map((e: any) => Number(e.node.id))).toEqual([en, gn, dn, fn]);
     expect(p2.pageInfo.hasNextPage).toBe(false);
     // live: frank's total appears, dave's rises above erin's — the next read shows and sorts by it
     await s.db.prisma.playerVersionStatus.create({ data: { userId: frank.id, version: '33', totalBpi: 45 } });
-    await s.db.prisma.playerVersionStatus.update({ where: { userId_version: { userId: dave.id, version: '33' } }, data: { totalBpi: 70 } });
+    await s.db.prisma.playerVersionStatus.update({
+      where: { userId_version: { userId: dave.id, version: '33' } },
+      data: { totalBpi: 70 },
+    });
     const live = (expectNoErrors(await s.gql(Q, { c: String(chart), first: 10 })) as any).songNotes;
-    expect(live.edges.map((e: any) => [Number(e.node.id), e.node.authorTotalBpi])).toEqual([[dn, 70], [en, 60], [fn, 45], [gn, 30]]);
+    expect(live.edges.map((e: any) => [Number(e.node.id), e.node.authorTotalBpi])).toEqual([
+      [dn, 70],
+      [en, 60],
+      [fn, 45],
+      [gn, 30],
+    ]);
     // the site-wide feed sorts the same way: these four authors' totals (70, 60, 45) lead, then alice's 42.5
     // (the other authors of this file have none in the latest version)
-    const feed = (expectNoErrors(await s.gql('{ recentSongNotes(sort: AUTHOR_BPI, first: 4) { edges { node { id: databaseId authorTotalBpi } } } }')) as any).recentSongNotes;
-    expect(feed.edges.map((e: any) => [Number(e.node.id), e.node.authorTotalBpi])).toEqual([[dn, 70], [en, 60], [fn, 45], [expect.any(Number), 42.5]]);
+    const feed = (
+      expectNoErrors(
+        await s.gql(
+          '{ recentSongNotes(sort: AUTHOR_BPI, first: 4) { edges { node { id: databaseId authorTotalBpi } } } }',
+        ),
+      ) as any
+    ).recentSongNotes;
+    expect(feed.edges.map((e: any) => [Number(e.node.id), e.node.authorTotalBpi])).toEqual([
+      [dn, 70],
+      [en, 60],
+      [fn, 45],
+      [expect.any(Number), 42.5],
+    ]);
     // REST keeps its shape and shows the live total
     const rest = await s.get('/api/v1/songs/notes/recent?sort=latest&page=0');
     const restDave = (rest.body as any[]).find((n) => n.id === dn);

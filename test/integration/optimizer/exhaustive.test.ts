@@ -20,7 +20,16 @@ let player: User;
 const charts: { id: number; def: ChartDef; ex: number | null }[] = [];
 
 const def = (title: string, notes: number, avg: number, wr: number, coef: number) => ({
-  title, difficulty: '4', wr, avg, notes, bpm: '150', textage: '', difficultyLevel: '12', dpLevel: '0', coef,
+  title,
+  difficulty: '4',
+  wr,
+  avg,
+  notes,
+  bpm: '150',
+  textage: '',
+  difficultyLevel: '12',
+  dpLevel: '0',
+  coef,
 });
 const SET = [
   { d: def('Delta', 50, 70, 92, 1.175), ex: 75 },
@@ -102,7 +111,8 @@ describe('bpiPlan equals the exhaustive optimum (3 charts, EX step 1, caps off)'
     [95, 2],
     [95, 3],
   ])('target current + %d, maxSteps %d', async (delta, maxSteps) => {
-    const current = (expectNoErrors(await s.gql(PLAN, { id: player.id, input: { targetBpi: 100 } })) as any).user.bpiPlan.currentTotalBpi;
+    const current = (expectNoErrors(await s.gql(PLAN, { id: player.id, input: { targetBpi: 100 } })) as any).user
+      .bpiPlan.currentTotalBpi;
     const input = { targetBpi: Math.round((current + delta) * 100) / 100, maxSteps, considerCurrentTotalBpi: false };
     const plan = (expectNoErrors(await s.gql(PLAN, { id: player.id, input })) as any).user.bpiPlan;
     const brute = cheapest(plan.targetTotalBpi, maxSteps); // the effective target (after any auto-raise)

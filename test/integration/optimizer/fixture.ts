@@ -26,8 +26,15 @@ export const entry = (title: string, level: number) => ({
   coef: 1,
 });
 
-export async function tinyCatalogue(s: TestServer, version = 'opt-1'): Promise<{ alpha: number; beta: number; gamma: number }> {
-  await importDefinitions(s.db.prisma, { version, requireVersion: '0', body: [entry('Alpha', 12), entry('Beta', 12), entry('Gamma', 11)] });
+export async function tinyCatalogue(
+  s: TestServer,
+  version = 'opt-1',
+): Promise<{ alpha: number; beta: number; gamma: number }> {
+  await importDefinitions(s.db.prisma, {
+    version,
+    requireVersion: '0',
+    body: [entry('Alpha', 12), entry('Beta', 12), entry('Gamma', 11)],
+  });
   await s.app.catalogue.load();
   const charts = await s.db.prisma.chart.findMany({ include: { song: true } });
   const id = (t: string) => charts.find((c) => c.song.title === t)!.id;

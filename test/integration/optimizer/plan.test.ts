@@ -74,9 +74,22 @@ describe('User.bpiPlan', () => {
       definitionsVersion: 'opt-1',
       steps: [
         {
-          rank: 1, chartId: String(ids.alpha), chart: { id: ids.alpha, level: 12 }, title: 'Alpha', difficulty: 'ANOTHER', level: 12,
-          fromBpi: 0, toBpi: 15.04, fromExScore: 1000, toExScore: 1099, exScoreGap: 99, bpiGain: 7.52, cumulativeTotalBpi: 0.02,
-          isUnplayed: false, radarCategory: null, isRadarStrength: false,
+          rank: 1,
+          chartId: String(ids.alpha),
+          chart: { id: ids.alpha, level: 12 },
+          title: 'Alpha',
+          difficulty: 'ANOTHER',
+          level: 12,
+          fromBpi: 0,
+          toBpi: 15.04,
+          fromExScore: 1000,
+          toExScore: 1099,
+          exScoreGap: 99,
+          bpiGain: 7.52,
+          cumulativeTotalBpi: 0.02,
+          isUnplayed: false,
+          radarCategory: null,
+          isRadarStrength: false,
         },
       ],
     });
@@ -90,20 +103,37 @@ describe('User.bpiPlan', () => {
     const r = (expectNoErrors(await plan({ targetBpi: 0, maxSteps: 31, ...NO_CAPS })) as any).user.bpiPlan;
     expect(r).toMatchObject({ originalTargetTotalBpi: 0, achievable: true, totalExScoreGap: 131 });
     expect(r.targetTotalBpi).toBeCloseTo(2.575, 10);
-    expect(r.autoAdjustmentNote).toBe('指定された楽曲数ではより高い総合BPIが見込まれるため、自動的に目標総合BPIを2.58へ引き上げました。');
-    expect(r.steps.map((x: any) => [x.title, x.fromExScore, x.toExScore, x.exScoreGap, x.toBpi, x.bpiGain, x.cumulativeTotalBpi])).toEqual([
-      ['Alpha', 1000, 1131, 131, 20.26, 10.13, 2.63],
-    ]);
+    expect(r.autoAdjustmentNote).toBe(
+      '指定された楽曲数ではより高い総合BPIが見込まれるため、自動的に目標総合BPIを2.58へ引き上げました。',
+    );
+    expect(
+      r.steps.map((x: any) => [
+        x.title,
+        x.fromExScore,
+        x.toExScore,
+        x.exScoreGap,
+        x.toBpi,
+        x.bpiGain,
+        x.cumulativeTotalBpi,
+      ]),
+    ).toEqual([['Alpha', 1000, 1131, 131, 20.26, 10.13, 2.63]]);
   });
 
   it('already achieved: no steps', async () => {
     const r = (expectNoErrors(await plan({ targetBpi: -10 })) as any).user.bpiPlan;
-    expect(r).toMatchObject({ alreadyAchieved: true, achievable: true, steps: [], currentTotalBpi: -7.5, targetTotalBpi: -10 });
+    expect(r).toMatchObject({
+      alreadyAchieved: true,
+      achievable: true,
+      steps: [],
+      currentTotalBpi: -7.5,
+      targetTotalBpi: -10,
+    });
   });
 
   it('an unreachable target answers the highest reachable total', async () => {
     // Played charts only: Alpha alone, at most BPI 100 → (100 − 15)/2 = 42.5 < 60.
-    const r = (expectNoErrors(await plan({ targetBpi: 60, maxSteps: 5, strategies: ['PLAYED'], ...NO_CAPS })) as any).user.bpiPlan;
+    const r = (expectNoErrors(await plan({ targetBpi: 60, maxSteps: 5, strategies: ['PLAYED'], ...NO_CAPS })) as any)
+      .user.bpiPlan;
     expect(r).toMatchObject({ achievable: false, maxAchievableBpi: 42.5 });
     expect(r.steps.map((x: any) => [x.title, x.toExScore])).toEqual([['Alpha', 1500]]);
   });
@@ -149,7 +179,12 @@ describe('User.bpiPlan', () => {
       expect(r.body.errors[0].message).toContain(arg.replace('input.', ''));
     }
     // enums: an unknown strategy / difficulty / radar element / search mode never reaches the service
-    for (const input of [{ targetBpi: 1, strategies: ['recent'] }, { targetBpi: 1, difficulties: ['NORMALL'] }, { targetBpi: 1, radarElements: ['SPEED'] }, { targetBpi: 1, searchMode: 'slow' }]) {
+    for (const input of [
+      { targetBpi: 1, strategies: ['recent'] },
+      { targetBpi: 1, difficulties: ['NORMALL'] },
+      { targetBpi: 1, radarElements: ['SPEED'] },
+      { targetBpi: 1, searchMode: 'slow' },
+    ]) {
       const r = await plan(input);
       expect(r.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     }
@@ -158,7 +193,8 @@ describe('User.bpiPlan', () => {
   it("a private player's plan: masked for strangers, served to the owner's approved followers", async () => {
     const anon = await plan({ targetBpi: 0 }, priv);
     expect(anon.body.data.user).toBeNull(); // the user itself is invisible
-    const r = (expectNoErrors(await plan({ targetBpi: 0, maxSteps: 5, ...NO_CAPS }, priv, tokenFan)) as any).user.bpiPlan;
+    const r = (expectNoErrors(await plan({ targetBpi: 0, maxSteps: 5, ...NO_CAPS }, priv, tokenFan)) as any).user
+      .bpiPlan;
     expect(r.totalExScoreGap).toBe(99);
   });
 });
@@ -173,7 +209,15 @@ describe('optimize memos', () => {
       definitionsVersion: 'opt-1',
       definitionsChanged: false,
       scoresMovedSince: false,
-      settings: { targetBpi: 0, maxSteps: 5, strategies: ['UNPLAYED', 'PLAYED'], difficulties: ['HYPER', 'ANOTHER', 'LEGGENDARIA'], searchMode: 'FLEXIBLE', considerCurrentTotalBpi: false, version: '33' },
+      settings: {
+        targetBpi: 0,
+        maxSteps: 5,
+        strategies: ['UNPLAYED', 'PLAYED'],
+        difficulties: ['HYPER', 'ANOTHER', 'LEGGENDARIA'],
+        searchMode: 'FLEXIBLE',
+        considerCurrentTotalBpi: false,
+        version: '33',
+      },
       plan: { achievable: true, totalExScoreGap: 99, steps: [{ chartId: String(ids.alpha), toExScore: 1099 }] },
     });
     expect(saved.settings.radarElements).toHaveLength(6);
@@ -185,14 +229,17 @@ describe('optimize memos', () => {
     const bad = await s.gql(SAVE, { u: p.id, input: { targetBpi: 101 } }, tokenP);
     expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
 
-    const second = (expectNoErrors(await s.gql(SAVE, { u: p.id, input: { targetBpi: 5, maxSteps: 5, ...NO_CAPS } }, tokenP)) as any).saveOptimizeMemo.memo;
+    const second = (
+      expectNoErrors(await s.gql(SAVE, { u: p.id, input: { targetBpi: 5, maxSteps: 5, ...NO_CAPS } }, tokenP)) as any
+    ).saveOptimizeMemo.memo;
     const list = (expectNoErrors(await s.gql(MEMOS, { id: p.id })) as any).user.optimizeMemos;
     expect(list.totalCount).toBe(2);
     expect(list.edges.map((e: any) => e.node.id)).toEqual([second.id, saved.id]); // newest first
     expect(list.edges.every((e: any) => !e.node.scoresMovedSince && !e.node.definitionsChanged)).toBe(true);
     const page = (expectNoErrors(await s.gql(MEMOS, { id: p.id, first: 1 })) as any).user.optimizeMemos;
     expect(page.pageInfo.hasNextPage).toBe(true);
-    const page2 = (expectNoErrors(await s.gql(MEMOS, { id: p.id, first: 1, after: page.pageInfo.endCursor })) as any).user.optimizeMemos;
+    const page2 = (expectNoErrors(await s.gql(MEMOS, { id: p.id, first: 1, after: page.pageInfo.endCursor })) as any)
+      .user.optimizeMemos;
     expect(page2.edges[0].node.id).toBe(saved.id);
 
     // the player improves Beta: their bests moved since both memos
@@ -201,12 +248,18 @@ describe('optimize memos', () => {
     expect(moved.edges.map((e: any) => e.node.scoresMovedSince)).toEqual([true, true]);
 
     // a new definitions release: the memos were computed on an older one
-    await importDefinitions(s.db.prisma, { version: 'opt-2', requireVersion: '0', body: [entry('Alpha', 12), { ...entry('Beta', 12), wr: 1600 }, entry('Gamma', 11)] });
+    await importDefinitions(s.db.prisma, {
+      version: 'opt-2',
+      requireVersion: '0',
+      body: [entry('Alpha', 12), { ...entry('Beta', 12), wr: 1600 }, entry('Gamma', 11)],
+    });
     await s.app.catalogue.load();
     const changed = (expectNoErrors(await s.gql(MEMOS, { id: p.id })) as any).user.optimizeMemos;
     expect(changed.edges.map((e: any) => e.node.definitionsChanged)).toEqual([true, true]);
 
-    expect((expectNoErrors(await s.gql(DELETE, { u: p.id, m: saved.id }, tokenP)) as any).deleteOptimizeMemo).toEqual({ deletedId: saved.databaseId }); // memoId accepts the global id; deletedId is the database id
+    expect((expectNoErrors(await s.gql(DELETE, { u: p.id, m: saved.id }, tokenP)) as any).deleteOptimizeMemo).toEqual({
+      deletedId: saved.databaseId,
+    }); // memoId accepts the global id; deletedId is the database id
     const again = await s.gql(DELETE, { u: p.id, m: saved.id }, tokenP);
     expect(again.body.errors[0].extensions.code).toBe('NOT_FOUND');
     expect(await s.db.prisma.optimizeMemo.count({ where: { userId: p.id } })).toBe(1);

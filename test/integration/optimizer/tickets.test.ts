@@ -55,8 +55,15 @@ describe('arrangement-score import', () => {
     const r = await s.gql(IMPORT, { json: JSON.stringify(bad) }, tokenAdmin);
     expect(r.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     // '1234568' is not a lane permutation; NaN serialises to null: not a number
-    expect(r.body.errors[0].extensions.issues.map((i: any) => i.path)).toEqual([[3, 'scores', '1234568'], [3, 'scores', '7654321']]);
-    const unknownChart = await s.gql(IMPORT, { json: JSON.stringify([...DOC, { title: 'Nope', difficulty: 'ANOTHER', scores: { '1234567': 1 } }]) }, tokenAdmin);
+    expect(r.body.errors[0].extensions.issues.map((i: any) => i.path)).toEqual([
+      [3, 'scores', '1234568'],
+      [3, 'scores', '7654321'],
+    ]);
+    const unknownChart = await s.gql(
+      IMPORT,
+      { json: JSON.stringify([...DOC, { title: 'Nope', difficulty: 'ANOTHER', scores: { '1234567': 1 } }]) },
+      tokenAdmin,
+    );
     expect(unknownChart.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(unknownChart.body.errors[0].message).toContain('Nope');
     const dup = await s.gql(IMPORT, { json: JSON.stringify([...DOC, DOC[0]]) }, tokenAdmin);
@@ -69,18 +76,27 @@ describe('arrangement-score import', () => {
   });
 
   it('imports in one go and is re-runnable; an entry replaces its chart’s patterns', async () => {
-    const first = (expectNoErrors(await s.gql(IMPORT, { json: JSON.stringify(DOC) }, tokenAdmin)) as any).importArrangementScores;
+    const first = (expectNoErrors(await s.gql(IMPORT, { json: JSON.stringify(DOC) }, tokenAdmin)) as any)
+      .importArrangementScores;
     expect(first).toEqual({ charts: 3, added: 6, changed: 0, unchanged: 0, removed: 0 });
     const again = await importArrangementScores(s.db.prisma, DOC); // the CLI's use case
     expect(again).toEqual({ charts: 3, added: 0, changed: 0, unchanged: 6, removed: 0 });
     // Beta alone, with 7654321 dropped and 2641753 changed: Alpha and Gamma untouched
-    const beta = await importArrangementScores(s.db.prisma, [{ title: 'Beta', difficulty: 'ANOTHER', scores: { '2641753': 45 } }]);
+    const beta = await importArrangementScores(s.db.prisma, [
+      { title: 'Beta', difficulty: 'ANOTHER', scores: { '2641753': 45 } },
+    ]);
     expect(beta).toEqual({ charts: 1, added: 0, changed: 1, unchanged: 0, removed: 1 });
     const rows = await s.db.prisma.arrangementScore.findMany({ where: { chartId: ids.beta } });
     expect(rows.map((r) => [r.pattern, r.score, r.chartMax])).toEqual([['2641753', 45, 45]]);
     expect(await s.db.prisma.arrangementScore.count()).toBe(5);
     // back to the file: Beta's two patterns again (2641753 changed back, 7654321 added)
-    expect(await importArrangementScores(s.db.prisma, DOC)).toEqual({ charts: 3, added: 1, changed: 1, unchanged: 4, removed: 0 });
+    expect(await importArrangementScores(s.db.prisma, DOC)).toEqual({
+      charts: 3,
+      added: 1,
+      changed: 1,
+      unchanged: 4,
+      removed: 0,
+    });
   });
 });
 
@@ -91,8 +107,19 @@ describe('ticket recommendations', () => {
     expect(titles(rel.charts)).toEqual([ids.gamma, ids.alpha, ids.beta]);
     expect(rel.charts.edges.map((e: any) => e.node.relativeScore)).toEqual([100, 50, 40]);
     expect(rel.charts.edges[1].node).toEqual({
-      chartId: String(ids.alpha), chart: { id: ids.alpha }, pattern: '2641753', patternScore: 30, maxPatternScore: 60, relativeScore: 50,
-      exScore: 1000, bpi: 0, clearLamp: null, bpiGap: -7.5, upvotes: 0, downvotes: 0, myVote: null,
+      chartId: String(ids.alpha),
+      chart: { id: ids.alpha },
+      pattern: '2641753',
+      patternScore: 30,
+      maxPatternScore: 60,
+      relativeScore: 50,
+      exScore: 1000,
+      bpi: 0,
+      clearLamp: null,
+      bpiGap: -7.5,
+      upvotes: 0,
+      downvotes: 0,
+      myVote: null,
     });
     expect(rel.charts.edges[2].node).toMatchObject({ exScore: null, bpi: null, bpiGap: null }); // Beta: unplayed
     const raw = (expectNoErrors(await one({ t: '2641753', mode: 'RAW' })) as any).user.ticketRecommendation;
@@ -105,7 +132,8 @@ describe('ticket recommendations', () => {
     expect(p1.totalCount).toBe(3);
     expect(p1.pageInfo.hasNextPage).toBe(true);
     expect(titles(p1)).toEqual([ids.gamma, ids.alpha]);
-    const p2 = (expectNoErrors(await one({ t: '2641753', first: 2, after: p1.pageInfo.endCursor })) as any).user.ticketRecommendation.charts;
+    const p2 = (expectNoErrors(await one({ t: '2641753', first: 2, after: p1.pageInfo.endCursor })) as any).user
+      .ticketRecommendation.charts;
     expect(titles(p2)).toEqual([ids.beta]);
     expect(p2.pageInfo.hasNextPage).toBe(false);
     const tie = (expectNoErrors(await one({ t: '1234567' })) as any).user.ticketRecommendation.charts;
@@ -115,8 +143,16 @@ describe('ticket recommendations', () => {
   });
 
   it('up to 50 tickets at once: the first page of each', async () => {
-    const r = (expectNoErrors(await s.gql(MANY, { id: p.id, tickets: [{ ticketId: '2641753', expiresAt: 'x' }, { ticketId: '1234567' }], mode: 'RAW', first: 1 })) as any).user
-      .ticketRecommendations;
+    const r = (
+      expectNoErrors(
+        await s.gql(MANY, {
+          id: p.id,
+          tickets: [{ ticketId: '2641753', expiresAt: 'x' }, { ticketId: '1234567' }],
+          mode: 'RAW',
+          first: 1,
+        }),
+      ) as any
+    ).user.ticketRecommendations;
     expect(r.map((t: any) => [t.ticketId, t.expiresAt, t.charts.totalCount, titles(t.charts)])).toEqual([
       ['2641753', 'x', 3, [ids.beta]],
       ['1234567', '', 2, [ids.alpha]],
@@ -124,8 +160,15 @@ describe('ticket recommendations', () => {
   });
 
   it('shows the fingering-pattern votes and the caller’s own vote', async () => {
-    expectNoErrors(await s.gql(`mutation($c: ID!) { voteFingeringPattern(chartId: $c, pattern: "2641753", vote: UPVOTE) { myVote } }`, { c: String(ids.alpha) }, tokenP));
-    const mine = (expectNoErrors(await one({ t: '2641753' }, tokenP)) as any).user.ticketRecommendation.charts.edges[1].node;
+    expectNoErrors(
+      await s.gql(
+        `mutation($c: ID!) { voteFingeringPattern(chartId: $c, pattern: "2641753", vote: UPVOTE) { myVote } }`,
+        { c: String(ids.alpha) },
+        tokenP,
+      ),
+    );
+    const mine = (expectNoErrors(await one({ t: '2641753' }, tokenP)) as any).user.ticketRecommendation.charts.edges[1]
+      .node;
     expect(mine).toMatchObject({ chartId: String(ids.alpha), upvotes: 1, downvotes: 0, myVote: 'UPVOTE' });
     const anon = (expectNoErrors(await one({ t: '2641753' })) as any).user.ticketRecommendation.charts.edges[1].node;
     expect(anon).toMatchObject({ upvotes: 1, myVote: null }); // the caller's vote, not the player's
@@ -133,7 +176,9 @@ describe('ticket recommendations', () => {
 
   it('serves the imported score beside the votes in the fingering-pattern list (votes do not change it)', async () => {
     const LIST = `query($c: ID!) { fingeringPatterns(chartId: $c) { edges { node { pattern upvotes arrangementScore } } } }`;
-    const r = (expectNoErrors(await s.gql(LIST, { c: String(ids.alpha) })) as any).fingeringPatterns.edges.map((e: any) => e.node);
+    const r = (expectNoErrors(await s.gql(LIST, { c: String(ids.alpha) })) as any).fingeringPatterns.edges.map(
+      (e: any) => e.node,
+    );
     // the voted pattern 2641753 on Alpha (previous test): its imported score 30, one upvote
     expect(r).toEqual([{ pattern: '2641753', upvotes: 1, arrangementScore: 30 }]);
   });

@@ -13,7 +13,16 @@ import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/
 
 let s: TestServer;
 const def = (title: string, difficulty: string, level: number, notes: number, wr: number, avg: number) => ({
-  title, difficulty, wr, avg, notes, bpm: '150', textage: `20/${title}.html`, difficultyLevel: String(level), dpLevel: '0', coef: 1,
+  title,
+  difficulty,
+  wr,
+  avg,
+  notes,
+  bpm: '150',
+  textage: `20/${title}.html`,
+  difficultyLevel: String(level),
+  dpLevel: '0',
+  coef: 1,
 });
 
 beforeAll(async () => {
@@ -21,7 +30,11 @@ beforeAll(async () => {
   await importDefinitions(s.db.prisma, {
     version: 'guest-aaa-test',
     requireVersion: '0',
-    body: [def('Alpha', '4', 12, 1000, 1900, 1600), def('Beta', '10', 12, 900, 1700, 1500), def('Gamma', '3', 11, 1000, 1900, 1600)],
+    body: [
+      def('Alpha', '4', 12, 1000, 1900, 1600),
+      def('Beta', '10', 12, 900, 1700, 1500),
+      def('Gamma', '3', 11, 1000, 1900, 1600),
+    ],
   });
   await s.app.catalogue.load();
 }, 120_000);
@@ -47,17 +60,28 @@ describe('guest AAA table (issue #33 item 9)', () => {
     //   A   = ceil(2000·6/9) = ceil(1333.3) = 1334: g = 0.5/0.333 = 1.5015, 100·ln(0.60060)/ln 4 = −50.98/1.38629 = −36.78 → floor −15
     //   MAX- = ceil(2000·17/18) = ceil(1888.9) = 1889: g = 9.009, 100·ln(3.6036)/ln 4 = 128.19/1.38629 = 92.47
     expect(alpha.aaa).toEqual({ exScore: 1778, bpi: 42.47, diff: 0 - 1778, reached: false });
-    expect([alpha.aa, alpha.a, alpha.maxMinus]).toEqual([{ exScore: 1556, bpi: -7.53 }, { exScore: 1334, bpi: -15 }, { exScore: 1889, bpi: 92.47 }]);
+    expect([alpha.aa, alpha.a, alpha.maxMinus]).toEqual([
+      { exScore: 1556, bpi: -7.53 },
+      { exScore: 1334, bpi: -15 },
+      { exScore: 1889, bpi: 92.47 },
+    ]);
     // Beta, m = 1800, g(k = 1500) = 3, g(z = 1700) = 9, ln 3 = 1.09861:
     //   AAA = 1600: g = 4.5, 100·ln 1.5/ln 3 = 40.547/1.09861 = 36.91
     //   AA  = 1400: g = 2.25, 100·ln 0.75/ln 3 = −28.768/1.09861 = −26.19 → floor −15
     //   A   = 1200: g = 1.5, below the floor too → −15
     //   MAX- = 1700 = z → 100
     expect([beta.aaa.exScore, beta.aaa.bpi, beta.aa, beta.a, beta.maxMinus]).toEqual([
-      1600, 36.91, { exScore: 1400, bpi: -15 }, { exScore: 1200, bpi: -15 }, { exScore: 1700, bpi: 100 },
+      1600,
+      36.91,
+      { exScore: 1400, bpi: -15 },
+      { exScore: 1200, bpi: -15 },
+      { exScore: 1700, bpi: 100 },
     ]);
     // no player: no best, no custom goal, nothing reached
-    expect(t.rows.map((r: any) => [r.exScore, r.bpi, r.custom])).toEqual([[null, null, null], [null, null, null]]);
+    expect(t.rows.map((r: any) => [r.exScore, r.bpi, r.custom])).toEqual([
+      [null, null, null],
+      [null, null, null],
+    ]);
     expect(t.summary).toEqual({ charts: 2, aaa: 0, maxMinus: 0, custom: null });
   });
 
@@ -68,7 +92,10 @@ describe('guest AAA table (issue #33 item 9)', () => {
   });
 
   it('a level without BPI charts or an unknown version is BAD_USER_INPUT naming the argument', async () => {
-    for (const [vars, arg] of [[{ v: '33', l: 10 }, 'level'], [{ v: 'XX', l: 12 }, 'version']] as const) {
+    for (const [vars, arg] of [
+      [{ v: '33', l: 10 }, 'level'],
+      [{ v: 'XX', l: 12 }, 'version'],
+    ] as const) {
       const err = (await s.gql<any>(Q, vars)).body.errors?.[0];
       expect([arg, err?.extensions?.code]).toEqual([arg, 'BAD_USER_INPUT']);
       expect(JSON.stringify(err.extensions)).toContain(`"${arg}"`);

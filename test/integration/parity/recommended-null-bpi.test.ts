@@ -20,11 +20,26 @@ beforeAll(async () => {
   s = await startTestServer({ seedDemo: false });
   const db = s.db.prisma;
   const def = (title: string) => ({
-    title, difficulty: '4', wr: 1900, avg: 1600, notes: 1000, bpm: '150', textage: `20/${title}.html`, difficultyLevel: '12', dpLevel: '0', coef: 1,
+    title,
+    difficulty: '4',
+    wr: 1900,
+    avg: 1600,
+    notes: 1000,
+    bpm: '150',
+    textage: `20/${title}.html`,
+    difficultyLevel: '12',
+    dpLevel: '0',
+    coef: 1,
   });
-  await importDefinitions(db, { version: 'null-bpi-test', requireVersion: '0', body: [def('Alpha'), def('Beta'), def('Gamma')] });
+  await importDefinitions(db, {
+    version: 'null-bpi-test',
+    requireVersion: '0',
+    body: [def('Alpha'), def('Beta'), def('Gamma')],
+  });
   await s.app.catalogue.load();
-  const ids = Object.fromEntries((await db.chart.findMany({ include: { song: true } })).map((c) => [c.song.title, c.id]));
+  const ids = Object.fromEntries(
+    (await db.chart.findMany({ include: { song: true } })).map((c) => [c.song.title, c.id]),
+  );
   p = await aPublicPlayer(db, { name: 'nullbpi_p' });
   await aScoreImport(db, p, [
     { chartId: ids.Alpha, exScore: 1900, bpi: 100 },
@@ -41,15 +56,33 @@ describe('recommended charts with a null BPI (issue #33 item 6)', () => {
       totalBpi weapons { total data { title bpi bpiDiff } } potential { total data { title bpiDiff } } } } }`;
     const r = expectNoErrors<any>(await s.gql(Q, { id: p.id })).user.recommended;
     expect(r.totalBpi).toBe(50);
-    expect(r.weapons).toEqual({ total: 2, data: [{ title: 'Alpha', bpi: 100, bpiDiff: 50 }, { title: 'Beta', bpi: 0, bpiDiff: -50 }] });
-    expect(r.potential).toEqual({ total: 2, data: [{ title: 'Beta', bpiDiff: -50 }, { title: 'Alpha', bpiDiff: 50 }] });
+    expect(r.weapons).toEqual({
+      total: 2,
+      data: [
+        { title: 'Alpha', bpi: 100, bpiDiff: 50 },
+        { title: 'Beta', bpi: 0, bpiDiff: -50 },
+      ],
+    });
+    expect(r.potential).toEqual({
+      total: 2,
+      data: [
+        { title: 'Beta', bpiDiff: -50 },
+        { title: 'Alpha', bpiDiff: 50 },
+      ],
+    });
   });
 
   it('REST: the same two charts in the same orders', async () => {
     const res = await s.get(`/api/v1/users/${p.id}/stats/recommended?version=33`);
     expect(res.status).toBe(200);
     const body = res.body;
-    expect([body.weapons.total, body.weapons.data.map((x: any) => [x.title, x.bpi])]).toEqual([2, [['Alpha', 100], ['Beta', 0]]]);
+    expect([body.weapons.total, body.weapons.data.map((x: any) => [x.title, x.bpi])]).toEqual([
+      2,
+      [
+        ['Alpha', 100],
+        ['Beta', 0],
+      ],
+    ]);
     expect([body.potential.total, body.potential.data.map((x: any) => x.title)]).toEqual([2, ['Beta', 'Alpha']]);
   });
 });

@@ -20,15 +20,36 @@ beforeAll(async () => {
   s = await startTestServer({ seedDemo: false });
   const db = s.db.prisma;
   const def = (title: string, v: number) => ({
-    title, difficulty: '4', wr: 1900, avg: 1600, notes: 1000, bpm: '150', textage: `${v}/x.html`, difficultyLevel: '12', dpLevel: '0', coef: 1,
+    title,
+    difficulty: '4',
+    wr: 1900,
+    avg: 1600,
+    notes: 1000,
+    bpm: '150',
+    textage: `${v}/x.html`,
+    difficultyLevel: '12',
+    dpLevel: '0',
+    coef: 1,
   });
-  await importDefinitions(db, { version: 'rival-list-test', requireVersion: '0', body: [def('Apple', 25), def('Apple Pie', 30), def('Pineapple', 20)] });
+  await importDefinitions(db, {
+    version: 'rival-list-test',
+    requireVersion: '0',
+    body: [def('Apple', 25), def('Apple Pie', 30), def('Pineapple', 20)],
+  });
   await s.app.catalogue.load();
   const ids = (await db.chart.findMany({ select: { id: true } })).map((c) => c.id);
   const viewer = await aPublicPlayer(db, { name: 'rl_viewer' });
   rival = await aPublicPlayer(db, { name: 'rl_rival' });
-  await aScoreImport(db, viewer, ids.map((chartId) => ({ chartId, exScore: 1800 })));
-  await aScoreImport(db, rival, ids.map((chartId) => ({ chartId, exScore: 1700 })));
+  await aScoreImport(
+    db,
+    viewer,
+    ids.map((chartId) => ({ chartId, exScore: 1800 })),
+  );
+  await aScoreImport(
+    db,
+    rival,
+    ids.map((chartId) => ({ chartId, exScore: 1700 })),
+  );
   token = await s.tokenFor(viewer.id);
 }, 120_000);
 afterAll(() => s.close());
@@ -36,7 +57,8 @@ afterAll(() => s.close());
 const Q = `query($id: ID!, $sort: RivalChartSort, $order: RivalSortOrder, $search: String, $first: Int, $after: String) {
   user(id: $id) { rivalry { charts(sort: $sort, order: $order, search: $search, first: $first, after: $after) {
     totalCount pageInfo { hasNextPage endCursor } edges { node { chart { song { title } } } } } } } }`;
-const list = async (vars: Record<string, unknown>) => expectNoErrors<any>(await s.gql(Q, { id: rival.id, ...vars }, token)).user.rivalry.charts;
+const list = async (vars: Record<string, unknown>) =>
+  expectNoErrors<any>(await s.gql(Q, { id: rival.id, ...vars }, token)).user.rivalry.charts;
 const titles = (c: any) => c.edges.map((e: any) => e.node.chart.song.title);
 
 describe('rival comparison list (issue #33 item 7)', () => {

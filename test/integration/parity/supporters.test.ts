@@ -24,7 +24,9 @@ beforeAll(async () => {
   c = await aPublicPlayer(db, { name: 'sup_c' });
   const d = await aPublicPlayer(db, { name: 'sup_d' });
   f = await aPublicPlayer(db, { name: 'sup_f' });
-  await db.userBadge.create({ data: { userId: b.id, role: 'SABA', description: 'saba', grantedAt: new Date('2026-01-02T00:00:00Z') } });
+  await db.userBadge.create({
+    data: { userId: b.id, role: 'SABA', description: 'saba', grantedAt: new Date('2026-01-02T00:00:00Z') },
+  });
   await db.userBadge.create({ data: { userId: a.id, role: 'COFFEE', grantedAt: new Date('2026-01-01T00:00:00Z') } });
   await db.userBadge.create({ data: { userId: c.id, role: 'DEVELOPER', grantedAt: new Date('2026-01-03T00:00:00Z') } });
   await aVersionStatus(db, a, '33', { totalBpi: 50.5 });
@@ -40,7 +42,11 @@ const rows = (r: any) => r.supporters.map((x: any) => [x.user.isMasked ? '(maske
 describe('supporters (issue #33 item 8)', () => {
   it('anonymous: badge holders oldest first, the private one masked with no total; D (no badge) absent', async () => {
     const r = expectNoErrors<any>(await s.gql(Q, { v: '33' }));
-    expect(rows(r)).toEqual([['sup_a', 'coffee', 50.5], ['(masked)', 'saba', null], ['sup_c', 'developer', null]]);
+    expect(rows(r)).toEqual([
+      ['sup_a', 'coffee', 50.5],
+      ['(masked)', 'saba', null],
+      ['sup_c', 'developer', null],
+    ]);
     expect(r.supporters[1]).toMatchObject({ description: 'saba', grantedAt: '2026-01-02T00:00:00.000Z' });
     expect(r.supporters[1].user.name).not.toBe('sup_b');
   });
@@ -56,6 +62,9 @@ describe('supporters (issue #33 item 8)', () => {
     const r = expectNoErrors<any>(await s.gql(Q, { v: '32' }));
     expect(rows(r).map((x: any[]) => x[2])).toEqual([null, null, null]);
     const err = (await s.gql<any>(Q, { v: 'XX' })).body.errors?.[0];
-    expect([err?.extensions?.code, JSON.stringify(err?.extensions)]).toEqual(['BAD_USER_INPUT', expect.stringContaining('"version"')]);
+    expect([err?.extensions?.code, JSON.stringify(err?.extensions)]).toEqual([
+      'BAD_USER_INPUT',
+      expect.stringContaining('"version"'),
+    ]);
   });
 });

@@ -11,7 +11,8 @@ const LIST = `query($c: ID!, $sort: FingeringPatternSort, $first: Int, $after: S
   totalCount pageInfo { hasNextPage endCursor } edges { node { pattern score upvotes downvotes myVote } } } }`;
 const SEARCH = `query($c: ID!, $p: String!) { searchFingeringPattern(chartId: $c, pattern: $p) { score rank total pattern { pattern } } }`;
 
-const vote = (token: string, p: string, v: 'UPVOTE' | 'DOWNVOTE', c = chart) => s.gql(VOTE, { c: String(c), p, v }, token);
+const vote = (token: string, p: string, v: 'UPVOTE' | 'DOWNVOTE', c = chart) =>
+  s.gql(VOTE, { c: String(c), p, v }, token);
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -23,7 +24,17 @@ afterAll(() => s.close());
 
 describe('fingering patterns', () => {
   it('rejects invalid patterns with BAD_USER_INPUT (vote, cancel, search)', async () => {
-    for (const p of ['123456', '12345678', '1234566', '1234568', '0123456', 'abcdefg', '', ' 1234567', '１２３４５６７']) {
+    for (const p of [
+      '123456',
+      '12345678',
+      '1234566',
+      '1234568',
+      '0123456',
+      'abcdefg',
+      '',
+      ' 1234567',
+      '１２３４５６７',
+    ]) {
       const v = await vote(tokens[0], p, 'UPVOTE');
       expect(v.body.errors?.[0]?.extensions.code).toBe('BAD_USER_INPUT');
       const c = await s.gql(CANCEL, { c: String(chart), p }, tokens[0]);
@@ -40,15 +51,26 @@ describe('fingering patterns', () => {
 
   it('one vote per user: re-voting replaces, cancelling is idempotent, score = upvotes − downvotes', async () => {
     const a = expectNoErrors(await vote(tokens[0], '7654321', 'UPVOTE')) as any;
-    expect(a.voteFingeringPattern).toEqual({ myVote: 'UPVOTE', pattern: { pattern: '7654321', score: 1, upvotes: 1, downvotes: 0, myVote: 'UPVOTE' } });
+    expect(a.voteFingeringPattern).toEqual({
+      myVote: 'UPVOTE',
+      pattern: { pattern: '7654321', score: 1, upvotes: 1, downvotes: 0, myVote: 'UPVOTE' },
+    });
     const again = expectNoErrors(await vote(tokens[0], '7654321', 'UPVOTE')) as any;
     expect(again.voteFingeringPattern.pattern).toMatchObject({ score: 1, upvotes: 1, downvotes: 0 });
     const flip = expectNoErrors(await vote(tokens[0], '7654321', 'DOWNVOTE')) as any;
-    expect(flip.voteFingeringPattern.pattern).toMatchObject({ score: -1, upvotes: 0, downvotes: 1, myVote: 'DOWNVOTE' });
+    expect(flip.voteFingeringPattern.pattern).toMatchObject({
+      score: -1,
+      upvotes: 0,
+      downvotes: 1,
+      myVote: 'DOWNVOTE',
+    });
     expectNoErrors(await vote(tokens[1], '7654321', 'UPVOTE'));
     expectNoErrors(await vote(tokens[2], '7654321', 'UPVOTE'));
     const c = expectNoErrors(await s.gql(CANCEL, { c: String(chart), p: '7654321' }, tokens[0])) as any;
-    expect(c.cancelFingeringPatternVote).toEqual({ myVote: null, pattern: { score: 2, upvotes: 2, downvotes: 0, myVote: null } });
+    expect(c.cancelFingeringPatternVote).toEqual({
+      myVote: null,
+      pattern: { score: 2, upvotes: 2, downvotes: 0, myVote: null },
+    });
     const c2 = expectNoErrors(await s.gql(CANCEL, { c: String(chart), p: '7654321' }, tokens[0])) as any;
     expect(c2.cancelFingeringPatternVote.pattern).toMatchObject({ score: 2, upvotes: 2 });
     // cancelling on a pattern nobody voted on: no row, null pattern
@@ -59,12 +81,16 @@ describe('fingering patterns', () => {
   it('keeps counts exact under concurrent votes', async () => {
     const results = await Promise.all(tokens.map((t, i) => vote(t, '2345671', i % 3 === 0 ? 'DOWNVOTE' : 'UPVOTE')));
     results.forEach((r) => expectNoErrors(r));
-    const row = await s.db.prisma.fingeringPattern.findUniqueOrThrow({ where: { chartId_pattern: { chartId: chart, pattern: '2345671' } } });
+    const row = await s.db.prisma.fingeringPattern.findUniqueOrThrow({
+      where: { chartId_pattern: { chartId: chart, pattern: '2345671' } },
+    });
     expect(row).toMatchObject({ upvotes: 6, downvotes: 4, score: 2 });
     // everybody flips at once
     const flips = await Promise.all(tokens.map((t, i) => vote(t, '2345671', i % 3 === 0 ? 'UPVOTE' : 'DOWNVOTE')));
     flips.forEach((r) => expectNoErrors(r));
-    const after = await s.db.prisma.fingeringPattern.findUniqueOrThrow({ where: { chartId_pattern: { chartId: chart, pattern: '2345671' } } });
+    const after = await s.db.prisma.fingeringPattern.findUniqueOrThrow({
+      where: { chartId_pattern: { chartId: chart, pattern: '2345671' } },
+    });
     expect(after).toMatchObject({ upvotes: 4, downvotes: 6, score: -2 });
   });
 
@@ -78,7 +104,10 @@ describe('fingering patterns', () => {
       rest.forEach((d, i) => permute(prefix + d, [...rest.slice(0, i), ...rest.slice(i + 1)]));
     };
     permute('', digits);
-    await s.db.prisma.fingeringPattern.createMany({ data: perms.map((pattern) => ({ chartId: chart, pattern })), skipDuplicates: true });
+    await s.db.prisma.fingeringPattern.createMany({
+      data: perms.map((pattern) => ({ chartId: chart, pattern })),
+      skipDuplicates: true,
+    });
     const total = await s.db.prisma.fingeringPattern.count({ where: { chartId: chart } });
     const p1 = expectNoErrors(await s.gql(LIST, { c: String(chart) }, tokens[1])) as any;
     expect(p1.fingeringPatterns.totalCount).toBe(total);
@@ -88,10 +117,14 @@ describe('fingering patterns', () => {
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     const zeros = p1.fingeringPatterns.edges.filter((e: any) => e.node.score === 0).map((e: any) => e.node.pattern);
     expect([...zeros].sort()).toEqual(zeros);
-    const p2 = expectNoErrors(await s.gql(LIST, { c: String(chart), after: p1.fingeringPatterns.pageInfo.endCursor })) as any;
+    const p2 = expectNoErrors(
+      await s.gql(LIST, { c: String(chart), after: p1.fingeringPatterns.pageInfo.endCursor }),
+    ) as any;
     expect(p2.fingeringPatterns.edges).toHaveLength(total - 100);
     expect(p2.fingeringPatterns.pageInfo.hasNextPage).toBe(false);
-    const seen = new Set([...p1.fingeringPatterns.edges, ...p2.fingeringPatterns.edges].map((e: any) => e.node.pattern));
+    const seen = new Set(
+      [...p1.fingeringPatterns.edges, ...p2.fingeringPatterns.edges].map((e: any) => e.node.pattern),
+    );
     expect(seen.size).toBe(total);
     const byUp = expectNoErrors(await s.gql(LIST, { c: String(chart), sort: 'UPVOTES', first: 2 })) as any;
     expect(byUp.fingeringPatterns.edges.map((e: any) => e.node.upvotes)).toEqual([4, 2]);

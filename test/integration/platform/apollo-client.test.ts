@@ -44,8 +44,12 @@ beforeAll(async () => {
   const charts = await s.db.prisma.chart.findMany({ orderBy: { id: 'asc' }, take: 2 });
   [chartC, chartD] = charts.map((c) => c.id);
   // both rivals played chart C (two timeline entries on one chart); I played chart D
-  await aScoreImport(s.db.prisma, rivalA, [{ chartId: chartC, exScore: 1000, playedAt: new Date('2024-05-01T10:00:00Z') }]);
-  await aScoreImport(s.db.prisma, rivalB, [{ chartId: chartC, exScore: 1100, playedAt: new Date('2024-05-02T10:00:00Z') }]);
+  await aScoreImport(s.db.prisma, rivalA, [
+    { chartId: chartC, exScore: 1000, playedAt: new Date('2024-05-01T10:00:00Z') },
+  ]);
+  await aScoreImport(s.db.prisma, rivalB, [
+    { chartId: chartC, exScore: 1100, playedAt: new Date('2024-05-02T10:00:00Z') },
+  ]);
   await aScoreImport(s.db.prisma, me, [{ chartId: chartD, exScore: 900, playedAt: new Date('2024-05-03T10:00:00Z') }]);
 });
 afterAll(() => s.close());
@@ -55,7 +59,13 @@ describe('Apollo Client (InMemoryCache, HTTP) against the server', () => {
     const apollo = client(await s.tokenFor(me.id));
     const { data } = await apollo.query<any>({ query: gql(DASHBOARD_QUERY) });
     // set-up above: one follower (fan), two followed (the rivals), one best (chart D, 900)
-    expect(data.me).toMatchObject({ __typename: 'User', id: gid(me.id), name: 'ApolloMe', isPublic: true, follows: { followers: 1, following: 2 } });
+    expect(data.me).toMatchObject({
+      __typename: 'User',
+      id: gid(me.id),
+      name: 'ApolloMe',
+      isPublic: true,
+      follows: { followers: 1, following: 2 },
+    });
     expect(data.me.followers.totalCount).toBe(1);
     expect(data.me.followers.edges.map((e: any) => e.node.id)).toEqual([gid(fan.id)]);
     expect(data.me.scores.totalCount).toBe(1);
@@ -74,8 +84,30 @@ describe('Apollo Client (InMemoryCache, HTTP) against the server', () => {
     const apollo = client();
     const query = gql`
       query TwoPlayers($a: ID!, $b: ID!) {
-        a: user(id: $a) { id name followers(first: 10) { edges { node { id name } } } }
-        b: user(id: $b) { id name followers(first: 10) { edges { node { id name } } } }
+        a: user(id: $a) {
+          id
+          name
+          followers(first: 10) {
+            edges {
+              node {
+                id
+                name
+              }
+            }
+          }
+        }
+        b: user(id: $b) {
+          id
+          name
+          followers(first: 10) {
+            edges {
+              node {
+                id
+                name
+              }
+            }
+          }
+        }
       }
     `;
     const variables = { a: rivalA.id, b: rivalB.id };
@@ -90,7 +122,15 @@ describe('Apollo Client (InMemoryCache, HTTP) against the server', () => {
     expect(refsA.sort()).toEqual([`User:${gid(fan.id)}`, `User:${gid(me.id)}`].sort());
     expect(refsB.sort()).toEqual(refsA);
     // one entry: a change written once shows through both paths
-    apollo.cache.writeFragment({ id: `User:${gid(fan.id)}`, fragment: gql`fragment Renamed on User { name }`, data: { name: 'RenamedFan' } });
+    apollo.cache.writeFragment({
+      id: `User:${gid(fan.id)}`,
+      fragment: gql`
+        fragment Renamed on User {
+          name
+        }
+      `,
+      data: { name: 'RenamedFan' },
+    });
     const again = apollo.readQuery<any>({ query, variables })!;
     const names = (list: any) => list.followers.edges.map((e: any) => e.node.name).sort();
     expect(names(again.a)).toEqual(['ApolloMe', 'RenamedFan']);
@@ -103,7 +143,24 @@ describe('Apollo Client (InMemoryCache, HTTP) against the server', () => {
       query: gql`
         query Feed($me: ID!) {
           timeline(userId: $me, first: 10) {
-            edges { node { id exScore user { id name } chart { id level song { id title } } } }
+            edges {
+              node {
+                id
+                exScore
+                user {
+                  id
+                  name
+                }
+                chart {
+                  id
+                  level
+                  song {
+                    id
+                    title
+                  }
+                }
+              }
+            }
           }
         }
       `,
@@ -117,7 +174,10 @@ describe('Apollo Client (InMemoryCache, HTTP) against the server', () => {
     const cache = apollo.cache.extract() as Cache;
     const entries = Object.keys(cache).filter((k) => k.startsWith('TimelineEntry:'));
     expect(entries).toHaveLength(2);
-    expect(entries.map((k) => cache[k]!.chart)).toEqual([{ __ref: `Chart:${toGlobalId('Chart', chartC)}` }, { __ref: `Chart:${toGlobalId('Chart', chartC)}` }]);
+    expect(entries.map((k) => cache[k]!.chart)).toEqual([
+      { __ref: `Chart:${toGlobalId('Chart', chartC)}` },
+      { __ref: `Chart:${toGlobalId('Chart', chartC)}` },
+    ]);
     expect(Object.keys(cache).filter((k) => k.startsWith('Chart:'))).toEqual([`Chart:${toGlobalId('Chart', chartC)}`]);
     expect(cache[`Chart:${toGlobalId('Chart', chartC)}`]!.song).toEqual({ __ref: expect.stringMatching(/^Song:/) });
   });

@@ -29,8 +29,17 @@ interface Answer {
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: res.status, contentType: res.headers.get('content-type'), retryAfter: res.headers.get('retry-after'), body: await res.text() };
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    retryAfter: res.headers.get('retry-after'),
+    body: await res.text(),
+  };
 }
 
 /** Sends the same request to both servers; returns the compiled server's answer after checking they are equal. */
@@ -65,7 +74,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await (apolloOnly.fastify).close();
+  await apolloOnly.fastify.close();
   await server?.close();
 });
 
@@ -84,8 +93,14 @@ describe('compiled executor vs Apollo', () => {
   it('maps resolver errors through the one formatError (NOT_FOUND, BAD_USER_INPUT), with data null', async () => {
     const chart = server.app.catalogue.chart(chartId)!;
     const notFound = await both({ query: CALC, variables: { t: 'no such song', d: 'ANOTHER', e: 1 } });
-    expect(JSON.parse(notFound.body)).toMatchObject({ data: null, errors: [{ extensions: { code: 'NOT_FOUND' }, path: ['bpiCalc'] }] });
-    const over = await both({ query: CALC, variables: { t: chart.title, d: chart.difficulty, e: chart.notes * 2 + 1 } });
+    expect(JSON.parse(notFound.body)).toMatchObject({
+      data: null,
+      errors: [{ extensions: { code: 'NOT_FOUND' }, path: ['bpiCalc'] }],
+    });
+    const over = await both({
+      query: CALC,
+      variables: { t: chart.title, d: chart.difficulty, e: chart.notes * 2 + 1 },
+    });
     expect(JSON.parse(over.body)).toMatchObject({ errors: [{ extensions: { code: 'BAD_USER_INPUT' } }] });
   });
 
@@ -123,7 +138,9 @@ describe('compiled executor vs Apollo', () => {
     const before = stats();
     const a = await both({ query: deep, variables: { id: owner.id } });
     expect(a.status).toBe(400);
-    expect(JSON.parse(a.body)).toMatchObject({ errors: [{ extensions: { code: 'BAD_USER_INPUT', issues: [{ code: 'max_depth' }] } }] });
+    expect(JSON.parse(a.body)).toMatchObject({
+      errors: [{ extensions: { code: 'BAD_USER_INPUT', issues: [{ code: 'max_depth' }] } }],
+    });
     expect(JSON.parse(a.body)).not.toHaveProperty('data');
     expect(stats().compiled).toBe(before.compiled + 1);
     const nul = await both({ query: CALC, variables: { t: 'a\u0000b', d: 'ANOTHER', e: 1 } });
@@ -137,9 +154,21 @@ describe('compiled executor vs Apollo', () => {
     expect((await both({ query: '{ bpiCalc(' })).status).toBe(400);
     expect((await both({ query: '{ noSuchField }' })).status).toBe(400);
     expect((await both({ query: '{ __schema { queryType { name } } }' })).status).toBe(200);
-    expect((await both({ query: '{ me { id: databaseId } }' }, { authorization: 'Bearer not-a-token' })).status).toBe(401);
-    expect((await both({ query: '{ serverInfo { name } }', extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } })).status).toBe(400);
-    const graphqlResponse = await both({ query: '{ serverInfo { name } }' }, { accept: 'application/graphql-response+json' });
+    expect((await both({ query: '{ me { id: databaseId } }' }, { authorization: 'Bearer not-a-token' })).status).toBe(
+      401,
+    );
+    expect(
+      (
+        await both({
+          query: '{ serverInfo { name } }',
+          extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } },
+        })
+      ).status,
+    ).toBe(400);
+    const graphqlResponse = await both(
+      { query: '{ serverInfo { name } }' },
+      { accept: 'application/graphql-response+json' },
+    );
     expect(graphqlResponse.contentType).toContain('application/graphql-response+json');
     expect(stats().apollo).toBe(before.apollo + 7);
     expect(stats().compiled).toBe(before.compiled);

@@ -27,7 +27,9 @@ maybe('a page on another origin calls the API from headless Chromium (CORS)', ()
 
   beforeAll(async () => {
     frontend = http.createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>frontend</title><p>a frontend</p>');
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>frontend</title><p>a frontend</p>');
     });
     await new Promise<void>((resolve) => frontend.listen(0, resolve));
     const port = (frontend.address() as AddressInfo).port;
@@ -37,7 +39,9 @@ maybe('a page on another origin calls the API from headless Chromium (CORS)', ()
     player = await aPublicPlayer(s.db.prisma);
     token = await s.tokenFor(player.id);
     // what reaches the API server (preflights included, which the page never sees)
-    s.fastify.server.on('request', (req: http.IncomingMessage) => seen.push(`${req.method} ${req.url?.split('?')[0]} ${req.headers.origin ?? '-'}`));
+    s.fastify.server.on('request', (req: http.IncomingMessage) =>
+      seen.push(`${req.method} ${req.url?.split('?')[0]} ${req.headers.origin ?? '-'}`),
+    );
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 60_000);
   afterAll(async () => {
@@ -83,13 +87,20 @@ maybe('a page on another origin calls the API from headless Chromium (CORS)', ()
   it('from the allowed origin: GraphQL (JSON POST with a bearer token, preflighted) and a REST path answer', async () => {
     const out = (await callApi(allowed)) as any;
     const requests = [...seen];
-    expect(out.graphql).toEqual({ status: 200, body: { data: { me: { id: player.id, name: player.name }, serverInfo: { name: 'bpigraph' } } } });
+    expect(out.graphql).toEqual({
+      status: 200,
+      body: { data: { me: { id: player.id, name: player.name }, serverInfo: { name: 'bpigraph' } } },
+    });
     expect(out.rest.status).toBe(200);
     // the REST body the page reads is the one a same-origin caller gets
     expect(out.rest.body).toEqual((await s.get(`/api/v1/users/${player.id}/profile`)).body);
     expect(out.rest.body.profile).toMatchObject({ userId: player.id, userName: player.name });
     // the JSON POST with a bearer token was preflighted; the simple GET was not
-    expect(requests).toEqual([`OPTIONS /graphql ${allowed}`, `POST /graphql ${allowed}`, `GET /api/v1/users/${player.id}/profile ${allowed}`]);
+    expect(requests).toEqual([
+      `OPTIONS /graphql ${allowed}`,
+      `POST /graphql ${allowed}`,
+      `GET /api/v1/users/${player.id}/profile ${allowed}`,
+    ]);
   }, 60_000);
 
   it('from an origin not in CORS_ORIGINS: the browser refuses both calls', async () => {

@@ -5,7 +5,13 @@ import { startTestServer, type TestServer } from '../../helpers/server';
 const VITE = 'http://localhost:5173';
 const EVIL = 'http://evil.example';
 
-function preflight(s: TestServer, path: string, origin: string, method = 'POST', headers = 'content-type, authorization') {
+function preflight(
+  s: TestServer,
+  path: string,
+  origin: string,
+  method = 'POST',
+  headers = 'content-type, authorization',
+) {
   return fetch(`${s.url}${path}`, {
     method: 'OPTIONS',
     headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers },
@@ -13,7 +19,11 @@ function preflight(s: TestServer, path: string, origin: string, method = 'POST',
 }
 
 const postGraphql = (s: TestServer, query: string, headers: Record<string, string>) =>
-  fetch(`${s.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+  fetch(`${s.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query }),
+  });
 
 describe('CORS with the development defaults (CORS_ORIGINS unset, NODE_ENV=test)', () => {
   let s: TestServer;
@@ -28,7 +38,8 @@ describe('CORS with the development defaults (CORS_ORIGINS unset, NODE_ENV=test)
     expect(res.headers.get('access-control-allow-origin')).toBe(VITE);
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST');
     const allowed = res.headers.get('access-control-allow-headers')!.split(', ');
-    for (const h of ['authorization', 'content-type', 'apollo-require-preflight', 'x-api-key']) expect(allowed).toContain(h);
+    for (const h of ['authorization', 'content-type', 'apollo-require-preflight', 'x-api-key'])
+      expect(allowed).toContain(h);
     expect(res.headers.get('access-control-max-age')).toBe(String(CORS_MAX_AGE));
     expect(res.headers.get('vary')).toBe('Origin');
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
@@ -36,7 +47,13 @@ describe('CORS with the development defaults (CORS_ORIGINS unset, NODE_ENV=test)
   });
 
   it('answers a preflight to a REST path and to the token endpoint (127.0.0.1 dev port too)', async () => {
-    const profile = await preflight(s, '/api/v1/users/someone/profile', 'http://127.0.0.1:3000', 'GET', 'authorization');
+    const profile = await preflight(
+      s,
+      '/api/v1/users/someone/profile',
+      'http://127.0.0.1:3000',
+      'GET',
+      'authorization',
+    );
     expect(profile.status).toBe(204);
     expect(profile.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:3000');
     const token = await preflight(s, '/api/v1/token', VITE, 'POST', 'x-api-key');
@@ -69,11 +86,16 @@ describe('CORS with the development defaults (CORS_ORIGINS unset, NODE_ENV=test)
     const missing = await fetch(`${s.url}/nope`, { headers: { origin: VITE } });
     expect(missing.status).toBe(404);
     expect(missing.headers.get('access-control-allow-origin')).toBe(VITE);
-    const wrongMethod = await fetch(`${s.url}/api/v1/songs/notes/recent`, { method: 'DELETE', headers: { origin: VITE } });
+    const wrongMethod = await fetch(`${s.url}/api/v1/songs/notes/recent`, {
+      method: 'DELETE',
+      headers: { origin: VITE },
+    });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('access-control-allow-origin')).toBe(VITE);
     // A simple cross-origin GET (no preflight-forcing header) is still refused by Apollo's CSRF prevention.
-    const simple = await fetch(`${s.url}/graphql?query=${encodeURIComponent('{ serverInfo { name } }')}`, { headers: { origin: VITE } });
+    const simple = await fetch(`${s.url}/graphql?query=${encodeURIComponent('{ serverInfo { name } }')}`, {
+      headers: { origin: VITE },
+    });
     expect(simple.status).toBe(400);
     expect(await simple.text()).toMatch(/CSRF/);
     const withHeader = await fetch(`${s.url}/graphql?query=${encodeURIComponent('{ serverInfo { name } }')}`, {
@@ -96,7 +118,12 @@ describe('CORS with the development defaults (CORS_ORIGINS unset, NODE_ENV=test)
   });
 
   it('allows every loopback origin, on any port (a page on :8000 works without configuration)', async () => {
-    for (const origin of ['http://localhost:8000', 'http://127.0.0.1:8000', 'http://[::1]:8000', 'https://localhost:8443']) {
+    for (const origin of [
+      'http://localhost:8000',
+      'http://127.0.0.1:8000',
+      'http://[::1]:8000',
+      'https://localhost:8443',
+    ]) {
       const pre = await preflight(s, '/graphql', origin);
       expect(pre.status).toBe(204);
       expect(pre.headers.get('access-control-allow-origin')).toBe(origin);
@@ -127,7 +154,14 @@ describe('CORS configured', () => {
 
   it('an explicit list replaces the dev defaults; credentials on request', async () => {
     const app = 'https://app.example.org';
-    const s = await startTestServer({ env: { NODE_ENV: 'production', PUBLIC_URL: 'https://api.example.org', CORS_ORIGINS: `${app}, https://admin.example.org/`, CORS_ALLOW_CREDENTIALS: 'true' } });
+    const s = await startTestServer({
+      env: {
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://api.example.org',
+        CORS_ORIGINS: `${app}, https://admin.example.org/`,
+        CORS_ALLOW_CREDENTIALS: 'true',
+      },
+    });
     try {
       const pre = await preflight(s, '/graphql', app);
       expect(pre.status).toBe(204);

@@ -24,9 +24,30 @@ async function withBests(u: User, n: number) {
   const batch = await db.importBatch.create({ data: { userId: u.id, version: '33', source: 'ROWS', rowCount: n } });
   const playedAt = new Date('2025-01-01T00:00:00Z');
   const ids = chartIds.slice(0, n);
-  await db.score.createMany({ data: ids.map((chartId, i) => ({ userId: u.id, chartId, version: '33', batchId: batch.id, exScore: 500 + i, playedAt })) });
-  const scores = await db.score.findMany({ where: { batchId: batch.id }, select: { id: true, chartId: true, exScore: true } });
-  await db.bestScore.createMany({ data: scores.map((sc) => ({ userId: u.id, version: '33', chartId: sc.chartId, exScore: sc.exScore, exScoreId: sc.id, playedAt })) });
+  await db.score.createMany({
+    data: ids.map((chartId, i) => ({
+      userId: u.id,
+      chartId,
+      version: '33',
+      batchId: batch.id,
+      exScore: 500 + i,
+      playedAt,
+    })),
+  });
+  const scores = await db.score.findMany({
+    where: { batchId: batch.id },
+    select: { id: true, chartId: true, exScore: true },
+  });
+  await db.bestScore.createMany({
+    data: scores.map((sc) => ({
+      userId: u.id,
+      version: '33',
+      chartId: sc.chartId,
+      exScore: sc.exScore,
+      exScoreId: sc.id,
+      playedAt,
+    })),
+  });
 }
 
 beforeAll(async () => {
@@ -36,11 +57,24 @@ beforeAll(async () => {
   const have = await db.chart.count({ where: { playStyle: 'SP' } });
   const release = (await db.chartDefinition.findFirstOrThrow({ where: { isCurrent: true } })).definitionsVersion;
   for (let i = have; i < 100; i++) {
-    const chart = await db.chart.create({ data: { song: { create: { title: `Edges song ${i}` } }, playStyle: 'SP', difficulty: 'ANOTHER', level: 12, notes: 1000, bpm: '150' } });
-    await db.chartDefinition.create({ data: { chartId: chart.id, definitionsVersion: release, wr: 1900, kaidenAvg: 1600, notes: 1000, isCurrent: true } });
+    const chart = await db.chart.create({
+      data: {
+        song: { create: { title: `Edges song ${i}` } },
+        playStyle: 'SP',
+        difficulty: 'ANOTHER',
+        level: 12,
+        notes: 1000,
+        bpm: '150',
+      },
+    });
+    await db.chartDefinition.create({
+      data: { chartId: chart.id, definitionsVersion: release, wr: 1900, kaidenAvg: 1600, notes: 1000, isCurrent: true },
+    });
   }
   await s.app.catalogue.load();
-  chartIds = (await db.chart.findMany({ where: { playStyle: 'SP' }, orderBy: { id: 'asc' }, take: 100, select: { id: true } })).map((c) => c.id);
+  chartIds = (
+    await db.chart.findMany({ where: { playStyle: 'SP' }, orderBy: { id: 'asc' }, take: 100, select: { id: true } })
+  ).map((c) => c.id);
   expect(chartIds).toHaveLength(100);
   small = await aPublicPlayer(s.db.prisma, { name: 'EdgesSmall' });
   big = await aPublicPlayer(s.db.prisma, { name: 'EdgesBig' });
@@ -59,7 +93,10 @@ describe('edges of score-shaped types', () => {
       expect(node.chart.song.id).toBe(toGlobalId('Song', node.songId));
       expect(node.song.title).toBe(node.chart.song.title);
     }
-    const chart = await s.db.prisma.chart.findUniqueOrThrow({ where: { id: data.me.scores.edges[0].node.chartId }, include: { song: true } });
+    const chart = await s.db.prisma.chart.findUniqueOrThrow({
+      where: { id: data.me.scores.edges[0].node.chartId },
+      include: { song: true },
+    });
     expect(data.me.scores.edges[0].node.chart).toMatchObject({ level: chart.level, song: { title: chart.song.title } });
   });
 
@@ -71,20 +108,41 @@ describe('edges of score-shaped types', () => {
     expectSameSqlCount(ten, hundred, 'me.scores(first: 100) → chart { song definition } song');
     // the viewer's token check, me, the page of bests, its charts, their songs (definitions come from the in-memory catalogue)
     expect(hundred.count).toBeLessThanOrEqual(5);
-    if (process.env.EDGES_SQL_REPORT) console.log(`edges: ${hundred.count} statements for 100 scores:\n${hundred.statements.map((q) => q.replace(/\s+/g, ' ').slice(0, 120)).join('\n')}`);
+    if (process.env.EDGES_SQL_REPORT)
+      console.log(
+        `edges: ${hundred.count} statements for 100 scores:\n${hundred.statements.map((q) => q.replace(/\s+/g, ' ').slice(0, 120)).join('\n')}`,
+      );
   });
 
   it('Play.chart and Play.batch; ImportScoresPayload.batch', async () => {
     const u = await aPublicPlayer(s.db.prisma, { name: 'EdgesPlays' });
-    const imp = await aScoreImport(s.db.prisma, u, [{ chartId: chartIds[0], exScore: 1111, playedAt: new Date('2025-02-01T00:00:00Z') }]);
+    const imp = await aScoreImport(s.db.prisma, u, [
+      { chartId: chartIds[0], exScore: 1111, playedAt: new Date('2025-02-01T00:00:00Z') },
+    ]);
     const Q = `query($id: ID!, $c: ID!) { user(id: $id) { chartHistory(chartId: $c) { chartId chart { databaseId } batchId batch { id uid: databaseId version } } } }`;
     const got = expectNoErrors<any>(await s.gql(Q, { id: u.id, c: chartIds[0] })).user.chartHistory;
-    expect(got).toEqual([{ chartId: chartIds[0], chart: { databaseId: chartIds[0] }, batchId: imp.batchId, batch: { id: toGlobalId('Batch', imp.batchId), uid: imp.batchId, version: '33' } }]);
+    expect(got).toEqual([
+      {
+        chartId: chartIds[0],
+        chart: { databaseId: chartIds[0] },
+        batchId: imp.batchId,
+        batch: { id: toGlobalId('Batch', imp.batchId), uid: imp.batchId, version: '33' },
+      },
+    ]);
 
-    const row = { title: (await s.db.prisma.chart.findUniqueOrThrow({ where: { id: chartIds[1] }, include: { song: true } })).song.title };
+    const row = {
+      title: (await s.db.prisma.chart.findUniqueOrThrow({ where: { id: chartIds[1] }, include: { song: true } })).song
+        .title,
+    };
     const chart = await s.db.prisma.chart.findUniqueOrThrow({ where: { id: chartIds[1] } });
     const M = `mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "33", rows: $rows) { batchId batch { uid: databaseId songCount } } }`;
-    const res = expectNoErrors<any>(await s.gql(M, { u: u.id, rows: [{ title: row.title, difficulty: chart.difficulty, exScore: 100, clearState: "CLEAR" }] }, await s.tokenFor(u.id))).importScores;
+    const res = expectNoErrors<any>(
+      await s.gql(
+        M,
+        { u: u.id, rows: [{ title: row.title, difficulty: chart.difficulty, exScore: 100, clearState: 'CLEAR' }] },
+        await s.tokenFor(u.id),
+      ),
+    ).importScores;
     expect(res.batchId).toBeTruthy();
     expect(res.batch).toEqual({ uid: res.batchId, songCount: 1 });
   });
@@ -95,6 +153,8 @@ describe('edges of score-shaped types', () => {
     const Q = `query($id: ID!, $c: ID!) { user(id: $id) { chartHistory(chartId: $c) { batch { id } } } }`;
     const res = await s.gql(Q, { id: p.id, c: chartIds[0] });
     expect(res.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    expect(expectNoErrors<any>(await s.gql(Q, { id: p.id, c: chartIds[0] }, await s.tokenFor(p.id))).user.chartHistory).toHaveLength(1);
+    expect(
+      expectNoErrors<any>(await s.gql(Q, { id: p.id, c: chartIds[0] }, await s.tokenFor(p.id))).user.chartHistory,
+    ).toHaveLength(1);
   });
 });

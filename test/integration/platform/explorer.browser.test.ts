@@ -21,7 +21,8 @@ const ARTIFACTS = process.env.TEST_ARTIFACTS_DIR ?? path.join(os.tmpdir(), 'bpig
 const RESPONSE = '.graphiql-response';
 
 /** The text of the result pane (whitespace collapsed). */
-const responseText = async (page: Page) => ((await page.locator(RESPONSE).first().textContent()) ?? '').replace(/\s+/g, ' ');
+const responseText = async (page: Page) =>
+  ((await page.locator(RESPONSE).first().textContent()) ?? '').replace(/\s+/g, ' ');
 
 /** Waits until the result pane contains every string. */
 async function waitForResponse(page: Page, ...needles: string[]) {
@@ -40,14 +41,18 @@ function externalRequests(page: Page): string[] {
   const external: string[] = [];
   page.on('request', (r) => {
     const u = new URL(r.url());
-    if (!['127.0.0.1', 'localhost'].includes(u.hostname) && !['data:', 'blob:'].includes(u.protocol)) external.push(r.url());
+    if (!['127.0.0.1', 'localhost'].includes(u.hostname) && !['data:', 'blob:'].includes(u.protocol))
+      external.push(r.url());
   });
   return external;
 }
 
 async function openExplorer(page: Page, url: string) {
   await page.goto(`${url}/graphql`, { waitUntil: 'load' });
-  await page.locator('.graphiql-query-editor [role="textbox"], .graphiql-query-editor textarea').first().waitFor({ timeout: 30_000 });
+  await page
+    .locator('.graphiql-query-editor [role="textbox"], .graphiql-query-editor textarea')
+    .first()
+    .waitFor({ timeout: 30_000 });
 }
 
 maybe('GraphiQL explorer in headless Chromium', () => {
@@ -95,7 +100,9 @@ maybe('GraphiQL explorer in headless Chromium', () => {
 
     // the subscription example (third default tab)
     await page.locator('.graphiql-tab', { hasText: 'Notifications' }).click();
-    await page.waitForFunction(() => (document.querySelector('.graphiql-query-editor')?.textContent ?? '').includes('notificationAdded'));
+    await page.waitForFunction(() =>
+      (document.querySelector('.graphiql-query-editor')?.textContent ?? '').includes('notificationAdded'),
+    );
 
     // sign in: the bearer token in the Headers tab (inserted as text: the editor would close brackets)
     await page.getByText('Headers', { exact: true }).click();
@@ -105,12 +112,15 @@ maybe('GraphiQL explorer in headless Chromium', () => {
 
     // run it: the explorer opens a graphql-ws connection, authenticated by connectionParams
     await page.locator('.graphiql-execute-button').click();
-    for (let i = 0; i < 300 && s.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id) !== 1; i++) await page.waitForTimeout(100);
+    for (let i = 0; i < 300 && s.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id) !== 1; i++)
+      await page.waitForTimeout(100);
     expect(s.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id)).toBe(1);
     expect(sockets).toEqual([`${s.url.replace(/^http/, 'ws')}/graphql`]);
 
     // another client follows me: the notification appears in the result pane
-    expectNoErrors(await s.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: me.id }, await s.tokenFor(fan.id)));
+    expectNoErrors(
+      await s.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: me.id }, await s.tokenFor(fan.id)),
+    );
     await waitForResponse(page, 'NEW_FOLLOWER', 'ExplorerFan');
     const stored = await s.db.prisma.notification.findFirstOrThrow({ where: { recipientId: me.id } });
     const text = await responseText(page);
@@ -128,7 +138,8 @@ maybe('GraphiQL explorer in headless Chromium', () => {
 
     // the stop button ends the subscription on the server too
     await page.locator('.graphiql-execute-button').click();
-    for (let i = 0; i < 300 && s.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id) !== 0; i++) await page.waitForTimeout(100);
+    for (let i = 0; i < 300 && s.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id) !== 0; i++)
+      await page.waitForTimeout(100);
     expect(s.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id)).toBe(0);
     expect(external).toEqual([]);
     await page.close();
@@ -138,7 +149,9 @@ maybe('GraphiQL explorer in headless Chromium', () => {
     const page = await browser.newPage();
     await openExplorer(page, s.url);
     await page.locator('.graphiql-tab', { hasText: 'Notifications' }).click();
-    await page.waitForFunction(() => (document.querySelector('.graphiql-query-editor')?.textContent ?? '').includes('notificationAdded'));
+    await page.waitForFunction(() =>
+      (document.querySelector('.graphiql-query-editor')?.textContent ?? '').includes('notificationAdded'),
+    );
     await page.locator('.graphiql-execute-button').click();
     await waitForResponse(page, 'UNAUTHENTICATED');
 

@@ -38,7 +38,18 @@ beforeAll(async () => {
   await follows(db, b, a, { approved: true });
   tokens = [undefined, await s.tokenFor(a.id), await s.tokenFor(admin.id)];
   const charts = await db.chart.findMany({ take: 3, where: { level: 12 } });
-  idPool = [a.id, b.id, admin.id, ...charts.map((c) => String(c.id)), ...charts.map((c) => String(c.songId)), '0', '-1', '999999999', 'nope', ''];
+  idPool = [
+    a.id,
+    b.id,
+    admin.id,
+    ...charts.map((c) => String(c.id)),
+    ...charts.map((c) => String(c.songId)),
+    '0',
+    '-1',
+    '999999999',
+    'nope',
+    '',
+  ];
   const tables = await db.$queryRawUnsafe<{ table_name: string }[]>(
     `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT LIKE '\\_prisma%' ORDER BY 1`,
   );
@@ -63,43 +74,88 @@ async function settledCounts(): Promise<Record<string, number>> {
   return prev;
 }
 
-const nasty = fc.constantFrom('', ' ', 'a\u0000b', '\u0000', 'x'.repeat(5000), '../../etc/passwd', "'; DROP TABLE \"User\"; --", '{"a":', '[]', '💥'.repeat(50), '\ud800', 'null', 'NaN');
+const nasty = fc.constantFrom(
+  '',
+  ' ',
+  'a\u0000b',
+  '\u0000',
+  'x'.repeat(5000),
+  '../../etc/passwd',
+  '\'; DROP TABLE "User"; --',
+  '{"a":',
+  '[]',
+  '💥'.repeat(50),
+  '\ud800',
+  'null',
+  'NaN',
+);
 
 /** A value for an input type: usually well-typed, sometimes null / wrong-typed / nasty. */
 function valueFor(type: GraphQLInputType, argName: string, depth = 0): fc.Arbitrary<unknown> {
   const nonNull = isNonNullType(type);
-  const inner = (nonNull ? type.ofType : type);
+  const inner = nonNull ? type.ofType : type;
   let typed: fc.Arbitrary<unknown>;
   if (isListType(inner)) {
     typed = depth > 2 ? fc.constant([]) : fc.array(valueFor(inner.ofType, argName, depth + 1), { maxLength: 4 });
   } else if (isEnumType(inner)) {
-    typed = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...inner.getValues().map((v) => v.name)) }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) });
+    typed = fc.oneof(
+      { weight: 5, arbitrary: fc.constantFrom(...inner.getValues().map((v) => v.name)) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+    );
   } else if (isInputObjectType(inner)) {
     const fields = Object.values(inner.getFields());
     typed =
       depth > 2
         ? fc.constant({})
-        : fc.record(Object.fromEntries(fields.map((f) => [f.name, valueFor(f.type, f.name, depth + 1)])), { requiredKeys: fields.filter((f) => isNonNullType(f.type)).map((f) => f.name) });
+        : fc.record(Object.fromEntries(fields.map((f) => [f.name, valueFor(f.type, f.name, depth + 1)])), {
+            requiredKeys: fields.filter((f) => isNonNullType(f.type)).map((f) => f.name),
+          });
   } else if (isScalarType(inner)) {
     switch (inner.name) {
       case 'Int':
         typed = fc.oneof(fc.integer({ min: -3, max: 5000 }), fc.constantFrom(0, 1, 100, 101, 2 ** 31 - 1, -(2 ** 31)));
         break;
       case 'Float':
-        typed = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }), fc.constantFrom(0, -1, 1e300));
+        typed = fc.oneof(
+          fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }),
+          fc.constantFrom(0, -1, 1e300),
+        );
         break;
       case 'Boolean':
         typed = fc.boolean();
         break;
       case 'ID':
-        typed = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...idPool) }, { weight: 1, arbitrary: fc.string({ maxLength: 40 }) }, { weight: 1, arbitrary: nasty });
+        typed = fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...idPool) },
+          { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+          { weight: 1, arbitrary: nasty },
+        );
         break;
       case 'DateTimeISO':
-        typed = fc.oneof(fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString()), fc.string({ maxLength: 10 }));
+        typed = fc.oneof(
+          fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString()),
+          fc.string({ maxLength: 10 }),
+        );
         break;
       default: {
-        const known = /userId|chartId|songId/.test(argName) ? fc.constantFrom(...idPool) : fc.constantFrom('33', '32', 'INF', 'Verflucht', 'https://example.com/cb', 'http://localhost/cb', '[]', '{}');
-        typed = fc.oneof({ weight: 3, arbitrary: fc.string({ maxLength: 40 }) }, { weight: 3, arbitrary: known }, { weight: 2, arbitrary: nasty }, { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }) });
+        const known = /userId|chartId|songId/.test(argName)
+          ? fc.constantFrom(...idPool)
+          : fc.constantFrom(
+              '33',
+              '32',
+              'INF',
+              'Verflucht',
+              'https://example.com/cb',
+              'http://localhost/cb',
+              '[]',
+              '{}',
+            );
+        typed = fc.oneof(
+          { weight: 3, arbitrary: fc.string({ maxLength: 40 }) },
+          { weight: 3, arbitrary: known },
+          { weight: 2, arbitrary: nasty },
+          { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }) },
+        );
       }
     }
   } else {
@@ -137,7 +193,9 @@ function requestFor(kind: 'query' | 'mutation') {
 function internalErrors(res: { status: number; body: { errors?: any[] } }): string[] {
   const out: string[] = [];
   if (res.status >= 500) out.push(`HTTP ${res.status}`);
-  for (const e of res.body.errors ?? []) if (!e.extensions?.code || e.extensions.code === 'INTERNAL_SERVER_ERROR') out.push(`${e.extensions?.code}: ${e.message}`);
+  for (const e of res.body.errors ?? [])
+    if (!e.extensions?.code || e.extensions.code === 'INTERNAL_SERVER_ERROR')
+      out.push(`${e.extensions?.code}: ${e.message}`);
   return out;
 }
 
@@ -174,7 +232,9 @@ describe('GraphQL input validation under generated arguments (fast-check)', () =
           known = after;
           const changed = Object.keys(after).filter((t) => after[t] !== before[t]);
           if (changed.length) {
-            throw new Error(`partial write by failed ${r.field} (${res.body.errors[0].extensions.code}): ${changed.map((t) => `${t} ${before[t]}→${after[t]}`).join(', ')}`);
+            throw new Error(
+              `partial write by failed ${r.field} (${res.body.errors[0].extensions.code}): ${changed.map((t) => `${t} ${before[t]}→${after[t]}`).join(', ')}`,
+            );
           }
         } else {
           succeeded++;

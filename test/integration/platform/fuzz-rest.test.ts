@@ -32,7 +32,13 @@ function raw(method: string, path: string): Promise<{ status: number; contentTyp
     const req = http.request({ host: '127.0.0.1', port, method, path, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType: String(res.headers['content-type'] ?? ''),
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -46,16 +52,66 @@ const value = fc.oneof(
   fc.string({ maxLength: 30 }).map(encodeURIComponent),
   fc.string({ unit: 'grapheme', maxLength: 10 }).map(encodeURIComponent),
   rawText,
-  fc.constantFrom('', '%', '%E0%A4%A', '%FF', '%00', '-1', '0', '1.5', '1e309', 'NaN', 'Infinity', '99999999999999999999', 'true', 'TRUE', 'null', '[]', '{}', 'ANOTHER', 'LEGGENDARIA', 'latest', 'upvotes', '33', '1', 'Verflucht'),
+  fc.constantFrom(
+    '',
+    '%',
+    '%E0%A4%A',
+    '%FF',
+    '%00',
+    '-1',
+    '0',
+    '1.5',
+    '1e309',
+    'NaN',
+    'Infinity',
+    '99999999999999999999',
+    'true',
+    'TRUE',
+    'null',
+    '[]',
+    '{}',
+    'ANOTHER',
+    'LEGGENDARIA',
+    'latest',
+    'upvotes',
+    '33',
+    '1',
+    'Verflucht',
+  ),
   fc.integer().map(String),
 );
 const key = fc.oneof(
-  fc.constantFrom('title', 'difficulty', 'exScore', 'version', 'includeRank', 'compare', 'sort', 'page', 'first', 'after', 'limit', '__proto__', 'constructor', 'title[]', 'exScore[0]', 'a.b'),
+  fc.constantFrom(
+    'title',
+    'difficulty',
+    'exScore',
+    'version',
+    'includeRank',
+    'compare',
+    'sort',
+    'page',
+    'first',
+    'after',
+    'limit',
+    '__proto__',
+    'constructor',
+    'title[]',
+    'exScore[0]',
+    'a.b',
+  ),
   rawText,
 );
-const query = fc.array(fc.tuple(key, value, fc.boolean()), { maxLength: 8 }).map((pairs) => pairs.map(([k, v, eq]) => (eq ? `${k}=${v}` : k)).join('&'));
+const query = fc
+  .array(fc.tuple(key, value, fc.boolean()), { maxLength: 8 })
+  .map((pairs) => pairs.map(([k, v, eq]) => (eq ? `${k}=${v}` : k)).join('&'));
 const userId = () =>
-  fc.oneof(fc.constant(publicId), fc.constant(privateId), fc.uuid(), rawText.filter((t) => t.length > 0 && !t.includes('/') && !t.includes('?')), fc.constantFrom('%00', '..', '%2F', 'a'.repeat(300), '%E0%A4%A'));
+  fc.oneof(
+    fc.constant(publicId),
+    fc.constant(privateId),
+    fc.uuid(),
+    rawText.filter((t) => t.length > 0 && !t.includes('/') && !t.includes('?')),
+    fc.constantFrom('%00', '..', '%2F', 'a'.repeat(300), '%E0%A4%A'),
+  );
 
 async function checkResponse(method: string, path: string) {
   const res = await raw(method, path);
@@ -67,7 +123,8 @@ async function checkResponse(method: string, path: string) {
     } catch {
       throw new Error(`${method} ${path} → ${res.status} non-JSON body ${res.body.slice(0, 200)}`);
     }
-    if (typeof (json as { message?: unknown })?.message !== 'string') throw new Error(`${method} ${path} → ${res.status} without {message}: ${res.body.slice(0, 200)}`);
+    if (typeof (json as { message?: unknown })?.message !== 'string')
+      throw new Error(`${method} ${path} → ${res.status} without {message}: ${res.body.slice(0, 200)}`);
   } else if (method === 'GET') {
     expect(res.contentType).toContain('application/json');
     JSON.parse(res.body);
@@ -75,21 +132,38 @@ async function checkResponse(method: string, path: string) {
   return res.status;
 }
 
-const method = fc.oneof({ weight: 9, arbitrary: fc.constant('GET') }, { weight: 1, arbitrary: fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH') });
+const method = fc.oneof(
+  { weight: 9, arbitrary: fc.constant('GET') },
+  { weight: 1, arbitrary: fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH') },
+);
 
 describe('REST query parsing under generated input (fast-check, zero 5xx, 4xx = JSON {message})', () => {
   it('GET /api/v1/bpi/calc', async () => {
     const statuses = new Set<number>();
-    await fc.assert(fc.asyncProperty(method, query, async (m, q) => void statuses.add(await checkResponse(m, `/api/v1/bpi/calc?${q}`))), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(
+        method,
+        query,
+        async (m, q) => void statuses.add(await checkResponse(m, `/api/v1/bpi/calc?${q}`)),
+      ),
+      { numRuns: RUNS },
+    );
     expect(statuses.has(400)).toBe(true);
     // A well-formed request among the generated ones still answers 200.
-    expect(await checkResponse('GET', '/api/v1/bpi/calc?title=Aurora%20Drive&difficulty=ANOTHER&exScore=1000')).toBeLessThan(500);
+    expect(
+      await checkResponse('GET', '/api/v1/bpi/calc?title=Aurora%20Drive&difficulty=ANOTHER&exScore=1000'),
+    ).toBeLessThan(500);
   });
 
   it('GET /api/v1/users/{id}/profile', async () => {
     const statuses = new Set<number>();
     await fc.assert(
-      fc.asyncProperty(method, userId(), query, async (m, id, q) => void statuses.add(await checkResponse(m, `/api/v1/users/${id}/profile?${q}`))),
+      fc.asyncProperty(
+        method,
+        userId(),
+        query,
+        async (m, id, q) => void statuses.add(await checkResponse(m, `/api/v1/users/${id}/profile?${q}`)),
+      ),
       { numRuns: RUNS },
     );
     expect([...statuses].some((x) => x === 200)).toBe(true);
@@ -102,14 +176,26 @@ describe('REST query parsing under generated input (fast-check, zero 5xx, 4xx = 
       console.warn('[fuzz-rest] /api/v1/users/{id}/stats/recommended is not registered yet: fuzzing the 404 path only');
     }
     await fc.assert(
-      fc.asyncProperty(method, userId(), query, async (m, id, q) => void (await checkResponse(m, `/api/v1/users/${id}/stats/recommended?${q}`))),
+      fc.asyncProperty(
+        method,
+        userId(),
+        query,
+        async (m, id, q) => void (await checkResponse(m, `/api/v1/users/${id}/stats/recommended?${q}`)),
+      ),
       { numRuns: RUNS },
     );
   });
 
   it('GET /api/v1/songs/notes/recent', async () => {
     const statuses = new Set<number>();
-    await fc.assert(fc.asyncProperty(method, query, async (m, q) => void statuses.add(await checkResponse(m, `/api/v1/songs/notes/recent?${q}`))), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(
+        method,
+        query,
+        async (m, q) => void statuses.add(await checkResponse(m, `/api/v1/songs/notes/recent?${q}`)),
+      ),
+      { numRuns: RUNS },
+    );
     expect(statuses.has(200)).toBe(true);
   });
 });

@@ -77,7 +77,9 @@ function argList(field: GraphQLField<unknown, unknown>, ids: Ids, extra: string[
 
 /** A root path (`user(id: …) {`…) reaching an object type, found breadth-first through single objects. */
 function pathTo(schema: GraphQLSchema, target: string, ids: Ids): { open: string; close: string } | undefined {
-  const queue: { type: GraphQLObjectType; open: string; close: string; depth: number }[] = [{ type: schema.getQueryType()!, open: '', close: '', depth: 0 }];
+  const queue: { type: GraphQLObjectType; open: string; close: string; depth: number }[] = [
+    { type: schema.getQueryType()!, open: '', close: '', depth: 0 },
+  ];
   const seen = new Set<string>(['Query']);
   while (queue.length) {
     const cur = queue.shift()!;
@@ -123,25 +125,35 @@ describe('abuse limits (GRAPHQL_MAX_DEPTH=6, GRAPHQL_MAX_COMPLEXITY=800)', () =>
   it('refuses an operation deeper than the limit with BAD_USER_INPUT naming GRAPHQL_MAX_DEPTH', async () => {
     const ok = await s.gql('{ songs(first: 1) { edges { node { charts { definition { notes } } } } } }');
     expectNoErrors(ok); // depth 6
-    const deep = await s.gql('{ songs(first: 1) { edges { node { charts { song { charts { id: databaseId } } } } } } }'); // depth 7
+    const deep = await s.gql(
+      '{ songs(first: 1) { edges { node { charts { song { charts { id: databaseId } } } } } } }',
+    ); // depth 7
     expect(deep.status).toBe(400);
     expect(deep.body.data).toBeUndefined();
     expect(deep.body.errors).toEqual([
-      expect.objectContaining({ message: 'Query depth 7 exceeds the maximum of 6 (GRAPHQL_MAX_DEPTH)', extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) }),
+      expect.objectContaining({
+        message: 'Query depth 7 exceeds the maximum of 6 (GRAPHQL_MAX_DEPTH)',
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+      }),
     ]);
     // Fragments count where they are spread.
-    const viaFragment = await s.gql('query { songs(first: 1) { edges { node { ...S } } } } fragment S on Song { charts { song { charts { id: databaseId } } } }');
+    const viaFragment = await s.gql(
+      'query { songs(first: 1) { edges { node { ...S } } } } fragment S on Song { charts { song { charts { id: databaseId } } } }',
+    );
     expect(viaFragment.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(viaFragment.body.errors?.[0].message).toContain('GRAPHQL_MAX_DEPTH');
   });
 
   it('refuses an operation over the complexity limit, counting page sizes from variables', async () => {
-    const q = 'query($n: Int) { songs(first: $n) { edges { node { id title artist genre charts { id: databaseId level notes bpm } } } } }';
+    const q =
+      'query($n: Int) { songs(first: $n) { edges { node { id title artist genre charts { id: databaseId level notes bpm } } } } }';
     expectNoErrors(await s.gql(q, { n: 5 }));
     const big = await s.gql(q, { n: 100 });
     expect(big.status).toBe(400);
     expect(big.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
-    expect(big.body.errors![0].message).toMatch(/^Query complexity \d+ exceeds the maximum of 800 \(GRAPHQL_MAX_COMPLEXITY\)$/);
+    expect(big.body.errors![0].message).toMatch(
+      /^Query complexity \d+ exceeds the maximum of 800 \(GRAPHQL_MAX_COMPLEXITY\)$/,
+    );
     expect(big.body.errors![0].extensions.issues[0].code).toBe('max_complexity');
   });
 
@@ -151,7 +163,9 @@ describe('abuse limits (GRAPHQL_MAX_DEPTH=6, GRAPHQL_MAX_COMPLEXITY=800)', () =>
     // A page whose size the parent field's own `first` sets (≤ 50, checked by its service, and
     // counted by the cost model on the parent): User.ticketRecommendation(s) { charts }.
     const PAGED_BY_PARENT = new Set(['TicketRecommendation.charts']);
-    const missing = fields.filter(([t, f]) => !f.args.some((a) => a.name === 'first') && !PAGED_BY_PARENT.has(`${t}.${f.name}`)).map(([t, f]) => `${t}.${f.name}`);
+    const missing = fields
+      .filter(([t, f]) => !f.args.some((a) => a.name === 'first') && !PAGED_BY_PARENT.has(`${t}.${f.name}`))
+      .map(([t, f]) => `${t}.${f.name}`);
     expect(missing).toEqual([]);
 
     const refused: string[] = [];
@@ -184,20 +198,37 @@ describe('abuse limits (GRAPHQL_MAX_DEPTH=6, GRAPHQL_MAX_COMPLEXITY=800)', () =>
     const sha256Hash = createHash('sha256').update(query).digest('hex');
     const ext = { persistedQuery: { version: 1, sha256Hash } };
     const post = (body: unknown) =>
-      fetch(`${s.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      fetch(`${s.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
     const miss = await post({ extensions: ext });
-    expect(miss.body.errors[0]).toMatchObject({ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
-    expect(await post({ query, extensions: ext })).toMatchObject({ status: 200, body: { data: { serverInfo: { name: 'bpigraph' } } } });
-    expect(await post({ extensions: ext })).toMatchObject({ status: 200, body: { data: { serverInfo: { name: 'bpigraph' } } } });
+    expect(miss.body.errors[0]).toMatchObject({
+      message: 'PersistedQueryNotFound',
+      extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' },
+    });
+    expect(await post({ query, extensions: ext })).toMatchObject({
+      status: 200,
+      body: { data: { serverInfo: { name: 'bpigraph' } } },
+    });
+    expect(await post({ extensions: ext })).toMatchObject({
+      status: 200,
+      body: { data: { serverInfo: { name: 'bpigraph' } } },
+    });
     // GET with the hash only (what CDNs cache).
-    const get = await fetch(`${s.url}/graphql?extensions=${encodeURIComponent(JSON.stringify(ext))}`, { headers: { 'apollo-require-preflight': 'true' } });
+    const get = await fetch(`${s.url}/graphql?extensions=${encodeURIComponent(JSON.stringify(ext))}`, {
+      headers: { 'apollo-require-preflight': 'true' },
+    });
     expect(await get.json()).toEqual({ data: { serverInfo: { name: 'bpigraph' } } });
     // A wrong hash for a query is refused, not stored.
     // (Apollo's 'provided sha does not match query' carries no extensions.code, so formatError masks its message.)
     const bad = await post({ query, extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } });
     expect(bad.status).toBe(400);
     expect(bad.body.data).toBeUndefined();
-    expect(await post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } })).toMatchObject({ body: { errors: [{ extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] } });
+    expect(await post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } })).toMatchObject({
+      body: { errors: [{ extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] },
+    });
   });
 });
 
@@ -226,12 +257,19 @@ describe('rate limits (3 writes, 2 expensive reads per minute) and production sw
     const codes: string[] = [];
     let limited: Response | undefined;
     for (let i = 0; i < 4; i++) {
-      const res = await fetch(`${s.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${t}` }, body: JSON.stringify({ query: m }) });
+      const res = await fetch(`${s.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${t}` },
+        body: JSON.stringify({ query: m }),
+      });
       const body = await res.json();
       codes.push(body.errors?.[0]?.extensions?.code ?? 'OK');
       if (i === 3) limited = res;
       if (i === 3) {
-        expect(body.errors[0]).toMatchObject({ message: 'Too Many Requests', extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } });
+        expect(body.errors[0]).toMatchObject({
+          message: 'Too Many Requests',
+          extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) },
+        });
       }
     }
     expect(codes.slice(0, 3)).not.toContain('RATE_LIMITED');
@@ -265,13 +303,14 @@ describe('rate limits (3 writes, 2 expensive reads per minute) and production sw
     expectNoErrors(await s.gql('{ songs(first: 2) { edges { node { id } } } }'));
   });
 
-
   it('refuses introspection but serves ordinary queries', async () => {
     const res = await s.gql('{ __schema { queryType { name } } }');
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors![0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(res.body.errors![0].message).toMatch(/introspection/i);
-    expect((await s.gql('{ __type(name: "Query") { name } }')).body.errors![0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect((await s.gql('{ __type(name: "Query") { name } }')).body.errors![0].extensions.code).toBe(
+      'GRAPHQL_VALIDATION_FAILED',
+    );
     expectNoErrors(await s.gql('{ serverInfo { name } }'));
   });
 

@@ -9,7 +9,6 @@ import { createLogger } from '../../../src/logger';
 import { demoDefinitions } from '../../../src/db/seed';
 import { updateDefinitions } from '../../../src/modules/catalogue/definitions.service';
 
-
 /** GET /metrics, checked as Prometheus text (version 0.0.4) and parsed by a strict exposition-format parser. */
 async function scrape(s: TestServer): Promise<Map<string, Family>> {
   const res = await fetch(`${s.url}/metrics`);
@@ -23,7 +22,8 @@ const same = (a: Record<string, string>, b: Record<string, string>) => {
   return Object.keys(rest).length === Object.keys(b).length && Object.entries(b).every(([k, v]) => rest[k] === v);
 };
 /** A counter's / gauge's value for these labels (0 when the series does not exist yet). */
-const value = (m: Map<string, Family>, name: string, labels: Record<string, string>) => m.get(name)?.samples.find((x) => x.name === name && same(x.labels, labels))?.value ?? 0;
+const value = (m: Map<string, Family>, name: string, labels: Record<string, string>) =>
+  m.get(name)?.samples.find((x) => x.name === name && same(x.labels, labels))?.value ?? 0;
 /** A histogram's count and sum for these labels. */
 const hist = (m: Map<string, Family>, name: string, labels: Record<string, string>) => ({
   count: m.get(name)?.samples.find((x) => x.name === `${name}_count` && same(x.labels, labels))?.value ?? 0,
@@ -56,9 +56,15 @@ describe('GET /metrics (Prometheus)', () => {
     // 3 named GraphQL operations (operationName from the document), 1 invalid query, 2 REST calls (200, 400)
     const named = 'query OpsTwoUsers($a: ID!, $b: ID!) { a: user(id: $a) { id } b: user(id: $b) { id } }';
     for (let i = 0; i < 3; i++) expect((await s.gql(named, { a: a.id, b: b.id })).body.errors).toBeUndefined();
-    expect((await s.gql('query OpsBroken { noSuchField }')).body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    const title = [...s.app.catalogue.charts()].find((c) => c.playStyle === 'SP' && c.difficulty === 'ANOTHER' && c.definition)!.title;
-    expect((await s.get(`/api/v1/bpi/calc?title=${encodeURIComponent(title)}&difficulty=ANOTHER&exScore=1000`)).status).toBe(200);
+    expect((await s.gql('query OpsBroken { noSuchField }')).body.errors[0].extensions.code).toBe(
+      'GRAPHQL_VALIDATION_FAILED',
+    );
+    const title = [...s.app.catalogue.charts()].find(
+      (c) => c.playStyle === 'SP' && c.difficulty === 'ANOTHER' && c.definition,
+    )!.title;
+    expect(
+      (await s.get(`/api/v1/bpi/calc?title=${encodeURIComponent(title)}&difficulty=ANOTHER&exScore=1000`)).status,
+    ).toBe(200);
     expect((await s.get('/api/v1/bpi/calc?difficulty=ANOTHER')).status).toBe(400);
     // a definitions import (a new demo release, one world record moved) and a recompute run
     const doc = demoDefinitions();
@@ -69,22 +75,53 @@ describe('GET /metrics (Prometheus)', () => {
 
     const after = await scrape(s);
     const op = { kind: 'graphql', route: '/graphql', operation: 'OpsTwoUsers' };
-    expect(value(after, 'bpigraph_requests_total', { ...op, status: '200' }) - value(before, 'bpigraph_requests_total', { ...op, status: '200' })).toBe(3);
-    expect(hist(after, 'bpigraph_request_duration_seconds', op).count - hist(before, 'bpigraph_request_duration_seconds', op).count).toBe(3);
-    expect(hist(after, 'bpigraph_request_duration_seconds', op).sum).toBeGreaterThan(hist(before, 'bpigraph_request_duration_seconds', op).sum);
+    expect(
+      value(after, 'bpigraph_requests_total', { ...op, status: '200' }) -
+        value(before, 'bpigraph_requests_total', { ...op, status: '200' }),
+    ).toBe(3);
+    expect(
+      hist(after, 'bpigraph_request_duration_seconds', op).count -
+        hist(before, 'bpigraph_request_duration_seconds', op).count,
+    ).toBe(3);
+    expect(hist(after, 'bpigraph_request_duration_seconds', op).sum).toBeGreaterThan(
+      hist(before, 'bpigraph_request_duration_seconds', op).sum,
+    );
     const rest = { kind: 'rest', route: '/api/v1/bpi/calc', operation: '' };
-    expect(value(after, 'bpigraph_requests_total', { ...rest, status: '200' }) - value(before, 'bpigraph_requests_total', { ...rest, status: '200' })).toBe(1);
-    expect(value(after, 'bpigraph_requests_total', { ...rest, status: '400' }) - value(before, 'bpigraph_requests_total', { ...rest, status: '400' })).toBe(1);
+    expect(
+      value(after, 'bpigraph_requests_total', { ...rest, status: '200' }) -
+        value(before, 'bpigraph_requests_total', { ...rest, status: '200' }),
+    ).toBe(1);
+    expect(
+      value(after, 'bpigraph_requests_total', { ...rest, status: '400' }) -
+        value(before, 'bpigraph_requests_total', { ...rest, status: '400' }),
+    ).toBe(1);
     const code = { code: 'GRAPHQL_VALIDATION_FAILED' };
-    expect(value(after, 'bpigraph_graphql_errors_total', code) - value(before, 'bpigraph_graphql_errors_total', code)).toBe(1);
+    expect(
+      value(after, 'bpigraph_graphql_errors_total', code) - value(before, 'bpigraph_graphql_errors_total', code),
+    ).toBe(1);
     // each request loads both users in one batch of 2 keys: 3 batches, 6 keys
     const loader = { loader: 'users.byId' };
-    expect(hist(after, 'bpigraph_dataloader_batch_size', loader).count - hist(before, 'bpigraph_dataloader_batch_size', loader).count).toBe(3);
-    expect(hist(after, 'bpigraph_dataloader_batch_size', loader).sum - hist(before, 'bpigraph_dataloader_batch_size', loader).sum).toBe(6);
-    expect(hist(after, 'bpigraph_import_duration_seconds', { kind: 'definitions' }).count - hist(before, 'bpigraph_import_duration_seconds', { kind: 'definitions' }).count).toBe(1);
-    expect(hist(after, 'bpigraph_recompute_duration_seconds', { step: 'all' }).count - hist(before, 'bpigraph_recompute_duration_seconds', { step: 'all' }).count).toBe(1);
+    expect(
+      hist(after, 'bpigraph_dataloader_batch_size', loader).count -
+        hist(before, 'bpigraph_dataloader_batch_size', loader).count,
+    ).toBe(3);
+    expect(
+      hist(after, 'bpigraph_dataloader_batch_size', loader).sum -
+        hist(before, 'bpigraph_dataloader_batch_size', loader).sum,
+    ).toBe(6);
+    expect(
+      hist(after, 'bpigraph_import_duration_seconds', { kind: 'definitions' }).count -
+        hist(before, 'bpigraph_import_duration_seconds', { kind: 'definitions' }).count,
+    ).toBe(1);
+    expect(
+      hist(after, 'bpigraph_recompute_duration_seconds', { step: 'all' }).count -
+        hist(before, 'bpigraph_recompute_duration_seconds', { step: 'all' }).count,
+    ).toBe(1);
     for (const step of s.app.recompute.stepNames) {
-      expect(hist(after, 'bpigraph_recompute_duration_seconds', { step }).count - hist(before, 'bpigraph_recompute_duration_seconds', { step }).count).toBe(1);
+      expect(
+        hist(after, 'bpigraph_recompute_duration_seconds', { step }).count -
+          hist(before, 'bpigraph_recompute_duration_seconds', { step }).count,
+      ).toBe(1);
     }
     if (usingPostgres) {
       // the test database's pool: max 5 (test/helpers/db.ts), at least one connection open
@@ -100,7 +137,9 @@ describe('GET /metrics (Prometheus)', () => {
     expect(() => parsePrometheusText('a 1\n')).toThrow(/of no declared family/);
     expect(() => parsePrometheusText('# TYPE a counter\na{x=1} 1\n')).toThrow(/not quoted/);
     expect(() => parsePrometheusText('# TYPE a counter\na one\n')).toThrow(/bad value/);
-    expect(() => parsePrometheusText('# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="+Inf"} 1\nh_count 1\nh_sum 1\n')).toThrow(/not cumulative/);
+    expect(() =>
+      parsePrometheusText('# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="+Inf"} 1\nh_count 1\nh_sum 1\n'),
+    ).toThrow(/not cumulative/);
   });
 
   it('x-request-id: a new one per request, the client’s kept when sane', async () => {
@@ -136,7 +175,11 @@ describe('request id on every log line', () => {
       const url = `http://127.0.0.1:${(fastify.server.address() as { port: number }).port}`;
       const res = await fetch(`${url}/test-log`, { headers: { 'x-request-id': 'trace-me-1' } });
       expect(res.headers.get('x-request-id')).toBe('trace-me-1');
-      await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'trace-me-2' }, body: JSON.stringify({ query: '{ serverInfo { name } }' }) });
+      await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'trace-me-2' },
+        body: JSON.stringify({ query: '{ serverInfo { name } }' }),
+      });
       const probe = lines.find((l) => l.probe);
       expect(probe).toMatchObject({ reqId: 'trace-me-1', msg: 'inside the request' });
       expect(lines.filter((l) => l.msg === 'request completed').map((l) => [l.reqId, l.route, l.status])).toEqual([

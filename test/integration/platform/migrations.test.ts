@@ -4,7 +4,12 @@ import path from 'node:path';
 import { runCliInProcess } from '../../helpers/cli';
 
 const root = path.resolve(__dirname, '../../..');
-const env = { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', DATA_DIR: path.join(os.tmpdir(), 'bpigraph-cli-usage') };
+const env = {
+  ...process.env,
+  DATABASE_URL: '',
+  LOG_LEVEL: 'silent',
+  DATA_DIR: path.join(os.tmpdir(), 'bpigraph-cli-usage'),
+};
 
 describe('migrations', () => {
   it('the committed migrations produce exactly prisma/schema.prisma (empty diff)', async () => {
@@ -18,7 +23,12 @@ describe('migrations', () => {
 // real entry point as `npm run cli` does — TypeScript loading, exit codes, the stdout/stderr split.
 describe('the CLI as a process', () => {
   const cli = (...args: string[]) =>
-    spawnSync(process.execPath, ['-r', '@swc-node/register', 'src/cli/index.ts', ...args], { cwd: root, encoding: 'utf8', env, timeout: 120_000 });
+    spawnSync(process.execPath, ['-r', '@swc-node/register', 'src/cli/index.ts', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      env,
+      timeout: 120_000,
+    });
 
   it('explains itself (exit 0) and refuses an unknown command in one line (exit 2)', () => {
     const r = cli('--help');

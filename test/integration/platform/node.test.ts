@@ -38,11 +38,15 @@ async function nodeAs(id: string, who?: User) {
 
 describe('node(id:)', () => {
   it('users: id is the global id, databaseId the database id, and node(id) refetches the same object', async () => {
-    const got = expectNoErrors<any>(await s.gql('query($id: ID!) { user(id: $id) { id databaseId name } }', { id: pub.id })).user;
+    const got = expectNoErrors<any>(
+      await s.gql('query($id: ID!) { user(id: $id) { id databaseId name } }', { id: pub.id }),
+    ).user;
     expect(got).toEqual({ id: toGlobalId('User', pub.id), databaseId: pub.id, name: 'NodePub' });
     expect(await nodeAs(got.id)).toEqual({ __typename: 'User', id: got.id, uid: pub.id, name: 'NodePub' });
     // the global id is accepted where the database id is
-    expect(expectNoErrors<any>(await s.gql('query($id: ID!) { user(id: $id) { name } }', { id: got.id })).user.name).toBe('NodePub');
+    expect(
+      expectNoErrors<any>(await s.gql('query($id: ID!) { user(id: $id) { name } }', { id: got.id })).user.name,
+    ).toBe('NodePub');
   });
 
   it('a private player: null for anonymous and a stranger, the player for themself and an approved follower', async () => {
@@ -70,13 +74,20 @@ describe('node(id:)', () => {
     expect(c).toMatchObject({ __typename: 'Chart', id: toGlobalId('Chart', chartId), databaseId: chartId });
     const song = await nodeAs(toGlobalId('Song', songId));
     expect(song).toMatchObject({ __typename: 'Song', databaseId: songId });
-    const viaArgs = expectNoErrors<any>(await s.gql('query($c: ID!, $s: ID!) { chart(id: $c) { databaseId song { id } } song(id: $s) { databaseId } }', { c: c.id, s: song.id }));
+    const viaArgs = expectNoErrors<any>(
+      await s.gql('query($c: ID!, $s: ID!) { chart(id: $c) { databaseId song { id } } song(id: $s) { databaseId } }', {
+        c: c.id,
+        s: song.id,
+      }),
+    );
     expect(viaArgs).toEqual({ chart: { databaseId: chartId, song: { id: song.id } }, song: { databaseId: songId } });
   });
 
   it('follow lists and notifications: their owner only', async () => {
     const list = await s.db.prisma.followList.create({ data: { ownerId: fan.id, name: 'NodeList' } });
-    const note = await s.db.prisma.notification.create({ data: { recipientId: fan.id, actorId: stranger.id, type: 'NEW_FOLLOWER' } });
+    const note = await s.db.prisma.notification.create({
+      data: { recipientId: fan.id, actorId: stranger.id, type: 'NEW_FOLLOWER' },
+    });
     for (const [id, expected] of [
       [toGlobalId('FollowList', list.id), { __typename: 'FollowList', name: 'NodeList' }],
       [toGlobalId('Notification', note.id), { __typename: 'Notification', type: 'NEW_FOLLOWER' }],
@@ -88,7 +99,15 @@ describe('node(id:)', () => {
   });
 
   it('unknown, malformed and other-type ids are null, never an error', async () => {
-    for (const id of [toGlobalId('User', '00000000-0000-0000-0000-000000000000'), toGlobalId('Chart', 999999), toGlobalId('Nope', 1), toGlobalId('Chart', 'x'), 'garbage', String(chartId), pub.id]) {
+    for (const id of [
+      toGlobalId('User', '00000000-0000-0000-0000-000000000000'),
+      toGlobalId('Chart', 999999),
+      toGlobalId('Nope', 1),
+      toGlobalId('Chart', 'x'),
+      'garbage',
+      String(chartId),
+      pub.id,
+    ]) {
       expect(await nodeAs(id)).toBeNull();
     }
   });
@@ -97,7 +116,9 @@ describe('node(id:)', () => {
 describe('nodes(ids:)', () => {
   it('answers in order, null where node(id:) is null', async () => {
     const ids = [toGlobalId('User', pub.id), toGlobalId('User', priv.id), 'garbage', toGlobalId('Chart', chartId)];
-    const got = expectNoErrors<any>(await s.gql('query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }', { ids })).nodes;
+    const got = expectNoErrors<any>(
+      await s.gql('query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }', { ids }),
+    ).nodes;
     expect(got).toEqual([{ __typename: 'User', id: ids[0] }, null, null, { __typename: 'Chart', id: ids[3] }]);
   });
 
@@ -107,13 +128,17 @@ describe('nodes(ids:)', () => {
     const charts = await s.db.prisma.chart.findMany({ orderBy: { id: 'asc' }, take: 12 });
     const q = 'query($ids: [ID!]!) { nodes(ids: $ids) { id ... on User { name } ... on Chart { level } } }';
     const one = await sqlFor(s, q, { ids: [toGlobalId('User', players[0].id), toGlobalId('Chart', charts[0].id)] });
-    const many = await sqlFor(s, q, { ids: [...players.map((p) => toGlobalId('User', p.id)), ...charts.map((c) => toGlobalId('Chart', c.id))] });
+    const many = await sqlFor(s, q, {
+      ids: [...players.map((p) => toGlobalId('User', p.id)), ...charts.map((c) => toGlobalId('Chart', c.id))],
+    });
     expect(many.data.nodes.filter(Boolean)).toHaveLength(24);
     expect(many.count).toBe(one.count);
   });
 
   it('refuses more than 100 ids (BAD_USER_INPUT naming ids)', async () => {
-    const res = await s.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: Array.from({ length: 101 }, (_, i) => toGlobalId('Chart', i + 1)) });
+    const res = await s.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
+      ids: Array.from({ length: 101 }, (_, i) => toGlobalId('Chart', i + 1)),
+    });
     expect(res.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(JSON.stringify(res.body.errors[0])).toContain('ids');
   });

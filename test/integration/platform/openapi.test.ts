@@ -51,7 +51,9 @@ describe('GET /api/v1/openapi.json (OpenAPI 3.1, from the routes’ schemas)', (
   });
 
   it('documents exactly the REST paths, with their methods, and nothing else', () => {
-    const listed = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => [p, m]));
+    const listed = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => [p, m]),
+    );
     expect(listed.sort()).toEqual([...REST_PATHS].sort());
     expect(doc.servers).toEqual([{ url: s.url }]); // no PUBLIC_URL: the loopback host the request used
     // parameters come from the routes' zod schemas: the calculator's query
@@ -63,28 +65,51 @@ describe('GET /api/v1/openapi.json (OpenAPI 3.1, from the routes’ schemas)', (
       ['title', 'query', true],
       ['version', 'query', false],
     ]);
-    expect(calc.responses['200'].content['application/json'].schema.required).toEqual(['song', 'bpi', 'rank', 'metadata']);
+    expect(calc.responses['200'].content['application/json'].schema.required).toEqual([
+      'song',
+      'bpi',
+      'rank',
+      'metadata',
+    ]);
   });
 
   it('types query parameters as the routes parse them (integer, boolean, enum, arrays) and documents 405', () => {
-    const param = (path: string, name: string) => doc.paths[path].get.parameters.find((p: any) => p.name === name)?.schema;
+    const param = (path: string, name: string) =>
+      doc.paths[path].get.parameters.find((p: any) => p.name === name)?.schema;
     expect(param('/api/v1/users/{userId}/stats/recommended', 'limit').type).toBe('integer');
-    expect(param('/api/v1/users/{userId}/stats/recommended', 'level')).toMatchObject({ type: 'array', items: { type: 'integer' } });
-    expect(param('/api/v1/users/{userId}/stats/recommended', 'difficulty')).toMatchObject({ type: 'array', items: { enum: ['HYPER', 'ANOTHER', 'LEGGENDARIA'] } });
+    expect(param('/api/v1/users/{userId}/stats/recommended', 'level')).toMatchObject({
+      type: 'array',
+      items: { type: 'integer' },
+    });
+    expect(param('/api/v1/users/{userId}/stats/recommended', 'difficulty')).toMatchObject({
+      type: 'array',
+      items: { enum: ['HYPER', 'ANOTHER', 'LEGGENDARIA'] },
+    });
     expect(param('/api/v1/users/{userId}/profile', 'compare').type).toBe('boolean');
     expect(param('/api/v1/bpi/calc', 'includeRank').type).toBe('boolean');
     expect(param('/api/v1/bpi/calc', 'exScore').type).toBe('integer');
     expect(param('/api/v1/songs/notes/recent', 'sort').enum).toEqual(['latest', 'upvotes']);
     expect(param('/api/v1/songs/notes/recent', 'page').type).toBe('integer');
-    for (const path of ['/api/v1/bpi/calc', '/api/v1/users/{userId}/profile', '/api/v1/users/{userId}/stats/recommended', '/api/v1/songs/notes/recent', '/api/v1/users/{userId}/charts/{file}']) {
-      expect([path, Object.keys(doc.paths[path].get.responses)]).toEqual([path, expect.arrayContaining(['200', '400', '405'])]);
+    for (const path of [
+      '/api/v1/bpi/calc',
+      '/api/v1/users/{userId}/profile',
+      '/api/v1/users/{userId}/stats/recommended',
+      '/api/v1/songs/notes/recent',
+      '/api/v1/users/{userId}/charts/{file}',
+    ]) {
+      expect([path, Object.keys(doc.paths[path].get.responses)]).toEqual([
+        path,
+        expect.arrayContaining(['200', '400', '405']),
+      ]);
     }
     expect(Object.keys(doc.paths['/api/v1/token'].post.responses)).toContain('405');
   });
 
   it('REST responses of every kind conform (checked at close): 200s, 400, 401, 404, OAuth errors (405s are undocumented on purpose)', async () => {
     const u = await aPublicPlayer(s.db.prisma);
-    const title = [...s.app.catalogue.charts()].find((c) => c.playStyle === 'SP' && c.difficulty === 'ANOTHER' && c.definition)!.title;
+    const title = [...s.app.catalogue.charts()].find(
+      (c) => c.playStyle === 'SP' && c.difficulty === 'ANOTHER' && c.definition,
+    )!.title;
     const calls: [string, number][] = [
       [`/api/v1/bpi/calc?title=${encodeURIComponent(title)}&difficulty=ANOTHER&exScore=1500&includeRank=true`, 200],
       ['/api/v1/bpi/calc?title=x&difficulty=NOPE&exScore=-1', 400],
@@ -98,7 +123,15 @@ describe('GET /api/v1/openapi.json (OpenAPI 3.1, from the routes’ schemas)', (
     for (const [path, status] of calls) expect([path, (await s.get(path)).status]).toEqual([path, status]);
     expect((await fetch(`${s.url}/api/v1/token`, { method: 'POST' })).status).toBe(401);
     expect((await fetch(`${s.url}/api/v1/token`)).status).toBe(405);
-    expect((await fetch(`${s.url}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type":"password","client_id":"nope"}' })).status).toBe(401); // invalid_client
+    expect(
+      (
+        await fetch(`${s.url}/api/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"grant_type":"password","client_id":"nope"}',
+        })
+      ).status,
+    ).toBe(401); // invalid_client
     expect((await fetch(`${s.url}/api/oauth/authorize?client_id=x`)).status).toBe(400);
   }, 120_000);
 });

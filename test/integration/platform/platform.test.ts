@@ -14,8 +14,13 @@ describe('HTTP platform', () => {
   });
 
   it('serves introspection and queries at POST /graphql', async () => {
-    const data = expectNoErrors(await s.gql('{ __schema { queryType { name } } serverInfo { name chartCount definitionsVersion } }'));
-    expect(data).toMatchObject({ __schema: { queryType: { name: 'Query' } }, serverInfo: { name: 'bpigraph', definitionsVersion: 'demo-1' } });
+    const data = expectNoErrors(
+      await s.gql('{ __schema { queryType { name } } serverInfo { name chartCount definitionsVersion } }'),
+    );
+    expect(data).toMatchObject({
+      __schema: { queryType: { name: 'Query' } },
+      serverInfo: { name: 'bpigraph', definitionsVersion: 'demo-1' },
+    });
     expect((data as any).serverInfo.chartCount).toBeGreaterThan(50);
   });
 
@@ -40,16 +45,22 @@ describe('HTTP platform', () => {
   it('serves the explorer compressed (br, else gzip), cacheable with an ETag (304), never framed', async () => {
     const zlib = await import('node:zlib');
     const get = (headers: Record<string, string>, path = '/graphql') =>
-      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-        // node:http, so that the body arrives as sent (fetch would decode it)
-        // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:http loaded where it is used
-        const http = require('node:http') as typeof import('node:http');
-        http.get(`${s.url}${path}`, { headers: { accept: 'text/html', ...headers } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-        }).on('error', reject);
-      });
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+        (resolve, reject) => {
+          // node:http, so that the body arrives as sent (fetch would decode it)
+          // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:http loaded where it is used
+          const http = require('node:http') as typeof import('node:http');
+          http
+            .get(`${s.url}${path}`, { headers: { accept: 'text/html', ...headers } }, (res) => {
+              const chunks: Buffer[] = [];
+              res.on('data', (c: Buffer) => chunks.push(c));
+              res.on('end', () =>
+                resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+              );
+            })
+            .on('error', reject);
+        },
+      );
     const plain = await get({});
     expect(plain.status).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
@@ -92,7 +103,10 @@ describe('HTTP platform', () => {
     const invalid = await s.gql('{ nope }');
     expect(invalid.body.errors![0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     const badPage = await s.gql('{ songs(first: 1000) { totalCount } }');
-    expect(badPage.body.errors![0]).toMatchObject({ message: 'first must be between 1 and 100', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(badPage.body.errors![0]).toMatchObject({
+      message: 'first must be between 1 and 100',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
     const badCursor = await s.gql('{ songs(after: "garbage") { totalCount } }');
     expect(badCursor.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
   });
@@ -107,7 +121,10 @@ describe('HTTP platform', () => {
     expect((await malformed.json()).errors[0].extensions.code).toBe('UNAUTHENTICATED');
     const forged = await s.gql('{ serverInfo { name } }', {}, 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.bad');
     expect(forged.status).toBe(401);
-    expect(forged.body.errors![0]).toMatchObject({ message: 'Invalid access token', extensions: { code: 'UNAUTHENTICATED' } });
+    expect(forged.body.errors![0]).toMatchObject({
+      message: 'Invalid access token',
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
   });
 
   it('accepts a valid token of an existing user', async () => {
@@ -153,14 +170,19 @@ describe('catalogue reads', () => {
     // 10 songs: every chart's definition history is a list costed at its bound (10 charts × 10
     // entries per song), so 100 songs of it would exceed GRAPHQL_MAX_COMPLEXITY.
     const d: any = expectNoErrors(
-      await s.gql(`{ songs(first: 10, filter: { level: 12, difficulty: LEGGENDARIA }) { totalCount edges { node { title charts { difficulty level definition { wr kaidenAvg } definitionHistory { definitionsVersion isCurrent } } } } } }`),
+      await s.gql(
+        `{ songs(first: 10, filter: { level: 12, difficulty: LEGGENDARIA }) { totalCount edges { node { title charts { difficulty level definition { wr kaidenAvg } definitionHistory { definitionsVersion isCurrent } } } } } }`,
+      ),
     );
     expect(d.songs.totalCount).toBeGreaterThan(0);
     for (const e of d.songs.edges) {
       expect(e.node.charts.some((c: any) => c.difficulty === 'LEGGENDARIA' && c.level === 12)).toBe(true);
-      for (const c of e.node.charts) expect(c.definitionHistory).toEqual([{ definitionsVersion: 'demo-1', isCurrent: true }]);
+      for (const c of e.node.charts)
+        expect(c.definitionHistory).toEqual([{ definitionsVersion: 'demo-1', isCurrent: true }]);
     }
-    const byTitle: any = expectNoErrors(await s.gql(`{ songs(filter: { title: "aurora" }) { edges { node { title } } } }`));
+    const byTitle: any = expectNoErrors(
+      await s.gql(`{ songs(filter: { title: "aurora" }) { edges { node { title } } } }`),
+    );
     expect(byTitle.songs.edges.length).toBeGreaterThan(0);
     for (const e of byTitle.songs.edges) expect(e.node.title.toLowerCase()).toContain('aurora');
   });
@@ -177,15 +199,25 @@ describe('error mapping edges', () => {
     const res = await fetch(`${t.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ serverInfo { name } }', extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } }),
+      body: JSON.stringify({
+        query: '{ serverInfo { name } }',
+        extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } },
+      }),
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).errors[0]).toMatchObject({ message: 'provided sha does not match query', extensions: { code: 'BAD_REQUEST' } });
+    expect((await res.json()).errors[0]).toMatchObject({
+      message: 'provided sha does not match query',
+      extensions: { code: 'BAD_REQUEST' },
+    });
   });
 
   it('maps an unreachable database to SERVICE_UNAVAILABLE / 503', async () => {
     const { fromDatabaseError, HTTP_STATUS } = await import('../../../src/errors');
-    for (const err of [{ code: 'P1001' }, { cause: { kind: 'DatabaseNotReachable' } }, new Error('connect ECONNREFUSED 127.0.0.1:5432')]) {
+    for (const err of [
+      { code: 'P1001' },
+      { cause: { kind: 'DatabaseNotReachable' } },
+      new Error('connect ECONNREFUSED 127.0.0.1:5432'),
+    ]) {
       const e = fromDatabaseError(err)!;
       expect(e.code).toBe('SERVICE_UNAVAILABLE');
       expect(HTTP_STATUS[e.code]).toBe(503);

@@ -24,7 +24,10 @@ describe('rate limits at the HTTP endpoints (in memory)', () => {
 
   it('POST /api/v1/token and exchangeApiKey share 20 per minute per IP, then 429 + Retry-After / RATE_LIMITED', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 15; i++) statuses.push((await fetch(`${s.url}/api/v1/token`, { method: 'POST', headers: { 'x-api-key': 'bpk_x' } })).status);
+    for (let i = 0; i < 15; i++)
+      statuses.push(
+        (await fetch(`${s.url}/api/v1/token`, { method: 'POST', headers: { 'x-api-key': 'bpk_x' } })).status,
+      );
     for (let i = 0; i < 5; i++) {
       const g = await s.gql('mutation { exchangeApiKey { token } }');
       statuses.push(g.body.errors![0].extensions.code === 'UNAUTHENTICATED' ? 401 : 0);
@@ -39,7 +42,11 @@ describe('rate limits at the HTTP endpoints (in memory)', () => {
   });
 
   it('POST /api/oauth/token allows 30 per minute per IP and POST /api/oauth/register 20, with RFC 6749-style bodies', async () => {
-    const form = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&client_id=nope' };
+    const form = {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=authorization_code&client_id=nope',
+    };
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) statuses.push((await fetch(`${s.url}/api/oauth/token`, form)).status);
     expect(statuses.slice(0, 30)).toEqual(Array(30).fill(401));
@@ -48,7 +55,11 @@ describe('rate limits at the HTTP endpoints (in memory)', () => {
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await limited.json()).toEqual({ error: 'too_many_requests', error_description: 'Too Many Requests' });
 
-    const reg = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['ftp://bad'] }) };
+    const reg = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: ['ftp://bad'] }),
+    };
     const regStatuses: number[] = [];
     for (let i = 0; i < 21; i++) regStatuses.push((await fetch(`${s.url}/api/oauth/register`, reg)).status);
     expect(regStatuses.slice(0, 20)).toEqual(Array(20).fill(400));

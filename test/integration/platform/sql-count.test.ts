@@ -11,7 +11,12 @@ let s: TestServer;
 let charts: { id: number }[] = [];
 beforeAll(async () => {
   s = await startTestServer({ env: { RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0', RATE_LIMIT_WRITES_PER_MINUTE: '0' } });
-  charts = await s.db.prisma.chart.findMany({ where: { level: { in: [11, 12] } }, orderBy: { id: 'asc' }, take: 8, select: { id: true } });
+  charts = await s.db.prisma.chart.findMany({
+    where: { level: { in: [11, 12] } },
+    orderBy: { id: 'asc' },
+    take: 8,
+    select: { id: true },
+  });
 });
 afterAll(() => s.close());
 
@@ -30,13 +35,15 @@ async function playerWithScores(i: number): Promise<User> {
   // Public: recommended is non-null and FORBIDDEN on a masked user (the error would null the whole list).
   const u = await aPublicPlayer(db);
   await aVersionStatus(db, u, '33', { totalBpi: 10 + i, arenaClass: 'A3' });
-  for (const [k, c] of charts.slice(0, 6).entries()) await aBestScoreRow(db, u, c.id, 1000 + 37 * k + i, { bpi: -5 + 3 * k + i / 10 });
+  for (const [k, c] of charts.slice(0, 6).entries())
+    await aBestScoreRow(db, u, c.id, 1000 + 37 * k + i, { bpi: -5 + 3 * k + i / 10 });
   return u;
 }
 
 async function targetWithFollowers(n: number): Promise<User> {
   const target = await playerWithScores(0);
-  for (let i = 0; i < n; i++) await follows(s.db.prisma, await playerWithScores(i + 1), target, { approved: i % 2 === 0 });
+  for (let i = 0; i < n; i++)
+    await follows(s.db.prisma, await playerWithScores(i + 1), target, { approved: i % 2 === 0 });
   return target;
 }
 
@@ -82,7 +89,14 @@ describe('SQL statements per GraphQL request do not grow with the fan-out', () =
     const viewer = await aPublicPlayer(db);
     const chartId = charts[0].id;
     for (let i = 0; i < 24; i++) {
-      const note = await db.songNote.create({ data: { chartId: i < 12 ? chartId : charts[1 + (i % 5)].id, authorId: authors[i % 3].id, body: `note ${i}`, authorTotalBpi: i } });
+      const note = await db.songNote.create({
+        data: {
+          chartId: i < 12 ? chartId : charts[1 + (i % 5)].id,
+          authorId: authors[i % 3].id,
+          body: `note ${i}`,
+          authorTotalBpi: i,
+        },
+      });
       if (i % 2 === 0) await db.songNoteUpvote.create({ data: { noteId: note.id, userId: viewer.id } });
     }
     const token = await s.tokenFor(viewer.id);

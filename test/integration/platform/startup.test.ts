@@ -9,11 +9,16 @@ const ROOT = path.resolve(__dirname, '../../..');
 /** Runs `node src/server.ts` as an operator does; resolves with its exit code and output. */
 function startServer(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ['-r', '@swc-node/register', 'src/server.ts'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), LOG_LEVEL: 'warn', SEED_DEMO: 'false', ...env },
-      timeout: 120_000,
-    }, (_err, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }));
+    const child = execFile(
+      process.execPath,
+      ['-r', '@swc-node/register', 'src/server.ts'],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), LOG_LEVEL: 'warn', SEED_DEMO: 'false', ...env },
+        timeout: 120_000,
+      },
+      (_err, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+    );
   });
 }
 

@@ -25,7 +25,8 @@ interface OtlpSpan {
   status?: { code?: number };
 }
 
-const attrs = (s: OtlpSpan) => Object.fromEntries(s.attributes.map((a) => [a.key, a.value.stringValue ?? Number(a.value.intValue)]));
+const attrs = (s: OtlpSpan) =>
+  Object.fromEntries(s.attributes.map((a) => [a.key, a.value.stringValue ?? Number(a.value.intValue)]));
 
 describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   const bodies: { path: string; contentType: string; json: any }[] = [];
@@ -44,7 +45,10 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     endpoint = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}`;
-    server = await startTestServer({ seedDemo: false, env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'bpigraph-test' } });
+    server = await startTestServer({
+      seedDemo: false,
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'bpigraph-test' },
+    });
   });
   let closed = false;
   afterAll(async () => {
@@ -52,7 +56,7 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     await new Promise((r) => receiver.close(r));
   });
 
-  it('sends a SERVER span per request (a child of the caller\'s traceparent) and an import span inside the request that ran it', async () => {
+  it("sends a SERVER span per request (a child of the caller's traceparent) and an import span inside the request that ran it", async () => {
     const traceId = '0af7651916cd43dd8448eb211c80319c';
     const callerSpan = 'b7ad6b7169203331';
     const probe = await fetch(`${server.url}/graphql`, {
@@ -70,9 +74,26 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     const doc = {
       version: 'trace-1',
       requireVersion: '0',
-      body: [{ title: 'Trace Song', difficulty: '4', wr: 1900, avg: 1600, notes: 1000, bpm: '150', textage: '33/t.html', difficultyLevel: '12', dpLevel: '0', coef: -1 }],
+      body: [
+        {
+          title: 'Trace Song',
+          difficulty: '4',
+          wr: 1900,
+          avg: 1600,
+          notes: 1000,
+          bpm: '150',
+          textage: '33/t.html',
+          difficultyLevel: '12',
+          dpLevel: '0',
+          coef: -1,
+        },
+      ],
     };
-    const imported = await server.gql('mutation Load($j: String!) { importDefinitions(json: $j) { added } }', { j: JSON.stringify(doc) }, await server.tokenFor(admin.id));
+    const imported = await server.gql(
+      'mutation Load($j: String!) { importDefinitions(json: $j) { added } }',
+      { j: JSON.stringify(doc) },
+      await server.tokenFor(admin.id),
+    );
     expect(imported.body).toEqual({ data: { importDefinitions: { added: 1 } } });
 
     await server.close(); // flushes the batch
@@ -81,7 +102,9 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     expect(batches.length).toBeGreaterThan(0);
     expect(batches.every((b) => b.contentType.startsWith('application/json'))).toBe(true);
     const resources = batches.flatMap((b) => b.json.resourceSpans as any[]);
-    const serviceNames = new Set(resources.map((r) => r.resource.attributes.find((a: any) => a.key === 'service.name')?.value.stringValue));
+    const serviceNames = new Set(
+      resources.map((r) => r.resource.attributes.find((a: any) => a.key === 'service.name')?.value.stringValue),
+    );
     expect([...serviceNames]).toEqual(['bpigraph-test']);
     const spans: OtlpSpan[] = resources.flatMap((r) => r.scopeSpans.flatMap((s: any) => s.spans));
     const byName = (name: string) => spans.filter((s) => s.name === name);
@@ -118,8 +141,19 @@ describe('tracing configuration', () => {
     expect(loadConfig(base).tracing).toBeUndefined();
     expect(createTracing(loadConfig(base))).toBeNull();
     // OTEL_EXPORTER_OTLP_ENDPOINT is a base: /v1/traces is appended (one slash); the traces endpoint is used as given
-    expect(loadConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({ tracesUrl: 'http://collector:4318/v1/traces', serviceName: 'bpigraph' });
-    expect(loadConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:9999/traces' }).tracing?.tracesUrl).toBe('http://b:9999/traces');
-    expect(() => loadConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/);
+    expect(loadConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
+      tracesUrl: 'http://collector:4318/v1/traces',
+      serviceName: 'bpigraph',
+    });
+    expect(
+      loadConfig({
+        ...base,
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:9999/traces',
+      }).tracing?.tracesUrl,
+    ).toBe('http://b:9999/traces');
+    expect(() => loadConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/,
+    );
   });
 });

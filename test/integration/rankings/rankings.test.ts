@@ -55,7 +55,13 @@ describe('per-song ranking', () => {
     const d = expectNoErrors(await s.gql(RANKING, { c: String(chart12.id) }, await s.tokenFor(stranger.id))) as any;
     const r = d.songRanking;
     expect(r).toMatchObject({ totalCount: 5, version: '33', selfRank: null });
-    expect(r.edges.map((e: any) => [e.node.rank, e.node.exScore])).toEqual([[1, 1900], [2, 1800], [2, 1800], [4, 1700], [5, 1600]]);
+    expect(r.edges.map((e: any) => [e.node.rank, e.node.exScore])).toEqual([
+      [1, 1900],
+      [2, 1800],
+      [2, 1800],
+      [4, 1700],
+      [5, 1600],
+    ]);
     const byScore = r.edges.map((e: any) => e.node);
     expect(byScore[0]).toMatchObject({ anonymous: false, player: { id: pub1.id, name: pub1.name }, isSelf: false });
     expect(bpiOf(chart12, 1900)).toEqual(expect.any(Number));
@@ -80,7 +86,10 @@ describe('per-song ranking', () => {
     // priv2 stays hidden from priv1
     expect(self.songRanking.edges.find((e: any) => e.node.exScore === 1700).node.anonymous).toBe(true);
     const fol = expectNoErrors(await s.gql(RANKING, { c: String(chart12.id) }, await s.tokenFor(follower.id))) as any;
-    expect(fol.songRanking.edges.find((e: any) => e.node.exScore === 1700).node.player).toEqual({ id: priv2.id, name: priv2.name });
+    expect(fol.songRanking.edges.find((e: any) => e.node.exScore === 1700).node.player).toEqual({
+      id: priv2.id,
+      name: priv2.name,
+    });
     expect(fol.songRanking.edges.find((e: any) => e.node.player === null)?.node.exScore).toBe(1800);
     expect(fol.songRanking.selfRank).toBe(5);
     const admin = await anAdmin(s.db.prisma);
@@ -92,9 +101,13 @@ describe('per-song ranking', () => {
     const p1 = expectNoErrors(await s.gql(RANKING, { c: String(chart12.id), first: 2 })) as any;
     expect(p1.songRanking.edges.map((e: any) => e.node.rank)).toEqual([1, 2]);
     expect(p1.songRanking.pageInfo.hasNextPage).toBe(true);
-    const p2 = expectNoErrors(await s.gql(RANKING, { c: String(chart12.id), first: 2, after: p1.songRanking.pageInfo.endCursor })) as any;
+    const p2 = expectNoErrors(
+      await s.gql(RANKING, { c: String(chart12.id), first: 2, after: p1.songRanking.pageInfo.endCursor }),
+    ) as any;
     expect(p2.songRanking.edges.map((e: any) => e.node.rank)).toEqual([2, 4]);
-    const p3 = expectNoErrors(await s.gql(RANKING, { c: String(chart12.id), first: 2, after: p2.songRanking.pageInfo.endCursor })) as any;
+    const p3 = expectNoErrors(
+      await s.gql(RANKING, { c: String(chart12.id), first: 2, after: p2.songRanking.pageInfo.endCursor }),
+    ) as any;
     expect(p3.songRanking.edges.map((e: any) => e.node.rank)).toEqual([5]);
     expect(p3.songRanking.pageInfo.hasNextPage).toBe(false);
   });
@@ -108,18 +121,25 @@ describe('per-song ranking', () => {
     const empty11 = expectNoErrors(await s.gql(RANKING, { c: String(chart11.id) })) as any;
     expect(empty11.songRanking).toMatchObject({ totalCount: 0, edges: [] });
     // Charts below level 11 are ranked too (the reference's all-scores ranking, §5.12): 700 > 650 → ranks 1, 2.
-    const low = await s.db.prisma.chart.create({ data: { songId: chart12.songId, playStyle: 'SP', difficulty: 'NORMAL', level: 7, notes: 700 } });
+    const low = await s.db.prisma.chart.create({
+      data: { songId: chart12.songId, playStyle: 'SP', difficulty: 'NORMAL', level: 7, notes: 700 },
+    });
     const [p1, p2] = [await aPublicPlayer(s.db.prisma), await aPublicPlayer(s.db.prisma)];
     await aSongBestScore(s.db.prisma, p1, low.id, 650);
     await aSongBestScore(s.db.prisma, p2, low.id, 700);
     const lowRanking = expectNoErrors(await s.gql(RANKING, { c: String(low.id) })) as any;
-    expect(lowRanking.songRanking.edges.map((e: any) => [e.node.rank, e.node.exScore])).toEqual([[1, 700], [2, 650]]);
+    expect(lowRanking.songRanking.edges.map((e: any) => [e.node.rank, e.node.exScore])).toEqual([
+      [1, 700],
+      [2, 650],
+    ]);
     const missing = await s.gql(RANKING, { c: '99999999' });
     expect(missing.body.errors![0].extensions.code).toBe('NOT_FOUND');
   });
 
   it('checks visibility with a constant number of statements, whatever the page size', async () => {
-    const extra = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? aPrivatePlayer(s.db.prisma) : aPublicPlayer(s.db.prisma))));
+    const extra = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => (i % 2 ? aPrivatePlayer(s.db.prisma) : aPublicPlayer(s.db.prisma))),
+    );
     for (const [i, u] of extra.entries()) await aSongBestScore(s.db.prisma, u, chart11.id, 1000 + i);
     const token = await s.tokenFor(follower.id);
     s.sql.reset();
@@ -136,7 +156,9 @@ describe('per-song ranking', () => {
     expect(denied.body.errors![0].extensions.code).toBe('FORBIDDEN');
     const anonDenied = await s.gql(USER_RANKING, { u: priv2.id, c: String(chart12.id) });
     expect(anonDenied.body.errors![0].extensions.code).toBe('FORBIDDEN');
-    const ok = expectNoErrors(await s.gql(USER_RANKING, { u: priv2.id, c: String(chart12.id) }, await s.tokenFor(follower.id))) as any;
+    const ok = expectNoErrors(
+      await s.gql(USER_RANKING, { u: priv2.id, c: String(chart12.id) }, await s.tokenFor(follower.id)),
+    ) as any;
     expect(ok.userSongRanking.selfRank).toBe(4);
     const selfRow = ok.userSongRanking.edges.find((e: any) => e.node.isSelf).node;
     expect(selfRow).toMatchObject({ rank: 4, anonymous: false, player: { id: priv2.id } });
@@ -153,7 +175,12 @@ describe('similar songs and chart attributes', () => {
   let adminToken: string;
 
   beforeAll(async () => {
-    charts = await s.db.prisma.chart.findMany({ where: { playStyle: 'SP' }, include: { song: { select: { title: true } } }, orderBy: { id: 'asc' }, take: 6 });
+    charts = await s.db.prisma.chart.findMany({
+      where: { playStyle: 'SP' },
+      include: { song: { select: { title: true } } },
+      orderBy: { id: 'asc' },
+      take: 6,
+    });
     adminToken = await s.tokenFor((await anAdmin(s.db.prisma)).id);
   });
 
@@ -176,7 +203,11 @@ describe('similar songs and chart attributes', () => {
     const denied = await s.gql(IMPORT, { e: entries }, await s.tokenFor(pub1.id));
     expect(denied.body.errors![0].extensions.code).toBe('FORBIDDEN');
     const first = expectNoErrors(await s.gql(IMPORT, { e: entries }, adminToken)) as any;
-    expect(first.importChartAttributes).toEqual({ updated: 5, unchanged: 0, problems: [{ index: 5, title: 'No Such Song', reason: 'no such chart' }] });
+    expect(first.importChartAttributes).toEqual({
+      updated: 5,
+      unchanged: 0,
+      problems: [{ index: 5, title: 'No Such Song', reason: 'no such chart' }],
+    });
     const again = expectNoErrors(await s.gql(IMPORT, { e: entries }, adminToken)) as any;
     expect(again.importChartAttributes).toMatchObject({ updated: 0, unchanged: 5 });
     const stored = await s.db.prisma.chart.findUniqueOrThrow({ where: { id: charts[1].id } });
@@ -188,7 +219,10 @@ describe('similar songs and chart attributes', () => {
     expect(d.similarSongs.map((x: any) => Number(x.chart.id))).toEqual([charts[2].id, charts[1].id, charts[3].id]);
     expect(d.similarSongs.map((x: any) => x.distance)).toEqual([Math.SQRT2, 5, 10]);
     expect(d.similarSongs[0].score).toBeNull();
-    expect(d.similarSongs[0].chart.attributes).toEqual([{ name: 'peak', value: 1 }, { name: 'scratch', value: 1 }]);
+    expect(d.similarSongs[0].chart.attributes).toEqual([
+      { name: 'peak', value: 1 },
+      { name: 'scratch', value: 1 },
+    ]);
     const one = expectNoErrors(await s.gql(SIMILAR, { c: String(charts[0].id), l: 1 })) as any;
     expect(one.similarSongs).toHaveLength(1);
     const none = expectNoErrors(await s.gql(SIMILAR, { c: String(charts[5].id) })) as any;
@@ -214,7 +248,9 @@ describe('similar songs and chart attributes', () => {
     const Q = `query($u: ID!, $c: ID!) { userSimilarSongs(userId: $u, chartId: $c) { chart { id: databaseId } score { exScore version } } }`;
     const denied = await s.gql(Q, { u: owner.id, c: String(charts[0].id) }, await s.tokenFor(stranger.id));
     expect(denied.body.errors![0].extensions.code).toBe('FORBIDDEN');
-    const d = expectNoErrors(await s.gql(Q, { u: owner.id, c: String(charts[0].id) }, await s.tokenFor(owner.id))) as any;
+    const d = expectNoErrors(
+      await s.gql(Q, { u: owner.id, c: String(charts[0].id) }, await s.tokenFor(owner.id)),
+    ) as any;
     const row = d.userSimilarSongs.find((x: any) => Number(x.chart.id) === charts[1].id);
     expect(row.score).toEqual({ exScore: 1234, version: '33' });
     expect(d.userSimilarSongs.filter((x: any) => x.score)).toHaveLength(1);
@@ -225,7 +261,11 @@ describe('popular charts and the profile song list', () => {
   it('counts players per chart in the version, MOST and FEWEST, with level filter and pages', async () => {
     const Q = `query($o: ChartPopularityOrder, $l: Int, $first: Int, $after: String, $v: GameVersion) { popularCharts(order: $o, level: $l, first: $first, after: $after, version: $v) {
       totalCount pageInfo { hasNextPage endCursor } edges { node { playerCount chart { id: databaseId level } } } } }`;
-    const counts = await s.db.prisma.bestScore.groupBy({ by: ['chartId'], where: { version: '33' }, _count: { _all: true } });
+    const counts = await s.db.prisma.bestScore.groupBy({
+      by: ['chartId'],
+      where: { version: '33' },
+      _count: { _all: true },
+    });
     const most = expectNoErrors(await s.gql(Q, { o: 'MOST' })) as any;
     expect(most.popularCharts.totalCount).toBe(counts.length);
     const got = most.popularCharts.edges.map((e: any) => [Number(e.node.chart.id), e.node.playerCount]);
@@ -238,9 +278,13 @@ describe('popular charts and the profile song list', () => {
     expect(lvl12.popularCharts.edges.every((e: any) => e.node.chart.level === 12)).toBe(true);
     const p1 = expectNoErrors(await s.gql(Q, { first: 1 })) as any;
     const p2 = expectNoErrors(await s.gql(Q, { first: 1, after: p1.popularCharts.pageInfo.endCursor })) as any;
-    expect([...p1.popularCharts.edges, ...p2.popularCharts.edges].map((e: any) => Number(e.node.chart.id))).toEqual(got.slice(0, 2).map((x: number[]) => x[0]));
+    expect([...p1.popularCharts.edges, ...p2.popularCharts.edges].map((e: any) => Number(e.node.chart.id))).toEqual(
+      got.slice(0, 2).map((x: number[]) => x[0]),
+    );
     const v32 = expectNoErrors(await s.gql(Q, { v: '32' })) as any;
-    expect(v32.popularCharts.edges.map((e: any) => [Number(e.node.chart.id), e.node.playerCount])).toEqual([[chart12.id, 1]]);
+    expect(v32.popularCharts.edges.map((e: any) => [Number(e.node.chart.id), e.node.playerCount])).toEqual([
+      [chart12.id, 1],
+    ]);
   });
 
   it('userSongs: BPI charts of the version with the user’s best scores; VISIBLE rule', async () => {
@@ -259,10 +303,17 @@ describe('popular charts and the profile song list', () => {
       }
       after = p.userSongs.pageInfo.endCursor;
     }
-    expect(all.every((n) => n.chart.level >= 11 && ['HYPER', 'ANOTHER', 'LEGGENDARIA'].includes(n.chart.difficulty))).toBe(true);
+    expect(
+      all.every((n) => n.chart.level >= 11 && ['HYPER', 'ANOTHER', 'LEGGENDARIA'].includes(n.chart.difficulty)),
+    ).toBe(true);
     const titles = all.map((n) => n.chart.song.title);
     expect([...titles].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(titles);
-    expect(all.filter((n) => n.score)).toEqual([expect.objectContaining({ chart: expect.objectContaining({ id: chart12.id }), score: { exScore: 1900, bpi: bpiOf(chart12, 1900) } })]);
+    expect(all.filter((n) => n.score)).toEqual([
+      expect.objectContaining({
+        chart: expect.objectContaining({ id: chart12.id }),
+        score: { exScore: 1900, bpi: bpiOf(chart12, 1900) },
+      }),
+    ]);
     const v32 = expectNoErrors(await s.gql(Q, { u: pub1.id, first: 100, v: '32' })) as any;
     expect(v32.userSongs.edges.find((e: any) => e.node.score)?.node.score.exScore).toBe(1000);
   });

@@ -49,7 +49,8 @@ describe('Query.searchUsers', () => {
     const fan = await aPublicPlayer(db, { name: 'fan_zq' });
     await follows(db, fan, priv, { approved: true });
     const q = `query($p: String!) { searchUsers(prefix: $p) { name } }`;
-    const names = async (p: string, token?: string) => expectNoErrors<any>(await s.gql(q, { p }, token)).searchUsers.map((u: any) => u.name);
+    const names = async (p: string, token?: string) =>
+      expectNoErrors<any>(await s.gql(q, { p }, token)).searchUsers.map((u: any) => u.name);
     // anonymous: public only; case-insensitive; 'zzq_other' does not start with 'zq'
     expect(await names('ZQ_')).toEqual(['Zq_Alpha']);
     // '_' and '%' are literal characters, not patterns

@@ -4,7 +4,14 @@
  * visibility, and a constant number of SQL statements nested under a following list.
  */
 import type { User } from '../../../src/generated/prisma/client';
-import { aBestScoreRow, aPrivatePlayer, aPublicPlayer, aScoreImport, aVersionStatus, follows } from '../../helpers/factories';
+import {
+  aBestScoreRow,
+  aPrivatePlayer,
+  aPublicPlayer,
+  aScoreImport,
+  aVersionStatus,
+  follows,
+} from '../../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 import { expectSameSqlCount, sqlFor } from '../../helpers/sql-count';
 
@@ -22,19 +29,31 @@ beforeAll(async () => {
   const db = s.db.prisma;
   const withDef = async (levels: number[], skip = 0) => {
     const ch = await db.chart.findFirstOrThrow({
-      where: { level: { in: levels }, notes: { gte: 1100 }, definitions: { some: { isCurrent: true, wr: { not: null }, kaidenAvg: { not: null } } } },
+      where: {
+        level: { in: levels },
+        notes: { gte: 1100 },
+        definitions: { some: { isCurrent: true, wr: { not: null }, kaidenAvg: { not: null } } },
+      },
       include: { definitions: { where: { isCurrent: true } } },
       orderBy: { id: 'asc' },
       skip,
     });
-    return { id: ch.id, level: ch.level, notes: ch.notes!, wr: ch.definitions[0].wr!, kaidenAvg: ch.definitions[0].kaidenAvg! };
+    return {
+      id: ch.id,
+      level: ch.level,
+      notes: ch.notes!,
+      wr: ch.definitions[0].wr!,
+      kaidenAvg: ch.definitions[0].kaidenAvg!,
+    };
   };
   c1 = await withDef([12]);
   c2 = await withDef([12], 1);
   c3 = await withDef([11]);
   // A level 7 chart (the fixture catalogue has level 11/12 only): the catalogue is reloaded to know it.
   const c1Row = await db.chart.findUniqueOrThrow({ where: { id: c1.id } });
-  const low = await db.chart.create({ data: { songId: c1Row.songId, playStyle: 'SP', difficulty: 'NORMAL', level: 7, notes: 700 } });
+  const low = await db.chart.create({
+    data: { songId: c1Row.songId, playStyle: 'SP', difficulty: 'NORMAL', level: 7, notes: 700 },
+  });
   await s.app.catalogue.load();
   c4 = { id: low.id, level: low.level, notes: low.notes!, wr: 0, kaidenAvg: 0 };
   c5 = await withDef([11], 1);
@@ -76,7 +95,16 @@ describe('User.rivalry', () => {
     const a = expectNoErrors<any>(await s.gql(RIVALRY, { id: alice.id }, token)).user.rivalry;
     // both played: c1 win, c2 lose, c3 draw, c4 win (c5: alice only, not counted)
     // bpiDiff = 50.5 − 40.25 = 10.25
-    expect(a).toEqual({ version: '33', wins: 2, losses: 1, draws: 1, played: 4, bpiDiff: 10.25, viewerTotalBpi: 50.5, totalBpi: 40.25 });
+    expect(a).toEqual({
+      version: '33',
+      wins: 2,
+      losses: 1,
+      draws: 1,
+      played: 4,
+      bpiDiff: 10.25,
+      viewerTotalBpi: 50.5,
+      totalBpi: 40.25,
+    });
     const f = expectNoErrors<any>(await s.gql(RIVALRY, { id: alice.id, levels: [11, 12] }, token)).user.rivalry;
     // levels 11/12 only: c1 win, c2 lose, c3 draw
     expect([f.wins, f.losses, f.draws, f.played]).toEqual([1, 1, 1, 3]);
@@ -91,7 +119,12 @@ describe('User.rivalry', () => {
     const nodes = expectNoErrors<any>(await s.gql(q, {}, token)).me.following.edges.map((e: any) => e.node);
     const masked = nodes.find((n: any) => n.isMasked);
     expect(masked.rivalry).toBeNull();
-    expect(nodes.filter((n: any) => !n.isMasked).map((n: any) => n.rivalry.wins).sort()).toEqual([1, 2]);
+    expect(
+      nodes
+        .filter((n: any) => !n.isMasked)
+        .map((n: any) => n.rivalry.wins)
+        .sort(),
+    ).toEqual([1, 2]);
   });
 
   it('rejects bad levels naming the argument', async () => {
@@ -150,7 +183,11 @@ describe('Rivalry.charts (§5.1)', () => {
     const w = await charts({ outcomes: ['WIN'], both: true, first: 10 });
     expect(w.edges.map((e: any) => Number(e.node.chartId)).sort()).toEqual([c1.id, c4.id].sort());
     const p1 = await charts({ sort: 'EX_DIFF', first: 1 });
-    const bad = await s.gql<any>(CHARTS, { id: alice.id, sort: 'TITLE', first: 1, after: p1.pageInfo.endCursor }, token);
+    const bad = await s.gql<any>(
+      CHARTS,
+      { id: alice.id, sort: 'TITLE', first: 1, after: p1.pageInfo.endCursor },
+      token,
+    );
     expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
@@ -164,7 +201,7 @@ describe('Rivalry.charts (§5.1)', () => {
 });
 
 describe('Rivalry.trend (§5.3)', () => {
-  it('replays both players\' plays by JST day', async () => {
+  it("replays both players' plays by JST day", async () => {
     const db = s.db.prisma;
     const me = await aPublicPlayer(db);
     const rival = await aPublicPlayer(db);
@@ -173,7 +210,10 @@ describe('Rivalry.trend (§5.3)', () => {
     await aScoreImport(db, me, [{ chartId: c1.id, exScore: 1000, playedAt: day(10) }]);
     await aScoreImport(db, rival, [{ chartId: c1.id, exScore: 900, playedAt: day(10) }]);
     // day 11: rival c1 1100 (+1 → −1: −2); both c2 800 (draw: 0): delta −2, cumulative −1
-    await aScoreImport(db, rival, [{ chartId: c1.id, exScore: 1100, playedAt: day(11) }, { chartId: c2.id, exScore: 800, playedAt: day(11) }]);
+    await aScoreImport(db, rival, [
+      { chartId: c1.id, exScore: 1100, playedAt: day(11) },
+      { chartId: c2.id, exScore: 800, playedAt: day(11) },
+    ]);
     await aScoreImport(db, me, [{ chartId: c2.id, exScore: 800, playedAt: day(11) }]);
     // day 12: me c1 1200 (−1 → +1): delta +2, cumulative 1
     await aScoreImport(db, me, [{ chartId: c1.id, exScore: 1200, playedAt: day(12) }]);
@@ -191,14 +231,20 @@ describe('Rivalry.trend (§5.3)', () => {
 describe('SQL statements of the nested rivalry read', () => {
   it('me → following(first: 50) → rivalry runs the same statements for 2 and 20 followed players', async () => {
     const db = s.db.prisma;
-    const allCharts = await db.chart.findMany({ where: { level: { in: [11, 12] }, notes: { not: null } }, orderBy: { id: 'asc' }, take: 12, select: { id: true, notes: true } });
+    const allCharts = await db.chart.findMany({
+      where: { level: { in: [11, 12] }, notes: { not: null } },
+      orderBy: { id: 'asc' },
+      take: 12,
+      select: { id: true, notes: true },
+    });
     const withFollowing = async (n: number) => {
       const me = await aPublicPlayer(db);
       for (const c of allCharts) await aBestScoreRow(db, me, c.id, Math.min(2 * c.notes!, 900));
       for (let i = 0; i < n; i++) {
         const p = i % 3 === 0 ? await aPrivatePlayer(db) : await aPublicPlayer(db);
         await follows(db, me, p, { approved: i % 2 === 0 });
-        for (const [k, c] of allCharts.entries()) if ((k + i) % 2 === 0) await aBestScoreRow(db, p, c.id, Math.min(2 * c.notes!, 850 + 10 * k));
+        for (const [k, c] of allCharts.entries())
+          if ((k + i) % 2 === 0) await aBestScoreRow(db, p, c.id, Math.min(2 * c.notes!, 850 + 10 * k));
       }
       return s.tokenFor(me.id);
     };

@@ -14,8 +14,20 @@ const ok = (res: { status: number; body: { data?: any; errors?: any[] } }): any 
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'] as const;
 type D = (typeof DIFFS)[number];
 const HEADER = [
-  'バージョン', 'タイトル', 'ジャンル', 'アーティスト', 'プレー回数',
-  ...DIFFS.flatMap((x) => [`${x} 難易度`, `${x} スコア`, `${x} PGreat`, `${x} Great`, `${x} ミスカウント`, `${x} クリアタイプ`, `${x} DJ LEVEL`]),
+  'バージョン',
+  'タイトル',
+  'ジャンル',
+  'アーティスト',
+  'プレー回数',
+  ...DIFFS.flatMap((x) => [
+    `${x} 難易度`,
+    `${x} スコア`,
+    `${x} PGreat`,
+    `${x} Great`,
+    `${x} ミスカウント`,
+    `${x} クリアタイプ`,
+    `${x} DJ LEVEL`,
+  ]),
   '最終プレー日時',
 ].join(',');
 type Cell = { level: number; ex: number | string; lamp: string; miss?: number };
@@ -24,7 +36,9 @@ function officialCsv(songs: [string, Partial<Record<D, Cell>>][], lastPlayed = '
   for (const [title, cells] of songs) {
     const groups = DIFFS.map((x) => {
       const c = cells[x];
-      return c ? [c.level, c.ex, 0, 0, c.miss ?? '---', c.lamp, 'A'].join(',') : [0, 0, 0, 0, '---', 'NO PLAY', '---'].join(',');
+      return c
+        ? [c.level, c.ex, 0, 0, c.miss ?? '---', c.lamp, 'A'].join(',')
+        : [0, 0, 0, 0, '---', 'NO PLAY', '---'].join(',');
     });
     lines.push(['33 Sparkle Shower', title, 'GENRE', 'ARTIST', 1, ...groups, lastPlayed].join(','));
   }
@@ -54,7 +68,14 @@ describe('all-difficulty import: charts learned from the export', () => {
     // Row 2: a demo song — its HYPER (a BPI chart) and its BEGINNER (level 2) / NORMAL (level 5), unknown to the catalogue.
     // Row 3: a song no catalogue has, ANOTHER level 10.
     const csv = officialCsv([
-      [hyper.title, { BEGINNER: { level: 2, ex: 400, lamp: 'FULLCOMBO CLEAR', miss: 0 }, NORMAL: { level: 5, ex: 900, lamp: 'HARD CLEAR', miss: 3 }, HYPER: { level: hyper.level, ex: hyper.notes, lamp: 'CLEAR', miss: 20 } }],
+      [
+        hyper.title,
+        {
+          BEGINNER: { level: 2, ex: 400, lamp: 'FULLCOMBO CLEAR', miss: 0 },
+          NORMAL: { level: 5, ex: 900, lamp: 'HARD CLEAR', miss: 3 },
+          HYPER: { level: hyper.level, ex: hyper.notes, lamp: 'CLEAR', miss: 20 },
+        },
+      ],
       ['Brand New Tune', { ANOTHER: { level: 10, ex: 1500, lamp: 'EASY CLEAR', miss: 40 } }],
     ]);
     const before = s.app.catalogue.size;
@@ -64,14 +85,25 @@ describe('all-difficulty import: charts learned from the export', () => {
 
     const r = ok(await s.gql(IMPORT, { u: u.id, v: '33', csv }, token)).importScoresCsv;
     // 4 played cells: 1 BPI chart + 3 learned (BEGINNER 2, NORMAL 5, ANOTHER 10 of a new song)
-    expect(r).toMatchObject({ upToDate: false, updatedCount: 4, bpiUpdatedCount: 1, learnedCharts: 3, notFound: [], problems: [] });
+    expect(r).toMatchObject({
+      upToDate: false,
+      updatedCount: 4,
+      bpiUpdatedCount: 1,
+      learnedCharts: 3,
+      notFound: [],
+      problems: [],
+    });
     // first batch of the version: no previous total → difference 0 (not total + 15)
     expect(r.previousTotalBpi).toBe(-15);
     expect(s.app.catalogue.size).toBe(before + 3);
     const newSong = s.app.catalogue.find('Brand New Tune', 'SP', 'ANOTHER')!;
     expect(newSong).toMatchObject({ level: 10, definition: null });
     const row = await s.db.prisma.chart.findUniqueOrThrow({ where: { id: newSong.id }, include: { song: true } });
-    expect(row).toMatchObject({ level: 10, notes: null, song: { title: 'Brand New Tune', genre: 'GENRE', artist: 'ARTIST' } });
+    expect(row).toMatchObject({
+      level: 10,
+      notes: null,
+      song: { title: 'Brand New Tune', genre: 'GENRE', artist: 'ARTIST' },
+    });
     const normal = s.app.catalogue.find(hyper.title, 'SP', 'NORMAL')!;
     expect(normal).toMatchObject({ level: 5, songId: hyper.songId });
 
@@ -80,14 +112,26 @@ describe('all-difficulty import: charts learned from the export', () => {
     await other.ensureCharts([newSong.id]);
     expect(other.chart(newSong.id)).toMatchObject({ title: 'Brand New Tune', level: 10 });
 
-    const q = ok(await s.gql(
-      `query($id: ID!) { user(id: $id) {
+    const q = ok(
+      await s.gql(
+        `query($id: ID!) { user(id: $id) {
          allDifficultyScores(first: 10) { totalCount edges { node { title difficulty level notes exScore bpi clearLamp } } }
          batches(version: "33") { edges { node { totalBpi previousTotalBpi diff } } }
          chart: chartHistory(chartId: ${newSong.id}) { exScore }
-       } }`, { id: u.id })).user;
+       } }`,
+        { id: u.id },
+      ),
+    ).user;
     // default order: level desc, then title
-    expect(q.allDifficultyScores.edges.map((e: any) => [e.node.difficulty, e.node.level, e.node.exScore, e.node.bpi, e.node.notes])).toEqual([
+    expect(
+      q.allDifficultyScores.edges.map((e: any) => [
+        e.node.difficulty,
+        e.node.level,
+        e.node.exScore,
+        e.node.bpi,
+        e.node.notes,
+      ]),
+    ).toEqual([
       ['HYPER', hyper.level, hyper.notes, expect.any(Number), hyper.notes],
       ['ANOTHER', 10, 1500, null, null],
       ['NORMAL', 5, 900, null, null],
@@ -99,9 +143,17 @@ describe('all-difficulty import: charts learned from the export', () => {
     // re-import: nothing new, nothing learned; a second improving batch differs by total − previous
     const again = ok(await s.gql(IMPORT, { u: u.id, v: '33', csv }, token)).importScoresCsv;
     expect(again).toMatchObject({ upToDate: true, learnedCharts: 0, notFound: [] });
-    const better = officialCsv([[hyper.title, { HYPER: { level: hyper.level, ex: hyper.notes + 100, lamp: 'CLEAR', miss: 10 } }]], '2025-06-02 21:30');
+    const better = officialCsv(
+      [[hyper.title, { HYPER: { level: hyper.level, ex: hyper.notes + 100, lamp: 'CLEAR', miss: 10 } }]],
+      '2025-06-02 21:30',
+    );
     const r2 = ok(await s.gql(IMPORT, { u: u.id, v: '33', csv: better }, token)).importScoresCsv;
-    const b = ok(await s.gql(`query($id: ID!) { user(id: $id) { batches(version: "33") { edges { node { totalBpi previousTotalBpi diff } } } } }`, { id: u.id })).user.batches.edges;
+    const b = ok(
+      await s.gql(
+        `query($id: ID!) { user(id: $id) { batches(version: "33") { edges { node { totalBpi previousTotalBpi diff } } } } }`,
+        { id: u.id },
+      ),
+    ).user.batches.edges;
     expect(b[0].node.previousTotalBpi).toBe(r.newTotalBpi);
     expect(b[0].node.diff).toBeCloseTo(r2.newTotalBpi - r.newTotalBpi, 2);
     expect(b[1].node.diff).toBe(0);
@@ -125,21 +177,43 @@ describe('all-difficulty import: charts learned from the export', () => {
     ].join('\n');
     const r2 = ok(await s.gql(IMPORT, { u: u.id, v: 'INF', csv: reflux }, token)).importScoresCsv;
     expect(r2).toMatchObject({ updatedCount: 2, notFound: [] });
-    const inf = await s.db.prisma.bestScore.findMany({ where: { userId: u.id, version: 'INF' }, orderBy: { chartId: 'asc' } });
-    expect(inf.map((x) => [x.chartId, x.exScore])).toEqual([[sp.id, sp.notes], [dp.id, dp.notes + 1]].sort((a, b) => a[0] - b[0]));
+    const inf = await s.db.prisma.bestScore.findMany({
+      where: { userId: u.id, version: 'INF' },
+      orderBy: { chartId: 'asc' },
+    });
+    expect(inf.map((x) => [x.chartId, x.exScore])).toEqual(
+      [
+        [sp.id, sp.notes],
+        [dp.id, dp.notes + 1],
+      ].sort((a, b) => a[0] - b[0]),
+    );
   });
 
-  it('reports a bad cell with its row, column and value; the row\'s other charts are kept; failures learn nothing', async () => {
+  it("reports a bad cell with its row, column and value; the row's other charts are kept; failures learn nothing", async () => {
     const u = await aPublicPlayer(s.db.prisma);
     const token = await s.tokenFor(u.id);
     const [a] = demo().filter((c) => c.playStyle === 'SP' && c.difficulty === 'ANOTHER');
     const over = a.notes * 2 + 1;
-    const csv = officialCsv([[a.title, { NORMAL: { level: 4, ex: 'abc', lamp: 'CLEAR' }, ANOTHER: { level: a.level, ex: over, lamp: 'CLEAR' }, HYPER: { level: 9, ex: 700, lamp: 'SUPER CLEAR' }, BEGINNER: { level: 1, ex: 300, lamp: 'CLEAR' } }]]);
+    const csv = officialCsv([
+      [
+        a.title,
+        {
+          NORMAL: { level: 4, ex: 'abc', lamp: 'CLEAR' },
+          ANOTHER: { level: a.level, ex: over, lamp: 'CLEAR' },
+          HYPER: { level: 9, ex: 700, lamp: 'SUPER CLEAR' },
+          BEGINNER: { level: 1, ex: 300, lamp: 'CLEAR' },
+        },
+      ],
+    ]);
     const r = ok(await s.gql(IMPORT, { u: u.id, v: '33', csv }, token)).importScoresCsv;
     // BEGINNER (level 1) is learned and stored; NORMAL (not a number), HYPER (unknown lamp) and ANOTHER (over the maximum) are problems
     expect(r.updatedCount).toBe(1);
     expect(r.problems.map((p: any) => [p.line, p.column, p.value])).toEqual(
-      expect.arrayContaining([[2, 'NORMAL スコア', 'abc'], [2, 'HYPER クリアタイプ', 'SUPER CLEAR'], [2, 'ANOTHER スコア', String(over)]]),
+      expect.arrayContaining([
+        [2, 'NORMAL スコア', 'abc'],
+        [2, 'HYPER クリアタイプ', 'SUPER CLEAR'],
+        [2, 'ANOTHER スコア', String(over)],
+      ]),
     );
     expect(r.problems).toHaveLength(3);
   });
@@ -147,13 +221,38 @@ describe('all-difficulty import: charts learned from the export', () => {
   it('a failed import creates no chart (one transaction)', async () => {
     const { importScores } = await import('../../../src/modules/scores/import.service');
     const u = await aPublicPlayer(s.db.prisma);
-    const rows = [{ line: 2, title: 'Rolled Back Song', difficulty: 'NORMAL' as const, level: 3, exScore: 500, clearLamp: 'CLEAR' as const, missCount: null, lastPlayed: null }];
+    const rows = [
+      {
+        line: 2,
+        title: 'Rolled Back Song',
+        difficulty: 'NORMAL' as const,
+        level: 3,
+        exScore: 500,
+        clearLamp: 'CLEAR' as const,
+        missCount: null,
+        lastPlayed: null,
+      },
+    ];
     await expect(
-      importScores({ db: s.db.prisma, catalogue: s.app.catalogue }, { userId: u.id, version: '33', source: 'ROWS', rows, afterPlaysInserted: () => { throw new Error('injected'); } }),
+      importScores(
+        { db: s.db.prisma, catalogue: s.app.catalogue },
+        {
+          userId: u.id,
+          version: '33',
+          source: 'ROWS',
+          rows,
+          afterPlaysInserted: () => {
+            throw new Error('injected');
+          },
+        },
+      ),
     ).rejects.toThrow('injected');
     expect(await s.db.prisma.song.count({ where: { title: 'Rolled Back Song' } })).toBe(0);
     // rows without a level cannot be learned: not found
-    const r = await importScores({ db: s.db.prisma, catalogue: s.app.catalogue }, { userId: u.id, version: '33', source: 'ROWS', rows: [{ ...rows[0], level: null }] });
+    const r = await importScores(
+      { db: s.db.prisma, catalogue: s.app.catalogue },
+      { userId: u.id, version: '33', source: 'ROWS', rows: [{ ...rows[0], level: null }] },
+    );
     expect(r.notFound).toEqual([{ line: 2, title: 'Rolled Back Song', playStyle: 'SP', difficulty: 'NORMAL' }]);
   });
 });

@@ -23,17 +23,50 @@ export const IMPORT = `mutation($u: ID!, $v: GameVersion!, $csv: String!) {
 const DOC = {
   meta: { game: 'iidx', playtype: 'SP', service: 'My Service' },
   scores: [
-    { score: 500, lamp: 'HARD CLEAR', matchType: 'songTitle', identifier: '5.1.1.', artist: 'dj nagureo', difficulty: 'ANOTHER' },
-    { score: 123, lamp: 'FAILED', matchType: 'tachiSongID', identifier: '1', difficulty: 'HYPER', comment: 'This score sucked!', optional: { bp: 5 } },
     {
-      score: 1500, lamp: 'EASY CLEAR', matchType: 'songTitle', identifier: 'Aurora Drive', difficulty: 'ANOTHER',
-      timeAchieved: Date.UTC(2025, 5, 1, 12, 0, 0), judgements: { pgreat: 600, great: 300 }, optional: { bp: 40 },
+      score: 500,
+      lamp: 'HARD CLEAR',
+      matchType: 'songTitle',
+      identifier: '5.1.1.',
+      artist: 'dj nagureo',
+      difficulty: 'ANOTHER',
     },
     {
-      score: 1400, lamp: 'FULL COMBO', matchType: 'songTitle', identifier: 'Aurora Drive', difficulty: 'ANOTHER',
-      timeAchieved: Date.UTC(2025, 5, 2, 12, 0, 0), optional: { bp: 0 },
+      score: 123,
+      lamp: 'FAILED',
+      matchType: 'tachiSongID',
+      identifier: '1',
+      difficulty: 'HYPER',
+      comment: 'This score sucked!',
+      optional: { bp: 5 },
     },
-    { score: 900, lamp: 'CLEAR', matchType: 'songTitle', identifier: 'Binary Drive', difficulty: 'HYPER', timeAchieved: Date.UTC(2025, 5, 1, 13, 0, 0) },
+    {
+      score: 1500,
+      lamp: 'EASY CLEAR',
+      matchType: 'songTitle',
+      identifier: 'Aurora Drive',
+      difficulty: 'ANOTHER',
+      timeAchieved: Date.UTC(2025, 5, 1, 12, 0, 0),
+      judgements: { pgreat: 600, great: 300 },
+      optional: { bp: 40 },
+    },
+    {
+      score: 1400,
+      lamp: 'FULL COMBO',
+      matchType: 'songTitle',
+      identifier: 'Aurora Drive',
+      difficulty: 'ANOTHER',
+      timeAchieved: Date.UTC(2025, 5, 2, 12, 0, 0),
+      optional: { bp: 0 },
+    },
+    {
+      score: 900,
+      lamp: 'CLEAR',
+      matchType: 'songTitle',
+      identifier: 'Binary Drive',
+      difficulty: 'HYPER',
+      timeAchieved: Date.UTC(2025, 5, 1, 13, 0, 0),
+    },
     { score: 950, lamp: 'PERFECT', matchType: 'songTitle', identifier: 'Binary Drive', difficulty: 'HYPER' },
     { score: 0, lamp: 'NO PLAY', matchType: 'songTitle', identifier: 'Binary Drive', difficulty: 'ANOTHER' },
   ],
@@ -47,8 +80,18 @@ describe('BATCH-MANUAL import', () => {
   afterAll(() => s.close());
 
   const bests = async (userId: string) =>
-    (await s.db.prisma.bestScore.findMany({ where: { userId }, include: { chart: { include: { song: true } } }, orderBy: { chartId: 'asc' } })).map((b) => ({
-      title: b.chart.song.title, difficulty: b.chart.difficulty, exScore: b.exScore, clearLamp: b.clearLamp, missCount: b.missCount,
+    (
+      await s.db.prisma.bestScore.findMany({
+        where: { userId },
+        include: { chart: { include: { song: true } } },
+        orderBy: { chartId: 'asc' },
+      })
+    ).map((b) => ({
+      title: b.chart.song.title,
+      difficulty: b.chart.difficulty,
+      exScore: b.exScore,
+      clearLamp: b.clearLamp,
+      missCount: b.missCount,
     }));
 
   it('stores the hand-worked bests, reports bad scores by index, keeps judgements', async () => {
@@ -67,10 +110,12 @@ describe('BATCH-MANUAL import', () => {
     expect(r.updatedCount).toBe(3);
     // Bests per field: Aurora ANOTHER: EX max(1500, 1400) = 1500, lamp FC (> EASY), misses min(40, 0) = 0.
     const got = await bests(u.id);
-    expect(got).toEqual(expect.arrayContaining([
-      { title: 'Aurora Drive', difficulty: 'ANOTHER', exScore: 1500, clearLamp: 'FULLCOMBO_CLEAR', missCount: 0 },
-      { title: 'Binary Drive', difficulty: 'HYPER', exScore: 900, clearLamp: 'CLEAR', missCount: null },
-    ]));
+    expect(got).toEqual(
+      expect.arrayContaining([
+        { title: 'Aurora Drive', difficulty: 'ANOTHER', exScore: 1500, clearLamp: 'FULLCOMBO_CLEAR', missCount: 0 },
+        { title: 'Binary Drive', difficulty: 'HYPER', exScore: 900, clearLamp: 'CLEAR', missCount: null },
+      ]),
+    );
     expect(got).toHaveLength(2);
     const plays = await s.db.prisma.score.findMany({ where: { userId: u.id }, orderBy: { id: 'asc' } });
     expect(plays.map((p) => [p.exScore, p.pgreat, p.great, p.playedAt.toISOString()])).toEqual([
@@ -101,7 +146,10 @@ describe('BATCH-MANUAL import', () => {
 async function snapshot(s: TestServer, userId: string, version: string) {
   const rows = await s.db.prisma.bestScore.findMany({ where: { userId, version }, orderBy: { chartId: 'asc' } });
   const status = await s.db.prisma.playerVersionStatus.findUnique({ where: { userId_version: { userId, version } } });
-  return { bests: rows.map((b) => [b.chartId, b.exScore, b.clearLamp, b.missCount]), totalBpi: status?.totalBpi ?? null };
+  return {
+    bests: rows.map((b) => [b.chartId, b.exScore, b.clearLamp, b.missCount]),
+    totalBpi: status?.totalBpi ?? null,
+  };
 }
 
 describe('score export → import round trip (demo catalogue)', () => {
@@ -125,8 +173,13 @@ describe('score export → import round trip (demo catalogue)', () => {
     const aurora = res.body.scores.find((x: any) => x.identifier === 'Aurora Drive');
     // the best: EX 1500 (its play's judgements 600/300), lamp FC, misses 0, time of the latest contributing play
     expect(aurora).toMatchObject({
-      score: 1500, lamp: 'FULL COMBO', matchType: 'songTitle', difficulty: 'ANOTHER', judgements: { pgreat: 600, great: 300 },
-      optional: { bp: 0 }, timeAchieved: Date.UTC(2025, 5, 2, 12, 0, 0),
+      score: 1500,
+      lamp: 'FULL COMBO',
+      matchType: 'songTitle',
+      difficulty: 'ANOTHER',
+      judgements: { pgreat: 600, great: 300 },
+      optional: { bp: 0 },
+      timeAchieved: Date.UTC(2025, 5, 2, 12, 0, 0),
     });
     expect(typeof aurora.optional.bpi === 'number' || aurora.optional.bpi === undefined).toBe(true);
 
@@ -150,12 +203,14 @@ describe('score export → import round trip (demo catalogue)', () => {
     // history: the 3 plays, in import order
     const hist = await s.get(`/api/v1/users/${a.id}/scores/export?history=true&bpi=false`, ta);
     expect(hist.body.scores.map((x: any) => [x.identifier, x.score, x.lamp])).toEqual([
-      ['Aurora Drive', 1500, 'EASY CLEAR'], ['Aurora Drive', 1400, 'FULL COMBO'], ['Binary Drive', 900, 'CLEAR'],
+      ['Aurora Drive', 1500, 'EASY CLEAR'],
+      ['Aurora Drive', 1400, 'FULL COMBO'],
+      ['Binary Drive', 900, 'CLEAR'],
     ]);
     expect(hist.body.scores.some((x: any) => x.optional && 'bpi' in x.optional)).toBe(false);
   });
 
-  it('is the owner\'s (or an administrator\'s) only, public player or not; bad parameters are 400', async () => {
+  it("is the owner's (or an administrator's) only, public player or not; bad parameters are 400", async () => {
     const a = await aPublicPlayer(s.db.prisma);
     const other = await aPublicPlayer(s.db.prisma);
     const url = `/api/v1/users/${a.id}/scores/export`;
@@ -173,37 +228,43 @@ describe('score export → import round trip (demo catalogue)', () => {
   });
 });
 
-describeWithShared('data/eamusement/score-sample-pre-leggendaria.csv', 'score export → import round trip (real export, real definitions)', (sample) => {
-  let s: TestServer;
-  const defs = sharedFile('data/definitions/definitions-202509156.json');
-  beforeAll(async () => {
-    const corrections = sharedFile('data/eamusement/title-corrections.json');
-    s = await startTestServer({ env: corrections ? { TITLE_CORRECTIONS_FILE: corrections } : {} });
-    if (defs) await importDefinitions(s.db.prisma, JSON.parse(fs.readFileSync(defs, 'utf8')));
-    await s.app.catalogue.load();
-  }, 120_000);
-  afterAll(() => s.close());
+describeWithShared(
+  'data/eamusement/score-sample-pre-leggendaria.csv',
+  'score export → import round trip (real export, real definitions)',
+  (sample) => {
+    let s: TestServer;
+    const defs = sharedFile('data/definitions/definitions-202509156.json');
+    beforeAll(async () => {
+      const corrections = sharedFile('data/eamusement/title-corrections.json');
+      s = await startTestServer({ env: corrections ? { TITLE_CORRECTIONS_FILE: corrections } : {} });
+      if (defs) await importDefinitions(s.db.prisma, JSON.parse(fs.readFileSync(defs, 'utf8')));
+      await s.app.catalogue.load();
+    }, 120_000);
+    afterAll(() => s.close());
 
-  it('the real official sample → BATCH-MANUAL and CSV exports → an empty account: same bests, same total BPI', async () => {
-    const a = await aPublicPlayer(s.db.prisma);
-    const ta = await s.tokenFor(a.id);
-    ok(await s.gql(IMPORT, { u: a.id, v: '27', csv: fs.readFileSync(sample, 'utf8') }, ta));
-    const before = await snapshot(s, a.id, '27');
-    expect(before.bests.length).toBeGreaterThan(100);
-    expect(before.totalBpi).not.toBeNull();
+    it('the real official sample → BATCH-MANUAL and CSV exports → an empty account: same bests, same total BPI', async () => {
+      const a = await aPublicPlayer(s.db.prisma);
+      const ta = await s.tokenFor(a.id);
+      ok(await s.gql(IMPORT, { u: a.id, v: '27', csv: fs.readFileSync(sample, 'utf8') }, ta));
+      const before = await snapshot(s, a.id, '27');
+      expect(before.bests.length).toBeGreaterThan(100);
+      expect(before.totalBpi).not.toBeNull();
 
-    const json = await s.get(`/api/v1/users/${a.id}/scores/export?version=27`, ta);
-    expect(json.status).toBe(200);
-    expect(json.body.scores).toHaveLength(before.bests.length);
-    const b = await aPublicPlayer(s.db.prisma);
-    const r = ok(await s.gql(IMPORT, { u: b.id, v: '27', csv: JSON.stringify(json.body) }, await s.tokenFor(b.id))).importScoresCsv;
-    expect(r.notFound).toEqual([]);
-    expect(r.problems.filter((p: any) => p.severity === 'error')).toEqual([]);
-    expect(await snapshot(s, b.id, '27')).toEqual(before);
+      const json = await s.get(`/api/v1/users/${a.id}/scores/export?version=27`, ta);
+      expect(json.status).toBe(200);
+      expect(json.body.scores).toHaveLength(before.bests.length);
+      const b = await aPublicPlayer(s.db.prisma);
+      const r = ok(
+        await s.gql(IMPORT, { u: b.id, v: '27', csv: JSON.stringify(json.body) }, await s.tokenFor(b.id)),
+      ).importScoresCsv;
+      expect(r.notFound).toEqual([]);
+      expect(r.problems.filter((p: any) => p.severity === 'error')).toEqual([]);
+      expect(await snapshot(s, b.id, '27')).toEqual(before);
 
-    const csv = await s.get(`/api/v1/users/${a.id}/scores/export?version=27&format=csv`, ta);
-    const c = await aPublicPlayer(s.db.prisma);
-    ok(await s.gql(IMPORT, { u: c.id, v: '27', csv: csv.body }, await s.tokenFor(c.id)));
-    expect(await snapshot(s, c.id, '27')).toEqual(before);
-  });
-});
+      const csv = await s.get(`/api/v1/users/${a.id}/scores/export?version=27&format=csv`, ta);
+      const c = await aPublicPlayer(s.db.prisma);
+      ok(await s.gql(IMPORT, { u: c.id, v: '27', csv: csv.body }, await s.tokenFor(c.id)));
+      expect(await snapshot(s, c.id, '27')).toEqual(before);
+    });
+  },
+);

@@ -8,7 +8,16 @@
  * bests. PGlite and PostgreSQL.
  */
 import { aPublicPlayer, follows, withBestScore } from '../../helpers/factories';
-import { bestsOf, derivedOf, expectedBests, IMPORT_ROWS, rankBlocksVsRebuild, raceRows, type RaceChart, type RaceRow } from '../../helpers/import-race';
+import {
+  bestsOf,
+  derivedOf,
+  expectedBests,
+  IMPORT_ROWS,
+  rankBlocksVsRebuild,
+  raceRows,
+  type RaceChart,
+  type RaceRow,
+} from '../../helpers/import-race';
 import { startTestServer, type TestServer } from '../../helpers/server';
 
 const VERSION = '33';
@@ -29,9 +38,17 @@ describe('concurrent imports', () => {
       .map((c) => ({ title: c.title, difficulty: c.difficulty, level: c.level, maxEx: c.notes * 2 }));
     expect(known).toHaveLength(8);
     // three charts no catalogue holds: learned by whichever import comes first
-    const unknown: RaceChart[] = [1, 2, 3].map((i) => ({ title: `Race Learned ${i}`, difficulty: 'ANOTHER', level: 12, maxEx: 3000 }));
+    const unknown: RaceChart[] = [1, 2, 3].map((i) => ({
+      title: `Race Learned ${i}`,
+      difficulty: 'ANOTHER',
+      level: 12,
+      maxEx: 3000,
+    }));
     const charts = [...known, ...unknown];
-    const sets: RaceRow[][][] = Array.from({ length: PLAYERS }, (_, p) => [raceRows(charts, 100 + p * 2), raceRows(charts, 101 + p * 2)]);
+    const sets: RaceRow[][][] = Array.from({ length: PLAYERS }, (_, p) => [
+      raceRows(charts, 100 + p * 2),
+      raceRows(charts, 101 + p * 2),
+    ]);
 
     const racers = [];
     const shadows = [];
@@ -44,10 +61,12 @@ describe('concurrent imports', () => {
       const chart = s.app.catalogue.find(c.title, 'SP' as never, c.difficulty as never)!;
       await withBestScore(s.db.prisma, fan, chart.id, Math.floor(c.maxEx / 2), { version: VERSION });
     }
-    const send = async (userId: string, rows: RaceRow[]) => s.gql(IMPORT_ROWS, { version: VERSION, rows }, await s.tokenFor(userId));
+    const send = async (userId: string, rows: RaceRow[]) =>
+      s.gql(IMPORT_ROWS, { version: VERSION, rows }, await s.tokenFor(userId));
 
     // the shadows: one import after the other
-    for (let p = 0; p < PLAYERS; p++) for (const rows of sets[p]) expect((await send(shadows[p].id, rows)).body.errors).toBeUndefined();
+    for (let p = 0; p < PLAYERS; p++)
+      for (const rows of sets[p]) expect((await send(shadows[p].id, rows)).body.errors).toBeUndefined();
     await s.app.events.settled();
     // the racers: all 2 × N at once
     const results = await Promise.all(racers.flatMap((u, p) => sets[p].map((rows) => send(u.id, rows))));
@@ -74,7 +93,12 @@ describe('concurrent imports', () => {
     // for its shadow (which of the two imports passed the fan depends on the order they ran in,
     // so the importer's EX is only checked to be above the fan's)
     const notes = async (actorId: string) =>
-      (await db.notification.findMany({ where: { recipientId: fan.id, actorId, type: 'OVERTAKEN' }, select: { chartId: true, data: true } }))
+      (
+        await db.notification.findMany({
+          where: { recipientId: fan.id, actorId, type: 'OVERTAKEN' },
+          select: { chartId: true, data: true },
+        })
+      )
         .map((n) => {
           const d = n.data as { myExScore: number; actorExScore: number };
           expect(d.actorExScore).toBeGreaterThan(d.myExScore);

@@ -29,11 +29,66 @@ const DEFS = {
   version: 'list-1',
   requireVersion: '0',
   body: [
-    { title: 'Alpha', difficulty: '4', notes: 1000, bpm: '150', textage: '20/alpha.html', difficultyLevel: '12', dpLevel: '0', avg: 1800, wr: 1900, coef: -1 },
-    { title: 'Beta', difficulty: '4', notes: 800, bpm: '100-200', textage: '25/beta.html', difficultyLevel: '11', dpLevel: '0', avg: 1400, wr: 1500, coef: -1 },
-    { title: 'Gamma', difficulty: '3', notes: 600, bpm: '180', textage: '20/gamma.html', difficultyLevel: '11', dpLevel: '0', avg: 1050, wr: 1100, coef: -1 },
-    { title: 'alphabet', difficulty: '10', notes: 1200, bpm: '200', textage: '30/alphabet.html', difficultyLevel: '12', dpLevel: '0', avg: 2390, wr: 2399, coef: -1 },
-    { title: 'Delta', difficulty: '4', notes: 900, bpm: '75~300', textage: '28/delta.html', difficultyLevel: '12', dpLevel: '0', avg: 1500, wr: 1700, coef: -1 },
+    {
+      title: 'Alpha',
+      difficulty: '4',
+      notes: 1000,
+      bpm: '150',
+      textage: '20/alpha.html',
+      difficultyLevel: '12',
+      dpLevel: '0',
+      avg: 1800,
+      wr: 1900,
+      coef: -1,
+    },
+    {
+      title: 'Beta',
+      difficulty: '4',
+      notes: 800,
+      bpm: '100-200',
+      textage: '25/beta.html',
+      difficultyLevel: '11',
+      dpLevel: '0',
+      avg: 1400,
+      wr: 1500,
+      coef: -1,
+    },
+    {
+      title: 'Gamma',
+      difficulty: '3',
+      notes: 600,
+      bpm: '180',
+      textage: '20/gamma.html',
+      difficultyLevel: '11',
+      dpLevel: '0',
+      avg: 1050,
+      wr: 1100,
+      coef: -1,
+    },
+    {
+      title: 'alphabet',
+      difficulty: '10',
+      notes: 1200,
+      bpm: '200',
+      textage: '30/alphabet.html',
+      difficultyLevel: '12',
+      dpLevel: '0',
+      avg: 2390,
+      wr: 2399,
+      coef: -1,
+    },
+    {
+      title: 'Delta',
+      difficulty: '4',
+      notes: 900,
+      bpm: '75~300',
+      textage: '28/delta.html',
+      difficultyLevel: '12',
+      dpLevel: '0',
+      avg: 1500,
+      wr: 1700,
+      coef: -1,
+    },
   ],
 };
 
@@ -41,22 +96,69 @@ describe('score lists: filters, sort keys, keyset paging', () => {
   let s: TestServer;
   let u: { id: string };
   const T: Record<string, string> = { Alpha: 'A', Beta: 'B', Gamma: 'C', alphabet: 'D', Delta: 'E' };
-  const imp = (rows: { title: string; difficulty: 'HYPER' | 'ANOTHER' | 'LEGGENDARIA'; exScore: number; clearLamp: any; missCount: number; lastPlayed: string }[], userId = u.id) =>
-    importScores({ db: s.db.prisma, catalogue: s.app.catalogue }, { userId, version: '33', source: 'ROWS', rows: rows.map((r, i) => ({ line: i + 1, ...r })) });
+  const imp = (
+    rows: {
+      title: string;
+      difficulty: 'HYPER' | 'ANOTHER' | 'LEGGENDARIA';
+      exScore: number;
+      clearLamp: any;
+      missCount: number;
+      lastPlayed: string;
+    }[],
+    userId = u.id,
+  ) =>
+    importScores(
+      { db: s.db.prisma, catalogue: s.app.catalogue },
+      { userId, version: '33', source: 'ROWS', rows: rows.map((r, i) => ({ line: i + 1, ...r })) },
+    );
 
   beforeAll(async () => {
     s = await startTestServer({ seedDemo: false });
     await importDefinitions(s.db.prisma, DEFS);
     await s.app.catalogue.load();
-    const radar = [['Alpha', 'NOTES'], ['Beta', 'SOFLAN'], ['alphabet', 'PEAK'], ['Delta', 'NOTES']] as const;
-    for (const [title, cat] of radar) await s.db.prisma.chart.updateMany({ where: { song: { title } }, data: { radarCategory: cat } });
+    const radar = [
+      ['Alpha', 'NOTES'],
+      ['Beta', 'SOFLAN'],
+      ['alphabet', 'PEAK'],
+      ['Delta', 'NOTES'],
+    ] as const;
+    for (const [title, cat] of radar)
+      await s.db.prisma.chart.updateMany({ where: { song: { title } }, data: { radarCategory: cat } });
     await s.app.catalogue.load();
     u = await aPublicPlayer(s.db.prisma);
     await imp([
-      { title: 'Alpha', difficulty: 'ANOTHER', exScore: 1800, clearLamp: 'HARD_CLEAR', missCount: 10, lastPlayed: '2025-01-03 20:00' },
-      { title: 'Beta', difficulty: 'ANOTHER', exScore: 1500, clearLamp: 'CLEAR', missCount: 30, lastPlayed: '2025-01-01 20:00' },
-      { title: 'Gamma', difficulty: 'HYPER', exScore: 1100, clearLamp: 'EX_HARD_CLEAR', missCount: 5, lastPlayed: '2025-01-02 20:00' },
-      { title: 'alphabet', difficulty: 'LEGGENDARIA', exScore: 1000, clearLamp: 'FAILED', missCount: 80, lastPlayed: '2025-01-04 20:00' },
+      {
+        title: 'Alpha',
+        difficulty: 'ANOTHER',
+        exScore: 1800,
+        clearLamp: 'HARD_CLEAR',
+        missCount: 10,
+        lastPlayed: '2025-01-03 20:00',
+      },
+      {
+        title: 'Beta',
+        difficulty: 'ANOTHER',
+        exScore: 1500,
+        clearLamp: 'CLEAR',
+        missCount: 30,
+        lastPlayed: '2025-01-01 20:00',
+      },
+      {
+        title: 'Gamma',
+        difficulty: 'HYPER',
+        exScore: 1100,
+        clearLamp: 'EX_HARD_CLEAR',
+        missCount: 5,
+        lastPlayed: '2025-01-02 20:00',
+      },
+      {
+        title: 'alphabet',
+        difficulty: 'LEGGENDARIA',
+        exScore: 1000,
+        clearLamp: 'FAILED',
+        missCount: 80,
+        lastPlayed: '2025-01-04 20:00',
+      },
     ]);
   });
   afterAll(() => s.close());
@@ -71,7 +173,12 @@ describe('score lists: filters, sort keys, keyset paging', () => {
 
   it('has the hand-worked BPIs', async () => {
     const r = await list('scores', '');
-    expect(Object.fromEntries(r.edges.map((e: any) => [T[e.node.title], e.node.bpi]))).toEqual({ A: 0, B: 100, C: 100, D: -15 });
+    expect(Object.fromEntries(r.edges.map((e: any) => [T[e.node.title], e.node.bpi]))).toEqual({
+      A: 0,
+      B: 100,
+      C: 100,
+      D: -15,
+    });
   });
 
   it('sorts by every key, both orders (ties: level desc, title, id)', async () => {
@@ -120,11 +227,18 @@ describe('score lists: filters, sort keys, keyset paging', () => {
 
   it('all-difficulty list: same filters and sorts', async () => {
     expect(await order('sort: EX_SCORE, order: ASC', 'allDifficultyScores')).toBe('DCBA');
-    expect(await order('difficulties: [HYPER, LEGGENDARIA], sort: MISS_COUNT, order: DESC', 'allDifficultyScores')).toBe('DC');
+    expect(
+      await order('difficulties: [HYPER, LEGGENDARIA], sort: MISS_COUNT, order: DESC', 'allDifficultyScores'),
+    ).toBe('DC');
   });
 
   it('keyset pages: every sort pages to the same order as one page; a row added between pages is placed, not skipped or repeated', async () => {
-    for (const [sort, expected] of [['EX_SCORE, order: DESC', 'ABCD'], ['BPI, order: DESC', 'BCAD'], ['TITLE, order: ASC', 'ADBC'], ['UPDATED_AT, order: DESC', 'DACB']] as const) {
+    for (const [sort, expected] of [
+      ['EX_SCORE, order: DESC', 'ABCD'],
+      ['BPI, order: DESC', 'BCAD'],
+      ['TITLE, order: ASC', 'ADBC'],
+      ['UPDATED_AT, order: DESC', 'DACB'],
+    ] as const) {
       let after: string | null = null;
       let seen = '';
       for (let i = 0; i < 5; i++) {
@@ -138,13 +252,42 @@ describe('score lists: filters, sort keys, keyset paging', () => {
     }
     // a second player: page 1 of EX desc, then a best on Delta (EX 1700) arrives, then page 2
     const v = await aPublicPlayer(s.db.prisma);
-    await imp([
-      { title: 'Alpha', difficulty: 'ANOTHER', exScore: 1800, clearLamp: 'CLEAR', missCount: 1, lastPlayed: '2025-01-01 10:00' },
-      { title: 'Beta', difficulty: 'ANOTHER', exScore: 1500, clearLamp: 'CLEAR', missCount: 1, lastPlayed: '2025-01-01 10:00' },
-    ], v.id);
+    await imp(
+      [
+        {
+          title: 'Alpha',
+          difficulty: 'ANOTHER',
+          exScore: 1800,
+          clearLamp: 'CLEAR',
+          missCount: 1,
+          lastPlayed: '2025-01-01 10:00',
+        },
+        {
+          title: 'Beta',
+          difficulty: 'ANOTHER',
+          exScore: 1500,
+          clearLamp: 'CLEAR',
+          missCount: 1,
+          lastPlayed: '2025-01-01 10:00',
+        },
+      ],
+      v.id,
+    );
     const p1 = await list('scores', 'sort: EX_SCORE, order: DESC, first: 1', v.id);
     expect(p1.edges.map((e: any) => T[e.node.title]).join('')).toBe('A');
-    await imp([{ title: 'Delta', difficulty: 'ANOTHER', exScore: 1700, clearLamp: 'CLEAR', missCount: 1, lastPlayed: '2025-01-02 10:00' }], v.id);
+    await imp(
+      [
+        {
+          title: 'Delta',
+          difficulty: 'ANOTHER',
+          exScore: 1700,
+          clearLamp: 'CLEAR',
+          missCount: 1,
+          lastPlayed: '2025-01-02 10:00',
+        },
+      ],
+      v.id,
+    );
     const p2 = await list('scores', `sort: EX_SCORE, order: DESC, first: 5, after: "${p1.pageInfo.endCursor}"`, v.id);
     expect(p2.edges.map((e: any) => T[e.node.title]).join('')).toBe('EB'); // 1700 after 1800, then 1500
     expect(p2.pageInfo.hasNextPage).toBe(false);
@@ -165,7 +308,10 @@ describe('score lists: filters, sort keys, keyset paging', () => {
     const page = await list('scores', 'sort: BPI, first: 1');
     expect(await err(`sort: EX_SCORE, after: "${page.pageInfo.endCursor}"`)).toBe('after'); // a cursor of another sort
     // an unknown enum value (as a variable) is refused before any resolver runs, naming the variable
-    const bad = await s.gql(`query($id: ID!, $k: ScoreSortKey) { user(id: $id) { scores(sort: $k) { totalCount } } }`, { id: u.id, k: 'RIVAL_GAP' });
+    const bad = await s.gql(`query($id: ID!, $k: ScoreSortKey) { user(id: $id) { scores(sort: $k) { totalCount } } }`, {
+      id: u.id,
+      k: 'RIVAL_GAP',
+    });
     expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(bad.body.errors[0].message).toContain('$k');
   });
@@ -173,17 +319,40 @@ describe('score lists: filters, sort keys, keyset paging', () => {
   it('chartHistoryByVersion groups plays by version; versionComparison answers null differences when one side is missing', async () => {
     const w = await aPublicPlayer(s.db.prisma);
     const run = (version: string, title: string, ex: number, at: string) =>
-      importScores({ db: s.db.prisma, catalogue: s.app.catalogue }, { userId: w.id, version, source: 'ROWS', rows: [{ line: 1, title, difficulty: title === 'Gamma' ? 'HYPER' : 'ANOTHER', exScore: ex, clearLamp: 'CLEAR', missCount: 1, lastPlayed: at }] });
+      importScores(
+        { db: s.db.prisma, catalogue: s.app.catalogue },
+        {
+          userId: w.id,
+          version,
+          source: 'ROWS',
+          rows: [
+            {
+              line: 1,
+              title,
+              difficulty: title === 'Gamma' ? 'HYPER' : 'ANOTHER',
+              exScore: ex,
+              clearLamp: 'CLEAR',
+              missCount: 1,
+              lastPlayed: at,
+            },
+          ],
+        },
+      );
     await run('32', 'Alpha', 1700, '2024-05-01 10:00');
     await run('33', 'Alpha', 1750, '2025-01-01 10:00');
     await run('33', 'Alpha', 1800, '2025-01-05 10:00');
     await run('33', 'Beta', 1500, '2025-01-05 10:00');
     await run('32', 'Gamma', 1000, '2024-05-01 10:00');
     const alpha = s.app.catalogue.find('Alpha', 'SP', 'ANOTHER')!;
-    const q = ok(await s.gql(`query($id: ID!) { user(id: $id) {
+    const q = ok(
+      await s.gql(
+        `query($id: ID!) { user(id: $id) {
       chartHistoryByVersion(chartId: ${alpha.id}) { version plays { exScore } }
       versionComparison(currentVersion: "33", targetVersion: "32") { title exDiff bpiDiff current { exScore } previous { exScore } }
-    } }`, { id: w.id })).user;
+    } }`,
+        { id: w.id },
+      ),
+    ).user;
     expect(q.chartHistoryByVersion).toEqual([
       { version: '32', plays: [{ exScore: 1700 }] },
       { version: '33', plays: [{ exScore: 1800 }, { exScore: 1750 }] },
@@ -196,7 +365,10 @@ describe('score lists: filters, sort keys, keyset paging', () => {
     expect(byTitle.Gamma).toMatchObject({ exDiff: null, bpiDiff: null, current: null, previous: { exScore: 1000 } });
     // a private player's lists stay masked for strangers
     const p = await aPrivatePlayer(s.db.prisma);
-    const masked = await s.gql(`query($id: ID!) { user(id: $id) { scores { totalCount } chartHistoryByVersion(chartId: ${alpha.id}) { version } } }`, { id: p.id });
+    const masked = await s.gql(
+      `query($id: ID!) { user(id: $id) { scores { totalCount } chartHistoryByVersion(chartId: ${alpha.id}) { version } } }`,
+      { id: p.id },
+    );
     expect(masked.body.data?.user?.scores ?? null).toBeNull();
   });
 });

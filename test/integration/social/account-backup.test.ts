@@ -15,7 +15,9 @@ let chartIds: number[];
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bpigraph-deletion-backups-'));
   s = await startTestServer({ env: { USER_DELETION_BACKUP_DIR: dir } });
-  chartIds = (await s.db.prisma.chart.findMany({ orderBy: { id: 'asc' }, take: 2, select: { id: true } })).map((c) => c.id);
+  chartIds = (await s.db.prisma.chart.findMany({ orderBy: { id: 'asc' }, take: 2, select: { id: true } })).map(
+    (c) => c.id,
+  );
 });
 afterAll(async () => {
   await s.close();
@@ -35,10 +37,25 @@ async function playerWithData(name: string) {
     { chartId: chartIds[1], exScore: 1200 },
   ]);
   const token = await s.tokenFor(u.id);
-  const key = expectNoErrors<any>(await s.gql('mutation { issueApiKey { apiKey } }', {}, token)).issueApiKey.apiKey as string;
-  const invite = expectNoErrors<any>(await s.gql('mutation($o: ID!) { issueFollowInvite(userId: $o) { token } }', { o: u.id }, token)).issueFollowInvite.token as string;
-  const list = expectNoErrors<any>(await s.gql('mutation($o: ID!) { createFollowList(userId: $o, name: "rivals") { id: databaseId } }', { o: u.id }, token)).createFollowList;
-  expectNoErrors(await s.gql('mutation($o: ID!, $l: ID!, $m: ID!) { addFollowListMember(userId: $o, listId: $l, memberId: $m) { __typename } }', { o: u.id, l: String(list.id), m: friend.id }, token));
+  const key = expectNoErrors<any>(await s.gql('mutation { issueApiKey { apiKey } }', {}, token)).issueApiKey
+    .apiKey as string;
+  const invite = expectNoErrors<any>(
+    await s.gql('mutation($o: ID!) { issueFollowInvite(userId: $o) { token } }', { o: u.id }, token),
+  ).issueFollowInvite.token as string;
+  const list = expectNoErrors<any>(
+    await s.gql(
+      'mutation($o: ID!) { createFollowList(userId: $o, name: "rivals") { id: databaseId } }',
+      { o: u.id },
+      token,
+    ),
+  ).createFollowList;
+  expectNoErrors(
+    await s.gql(
+      'mutation($o: ID!, $l: ID!, $m: ID!) { addFollowListMember(userId: $o, listId: $l, memberId: $m) { __typename } }',
+      { o: u.id, l: String(list.id), m: friend.id },
+      token,
+    ),
+  );
   return { u, friend, fan, token, key, invite, listId: list.id as number };
 }
 
@@ -64,12 +81,21 @@ describe('account deletion backup', () => {
     const b = JSON.parse(text);
     expect(b).toMatchObject({ userId: u.id, user: { id: u.id, name: 'BackedUp' } });
     // two plays, two bests, one batch; one follow each way; the list with its member
-    expect(b.scores.map((x: any) => [x.chartId, x.exScore])).toEqual([[chartIds[0], 1500], [chartIds[1], 1200]]);
+    expect(b.scores.map((x: any) => [x.chartId, x.exScore])).toEqual([
+      [chartIds[0], 1500],
+      [chartIds[1], 1200],
+    ]);
     expect(b.bestScores).toHaveLength(2);
     expect(b.batches).toHaveLength(1);
     expect(b.follows.following.map((f: any) => f.followingId)).toEqual([friend.id]);
     expect(b.follows.followers.map((f: any) => f.followerId)).toEqual([fan.id]);
-    expect(b.followLists).toEqual([expect.objectContaining({ id: listId, name: 'rivals', members: [expect.objectContaining({ userId: friend.id })] })]);
+    expect(b.followLists).toEqual([
+      expect.objectContaining({
+        id: listId,
+        name: 'rivals',
+        members: [expect.objectContaining({ userId: friend.id })],
+      }),
+    ]);
     // keys' values left out: the API key (its hash and hint), the invitation token (hash and sealed form)
     expect(Object.keys(b.apiKey).sort()).toEqual(['createdAt', 'lastUsedAt']);
     expect(Object.keys(b.followInvite)).toEqual(['createdAt']);

@@ -21,20 +21,28 @@ beforeAll(async () => {
   admin = await anAdmin(db);
   chartId = (await db.chart.findFirstOrThrow({ orderBy: { id: 'asc' }, select: { id: true } })).id;
   // owner: 3 notifications; other: 1
-  for (const recipient of [owner, owner, owner, other]) await db.notification.create({ data: { recipientId: recipient.id, type: 'NEW_FOLLOWER', actorId: admin.id } });
+  for (const recipient of [owner, owner, owner, other])
+    await db.notification.create({ data: { recipientId: recipient.id, type: 'NEW_FOLLOWER', actorId: admin.id } });
 });
 afterAll(() => s.close());
 
 const code = (res: { body: { errors?: any[] } }) => res.body.errors?.[0]?.extensions?.code ?? null;
-const as = async (user: User | null, query: string, variables: Record<string, unknown> = {}) => s.gql(query, variables, user ? await s.tokenFor(user.id) : undefined);
+const as = async (user: User | null, query: string, variables: Record<string, unknown> = {}) =>
+  s.gql(query, variables, user ? await s.tokenFor(user.id) : undefined);
 
 describe('owner operations default to the viewer', () => {
   const MINE = '{ notifications { totalCount } unreadNotificationCount }';
   const FOR = 'query($u: ID) { notifications(userId: $u) { totalCount } }';
 
-  it('without userId: the caller\'s own inbox (owner 3, other 1)', async () => {
-    expect(expectNoErrors(await as(owner, MINE))).toEqual({ notifications: { totalCount: 3 }, unreadNotificationCount: 3 });
-    expect(expectNoErrors(await as(other, MINE))).toEqual({ notifications: { totalCount: 1 }, unreadNotificationCount: 1 });
+  it("without userId: the caller's own inbox (owner 3, other 1)", async () => {
+    expect(expectNoErrors(await as(owner, MINE))).toEqual({
+      notifications: { totalCount: 3 },
+      unreadNotificationCount: 3,
+    });
+    expect(expectNoErrors(await as(other, MINE))).toEqual({
+      notifications: { totalCount: 1 },
+      unreadNotificationCount: 1,
+    });
   });
 
   it('signed out: UNAUTHENTICATED (no viewer to default to)', async () => {
@@ -55,10 +63,23 @@ describe('owner operations default to the viewer', () => {
   it('a mutation too: importScores without userId stores the rows for the caller', async () => {
     const chart = await s.db.prisma.chart.findUniqueOrThrow({ where: { id: chartId }, include: { song: true } });
     const IMPORT = `mutation($rows: [ScoreRowInput!]!) { importScores(version: "33", rows: $rows) { rowCount updatedCount } }`;
-    const rows = [{ title: chart.song.title, difficulty: chart.difficulty, playStyle: chart.playStyle, exScore: 100, clearState: 'CLEAR' }];
+    const rows = [
+      {
+        title: chart.song.title,
+        difficulty: chart.difficulty,
+        playStyle: chart.playStyle,
+        exScore: 100,
+        clearState: 'CLEAR',
+      },
+    ];
     // one row, one improving play
-    expect(expectNoErrors(await as(other, IMPORT, { rows }))).toEqual({ importScores: { rowCount: 1, updatedCount: 1 } });
-    const best = await s.db.prisma.bestScore.findMany({ where: { chartId, version: '33' }, select: { userId: true, exScore: true } });
+    expect(expectNoErrors(await as(other, IMPORT, { rows }))).toEqual({
+      importScores: { rowCount: 1, updatedCount: 1 },
+    });
+    const best = await s.db.prisma.bestScore.findMany({
+      where: { chartId, version: '33' },
+      select: { userId: true, exScore: true },
+    });
     expect(best).toEqual([{ userId: other.id, exScore: 100 }]);
   });
 });

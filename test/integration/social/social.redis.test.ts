@@ -32,7 +32,11 @@ async function freePort(): Promise<number> {
 }
 
 async function startRedis(port: number): Promise<ChildProcess> {
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   await new Promise<void>((resolve, reject) => {
     proc.stdout.on('data', (d: Buffer) => {
       if (d.toString().includes('Ready to accept connections')) resolve();
@@ -56,7 +60,11 @@ describeRedis('subscriptions across processes through Redis (REDIS_URL)', () => 
     const app = await createApp(testConfig(env), a.db, createLogger('silent'));
     const { fastify } = await createHttpServer(app);
     await fastify.listen({ port: 0, host: '127.0.0.1' });
-    b = { app, url: `http://127.0.0.1:${(fastify.server.address() as net.AddressInfo).port}`, close: () => fastify.close() };
+    b = {
+      app,
+      url: `http://127.0.0.1:${(fastify.server.address() as net.AddressInfo).port}`,
+      close: () => fastify.close(),
+    };
   });
   afterAll(async () => {
     await client?.dispose();
@@ -77,12 +85,18 @@ describeRedis('subscriptions across processes through Redis (REDIS_URL)', () => 
       retryAttempts: 0,
     });
     const received = new Promise<any>((resolve, reject) => {
-      client!.subscribe({ query: 'subscription { notificationAdded { type actorId } }' }, { next: resolve, error: reject, complete: () => {} });
+      client!.subscribe(
+        { query: 'subscription { notificationAdded { type actorId } }' },
+        { next: resolve, error: reject, complete: () => {} },
+      );
     });
-    for (let i = 0; i < 10_000 && b.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id) < 1; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 10_000 && b.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id) < 1; i++)
+      await new Promise((r) => setImmediate(r));
     expect(b.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id)).toBe(1);
     await b.app.pubsub.settled(); // Redis acknowledged B's SUBSCRIBE
-    expectNoErrors(await a.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: me.id }, await a.tokenFor(fan.id)));
+    expectNoErrors(
+      await a.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: me.id }, await a.tokenFor(fan.id)),
+    );
     expect((await received).data.notificationAdded).toEqual({ type: 'NEW_FOLLOWER', actorId: fan.id });
     expect(a.app.pubsub.subscriberCount('NOTIFICATION_ADDED', me.id)).toBe(0); // it went through Redis, not A's memory
   });

@@ -63,7 +63,8 @@ function subscribe(client: Client, query: string) {
 
 /** Waits (event-loop turns, no clock) until the server holds `n` subscriptions of the viewer on the topic. */
 async function untilSubscribed(topic: 'NOTIFICATION_ADDED' | 'TIMELINE_ENTRY_ADDED', userId: string, n = 1) {
-  for (let i = 0; i < 10_000 && s.app.pubsub.subscriberCount(topic, userId) !== n; i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 10_000 && s.app.pubsub.subscriberCount(topic, userId) !== n; i++)
+    await new Promise((r) => setImmediate(r));
   expect(s.app.pubsub.subscriberCount(topic, userId)).toBe(n);
 }
 
@@ -72,20 +73,40 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
     const me = await aPublicPlayer(s.db.prisma);
     const bystander = await aPublicPlayer(s.db.prisma);
     const fan = await aPublicPlayer(s.db.prisma);
-    const sub = subscribe(wsClient(await s.tokenFor(me.id)), 'subscription { notificationAdded { id: databaseId type actorId actor { id: databaseId name } read } }');
-    const other = subscribe(wsClient(await s.tokenFor(bystander.id)), 'subscription { notificationAdded { id: databaseId type } }');
+    const sub = subscribe(
+      wsClient(await s.tokenFor(me.id)),
+      'subscription { notificationAdded { id: databaseId type actorId actor { id: databaseId name } read } }',
+    );
+    const other = subscribe(
+      wsClient(await s.tokenFor(bystander.id)),
+      'subscription { notificationAdded { id: databaseId type } }',
+    );
     await untilSubscribed('NOTIFICATION_ADDED', me.id);
     await untilSubscribed('NOTIFICATION_ADDED', bystander.id);
     let got: any;
     const first = sub.next().then((v) => (got = v));
-    expectNoErrors(await s.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: me.id }, await s.tokenFor(fan.id)));
+    expectNoErrors(
+      await s.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: me.id }, await s.tokenFor(fan.id)),
+    );
     await first;
     const stored = await s.db.prisma.notification.findFirstOrThrow({ where: { recipientId: me.id } });
-    expect(got).toEqual({ data: { notificationAdded: { id: stored.id, type: 'NEW_FOLLOWER', actorId: fan.id, actor: { id: fan.id, name: fan.name }, read: false } } });
+    expect(got).toEqual({
+      data: {
+        notificationAdded: {
+          id: stored.id,
+          type: 'NEW_FOLLOWER',
+          actorId: fan.id,
+          actor: { id: fan.id, name: fan.name },
+          read: false,
+        },
+      },
+    });
 
     // the bystander's subscription saw nothing: its next event is its own notification
     const otherNext = other.next();
-    expectNoErrors(await s.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: bystander.id }, await s.tokenFor(fan.id)));
+    expectNoErrors(
+      await s.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: bystander.id }, await s.tokenFor(fan.id)),
+    );
     expect((await otherNext).data.notificationAdded.type).toBe('NEW_FOLLOWER');
     const own = await s.db.prisma.notification.findFirstOrThrow({ where: { recipientId: bystander.id } });
     expect(own.id).not.toBe(stored.id);
@@ -101,16 +122,36 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
     const chart = (await s.db.prisma.chart.findFirstOrThrow({ orderBy: { id: 'asc' } })).id;
     await aScoreImport(s.db.prisma, me, [{ chartId: chart, exScore: 800 }]);
     const client = wsClient(await s.tokenFor(me.id));
-    const tl = subscribe(client, 'subscription { timelineEntryAdded { databaseId userId exScore isOvertaken viewerScore { exScore } } }');
+    const tl = subscribe(
+      client,
+      'subscription { timelineEntryAdded { databaseId userId exScore isOvertaken viewerScore { exScore } } }',
+    );
     const nt = subscribe(client, 'subscription { notificationAdded { type actorId chartId actorExScore myExScore } }');
     await untilSubscribed('TIMELINE_ENTRY_ADDED', me.id);
     await untilSubscribed('NOTIFICATION_ADDED', me.id);
     const tlNext = tl.next();
     const ntNext = nt.next();
     const imp = await aScoreImport(s.db.prisma, rival, [{ chartId: chart, exScore: 900 }]);
-    s.app.events.emit('scores.imported', { userId: rival.id, version: imp.version, batchId: imp.batchId, chartIds: imp.chartIds });
-    expect((await tlNext).data.timelineEntryAdded).toEqual({ databaseId: imp.scores[0].id, userId: rival.id, exScore: 900, isOvertaken: true, viewerScore: { exScore: 800 } });
-    expect((await ntNext).data.notificationAdded).toEqual({ type: 'OVERTAKEN', actorId: rival.id, chartId: chart, actorExScore: 900, myExScore: 800 });
+    s.app.events.emit('scores.imported', {
+      userId: rival.id,
+      version: imp.version,
+      batchId: imp.batchId,
+      chartIds: imp.chartIds,
+    });
+    expect((await tlNext).data.timelineEntryAdded).toEqual({
+      databaseId: imp.scores[0].id,
+      userId: rival.id,
+      exScore: 900,
+      isOvertaken: true,
+      viewerScore: { exScore: 800 },
+    });
+    expect((await ntNext).data.notificationAdded).toEqual({
+      type: 'OVERTAKEN',
+      actorId: rival.id,
+      chartId: chart,
+      actorExScore: 900,
+      myExScore: 800,
+    });
     tl.unsubscribe();
     nt.unsubscribe();
   });
@@ -119,16 +160,30 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
     const me = await aPublicPlayer(s.db.prisma);
     const rival = await aPublicPlayer(s.db.prisma);
     await follows(s.db.prisma, me, rival);
-    const row = await s.db.prisma.chart.findFirstOrThrow({ where: { playStyle: 'SP', notes: { gt: 900 } }, orderBy: { id: 'asc' } });
+    const row = await s.db.prisma.chart.findFirstOrThrow({
+      where: { playStyle: 'SP', notes: { gt: 900 } },
+      orderBy: { id: 'asc' },
+    });
     const chart = s.app.catalogue.chart(row.id)!;
     await aScoreImport(s.db.prisma, me, [{ chartId: chart.id, exScore: 700 }]);
-    const sub = subscribe(wsClient(await s.tokenFor(me.id)), 'subscription { notificationAdded { type actorId chartId actorExScore myExScore chart { id: databaseId } } }');
+    const sub = subscribe(
+      wsClient(await s.tokenFor(me.id)),
+      'subscription { notificationAdded { type actorId chartId actorExScore myExScore chart { id: databaseId } } }',
+    );
     await untilSubscribed('NOTIFICATION_ADDED', me.id);
     const next = sub.next();
-    const IMPORT = 'mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "33", rows: $rows) { updatedCount } }';
+    const IMPORT =
+      'mutation($u: ID!, $rows: [ScoreRowInput!]!) { importScores(userId: $u, version: "33", rows: $rows) { updatedCount } }';
     const rows = [{ title: chart.title, difficulty: chart.difficulty, exScore: 800, clearState: 'CLEAR' }];
     expectNoErrors(await s.gql(IMPORT, { u: rival.id, rows }, await s.tokenFor(rival.id)));
-    expect((await next).data.notificationAdded).toEqual({ type: 'OVERTAKEN', actorId: rival.id, chartId: chart.id, actorExScore: 800, myExScore: 700, chart: { id: chart.id } });
+    expect((await next).data.notificationAdded).toEqual({
+      type: 'OVERTAKEN',
+      actorId: rival.id,
+      chartId: chart.id,
+      actorExScore: 800,
+      myExScore: 700,
+      chart: { id: chart.id },
+    });
     sub.unsubscribe();
   });
 
@@ -138,14 +193,19 @@ describe('GraphQL subscriptions over WebSocket (graphql-ws)', () => {
     let completed!: () => void;
     const done = new Promise<void>((r) => (completed = r));
     const events: any[] = [];
-    wsClient(await s.tokenFor(me.id)).subscribe({ query: 'subscription { notificationAdded { type } }' }, { next: (v) => events.push(v), error: () => {}, complete: () => completed() });
+    wsClient(await s.tokenFor(me.id)).subscribe(
+      { query: 'subscription { notificationAdded { type } }' },
+      { next: (v) => events.push(v), error: () => {}, complete: () => completed() },
+    );
     await untilSubscribed('NOTIFICATION_ADDED', me.id);
     const original = s.app.auth.resolveViewer.bind(s.app.auth);
     s.app.auth.resolveViewer = async () => {
       throw new Error('token revoked');
     };
     try {
-      expectNoErrors(await s.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: me.id }, await s.tokenFor(fan.id)));
+      expectNoErrors(
+        await s.gql('mutation($u: ID!) { follow(userId: $u) { state } }', { u: me.id }, await s.tokenFor(fan.id)),
+      );
       await done;
     } finally {
       s.app.auth.resolveViewer = original;

@@ -24,7 +24,10 @@ interface World {
 
 const world = fc.record({
   isPublic: fc.array(fc.boolean(), { minLength: N, maxLength: N }),
-  links: fc.array(fc.array(fc.constantFrom<Link>('none', 'follow', 'approved'), { minLength: N, maxLength: N }), { minLength: N, maxLength: N }),
+  links: fc.array(fc.array(fc.constantFrom<Link>('none', 'follow', 'approved'), { minLength: N, maxLength: N }), {
+    minLength: N,
+    maxLength: N,
+  }),
   requests: fc.array(fc.array(fc.boolean(), { minLength: N, maxLength: N }), { minLength: N, maxLength: N }),
 });
 
@@ -59,7 +62,12 @@ async function store(w: World) {
   for (let i = 0; i < N; i++) {
     for (let j = 0; j < N; j++) {
       if (i === j) continue;
-      if (w.links[i][j] !== 'none') follows.push({ followerId: ids[i], followingId: ids[j], approvedAt: w.links[i][j] === 'approved' ? new Date() : null });
+      if (w.links[i][j] !== 'none')
+        follows.push({
+          followerId: ids[i],
+          followingId: ids[j],
+          approvedAt: w.links[i][j] === 'approved' ? new Date() : null,
+        });
       if (w.requests[i][j]) requests.push({ requesterId: ids[i], targetId: ids[j] });
     }
   }
@@ -83,16 +91,38 @@ describe('the visibility rule in SQL equals hasAccess', () => {
           const expected = sorted(ids.filter((_, t) => hasAccess(snapshot(w, v, t))));
           const sql = await db.$queryRaw<{ id: string }[]>`
             SELECT u."id" FROM "User" u WHERE u."id" IN (${Prisma.join(ids)}) AND ${visibleUser(viewerId, 'u')}`;
-          expect({ viewer: v, form: 'visibleUser', ids: sorted(sql.map((r) => r.id)) }).toEqual({ viewer: v, form: 'visibleUser', ids: expected });
-          const where = await db.user.findMany({ where: { id: { in: ids }, ...visibleUserWhere(viewerId) }, select: { id: true } });
-          expect({ viewer: v, form: 'visibleUserWhere', ids: sorted(where.map((r) => r.id)) }).toEqual({ viewer: v, form: 'visibleUserWhere', ids: expected });
+          expect({ viewer: v, form: 'visibleUser', ids: sorted(sql.map((r) => r.id)) }).toEqual({
+            viewer: v,
+            form: 'visibleUser',
+            ids: expected,
+          });
+          const where = await db.user.findMany({
+            where: { id: { in: ids }, ...visibleUserWhere(viewerId) },
+            select: { id: true },
+          });
+          expect({ viewer: v, form: 'visibleUserWhere', ids: sorted(where.map((r) => r.id)) }).toEqual({
+            viewer: v,
+            form: 'visibleUserWhere',
+            ids: expected,
+          });
           if (v === null) continue;
           // Follow rows of v whose target v may see: the followed players hasAccess grants
           const followed = expected.filter((id) => ids.indexOf(id) !== v && w.links[v][ids.indexOf(id)] !== 'none');
           const joined = sorted(throughFollow.filter((r) => r.followerId === viewerId).map((r) => r.followingId));
-          expect({ viewer: v, form: 'visibleThroughFollow', ids: joined }).toEqual({ viewer: v, form: 'visibleThroughFollow', ids: followed });
-          const rows = await db.follow.findMany({ where: { followerId: viewerId!, ...visibleFollowWhere(viewerId!) }, select: { followingId: true } });
-          expect({ viewer: v, form: 'visibleFollowWhere', ids: sorted(rows.map((r) => r.followingId)) }).toEqual({ viewer: v, form: 'visibleFollowWhere', ids: followed });
+          expect({ viewer: v, form: 'visibleThroughFollow', ids: joined }).toEqual({
+            viewer: v,
+            form: 'visibleThroughFollow',
+            ids: followed,
+          });
+          const rows = await db.follow.findMany({
+            where: { followerId: viewerId!, ...visibleFollowWhere(viewerId!) },
+            select: { followingId: true },
+          });
+          expect({ viewer: v, form: 'visibleFollowWhere', ids: sorted(rows.map((r) => r.followingId)) }).toEqual({
+            viewer: v,
+            form: 'visibleFollowWhere',
+            ids: followed,
+          });
         }
       }),
       { numRuns: 40 },
@@ -105,11 +135,22 @@ describe('the visibility rule in SQL equals hasAccess', () => {
     await store({
       isPublic: [false, true, true, true],
       links: [none, ['approved', 'none', 'none', 'none'], ['follow', 'none', 'none', 'none'], none],
-      requests: [[false, false, false, false], [false, false, false, false], [false, false, false, false], [true, false, false, false]],
+      requests: [
+        [false, false, false, false],
+        [false, false, false, false],
+        [false, false, false, false],
+        [true, false, false, false],
+      ],
     });
     const sees = async (v: string | null) =>
-      (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "User" u WHERE u."id" = ${ids[0]} AND ${visibleUser(v)}`)[0].n;
-    expect([await sees(null), await sees(ids[0]), await sees(ids[1]), await sees(ids[2]), await sees(ids[3])]).toEqual([0, 1, 1, 0, 0]);
+      (
+        await db.$queryRaw<
+          { n: number }[]
+        >`SELECT count(*)::int AS n FROM "User" u WHERE u."id" = ${ids[0]} AND ${visibleUser(v)}`
+      )[0].n;
+    expect([await sees(null), await sees(ids[0]), await sees(ids[1]), await sees(ids[2]), await sees(ids[3])]).toEqual([
+      0, 1, 1, 0, 0,
+    ]);
   });
 
   it('refuses an alias that is not a plain identifier', () => {

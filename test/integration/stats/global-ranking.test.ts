@@ -23,9 +23,25 @@ const Q = `query($v: GameVersion, $area: String, $cls: ArenaClass, $first: Int, 
     edges { node { rank totalBpi anonymous isSelf player { id: databaseId name } } }
   } }`;
 
-type Row = { rank: number; totalBpi: number; anonymous: boolean; isSelf: boolean; player: { id: string; name: string } | null };
+type Row = {
+  rank: number;
+  totalBpi: number;
+  anonymous: boolean;
+  isSelf: boolean;
+  player: { id: string; name: string } | null;
+};
 async function ranking(vars: Record<string, unknown>, token?: string) {
-  const data = expectNoErrors(await server.gql<{ globalRanking: { version: string; totalCount: number; selfRank: number | null; pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { node: Row }[] } }>(Q, vars, token));
+  const data = expectNoErrors(
+    await server.gql<{
+      globalRanking: {
+        version: string;
+        totalCount: number;
+        selfRank: number | null;
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        edges: { node: Row }[];
+      };
+    }>(Q, vars, token),
+  );
   return { ...data.globalRanking, rows: data.globalRanking.edges.map((e) => e.node) };
 }
 
@@ -55,7 +71,12 @@ describe('globalRanking', () => {
     expect(r.version).toBe('33');
     expect(r.totalCount).toBe(4);
     expect(r.selfRank).toBeNull();
-    expect(r.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[1, 60], [2, 50], [2, 50], [4, 40]]);
+    expect(r.rows.map((x) => [x.rank, x.totalBpi])).toEqual([
+      [1, 60],
+      [2, 50],
+      [2, 50],
+      [4, 40],
+    ]);
     expect(r.rows[0].player?.name).toBe('rk_alice');
     const tied = r.rows.slice(1, 3);
     expect(tied.filter((x) => x.anonymous)).toHaveLength(1); // carol, private
@@ -87,11 +108,16 @@ describe('globalRanking', () => {
     expect(bobsOwn.rows.map((x) => x.player?.name ?? null)).toEqual(['rk_alice']);
     expect(bobsOwn.selfRank).toBeNull();
     const a1 = await ranking({ v: '33', cls: 'A1' });
-    expect(a1.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[1, 60], [2, 50]]);
+    expect(a1.rows.map((x) => [x.rank, x.totalBpi])).toEqual([
+      [1, 60],
+      [2, 50],
+    ]);
     expect(a1.rows[0].player?.name).toBe('rk_alice'); // class shown by default
     await server.db.prisma.user.update({ where: { id: alice.id }, data: { showArenaClass: false } });
     // alice now hides her class: the A1 ranking is carol alone (private: anonymous), ranked 1
-    expect((await ranking({ v: '33', cls: 'A1' })).rows.map((x) => [x.rank, x.totalBpi, x.anonymous])).toEqual([[1, 50, true]]);
+    expect((await ranking({ v: '33', cls: 'A1' })).rows.map((x) => [x.rank, x.totalBpi, x.anonymous])).toEqual([
+      [1, 50, true],
+    ]);
     expect((await ranking({ v: '33' })).rows[0].player?.name).toBe('rk_alice'); // unfiltered: still named
   });
 
@@ -108,9 +134,15 @@ describe('globalRanking', () => {
     // totals 60, 50, 50, 40: pages of 2 → [60, 50] then [50, 40]; the second page's 50 has one
     // player above it (60) → rank 2, shared with the 50 on page 1; 40 has three above → rank 4.
     const p1 = await ranking({ v: '33', first: 2 });
-    expect(p1.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[1, 60], [2, 50]]);
+    expect(p1.rows.map((x) => [x.rank, x.totalBpi])).toEqual([
+      [1, 60],
+      [2, 50],
+    ]);
     const p2 = await ranking({ v: '33', first: 2, after: p1.pageInfo.endCursor });
-    expect(p2.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[2, 50], [4, 40]]);
+    expect(p2.rows.map((x) => [x.rank, x.totalBpi])).toEqual([
+      [2, 50],
+      [4, 40],
+    ]);
     // pages of 1 from the third row: [50] → rank 2; from the fourth: [40] → rank 4
     const p3 = await ranking({ v: '33', first: 1, after: p1.pageInfo.endCursor });
     expect(p3.rows.map((x) => [x.rank, x.totalBpi])).toEqual([[2, 50]]);
@@ -129,7 +161,10 @@ describe('globalRanking', () => {
     // fred joins both versions: 4 + 1 = 5 in 33, 1 + 1 = 2 in 32; an update of a total changes no count
     expect((await ranking({ v: '33' })).totalCount).toBe(5);
     expect((await ranking({ v: '32' })).totalCount).toBe(2);
-    await db.playerVersionStatus.update({ where: { userId_version: { userId: fred.id, version: '33' } }, data: { totalBpi: 11 } });
+    await db.playerVersionStatus.update({
+      where: { userId_version: { userId: fred.id, version: '33' } },
+      data: { totalBpi: 11 },
+    });
     expect((await ranking({ v: '33' })).totalCount).toBe(5);
     // one status row deleted (33 → 4), then the account (its row of 32 cascades: 32 → 1)
     await db.playerVersionStatus.delete({ where: { userId_version: { userId: fred.id, version: '33' } } });
@@ -140,7 +175,14 @@ describe('globalRanking', () => {
   });
 
   it('refuses bad input with BAD_USER_INPUT', async () => {
-    for (const vars of [{ v: '99' }, { first: 101 }, { first: 0 }, { after: 'nope' }, { area: '' }, { area: 'x'.repeat(41) }]) {
+    for (const vars of [
+      { v: '99' },
+      { first: 101 },
+      { first: 0 },
+      { after: 'nope' },
+      { area: '' },
+      { area: 'x'.repeat(41) },
+    ]) {
       const res = await server.gql(Q, vars);
       expect(res.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     }
@@ -152,7 +194,9 @@ describe('globalRanking', () => {
     const db = server.db.prisma;
     const extra = [];
     for (let i = 0; i < 40; i++) extra.push(await aPublicPlayer(db, { name: `rk_many_${i}` }));
-    await db.playerVersionStatus.createMany({ data: extra.map((u, i) => ({ userId: u.id, version: '33', totalBpi: i })) });
+    await db.playerVersionStatus.createMany({
+      data: extra.map((u, i) => ({ userId: u.id, version: '33', totalBpi: i })),
+    });
     const count = async (first: number) => {
       await ranking({ v: '33', first }, daveToken); // warm the caches of this request shape
       server.sql.reset();

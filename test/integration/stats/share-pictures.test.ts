@@ -22,27 +22,40 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 async function png(path: string, token?: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${s.url}${path}`, { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
+  const res = await fetch(`${s.url}${path}`, {
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+  });
   return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
 }
 
 describe('PNG pictures', () => {
   it('profile card: 1200×630 PNG (accent bar #2563eb at the left edge, white background), ETag → 304, width scales', async () => {
     const u = await aPublicPlayer(s.db.prisma, { name: 'カード太郎' });
-    const charts = (await s.db.prisma.chart.findMany({ orderBy: { id: 'asc' }, take: 2, select: { id: true } })).map((c) => c.id);
-    await aScoreImport(s.db.prisma, u, [{ chartId: charts[0], exScore: 1500 }, { chartId: charts[1], exScore: 1200 }]);
+    const charts = (await s.db.prisma.chart.findMany({ orderBy: { id: 'asc' }, take: 2, select: { id: true } })).map(
+      (c) => c.id,
+    );
+    await aScoreImport(s.db.prisma, u, [
+      { chartId: charts[0], exScore: 1500 },
+      { chartId: charts[1], exScore: 1200 },
+    ]);
     const res = await png(`/api/v1/users/${u.id}/cards/profile.png`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(ihdr(res.body)).toEqual({ width: 1200, height: 630 });
     const img = decodePng(res.body);
-    const px = (x: number, y: number) => Array.from(img.data.subarray((y * img.width + x) * img.channels, (y * img.width + x) * img.channels + 3));
+    const px = (x: number, y: number) =>
+      Array.from(img.data.subarray((y * img.width + x) * img.channels, (y * img.width + x) * img.channels + 3));
     expect(px(5, 300)).toEqual([0x25, 0x63, 0xeb]); // the 12 px accent bar (light theme accent #2563eb)
     expect(px(300, 10)).toEqual([255, 255, 255]); // background #ffffff above the name
     const etag = res.headers.get('etag')!;
-    expect((await png(`/api/v1/users/${u.id}/cards/profile.png`, undefined, { 'if-none-match': etag })).status).toBe(304);
+    expect((await png(`/api/v1/users/${u.id}/cards/profile.png`, undefined, { 'if-none-match': etag })).status).toBe(
+      304,
+    );
     // 600 wide → 600 × 630 / 1200 = 315 high
-    expect(ihdr((await png(`/api/v1/users/${u.id}/cards/profile.png?width=600&theme=dark`)).body)).toEqual({ width: 600, height: 315 });
+    expect(ihdr((await png(`/api/v1/users/${u.id}/cards/profile.png?width=600&theme=dark`)).body)).toEqual({
+      width: 600,
+      height: 315,
+    });
     expect((await png(`/api/v1/users/${u.id}/cards/profile.png?width=5`)).status).toBe(400);
   });
 
@@ -62,8 +75,10 @@ describe('PNG pictures', () => {
     expect((await png(`/api/v1/users/${hidden.id}/cards/profile.png`, await s.tokenFor(hidden.id))).status).toBe(200);
   });
 
-  it('batch card: the batch\'s player\'s visibility; unknown batch 404', async () => {
-    const charts = (await s.db.prisma.chart.findMany({ orderBy: { id: 'asc' }, take: 1, select: { id: true } })).map((c) => c.id);
+  it("batch card: the batch's player's visibility; unknown batch 404", async () => {
+    const charts = (await s.db.prisma.chart.findMany({ orderBy: { id: 'asc' }, take: 1, select: { id: true } })).map(
+      (c) => c.id,
+    );
     const u = await aPublicPlayer(s.db.prisma);
     await aScoreImport(s.db.prisma, u, [{ chartId: charts[0], exScore: 1500 }]);
     const batch = await s.db.prisma.importBatch.findFirstOrThrow({ where: { userId: u.id } });

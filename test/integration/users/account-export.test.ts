@@ -24,24 +24,41 @@ const withoutTime = (doc: Record<string, unknown>) => ({ ...doc, exportedAt: und
 
 describe('account export', () => {
   it('streams everything the account holds; the deletion backup is the same document', async () => {
-    const charts = (await s.db.prisma.chart.findMany({ orderBy: { id: 'asc' }, take: 3, select: { id: true } })).map((c) => c.id);
+    const charts = (await s.db.prisma.chart.findMany({ orderBy: { id: 'asc' }, take: 3, select: { id: true } })).map(
+      (c) => c.id,
+    );
     const u = await aPublicPlayer(s.db.prisma, { name: 'Mover' });
     const friend = await aPublicPlayer(s.db.prisma);
     const fan = await aPublicPlayer(s.db.prisma);
     await follows(s.db.prisma, u, friend);
     await follows(s.db.prisma, fan, u);
-    await aScoreImport(s.db.prisma, u, [{ chartId: charts[0], exScore: 1500 }, { chartId: charts[1], exScore: 1200 }]);
+    await aScoreImport(s.db.prisma, u, [
+      { chartId: charts[0], exScore: 1500 },
+      { chartId: charts[1], exScore: 1200 },
+    ]);
     await aScoreImport(s.db.prisma, u, [{ chartId: charts[2], exScore: 1000 }]);
     const token = await s.tokenFor(u.id);
-    expectNoErrors(await s.gql('mutation($o: ID!) { createFollowList(userId: $o, name: "rivals") { __typename } }', { o: u.id }, token));
+    expectNoErrors(
+      await s.gql(
+        'mutation($o: ID!) { createFollowList(userId: $o, name: "rivals") { __typename } }',
+        { o: u.id },
+        token,
+      ),
+    );
 
     const res = await s.get('/api/v1/me/export', token);
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="bpigraph-account-\d{4}-\d{2}-\d{2}\.json"$/);
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="bpigraph-account-\d{4}-\d{2}-\d{2}\.json"$/,
+    );
     const doc = res.body;
     expect(doc).toMatchObject({ userId: u.id, user: { id: u.id, name: 'Mover' } });
     // 3 plays in 2 batches, 3 bests; one follow each way; the list
-    expect(doc.scores.map((x: any) => [x.chartId, x.exScore])).toEqual([[charts[0], 1500], [charts[1], 1200], [charts[2], 1000]]);
+    expect(doc.scores.map((x: any) => [x.chartId, x.exScore])).toEqual([
+      [charts[0], 1500],
+      [charts[1], 1200],
+      [charts[2], 1000],
+    ]);
     expect(doc.batches).toHaveLength(2);
     expect(doc.bestScores).toHaveLength(3);
     expect(doc.follows.following.map((f: any) => f.followingId)).toEqual([friend.id]);

@@ -24,14 +24,22 @@ describe('a private player inside a nested list is masked, not an error', () => 
     );
     expect(res.body.errors).toBeUndefined();
     const byId = new Map(res.body.data.user.followers.edges.map((e: any) => [e.node.id, e.node]));
-    expect(byId.get(pub.id)).toMatchObject({ recommended: { weapons: { total: 0 } }, scores: { totalCount: 0 }, batches: { totalCount: 0 } });
+    expect(byId.get(pub.id)).toMatchObject({
+      recommended: { weapons: { total: 0 } },
+      scores: { totalCount: 0 },
+      batches: { totalCount: 0 },
+    });
     // the private follower is masked completely (a stand-in id that names nobody): the one other row
     const others = [...byId.entries()].filter(([id]) => id !== pub.id).map(([, node]) => node);
     expect(others).toHaveLength(1);
     expect(others[0]).toMatchObject({ recommended: null, scores: null, batches: null });
     expect(byId.has(priv.id)).toBe(false);
     // the private player's owner still sees everything
-    const own = await s.gql(`query($id: ID!) { user(id: $id) { recommended(version: "33") { weapons { total } } } }`, { id: priv.id }, await s.tokenFor(priv.id));
+    const own = await s.gql(
+      `query($id: ID!) { user(id: $id) { recommended(version: "33") { weapons { total } } } }`,
+      { id: priv.id },
+      await s.tokenFor(priv.id),
+    );
     expect(own.body.data.user.recommended).toEqual({ weapons: { total: 0 } });
   });
 });

@@ -38,20 +38,41 @@ const profile = obj({
   socialId: str,
   isPublic: { type: 'integer', enum: [0, 1] },
   follows: obj({ followers: { type: 'integer' }, following: { type: 'integer' } }),
-  relationship: obj({ isFollowing: { type: 'boolean' }, isFollowedBy: { type: 'boolean' }, isMutual: { type: 'boolean' }, isSelf: { type: 'boolean' } }),
-  role: obj({ role: { type: 'string' }, description: { type: 'string' }, grantedAt: { type: 'string', pattern: ISO } }, true),
+  relationship: obj({
+    isFollowing: { type: 'boolean' },
+    isFollowedBy: { type: 'boolean' },
+    isMutual: { type: 'boolean' },
+    isSelf: { type: 'boolean' },
+  }),
+  role: obj(
+    { role: { type: 'string' }, description: { type: 'string' }, grantedAt: { type: 'string', pattern: ISO } },
+    true,
+  ),
   stats: { type: 'array', items: statsEntry },
   areaRank: obj({ area: { type: 'string' }, areaRank: { type: 'integer' }, totalInArea: { type: 'integer' } }, true),
 });
-const radar = obj(Object.fromEntries(['NOTES', 'CHORD', 'PEAK', 'CHARGE', 'SCRATCH', 'SOFLAN'].map((k) => [k, { type: 'number' }])), true);
+const radar = obj(
+  Object.fromEntries(['NOTES', 'CHORD', 'PEAK', 'CHARGE', 'SCRATCH', 'SOFLAN'].map((k) => [k, { type: 'number' }])),
+  true,
+);
 const compare = obj({
   winLoss: {
     type: ['array', 'null'],
-    items: obj({ level: { type: 'integer', enum: [11, 12] }, win: { type: 'integer' }, lose: { type: 'integer' }, draw: { type: 'integer' } }),
+    items: obj({
+      level: { type: 'integer', enum: [11, 12] },
+      win: { type: 'integer' },
+      lose: { type: 'integer' },
+      draw: { type: 'integer' },
+    }),
   },
   radar,
 });
-const statsPrivacy = obj({ showArenaClass: { type: 'boolean' }, showArenaRank: { type: 'boolean' }, showArea: { type: 'boolean' }, showGrade: { type: 'boolean' } });
+const statsPrivacy = obj({
+  showArenaClass: { type: 'boolean' },
+  showArenaRank: { type: 'boolean' },
+  showArea: { type: 'boolean' },
+  showGrade: { type: 'boolean' },
+});
 const responseSchema = (opts: { compare: boolean; owner: boolean }) => ({
   type: 'object',
   properties: { profile, compare, statsPrivacy },
@@ -65,7 +86,8 @@ const messageSchema = obj({ message: { type: 'string' } });
 const ajv = new Ajv({ allErrors: true });
 function expectValid(schema: object, body: unknown) {
   const validate = ajv.compile(schema);
-  if (!validate(body)) throw new Error(`schema violations: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body, null, 2)}`);
+  if (!validate(body))
+    throw new Error(`schema violations: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body, null, 2)}`);
 }
 
 let s: TestServer;
@@ -76,10 +98,23 @@ afterAll(() => s.close());
 
 async function richUser(isPublic = true) {
   const db = s.db.prisma;
-  const u = isPublic ? await aPublicPlayer(db, { gameId: '20202020' }) : await aPrivatePlayer(db, { gameId: '20202020' });
-  await db.user.update({ where: { id: u.id }, data: { profileText: 'text', profileImage: 'https://img.example/u.png', socialId: 'dj_rest' } });
+  const u = isPublic
+    ? await aPublicPlayer(db, { gameId: '20202020' })
+    : await aPrivatePlayer(db, { gameId: '20202020' });
+  await db.user.update({
+    where: { id: u.id },
+    data: { profileText: 'text', profileImage: 'https://img.example/u.png', socialId: 'dj_rest' },
+  });
   await db.userBadge.create({ data: { userId: u.id, role: 'DEVELOPER', description: 'dev' } });
-  await aVersionStatus(db, u, '33', { totalBpi: 33.3, arenaClass: 'A4', arenaRank: 900, area: '北海道', gradeSp: '十段', bestArenaClass: 'A3', bestArenaClassAt: new Date() });
+  await aVersionStatus(db, u, '33', {
+    totalBpi: 33.3,
+    arenaClass: 'A4',
+    arenaRank: 900,
+    area: '北海道',
+    gradeSp: '十段',
+    bestArenaClass: 'A3',
+    bestArenaClassAt: new Date(),
+  });
   await aVersionStatus(db, u, '32', { totalBpi: 20 });
   return u;
 }
@@ -90,7 +125,13 @@ describe('GET /api/v1/users/{userId}/profile', () => {
     const res = await s.get(`/api/v1/users/${u.id}/profile`);
     expect(res.status).toBe(200);
     expectValid(responseSchema({ compare: false, owner: false }), res.body);
-    expect(res.body.profile).toMatchObject({ userId: u.id, userName: u.name, isPublic: 1, gameId: '2020-2020', role: { role: 'developer', description: 'dev' } });
+    expect(res.body.profile).toMatchObject({
+      userId: u.id,
+      userName: u.name,
+      isPublic: 1,
+      gameId: '2020-2020',
+      role: { role: 'developer', description: 'dev' },
+    });
     expect(res.body.profile.stats.map((e: any) => e.version)).toEqual(['33', '32']);
     expect(res.body.profile.stats[0]).toMatchObject({ arenaClass: 'A4', arenaRank: null, area: null, gradeSp: null });
     const f = await s.get(`/api/v1/users/${u.id}/profile?compare=false`);
@@ -111,7 +152,10 @@ describe('GET /api/v1/users/{userId}/profile', () => {
     const ok = await s.get(`/api/v1/users/${u.id}/profile`, await s.tokenFor(follower.id));
     expect(ok.status).toBe(200);
     expectValid(responseSchema({ compare: false, owner: false }), ok.body);
-    expect(ok.body.profile).toMatchObject({ isPublic: 0, relationship: { isFollowing: true, isFollowedBy: false, isMutual: false, isSelf: false } });
+    expect(ok.body.profile).toMatchObject({
+      isPublic: 0,
+      relationship: { isFollowing: true, isFollowedBy: false, isMutual: false, isSelf: false },
+    });
   });
 
   it('gives the owner everything and statsPrivacy', async () => {
@@ -126,7 +170,12 @@ describe('GET /api/v1/users/{userId}/profile', () => {
     const res = await s.get(`/api/v1/users/${u.id}/profile`, await s.tokenFor(u.id));
     expect(res.status).toBe(200);
     expectValid(responseSchema({ compare: false, owner: true }), res.body);
-    expect(res.body.statsPrivacy).toEqual({ showArenaClass: true, showArenaRank: false, showArea: false, showGrade: false });
+    expect(res.body.statsPrivacy).toEqual({
+      showArenaClass: true,
+      showArenaRank: false,
+      showArea: false,
+      showGrade: false,
+    });
     expect(res.body.profile.stats[0]).toMatchObject({ arenaRank: 900, area: '北海道', gradeSp: '十段' });
     expect(res.body.profile.areaRank).toEqual({ area: '北海道', areaRank: 2, totalInArea: 2 });
     expect(res.body.profile.relationship.isSelf).toBe(true);

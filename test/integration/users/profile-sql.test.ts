@@ -22,7 +22,10 @@ async function userWithFollowers(n: number): Promise<User> {
   const db = s.db.prisma;
   const target = await aPublicPlayer(db);
   for (let i = 0; i < n; i++) {
-    const f = i % 3 === 0 ? await aPrivatePlayer(db, { gameId: String(10000000 + i) }) : await aPublicPlayer(db, { gameId: String(10000000 + i) });
+    const f =
+      i % 3 === 0
+        ? await aPrivatePlayer(db, { gameId: String(10000000 + i) })
+        : await aPublicPlayer(db, { gameId: String(10000000 + i) });
     await aVersionStatus(db, f, '33', { totalBpi: i, arenaClass: 'A5' });
     await follows(db, f, target, { approved: i % 2 === 0 });
   }
@@ -59,7 +62,8 @@ describe('nested profile read: constant SQL statements', () => {
     const data = expectNoErrors<any>(await s.gql(QUERY, { id: big.id }, token));
     const masked = data.user.followers.edges.filter((e: any) => e.node.isMasked);
     expect(masked.length).toBe(17);
-    for (const e of masked) expect(e.node).toMatchObject({ name: '非公開ユーザー', stats: null, profileText: null, gameId: null });
+    for (const e of masked)
+      expect(e.node).toMatchObject({ name: '非公開ユーザー', stats: null, profileText: null, gameId: null });
   });
 
   it('pages nested connections per parent in one statement per level (followers of followers)', async () => {
@@ -68,7 +72,9 @@ describe('nested profile read: constant SQL statements', () => {
     const fans: User[] = [];
     for (let i = 0; i < 4; i++) {
       const fan = await aPublicPlayer(db);
-      await db.follow.create({ data: { followerId: fan.id, followingId: hub.id, createdAt: new Date(Date.now() - (10 - i) * 1000) } });
+      await db.follow.create({
+        data: { followerId: fan.id, followingId: hub.id, createdAt: new Date(Date.now() - (10 - i) * 1000) },
+      });
       fans.push(fan);
     }
     // fan i has i + 1 followers of its own
@@ -77,7 +83,9 @@ describe('nested profile read: constant SQL statements', () => {
       const ids: string[] = [];
       for (let j = 0; j <= i; j++) {
         const f = await aPublicPlayer(db);
-        await db.follow.create({ data: { followerId: f.id, followingId: fan.id, createdAt: new Date(Date.now() - (10 - j) * 1000) } });
+        await db.follow.create({
+          data: { followerId: f.id, followingId: fan.id, createdAt: new Date(Date.now() - (10 - j) * 1000) },
+        });
         ids.unshift(f.id);
       }
       expected.set(fan.id, ids);

@@ -1,5 +1,13 @@
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
-import { aBestScoreRow, aPlayer, aPrivatePlayer, aPublicPlayer, aVersionStatus, anAdmin, follows } from '../../helpers/factories';
+import {
+  aBestScoreRow,
+  aPlayer,
+  aPrivatePlayer,
+  aPublicPlayer,
+  aVersionStatus,
+  anAdmin,
+  follows,
+} from '../../helpers/factories';
 import { createContext } from '../../../src/graphql/context';
 import { UsersResolver } from '../../../src/modules/users/users.resolver';
 import { calcBpi, totalBpi } from '../../../src/domain/bpi';
@@ -20,39 +28,93 @@ const PROFILE = `query($id: ID!) { user(id: $id) {
   statsPrivacy { showArenaClass showArenaRank showArea showGrade }
 } }`;
 
-const spCharts = (level: number) => [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.level === level);
+const spCharts = (level: number) =>
+  [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.level === level);
 
 describe('profile read', () => {
-  it('shows a public profile to anyone, masking stats by the owner\'s switches; the owner sees all and statsPrivacy', async () => {
+  it("shows a public profile to anyone, masking stats by the owner's switches; the owner sees all and statsPrivacy", async () => {
     const u = await aPublicPlayer(s.db.prisma, { gameId: '12345678' });
     await s.db.prisma.user.update({ where: { id: u.id }, data: { profileText: 'hello', socialId: 'dj_u' } });
     await s.db.prisma.userBadge.create({ data: { userId: u.id, role: 'COFFEE', description: 'supporter' } });
-    await aVersionStatus(s.db.prisma, u, '33', { totalBpi: 42.5, arenaClass: 'A3', arenaRank: 120, area: '東京都', gradeSp: '皆伝', gradeDp: '十段', bestArenaClass: 'A2', bestArenaClassAt: new Date('2026-01-01T00:00:00Z') });
+    await aVersionStatus(s.db.prisma, u, '33', {
+      totalBpi: 42.5,
+      arenaClass: 'A3',
+      arenaRank: 120,
+      area: '東京都',
+      gradeSp: '皆伝',
+      gradeDp: '十段',
+      bestArenaClass: 'A2',
+      bestArenaClassAt: new Date('2026-01-01T00:00:00Z'),
+    });
     await aVersionStatus(s.db.prisma, u, 'INF', { totalBpi: 10 });
     await aVersionStatus(s.db.prisma, u, '31', { totalBpi: 5 });
 
     const anon = expectNoErrors<any>(await s.gql(PROFILE, { id: u.id })).user;
-    expect(anon).toMatchObject({ id: u.id, name: u.name, isPublic: true, isMasked: false, profileText: 'hello', gameId: '1234-5678', socialId: 'dj_u' });
+    expect(anon).toMatchObject({
+      id: u.id,
+      name: u.name,
+      isPublic: true,
+      isMasked: false,
+      profileText: 'hello',
+      gameId: '1234-5678',
+      socialId: 'dj_u',
+    });
     expect(anon.role).toMatchObject({ role: 'coffee', description: 'supporter' });
     expect(anon.statsPrivacy).toBeNull();
     expect(anon.relationship).toEqual({ isFollowing: false, isFollowedBy: false, isMutual: false, isSelf: false });
     expect(anon.stats.map((e: any) => e.version)).toEqual(['33', '31', 'INF']);
     // defaults: class shown; rank, area, grade hidden
-    expect(anon.stats[0]).toMatchObject({ totalBpi: 42.5, arenaClass: 'A3', bestArenaClass: 'A2', arenaRank: null, area: null, gradeSp: null, gradeDp: null });
+    expect(anon.stats[0]).toMatchObject({
+      totalBpi: 42.5,
+      arenaClass: 'A3',
+      bestArenaClass: 'A2',
+      arenaRank: null,
+      area: null,
+      gradeSp: null,
+      gradeDp: null,
+    });
 
     const owner = expectNoErrors<any>(await s.gql(PROFILE, { id: u.id }, await s.tokenFor(u.id))).user;
-    expect(owner.stats[0]).toMatchObject({ arenaClass: 'A3', arenaRank: 120, area: '東京都', gradeSp: '皆伝', gradeDp: '十段' });
-    expect(owner.statsPrivacy).toEqual({ showArenaClass: true, showArenaRank: false, showArea: false, showGrade: false });
+    expect(owner.stats[0]).toMatchObject({
+      arenaClass: 'A3',
+      arenaRank: 120,
+      area: '東京都',
+      gradeSp: '皆伝',
+      gradeDp: '十段',
+    });
+    expect(owner.statsPrivacy).toEqual({
+      showArenaClass: true,
+      showArenaRank: false,
+      showArea: false,
+      showGrade: false,
+    });
     expect(owner.relationship.isSelf).toBe(true);
   });
 
   it('applies every privacy switch to other viewers', async () => {
     const u = await aPublicPlayer(s.db.prisma);
-    await s.db.prisma.user.update({ where: { id: u.id }, data: { showArenaClass: false, showArenaRank: true, showArea: true, showGrade: true } });
-    await aVersionStatus(s.db.prisma, u, '33', { arenaClass: 'A1', arenaRank: 3, area: '大阪府', gradeSp: '皆伝', bestArenaClass: 'A1', bestArenaClassAt: new Date() });
+    await s.db.prisma.user.update({
+      where: { id: u.id },
+      data: { showArenaClass: false, showArenaRank: true, showArea: true, showGrade: true },
+    });
+    await aVersionStatus(s.db.prisma, u, '33', {
+      arenaClass: 'A1',
+      arenaRank: 3,
+      area: '大阪府',
+      gradeSp: '皆伝',
+      bestArenaClass: 'A1',
+      bestArenaClassAt: new Date(),
+    });
     const other = await aPublicPlayer(s.db.prisma);
     const seen = expectNoErrors<any>(await s.gql(PROFILE, { id: u.id }, await s.tokenFor(other.id))).user;
-    expect(seen.stats[0]).toMatchObject({ arenaClass: null, bestArenaClass: null, bestArenaClassAt: null, arenaRank: 3, area: '大阪府', gradeSp: '皆伝' });
+    expect(seen.stats[0]).toMatchObject({
+      arenaClass: null,
+      bestArenaClass: null,
+      bestArenaClassAt: null,
+      arenaRank: 3,
+      area: '大阪府',
+      gradeSp: '皆伝',
+    });
     expect(seen.statsPrivacy).toBeNull();
   });
 
@@ -65,10 +127,18 @@ describe('profile read', () => {
     await follows(s.db.prisma, approved, p, { approved: true });
     for (const token of [undefined, await s.tokenFor(stranger.id), await s.tokenFor(legacy.id)]) {
       const res = await s.gql(PROFILE, { id: p.id }, token);
-      expect(res.body.errors?.[0]).toMatchObject({ message: 'This profile is set as a private.', extensions: { code: 'FORBIDDEN' } });
+      expect(res.body.errors?.[0]).toMatchObject({
+        message: 'This profile is set as a private.',
+        extensions: { code: 'FORBIDDEN' },
+      });
     }
     const ok = expectNoErrors<any>(await s.gql(PROFILE, { id: p.id }, await s.tokenFor(approved.id))).user;
-    expect(ok).toMatchObject({ id: p.id, name: p.name, isMasked: false, relationship: { isFollowing: true, isFollowedBy: false } });
+    expect(ok).toMatchObject({
+      id: p.id,
+      name: p.name,
+      isMasked: false,
+      relationship: { isFollowing: true, isFollowedBy: false },
+    });
     expect(ok.follows).toEqual({ followers: 2, following: 0 });
     expectNoErrors<any>(await s.gql(PROFILE, { id: p.id }, await s.tokenFor(p.id)));
   });
@@ -80,7 +150,9 @@ describe('profile read', () => {
 
   it('finds users by name case-insensitively, null for unknown, FORBIDDEN for invisible private ones', async () => {
     const u = await aPublicPlayer(s.db.prisma, { name: 'CaseName' });
-    expect(expectNoErrors<any>(await s.gql('{ userByName(name: "casename") { id: databaseId name } }')).userByName).toEqual({ id: u.id, name: 'CaseName' });
+    expect(
+      expectNoErrors<any>(await s.gql('{ userByName(name: "casename") { id: databaseId name } }')).userByName,
+    ).toEqual({ id: u.id, name: 'CaseName' });
     expect(expectNoErrors<any>(await s.gql('{ userByName(name: "nobody-here") { id } }')).userByName).toBeNull();
     await aPrivatePlayer(s.db.prisma, { name: 'HiddenOne' });
     const res = await s.gql('{ userByName(name: "HIDDENONE") { id } }');
@@ -103,9 +175,15 @@ describe('profile read', () => {
 
   it('computes the area rank among A-class players of the same area in the latest snapshot, hidden unless showArea', async () => {
     const u = await aPublicPlayer(s.db.prisma, { gameId: '11112222' });
-    const old = await s.db.prisma.arenaSnapshot.create({ data: { version: '33', fetchedAt: new Date('2026-01-01T00:00:00Z') } });
-    await s.db.prisma.arenaEntry.create({ data: { snapshotId: old.id, gameId: '11112222', name: 'U', area: '東京都', arenaClass: 'A1', rank: 1 } });
-    const snap = await s.db.prisma.arenaSnapshot.create({ data: { version: '33', fetchedAt: new Date('2026-02-01T00:00:00Z') } });
+    const old = await s.db.prisma.arenaSnapshot.create({
+      data: { version: '33', fetchedAt: new Date('2026-01-01T00:00:00Z') },
+    });
+    await s.db.prisma.arenaEntry.create({
+      data: { snapshotId: old.id, gameId: '11112222', name: 'U', area: '東京都', arenaClass: 'A1', rank: 1 },
+    });
+    const snap = await s.db.prisma.arenaSnapshot.create({
+      data: { version: '33', fetchedAt: new Date('2026-02-01T00:00:00Z') },
+    });
     await s.db.prisma.arenaEntry.createMany({
       data: [
         { snapshotId: snap.id, gameId: '90000001', name: 'X', area: '東京都', arenaClass: 'A1', rank: 50 },
@@ -120,7 +198,12 @@ describe('profile read', () => {
     const anon = expectNoErrors<any>(await s.gql(PROFILE, { id: u.id })).user;
     expect(anon.areaRank).toBeNull();
     await s.db.prisma.user.update({ where: { id: u.id }, data: { showArea: true } });
-    expect(expectNoErrors<any>(await s.gql(PROFILE, { id: u.id })).user.areaRank).toEqual({ area: '東京都', areaRank: 3, rank: 3, totalInArea: 3 });
+    expect(expectNoErrors<any>(await s.gql(PROFILE, { id: u.id })).user.areaRank).toEqual({
+      area: '東京都',
+      areaRank: 3,
+      rank: 3,
+      totalInArea: 3,
+    });
   });
 });
 
@@ -139,18 +222,36 @@ describe('followers / following connections', () => {
     await aVersionStatus(s.db.prisma, pub, '33', { totalBpi: 11 });
     await s.db.prisma.user.update({ where: { id: priv.id }, data: { profileText: 'secret' } });
     const t0 = Date.now();
-    await s.db.prisma.follow.create({ data: { followerId: third.id, followingId: target.id, createdAt: new Date(t0 - 3000) } });
-    await s.db.prisma.follow.create({ data: { followerId: priv.id, followingId: target.id, createdAt: new Date(t0 - 2000) } });
-    await s.db.prisma.follow.create({ data: { followerId: pub.id, followingId: target.id, createdAt: new Date(t0 - 1000) } });
+    await s.db.prisma.follow.create({
+      data: { followerId: third.id, followingId: target.id, createdAt: new Date(t0 - 3000) },
+    });
+    await s.db.prisma.follow.create({
+      data: { followerId: priv.id, followingId: target.id, createdAt: new Date(t0 - 2000) },
+    });
+    await s.db.prisma.follow.create({
+      data: { followerId: pub.id, followingId: target.id, createdAt: new Date(t0 - 1000) },
+    });
     await follows(s.db.prisma, target, pub);
 
     const p1 = expectNoErrors<any>(await s.gql(Q, { id: target.id })).user;
     expect(p1.followers.totalCount).toBe(3);
     expect(p1.followers.pageInfo.hasNextPage).toBe(true);
-    expect(p1.followers.edges[0].node).toMatchObject({ id: pub.id, name: pub.name, isMasked: false, stats: [{ totalBpi: 11 }] });
+    expect(p1.followers.edges[0].node).toMatchObject({
+      id: pub.id,
+      name: pub.name,
+      isMasked: false,
+      stats: [{ totalBpi: 11 }],
+    });
     // the private follower: masked completely — a random id that names nobody, masked name, no profile, no stats
     const masked = p1.followers.edges[1].node;
-    expect(masked).toEqual({ id: expect.any(String), name: '非公開ユーザー', isMasked: true, profileText: null, stats: null, follows: null });
+    expect(masked).toEqual({
+      id: expect.any(String),
+      name: '非公開ユーザー',
+      isMasked: true,
+      profileText: null,
+      stats: null,
+      follows: null,
+    });
     expect(masked.id).not.toBe(priv.id);
     expect(await s.db.prisma.user.count({ where: { id: masked.id } })).toBe(0);
     expect(new Date(p1.followers.edges[1].followedAt).getTime()).toBe(t0 - 2000);
@@ -162,7 +263,12 @@ describe('followers / following connections', () => {
 
     // the private follower sees themself unmasked
     const self = expectNoErrors<any>(await s.gql(Q, { id: target.id }, await s.tokenFor(priv.id))).user;
-    expect(self.followers.edges[1].node).toMatchObject({ name: priv.name, isMasked: false, profileText: 'secret', stats: [{ totalBpi: 77 }] });
+    expect(self.followers.edges[1].node).toMatchObject({
+      name: priv.name,
+      isMasked: false,
+      profileText: 'secret',
+      stats: [{ totalBpi: 77 }],
+    });
   });
 });
 
@@ -194,9 +300,23 @@ describe('compare', () => {
     ]);
     const anon = expectNoErrors<any>(await s.gql(Q, { id: them.id })).user.compare;
     expect(anon.winLoss).toBeNull();
-    expect(Object.keys(anon.radar)).toEqual(['NOTES', 'CHORD', 'PEAK', 'CHARGE', 'SCRATCH', 'SOFLAN', 'notes', 'chord', 'peak', 'charge', 'scratch', 'soflan']);
+    expect(Object.keys(anon.radar)).toEqual([
+      'NOTES',
+      'CHORD',
+      'PEAK',
+      'CHARGE',
+      'SCRATCH',
+      'SOFLAN',
+      'notes',
+      'chord',
+      'peak',
+      'charge',
+      'scratch',
+      'soflan',
+    ]);
     // the camelCase fields are the deprecated upper-case ones under their new names
-    for (const k of ['notes', 'chord', 'peak', 'charge', 'scratch', 'soflan']) expect([k, anon.radar[k]]).toEqual([k, anon.radar[k.toUpperCase()]]);
+    for (const k of ['notes', 'chord', 'peak', 'charge', 'scratch', 'soflan'])
+      expect([k, anon.radar[k]]).toEqual([k, anon.radar[k.toUpperCase()]]);
     const other = expectNoErrors<any>(await s.gql(Q, { id: them.id, v: '30' }, await s.tokenFor(me.id))).user.compare;
     expect(other.winLoss).toEqual([]);
     const bad = await s.gql(Q, { id: them.id, v: '99' });
@@ -213,24 +333,51 @@ describe('compare', () => {
       { title: 'No Such Song', difficulty: 'ANOTHER', top: 'PEAK' },
       { title: 'bad' },
     ];
-    const denied = await s.gql('mutation($j: String!) { importRadarCategories(json: $j) { matched } }', { j: JSON.stringify(doc) }, await s.tokenFor((await aPublicPlayer(s.db.prisma)).id));
+    const denied = await s.gql(
+      'mutation($j: String!) { importRadarCategories(json: $j) { matched } }',
+      { j: JSON.stringify(doc) },
+      await s.tokenFor((await aPublicPlayer(s.db.prisma)).id),
+    );
     expect(denied.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
-    const imp = expectNoErrors<any>(await s.gql('mutation($j: String!) { importRadarCategories(json: $j) { total matched updated unmatched invalid unmatchedSamples } }', { j: JSON.stringify(doc) }, await s.tokenFor(admin.id)));
-    expect(imp.importRadarCategories).toEqual({ total: 6, matched: 4, updated: 4, unmatched: 1, invalid: 1, unmatchedSamples: ['No Such Song (ANOTHER)'] });
-    const again = expectNoErrors<any>(await s.gql('mutation($j: String!) { importRadarCategories(json: $j) { updated } }', { j: JSON.stringify(doc) }, await s.tokenFor(admin.id)));
+    const imp = expectNoErrors<any>(
+      await s.gql(
+        'mutation($j: String!) { importRadarCategories(json: $j) { total matched updated unmatched invalid unmatchedSamples } }',
+        { j: JSON.stringify(doc) },
+        await s.tokenFor(admin.id),
+      ),
+    );
+    expect(imp.importRadarCategories).toEqual({
+      total: 6,
+      matched: 4,
+      updated: 4,
+      unmatched: 1,
+      invalid: 1,
+      unmatchedSamples: ['No Such Song (ANOTHER)'],
+    });
+    const again = expectNoErrors<any>(
+      await s.gql(
+        'mutation($j: String!) { importRadarCategories(json: $j) { updated } }',
+        { j: JSON.stringify(doc) },
+        await s.tokenFor(admin.id),
+      ),
+    );
     expect(again.importRadarCategories.updated).toBe(0);
     expect(s.app.catalogue.chart(notes[0].id)?.radarCategory).toBe('NOTES');
 
     const u = await aPublicPlayer(s.db.prisma);
     // EX scores between kaiden average and world record: BPIs in (0, 100), derived from the current definitions
-    const exBetween = (c: (typeof notes)[number], f: number) => Math.floor(c.definition!.kaidenAvg! + f * (c.definition!.wr! - c.definition!.kaidenAvg!));
+    const exBetween = (c: (typeof notes)[number], f: number) =>
+      Math.floor(c.definition!.kaidenAvg! + f * (c.definition!.wr! - c.definition!.kaidenAvg!));
     const ex0 = exBetween(notes[0], 0.7);
     const ex1 = exBetween(notes[1], 0.3);
     await aBestScoreRow(s.db.prisma, u, notes[0].id, ex0, { bpi: 50 }); // a play's stored BPI is not the best's
     await aBestScoreRow(s.db.prisma, u, notes[1].id, ex1, { bpi: 20 });
     await aBestScoreRow(s.db.prisma, u, chord[0].id, 900, { bpi: null });
     const radar = expectNoErrors<any>(await s.gql(Q, { id: u.id })).user.compare.radar;
-    const validNotes = [...s.app.catalogue.charts()].filter((c) => c.playStyle === 'SP' && c.radarCategory === 'NOTES' && (c.releasedVersion ?? 0) <= 33 && !c.removedInVersion).length;
+    const validNotes = [...s.app.catalogue.charts()].filter(
+      (c) =>
+        c.playStyle === 'SP' && c.radarCategory === 'NOTES' && (c.releasedVersion ?? 0) <= 33 && !c.removedInVersion,
+    ).length;
     const bpis = [calcBpi(ex0, notes[0].definition!)!, calcBpi(ex1, notes[1].definition!)!];
     expect(bpis.every((b) => b > 0 && b < 100)).toBe(true);
     expect(radar.NOTES).toBe(totalBpi(bpis, validNotes));
@@ -245,15 +392,40 @@ describe('profile writes', () => {
   it('updates only the given fields (PATCH), normalises the game id and validates everything', async () => {
     const u = await aPublicPlayer(s.db.prisma);
     const t = await s.tokenFor(u.id);
-    const r1 = expectNoErrors<any>(await s.gql(UPDATE, { i: { profileText: 'hi', gameId: '1234-5678', socialId: '@dj_x', profileImage: 'https://img.example/a.png' } }, t)).updateProfile.user;
-    expect(r1).toMatchObject({ name: u.name, profileText: 'hi', gameId: '1234-5678', socialId: 'dj_x', profileImage: 'https://img.example/a.png', isPublic: true });
+    const r1 = expectNoErrors<any>(
+      await s.gql(
+        UPDATE,
+        { i: { profileText: 'hi', gameId: '1234-5678', socialId: '@dj_x', profileImage: 'https://img.example/a.png' } },
+        t,
+      ),
+    ).updateProfile.user;
+    expect(r1).toMatchObject({
+      name: u.name,
+      profileText: 'hi',
+      gameId: '1234-5678',
+      socialId: 'dj_x',
+      profileImage: 'https://img.example/a.png',
+      isPublic: true,
+    });
     expect((await s.db.prisma.user.findUnique({ where: { id: u.id } }))!.gameId).toBe('12345678');
-    const r2 = expectNoErrors<any>(await s.gql(UPDATE, { i: { isPublic: false, statsPrivacy: { showArea: true } } }, t)).updateProfile.user;
-    expect(r2).toMatchObject({ profileText: 'hi', gameId: '1234-5678', isPublic: false, statsPrivacy: { showArenaClass: true, showArenaRank: false, showArea: true, showGrade: false } });
-    const r3 = expectNoErrors<any>(await s.gql(UPDATE, { i: { profileText: null, name: 'Renamed_' + u.name.slice(0, 10) } }, t)).updateProfile.user;
+    const r2 = expectNoErrors<any>(await s.gql(UPDATE, { i: { isPublic: false, statsPrivacy: { showArea: true } } }, t))
+      .updateProfile.user;
+    expect(r2).toMatchObject({
+      profileText: 'hi',
+      gameId: '1234-5678',
+      isPublic: false,
+      statsPrivacy: { showArenaClass: true, showArenaRank: false, showArea: true, showGrade: false },
+    });
+    const r3 = expectNoErrors<any>(
+      await s.gql(UPDATE, { i: { profileText: null, name: 'Renamed_' + u.name.slice(0, 10) } }, t),
+    ).updateProfile.user;
     expect(r3).toMatchObject({ profileText: null, gameId: '1234-5678', name: 'Renamed_' + u.name.slice(0, 10) });
 
-    const bad = await s.gql(UPDATE, { i: { gameId: '123', profileImage: 'http://x.example/a.png', profileText: 'x'.repeat(501), name: 'a/b' } }, t);
+    const bad = await s.gql(
+      UPDATE,
+      { i: { gameId: '123', profileImage: 'http://x.example/a.png', profileText: 'x'.repeat(501), name: 'a/b' } },
+      t,
+    );
     expect(bad.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
     expect((await s.db.prisma.user.findUnique({ where: { id: u.id } }))!.profileText).toBeNull();
     const anon = await s.gql(UPDATE, { i: { profileText: 'x' } });
@@ -264,15 +436,23 @@ describe('profile writes', () => {
     await aPublicPlayer(s.db.prisma, { name: 'TakenName' });
     const u = await aPublicPlayer(s.db.prisma);
     const res = await s.gql(UPDATE, { i: { name: 'takenname' } }, await s.tokenFor(u.id));
-    expect(res.body.errors?.[0]).toMatchObject({ message: 'This user name is already taken', extensions: { code: 'CONFLICT' } });
+    expect(res.body.errors?.[0]).toMatchObject({
+      message: 'This user name is already taken',
+      extensions: { code: 'CONFLICT' },
+    });
   });
 
   it('checks name availability', async () => {
     await aPublicPlayer(s.db.prisma, { name: 'AvailCheck' });
     const q = 'query($n: String!) { nameAvailability(name: $n) { name available message } }';
     expect(expectNoErrors<any>(await s.gql(q, { n: 'availcheck' })).nameAvailability.available).toBe(false);
-    expect(expectNoErrors<any>(await s.gql(q, { n: 'FreeName99' })).nameAvailability).toMatchObject({ available: true });
-    expect(expectNoErrors<any>(await s.gql(q, { n: 'x' })).nameAvailability).toMatchObject({ available: false, message: expect.stringMatching(/2–20/) });
+    expect(expectNoErrors<any>(await s.gql(q, { n: 'FreeName99' })).nameAvailability).toMatchObject({
+      available: true,
+    });
+    expect(expectNoErrors<any>(await s.gql(q, { n: 'x' })).nameAvailability).toMatchObject({
+      available: false,
+      message: expect.stringMatching(/2–20/),
+    });
   });
 
   it('creates a profile for an external identity without a local user (user + identity in one transaction); CONFLICT with a local user', async () => {
@@ -281,7 +461,11 @@ describe('profile writes', () => {
     ctx.identity = { issuer: 'https://idp.example', subject: 'sub-1' };
     const { user } = await resolver.createProfile({ name: 'OidcNewbie', isPublic: false, gameId: '87654321' }, ctx);
     expect(user).toMatchObject({ name: 'OidcNewbie', nameKey: 'oidcnewbie', isPublic: false, gameId: '87654321' });
-    expect(await s.db.prisma.externalIdentity.findUnique({ where: { issuer_subject: { issuer: 'https://idp.example', subject: 'sub-1' } } })).toMatchObject({ userId: user.id });
+    expect(
+      await s.db.prisma.externalIdentity.findUnique({
+        where: { issuer_subject: { issuer: 'https://idp.example', subject: 'sub-1' } },
+      }),
+    ).toMatchObject({ userId: user.id });
     await expect(resolver.createProfile({ name: 'OidcAgain' }, ctx)).rejects.toMatchObject({ code: 'CONFLICT' });
     const ctx2 = createContext(s.app, null);
     ctx2.identity = { issuer: 'https://idp.example', subject: 'sub-2' };
@@ -290,7 +474,11 @@ describe('profile writes', () => {
     await expect(resolver.createProfile({ name: 'x' }, ctx2)).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
 
     const local = await aPublicPlayer(s.db.prisma);
-    const res = await s.gql('mutation { createProfile(input: { name: "SomeoneNew" }) { user { id: databaseId } } }', {}, await s.tokenFor(local.id));
+    const res = await s.gql(
+      'mutation { createProfile(input: { name: "SomeoneNew" }) { user { id: databaseId } } }',
+      {},
+      await s.tokenFor(local.id),
+    );
     expect(res.body.errors?.[0].extensions.code).toBe('CONFLICT');
     const anon = await s.gql('mutation { createProfile(input: { name: "SomeoneNew" }) { user { id: databaseId } } }');
     expect(anon.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
@@ -306,13 +494,21 @@ describe('profile writes', () => {
     const [chart] = spCharts(12);
     await aBestScoreRow(db, doomed, chart.id, 1500);
     await aVersionStatus(db, doomed, '33', { totalBpi: 30, arenaClass: 'A1' });
-    await db.arenaAverage.create({ data: { chartId: chart.id, version: '33', arenaClass: 'A1', avgExScore: 1500, count: 1 } });
-    const note = await db.songNote.create({ data: { chartId: chart.id, authorId: author.id, body: 'tip', upvoteCount: 1 } });
+    await db.arenaAverage.create({
+      data: { chartId: chart.id, version: '33', arenaClass: 'A1', avgExScore: 1500, count: 1 },
+    });
+    const note = await db.songNote.create({
+      data: { chartId: chart.id, authorId: author.id, body: 'tip', upvoteCount: 1 },
+    });
     await db.songNoteUpvote.create({ data: { noteId: note.id, userId: doomed.id } });
     await db.fingeringPattern.create({ data: { chartId: chart.id, pattern: '1234567', upvotes: 1, score: 1 } });
-    await db.fingeringPatternVote.create({ data: { chartId: chart.id, pattern: '1234567', userId: doomed.id, type: 'UPVOTE' } });
+    await db.fingeringPatternVote.create({
+      data: { chartId: chart.id, pattern: '1234567', userId: doomed.id, type: 'UPVOTE' },
+    });
     await db.followRequest.create({ data: { requesterId: doomed.id, targetId: author.id } });
-    await db.followList.create({ data: { ownerId: friend.id, name: 'rivals', members: { create: { userId: doomed.id } } } });
+    await db.followList.create({
+      data: { ownerId: friend.id, name: 'rivals', members: { create: { userId: doomed.id } } },
+    });
     const events: unknown[] = [];
     s.app.events.on('users.deleted', (e) => void events.push(e));
 
@@ -333,10 +529,15 @@ describe('profile writes', () => {
       await db.followRequest.count({ where: { requesterId: doomed.id } }),
       await db.followListMember.count({ where: { userId: doomed.id } }),
       await db.songNoteUpvote.count({ where: { userId: doomed.id } }),
-    ]) expect(n).toBe(0);
+    ])
+      expect(n).toBe(0);
     expect((await db.songNote.findUnique({ where: { id: note.id } }))!.upvoteCount).toBe(0);
-    expect(await db.fingeringPattern.findUnique({ where: { chartId_pattern: { chartId: chart.id, pattern: '1234567' } } })).toMatchObject({ upvotes: 0, score: 0 });
-    const f = expectNoErrors<any>(await s.gql('query($id: ID!) { user(id: $id) { follows { followers following } } }', { id: friend.id })).user;
+    expect(
+      await db.fingeringPattern.findUnique({ where: { chartId_pattern: { chartId: chart.id, pattern: '1234567' } } }),
+    ).toMatchObject({ upvotes: 0, score: 0 });
+    const f = expectNoErrors<any>(
+      await s.gql('query($id: ID!) { user(id: $id) { follows { followers following } } }', { id: friend.id }),
+    ).user;
     expect(f.follows).toEqual({ followers: 0, following: 0 });
     expect(await db.followList.count({ where: { ownerId: friend.id } })).toBe(1);
     expect(events).toEqual([{ userId: doomed.id, bestCharts: [{ version: '33', chartIds: [chart.id] }] }]);
