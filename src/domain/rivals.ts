@@ -20,6 +20,8 @@ export interface ComparisonRow {
   level: number;
   notes: number;
   bpm: string;
+  /** the version the chart was released in (null: unknown; the VERSION sort puts it last) */
+  releasedVersion?: number | null;
   mine: SideScore | null;
   theirs: SideScore | null;
   exDiff: number;
@@ -57,7 +59,8 @@ export type ComparisonSort =
   | 'LOSE_BPI_GAP'
   | 'MY_PLAYED_AT'
   | 'RIVAL_PLAYED_AT'
-  | 'LAST_PLAYED';
+  | 'LAST_PLAYED'
+  | 'VERSION';
 
 /** The first number of a BPM ("75-150" → 150, the highest). */
 const bpmValue = (bpm: string) =>
@@ -117,6 +120,8 @@ export function sortKey(row: ComparisonRow, sort: ComparisonSort): [number, numb
       return [0, time(row.theirs)];
     case 'LAST_PLAYED':
       return [0, Math.max(time(row.mine), time(row.theirs))];
+    case 'VERSION':
+      return row.releasedVersion == null ? [1, 0] : [0, row.releasedVersion];
   }
 }
 

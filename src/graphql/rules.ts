@@ -102,6 +102,10 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.radarRanking': { rule: 'PUBLIC' },
   'Query.towerRanking': { rule: 'PUBLIC' },
   'Query.siteSummary': { rule: 'PUBLIC' },
+  // stats: the guest AAA table (catalogue only, no player)
+  'Query.aaaTable': { rule: 'PUBLIC' },
+  // stats: the supporters list (players the caller may not see are masked by the service)
+  'Query.supporters': { rule: 'PUBLIC' },
   'Mutation.registerTower': { rule: 'OWNER' },
   // users / profile
   'Query.user': { rule: 'VISIBLE', target: (a) => a.id },

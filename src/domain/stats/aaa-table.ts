@@ -10,7 +10,8 @@
  * - Charts: SP charts in the query's scope (levels default 11 and 12, difficulties default
  *   HYPER/ANOTHER/LEGGENDARIA) with a current definition that are available in the version
  *   (released ≤ version and not removed; the reference forgets the removal check).
- * - Borders, with m = 2·notes: AAA = ceil(m·8/9), MAX- = ceil(m·17/18) (integers, exact);
+ * - Borders, with m = 2·notes: AAA = ceil(m·8/9), AA = ceil(m·7/9), A = ceil(m·6/9),
+ *   MAX- = ceil(m·17/18) (integers, exact);
  *   custom = clamp(ceil(m·ratio) + offset, 0, m).
  * - BPI needed = the single-chart BPI of the border EX under the current definition (null when
  *   the definition gives none). It can exceed 100 when the border is above the world record.
@@ -48,6 +49,9 @@ export interface AaaRow {
   releasedVersion: number | null;
   maxScore: number;
   aaa: AaaTarget;
+  /** AA border ceil(m·7/9) and A border ceil(m·6/9) (the guest table, Query.aaaTable) */
+  aa: AaaTarget;
+  a: AaaTarget;
   maxMinus: AaaTarget;
   custom: AaaTarget | null;
   exScore: number | null;
@@ -95,6 +99,8 @@ export function aaaTable(
       releasedVersion: c.releasedVersion,
       maxScore: m,
       aaa: target(borderScore(m, 8, 9)),
+      aa: target(borderScore(m, 7, 9)),
+      a: target(borderScore(m, 6, 9)),
       maxMinus: target(borderScore(m, 17, 18)),
       custom: goal ? target(customBorder(m, goal)) : null,
       exScore: ex,

@@ -46,7 +46,8 @@ export class RivalChartsArgs {
 
   @Field(() => String, {
     nullable: true,
-    description: 'Only charts whose title contains this text (case-insensitive, 1–100 characters)',
+    description:
+      'Reorders, never filters (as the reference): charts whose title is this text first, then titles starting with it, then the rest, each part in the sort (case-insensitive, 1–100 characters)',
   })
   search?: string | null;
 }

@@ -212,22 +212,32 @@ export class RivalsService {
     const sort: ComparisonSort = args.sort ?? 'LEVEL';
     const order = args.order ?? 'DESC';
     // cursor [group, sort value ('n:' number or 's:' text), chartId], tagged with the sort and order
-    const tag = `rivalCharts:${sort}:${order}`;
-    const ks = keyset({ first: args.first, after: args.after }, tag, RIVAL_CHART_KEY);
     const search = parseSearch(args.search)?.toLowerCase() ?? null;
+    const tag = `rivalCharts:${sort}:${order}${search === null ? '' : `:${search}`}`;
+    const ks = keyset({ first: args.first, after: args.after }, tag, RIVAL_CHART_KEY);
     const outcomes = args.outcomes ? new Set(args.outcomes) : null;
     const after = ks.key ? rivalCursorPosition(ks.key) : null;
     const rows = (await this.comparisonRows(r)).filter(
-      (x) =>
-        (!args.bothPlayed || (x.mine && x.rival)) &&
-        (!outcomes || outcomes.has(x.outcome)) &&
-        (!search || x.chart.title.toLowerCase().includes(search)),
+      (x) => (!args.bothPlayed || (x.mine && x.rival)) && (!outcomes || outcomes.has(x.outcome)),
     );
-    const pos = (x: RivalChartData) =>
-      positionOf(
-        { ...x, title: x.chart.title, level: x.chart.level, notes: x.chart.notes, bpm: x.chart.bpm, theirs: x.rival },
+    // A search reorders, as the reference: exact title first, then titles starting with it, then the rest (group × 100).
+    const tier = (t: string) => (search === null ? 0 : t === search ? 0 : t.startsWith(search) ? 1 : 2);
+    const pos = (x: RivalChartData) => {
+      const c = x.chart;
+      const p = positionOf(
+        {
+          ...x,
+          title: c.title,
+          level: c.level,
+          notes: c.notes,
+          bpm: c.bpm,
+          releasedVersion: c.releasedVersion,
+          theirs: x.rival,
+        },
         sort,
       );
+      return { ...p, group: tier(c.title.toLowerCase()) * 100 + p.group };
+    };
     let keyed = rows.map((x) => ({ x, p: pos(x) })).sort((a, b) => comparePositions(a.p, b.p, order));
     if (after) {
       // The position after which the page starts: the cursor's sort key, level and title from its chart.

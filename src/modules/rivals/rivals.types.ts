@@ -68,6 +68,7 @@ export enum RivalChartSort {
   MY_PLAYED_AT = 'MY_PLAYED_AT',
   RIVAL_PLAYED_AT = 'RIVAL_PLAYED_AT',
   LAST_PLAYED = 'LAST_PLAYED',
+  VERSION = 'VERSION',
 }
 registerEnumType(RivalChartSort, {
   name: 'RivalChartSort',
@@ -75,6 +76,7 @@ registerEnumType(RivalChartSort, {
     'Sort keys of a rival comparison list (docs/domain/stats.md#rivals); ties by level (highest first), title, chart id',
   valuesConfig: {
     LEVEL: { description: 'Chart level' },
+    VERSION: { description: 'The version the chart was released in (unknown: last in either order)' },
     TITLE: { description: 'Song title (code-point order)' },
     NOTES: { description: 'Note count' },
     BPM: { description: 'Highest BPM of the chart' },

@@ -96,6 +96,8 @@ export class AaaRowType {
   @Field(() => Int, { description: 'Notes (of the current definition)' }) notes!: number;
   @Field(() => Int, { description: 'Maximum EX score (2 × notes)' }) maxScore!: number;
   @Field(() => AaaTargetType, { description: 'AAA border: ceil(8/9 of the maximum)' }) aaa!: AaaTargetType;
+  @Field(() => AaaTargetType, { description: 'AA border: ceil(7/9 of the maximum)' }) aa!: AaaTargetType;
+  @Field(() => AaaTargetType, { description: 'A border: ceil(6/9 of the maximum)' }) a!: AaaTargetType;
   @Field(() => AaaTargetType, { description: 'MAX- border: ceil(17/18 of the maximum)' }) maxMinus!: AaaTargetType;
   @Field(() => AaaTargetType, { nullable: true, description: 'The custom goal (null without customGoalRatio)' })
   custom!: AaaTargetType | null;

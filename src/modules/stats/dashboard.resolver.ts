@@ -34,6 +34,7 @@ import {
   DateRangeArgs,
   DistributionSvgArgs,
   GroupByArgs,
+  GuestAaaTableArgs,
   NeighbourArgs,
   RadarRankingArgs,
   RegisterTowerArgs,
@@ -213,6 +214,16 @@ export class CrossStatsResolver {
   })
   radarRanking(@Args(() => RadarRankingArgs) a: RadarRankingArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.radarRanking(a);
+  }
+
+  @Query(() => AaaTableType, {
+    description:
+      'Guest AAA table: every SP HYPER, ANOTHER and LEGGENDARIA chart of the level available in the version (with a ' +
+      'current definition), the EX score of AAA, AA, A and MAX- and the BPI each is worth. No player and no token: ' +
+      "a row's exScore and bpi are null and the summary counts no border reached.",
+  })
+  aaaTable(@Args(() => GuestAaaTableArgs) a: GuestAaaTableArgs, @Ctx() ctx: Context) {
+    return ctx.services.stats.guestAaaTable(a.version, a.level);
   }
 
   @Query(() => SiteSummaryType, {

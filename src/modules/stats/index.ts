@@ -12,6 +12,7 @@ import {
 } from './dashboard.resolver';
 import { refreshRadarCache } from './dashboard.service';
 import { StatsService } from './stats.service';
+import { SupportersResolver } from './supporters';
 
 /**
  * Stats: a player's stats per version, area rank, radar, recommended charts, total-BPI trend,
@@ -30,6 +31,7 @@ export const statsArea = defineArea({
     CrossStatsResolver,
     StatsRankingEntryResolver,
     ReviewRivalResolver,
+    SupportersResolver,
   ],
   loaders: createStatsLoaders,
   services: (s) => new StatsService(s),

@@ -83,6 +83,14 @@ export class AaaTableArgs {
 }
 
 @ArgsType()
+export class GuestAaaTableArgs {
+  @Field(() => GameVersionScalar, { description: 'Game version; an unknown version is BAD_USER_INPUT' })
+  version!: string;
+  @Field(() => Int, { description: 'Level 11 or 12 (the levels with BPI definitions); any other is BAD_USER_INPUT' })
+  level!: number;
+}
+
+@ArgsType()
 export class AsOfArgs {
   @Field(() => String, {
     nullable: true,

@@ -48,7 +48,8 @@ export class StatsUserResolver {
 
   @FieldResolver(() => RecommendedType, {
     nullable: true,
-    description: 'Weapons and potential (docs/domain/stats.md#recommended); a chart without BPI counts as -15',
+    description:
+      'Weapons and potential (docs/domain/stats.md#recommended); a best whose BPI is null (EX above the maximum, or no BPI from the definition) is left out of both lists and their totals',
   })
   recommended(@Root() user: User, @Args(() => RecommendedArgs) args: RecommendedArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.recommended(user.id, args);

@@ -13,9 +13,11 @@ import { badInput, type ErrorIssue } from '../../errors';
 import { keyset, parseVersion, versionIssue, type KeysetArgs } from '../../graphql/args';
 import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection } from '../../graphql/connection';
 import { pageCompetitionRanks } from '../../domain/stats/common';
+import { aaaTable, checkAll, orThrow, parseLevels, parseVersion as parseStatsVersion } from '../../domain/stats';
 import { visibleUser } from '../../graphql/rules';
 import type { AreaScope } from '../area';
 import { DashboardService } from './dashboard.service';
+import { listSupporters } from './supporters';
 import type { CatalogueChart } from '../catalogue/catalogue';
 import { entry, loadPlays, matchesFilter, playDayTotals, weekKey, type ChartFilter } from '../scores/plays';
 import type { ScoresService } from '../scores/scores.service';
@@ -110,6 +112,22 @@ export class StatsService {
     return this.s.viewer?.id === userId;
   }
 
+  /** Query.supporters (supporters.ts). */
+  supporters(version: string | null | undefined) {
+    return listSupporters(this.s, version);
+  }
+
+  /**
+   * The guest AAA table (Query.aaaTable, docs/domain/stats.md#aaa-table): every SP HYPER / ANOTHER /
+   * LEGGENDARIA chart of one level available in the version, with the EX and BPI of AAA, AA, A and
+   * MAX-; no player, so no best (the same pure function as the dashboard's table).
+   */
+  guestAaaTable(versionArg: string, levelArg: number) {
+    const q = orThrow(checkAll({ version: parseStatsVersion(versionArg), levels: parseLevels([levelArg], 'level') }));
+    const t = aaaTable(this.s.catalogue, q.version, { levels: q.levels, difficulties: null });
+    return { ...t, rows: t.rows.map((x) => ({ ...x, chart: this.s.catalogue.chart(x.chartId) ?? null })) };
+  }
+
   /** The player's status rows (total BPI, arena status) of every version (batched per request). */
   statuses(userId: string): Promise<PlayerVersionStatus[]> {
     return this.s.loaders.stats.statuses.load(userId);
@@ -152,7 +170,9 @@ export class StatsService {
 
   /**
    * Weapons (charts most above the player's total BPI) and potential (most below), over the
-   * player's bests on BPI charts. A chart without a BPI counts as -15 (not 0 as the reference).
+   * player's bests on BPI charts. A best whose BPI is null (an EX above the current maximum, or a definition that
+   * gives none) is left out of both lists and their totals: neither the floor −15 nor the reference's 0 is a BPI
+   * the player earned (docs/parity.md, item 6). REST reads this through the same GraphQL document.
    */
   async recommended(userId: string, q: RecommendedQuery) {
     const { version, limit, offset, levels, difficulties } = parseRecommendedQuery(q);
@@ -165,22 +185,25 @@ export class StatsService {
     const total = stored ?? BPI_FLOOR;
     // Rank light candidates; only the rows of the two returned pages become full entries (a nested
     // read asks this for every follower, usually for a handful of rows out of hundreds).
-    const scored: { c: CatalogueChart; b: (typeof rows)[number]; bpi: number | null; bpiDiff: number }[] = [];
+    const scored: { c: CatalogueChart; b: (typeof rows)[number]; bpi: number; bpiDiff: number }[] = [];
     for (const b of rows) {
       const c = cat.chart(b.chartId);
       if (!c?.definition || !matchesFilter(c, filter)) continue;
       const bpi = cat.currentBpi(b.chartId, b.exScore);
-      scored.push({ c, b, bpi, bpiDiff: round2((bpi ?? BPI_FLOOR) - total) });
+      if (bpi === null) continue;
+      scored.push({ c, b, bpi, bpiDiff: round2(bpi - total) });
     }
     type Scored = (typeof scored)[number];
     const tie = (a: Scored, b: Scored) => a.c.title.localeCompare(b.c.title) || a.c.id - b.c.id;
     const page = (sorted: Scored[]) =>
-      sorted.slice(offset, offset + limit).map(({ c, b, bpi, bpiDiff }) => ({
-        ...entry(c, version, { ...b, bpi }),
-        logId: b.exScoreId,
-        scoreAt: b.playedAt,
-        bpiDiff,
-      }));
+      sorted
+        .slice(offset, offset + limit)
+        .map(({ c, b, bpi, bpiDiff }) => ({
+          ...entry(c, version, { ...b, bpi }),
+          logId: b.exScoreId,
+          scoreAt: b.playedAt,
+          bpiDiff,
+        }));
     return {
       totalBpi: total,
       weapons: { data: page([...scored].sort((a, b) => b.bpiDiff - a.bpiDiff || tie(a, b))), total: scored.length },
