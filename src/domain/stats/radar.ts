@@ -70,17 +70,15 @@ export function radarWithSongs(
     if (!c?.radarCategory || seen.has(id)) return;
     seen.add(id);
     const ex = exOf.get(id) ?? null;
-    songs
-      .get(c.radarCategory)!
-      .push({
-        chartId: id,
-        title: c.title,
-        difficulty: c.difficulty,
-        level: c.level,
-        notes: c.notes,
-        exScore: ex,
-        bpi: ex === null ? BPI_FLOOR : (bpis.get(id) ?? BPI_FLOOR),
-      });
+    songs.get(c.radarCategory)!.push({
+      chartId: id,
+      title: c.title,
+      difficulty: c.difficulty,
+      level: c.level,
+      notes: c.notes,
+      exScore: ex,
+      bpi: ex === null ? BPI_FLOOR : (bpis.get(id) ?? BPI_FLOOR),
+    });
   };
   for (const id of bpis.keys()) add(id);
   for (const c of valid) add(c.id);

@@ -196,14 +196,12 @@ export class StatsService {
     type Scored = (typeof scored)[number];
     const tie = (a: Scored, b: Scored) => a.c.title.localeCompare(b.c.title) || a.c.id - b.c.id;
     const page = (sorted: Scored[]) =>
-      sorted
-        .slice(offset, offset + limit)
-        .map(({ c, b, bpi, bpiDiff }) => ({
-          ...entry(c, version, { ...b, bpi }),
-          logId: b.exScoreId,
-          scoreAt: b.playedAt,
-          bpiDiff,
-        }));
+      sorted.slice(offset, offset + limit).map(({ c, b, bpi, bpiDiff }) => ({
+        ...entry(c, version, { ...b, bpi }),
+        logId: b.exScoreId,
+        scoreAt: b.playedAt,
+        bpiDiff,
+      }));
     return {
       totalBpi: total,
       weapons: { data: page([...scored].sort((a, b) => b.bpiDiff - a.bpiDiff || tie(a, b))), total: scored.length },
