@@ -56,13 +56,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-function waitExit(p: ChildProcess): Promise<void> {
-  return new Promise((r) => {
-    if (p.exitCode !== null) return r();
-    p.once('exit', () => r());
-    p.kill('SIGTERM');
-  });
-}
 
 async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
   const port = await freePort();

@@ -260,7 +260,7 @@ const FIRST_OPERATION = /^\s*(?:#[^\n]*\n\s*)*(?:query|mutation|subscription)\s+
 
 /** The label of a GraphQL request's operation: operationName, else the document's first operation name, else `anonymous`. */
 export function operationLabel(operationName: unknown, query: unknown): string {
-  let name = typeof operationName === 'string' && operationName ? operationName : undefined;
+  const name = typeof operationName === 'string' && operationName ? operationName : undefined;
   if (!name && typeof query === 'string') {
     // A client sends the same few documents again and again: the label of a short one is remembered.
     const known = query.length <= MEMO_QUERY_LENGTH ? labelsByQuery.get(query) : undefined;

@@ -5,7 +5,6 @@ import { renderBatchCard, renderProfileCard, CARD_WIDTH, type ChartTheme } from 
 import { VERSION_TITLES, type GameVersion } from '../domain/constants';
 import { orThrow, parseStatsQuery, REST_NAMES } from '../domain/stats';
 import { badInput, notFound } from '../errors';
-import { parseVersion } from '../graphql/args';
 import { contextForRequest, type Context } from '../graphql/context';
 import { enforce } from '../graphql/rules';
 import { restError } from './errors';

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { App } from '../app';
 import { badInput, notFound } from '../errors';
 import { documentsOf } from '../graphql/documents';
 import { parseVersion } from '../graphql/args';

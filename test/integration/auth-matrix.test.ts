@@ -300,6 +300,7 @@ beforeAll(async () => {
     seedDemo: false,
     env: {
       CPU_BUDGET_ANONYMOUS_PER_MINUTE: '1000000',
+      GRAPHQL_MAX_COMPLEXITY: '50000',
       CPU_BUDGET_USER_PER_MINUTE: '1000000',
       RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '100000',
     },

@@ -3,7 +3,6 @@
  * REDIS_URL): writes, expensive reads, CPU budgets — RATE_LIMITED with extensions.retryAfter
  * (HTTP 429 + Retry-After).
  */
-import type { ApolloServerPlugin, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
 import { GraphQLError, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { AppError, HTTP_STATUS } from '../../errors';
 import type { RateLimitPolicy } from '../../ratelimit';

@@ -11,8 +11,6 @@ import {
   visit,
   type DocumentNode,
   type FragmentDefinitionNode,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
 } from 'graphql';
 import { badInput } from '../../errors';
 import type { Platform as App, Context } from '../context';

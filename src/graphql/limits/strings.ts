@@ -13,7 +13,6 @@ import {
   isObjectType,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
-  type GraphQLField,
   type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
