@@ -56,7 +56,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-
 async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
   const port = await freePort();
   const proc = spawn(

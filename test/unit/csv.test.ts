@@ -207,9 +207,7 @@ describe('official CSV', () => {
       r.rows
         .filter((x) => x.title === 'reunion')
         .map((x) => [x.difficulty, x.level, x.exScore, x.clearLamp, x.missCount]),
-    ).toEqual([
-      ['HYPER', 11, 2070, 'HARD_CLEAR', 25],
-    ]);
+    ).toEqual([['HYPER', 11, 2070, 'HARD_CLEAR', 25]]);
     // line 6 "THE SAFARI" has no ANOTHER (level 0): absent, not a skipped play
     expect(r.rows.filter((x) => x.title === 'THE SAFARI').map((x) => x.difficulty)).toEqual(['HYPER']);
     // played charts of every level are kept: NORMAL level 6 of line 146

@@ -5,13 +5,7 @@
  * naming the limit — then the rate limits and CPU budgets (./budgets.ts).
  */
 import type { ApolloServerPlugin, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
-import {
-  GraphQLError,
-  Kind,
-  visit,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-} from 'graphql';
+import { GraphQLError, Kind, visit, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
 import { badInput } from '../../errors';
 import type { Platform as App, Context } from '../context';
 import { countOperation, rateLimitedRetryAfter, type OperationRequest } from './budgets';
