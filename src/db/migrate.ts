@@ -15,9 +15,13 @@ export const MIGRATIONS_DIR = path.join(ROOT, 'prisma/migrations');
 
 const FILTERS = { externalTables: [] as string[], externalEnums: [] as string[] };
 
-// A real dynamic import that no TypeScript/CommonJS transform rewrites into require().
+// A real dynamic import that no TypeScript/CommonJS transform rewrites into require(). The source is
+// made unique per module instance: V8 caches the compiled function by its text, and a cached one keeps
+// the import context of the first loader (under jest: a test file's environment, torn down later).
 // eslint-disable-next-line @typescript-eslint/no-implied-eval -- deliberate: import() that no transform rewrites
-const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<any>;
+const importEsm = new Function('s', `return import(s) /* ${Date.now()}.${Math.random()} */`) as (
+  s: string,
+) => Promise<any>;
 
 type Engine = {
   applyMigrations(i: unknown): Promise<{ appliedMigrationNames: string[] }>;
