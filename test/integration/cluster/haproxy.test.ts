@@ -17,6 +17,7 @@ import { usingPostgres } from '../../helpers/db';
 import { aPublicPlayer } from '../../helpers/factories';
 import { TEST_JWT_SECRET, startTestServer, type TestServer } from '../../helpers/server';
 import { withDatabase } from '../../helpers/template';
+import { describeIf } from '../../helpers/skip';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createClient } = require('graphql-ws/client') as typeof import('graphql-ws/dist/client');
@@ -27,7 +28,7 @@ const why = !usingPostgres
     ? 'needs haproxy (apt-get install -y haproxy)'
     : '';
 if (why) console.warn(`cluster/haproxy.test: skipped — ${why}`);
-const describeCluster = why ? describe.skip : describe;
+const describeCluster = describeIf(!why, why ?? '');
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -16,12 +16,16 @@ import { runCli, startProcessLike, within, type Instance } from '../../helpers/c
 import { aPublicPlayer } from '../../helpers/factories';
 import { startTestServer, type TestServer } from '../../helpers/server';
 import type { DatabaseHandle } from '../../../src/db/client';
+import { describeIf } from '../../helpers/skip';
 
 if (!usingPostgres)
   console.warn(
     'cluster/keys.test: skipped on PGlite (keys live in the database on PostgreSQL only); run with DATABASE_URL=postgresql://…',
   );
-const describePg = usingPostgres ? describe : describe.skip;
+const describePg = describeIf(
+  usingPostgres,
+  'PostgreSQL only: keys live in the database there (run with DATABASE_URL)',
+);
 
 const ME = '{ me { databaseId } }';
 
