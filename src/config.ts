@@ -58,6 +58,10 @@ const EnvSchema = z.object({
   /** Worker threads of the CPU pool (src/workers/pool.ts); default: cores − 1, at least 1; 0 = inline. */
   WORKER_POOL_SIZE: z.coerce.number().int().min(0).max(64).optional(),
   WORKER_QUEUE_MAX: z.coerce.number().int().min(1).default(32),
+  /** New titles (songs not in the public catalogue) one score import may bring; the rest are problems. */
+  NEW_TITLES_PER_IMPORT: z.coerce.number().int().min(0).default(200),
+  /** New titles one player may bring in 24 hours, all imports together. */
+  NEW_TITLES_PER_DAY: z.coerce.number().int().min(0).default(500),
   WORKER_TASK_BUDGET_MS: z.coerce.number().int().min(10).default(2000),
   MIGRATION_MAX_BYTES: z.coerce
     .number()
@@ -226,6 +230,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
      * at least 1; 0 = inline), tasks waiting at most (beyond: 503), a task's time budget (ms).
      */
     pool: { size: c.WORKER_POOL_SIZE, maxQueue: c.WORKER_QUEUE_MAX, budgetMs: c.WORKER_TASK_BUDGET_MS },
+    /**
+     * Caps on the new titles (provisional songs) score imports learn: per import and per player in
+     * 24 hours (docs/imports-provisional.md); rows past them are reported as problems.
+     */
+    newTitles: { perImport: c.NEW_TITLES_PER_IMPORT, perDay: c.NEW_TITLES_PER_DAY },
     /** Largest migrateLegacyScores document (characters). */
     migrationMaxBytes: c.MIGRATION_MAX_BYTES,
     jwtSecret: c.JWT_SECRET,

@@ -13,6 +13,7 @@ import { importRadarCategoriesCommand } from './radar';
 import { importScoresCommand } from './scores';
 import { fitBpiV2Command } from './bpi-v2';
 import { listKeysCommand, rotateKeysCommand } from './keys';
+import { PROVISIONAL_USAGE, provisionalCommand } from './provisional';
 import { UsageError, withDatabase, type CliArgs } from './support';
 
 export interface Command {
@@ -158,6 +159,14 @@ export const COMMANDS: Command[] = [
     summary: 'PostgreSQL: the signing keys in the database (ids and dates, never secrets)',
     options: json,
     run: (args, config) => listKeysCommand(args, config),
+  },
+  {
+    name: 'catalogue provisional',
+    usage: PROVISIONAL_USAGE,
+    summary:
+      'Charts learned from player exports, not public yet: list them, adopt them into the catalogue (scores kept) or purge them with their plays',
+    options: { ...json, limit: { type: 'string' } },
+    run: (args, config) => provisionalCommand(args, config),
   },
   {
     name: 'definitions import',

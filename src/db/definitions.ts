@@ -1,6 +1,7 @@
 import type { Db } from './client';
 import type { Chart, ChartDefinition } from '../generated/prisma/client';
 import { normalizeDefinitions, type NormalizedDefinition } from '../domain/definitions';
+import { titleKey } from '../domain/titles';
 
 /** The release version of the fictional demo catalogue (src/db/seed.ts); every `demo-…` version is demo data. */
 export const DEMO_DEFINITIONS_VERSION = 'demo-1';
@@ -21,6 +22,8 @@ export interface DefinitionsImportReport {
   problems: { index: number; title?: string; reason: string }[];
   songsCreated: number;
   chartsCreated: number;
+  /** provisional charts (learned from exports) this release lists: ordinary from now on, their scores kept */
+  chartsAdopted: number;
   /** charts whose current definition was added, changed or retired */
   changedChartIds: number[];
 }
@@ -55,6 +58,7 @@ export async function importDefinitions(
     problems: norm.problems,
     songsCreated: 0,
     chartsCreated: 0,
+    chartsAdopted: 0,
     changedChartIds: [],
   };
   const purgedChartIds: number[] = [];
@@ -88,6 +92,19 @@ export async function importDefinitions(
         select: { id: true, title: true },
       });
       const songIds = new Map(existingSongs.map((s) => [s.title, s.id]));
+      // A provisional song learned from an export under another spelling of the title (same title
+      // key: src/domain/titles.ts) is this song: it takes the release's title (docs/imports-provisional.md).
+      if (titles.some((t) => !songIds.has(t))) {
+        const learned = await tx.song.findMany({ where: { provisional: true }, select: { id: true, title: true } });
+        const byKey = new Map(learned.map((s) => [titleKey(s.title), s]));
+        for (const t of titles) {
+          const s = songIds.has(t) ? undefined : byKey.get(titleKey(t));
+          if (!s) continue;
+          byKey.delete(titleKey(t));
+          await tx.song.update({ where: { id: s.id }, data: { title: t } });
+          songIds.set(t, s.id);
+        }
+      }
       const newTitles = titles.filter((t) => !songIds.has(t));
       if (newTitles.length) {
         await tx.song.createMany({ data: newTitles.map((title) => ({ title })) });
@@ -130,6 +147,14 @@ export async function importDefinitions(
       const chartIds = norm.entries.map(
         (e) => chartByKey.get(chartKey(songIds.get(e.title)!, e.playStyle, e.difficulty))!.id,
       );
+      // the release lists them: provisional charts and songs become ordinary (their scores stay)
+      report.chartsAdopted = (
+        await tx.chart.updateMany({ where: { id: { in: chartIds }, provisional: true }, data: { provisional: false } })
+      ).count;
+      await tx.song.updateMany({
+        where: { id: { in: [...songIds.values()] }, provisional: true },
+        data: { provisional: false },
+      });
       const current = await tx.chartDefinition.findMany({ where: { isCurrent: true } });
       const currentByChart = new Map(current.map((d) => [d.chartId, d]));
       const inThisFile = await tx.chartDefinition.findMany({

@@ -71,6 +71,9 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.startRecompute': { rule: 'ADMIN' },
   'Mutation.fitBpiV2': { rule: 'ADMIN' },
   'Query.bpiV2FitStatus': { rule: 'ADMIN' },
+  'Query.provisionalCharts': { rule: 'ADMIN' },
+  'Mutation.adoptProvisionalCharts': { rule: 'ADMIN' },
+  'Mutation.purgeProvisionalCharts': { rule: 'ADMIN' },
   'Query.bpiV2Fit': { rule: 'PUBLIC' },
   // notes, fingering patterns, rankings (src/modules/notes|patterns|rankings)
   'Query.songNotes': { rule: 'PUBLIC' },

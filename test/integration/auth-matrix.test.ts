@@ -118,6 +118,10 @@ const CASES: Record<string, Case> = {
   // BPI V2: minPlayersPerChart 2 is refused (BAD_USER_INPUT) after the rule, so an allowed call starts no fit
   'Mutation.fitBpiV2': { vars: () => ({ minPlayersPerChart: 2 }) },
   'Query.bpiV2FitStatus': { vars: () => ({}) },
+  // provisional charts: an id that is not a provisional chart is refused (BAD_USER_INPUT) after the rule
+  'Query.provisionalCharts': { vars: () => ({}) },
+  'Mutation.adoptProvisionalCharts': { vars: () => ({ chartIds: [NO_CHART] }) },
+  'Mutation.purgeProvisionalCharts': { vars: () => ({ chartIds: [NO_CHART] }) },
   // social
   'Mutation.follow': { vars: (f) => ({ userId: f.bystander.id }) },
   'Mutation.unfollow': { vars: (f) => ({ userId: f.bystander.id }) },

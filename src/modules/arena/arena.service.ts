@@ -117,7 +117,7 @@ export async function recomputeArenaAverages(
        FROM "BestScore" b
        JOIN "PlayerVersionStatus" s ON s."userId" = b."userId" AND s.version = b.version
        JOIN "Chart" c ON c.id = b."chartId"
-      WHERE b.version = $1 AND s."arenaClass"::text IN ('A1','A2','A3','A4','A5') AND c.level IN (11, 12)
+      WHERE b.version = $1 AND s."arenaClass"::text IN ('A1','A2','A3','A4','A5') AND c.level IN (11, 12) AND NOT c."provisional"
         ${only ? 'AND b."chartId" = ANY($2::int[])' : ''}
       GROUP BY b."chartId", s."arenaClass"
      HAVING COUNT(*) >= ${only ? '$3' : '$2'}`,

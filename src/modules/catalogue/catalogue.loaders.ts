@@ -15,10 +15,10 @@ export function createCatalogueLoaders(db: Db) {
       const rows = await db.chart.findMany({ where: { id: { in: [...ids] } } });
       return inKeyOrder(ids, new Map(rows.map((r) => [r.id, r])), null);
     }),
-    /** song id → its charts, SP before DP, by difficulty */
+    /** song id → its public charts (no provisional one), SP before DP, by difficulty */
     chartsOfSong: loader<number, Chart[]>(async (ids) => {
       const rows = await db.chart.findMany({
-        where: { songId: { in: [...ids] } },
+        where: { songId: { in: [...ids] }, provisional: false },
         orderBy: [{ playStyle: 'asc' }, { difficulty: 'asc' }],
       });
       return inKeyOrder(

@@ -44,10 +44,13 @@ export class SongsResolver {
 
   @Query(() => SongType, { nullable: true, description: 'One song by id (anyone); null when unknown' })
   song(@Arg('id', () => ID, { description: 'The song (database id or global id)' }) id: string, @Ctx() ctx: Context) {
-    return ctx.services.catalogue.song(intIdOrNull(id));
+    return ctx.services.catalogue.publicSong(intIdOrNull(id));
   }
 
-  @FieldResolver(() => [ChartType], { description: "The song's charts, SP then DP, easiest first" })
+  @FieldResolver(() => [ChartType], {
+    description:
+      "The song's public charts (provisional ones learned from exports are not listed), SP then DP, easiest first",
+  })
   charts(@Root() song: Song, @Ctx() ctx: Context) {
     return ctx.services.catalogue.chartsOfSong(song.id);
   }
@@ -57,7 +60,7 @@ export class SongsResolver {
 export class ChartsResolver {
   @Query(() => ChartType, { nullable: true, description: 'One chart by id (anyone); null when unknown' })
   chart(@Arg('id', () => ID, { description: 'The chart (database id or global id)' }) id: string, @Ctx() ctx: Context) {
-    return ctx.services.catalogue.chart(intIdOrNull(id));
+    return ctx.services.catalogue.publicChart(intIdOrNull(id));
   }
 
   @FieldResolver(() => SongType, { description: 'The song the chart belongs to' })

@@ -12,6 +12,7 @@ import type { AreaScope } from '../area';
 import { importRadarCategories, type RadarCategoryImportReport } from './categories.service';
 import { updateDefinitions } from './definitions.service';
 import { CATALOGUE_CACHE } from './catalogue';
+import { adoptProvisional, listProvisional, purgeProvisional } from './provisional.service';
 import pkg from '../../../package.json';
 
 export interface SongFilterInput {
@@ -51,7 +52,8 @@ export class CatalogueService {
     const size = ks.size;
     if (filter?.level != null && (filter.level < 1 || filter.level > 12))
       throw badInput('level must be between 1 and 12');
-    const chartWhere: Prisma.ChartWhereInput = {};
+    // the public catalogue: provisional songs and charts are never listed (docs/imports-provisional.md)
+    const chartWhere: Prisma.ChartWhereInput = { provisional: false };
     if (filter?.level != null) chartWhere.level = filter.level;
     if (filter?.difficulty) chartWhere.difficulty = filter.difficulty;
     if (filter?.playStyle) chartWhere.playStyle = filter.playStyle;
@@ -69,8 +71,8 @@ export class CatalogueService {
         chartWhere.id = { in: rows.map((r) => r.id) };
       }
     }
-    const where: Prisma.SongWhereInput = {};
-    if (Object.keys(chartWhere).length) where.charts = { some: chartWhere };
+    const where: Prisma.SongWhereInput = { provisional: false };
+    if (Object.keys(chartWhere).length > 1) where.charts = { some: chartWhere };
     if (filter?.title) where.title = { contains: filter.title, mode: 'insensitive' };
     const cursorWhere: Prisma.SongWhereInput = {};
     if (ks.key) {
@@ -90,6 +92,18 @@ export class CatalogueService {
 
   song(id: number | null) {
     return id === null ? null : this.s.loaders.catalogue.songs.load(id);
+  }
+
+  /** A song of the PUBLIC catalogue by id (Query.song, node): null for an unknown or provisional song. */
+  async publicSong(id: number | null) {
+    const song = await this.song(id);
+    return song && !song.provisional ? song : null;
+  }
+
+  /** A chart of the PUBLIC catalogue by id (Query.chart, node): null for an unknown or provisional chart. */
+  async publicChart(id: number | null) {
+    const chart = await this.chart(id);
+    return chart && !chart.provisional ? chart : null;
   }
 
   /** A chart row by id (batched per request); null for an unknown id. */
@@ -166,6 +180,25 @@ export class CatalogueService {
     const report = await importRadarCategories(this.s.db, doc);
     await this.s.caches.changed(CATALOGUE_CACHE);
     return report;
+  }
+
+  /** Provisional charts, newest first (admin). */
+  provisionalCharts(limit: number) {
+    return listProvisional(this.s.db, limit);
+  }
+
+  /** Adopts provisional charts (all or nothing); every process reloads its catalogue. */
+  async adoptProvisional(chartIds: number[]) {
+    const ids = await adoptProvisional(this.s.db, chartIds);
+    await this.s.caches.changed(CATALOGUE_CACHE);
+    return { chartIds: ids, count: ids.length };
+  }
+
+  /** Deletes provisional charts with their plays (all or nothing); every process reloads its catalogue. */
+  async purgeProvisional(chartIds: number[]) {
+    const ids = await purgeProvisional(this.s.db, chartIds);
+    await this.s.caches.changed(CATALOGUE_CACHE);
+    return { chartIds: ids, count: ids.length };
   }
 
   /** Starts the recompute job (false when one is running in any process). */

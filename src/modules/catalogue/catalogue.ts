@@ -27,6 +27,17 @@ export interface CatalogueChart {
   removedInVersion: string | null;
   radarCategory: RadarCategory | null;
   definition: CatalogueDefinition | null;
+  /**
+   * Learned from a player's export and not yet listed by definitions nor adopted (absent: false):
+   * only its holders' own lists show it (docs/imports-provisional.md).
+   */
+  provisional?: boolean;
+}
+
+/** A song as import matching sees it: the exact stored title, and whether any chart of it is public. */
+export interface CatalogueSong {
+  title: string;
+  public: boolean;
 }
 
 /**
@@ -60,6 +71,10 @@ export const CATALOGUE_CACHE = 'catalogue';
 
 export class Catalogue {
   private byId = new Map<number, CatalogueChart>();
+  /** The public charts (not provisional): what charts() serves. */
+  private publicCharts: CatalogueChart[] = [];
+  /** title key → a song of the catalogue: its exact title, and whether it has a public chart. */
+  private songTitles = new Map<string, CatalogueSong>();
   private matcher = new ChartMatcher<CatalogueChart>([]);
   private currentDefinitionsVersion: string | null = null;
 
@@ -118,6 +133,7 @@ export class Catalogue {
         releasedVersion: c.releasedVersion,
         removedInVersion: c.removedInVersion,
         radarCategory: c.radarCategory,
+        provisional: c.provisional,
         definition: d
           ? {
               id: d.id,
@@ -133,6 +149,15 @@ export class Catalogue {
     }
     const latest = await this.db.definitionsRelease.findFirst({ orderBy: { importedAt: 'desc' } });
     this.byId = byId;
+    this.publicCharts = [...byId.values()].filter((c) => !c.provisional);
+    const songTitles = new Map<string, CatalogueSong>();
+    for (const c of byId.values()) {
+      const key = titleKey(c.title);
+      const song = songTitles.get(key);
+      if (!song) songTitles.set(key, { title: c.title, public: !c.provisional });
+      else if (!c.provisional) song.public = true;
+    }
+    this.songTitles = songTitles;
     this.matcher = new ChartMatcher(byId.values());
     this.titleRanks = null;
     this.currentDefinitionsVersion = latest?.version ?? null;
@@ -183,23 +208,40 @@ export class Catalogue {
     return exScoreForBpiV2(target, c.definition?.notes ?? c.notes, this.v2.get(chartId));
   }
 
+  /** Public charts (provisional ones are not counted). */
   get size(): number {
-    return this.byId.size;
+    return this.publicCharts.length;
   }
 
   get definitionsVersion(): string | null {
     return this.currentDefinitionsVersion;
   }
 
+  /** Any chart by id, provisional ones included (a player's own lists reach them through their bests). */
   chart(id: number): CatalogueChart | undefined {
     return this.byId.get(id);
   }
 
+  /** Import matching: any chart, provisional ones included (a second player's rows meet the chart a first one learned). */
   find(title: string, playStyle: PlayStyle, difficulty: Difficulty): CatalogueChart | undefined {
     return this.matcher.find(title, playStyle, difficulty);
   }
 
+  /** The catalogue's song with this title's key (src/domain/titles.ts), if any. */
+  song(title: string): CatalogueSong | undefined {
+    return this.songTitles.get(titleKey(title));
+  }
+
+  /**
+   * The PUBLIC charts: every list, ranking, statistic and candidate set across players iterates
+   * these — provisional charts are never among them (docs/imports-provisional.md).
+   */
   charts(): IterableIterator<CatalogueChart> {
+    return this.publicCharts.values();
+  }
+
+  /** Every chart, provisional ones included (import matching, a player's own lists). */
+  allCharts(): IterableIterator<CatalogueChart> {
     return this.byId.values();
   }
 

@@ -4,6 +4,7 @@ import { Catalogue, CATALOGUE_CACHE } from './catalogue';
 import { createCatalogueLoaders, type CatalogueLoaders } from './catalogue.loaders';
 import { CatalogueAdminResolver, ChartsResolver, SongsResolver } from './catalogue.resolver';
 import { CatalogueService } from './catalogue.service';
+import { ProvisionalResolver } from './provisional.resolver';
 import { BPI_V2_CACHE, BpiV2Job } from './bpi-v2.job';
 import { BPI_V2_LOCK_KEY, createClusterLock } from '../../cluster/lock';
 
@@ -13,7 +14,7 @@ import { BPI_V2_LOCK_KEY, createClusterLock } from '../../cluster/lock';
  */
 export const catalogueArea = defineArea({
   name: 'catalogue',
-  resolvers: [SongsResolver, ChartsResolver, CatalogueAdminResolver],
+  resolvers: [SongsResolver, ChartsResolver, CatalogueAdminResolver, ProvisionalResolver],
   async setup({ db, database, caches, log, bus }) {
     const catalogue = new Catalogue(db);
     await catalogue.load();

@@ -26,6 +26,8 @@ import {
 import { rebuildDerived } from '../scores/rebuild.service';
 import type { ScoresService } from '../scores/scores.service';
 import { computeTotal, lockPlayer } from '../scores/totals.service';
+import { dropUnheldProvisional } from '../catalogue/provisional.service';
+import { CATALOGUE_CACHE } from '../catalogue/catalogue';
 
 /** `topN` of the timelines: plays listed per batch or day, 1–100 (default 5, as the reference). */
 const topNArg = (topN: number | null | undefined) =>
@@ -125,7 +127,7 @@ export interface RivalRankInfo {
   totalRivals: number;
 }
 
-type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'viewer' | 'loaders'> & {
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'caches' | 'events' | 'viewer' | 'loaders'> & {
   services: { scores: ScoresService; rivals: RivalsService };
 };
 
@@ -548,13 +550,24 @@ export class LogsService {
           await lockPlayer(tx, userId);
           const batch = await tx.importBatch.findFirst({ where: { id: batchId, userId } });
           if (!batch) throw notFound('Batch not found.');
+          const provisional = await tx.$queryRawUnsafe<{ chartId: number }[]>(
+            `SELECT DISTINCT s."chartId" FROM "Score" s JOIN "Chart" c ON c."id" = s."chartId"
+              WHERE s."batchId" = $1 AND c."provisional"`,
+            batchId,
+          );
           await tx.importBatch.delete({ where: { id: batchId } });
           await rebuildDerived(tx, this.s.catalogue, userId, batch.version, batch.createdAt);
-          return batch;
+          // provisional charts no one holds any more go with the batch (docs/imports-provisional.md)
+          const dropped = await dropUnheldProvisional(
+            tx,
+            provisional.map((r) => Number(r.chartId)),
+          );
+          return { ...batch, dropped };
         },
         { timeout: 60_000 },
       ),
     );
+    if (result.dropped.length) await this.s.caches.changed(CATALOGUE_CACHE);
     this.s.events.emit('scores.batchDeleted', { userId, version: result.version, batchId });
     return { batchId, version: result.version, message: 'Batch deleted successfully.' };
   }

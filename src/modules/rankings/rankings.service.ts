@@ -206,8 +206,12 @@ export class RankingsService {
     const key = this.scope.auth.deriveKey(CURSOR_KEY_PURPOSE);
     const ks = keyset(args, tag, SONG_RANKING_KEY, { key });
     // Any chart of the one catalogue (every difficulty and level: the reference's all-scores ranking, §5.12).
-    const chart = await this.db.chart.findUnique({ where: { id: chartId }, select: { level: true } });
-    if (!chart) throw notFound('Chart not found');
+    const chart = await this.db.chart.findUnique({
+      where: { id: chartId },
+      select: { level: true, provisional: true },
+    });
+    // a provisional chart (learned from an export) is in no ranking: docs/imports-provisional.md
+    if (!chart || chart.provisional) throw notFound('Chart not found');
     const where = Prisma.sql`"chartId" = ${chartId} AND "version" = ${version}`;
     // the redundant bound on exScore makes the cursor an index condition (chartId, version, exScore):
     // a deep page reads its rows only, not every row ahead of it
@@ -277,11 +281,11 @@ export class RankingsService {
       ]);
     }
     const target = await this.db.chart.findUnique({ where: { id: chartId } });
-    if (!target) throw notFound('Chart not found');
+    if (!target || target.provisional) throw notFound('Chart not found');
     const vector = toAttributeVector(target.attributes);
     if (!vector || !hasModeAttributes(vector, mode)) return [];
     const candidates = await this.db.chart.findMany({
-      where: { id: { not: chartId }, NOT: { attributes: { equals: Prisma.DbNull } } },
+      where: { id: { not: chartId }, provisional: false, NOT: { attributes: { equals: Prisma.DbNull } } },
     });
     const scored: { chart: Chart; distance: number }[] = [];
     for (const c of candidates) {
@@ -317,7 +321,7 @@ export class RankingsService {
       const counts = this.db.$queryRaw<{ chartId: number; playerCount: number }[]>`
         SELECT b."chartId", COUNT(*)::int AS "playerCount"
         FROM "BestScore" b JOIN "Chart" c ON c."id" = b."chartId"
-        WHERE b."version" = ${version} ${levelFilter}
+        WHERE b."version" = ${version} AND NOT c."provisional" ${levelFilter}
         GROUP BY b."chartId"`.then((rows) =>
         rows.map((r) => ({ chartId: Number(r.chartId), playerCount: Number(r.playerCount) })),
       );

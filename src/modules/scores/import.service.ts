@@ -28,8 +28,11 @@ import { badInput } from '../../errors';
 import type { EventBus } from '../../events';
 import type { ImportSource } from '../../generated/prisma/enums';
 import { requireVersion } from '../../graphql/args';
-import { CATALOGUE_CACHE, type CatalogueChart } from '../catalogue/catalogue';
+import { CATALOGUE_CACHE, type CatalogueChart, type CatalogueSong } from '../catalogue/catalogue';
+import { titleKey } from '../../domain/titles';
+import type { NewTitleLimits } from '../../domain/new-titles';
 import { learnCharts } from './learn.service';
+import { takeNewTitles } from './new-titles.service';
 import {
   bestBpis,
   computeTotal,
@@ -124,6 +127,10 @@ export type ImportCatalogue = ChartLookup & {
   find(title: string, playStyle: PlayStyle, difficulty: Difficulty): CatalogueChart | undefined;
   /** Reloads the catalogue (after charts were learned from an export). */
   reload?(): Promise<void>;
+  /** Every chart, provisional ones included (absent: charts()). */
+  allCharts?(): IterableIterator<CatalogueChart>;
+  /** The song with this title's key (absent: none known; learned songs take the key as title). */
+  song?(title: string): CatalogueSong | undefined;
 };
 
 export interface ImportDeps {
@@ -132,6 +139,8 @@ export interface ImportDeps {
   events?: EventBus;
   /** The cluster's caches: learned charts reload the catalogue in every process (absent: this process only). */
   caches?: Pick<ClusterCaches, 'changed'>;
+  /** New-title caps (config.newTitles; absent: DEFAULT_NEW_TITLE_LIMITS). */
+  config?: { newTitles?: NewTitleLimits };
 }
 
 /** A row matched to its chart, ready to compare with the player's best. */
@@ -143,6 +152,8 @@ export interface MatchedRow {
   bpi: number | null;
   /** The chart is learned from the export by this import (`chart.id` is temporary until it is created). */
   learned?: boolean;
+  /** Title key of a song not in the public catalogue (a new title for the caps: src/domain/new-titles.ts). */
+  newTitle?: string;
 }
 
 /** A matched row that improves the running best: it becomes a play (`tempId` until inserted). */
@@ -164,9 +175,9 @@ export const formatMismatch = (format: CsvFormat, version: string) =>
     : `A ${format} export is INFINITAS data: import it with version INF (version ${version} takes the official CSV)`;
 
 /** Title predicate for repairing unquoted titles with commas in official CSVs. */
-export function catalogueTitles(catalogue: Pick<ChartLookup, 'charts'>): (title: string) => boolean {
+export function catalogueTitles(catalogue: Pick<ImportCatalogue, 'charts' | 'allCharts'>): (title: string) => boolean {
   const titles = new Set<string>();
-  for (const c of catalogue.charts()) titles.add(c.title);
+  for (const c of catalogue.allCharts?.() ?? catalogue.charts()) titles.add(c.title);
   return (t) => titles.has(t);
 }
 
@@ -178,7 +189,7 @@ export function catalogueTitles(catalogue: Pick<ChartLookup, 'charts'>): (title:
 export function parseExport(
   text: string,
   version: string,
-  catalogue: Pick<ImportCatalogue, 'charts' | 'find'>,
+  catalogue: Pick<ImportCatalogue, 'charts' | 'allCharts' | 'find'>,
   corrections: TitleCorrections = NO_CORRECTIONS,
   officialPlayStyle: PlayStyle = PlayStyle.SP,
 ): Pick<ImportInput, 'source' | 'format' | 'rows' | 'parseIssues' | 'skipped'> {
@@ -270,14 +281,16 @@ export function matchRows(
       row.level <= 12 &&
       corrected.trim() !== ''
     ) {
-      // The export names the chart's level: the catalogue learns the chart (no BPI definition).
-      const key = `${corrected}\u0000${style}\u0000${row.difficulty}`;
+      // The export names the chart's level: a provisional chart is learned (no BPI definition), on
+      // the catalogue's song of the same title key if there is one, else on a song titled by the key.
+      const key = `${titleKey(corrected)}\u0000${style}\u0000${row.difficulty}`;
       chart = learned.get(key);
       if (!chart) {
         chart = {
           id: -(learned.size + 1),
           songId: 0,
-          title: corrected,
+          title: catalogue.song?.(corrected)?.title ?? titleKey(corrected),
+          provisional: true,
           playStyle: style,
           difficulty: row.difficulty,
           level: row.level,
@@ -348,11 +361,13 @@ export function matchRows(
           severity: 'warning',
         });
     }
+    // a song not in the public catalogue: a new title for the caps (docs/domain/imports.md#new-titles)
+    const newTitle = chart.provisional && !catalogue.song?.(chart.title)?.public ? titleKey(chart.title) : undefined;
     if (isLearned) {
       if (row.genre && !learnedSong.has(chart.title))
         learnedSong.set(chart.title, { genre: row.genre, artist: row.artist ?? null });
-      matched.push({ row, chart, playedAt, bpi: null, learned: true });
-    } else matched.push({ row, chart, playedAt, bpi: catalogue.currentBpi(chart.id, row.exScore) });
+      matched.push({ row, chart, playedAt, bpi: null, learned: true, newTitle });
+    } else matched.push({ row, chart, playedAt, bpi: catalogue.currentBpi(chart.id, row.exScore), newTitle });
   }
   return { matched, notFound, problems, skipped, learned: [...learned.values()], learnedSong };
 }
@@ -440,8 +455,9 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
   const progress = input.onProgress ?? (() => {});
   const total = input.rows.length;
   const step1 = matchRows(catalogue, input.rows, input.corrections ?? NO_CORRECTIONS, now);
-  const { matched, notFound } = step1;
-  const problems: ImportProblem[] = [...(input.parseIssues ?? []).map((i) => ({ ...i })), ...step1.problems];
+  const { notFound } = step1;
+  const parseProblems: ImportProblem[] = [...(input.parseIssues ?? []).map((i) => ({ ...i })), ...step1.problems];
+  let problems = parseProblems;
   const skipped = (input.skipped ?? 0) + step1.skipped;
   progress(Math.floor(total / 4), total);
 
@@ -475,8 +491,13 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
     const bests = new Map<number, Best>(bestRows.map((b) => [b.chartId, { ...b }]));
     const exBefore = new Map(bestRows.map((b) => [b.chartId, b.exScore]));
 
-    // 2b. charts learned from the export: created now (same transaction), placeholders get their ids
-    createdCharts = await learnCharts(tx, step1.learned, step1.learnedSong);
+    // 2b. new titles capped (per import, per player and day: the player's lock makes the count
+    // exact); rows past the caps are problems. Then the charts learned from the export are created
+    // now (same transaction, provisional); placeholders get their ids.
+    const capped = await takeNewTitles(tx, input.userId, step1, deps.config?.newTitles, now);
+    problems = [...parseProblems, ...capped.problems];
+    const matched = capped.matched;
+    createdCharts = await learnCharts(tx, capped.learned, step1.learnedSong);
 
     // 3. improvements, in file order
     const candidates = improvingPlays(matched, bests);

@@ -1,11 +1,13 @@
 /**
- * Charts learned from a score export. An official CSV (and the INFINITAS tools' exports) names
+ * Charts learned from a score export — PROVISIONAL (docs/imports-provisional.md): held by the
+ * players whose scores are on them, never in the public catalogue until a definitions import lists
+ * them or an administrator adopts them. An official CSV (and the INFINITAS tools' exports) names
  * every played chart's title, play style, difficulty and level — BEGINNER/NORMAL and levels 1–10
  * included — while the BPI definitions list level 11–12 charts only. A played chart the catalogue
  * does not hold is created from the export (no BPI definition, note count unknown unless the
  * export names it) in the import's own transaction, so its scores are stored and listed
  * (User.allDifficultyScores) as the reference's all-difficulty table does. A later definitions
- * import that lists the chart adopts it (same title + play style + difficulty).
+ * import that lists the chart makes it ordinary (same title key + play style + difficulty).
  */
 import type { CatalogueChart } from '../catalogue/catalogue';
 import type { DbLike } from './totals.service';
@@ -33,8 +35,8 @@ export async function learnCharts(
   // unique-index entries in one order, so they wait for each other instead of deadlocking.
   const titles = [...new Set(charts.map((c) => c.title))].sort();
   await tx.$executeRawUnsafe(
-    `INSERT INTO "Song" ("title", "genre", "artist", "updatedAt")
-     SELECT x."title", x."genre", x."artist", now() FROM jsonb_to_recordset($1::jsonb) AS x("title" text, "genre" text, "artist" text)
+    `INSERT INTO "Song" ("title", "genre", "artist", "provisional", "updatedAt")
+     SELECT x."title", x."genre", x."artist", true, now() FROM jsonb_to_recordset($1::jsonb) AS x("title" text, "genre" text, "artist" text)
      ORDER BY x."title" COLLATE "C"
      ON CONFLICT ("title") DO NOTHING`,
     JSON.stringify(
@@ -60,8 +62,8 @@ export async function learnCharts(
     }))
     .sort((a, b) => a.songId - b.songId || cmp(a.playStyle, b.playStyle) || cmp(a.difficulty, b.difficulty));
   const created = await tx.$queryRawUnsafe<{ id: number }[]>(
-    `INSERT INTO "Chart" ("songId", "playStyle", "difficulty", "level", "notes", "updatedAt")
-     SELECT x."songId", x."playStyle"::"PlayStyle", x."difficulty"::"Difficulty", x."level", x."notes", now()
+    `INSERT INTO "Chart" ("songId", "playStyle", "difficulty", "level", "notes", "provisional", "updatedAt")
+     SELECT x."songId", x."playStyle"::"PlayStyle", x."difficulty"::"Difficulty", x."level", x."notes", true, now()
        FROM jsonb_to_recordset($1::jsonb) AS x("songId" int, "playStyle" text, "difficulty" text, "level" int, "notes" int)
      ORDER BY x."songId", x."playStyle", x."difficulty"
      ON CONFLICT ("songId", "playStyle", "difficulty") DO NOTHING

@@ -88,14 +88,15 @@ export class ScoresUserResolver {
   @FieldResolver(() => ScoreEntryConnection, {
     nullable: true,
     description:
-      'Bests of every difficulty and level (charts learned from exports included), latest version played per chart: filtered and sorted; keyset pages',
+      "Bests of every difficulty and level, latest version played per chart: filtered and sorted; keyset pages. Provisional charts (learned from exports, not yet in the definitions) only in the player's own view",
   })
   allDifficultyScores(
     @Root() user: User,
     @Args(() => AllDifficultyScoresArgs) args: AllDifficultyScoresArgs,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.scores.allDifficultyScores(user.id, args);
+    const ownView = ctx.viewer?.id === user.id || ctx.viewer?.isAdmin === true;
+    return ctx.services.scores.allDifficultyScores(user.id, args, ownView);
   }
 
   @FieldResolver(() => [PlayType], {

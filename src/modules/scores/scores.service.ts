@@ -272,8 +272,12 @@ export class ScoresService {
     };
   }
 
-  /** Per chart, the most recently played best over all versions (every difficulty and level, learned charts too). */
-  async allDifficultyScores(userId: string, q: ListArgs): Promise<Page<EntryData>> {
+  /**
+   * Per chart, the most recently played best over all versions (every difficulty and level).
+   * Provisional charts (learned from the player's exports) only in the player's own view
+   * (`ownView`: the player or an administrator; docs/imports-provisional.md).
+   */
+  async allDifficultyScores(userId: string, q: ListArgs, ownView = true): Promise<Page<EntryData>> {
     const cat = this.s.catalogue;
     const rows = await this.s.db.bestScore.findMany({ where: { userId }, orderBy: { playedAt: 'asc' } });
     const latest = new Map<number, (typeof rows)[number]>();
@@ -282,7 +286,7 @@ export class ScoresService {
     const out: EntryData[] = [];
     for (const r of latest.values()) {
       const c = cat.chart(r.chartId);
-      if (c) out.push(entry(c, r.version, withCurrentBpi(cat, r)));
+      if (c && (ownView || !c.provisional)) out.push(entry(c, r.version, withCurrentBpi(cat, r)));
     }
     return this.listPage(arraySource(out), q);
   }
@@ -318,7 +322,7 @@ export class ScoresService {
   songHistory(userId: string, songId: number) {
     return this.chartHistory(
       userId,
-      [...this.s.catalogue.charts()].filter((c) => c.songId === songId).map((c) => c.id),
+      [...this.s.catalogue.allCharts()].filter((c) => c.songId === songId).map((c) => c.id),
     );
   }
 

@@ -104,6 +104,8 @@ export class TimelineService {
       ${withPrev ? TimelineService.PREV : Prisma.empty}
       ${withChart ? Prisma.sql`JOIN "Chart" c ON c."id" = s."chartId" JOIN "Song" so ON so."id" = c."songId"` : Prisma.empty}
       WHERE ${visibleThroughFollow()} AND ${where}
+        -- another player's play on a provisional chart shows only to a viewer who holds it too (docs/imports-provisional.md)
+        AND (vb."userId" IS NOT NULL OR s."chartId" NOT IN (SELECT pc."id" FROM "Chart" pc WHERE pc."provisional"))
       ${backward ? Prisma.sql`ORDER BY s."playedAt" ASC, s."id" ASC` : Prisma.sql`ORDER BY s."playedAt" DESC, s."id" DESC`}
       ${limit === null ? Prisma.empty : Prisma.sql`LIMIT ${limit}`}`;
   }
