@@ -324,10 +324,16 @@ export const MCP_TOOLS: readonly McpTool[] = [
     name: 'search_users',
     title: 'Search players',
     description:
-      'Players whose name starts with a prefix (case-insensitive), by name: public players, yourself and private players who approved your follow (GraphQL Query.searchUsers).',
+      'Players whose name starts with a prefix, or whose name or game id holds a search (case-insensitive; give one of the two), by name: public players, yourself and private players who approved your follow (GraphQL Query.searchUsers).',
     kind: 'read',
     input: z.strictObject({
-      prefix: z.string().min(1).max(20).describe('Start of the name (1–20 characters)'),
+      prefix: z.string().min(1).max(20).optional().describe('Start of the name (1–20 characters)'),
+      search: z
+        .string()
+        .min(1)
+        .max(50)
+        .optional()
+        .describe('Part of the name or of the game id, dashes ignored (1–50 characters)'),
       first: z.number().int().min(1).max(50).optional().describe('How many, 1–50 (default 20)'),
     }),
     output: z.object({ users: z.array(z.object({ userId: z.string(), name: z.string(), isPublic: z.boolean() })) }),

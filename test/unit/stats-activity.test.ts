@@ -106,21 +106,23 @@ describe('BPI box plot per day / week / month (§3.16)', () => {
     });
   });
 
-  it('Monday weeks: the week keeps each chart best; a tower day without plays still counts in its week', () => {
-    const [w] = bpiBoxPlot(src, NO_FILTER, 'week', plays, tower);
-    // chart 1 best of the week 50: sorted [−5, 10, 50, 60]
+  it('Sunday weeks (as the reference): the week keeps each chart best; the next Sunday starts another week', () => {
+    const [w, ...rest] = bpiBoxPlot(src, NO_FILTER, 'week', plays, tower);
+    // Mon 7 and Tue 8 Apr fall in the week of Sunday 6 Apr; chart 1 best of the week 50: sorted [−5, 10, 50, 60]
     //   p25 = −5 + 0.75·15 = 6.25; median = 10 + 0.5·40 = 30; p75 = 50 + 0.25·10 = 52.5
     //   total: (−25 + 100 + 2500 + 3600)/4 = 1543.75 → 39.29
-    //   physical 5000 + 100 + 2000 (Sunday 13 Apr) = 7100; 2600/7100 = 36.619… → 36.62
+    //   physical 5000 + 100 = 5100 (Sunday 13 Apr opens the next week, which has no plays: no box);
+    //   registered 800 + 700 + 600 + 500 = 2600; 2600/5100 = 50.980… → 50.98
     expect(w).toMatchObject({
-      date: '2025-04-07',
+      date: '2025-04-06',
       p25: 6.25,
       median: 30,
       p75: 52.5,
       totalBpi: 39.29,
-      totalPhysicalNotes: 7100,
-      efficiency: 36.62,
+      totalPhysicalNotes: 5100,
+      efficiency: 50.98,
     });
+    expect(rest).toEqual([]);
     expect(bpiBoxPlot(src, NO_FILTER, 'month', plays, [])[0]).toMatchObject({
       date: '2025-04',
       count: 4,

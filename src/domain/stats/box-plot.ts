@@ -9,8 +9,9 @@
  * level, difficulty).
  *
  * Rules:
- * - Period of a play: its JST date (day), the Monday of its ISO week (week) or `YYYY-MM`
- *   (month) — the same Monday weeks as the trend (the reference uses Sunday weeks here only).
+ * - Period of a play: its JST date (day), the Sunday starting its week (week) or `YYYY-MM`
+ *   (month). Weeks start on Sunday here, as the reference's box plot (the trend and the tower use
+ *   Monday weeks, as the reference's do).
  * - Per period and chart: the highest stored BPI among the period's plays of the chart (plays
  *   without a BPI ignored) on SP charts in the query's scope (levels default 11 and 12,
  *   difficulties default HYPER/ANOTHER/LEGGENDARIA). Only periods with such a chart are listed,
@@ -32,6 +33,8 @@ import {
   inScope,
   jstDate,
   periodKey,
+  isoWeekday,
+  addDays,
   type ChartFilter,
   type ChartSource,
   type GroupBy,
@@ -64,6 +67,11 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
+/** The box plot's period key: as periodKey, but a week is keyed by its Sunday (docs/domain/stats.md#box-plot). */
+export function boxPeriodKey(date: string, groupBy: GroupBy): string {
+  return groupBy === 'week' ? addDays(date, -(isoWeekday(date) % 7)) : periodKey(date, groupBy);
+}
+
 export function bpiBoxPlot(
   source: ChartSource,
   filter: ChartFilter,
@@ -76,7 +84,7 @@ export function bpiBoxPlot(
     if (p.bpi === null) continue;
     const c = source.chart(p.chartId);
     if (!c || !inScope(c, filter)) continue;
-    const key = periodKey(jstDate(p.playedAt), groupBy);
+    const key = boxPeriodKey(jstDate(p.playedAt), groupBy);
     let charts = periods.get(key);
     if (!charts) periods.set(key, (charts = new Map()));
     const prev = charts.get(p.chartId);
@@ -84,7 +92,7 @@ export function bpiBoxPlot(
   }
   const physical = new Map<string, number>();
   for (const t of tower) {
-    const key = periodKey(dateOnly(t.playDate), groupBy);
+    const key = boxPeriodKey(dateOnly(t.playDate), groupBy);
     physical.set(key, (physical.get(key) ?? 0) + t.keyCount + t.scratchCount);
   }
   const out: BoxPlotPoint[] = [];

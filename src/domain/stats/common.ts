@@ -6,9 +6,10 @@
  * Calendar rules, used by every stats part:
  * - A "date" is a JST calendar date (Asia/Tokyo, UTC+9, no DST) written `YYYY-MM-DD`; a play's
  *   date is the JST date of its `playedAt` instant.
- * - Weeks are ISO weeks: they start on **Monday** and a week is keyed by its Monday's date.
- *   (The reference mixes Monday and Sunday weeks; we use Monday everywhere.)
- * - Months are keyed `YYYY-MM`; weekdays are numbered ISO-style, 1 = Monday … 7 = Sunday.
+ * - Weeks are ISO weeks: they start on **Monday** and a week is keyed by its Monday's date —
+ *   except the box plot's, which start on Sunday as the reference's (box-plot.ts).
+ * - Months are keyed `YYYY-MM`; weekdays are numbered ISO-style, 1 = Monday … 7 = Sunday; the
+ *   review also lists them 0 = Sunday … 6 = Saturday (review-lines.ts), as the reference.
  */
 import { safeBpi } from '../bpi';
 import { BPI_DIFFICULTIES, BPI_LEVELS, PlayStyle, type Difficulty, type RadarCategory } from '../constants';

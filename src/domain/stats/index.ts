@@ -19,6 +19,7 @@ export * from './box-plot';
 export * from './arena-trend';
 export * from './review-periods';
 export * from './review';
+export * from './review-lines';
 export * from './neighbours';
 export * from './ranking';
 export * from './tower';

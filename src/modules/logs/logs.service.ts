@@ -8,10 +8,10 @@ import { retryTransaction } from '../../db/retry';
 import { BPI_FLOOR, round2 } from '../../domain/bpi';
 import { GAME_VERSIONS, VERSION_TITLES, versionIndex, type GameVersion } from '../../domain/constants';
 import { badInput, notFound } from '../../errors';
-import { visibleThroughFollow } from '../../db/visibility';
 import { keyset, parseVersion, rangeArgs, type KeysetArgs } from '../../graphql/args';
 import { keyCursor, keysetConnection, keysetSlice, prismaKeyset } from '../../graphql/connection';
 import type { AreaScope } from '../area';
+import { withRivalRanks, type RivalRankInfo } from './logs.rank';
 import type { OvertakenData, RivalsService } from '../rivals/rivals.service';
 import {
   chartFields,
@@ -119,12 +119,6 @@ export function jstRange(date: string, unit: string): { start: Date; end: Date }
   }
   const off = 9 * 3600_000;
   return { start: new Date(s.getTime() - off), end: new Date(e.getTime() - off - 1) };
-}
-
-export interface RivalRankInfo {
-  myRankBefore: number;
-  myRankAfter: number;
-  totalRivals: number;
 }
 
 type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'caches' | 'events' | 'viewer' | 'loaders'> & {
@@ -325,7 +319,7 @@ export class LogsService {
     const day = jstRange(jstDate(batch.createdAt), 'day');
     const ref = { id: true, createdAt: true, totalBpi: true } as const;
     const where = { userId, version: batch.version };
-    const [prev, next, prevDay, nextDay, dayBatches, ranks] = await Promise.all([
+    const [prev, next, prevDay, nextDay, dayBatches] = await Promise.all([
       this.s.db.importBatch.findFirst({
         where: { ...where, createdAt: { lt: batch.createdAt } },
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
@@ -351,9 +345,8 @@ export class LogsService {
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
         select: ref,
       }),
-      this.rivalRanks(userId, batch.version, entries),
+      withRivalRanks(this.s.db, userId, batch.version, entries),
     ]);
-    for (const e of entries) e.rivalRankInfo = ranks.get(e.chartId) ?? null;
     const link = (b: { id: string; createdAt: Date; totalBpi: number | null } | null) =>
       b ? { id: b.id, createdAt: b.createdAt, totalBpi: b.totalBpi ?? BPI_FLOOR } : null;
     const rivals = new Map<string, { rivalUserId: string; rivalName: string; count: number }>();
@@ -384,48 +377,6 @@ export class LogsService {
     };
   }
 
-  /**
-   * Per chart of a batch, my rank among the players I follow and may see (public, or approved)
-   * who have a best on it in the version — their CURRENT bests, as the reference: before = 1 +
-   * rivals strictly above my previous best (rivals + 1 without one), after = 1 + rivals strictly
-   * above my new best. Counts only: no rival is named, so a private rival stays anonymous. One
-   * statement for the whole batch. Charts no followed player has played: null.
-   */
-  private async rivalRanks(
-    userId: string,
-    version: string,
-    entries: { chartId: number; current: { exScore: number }; previous: { exScore: number } | null }[],
-  ): Promise<Map<number, RivalRankInfo>> {
-    const out = new Map<number, RivalRankInfo>();
-    if (!entries.length) return out;
-    const rows = await this.s.db.$queryRawUnsafe<{ chartId: number; exScore: number }[]>(
-      `SELECT b."chartId", b."exScore" FROM "BestScore" b
-         JOIN "Follow" f ON f."followingId" = b."userId" AND f."followerId" = $1
-         JOIN "User" r ON r."id" = b."userId"
-        WHERE b."version" = $2 AND b."chartId" = ANY($3::int[]) AND ${visibleThroughFollow('f', 'r').sql}`,
-      userId,
-      version,
-      entries.map((e) => e.chartId),
-    );
-    const byChart = new Map<number, number[]>();
-    for (const r of rows) {
-      const list = byChart.get(Number(r.chartId));
-      if (list) list.push(Number(r.exScore));
-      else byChart.set(Number(r.chartId), [Number(r.exScore)]);
-    }
-    for (const e of entries) {
-      const rivals = byChart.get(e.chartId);
-      if (!rivals?.length) continue;
-      const above = (ex: number) => rivals.filter((x) => x > ex).length;
-      out.set(e.chartId, {
-        myRankBefore: e.previous ? 1 + above(e.previous.exScore) : rivals.length + 1,
-        myRankAfter: 1 + above(e.current.exScore),
-        totalRivals: rivals.length,
-      });
-    }
-    return out;
-  }
-
   /** Score details of a day/week/month, grouped by import time (createdAt) or play time (playedAt). */
   async scoreDetails(userId: string, args: { version?: string | null; date: string; unit: string; groupedBy: string }) {
     const version = parseVersion(args.version);
@@ -447,10 +398,12 @@ export class LogsService {
       viewerIsOwner,
       groupedBy === 'playedAt' ? 'playedAt' : 'createdAt',
     );
-    const batchCount =
+    const [batchCount] = await Promise.all([
       groupedBy === 'createdAt'
-        ? await this.s.db.importBatch.count({ where: { userId, version, createdAt: { gte: start, lte: end } } })
-        : 0;
+        ? this.s.db.importBatch.count({ where: { userId, version, createdAt: { gte: start, lte: end } } })
+        : 0,
+      withRivalRanks(this.s.db, userId, version, entries),
+    ]);
     // total BPI at the end of the period (replay of plays up to then, the one total definition)
     const plays = (await loadPlays(this.s.db, { userId, version })).filter(
       (p) => (groupedBy === 'createdAt' ? p.createdAt : p.playedAt) <= end,

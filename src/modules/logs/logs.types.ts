@@ -63,7 +63,7 @@ export class OvertakenRivalType {
 
 @ObjectType('RivalRankInfo', {
   description:
-    'Value type: my rank on a chart among the players I follow and may see, before and after a batch (counts only: no rival is named)',
+    'Value type: my rank on a chart among the players I follow and may see, before and after a batch or a period (counts only: no rival is named)',
 })
 export class RivalRankInfoType {
   @Field(() => Int, {
@@ -116,7 +116,7 @@ export class BatchScoreEntryType extends ChartFields {
   @Field(() => RivalRankInfoType, {
     nullable: true,
     description:
-      'My rank among followed players before and after (batch only; null when no followed player has played the chart)',
+      'My rank among followed players before and after the batch or period (null when no followed player has played the chart)',
   })
   rivalRankInfo!: RivalRankInfoType | null;
 }

@@ -147,7 +147,11 @@ export class ArrangementPatternResolver {
     description:
       'The imported arrangement score of this pattern on this chart (precomputed data, higher is better; null: none imported). Votes do not change it',
   })
-  arrangementScore(@Root() p: { chartId: number; pattern: string }, @Ctx() ctx: Context) {
-    return ctx.services.optimizer.arrangementScore(p);
+  arrangementScore(
+    @Root() p: { chartId: number; pattern: string; arrangementScore?: number | null },
+    @Ctx() ctx: Context,
+  ) {
+    // a row of the pattern list carries it already (patterns.list.ts)
+    return p.arrangementScore !== undefined ? p.arrangementScore : ctx.services.optimizer.arrangementScore(p);
   }
 }

@@ -7,8 +7,8 @@ export class FingeringPatternsArgs extends ConnectionArgs {
   @Field(() => ID, { description: 'The chart (database id or global id)' }) chartId!: string;
   @Field(() => FingeringPatternSort, {
     nullable: true,
-    defaultValue: FingeringPatternSort.SCORE,
-    description: 'Order (default SCORE)',
+    defaultValue: FingeringPatternSort.ARRANGEMENT_SCORE,
+    description: 'Order (default ARRANGEMENT_SCORE, the reference order)',
   })
   sort?: FingeringPatternSort | null;
 }

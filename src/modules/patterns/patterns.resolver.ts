@@ -16,12 +16,13 @@ import {
 @Resolver(() => FingeringPatternType)
 export class PatternsResolver {
   @Query(() => FingeringPatternConnection, {
-    description: 'Lane patterns of a chart, 100 per page by default (at most 100)',
+    description:
+      'Lane patterns of a chart — every imported arrangement and every voted pattern, votes beside — 100 per page by default (at most 100)',
   })
   fingeringPatterns(@Args(() => FingeringPatternsArgs) args: FingeringPatternsArgs, @Ctx() ctx: Context) {
     return ctx.services.patterns.list(
       parseIntId(args.chartId, 'chartId'),
-      args.sort ?? FingeringPatternSort.SCORE,
+      args.sort ?? FingeringPatternSort.ARRANGEMENT_SCORE,
       args.first,
       args.after,
     );
@@ -29,7 +30,8 @@ export class PatternsResolver {
 
   @Query(() => FingeringPatternSearchResult, {
     nullable: true,
-    description: 'Exact-match pattern lookup on one chart (null: not found)',
+    description:
+      'Exact-match pattern lookup on one chart: an imported arrangement (voted or not) or a voted pattern (null: neither)',
   })
   searchFingeringPattern(
     @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string,

@@ -1,4 +1,5 @@
 import type { FingeringPattern, Prisma } from '../../generated/prisma/client';
+import { patternPage, patternStanding, type PatternRow } from './patterns.list';
 import { badInput, notFound } from '../../errors';
 import { keyset } from '../../graphql/args';
 import { keyCursor, keysetConnection, type Page } from '../../graphql/connection';
@@ -10,8 +11,9 @@ import { FingeringPatternSort, PatternVote } from './patterns.types';
 /** Patterns are listed 100 per page (the reference's page size), at most 100. */
 export const PATTERN_PAGE_SIZE = 100;
 
-/** Cursor kinds of fingering patterns: [upvotes, score, pattern]. */
+/** Cursor kinds of fingering patterns: [upvotes, score, pattern]; by arrangement score: [has one, arrangement score, score, pattern]. */
 const PATTERN_KEY = ['int', 'num', 'str'] as const;
+const ARRANGEMENT_KEY = ['int', 'num', 'num', 'str'] as const;
 
 export function validatePattern(pattern: string): string {
   const problem = patternProblem(pattern);
@@ -41,30 +43,36 @@ export class PatternsService {
     if (!chart) throw notFound('Chart not found');
   }
 
+  /** The chart's patterns: every imported arrangement and every voted pattern, votes beside (patterns.list.ts). */
   async list(
     chartId: number,
     sort: FingeringPatternSort,
     first: number | null | undefined,
     after: string | null | undefined,
-  ): Promise<Page<FingeringPattern>> {
-    // keyset over (upvotes DESC,) score DESC, pattern ASC: cursor [upvotes, score, pattern] (upvotes 0 when not a key)
+  ): Promise<Page<PatternRow>> {
     const tag = `fingeringPatterns:${sort}`;
-    const ks = keyset({ first, after }, tag, PATTERN_KEY, { max: PATTERN_PAGE_SIZE, def: PATTERN_PAGE_SIZE });
     await this.requireChart(chartId);
-    const byVotes = sort === FingeringPatternSort.UPVOTES;
-    const orderBy: Prisma.FingeringPatternOrderByWithRelationInput[] = byVotes
-      ? [{ upvotes: 'desc' }, { score: 'desc' }, { pattern: 'asc' }]
-      : [{ score: 'desc' }, { pattern: 'asc' }];
-    let position: Prisma.FingeringPatternWhereInput = {};
-    if (ks.key) {
-      const [upvotes, score, pattern] = ks.key;
-      const tail: Prisma.FingeringPatternWhereInput[] = [{ score: { lt: score } }, { score, pattern: { gt: pattern } }];
-      position = byVotes ? { OR: [{ upvotes: { lt: upvotes } }, { upvotes, OR: tail }] } : { OR: tail };
+    if (sort === FingeringPatternSort.ARRANGEMENT_SCORE) {
+      const ks = keyset({ first, after }, tag, ARRANGEMENT_KEY, { max: PATTERN_PAGE_SIZE, def: PATTERN_PAGE_SIZE });
+      const { rows, total } = await patternPage(this.db, chartId, sort, ks.key, ks.size + 1);
+      return keysetConnection(
+        rows,
+        ks,
+        (r) =>
+          keyCursor(tag, ARRANGEMENT_KEY, [
+            r.arrangementScore === null ? 0 : 1,
+            r.arrangementScore ?? 0,
+            r.score,
+            r.pattern,
+          ]),
+        total,
+      );
     }
-    const [rows, total] = await Promise.all([
-      this.db.fingeringPattern.findMany({ where: { chartId, ...position }, orderBy, take: ks.size + 1 }),
-      this.db.fingeringPattern.count({ where: { chartId } }),
-    ]);
+    // cursor [upvotes, score, pattern] (upvotes 0 when not a key), as before the arrangements were listed
+    const ks = keyset({ first, after }, tag, PATTERN_KEY, { max: PATTERN_PAGE_SIZE, def: PATTERN_PAGE_SIZE });
+    const byVotes = sort === FingeringPatternSort.UPVOTES;
+    const key = ks.key ? (byVotes ? [...ks.key] : ks.key.slice(1)) : null;
+    const { rows, total } = await patternPage(this.db, chartId, byVotes ? 'UPVOTES' : 'SCORE', key, ks.size + 1);
     return keysetConnection(
       rows,
       ks,
@@ -130,19 +138,13 @@ export class PatternsService {
     });
   }
 
-  /** Exact-match lookup: the pattern, its rank among the chart's patterns (ties share) and the total; null when absent. */
-  async search(
-    chartId: number,
-    pattern: string,
-  ): Promise<{ pattern: FingeringPattern; score: number; rank: number; total: number } | null> {
+  /**
+   * Exact-match lookup: the pattern (an imported arrangement or a voted pattern), its rank by votes
+   * and by arrangement score, and the totals (patterns.list.ts); null when it is neither.
+   */
+  async search(chartId: number, pattern: string) {
     validatePattern(pattern);
     await this.requireChart(chartId);
-    const row = await this.db.fingeringPattern.findUnique({ where: { chartId_pattern: { chartId, pattern } } });
-    if (!row) return null;
-    const [higher, total] = await Promise.all([
-      this.db.fingeringPattern.count({ where: { chartId, score: { gt: row.score } } }),
-      this.db.fingeringPattern.count({ where: { chartId } }),
-    ]);
-    return { pattern: row, score: row.score, rank: higher + 1, total };
+    return patternStanding(this.db, chartId, pattern);
   }
 }

@@ -3,14 +3,18 @@ import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 
 export enum FingeringPatternSort {
+  ARRANGEMENT_SCORE = 'ARRANGEMENT_SCORE',
   SCORE = 'SCORE',
   UPVOTES = 'UPVOTES',
 }
 registerEnumType(FingeringPatternSort, {
   name: 'FingeringPatternSort',
   description:
-    'SCORE: highest score (upvotes − downvotes) first. UPVOTES: most upvotes first. Ties: pattern ascending.',
+    'ARRANGEMENT_SCORE (default): highest imported arrangement score first, patterns without one last. SCORE: highest score (upvotes − downvotes) first. UPVOTES: most upvotes first. Ties: vote score, then pattern ascending.',
   valuesConfig: {
+    ARRANGEMENT_SCORE: {
+      description: 'Highest imported arrangement score first (the reference order); patterns without one last',
+    },
     SCORE: { description: 'Highest score (upvotes − downvotes) first' },
     UPVOTES: { description: 'Most upvotes first' },
   },
@@ -29,7 +33,7 @@ export { PatternVote };
 
 @ObjectType('FingeringPattern', {
   description:
-    'Value type: a lane arrangement (7 digits, a permutation of 1–7 seen from 1P) for a chart, with its votes; identified by chartId + pattern',
+    'Value type: a lane arrangement (7 digits, a permutation of 1–7 seen from 1P) for a chart, with its votes (0 when nobody voted) and imported arrangement score; identified by chartId + pattern',
 })
 export class FingeringPatternType {
   @Field(() => Int, { description: 'Database id of the chart' }) chartId!: number;
@@ -59,5 +63,15 @@ export class FingeringPatternSearchResult {
   @Field(() => Float, { description: 'upvotes − downvotes' }) score!: number;
   @Field(() => Int, { description: '1 + patterns of this chart with a strictly higher score (ties share a rank)' })
   rank!: number;
-  @Field(() => Int, { description: 'Patterns of this chart' }) total!: number;
+  @Field(() => Int, { description: 'Patterns of this chart (imported arrangements and voted patterns)' })
+  total!: number;
+  @Field(() => Float, { nullable: true, description: 'The imported arrangement score (null: none imported)' })
+  arrangementScore!: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      '1 + arrangements of this chart with a strictly higher arrangement score, ties share (the reference rank; null: none imported)',
+  })
+  arrangementRank!: number | null;
+  @Field(() => Int, { description: 'Arrangements of this chart with an imported score' }) arrangementTotal!: number;
 }

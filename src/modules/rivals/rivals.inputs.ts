@@ -1,8 +1,8 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../graphql/connection';
-import { Difficulty } from '../../domain/constants';
+import { Difficulty, RadarCategory } from '../../domain/constants';
 import '../shared/enums';
-import { RivalChartSort, RivalOutcome, RivalSummarySort, SortOrder } from './rivals.types';
+import { RivalChartSort, RivalOutcome, RivalSummarySort, SortOrder, SuggestionOrder } from './rivals.types';
 import { GameVersionScalar } from '../../graphql/scalars';
 
 @ArgsType()
@@ -128,12 +128,44 @@ export class SuggestedRivalsArgs {
 
   @Field(() => Int, { nullable: true, description: 'How many, 1–50 (default 20)' })
   first?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Players to skip, 0–10000 (default 0)' })
+  offset?: number | null;
+
+  @Field(() => RadarCategory, {
+    nullable: true,
+    description:
+      "The basis: one radar category (the owner's live radar against each player's cached one); default the total BPI",
+  })
+  category?: RadarCategory | null;
+
+  @Field(() => SuggestionOrder, { nullable: true, description: 'Order (default NEAREST)' })
+  order?: SuggestionOrder | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Only players whose name or game id (dashes ignored) holds this, case-insensitive (1–50 characters)',
+  })
+  search?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'The shuffle seed of the SHUFFLE order (required there)' })
+  seed?: number | null;
 }
 
 @ArgsType()
 export class SearchUsersArgs {
-  @Field(() => String, { description: 'Start of the name, case-insensitive (1–20 characters)' })
-  prefix!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Start of the name, case-insensitive (1–20 characters); give prefix or search',
+  })
+  prefix?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Part of the name or of the game id (dashes ignored), case-insensitive (1–50 characters); give prefix or search',
+  })
+  search?: string | null;
 
   @Field(() => Int, { nullable: true, description: 'How many, 1–50 (default 20)' })
   first?: number | null;

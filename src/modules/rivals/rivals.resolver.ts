@@ -133,7 +133,7 @@ export class RivalsFollowingResolver {
   @FieldResolver(() => [SuggestedRivalType], {
     nullable: true,
     description:
-      "Owner only: public players whose total BPI in the version is nearest the owner's (§5.11), nearest first",
+      'Owner only: public players to follow (§5.11) — by total BPI or a radar category, nearest / highest / newest / supporters / seeded shuffle, optionally searched by name or game id',
   })
   suggestedRivals(@Root() user: User, @Args(() => SuggestedRivalsArgs) args: SuggestedRivalsArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.suggestedRivals(user.id, args);
@@ -214,7 +214,7 @@ export class SuggestedRivalResolver {
 export class RivalsQueryResolver {
   @Query(() => [UserType], {
     description:
-      'Players whose name starts with a prefix (case-insensitive), by name: public profiles, and private ones the caller may see (themself, approved follower)',
+      'Players whose name starts with a prefix, or whose name or game id holds a search (case-insensitive), by name: public profiles, and private ones the caller may see (themself, approved follower)',
   })
   searchUsers(@Args(() => SearchUsersArgs) args: SearchUsersArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.searchUsers(args);

@@ -35,6 +35,8 @@ import type { AreaScope } from '../area';
 import type { ReplayBest } from '../scores/plays';
 import type { ScoresService } from '../scores/scores.service';
 import type { StatsService } from '../stats/stats.service';
+import { nameOrGameId, parseOffset, suggestRivals, type SuggestArgs } from './rivals.suggest';
+import { SuggestionOrder } from './rivals.types';
 
 export interface WinLoss {
   level: number;
@@ -363,14 +365,19 @@ export class RivalsService {
   // ───────────── discovery (§5.11, user search) ─────────────
 
   /**
-   * §5.11: public players (not the owner) whose stored total BPI in the version is nearest the
-   * owner's (−15 without one), nearest first (ties by user id): two index range scans of
-   * (version, totalBpi), one above and one below, whatever the population.
+   * §5.11: public players to follow, by the basis and order asked (rivals.suggest.ts). The default
+   * (total BPI, nearest, no search, first page) reads two index range scans of (version, totalBpi),
+   * one above and one below the owner's stored total, whatever the population.
    */
-  async suggestedRivals(userId: string, args: { version?: string | null; first?: number | null }) {
+  async suggestedRivals(userId: string, args: Omit<SuggestArgs, 'version'> & { version?: string | null }) {
     const version = parseVersion(args.version);
+    const mine = args.category
+      ? (await this.s.services.stats.radar(userId, version))[args.category]
+      : await this.s.loaders.rivals.totalBpi.load({ userId, version });
+    const simple =
+      !args.category && (args.order ?? SuggestionOrder.NEAREST) === SuggestionOrder.NEAREST && !args.search?.trim();
+    if (!simple || parseOffset(args.offset) > 0) return suggestRivals(this.s.db, userId, mine, { ...args, version });
     const n = pageSize(args.first, 50, 20);
-    const mine = await this.s.loaders.rivals.totalBpi.load({ userId, version });
     const rows = await this.s.db.$queryRaw<{ userId: string; totalBpi: number }[]>`
       (SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s JOIN "User" u ON u."id" = s."userId" AND u."isPublic"
         WHERE s."version" = ${version} AND s."totalBpi" >= ${mine} AND s."userId" <> ${userId} ORDER BY s."totalBpi" ASC LIMIT ${n})
@@ -381,6 +388,7 @@ export class RivalsService {
       .map((r) => ({
         userId: r.userId,
         totalBpi: r.totalBpi,
+        value: r.totalBpi,
         distance: round2(Math.abs(r.totalBpi - mine)),
         raw: Math.abs(r.totalBpi - mine),
       }))
@@ -390,21 +398,26 @@ export class RivalsService {
   }
 
   /**
-   * Players whose name starts with `prefix` (case-insensitive), by name: public profiles, and
-   * private ones the caller may see (themself, or as an approved follower). One statement.
+   * Players whose name starts with `prefix`, or (`search`) whose name or game id holds it (dashes
+   * ignored), case-insensitive, by name: public profiles, and private ones the caller may see
+   * (themself, or as an approved follower). Exactly one of the two. One statement.
    */
-  async searchUsers(args: { prefix: string; first?: number | null }): Promise<User[]> {
+  async searchUsers(args: { prefix?: string | null; search?: string | null; first?: number | null }): Promise<User[]> {
     const prefix = parseSearch(args.prefix, 'prefix', 20);
-    if (!prefix)
-      throw badInput('prefix must not be empty', [
-        { code: 'too_small', path: ['prefix'], message: 'prefix must not be empty' },
-      ]);
+    const search = parseSearch(args.search, 'search', 50);
+    if (!prefix === !search) {
+      const path = prefix ? 'search' : 'prefix';
+      const message = prefix ? 'give prefix or search, not both' : 'prefix or search must not be empty';
+      throw badInput(message, [{ code: prefix ? 'invalid_argument' : 'too_small', path: [path], message }]);
+    }
     const n = pageSize(args.first, 50, 20);
-    const pattern = `${prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const match = prefix
+      ? Prisma.sql`u."nameKey" LIKE ${`${prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`
+      : nameOrGameId(search!);
     const viewerId = this.s.viewer?.id ?? null;
     return this.s.db.$queryRaw<User[]>`
       SELECT u.* FROM "User" u
-       WHERE u."nameKey" LIKE ${pattern}
+       WHERE ${match}
          AND ${visibleUser(viewerId)}
        ORDER BY u."nameKey" LIMIT ${n}`;
   }

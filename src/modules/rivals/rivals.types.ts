@@ -304,12 +304,36 @@ export class ChartRankType {
   players!: number;
 }
 
+export enum SuggestionOrder {
+  NEAREST = 'NEAREST',
+  VALUE = 'VALUE',
+  NEWEST = 'NEWEST',
+  SUPPORTERS = 'SUPPORTERS',
+  SHUFFLE = 'SHUFFLE',
+}
+registerEnumType(SuggestionOrder, {
+  name: 'SuggestionOrder',
+  description: 'Order of rival suggestions (§5.11); ties by user id',
+  valuesConfig: {
+    NEAREST: { description: "Nearest the viewer's value first" },
+    VALUE: { description: 'Highest value first' },
+    NEWEST: { description: 'Most recently updated total first' },
+    SUPPORTERS: { description: 'Badge holders only (the viewer included), oldest badge first' },
+    SHUFFLE: {
+      description:
+        "Players in a window of values ([50, 100] above 50, else the viewer's −3 … +5) in a shuffle fixed by seed",
+    },
+  },
+});
+
 @ObjectType('SuggestedRival', {
-  description: "Value type: a public player whose total BPI is near the viewer's (§5.11)",
+  description: 'Value type: a public player suggested to follow (§5.11), with their value on the basis asked',
 })
 export class SuggestedRivalType {
   @Field(() => ID, { description: "The player's id" }) userId!: string;
   @Field(() => UserType, { description: 'The player' }) user!: UserType;
-  @Field(() => Float, { description: 'Their total BPI in the version' }) totalBpi!: number;
-  @Field(() => Float, { description: "|their total − the viewer's total|, rounded to 2 decimals" }) distance!: number;
+  @Field(() => Float, { description: 'Their total BPI in the version (−15 when none is stored)' }) totalBpi!: number;
+  @Field(() => Float, { description: 'Their value on the basis asked: the total BPI or the radar category' })
+  value!: number;
+  @Field(() => Float, { description: "|their value − the viewer's value|, rounded to 2 decimals" }) distance!: number;
 }

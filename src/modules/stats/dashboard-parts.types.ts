@@ -235,7 +235,7 @@ export class ActivityCalendarType {
 
 @ObjectType('BoxPlotPoint', { description: 'Value type: the spread of the BPIs reached in one period (§3.16)' })
 export class BoxPlotPointType {
-  @Field(() => String, { description: 'JST date, Monday of the week, or YYYY-MM' }) date!: string;
+  @Field(() => String, { description: 'JST date, the Sunday starting the week (JST), or YYYY-MM' }) date!: string;
   @Field(() => Float, { description: 'Lowest BPI' }) min!: number;
   @Field(() => Float, { description: 'First quartile (linear interpolation)' }) p25!: number;
   @Field(() => Float, { description: 'Median' }) median!: number;

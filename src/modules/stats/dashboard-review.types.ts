@@ -66,6 +66,15 @@ export class WeekdayCountType {
   @Field(() => Int, { description: 'Count' }) count!: number;
 }
 
+@ObjectType('DayOfWeekCount', {
+  description:
+    'Value type: a count per day of the week, 0 = Sunday … 6 = Saturday (JST), as the reference numbers them',
+})
+export class DayOfWeekCountType {
+  @Field(() => Int, { description: 'Day of the week, 0 = Sunday … 6 = Saturday' }) day!: number;
+  @Field(() => Int, { description: 'Count' }) count!: number;
+}
+
 @ObjectType('HourCount', { description: 'Value type: a count per JST hour' })
 export class HourCountType {
   @Field(() => Int, { description: 'JST hour 0–23' }) hour!: number;
@@ -84,7 +93,13 @@ export class ReviewActivityType {
   @Field(() => Int, { description: 'Scratches (tower)' }) totalScratches!: number;
   @Field(() => Int, { description: 'Tower days with any count' }) playDays!: number;
   @Field(() => Int, { description: 'Charts whose best rose' }) updatedSongs!: number;
-  @Field(() => [WeekdayCountType], { description: 'Stored plays per ISO weekday' }) byWeekday!: WeekdayCountType[];
+  @Field(() => [WeekdayCountType], {
+    description: 'Stored plays per ISO weekday',
+    deprecationReason: 'Use byDayOfWeek (0 = Sunday, as the reference); removed in the next release',
+  })
+  byWeekday!: WeekdayCountType[];
+  @Field(() => [DayOfWeekCountType], { description: 'Stored plays per JST day of the week, 0 = Sunday … 6 = Saturday' })
+  byDayOfWeek!: DayOfWeekCountType[];
   @Field(() => [HourCountType], { description: 'Stored plays per JST hour' }) byHour!: HourCountType[];
   @Field(() => TowerRanksType, { nullable: true, description: 'Tower ranks over the period (null: none)' })
   towerRanking!: TowerRanksType | null;
@@ -149,6 +164,22 @@ export class ReviewGrowthEntryType {
   growthRate!: number | null;
 }
 
+@ObjectType('ReviewGrowthLine', {
+  description: 'Value type: the total-BPI line of the viewer or of a followed player over the review period',
+})
+export class ReviewGrowthLineType {
+  @Field(() => ID, { nullable: true, description: 'User id (null: the viewer)' }) userId!: string | null;
+  @Field(() => UserType, { nullable: true, description: 'The rival (null: the viewer)' }) user!: UserType | null;
+  @Field(() => String, { description: 'Name ("あなた" for the viewer)' }) name!: string;
+  @Field(() => Boolean, { description: 'This line is the viewer' }) isViewer!: boolean;
+  @Field(() => Float, { description: 'Total BPI before the period' }) bpiBase!: number;
+  @Field(() => [HistoryPointType], {
+    description:
+      "Total after each day (month review) or month (year review) in which the player played, led by the period's first day or month at bpiBase when not played then",
+  })
+  history!: HistoryPointType[];
+}
+
 @ObjectType('ReviewArena', { description: "Value type: the player's arena results in the review period" })
 export class ReviewArenaType {
   @Field(() => ArenaClass, { description: 'Best class seen' }) bestClass!: ArenaClass;
@@ -177,6 +208,11 @@ export class ReviewType {
     description: 'The viewer and the rivals by growth rate desc (rates known only)',
   })
   growthByRate!: ReviewGrowthEntryType[];
+  @Field(() => [ReviewGrowthLineType], {
+    description:
+      'Total-BPI lines: the viewer first (when the viewer played in the period), then each rival in the order of rivals',
+  })
+  growthLines!: ReviewGrowthLineType[];
   @Field(() => ReviewArenaType, { nullable: true, description: 'Arena results (null: no snapshot in the period)' })
   arena!: ReviewArenaType | null;
 }

@@ -18,6 +18,7 @@ import {
   RadarStatsType,
   RegisterTowerPayloadType,
   ReviewPeriodsType,
+  ReviewGrowthLineType,
   ReviewRivalType,
   ReviewType,
   SiteSummaryType,
@@ -238,6 +239,14 @@ export class CrossStatsResolver {
 @Resolver(() => StatsRankingEntryType)
 export class StatsRankingEntryResolver {
   @FieldResolver(() => UserType, { nullable: true, description: 'The player (null: masked)' })
+  user(@Root() e: { userId: string | null }, @Ctx() ctx: Context) {
+    return e.userId ? visibleUser(ctx, e.userId) : null;
+  }
+}
+
+@Resolver(() => ReviewGrowthLineType)
+export class ReviewGrowthLineResolver {
+  @FieldResolver(() => UserType, { nullable: true, description: 'The rival (null: the viewer)' })
   user(@Root() e: { userId: string | null }, @Ctx() ctx: Context) {
     return e.userId ? visibleUser(ctx, e.userId) : null;
   }

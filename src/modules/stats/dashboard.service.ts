@@ -29,6 +29,8 @@ import {
   MIN_NEIGHBOURS,
   MIN_NEIGHBOURS_PER_CHART,
   monthlyReview,
+  byDayOfWeek,
+  growthLines,
   monthsOfPlays,
   neighbourRecommendations,
   orThrow,
@@ -317,6 +319,7 @@ export class DashboardService {
       topImprovedSongs: review.topSongs.topImprovedSongs.map(song),
       activity: {
         ...a,
+        byDayOfWeek: byDayOfWeek(a.byWeekday),
         bestGrowth: a.bestDays.bestGrowth
           ? { date: a.bestDays.bestGrowth.date, value: a.bestDays.bestGrowth.bpiDiff }
           : null,
@@ -338,6 +341,7 @@ export class DashboardService {
       })),
       growthByAbs: review.growthRanking.byAbsGrowth,
       growthByRate: review.growthRanking.byGrowthRate,
+      growthLines: growthLines(review),
       arena: review.arena,
     };
   }

@@ -7,6 +7,7 @@ import {
   CrossStatsResolver,
   DashboardResolver,
   DashboardUserResolver,
+  ReviewGrowthLineResolver,
   ReviewRivalResolver,
   StatsRankingEntryResolver,
 } from './dashboard.resolver';
@@ -30,6 +31,7 @@ export const statsArea = defineArea({
     DashboardResolver,
     CrossStatsResolver,
     StatsRankingEntryResolver,
+    ReviewGrowthLineResolver,
     ReviewRivalResolver,
     SupportersResolver,
   ],

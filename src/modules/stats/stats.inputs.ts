@@ -107,7 +107,10 @@ export class GroupByArgs {
 
 @ArgsType()
 export class UnitArgs {
-  @Field(() => StatsPeriod, { nullable: true, description: 'Unit of the boxes (default DAY; weeks start on Monday)' })
+  @Field(() => StatsPeriod, {
+    nullable: true,
+    description: 'Unit of the boxes (default DAY; weeks start on Sunday, JST, as the reference)',
+  })
   unit?: StatsPeriod | null;
 }
 

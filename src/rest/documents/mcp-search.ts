@@ -60,12 +60,12 @@ export const McpSearchSongs = fixedDocument<
 /** MCP tool search_users. */
 export const McpSearchUsers = fixedDocument<
   { searchUsers: { databaseId: string; name: string; isPublic: boolean }[] },
-  { prefix: string; first?: number }
+  { prefix?: string; search?: string; first?: number }
 >(
   'McpSearchUsers',
   /* GraphQL */ `
-    query McpSearchUsers($prefix: String!, $first: Int) {
-      searchUsers(prefix: $prefix, first: $first) {
+    query McpSearchUsers($prefix: String, $search: String, $first: Int) {
+      searchUsers(prefix: $prefix, search: $search, first: $first) {
         databaseId
         name
         isPublic

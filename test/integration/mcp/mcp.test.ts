@@ -447,6 +447,9 @@ describe('tools (hand-worked values)', () => {
       { userId: u.r.id, name: 'mcp_r', isPublic: true },
       { userId: u.s.id, name: 'mcp_s', isPublic: false },
     ]);
+    // issue #33 item 5: a substring of the name ("CP_" is inside every mcp_ name) finds the same three
+    const sub = await call(client, 'search_users', { search: 'CP_' });
+    expect(sub.users.map((x: any) => x.name)).toEqual(['mcp_p', 'mcp_r', 'mcp_s']);
   });
 });
 

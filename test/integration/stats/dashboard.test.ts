@@ -408,9 +408,9 @@ describe('tower: register, box plot efficiency, ranking', () => {
     expect(d.boxPlot.map((b: any) => b.date)).toEqual(['2026-01-05', '2026-01-07', '2026-02-03']);
   });
 
-  it('boxPlot by week: 2026-01-05 is a Monday; its week holds 01-05 and 01-07 (Alpha 100, Gamma 0, Beta 0)', async () => {
+  it('boxPlot by week: weeks start on Sunday (issue #33); 2026-01-05 is a Monday, so its week is keyed Sun 01-04 and holds 01-05 and 01-07 (Alpha 100, Gamma 0, Beta 0)', async () => {
     const d = await part('boxPlot(unit: WEEK) { date count median }');
-    expect(d.boxPlot[0]).toEqual({ date: '2026-01-05', count: 3, median: 0 });
+    expect(d.boxPlot[0]).toEqual({ date: '2026-01-04', count: 3, median: 0 });
   });
 
   it('ranking for January: Q 5000 + 1000 = 6000 first (masked for strangers), P 3000 + 800 + 1000 + 200 = 5000 second', async () => {
