@@ -9,7 +9,7 @@
  * - Weeks are ISO weeks: they start on **Monday** and a week is keyed by its Monday's date —
  *   except the box plot's, which start on Sunday as the reference's (box-plot.ts).
  * - Months are keyed `YYYY-MM`; weekdays are numbered ISO-style, 1 = Monday … 7 = Sunday; the
- *   review also lists them 0 = Sunday … 6 = Saturday (review-lines.ts), as the reference.
+ *   review also lists them 0 = Monday … 6 = Sunday (review-lines.ts), as the reference.
  */
 import { safeBpi } from '../bpi';
 import { BPI_DIFFICULTIES, BPI_LEVELS, PlayStyle, type Difficulty, type RadarCategory } from '../constants';

@@ -1,7 +1,7 @@
 /**
  * Parts of the monthly / yearly review that follow the reference's calendar (docs/domain/stats.md#review):
  * the total-BPI line of the viewer and of each followed player, and the plays per day of the week
- * numbered 0 = Sunday … 6 = Saturday. Pure: built from the review itself.
+ * numbered 0 = Monday … 6 = Sunday (the reference's WEEKDAY()). Pure: built from the review itself.
  *
  * Rules:
  * - A line's points are the review's history groups in which that player played (a JST day in a
@@ -10,8 +10,10 @@
  *   total before the period (`bpiBase`) when the player did not play on it.
  * - The viewer's line (name "あなた", `isViewer`) comes first and only when the viewer played in the
  *   period; every rival the review lists follows, in the review's rival order, line or not.
- * - Days of the week: the same counts as the ISO list (1 = Monday … 7 = Sunday), renumbered from
- *   Sunday: day = ISO weekday mod 7, listed 0 … 6.
+ * - Days of the week: the same counts as the ISO list (1 = Monday … 7 = Sunday), numbered from 0
+ *   as the reference's review does (0 = Monday … 6 = Sunday: day = ISO weekday − 1), listed 0 … 6.
+ *   (Issue #33 said "0–6 from Sunday"; the reference's review counts by MySQL WEEKDAY(), 0 = Monday;
+ *   its box plots' weeks do start on Sunday.)
  */
 import type { HistoryPoint, Review } from './review';
 import { REVIEW_VIEWER_NAME } from './review';
@@ -51,9 +53,9 @@ export function growthLines(review: Review): GrowthLine[] {
   return out;
 }
 
-/** Counts per ISO weekday (1 = Monday … 7 = Sunday) renumbered from Sunday: 0 = Sunday … 6 = Saturday. */
+/** Counts per ISO weekday (1 = Monday … 7 = Sunday) numbered as the reference: 0 = Monday … 6 = Sunday. */
 export function byDayOfWeek(iso: readonly { weekday: number; count: number }[]): { day: number; count: number }[] {
   const out = Array.from({ length: 7 }, (_, day) => ({ day, count: 0 }));
-  for (const w of iso) out[w.weekday % 7].count += w.count;
+  for (const w of iso) out[w.weekday - 1].count += w.count;
   return out;
 }

@@ -67,11 +67,10 @@ export class WeekdayCountType {
 }
 
 @ObjectType('DayOfWeekCount', {
-  description:
-    'Value type: a count per day of the week, 0 = Sunday … 6 = Saturday (JST), as the reference numbers them',
+  description: 'Value type: a count per day of the week, 0 = Monday … 6 = Sunday (JST), as the reference numbers them',
 })
 export class DayOfWeekCountType {
-  @Field(() => Int, { description: 'Day of the week, 0 = Sunday … 6 = Saturday' }) day!: number;
+  @Field(() => Int, { description: 'Day of the week, 0 = Monday … 6 = Sunday' }) day!: number;
   @Field(() => Int, { description: 'Count' }) count!: number;
 }
 
@@ -95,10 +94,12 @@ export class ReviewActivityType {
   @Field(() => Int, { description: 'Charts whose best rose' }) updatedSongs!: number;
   @Field(() => [WeekdayCountType], {
     description: 'Stored plays per ISO weekday',
-    deprecationReason: 'Use byDayOfWeek (0 = Sunday, as the reference); removed in the next release',
+    deprecationReason: 'Use byDayOfWeek (numbered from 0 as the reference); removed in the next release',
   })
   byWeekday!: WeekdayCountType[];
-  @Field(() => [DayOfWeekCountType], { description: 'Stored plays per JST day of the week, 0 = Sunday … 6 = Saturday' })
+  @Field(() => [DayOfWeekCountType], {
+    description: 'Stored plays per JST day of the week, 0 = Monday … 6 = Sunday (as the reference)',
+  })
   byDayOfWeek!: DayOfWeekCountType[];
   @Field(() => [HourCountType], { description: 'Stored plays per JST hour' }) byHour!: HourCountType[];
   @Field(() => TowerRanksType, { nullable: true, description: 'Tower ranks over the period (null: none)' })

@@ -1,6 +1,6 @@
 /**
  * Issue #33 item 3: the monthly review's total-BPI line for the viewer and each followed player
- * (`Review.growthLines`), plays per day of the week numbered 0 = Sunday … 6 = Saturday (JST,
+ * (`Review.growthLines`), plays per day of the week numbered 0 = Monday … 6 = Sunday (JST,
  * `byDayOfWeek`), and the box plot's weeks starting on Sunday (docs/domain/stats.md#review, #box-plot).
  *
  * Catalogue: A and B, SP ANOTHER ☆12, notes 1000 — the total set is {A, B}: N = 2, k = log2 2 = 1,
@@ -133,7 +133,7 @@ describe('monthly review lines and weekdays; Sunday box-plot weeks (issue #33 it
     ]);
   });
 
-  it('byDayOfWeek 0 = Sunday (JST): Sun 2 (03-08), Tue 1 (03-03), Sat 1 (03-07 08:00 JST, a Friday in UTC)', async () => {
+  it('byDayOfWeek 0 = Monday (JST): Tue 1 (03-03) → 1, Sat 1 (03-07 08:00 JST, a Friday in UTC) → 5, Sun 2 (03-08) → 6', async () => {
     const a = expectNoErrors<any>(
       await dash(
         'review(month: "2026-03") { activity { byDayOfWeek { day count } byWeekday { weekday count } } }',
@@ -141,13 +141,13 @@ describe('monthly review lines and weekdays; Sunday box-plot weeks (issue #33 it
       ),
     ).user.dashboard.review.activity;
     expect(a.byDayOfWeek).toEqual([
-      { day: 0, count: 2 },
-      { day: 1, count: 0 },
-      { day: 2, count: 1 },
+      { day: 0, count: 0 },
+      { day: 1, count: 1 },
+      { day: 2, count: 0 },
       { day: 3, count: 0 },
       { day: 4, count: 0 },
-      { day: 5, count: 0 },
-      { day: 6, count: 1 },
+      { day: 5, count: 1 },
+      { day: 6, count: 2 },
     ]);
     // the deprecated ISO list still answers: Tue = 2, Sat = 6, Sun = 7
     expect(a.byWeekday.filter((w: any) => w.count)).toEqual([
