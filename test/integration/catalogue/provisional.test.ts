@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { importScores, type ImportRow } from '../../../src/modules/scores/import.service';
 import { updateDefinitions } from '../../../src/modules/catalogue/definitions.service';
-import { aPublicPlayer, anAdmin } from '../../helpers/factories';
+import { aPublicPlayer, anAdmin, follows } from '../../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 import { describeIf } from '../../helpers/skip';
 
@@ -81,6 +81,30 @@ describe('provisional charts', () => {
     const bBest = await s.db.prisma.bestScore.findFirstOrThrow({ where: { userId: b.id } });
     expect(bBest.chartId).toBe(chart.id);
     expect(await s.db.prisma.song.count({ where: { title: { startsWith: 'Only' } } })).toBe(1);
+  });
+
+  it("another player's play on a provisional chart stays out of a follower's timeline (unless the follower holds it)", async () => {
+    const a = await aPublicPlayer(s.db.prisma);
+    const b = await aPublicPlayer(s.db.prisma);
+    await follows(s.db.prisma, b, a);
+    const bpi = [...s.app.catalogue.charts()].find((c) => c.definition && c.difficulty === 'HYPER')!;
+    await importRows(a.id, [
+      row(1, 'Timeline Secret', 1000),
+      { ...row(2, bpi.title, 100), difficulty: bpi.difficulty, level: bpi.level },
+    ]);
+    const secret = s.app.catalogue.find('Timeline Secret', 'SP', 'ANOTHER')!.id;
+    const timeline = async () =>
+      ok(
+        await s.gql(
+          `query($o: ID!) { timeline(userId: $o, first: 20) { edges { node { chartId } } } }`,
+          { o: b.id },
+          await s.tokenFor(b.id),
+        ),
+      ).timeline.edges.map((e: any) => Number(e.node.chartId));
+    expect(await timeline()).toEqual([bpi.id]);
+    // once B holds the chart too, A's play on it shows
+    await importRows(b.id, [row(1, 'Timeline Secret', 900)]);
+    expect((await timeline()).sort((x: number, y: number) => x - y)).toEqual([bpi.id, secret].sort((x, y) => x - y));
   });
 
   it('caps new titles per import and per player in 24 hours; rows past them are problems, the rest is kept', async () => {
