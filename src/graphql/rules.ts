@@ -131,7 +131,10 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.oauthClient': { rule: 'AUTHENTICATED', firstParty: true },
   'Mutation.issueOAuthClient': { rule: 'AUTHENTICATED', firstParty: true },
   'Mutation.deleteOAuthClient': { rule: 'AUTHENTICATED', firstParty: true },
-  // OAuth authorization server endpoints that need a user (src/rest/oauth.ts)
+  // OAuth authorization server endpoints that need a user (src/rest/oauth.ts): both run the fixed
+  // document RestOAuthConsentUser (src/rest/documents/oauth.ts), so the rule applied is
+  // Query.oauthConsentUser's; these entries state the endpoints' verdicts, checked over HTTP by the matrix.
+  'Query.oauthConsentUser': { rule: 'AUTHENTICATED', firstParty: true },
   'OAuth.authorize': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
   'OAuth.consent': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
   // social (src/modules/social): follows, requests, invitations, lists, notifications, timeline.

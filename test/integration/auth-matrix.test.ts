@@ -71,6 +71,7 @@ const CASES: Record<string, Case> = {
   'Query.oauthClient': { vars: () => ({}) },
   'Mutation.issueOAuthClient': { vars: () => ({ redirectUris: ['https://matrix.example/cb'] }) },
   'Mutation.deleteOAuthClient': { vars: () => ({}) },
+  'Query.oauthConsentUser': { vars: () => ({}) },
   'OAuth.authorize': {
     http: async (f, token) => {
       const qs = new URLSearchParams({
