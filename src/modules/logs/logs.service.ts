@@ -24,6 +24,7 @@ import {
   type ReplayBest,
 } from '../scores/plays';
 import { rebuildDerived } from '../scores/rebuild.service';
+import { lockCurrentDefinitions, withCurrentCatalogue } from '../scores/current-definitions';
 import type { ScoresService } from '../scores/scores.service';
 import { computeTotal, lockPlayer } from '../scores/totals.service';
 
@@ -541,18 +542,22 @@ export class LogsService {
 
   /** Deletes one batch of the owner (its plays go with it) and recomputes bests and later totals. */
   async deleteBatch(userId: string, batchId: string) {
-    // run again after a deadlock / serialization failure (nothing written): never INTERNAL
-    const result = await retryTransaction(() =>
-      this.s.db.$transaction(
-        async (tx) => {
-          await lockPlayer(tx, userId);
-          const batch = await tx.importBatch.findFirst({ where: { id: batchId, userId } });
-          if (!batch) throw notFound('Batch not found.');
-          await tx.importBatch.delete({ where: { id: batchId } });
-          await rebuildDerived(tx, this.s.catalogue, userId, batch.version, batch.createdAt);
-          return batch;
-        },
-        { timeout: 60_000 },
+    // run again after a deadlock / serialization failure (nothing written): never INTERNAL; and
+    // with the catalogue loaded afresh when a definitions import made it stale meanwhile
+    const result = await withCurrentCatalogue(this.s.catalogue, (seen) =>
+      retryTransaction(() =>
+        this.s.db.$transaction(
+          async (tx) => {
+            await lockPlayer(tx, userId);
+            await lockCurrentDefinitions(tx, seen);
+            const batch = await tx.importBatch.findFirst({ where: { id: batchId, userId } });
+            if (!batch) throw notFound('Batch not found.');
+            await tx.importBatch.delete({ where: { id: batchId } });
+            await rebuildDerived(tx, this.s.catalogue, userId, batch.version, batch.createdAt);
+            return batch;
+          },
+          { timeout: 60_000 },
+        ),
       ),
     );
     this.s.events.emit('scores.batchDeleted', { userId, version: result.version, batchId });
