@@ -14,6 +14,7 @@ import type { AreaScope } from '../area';
 import type { RivalsService } from '../rivals/rivals.service';
 import { loadPlays, playData, playDayTotals, type PlayRow } from '../scores/plays';
 import { rebuildDerived } from '../scores/rebuild.service';
+import { lockCurrentDefinitions, withCurrentCatalogue } from '../scores/current-definitions';
 import type { ScoresService } from '../scores/scores.service';
 import { lockPlayer } from '../scores/totals.service';
 import { LogsDetailService } from './logs.detail.service';
@@ -236,28 +237,32 @@ export class LogsService {
 
   /** Deletes one batch of the owner (its plays go with it) and recomputes bests and later totals. */
   async deleteBatch(userId: string, batchId: string) {
-    // run again after a deadlock / serialization failure (nothing written): never INTERNAL
-    const result = await retryTransaction(() =>
-      this.s.db.$transaction(
-        async (tx) => {
-          await lockPlayer(tx, userId);
-          const batch = await tx.importBatch.findFirst({ where: { id: batchId, userId } });
-          if (!batch) throw notFound('Batch not found.');
-          const provisional = await tx.$queryRawUnsafe<{ chartId: number }[]>(
-            `SELECT DISTINCT s."chartId" FROM "Score" s JOIN "Chart" c ON c."id" = s."chartId"
-              WHERE s."batchId" = $1 AND c."provisional"`,
-            batchId,
-          );
-          await tx.importBatch.delete({ where: { id: batchId } });
-          await rebuildDerived(tx, this.s.catalogue, userId, batch.version, batch.createdAt);
-          // provisional charts no one holds any more go with the batch (docs/imports-provisional.md)
-          const dropped = await dropUnheldProvisional(
-            tx,
-            provisional.map((r) => Number(r.chartId)),
-          );
-          return { ...batch, dropped };
-        },
-        { timeout: 60_000 },
+    // run again after a deadlock / serialization failure (nothing written): never INTERNAL; and
+    // with the catalogue loaded afresh when a definitions import made it stale meanwhile
+    const result = await withCurrentCatalogue(this.s.catalogue, (seen) =>
+      retryTransaction(() =>
+        this.s.db.$transaction(
+          async (tx) => {
+            await lockPlayer(tx, userId);
+            await lockCurrentDefinitions(tx, seen);
+            const batch = await tx.importBatch.findFirst({ where: { id: batchId, userId } });
+            if (!batch) throw notFound('Batch not found.');
+            const provisional = await tx.$queryRawUnsafe<{ chartId: number }[]>(
+              `SELECT DISTINCT s."chartId" FROM "Score" s JOIN "Chart" c ON c."id" = s."chartId"
+                WHERE s."batchId" = $1 AND c."provisional"`,
+              batchId,
+            );
+            await tx.importBatch.delete({ where: { id: batchId } });
+            await rebuildDerived(tx, this.s.catalogue, userId, batch.version, batch.createdAt);
+            // provisional charts no one holds any more go with the batch (docs/imports-provisional.md)
+            const dropped = await dropUnheldProvisional(
+              tx,
+              provisional.map((r) => Number(r.chartId)),
+            );
+            return { ...batch, dropped };
+          },
+          { timeout: 60_000 },
+        ),
       ),
     );
     if (result.dropped.length) await this.s.caches.changed(CATALOGUE_CACHE);
