@@ -39,7 +39,7 @@ export default async function globalSetup(): Promise<void> {
     await demo.close();
   } else {
     // The dumps of the last run are reused while nothing they are made from changed (any file under
-    // src/ or prisma/, or the dependencies): a run then starts ~5 s sooner.
+    // src/ or prisma/, the dependencies, or how they are built): a run then starts ~5 s sooner.
     const key = templateInputsHash();
     const cached = (seeded: boolean) =>
       path.join(os.tmpdir(), `bpigraph-test-template-cache-${key}${seeded ? '-seeded' : ''}.tar`);
@@ -72,7 +72,7 @@ export default async function globalSetup(): Promise<void> {
   }
 }
 
-/** A hash of what the PGlite templates are made from: every file under src/ and prisma/, and package-lock.json. */
+/** A hash of what the PGlite templates are made from: every file under src/ and prisma/, package-lock.json and this code. */
 function templateInputsHash(): string {
   const root = path.join(__dirname, '../..');
   const hash = crypto.createHash('sha256');
@@ -85,6 +85,7 @@ function templateInputsHash(): string {
       hash.update(`${rel}\0`).update(fs.readFileSync(abs)).update('\0');
     }
   };
-  for (const rel of ['src', 'prisma', 'package-lock.json']) add(rel);
+  for (const rel of ['src', 'prisma', 'package-lock.json', 'test/helpers/global-setup.ts', 'test/helpers/template.ts'])
+    add(rel);
   return hash.digest('hex').slice(0, 16);
 }
