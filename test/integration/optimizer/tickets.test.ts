@@ -179,8 +179,12 @@ describe('ticket recommendations', () => {
     const r = (expectNoErrors(await s.gql(LIST, { c: String(ids.alpha) })) as any).fingeringPatterns.edges.map(
       (e: any) => e.node,
     );
-    // the voted pattern 2641753 on Alpha (previous test): its imported score 30, one upvote
-    expect(r).toEqual([{ pattern: '2641753', upvotes: 1, arrangementScore: 30 }]);
+    // every imported arrangement of Alpha, by its imported score (issue #33 item 1): 1234567 → 60
+    // (no vote), then 2641753 → 30 with the one upvote of the previous test
+    expect(r).toEqual([
+      { pattern: '1234567', upvotes: 0, arrangementScore: 60 },
+      { pattern: '2641753', upvotes: 1, arrangementScore: 30 },
+    ]);
   });
 
   it('refuses a ticket that is not 7 distinct lane digits, more than 50 tickets, a bad page', async () => {
