@@ -28,7 +28,7 @@ import { RADAR_CATEGORIES } from '../src/domain/constants';
 import { createHttpServer } from '../src/http';
 import { createLogger } from '../src/logger';
 import { Catalogue } from '../src/modules/catalogue/catalogue';
-import { refreshRadarCache } from '../src/modules/stats/dashboard.service';
+import { refreshRadarCache } from '../src/modules/stats/radar-cache';
 import { benchDatabase, fmt, percentile, record, SHARED, startProcess } from './lib';
 
 const DEFS = path.join(SHARED, 'data/definitions/definitions-202509156.json');

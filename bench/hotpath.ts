@@ -13,7 +13,10 @@
  *                                                an onRequest hook (BPIGRAPH_GUARD_BUSY_US): exit 0
  *                                                only when the guard FAILS it
  *   npm run bench:hotpath -- --quiet             logging off (LOG_LEVEL=warn), the bench:calc method
- *   BENCH_SERVER_ROOT=dir                        the server of another checkout (before/after figures)
+ *   BENCH_SERVER_ROOT=dir                        the server of another checkout
+ *   BENCH_BEFORE_ROOT=dir                        before/after in ONE run: the server of that checkout
+ *                                                measured too, interleaved with this one (its ratios
+ *                                                printed as `before`; the floors apply to this one)
  *   --rounds N (5), --requests N (12000), --record (append to bench/RESULTS.md)
  */
 import fs from 'node:fs';
@@ -84,6 +87,8 @@ async function start(
 
 interface Target {
   name: 'bare' | 'rest' | 'graphql' | 'healthz';
+  /** Measured on the BENCH_BEFORE_ROOT server (reported, not checked). */
+  before?: boolean;
   server: Server;
   path: string;
   method?: 'GET' | 'POST';
@@ -130,8 +135,22 @@ async function main(): Promise<void> {
   const logFile = path.join(dir, 'server.log');
   const bare = await start('bench/baseline-server.ts', {}, PORT_BASE, '/', path.join(dir, 'bare.log'));
   let server: Server | undefined;
+  let beforeServer: Server | undefined;
+  const BEFORE_ROOT = process.env.BENCH_BEFORE_ROOT ? path.resolve(process.env.BENCH_BEFORE_ROOT) : undefined;
   try {
     server = await start('src/server.ts', env, PORT_BASE + 1, '/readyz', logFile, SERVER_ROOT);
+    if (BEFORE_ROOT) {
+      const beforeDir = path.join(dir, 'before');
+      fs.mkdirSync(beforeDir);
+      beforeServer = await start(
+        'src/server.ts',
+        { ...env, DATA_DIR: beforeDir },
+        PORT_BASE + 2,
+        '/readyz',
+        path.join(dir, 'before.log'),
+        BEFORE_ROOT,
+      );
+    }
     const q = new URLSearchParams({ title: 'Aurora Drive', difficulty: 'ANOTHER', exScore: '3000' }).toString();
     const probe = (await (await fetch(`${server.url}/api/v1/bpi/calc?${q}`)).json()) as { bpi?: unknown };
     if (typeof probe.bpi !== 'number') throw new Error(`calculator probe failed: ${JSON.stringify(probe)}`);
@@ -153,19 +172,21 @@ async function main(): Promise<void> {
       },
       { name: 'healthz', server, path: '/healthz' },
     ];
+    if (beforeServer) for (const t of targets.slice(1)) targets.push({ ...t, server: beforeServer, before: true });
     // Warm-up: JIT, the compiled document, connection set-up.
     for (const t of targets) await measure(t, Math.min(amount, 3000));
-    const best = new Map<Target['name'], Sample>();
+    const key = (t: Target) => (t.before ? `${t.name}@before` : t.name);
+    const best = new Map<string, Sample>();
     for (let round = 0; round < rounds; round++) {
       for (const t of targets) {
         const s = await measure(t, amount);
         if (s.bad) throw new Error(`${t.name}: ${s.bad} errors or non-2xx answers`);
-        const b = best.get(t.name);
-        best.set(t.name, { cpu: Math.min(b?.cpu ?? Infinity, s.cpu), bad: 0 });
-        console.log(`round ${round + 1} ${t.name}: ${fmt(s.cpu, 1)} µs CPU/request`);
+        const b = best.get(key(t));
+        best.set(key(t), { cpu: Math.min(b?.cpu ?? Infinity, s.cpu), bad: 0 });
+        console.log(`round ${round + 1} ${key(t)}: ${fmt(s.cpu, 1)} µs CPU/request`);
       }
     }
-    const cpu = (n: Target['name']) => best.get(n)!.cpu;
+    const cpu = (n: string) => best.get(n)!.cpu;
     const ratios = {
       rest: cpu('bare') / cpu('rest'),
       graphql: cpu('bare') / cpu('graphql'),
@@ -182,6 +203,15 @@ async function main(): Promise<void> {
       ['CPU ratio bare / GraphQL', fmt(ratios.graphql, 3), `≥ ${floors.graphql}`],
       ['CPU ratio bare / healthz', fmt(ratios.healthz, 3), `≥ ${floors.healthz}`],
     ];
+    if (beforeServer) {
+      rows.push([
+        `BEFORE (${BEFORE_ROOT}): CPU per request REST / GraphQL / healthz`,
+        `${fmt(cpu('rest@before'), 1)} / ${fmt(cpu('graphql@before'), 1)} / ${fmt(cpu('healthz@before'), 1)} µs`,
+        '—',
+      ]);
+      for (const k of ['rest', 'graphql', 'healthz'] as const)
+        rows.push([`BEFORE: CPU ratio bare / ${k}`, fmt(cpu('bare') / cpu(`${k}@before`), 3), 'reported']);
+    }
     const method = `${rounds} rounds × ${fmt(amount)} requests per target, 20 connections (autocannon, in this process); ${quiet ? 'LOG_LEVEL=warn' : 'default configuration (access log at info to a file, metrics, limits)'}${selfTest ? `, SELF-TEST: busy loop of ${env.BPIGRAPH_GUARD_BUSY_US} µs per request` : ''}; PGlite demo catalogue${SERVER_ROOT === ROOT ? '' : `; server from ${SERVER_ROOT}`}; load average ${loadAverage()}`;
     if (flag('record')) record('Hot-path guard (CPU per request vs bare)', method, rows);
     else console.log([method, ...rows.map((r) => `  ${r[0]}: ${r[1]} ${r[2]}`)].join('\n'));
@@ -200,6 +230,7 @@ async function main(): Promise<void> {
     } else console.log('hot-path guard ok');
   } finally {
     await server?.stop();
+    await beforeServer?.stop();
     await bare.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }

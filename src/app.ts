@@ -2,7 +2,8 @@ import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
 import type { Logger } from './logger';
 import { EventBus } from './events';
-import { createRateLimiter } from './ratelimit';
+import { createRateLimiter, RateLimiter } from './ratelimit';
+import { PostgresStore } from './ratelimit-pg';
 import { RecomputeJob } from './jobs/recompute.job';
 import { createAppPubSub } from './graphql/pubsub';
 import type { Platform } from './graphql/context';
@@ -37,6 +38,9 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
     bus,
     caches: new ClusterCaches(bus, log),
     rateLimiter: createRateLimiter(config, log),
+    // The CPU budgets are cluster-wide on PostgreSQL when there is no Redis (src/ratelimit-pg.ts).
+    cpuLimiter:
+      !config.redisUrl && database.kind === 'postgres' ? new RateLimiter(new PostgresStore(db), log) : undefined,
     events: new EventBus((err, event) => log.error({ err, event }, 'event listener failed')),
     recompute: new RecomputeJob(db, log, {
       lock: createClusterLock(databaseUrl, RECOMPUTE_LOCK_KEY, log),

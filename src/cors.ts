@@ -68,6 +68,21 @@ function settingFor(origin: string, cors: Config['cors']): string {
  * non-simple header) is still refused by /graphql, whatever its origin.
  */
 export function registerCors(fastify: FastifyInstance, config: Pick<Config, 'cors'>, log?: Logger): void {
+  const cors = corsCheck(config, log);
+  fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    if (!cors(req, reply)) done();
+  });
+}
+
+/**
+ * The CORS step of a request, for src/http.ts's one onRequest hook (registerCors registers it as
+ * a hook of its own): true when it answered the request (a preflight), false when the request
+ * goes on. Everything that depends only on the configuration is worked out here, once.
+ */
+export function corsCheck(
+  config: Pick<Config, 'cors'>,
+  log?: Logger,
+): (req: FastifyRequest, reply: FastifyReply) => boolean {
   const { origins, allowCredentials, loopback } = config.cors;
   const any = origins === '*';
   const allowed = new Set(any ? [] : origins);
@@ -87,24 +102,25 @@ export function registerCors(fastify: FastifyInstance, config: Pick<Config, 'cor
     );
   };
 
-  fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+  const vary = enabled && !any;
+  return (req, reply) => {
     // The answer depends on the Origin header whenever the allowed origin is echoed back.
-    if (enabled && !any) reply.header('vary', 'Origin');
+    if (vary) reply.header('vary', 'Origin');
     const origin = req.headers.origin;
-    if (origin === undefined) return done(); // same-origin navigation, server-to-server
+    if (origin === undefined) return false; // same-origin navigation, server-to-server
     const ok = enabled && (any || allowed.has(origin) || (loopback && isLoopbackOrigin(origin)));
     const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
     if (!ok) {
       noteRefused(origin, req.headers.host);
-      if (!enabled || !preflight) return done();
+      if (!enabled || !preflight) return false;
       reply.code(403).send({ message: `Origin ${origin} is not allowed (CORS_ORIGINS)` });
-      return;
+      return true;
     }
     reply.header('access-control-allow-origin', any ? '*' : origin);
     if (allowCredentials) reply.header('access-control-allow-credentials', 'true');
     if (!preflight) {
       reply.header('access-control-expose-headers', CORS_EXPOSED_HEADERS);
-      return done();
+      return false;
     }
     reply
       .code(204)
@@ -112,5 +128,6 @@ export function registerCors(fastify: FastifyInstance, config: Pick<Config, 'cor
       .header('access-control-allow-headers', CORS_ALLOWED_HEADERS)
       .header('access-control-max-age', String(CORS_MAX_AGE))
       .send();
-  });
+    return true;
+  };
 }

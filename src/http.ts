@@ -1,5 +1,11 @@
 import 'reflect-metadata';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { ApolloServer } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
@@ -13,7 +19,7 @@ import { explorerReply } from './graphql/explorer';
 import { getSchema } from './schema';
 import { attachSubscriptions } from './graphql/subscriptions';
 import { registerRest } from './rest';
-import { limitsPlugin, registerRestRateLimits } from './graphql/limits';
+import { limitsPlugin, restGuard } from './graphql/limits';
 import { CompiledExecutor } from './graphql/executor';
 import { DocumentRunner, installDocuments } from './graphql/documents';
 import { FIXED_DOCUMENTS } from './rest/documents';
@@ -21,9 +27,9 @@ import { restError } from './rest/errors';
 import { registerOpenApi } from './rest/openapi';
 import { GraphQLError } from 'graphql';
 import { HTTP_STATUS, toAppError } from './errors';
-import { appendVary, registerCors } from './cors';
+import { appendVary, corsCheck } from './cors';
 import { randomUUID } from 'node:crypto';
-import { requestContext } from './logger';
+import { requestContext, writeAccessLine } from './logger';
 import {
   graphqlErrors,
   operationLabel,
@@ -34,6 +40,9 @@ import {
 } from './metrics';
 import { createTracing, endRequestSpan } from './tracing';
 import type { Span } from '@opentelemetry/api';
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const HEALTHZ_BODY = JSON.stringify({ status: 'ok' });
 
 /** A client's X-Request-ID is kept when it is a sane token (no spaces or control characters, ≤ 128); else a new UUID. */
 const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
@@ -54,10 +63,15 @@ function queryTooLong(req: FastifyRequest, max: number): string | null {
 /** The metric series of one operation on one route: found once, then counted with no label lookup. */
 class OperationSeries {
   readonly duration: HistogramSeries;
+  /** The access line's JSON of the route and operation (src/logger.ts writeAccessLine). */
+  readonly logFields: string;
   private readonly byStatus = new Map<number, { value: number }>();
 
   constructor(private readonly labels: { kind: string; route: string; operation: string }) {
     this.duration = requestDuration.series(labels);
+    this.logFields =
+      `,"route":${JSON.stringify(labels.route)}` +
+      (labels.operation ? `,"operation":${JSON.stringify(labels.operation)}` : '');
   }
 
   status(code: number): { value: number } {
@@ -122,10 +136,18 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   // Optional OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT; src/tracing.ts): a SERVER span per request.
   const tracing = createTracing(app.config, app.log);
   const spans = new WeakMap<FastifyRequest, Span>();
-  // Every reply says its request id; everything logged while serving it carries reqId (src/logger.ts).
+  // ONE onRequest hook for what every request passes (a hook costs a step of Fastify's hook
+  // runner and a closure per request): the request id on the reply and in the log context; CORS
+  // (first: preflights are answered before anything else, CORS_ORIGINS, src/cors.ts); the URL's
+  // NUL check and the REST expensive-read limit (src/graphql/limits/rest.ts).
+  const cors = corsCheck(app.config, app.log);
+  const guard = restGuard(app);
+  const steps = (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    if (!cors(req, reply)) guard(req, reply, done);
+  };
   fastify.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
-    if (!tracing) return requestContext.run({ reqId: req.id }, done);
+    if (!tracing) return requestContext.run({ reqId: req.id }, steps, req, reply, done);
     const route = req.routeOptions.url ?? 'unmatched';
     const span = tracing.startRequest(
       req.headers,
@@ -136,7 +158,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
         'url.path': req.url.split('?')[0],
         'bpigraph.request_id': req.id,
       },
-      () => requestContext.run({ reqId: req.id }, done),
+      () => requestContext.run({ reqId: req.id }, steps, req, reply, done),
     );
     spans.set(req, span);
   });
@@ -163,16 +185,12 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
         operation ? { 'graphql.operation.name': operation } : {},
       );
     if (state.logged) {
-      req.log.info(
-        {
-          method: req.method,
-          route: state.route,
-          operation: operation || undefined,
-          status,
-          ms: Math.round(elapsed * 10) / 10,
-        },
-        'request completed',
-      );
+      const ms = Math.round(elapsed * 10) / 10;
+      if (!writeAccessLine(req.log, req.method, series.logFields, status, ms, 'request completed'))
+        req.log.info(
+          { method: req.method, route: state.route, operation: operation || undefined, status, ms },
+          'request completed',
+        );
     }
     done();
   });
@@ -185,8 +203,6 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
       done();
     });
   }
-  // First hook: preflights are answered before anything else runs (CORS_ORIGINS, src/cors.ts).
-  registerCors(fastify, app.config, app.log);
   // The REST contract, collected from the routes registered below (GET /api/v1/openapi.json).
   await registerOpenApi(fastify, app.config);
   const schema = await getSchema();
@@ -294,7 +310,10 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     },
   });
 
-  fastify.get('/healthz', async () => ({ status: 'ok' }));
+  // Probed often (load balancers, the hostile bench): a fixed body, no serialisation, no promise.
+  fastify.get('/healthz', (_req, reply) => {
+    reply.header('content-type', JSON_CONTENT_TYPE).send(HEALTHZ_BODY);
+  });
   // Prometheus text exposition of this process's metrics (src/metrics.ts).
   fastify.get('/metrics', async (_req, reply) =>
     reply.header('content-type', registry.contentType).send(await registry.metrics()),
@@ -311,7 +330,6 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     }
   });
 
-  registerRestRateLimits(fastify, app);
   registerRest(fastify, app);
   return { fastify, apollo, executor };
 }

@@ -7,6 +7,11 @@ import { titleKey } from '../domain/titles';
 export const DEMO_DEFINITIONS_VERSION = 'demo-1';
 const DEMO_PREFIX = 'demo-';
 export const isDemoRelease = (version: string) => version.startsWith(DEMO_PREFIX);
+/**
+ * The definitions lock (a transaction-level advisory lock): a definitions import holds it
+ * exclusive, score writers shared (src/modules/scores/current-definitions.ts).
+ */
+export const DEFINITIONS_LOCK_KEY = 727_304;
 
 export interface DefinitionsImportReport {
   version: string;
@@ -64,6 +69,8 @@ export async function importDefinitions(
   const purgedChartIds: number[] = [];
   await db.$transaction(
     async (tx) => {
+      // no score writer is between its catalogue check and its commit (they hold it shared)
+      await tx.$queryRawUnsafe('SELECT 1 AS ok FROM (SELECT pg_advisory_xact_lock($1)) AS l', DEFINITIONS_LOCK_KEY);
       // Demo data never mixes with real definitions: the first real release removes the demo
       // songs (charts, scores and notes on them cascade) and the demo release itself.
       if (

@@ -90,6 +90,8 @@ export interface Platform {
   events: EventBus;
   /** Fixed-window rate limits (in memory, or shared through Redis with REDIS_URL): src/ratelimit.ts. */
   rateLimiter: RateLimiter;
+  /** The CPU budgets' limiter when it is not `rateLimiter`: PostgreSQL without Redis (src/ratelimit-pg.ts). */
+  cpuLimiter?: RateLimiter;
   /** Pub/sub of GraphQL subscriptions, carried by the cluster bus; closed with the HTTP server. */
   pubsub: AppPubSub;
   /** Messages to every process of the deployment (src/cluster/bus.ts: in-process, LISTEN/NOTIFY or Redis). */

@@ -124,14 +124,34 @@ export class DocumentRunner {
   }
 
   /** Runs a compiled document for one request; the data, or throws the first error as an AppError. */
-  async run<TData, TVars extends Record<string, unknown>>(
+  run<TData, TVars extends Record<string, unknown>>(
     doc: FixedDocument<TData, TVars>,
     ctx: Context,
     variables: TVars,
     opts: { count?: boolean } = {},
   ): Promise<TData> {
-    const c = this.compiled.get(doc as FixedDocument);
-    if (!c) throw new Error(`fixed document ${doc.name} was not compiled at start-up`);
+    return this.prepare(doc)(ctx, variables, opts);
+  }
+
+  /** The compiled document as a function (looked up once: a REST route keeps it for its requests). */
+  prepare<TData, TVars extends Record<string, unknown>>(
+    doc: FixedDocument<TData, TVars>,
+  ): PreparedDocument<TData, TVars> {
+    const c = this.compiled.get(doc);
+    if (!c) {
+      const err = new Error(`fixed document ${doc.name} was not compiled at start-up`);
+      return () => Promise.reject(err);
+    }
+    return (ctx, variables, opts = NO_OPTIONS) => this.execute(c, doc.name, ctx, variables, opts) as Promise<TData>;
+  }
+
+  private async execute(
+    c: Compiled,
+    name: string,
+    ctx: Context,
+    variables: Record<string, unknown>,
+    opts: { count?: boolean },
+  ): Promise<unknown> {
     // A query may read from a replica, unless this request already wrote (an MCP tool: import, then read back).
     if (c.operation.operation === 'query') ctx.readOnly = !wrote.has(ctx);
     else {
@@ -142,7 +162,7 @@ export class DocumentRunner {
       schema: this.schema,
       document: c.document,
       operation: c.operation,
-      operationName: doc.name,
+      operationName: name,
       variables,
       ctx,
     };
@@ -166,14 +186,23 @@ export class DocumentRunner {
       const e = appErrorOf(first);
       if (e.code === 'INTERNAL_SERVER_ERROR')
         this.app.log.error(
-          { err: first.originalError ?? first, document: doc.name },
+          { err: first.originalError ?? first, document: name },
           'unhandled error in a fixed document',
         );
       throw e;
     }
-    return result.data as TData;
+    return result.data;
   }
 }
+
+/** A compiled fixed document bound to its server: runs it for one request (`DocumentRunner.run`). */
+export type PreparedDocument<TData, TVars extends Record<string, unknown>> = (
+  ctx: Context,
+  variables: TVars,
+  opts?: { count?: boolean },
+) => Promise<TData>;
+
+const NO_OPTIONS: { count?: boolean } = Object.freeze({});
 
 /** Contexts that ran a mutation: their later queries read the primary (read-your-writes). */
 const wrote = new WeakSet<Context>();

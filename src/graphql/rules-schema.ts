@@ -12,7 +12,8 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { Context } from './context';
-import { enforce, fieldAllowed, NODE_RULES, PLAYER_TYPES, RULED, RULES, type RuleEntry } from './rules';
+import { NODE_RULES, PLAYER_TYPES, RULED, RULES, type RuleEntry } from './rules';
+import { enforce, fieldAllowed } from './rules-enforce';
 
 /**
  * Owner operations take the viewer from the token: an OWNER root operation whose target is its

@@ -1,6 +1,4 @@
-import { forbidden, notFound, unauthenticated } from '../errors';
 import type { Context } from './context';
-import { canView, userVisibility } from './user-visibility';
 
 export { anonymousUser, canView, userVisibility, visibleUser } from './user-visibility';
 
@@ -9,7 +7,8 @@ export { anonymousUser, canView, userVisibility, visibleUser } from './user-visi
  * Subscription field, REST route) names its rule here; an operation missing from the table is
  * refused (fail closed). So does every field of an object type that reveals a player's data
  * (`User.*`, see PLAYER_TYPES). Resolvers never hand-roll access checks: the same wrapper
- * (applyRules, src/graphql/rules-schema.ts) enforces root and object-field entries.
+ * (applyRules, src/graphql/rules-schema.ts) enforces root and object-field entries, with the
+ * verdict functions of src/graphql/rules-enforce.ts.
  *
  *  PUBLIC         anyone
  *  AUTHENTICATED  any signed-in caller
@@ -42,8 +41,6 @@ export interface RuleEntry {
   /** Object fields (required there): what a caller the rule refuses gets, null or an error. */
   deny?: 'null' | 'error';
 }
-
-const byUserId = (args: Record<string, any>) => args.userId as string | undefined;
 
 /**
  * Object types whose every field reveals a player's data: each of their fields must have an entry
@@ -134,7 +131,10 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.oauthClient': { rule: 'AUTHENTICATED', firstParty: true },
   'Mutation.issueOAuthClient': { rule: 'AUTHENTICATED', firstParty: true },
   'Mutation.deleteOAuthClient': { rule: 'AUTHENTICATED', firstParty: true },
-  // OAuth authorization server endpoints that need a user (src/rest/oauth.ts)
+  // OAuth authorization server endpoints that need a user (src/rest/oauth.ts): both run the fixed
+  // document RestOAuthConsentUser (src/rest/documents/oauth.ts), so the rule applied is
+  // Query.oauthConsentUser's; these entries state the endpoints' verdicts, checked over HTTP by the matrix.
+  'Query.oauthConsentUser': { rule: 'AUTHENTICATED', firstParty: true },
   'OAuth.authorize': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
   'OAuth.consent': { rule: 'AUTHENTICATED', firstParty: true, scope: 'read' },
   // social (src/modules/social): follows, requests, invitations, lists, notifications, timeline.
@@ -284,128 +284,5 @@ export const NODE_RULES: Record<string, RuleEntry> = {
 };
 
 /** UNAUTHENTICATED, saying what to do when the caller is a verified external identity with no account yet. */
-function noViewer(ctx: Context) {
-  return ctx.identity
-    ? unauthenticated('This identity has no account yet: create your profile first (createProfile)')
-    : unauthenticated();
-}
-
-/**
- * Enforces one rule for one operation. Throws UNAUTHENTICATED / FORBIDDEN / NOT_FOUND.
- * Synchronous for the rules that need no lookup (PUBLIC, AUTHENTICATED, ADMIN); a promise for
- * OWNER / VISIBLE (target and follow lookups). Callers `await` it either way.
- */
-export function enforce(
-  ctx: Context,
-  operation: string,
-  args: Record<string, any>,
-  kind: 'read' | 'write',
-): void | Promise<void> {
-  const entry = RULES[operation];
-  if (!entry) throw forbidden(`No authorization rule for ${operation}`);
-  const scope = entry.scope ?? kind;
-  if (ctx.viewer?.scopes && entry.firstParty) {
-    throw forbidden('Third-party application tokens cannot do this: use your own access token');
-  }
-  if (ctx.viewer?.scopes && !ctx.viewer.scopes.includes(scope)) {
-    throw forbidden(`This token lacks the '${scope}' scope`);
-  }
-  switch (entry.rule) {
-    case 'PUBLIC':
-      return;
-    case 'AUTHENTICATED':
-      if (!ctx.viewer) throw noViewer(ctx);
-      return;
-    case 'ADMIN':
-      if (!ctx.viewer) throw noViewer(ctx);
-      if (!ctx.viewer.isAdmin) throw forbidden('Administrators only');
-      return;
-    case 'OWNER':
-      if (!ctx.viewer) throw noViewer(ctx);
-      return enforceOwner(ctx, ctx.viewer.id, entry, args);
-    case 'VISIBLE':
-      return enforceVisible(ctx, entry, args);
-  }
-}
-
-async function enforceOwner(
-  ctx: Context,
-  viewerId: string,
-  entry: RuleEntry,
-  args: Record<string, any>,
-): Promise<void> {
-  const target = await (entry.target ?? byUserId)(args, ctx);
-  if (target === viewerId) return;
-  // an administrator may act for someone, with their own token only (never through a third-party app)
-  if (target !== undefined && ctx.viewer?.isAdmin && !ctx.viewer.scopes) {
-    // …for someone who exists (an unknown or malformed id is NOT_FOUND, not a failed write)
-    if (!(await ctx.app.areas.access.user(ctx, target))) throw notFound('User not found');
-    return;
-  }
-  throw forbidden('Only the owner may do this');
-}
-
-async function enforceVisible(ctx: Context, entry: RuleEntry, args: Record<string, any>): Promise<void> {
-  const target = await (entry.target ?? byUserId)(args, ctx);
-  if (!target) return;
-  if (!(await canView(ctx, target))) throw forbidden('This profile is set as a private.');
-}
-
-/**
- * Whether an object-field entry lets the caller read the field: true / false, or a promise of it
- * (VISIBLE asks once per user and request: userVisibility). Throws when the entry's deny is
- * 'error'. Synchronous whenever no lookup is needed.
- */
-export function fieldAllowed(
-  ctx: Context,
-  entry: RuleEntry,
-  root: any,
-  args: Record<string, any>,
-): boolean | Promise<boolean> {
-  let ok: boolean | Promise<boolean>;
-  switch (entry.rule) {
-    case 'PUBLIC':
-      return true;
-    case 'AUTHENTICATED':
-      ok = ctx.viewer !== null;
-      break;
-    case 'ADMIN':
-      ok = ctx.viewer?.isAdmin === true;
-      break;
-    case 'OWNER':
-    case 'VISIBLE': {
-      const target = entry.target!(args, ctx, root);
-      ok =
-        target instanceof Promise
-          ? target.then((t) => targetAllowed(ctx, entry.rule, t))
-          : targetAllowed(ctx, entry.rule, target);
-      break;
-    }
-  }
-  if (entry.deny !== 'error') return ok;
-  return ok instanceof Promise ? ok.then((v) => v || refuse(ctx)) : ok || refuse(ctx);
-}
-
-function targetAllowed(ctx: Context, rule: RuleName, target: string | undefined): boolean | Promise<boolean> {
-  if (target === undefined) return false;
-  return rule === 'OWNER' ? ctx.viewer?.id === target : userVisibility(ctx, { id: target });
-}
-
-function refuse(ctx: Context): never {
-  throw ctx.viewer ? forbidden('You may not see this') : noViewer(ctx);
-}
-
-/** The verdict of the table for one object field (REST routes that assemble a type by hand use it). */
-export function fieldVerdict(
-  ctx: Context,
-  coordinate: string,
-  root: any,
-  args: Record<string, any> = {},
-): boolean | Promise<boolean> {
-  const entry = RULES[coordinate];
-  if (!entry) throw forbidden(`No authorization rule for ${coordinate}`);
-  return fieldAllowed(ctx, entry, root, args);
-}
-
 /** Marks a field resolver as wrapped by the rule table (the authorization matrix checks it). */
 export const RULED = Symbol('ruled');

@@ -6,7 +6,7 @@ import { WebSocketServer } from 'ws';
 import type { Platform as App } from './context';
 import { HTTP_STATUS, badInput, toAppError, unauthenticated } from '../errors';
 import { createContext, type Context, type Viewer } from './context';
-import { enforce } from './rules';
+import { enforce } from './rules-enforce';
 import { measureOperation } from './limits';
 
 // 'graphql-ws/use/ws' is an `exports` subpath, which TypeScript's node10 resolution cannot see:

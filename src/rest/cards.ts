@@ -6,7 +6,7 @@ import { VERSION_TITLES, type GameVersion } from '../domain/constants';
 import { orThrow, parseStatsQuery, REST_NAMES } from '../domain/stats';
 import { badInput, notFound } from '../errors';
 import { contextForRequest, type Context } from '../graphql/context';
-import { enforce } from '../graphql/rules';
+import { enforce } from '../graphql/rules-enforce';
 import { restError } from './errors';
 import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
 import { pngEtag, pngFor, type PngRunner } from './png';

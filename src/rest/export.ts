@@ -6,7 +6,7 @@ import { PlayStyle } from '../domain/constants';
 import { badInput, notFound } from '../errors';
 import { parseVersion } from '../graphql/args';
 import { contextForRequest, type Context } from '../graphql/context';
-import { enforce } from '../graphql/rules';
+import { enforce } from '../graphql/rules-enforce';
 import { accountDocument } from '../modules/users/account-backup';
 import {
   batchManualChunks,

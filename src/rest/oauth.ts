@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { HIDDEN, OAuthErrorBody, routeSchema, type RouteDoc } from './openapi';
 import { AppError, HTTP_STATUS, toAppError } from '../errors';
 import { contextForRequest, type Context } from '../graphql/context';
-import { enforce } from '../graphql/rules';
+import { documentsOf } from '../graphql/documents';
+import { RestOAuthConsentUser } from './documents/oauth';
 import { RATE_LIMITS } from '../ratelimit';
 import {
   CONSENT_TICKET_TTL_SECONDS,
@@ -295,9 +296,10 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
           throw err;
         }
         let ctx: Context;
+        let user: { name: string } | null;
         try {
           ctx = await contextForRequest(app, req);
-          await enforce(ctx, 'OAuth.authorize', {}, 'read');
+          ({ oauthConsentUser: user } = await documentsOf(app).run(RestOAuthConsentUser, ctx, {}));
         } catch (err) {
           const e = toAppError(err);
           return reply
@@ -310,7 +312,6 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
               ),
             );
         }
-        const user = await ctx.services.users.user(ctx.viewer!.id);
         // One ticket per decision, each single-use (its id is stored with the code it approves).
         const ticketFor = (approve: boolean) =>
           app.auth.signTicket(
@@ -402,7 +403,7 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
           ticketId = t.jti;
         } else {
           const ctx = await contextForRequest(app, req);
-          await enforce(ctx, 'OAuth.consent', {}, 'read');
+          await documentsOf(app).run(RestOAuthConsentUser, ctx, {});
           userId = ctx.viewer!.id;
         }
         const redirectUrl = await oauth.decide(userId, request, approve, ticketId);

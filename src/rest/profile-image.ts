@@ -15,7 +15,7 @@ import {
 } from '../domain/profile-image';
 import { badInput, notFound } from '../errors';
 import { contextForRequest, type Context } from '../graphql/context';
-import { enforce } from '../graphql/rules';
+import { enforce } from '../graphql/rules-enforce';
 import { deleteProfileImage, findProfileImage, saveProfileImage } from '../modules/users/profile-image.store';
 import { profileImageTask } from '../modules/users/profile-image.task';
 import { restError } from './errors';

@@ -1,9 +1,9 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Client } from 'pg';
-import { openDatabase } from '../../src/db/client';
-import { applyMigrations } from '../../src/db/migrate';
-import { seedDemoCatalogue } from '../../src/db/seed';
-import { templateDump, templateDbName, withDatabase } from './template';
+import { slimDump, templateDump, templateDbName, withDatabase } from './template';
 
 /**
  * Runs the committed migrations once through the real migration path (the WebAssembly schema
@@ -14,7 +14,14 @@ import { templateDump, templateDbName, withDatabase } from './template';
 export default async function globalSetup(): Promise<void> {
   process.env.BPIGRAPH_TEST_RUN ??= `${process.pid}_${Date.now().toString(36)}`;
   const url = process.env.DATABASE_URL;
+  // (loaded only when a template is built: a cached one needs none of them)
+  const load = async () => ({
+    ...(await import('../../src/db/client')),
+    ...(await import('../../src/db/migrate')),
+    ...(await import('../../src/db/seed')),
+  });
   if (url) {
+    const { openDatabase, applyMigrations, seedDemoCatalogue } = await load();
     const admin = new Client({ connectionString: url });
     await admin.connect();
     const tpl = templateDbName();
@@ -31,12 +38,54 @@ export default async function globalSetup(): Promise<void> {
     await seedDemoCatalogue(demo.prisma);
     await demo.close();
   } else {
+    // The dumps of the last run are reused while nothing they are made from changed (any file under
+    // src/ or prisma/, the dependencies, or how they are built): a run then starts ~5 s sooner.
+    const key = templateInputsHash();
+    const cached = (seeded: boolean) =>
+      path.join(os.tmpdir(), `bpigraph-test-template-cache-${key}${seeded ? '-seeded' : ''}.tar`);
+    if (fs.existsSync(cached(false)) && fs.existsSync(cached(true))) {
+      fs.copyFileSync(cached(false), templateDump());
+      fs.copyFileSync(cached(true), templateDump(true));
+      const now = new Date();
+      for (const seeded of [false, true]) fs.utimesSync(cached(seeded), now, now);
+      return;
+    }
+    const { openDatabase, applyMigrations, seedDemoCatalogue } = await load();
     const db = await openDatabase({ dataDir: 'memory://' });
     await applyMigrations(db.adapterFactory);
-    const pg = (db.adapterFactory as unknown as { client: { dumpDataDir(c?: string): Promise<Blob> } }).client;
-    fs.writeFileSync(templateDump(), Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer()));
+    const pg = (db.adapterFactory as unknown as { client: Parameters<typeof slimDump>[0] }).client;
+    fs.writeFileSync(templateDump(), await slimDump(pg));
     await seedDemoCatalogue(db.prisma);
-    fs.writeFileSync(templateDump(true), Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer()));
+    fs.writeFileSync(templateDump(true), await slimDump(pg));
     await db.close();
+    for (const seeded of [false, true]) {
+      const tmp = `${cached(seeded)}.${process.pid}`;
+      fs.copyFileSync(templateDump(seeded), tmp);
+      fs.renameSync(tmp, cached(seeded)); // whole or absent, for a run starting beside this one
+    }
+    // the dumps of older sources: gone after a day unused
+    for (const name of fs.readdirSync(os.tmpdir())) {
+      const file = path.join(os.tmpdir(), name);
+      if (name.startsWith('bpigraph-test-template-cache-') && Date.now() - fs.statSync(file).mtimeMs > 86_400_000)
+        fs.rmSync(file, { force: true });
+    }
   }
+}
+
+/** A hash of what the PGlite templates are made from: every file under src/ and prisma/, package-lock.json and this code. */
+function templateInputsHash(): string {
+  const root = path.join(__dirname, '../..');
+  const hash = crypto.createHash('sha256');
+  const add = (rel: string) => {
+    const abs = path.join(root, rel);
+    if (!fs.existsSync(abs)) return;
+    if (fs.statSync(abs).isDirectory()) {
+      for (const name of fs.readdirSync(abs).sort()) add(path.join(rel, name));
+    } else {
+      hash.update(`${rel}\0`).update(fs.readFileSync(abs)).update('\0');
+    }
+  };
+  for (const rel of ['src', 'prisma', 'package-lock.json', 'test/helpers/global-setup.ts', 'test/helpers/template.ts'])
+    add(rel);
+  return hash.digest('hex').slice(0, 16);
 }

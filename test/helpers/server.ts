@@ -63,7 +63,8 @@ export async function startTestServer(
     },
   });
   const config = testConfig(opts.env);
-  const app = await createApp(config, db, createLogger('silent'));
+  // TEST_LOG=error (or warn, info…) shows the server's log lines of a failing test
+  const app = await createApp(config, db, createLogger(process.env.TEST_LOG ?? 'silent'));
   const { fastify, executor } = await createHttpServer(app);
   // Every REST response a test produces is checked against the OpenAPI document when the server closes.
   const recorded: RecordedResponse[] = [];

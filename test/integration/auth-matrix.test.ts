@@ -23,7 +23,8 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { createContext } from '../../src/graphql/context';
-import { NODE_RULES, PLAYER_TYPES, RULED, RULES, enforce, fieldVerdict } from '../../src/graphql/rules';
+import { NODE_RULES, PLAYER_TYPES, RULED, RULES } from '../../src/graphql/rules';
+import { enforce, fieldVerdict } from '../../src/graphql/rules-enforce';
 import { toGlobalId } from '../../src/graphql/global-id';
 import { LATEST_VERSION } from '../../src/domain/constants';
 import { getSchema } from '../../src/schema';
@@ -71,6 +72,7 @@ const CASES: Record<string, Case> = {
   'Query.oauthClient': { vars: () => ({}) },
   'Mutation.issueOAuthClient': { vars: () => ({ redirectUris: ['https://matrix.example/cb'] }) },
   'Mutation.deleteOAuthClient': { vars: () => ({}) },
+  'Query.oauthConsentUser': { vars: () => ({}) },
   'OAuth.authorize': {
     http: async (f, token) => {
       const qs = new URLSearchParams({

@@ -5,29 +5,33 @@
 -- src/domain/titles.ts — equals an ordinary song's. For each of its charts:
 -- - the ordinary song has the same play style + difficulty: the plays move to that chart, the two
 --   bests of a player and version merge field by field (higher EX, higher lamp, fewer misses, each
---   with its play; the later play time), and the duplicate chart is deleted;
+--   with its play, the later play time), and the duplicate chart is deleted,
 -- - otherwise the chart itself moves to the ordinary song (still provisional).
 -- Then the emptied duplicate songs are deleted. One statement (a DO block): idempotent, and a
 -- second run finds nothing to merge. Totals are not recomputed here: run the recompute job
--- (`recomputeDerived` / `cli recompute`) once after upgrading.
-DO $merge$
+-- (`cli recompute`) once after upgrading. In order: the duplicate songs and their chart pairs (two
+-- temporary tables), a player's bests on both charts merged into the real chart's, the duplicate's
+-- remaining bests and all its plays moved, the duplicate charts deleted, charts the real song lacks
+-- moved to it, the emptied duplicate songs deleted.
+-- The body is an E'' string with \073 for each semicolon (the migration engine's PostgreSQL driver
+-- adapter splits a script on every semicolon), as migration 20261126050235_version_player_count.
+DO E'
 BEGIN
   CREATE TEMP TABLE "_dupSong" AS
   SELECT d."id" AS "dupId", min(r."id") AS "realId"
     FROM "Song" d
     JOIN "Song" r ON r."id" <> d."id" AND NOT r."provisional"
-     AND btrim(regexp_replace(normalize(r."title", NFKC), '\s+', ' ', 'g'))
-       = btrim(regexp_replace(normalize(d."title", NFKC), '\s+', ' ', 'g'))
+     AND btrim(regexp_replace(normalize(r."title", NFKC), ''\\s+'', '' '', ''g''))
+       = btrim(regexp_replace(normalize(d."title", NFKC), ''\\s+'', '' '', ''g''))
    WHERE d."provisional"
-   GROUP BY d."id";
+   GROUP BY d."id"\073
 
   CREATE TEMP TABLE "_dupChart" AS
   SELECT dc."id" AS "dupId", rc."id" AS "realId"
     FROM "_dupSong" p
     JOIN "Chart" dc ON dc."songId" = p."dupId"
-    JOIN "Chart" rc ON rc."songId" = p."realId" AND rc."playStyle" = dc."playStyle" AND rc."difficulty" = dc."difficulty";
+    JOIN "Chart" rc ON rc."songId" = p."realId" AND rc."playStyle" = dc."playStyle" AND rc."difficulty" = dc."difficulty"\073
 
-  -- a player's bests on both charts: merged into the real chart's, field by field
   UPDATE "BestScore" r SET
     "exScore"     = CASE WHEN d."exScore" > r."exScore" THEN d."exScore" ELSE r."exScore" END,
     "exScoreId"   = CASE WHEN d."exScore" > r."exScore" THEN d."exScoreId" ELSE r."exScoreId" END,
@@ -43,20 +47,18 @@ BEGIN
     "updatedAt"   = now()
     FROM "BestScore" d, "_dupChart" p
    WHERE d."chartId" = p."dupId" AND r."chartId" = p."realId"
-     AND r."userId" = d."userId" AND r."version" = d."version";
+     AND r."userId" = d."userId" AND r."version" = d."version"\073
   DELETE FROM "BestScore" d USING "_dupChart" p, "BestScore" r
    WHERE d."chartId" = p."dupId" AND r."chartId" = p."realId"
-     AND r."userId" = d."userId" AND r."version" = d."version";
-  -- the other bests and every play move to the real chart
-  UPDATE "BestScore" d SET "chartId" = p."realId", "updatedAt" = now() FROM "_dupChart" p WHERE d."chartId" = p."dupId";
-  UPDATE "Score" s SET "chartId" = p."realId" FROM "_dupChart" p WHERE s."chartId" = p."dupId";
-  DELETE FROM "Chart" c USING "_dupChart" p WHERE c."id" = p."dupId";
+     AND r."userId" = d."userId" AND r."version" = d."version"\073
+  UPDATE "BestScore" d SET "chartId" = p."realId", "updatedAt" = now() FROM "_dupChart" p WHERE d."chartId" = p."dupId"\073
+  UPDATE "Score" s SET "chartId" = p."realId" FROM "_dupChart" p WHERE s."chartId" = p."dupId"\073
+  DELETE FROM "Chart" c USING "_dupChart" p WHERE c."id" = p."dupId"\073
 
-  -- charts the real song lacks move to it (they stay provisional); the emptied duplicates go
-  UPDATE "Chart" c SET "songId" = p."realId", "updatedAt" = now() FROM "_dupSong" p WHERE c."songId" = p."dupId";
-  DELETE FROM "Song" s USING "_dupSong" p WHERE s."id" = p."dupId";
+  UPDATE "Chart" c SET "songId" = p."realId", "updatedAt" = now() FROM "_dupSong" p WHERE c."songId" = p."dupId"\073
+  DELETE FROM "Song" s USING "_dupSong" p WHERE s."id" = p."dupId"\073
 
-  DROP TABLE "_dupChart";
-  DROP TABLE "_dupSong";
+  DROP TABLE "_dupChart"\073
+  DROP TABLE "_dupSong"\073
 END
-$merge$;
+';

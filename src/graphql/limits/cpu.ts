@@ -2,7 +2,8 @@
  * CPU budgets per caller (docs/limits-and-pool.md): the work units of an operation's heavy fields
  * (./heavy.ts) count per minute against the signed-in user's budget (CPU_BUDGET_USER_PER_MINUTE),
  * or the anonymous address's (CPU_BUDGET_ANONYMOUS_PER_MINUTE; an IPv6 address counts for its
- * /64: src/ratelimit.ts clientKey). Shared by every process with REDIS_URL. Past it: RATE_LIMITED
+ * /64: src/ratelimit.ts clientKey). Shared by every process with REDIS_URL, else on PostgreSQL
+ * (src/ratelimit-pg.ts; PGlite: one process, in memory). Past it: RATE_LIMITED
  * with retryAfter (HTTP 429 + Retry-After). Counted in /metrics (src/metrics.ts).
  */
 import { AppError } from '../../errors';
@@ -42,7 +43,7 @@ export async function consumeCpu(
   if (policy.max <= 0) return;
   counted[kind].inc(units);
   try {
-    await app.rateLimiter.consume(policy, viewerId ? `user:${viewerId}` : `ip:${ip}`, units);
+    await (app.cpuLimiter ?? app.rateLimiter).consume(policy, viewerId ? `user:${viewerId}` : `ip:${ip}`, units);
   } catch (err) {
     if (err instanceof AppError && err.code === 'RATE_LIMITED') {
       refused[kind].inc();

@@ -24,4 +24,4 @@ export { containsNul, STRING_LIMITS } from './strings';
 export { checkOperation, limitError, limitsPlugin, measureOperation } from './gate';
 export { consumeToolCall, countOperation, rateLimitedRetryAfter, type OperationRequest } from './budgets';
 export { consumeCpu } from './cpu';
-export { registerRestRateLimits } from './rest';
+export { registerRestRateLimits, restGuard, type RequestStep } from './rest';

@@ -32,6 +32,15 @@ export class AuthResolver {
     return ctx.services.users.viewer();
   }
 
+  @Query(() => UserType, {
+    nullable: true,
+    description:
+      "The signed-in user deciding on an OAuth consent (GET /api/oauth/authorize, POST /api/oauth/authorize/consent): the caller's own credential only, never a third-party app's token; null when the user no longer exists",
+  })
+  oauthConsentUser(@Ctx() ctx: Context) {
+    return ctx.services.users.user(viewerId(ctx));
+  }
+
   @Mutation(() => AccessTokenPayload, {
     description: 'Exchange the API key sent in the X-API-Key header for an access token (20 per minute per IP)',
   })

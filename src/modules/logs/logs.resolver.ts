@@ -43,13 +43,13 @@ export class LogsUserResolver {
     description: 'One batch with its scores and the rivals overtaken (rivals: owner only)',
   })
   batch(@Root() user: User, @Args(() => BatchArgs) args: BatchArgs, @Ctx() ctx: Context) {
-    return ctx.services.logs.batch(user.id, args.id);
+    return ctx.services.logs.details.batch(user.id, args.id);
   }
 
   @FieldResolver(() => ScoreDetailsType, { nullable: true, description: 'Improvements of a JST day, week or month' })
   scoreDetails(@Root() user: User, @Args(() => ScoreDetailsArgs) args: ScoreDetailsArgs, @Ctx() ctx: Context) {
     // period / basis (enums) win over the deprecated unit / groupedBy strings; their values are those strings
-    return ctx.services.logs.scoreDetails(user.id, {
+    return ctx.services.logs.details.scoreDetails(user.id, {
       ...args,
       unit: args.period ?? args.unit,
       groupedBy: args.basis ?? args.groupedBy,

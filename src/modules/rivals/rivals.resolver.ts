@@ -15,7 +15,7 @@ import {
   SearchUsersArgs,
   SuggestedRivalsArgs,
 } from './rivals.inputs';
-import type { RivalryData } from './rivals.service';
+import type { RivalryData } from './rivals.rivalry.service';
 import {
   ChartRankType,
   SuggestedRivalType,
@@ -55,7 +55,7 @@ export class RivalsUserResolver {
       'The viewer against this user in a version: wins / losses / draws on the charts both played and the total-BPI difference, with the chart-by-chart comparison (charts), one chart (chart) and the trend. null for an anonymous viewer or a user the viewer may not see. Batched: nested under a list of users it costs the same SQL statements for 2 users as for 50.',
   })
   rivalry(@Root() user: User, @Args(() => RivalryArgs) args: RivalryArgs, @Ctx() ctx: Context) {
-    return ctx.services.rivals.rivalry(user.id, args);
+    return ctx.services.rivals.rivalries.rivalry(user.id, args);
   }
 }
 
@@ -67,7 +67,7 @@ export class RivalryResolver {
       "Every chart of the rivalry's filter where the viewer or the rival has a best (docs/domain/stats.md#rivals), sorted, paged by a keyset cursor",
   })
   charts(@Root() r: RivalryData, @Args(() => RivalChartsArgs) args: RivalChartsArgs, @Ctx() ctx: Context) {
-    return ctx.services.rivals.rivalCharts(r, args);
+    return ctx.services.rivals.rivalries.rivalCharts(r, args);
   }
 
   @FieldResolver(() => RivalChartType, {
@@ -75,7 +75,7 @@ export class RivalryResolver {
     description: 'The comparison on one chart (§5.2); null when neither has a best on it or the chart is unknown',
   })
   chart(@Root() r: RivalryData, @Args(() => RivalChartArgs) args: RivalChartArgs, @Ctx() ctx: Context) {
-    return ctx.services.rivals.rivalChart(r, args.chartId);
+    return ctx.services.rivals.rivalries.rivalChart(r, args.chartId);
   }
 
   @FieldResolver(() => [RivalTrendPointType], {
@@ -83,7 +83,7 @@ export class RivalryResolver {
       'Win/loss trend over time (§5.3): per JST day with plays of either, the change of wins − losses and the running value',
   })
   trend(@Root() r: RivalryData, @Args(() => RivalTrendArgs) args: RivalTrendArgs, @Ctx() ctx: Context) {
-    return ctx.services.rivals.rivalTrend(r, args.level);
+    return ctx.services.rivals.rivalries.rivalTrend(r, args.level);
   }
 }
 
@@ -96,7 +96,7 @@ export class RivalsFollowingResolver {
       'Owner only: the owner against each player they follow and may see (public, or approved), on the charts of the filter (§5.10), sorted (default: most wins first). The rivalries of all players cost the same SQL statements as one.',
   })
   rivalSummary(@Root() user: User, @Args(() => RivalSummaryArgs) args: RivalSummaryArgs, @Ctx() ctx: Context) {
-    return ctx.services.rivals.rivalSummary(user.id, args);
+    return ctx.services.rivals.following.rivalSummary(user.id, args);
   }
 
   @FieldResolver(() => [FollowingChartStatType], {
@@ -109,7 +109,7 @@ export class RivalsFollowingResolver {
     @Args(() => FollowingChartStatsArgs) args: FollowingChartStatsArgs,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.rivals.followingChartStats(user.id, args);
+    return ctx.services.rivals.following.followingChartStats(user.id, args);
   }
 
   @FieldResolver(() => NearLossConnection, {
@@ -118,7 +118,7 @@ export class RivalsFollowingResolver {
       'Owner only: charts where a followed player leads the owner by minDiff..maxDiff EX (§5.8), smallest lead first, keyset pages',
   })
   nearLosses(@Root() user: User, @Args(() => NearLossesArgs) args: NearLossesArgs, @Ctx() ctx: Context) {
-    return ctx.services.rivals.nearLosses(user.id, args);
+    return ctx.services.rivals.following.nearLosses(user.id, args);
   }
 
   @FieldResolver(() => [ChartRankType], {
@@ -144,7 +144,7 @@ export class RivalsFollowingResolver {
     description: 'The public players this user follows, by name (rival selection, §5.6)',
   })
   publicFollowing(@Root() user: User, @Ctx() ctx: Context) {
-    return ctx.services.rivals.publicFollowing(user.id);
+    return ctx.services.rivals.following.publicFollowing(user.id);
   }
 
   @FieldResolver(() => [FollowingChartScoreType], {
@@ -157,7 +157,7 @@ export class RivalsFollowingResolver {
     @Args(() => FollowingScoresOnArgs) args: FollowingScoresOnArgs,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.rivals.followingScoresOn(user.id, args);
+    return ctx.services.rivals.following.followingScoresOn(user.id, args);
   }
 
   @FieldResolver(() => [FollowingBpiChangeType], {
@@ -169,7 +169,7 @@ export class RivalsFollowingResolver {
     @Args(() => FollowingBpiChangesArgs) args: FollowingBpiChangesArgs,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.rivals.followingBpiChanges(user.id, args);
+    return ctx.services.rivals.following.followingBpiChanges(user.id, args);
   }
 }
 

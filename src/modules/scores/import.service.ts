@@ -43,6 +43,7 @@ import {
   type DbLike,
 } from './totals.service';
 import { retryTransaction } from '../../db/retry';
+import { lockCurrentDefinitions, withCurrentCatalogue, type DefinitionsFingerprint } from './current-definitions';
 import { importDuration, timed, txRetries } from '../../metrics';
 
 export const MAX_IMPORT_ROWS = 10_000;
@@ -131,6 +132,8 @@ export type ImportCatalogue = ChartLookup & {
   allCharts?(): IterableIterator<CatalogueChart>;
   /** The song with this title's key (absent: none known; learned songs take the key as title). */
   song?(title: string): CatalogueSong | undefined;
+  /** Loads it afresh (after a definitions import made it stale: ./current-definitions.ts). */
+  load?(): Promise<void>;
 };
 
 export interface ImportDeps {
@@ -440,10 +443,17 @@ function importTransaction<T>(db: Db, body: (tx: DbLike) => Promise<T>): Promise
 }
 
 export function importScores(deps: ImportDeps, input: ImportInput): Promise<ImportReport> {
-  return timed(importDuration, { kind: 'scores' }, () => importScoresUntimed(deps, input));
+  // run again from the matching on when a definitions import made the catalogue stale meanwhile
+  return timed(importDuration, { kind: 'scores' }, () =>
+    withCurrentCatalogue(deps.catalogue, (seen) => importScoresUntimed(deps, input, seen)),
+  );
 }
 
-async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promise<ImportReport> {
+async function importScoresUntimed(
+  deps: ImportDeps,
+  input: ImportInput,
+  seen: DefinitionsFingerprint | null,
+): Promise<ImportReport> {
   const { db, catalogue } = deps;
   requireVersion(input.version);
   if (input.rows.length > MAX_IMPORT_ROWS) {
@@ -454,6 +464,7 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
   const now = input.now ?? new Date();
   const progress = input.onProgress ?? (() => {});
   const total = input.rows.length;
+  // (before the first await: `seen` is the fingerprint of the catalogue matched against here)
   const step1 = matchRows(catalogue, input.rows, input.corrections ?? NO_CORRECTIONS, now);
   const { notFound } = step1;
   const parseProblems: ImportProblem[] = [...(input.parseIssues ?? []).map((i) => ({ ...i })), ...step1.problems];
@@ -486,6 +497,7 @@ async function importScoresUntimed(deps: ImportDeps, input: ImportInput): Promis
     // 2. the player's current bests and total in this version (one import at a time per player:
     // lockPlayer; the reads one after the other — one connection serves the whole transaction)
     await lockPlayer(tx, input.userId);
+    await lockCurrentDefinitions(tx, seen);
     const { bestRows, status, earlier } = await playerState(tx, input.userId, input.version);
     const previousTotalBpi = status?.totalBpi ?? -15;
     const bests = new Map<number, Best>(bestRows.map((b) => [b.chartId, { ...b }]));

@@ -227,7 +227,8 @@ export async function migrateLegacyScores(
         await rebuildDerived(tx, catalogue, userId, v);
       }
     },
-    { timeout: 120_000 },
+    // as the import's transaction: a busy pool makes it wait for a connection, not fail at 2 s
+    { timeout: 120_000, maxWait: 30_000 },
   );
   return { importedVersions: versions, totalProcessed: total, batchCount: plan.length, notFound };
 }

@@ -91,6 +91,9 @@ export class FollowsService {
     guard?: (tx: Tx) => Promise<void>,
   ): Promise<FollowResult & { transition: Transition }> {
     const { t, notificationIds } = await this.db.$transaction(async (tx) => {
+      // one action at a time per pair (a transaction advisory lock): the snapshot stays true until
+      // the commit, so two unfollows at once do not both report `changed` (nor two follows)
+      await tx.$queryRaw`SELECT 1 AS ok FROM (SELECT pg_advisory_xact_lock(hashtext(${followerId}), hashtext(${targetId}))) AS l`;
       if (guard) await guard(tx);
       const snap = await this.snapshot(tx, followerId, targetId);
       const t = transition(snap, action);

@@ -91,11 +91,11 @@ export class ListsService {
     await this.db.$transaction(async (tx) => {
       const list = await tx.followList.findFirst({ where: { id: listId, ownerId }, select: { id: true } });
       if (!list) throw notFound('List not found');
-      const follow = await tx.follow.findUnique({
-        where: { followerId_followingId: { followerId: ownerId, followingId: userId } },
-        select: { createdAt: true },
-      });
-      if (!follow)
+      // FOR SHARE: a concurrent unfollow deletes the follow only after this commits, and then the
+      // membership with it (REMOVE_FROM_LISTS) — never a member the owner does not follow
+      const follow = await tx.$queryRaw<{ ok: number }[]>`
+        SELECT 1 AS ok FROM "Follow" WHERE "followerId" = ${ownerId} AND "followingId" = ${userId} FOR SHARE`;
+      if (!follow.length)
         throw badInput('Not following this user', [
           { code: 'not_following', path: ['userId'], message: 'Not following this user' },
         ]);

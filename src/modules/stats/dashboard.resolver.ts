@@ -199,14 +199,14 @@ export class CrossStatsResolver {
     description: 'Registers key-counter (IIDX TOWER) days of the caller (§3.18); all or nothing',
   })
   registerTower(@Args(() => RegisterTowerArgs) a: RegisterTowerArgs, @Ctx() ctx: Context) {
-    return ctx.services.stats.dashboard.registerTower(a.userId, { version: a.version, rows: a.rows });
+    return ctx.services.stats.crossPlayer.registerTower(a.userId, { version: a.version, rows: a.rows });
   }
 
   @Query(() => TowerRankingConnection, {
     description: 'Key-counter ranking over a day, week or month (§4.4); players the caller may not see are masked',
   })
   towerRanking(@Args(() => TowerRankingArgs) a: TowerRankingArgs, @Ctx() ctx: Context) {
-    return ctx.services.stats.dashboard.towerRanking(a);
+    return ctx.services.stats.crossPlayer.towerRanking(a);
   }
 
   @Query(() => RadarRankingConnection, {
@@ -214,7 +214,7 @@ export class CrossStatsResolver {
       "Ranking by one radar category (§4.1) with the caller's own radar beside it; players the caller may not see are masked",
   })
   radarRanking(@Args(() => RadarRankingArgs) a: RadarRankingArgs, @Ctx() ctx: Context) {
-    return ctx.services.stats.dashboard.radarRanking(a);
+    return ctx.services.stats.crossPlayer.radarRanking(a);
   }
 
   @Query(() => AaaTableType, {
@@ -232,7 +232,7 @@ export class CrossStatsResolver {
       "Site-wide summary (§8.2): totals, today's counts (today in JST), the last 90 days, by hour and weekday, distributions",
   })
   siteSummary(@Ctx() ctx: Context) {
-    return ctx.services.stats.dashboard.siteSummary();
+    return ctx.services.stats.crossPlayer.siteSummary();
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * The player dashboard (`User.dashboard`) and the cross-player stats (tower, radar ranking, site
- * summary): the service level over the pure calculators of src/domain/stats and the SVG renderers
+ * The player dashboard (`User.dashboard`; the cross-player stats are in cross-player.service.ts):
+ * the service level over the pure calculators of src/domain/stats and the SVG renderers
  * of src/domain/charts.
  *
  * Data: every part reads the request's shared loaders — bests (scores area), plays, tower days,
@@ -9,11 +9,9 @@
  * current definitions come from the in-memory catalogue, never from SQL.
  */
 import { Prisma, type User } from '../../generated/prisma/client';
-import { visibleThroughFollow, visibleUser } from '../../db/visibility';
+import { visibleThroughFollow } from '../../db/visibility';
 import { BPI_FLOOR } from '../../domain/bpi';
 import { renderBpiDistributionSvg, renderRadarSvg, renderTrendSvg, type ChartTheme } from '../../domain/charts';
-import { ARENA_ORDER, LATEST_VERSION, PlayStyle, type RadarCategory } from '../../domain/constants';
-import { chartInVersion, computeRadar, type RadarValues } from '../../domain/radar';
 import {
   aaaTable,
   activeDates,
@@ -36,44 +34,30 @@ import {
   orThrow,
   parseAaaGoal,
   parseAsOf,
-  parseCategory,
-  parseDate,
   parseDateRange,
   parseIntIn,
   parsePage,
   parseReviewPeriod,
   parseStatsQuery,
   parseStep,
-  parseTowerRegistration,
   pickNeighbours,
-  radarCategoryRanking,
   radarWithSongs,
   reviewPeriods,
   scoreRateDistribution,
-  siteSummary,
   totalBpiAsOf,
   totalBpiNow,
   totalBpiTrend,
   towerHistory,
-  towerPeriod,
   towerPeriodRanks,
-  towerRanking,
   type ChartFilter,
   type DistributionStep,
   type GroupBy,
-  type HourBucket,
   type NeighbourCandidate,
   type PlayInput,
-  type RadarCacheRow,
   type StatsQuery,
 } from '../../domain/stats';
-import { keyset, type KeysetArgs } from '../../graphql/args';
-import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection, keysetSlice, type Page } from '../../graphql/connection';
-import type { RankingIdentity } from '../../domain/stats/ranking';
-import type { AreaDeps, AreaScope } from '../area';
+import type { AreaScope } from '../area';
 import type { ScoresService } from '../scores/scores.service';
-import { lockPlayers } from '../scores/totals.service';
-import { retryTransaction } from '../../db/retry';
 
 /** The parent object of the Dashboard fields: the player and the parsed standard stats query. */
 export interface DashboardRoot extends StatsQuery {
@@ -84,9 +68,6 @@ export interface DashboardRoot extends StatsQuery {
 type Scope = Pick<AreaScope, 'auth' | 'ctx' | 'db' | 'catalogue' | 'loaders' | 'viewer'> & {
   services: { scores: ScoresService };
 };
-
-/** Cursor kinds of the tower and radar rankings: [value, sealed user id] (an anonymous row's cursor must not name its player). */
-const CROSS_RANKING_KEY = ['num', 'sealed'] as const;
 
 const JSON_CHART = <T extends { chartId: number }>(cat: AreaScope['catalogue'], x: T) => ({
   ...x,
@@ -413,244 +394,4 @@ export class DashboardService {
       subtitle: this.subtitle(r, `単曲BPI分布 (step ${step})`),
     });
   }
-
-  // ───────────── cross-player: tower, radar ranking, site ─────────────
-
-  /** SQL: may the viewer see the player of "User" u (the one visibility rule; an administrator sees all)? */
-  private visibleSql(): Prisma.Sql {
-    const viewer = this.s.viewer;
-    return viewer?.isAdmin ? Prisma.sql`TRUE` : visibleUser(viewer?.id ?? null);
-  }
-
-  /** The tower days a player registers (self only: rule Mutation.registerTower), one statement in one transaction. */
-  async registerTower(userId: string, input: { version?: string | null; rows?: unknown }) {
-    const today = jstDate(new Date());
-    const reg = orThrow(parseTowerRegistration(input, today));
-    const values = reg.rows.map(
-      (x) => Prisma.sql`(${userId}, ${reg.version}, ${x.playDate}::date, ${x.keyCount}, ${x.scratchCount}, now())`,
-    );
-    await this.s.db.$executeRaw`
-      INSERT INTO "TowerEntry" ("userId", "version", "playDate", "keyCount", "scratchCount", "updatedAt") VALUES ${Prisma.join(values)}
-      ON CONFLICT ("userId", "version", "playDate") DO UPDATE SET "keyCount" = EXCLUDED."keyCount", "scratchCount" = EXCLUDED."scratchCount", "updatedAt" = now()`;
-    const rows = await this.s.db.towerEntry.findMany({ where: { userId, version: reg.version } });
-    return { upsertedCount: reg.rows.length, history: towerHistory(rows) };
-  }
-
-  /**
-   * A keyset page of a ranking computed in memory (value DESC, userId ASC — rankRows' order): the
-   * selector rankRows calls, and the page built from the entries it ranked (cursor: value + sealed id).
-   */
-  private crossRankingPage(q: KeysetArgs, tag: string) {
-    const key = this.s.auth.deriveKey(CURSOR_KEY_PURPOSE);
-    const ks = keyset(q, tag, CROSS_RANKING_KEY, { key });
-    let picked: readonly RankingIdentity[] = [];
-    let valueOf: (r: RankingIdentity) => number = () => 0;
-    const select = (sorted: readonly RankingIdentity[], value: (r: RankingIdentity) => number) => {
-      valueOf = value;
-      const cmpId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-      picked = keysetSlice(sorted, ks, (r, [v, userId]) => v - value(r) || cmpId(r.userId, userId));
-      return picked;
-    };
-    const page = <N>(nodes: N[], totalCount: number): Page<N> => {
-      const keyed = nodes.map((node, i) => ({ node, value: valueOf(picked[i]), userId: picked[i].userId }));
-      const p = keysetConnection(
-        keyed,
-        ks,
-        (r) => keyCursor(tag, CROSS_RANKING_KEY, [r.value, r.userId], key),
-        totalCount,
-      );
-      return { ...p, edges: p.edges.map((e) => ({ cursor: e.cursor, node: e.node.node })) };
-    };
-    return { select, page };
-  }
-
-  async towerRanking(q: KeysetArgs & { version?: string | null; period?: GroupBy | null; date?: string | null }) {
-    const { version } = orThrow(parseStatsQuery({ version: q.version }));
-    const date = orThrow(parseDate(q.date, 'date'));
-    const period = towerPeriod(q.period ?? 'day', date, jstDate(new Date()));
-    const paging = this.crossRankingPage(q, `towerRanking:${version}:${period.period}:${period.startDate}`);
-    const rows = await this.s.db.$queryRaw<
-      {
-        userId: string;
-        keyCount: number;
-        scratchCount: number;
-        name: string;
-        profileImage: string | null;
-        gameId: string | null;
-        visible: boolean;
-      }[]
-    >`
-      SELECT t."userId", SUM(t."keyCount")::int AS "keyCount", SUM(t."scratchCount")::int AS "scratchCount", u."name", u."profileImage", u."gameId",
-             ${this.visibleSql()} AS "visible"
-        FROM "TowerEntry" t JOIN "User" u ON u."id" = t."userId"
-       WHERE t."version" = ${version} AND t."playDate" BETWEEN ${period.startDate}::date AND ${period.endDate}::date
-       GROUP BY t."userId", u."id"`;
-    const ranked = towerRanking(rows, period, this.s.viewer?.id ?? null, paging.select);
-    const nodes = ranked.entries.map((e) => ({
-      ...this.entry(e),
-      keyCount: e.data.keyCount,
-      scratchCount: e.data.scratchCount,
-      radar: null,
-    }));
-    return {
-      ...paging.page(nodes, ranked.totalCount),
-      version,
-      period: period.period,
-      startDate: period.startDate,
-      endDate: period.endDate,
-      selfRank: ranked.selfRank,
-    };
-  }
-
-  private entry(e: {
-    rank: number;
-    value: number;
-    userId: string | null;
-    name: string;
-    isMasked: boolean;
-    isSelf: boolean;
-  }) {
-    return {
-      rank: e.rank,
-      value: e.value,
-      userId: e.userId,
-      name: e.name,
-      isMasked: e.isMasked,
-      isSelf: e.isSelf,
-      user: null as User | null,
-    };
-  }
-
-  /** The caller's radar in a version: their RadarCache row, or computed from their bests. */
-  async viewerRadar(version: string): Promise<RadarValues | null> {
-    const viewer = this.s.viewer;
-    if (!viewer) return null;
-    return liveRadar(this.s.catalogue, version, await this.bests({ userId: viewer.id, version }));
-  }
-
-  async radarRanking(q: KeysetArgs & { version?: string | null; category?: string | null }) {
-    const { version } = orThrow(parseStatsQuery({ version: q.version }));
-    const category = orThrow(parseCategory(q.category, 'category')) as RadarCategory;
-    const paging = this.crossRankingPage(q, `radarRanking:${version}:${category}`);
-    const rows = await this.s.db.$queryRaw<(RadarCacheRow & { visible: boolean })[]>`
-      SELECT c."userId", c."notes", c."chord", c."peak", c."charge", c."scratch", c."soflan", u."name", u."profileImage", u."gameId",
-             ${this.visibleSql()} AS "visible"
-        FROM "RadarCache" c JOIN "User" u ON u."id" = c."userId" WHERE c."version" = ${version}`;
-    const [viewerRadar] = await Promise.all([this.viewerRadar(version)]);
-    const ranked = radarCategoryRanking(rows, category, this.s.viewer?.id ?? null, paging.select, viewerRadar);
-    const nodes = ranked.entries.map((e) => ({
-      ...this.entry(e),
-      keyCount: null,
-      scratchCount: null,
-      radar: e.isMasked ? null : e.data,
-    }));
-    return { ...paging.page(nodes, ranked.totalCount), version, category, selfRank: ranked.selfRank, viewerRadar };
-  }
-
-  async siteSummary() {
-    const db = this.s.db;
-    // createdAt is a UTC timestamp without time zone; JST = UTC + 9 h (no daylight saving)
-    const hourly = (table: 'User' | 'ImportBatch' | 'Score') =>
-      db.$queryRaw<HourBucket[]>(Prisma.sql`
-        SELECT to_char("createdAt" + interval '9 hours', 'YYYY-MM-DD') AS "date",
-               EXTRACT(hour FROM "createdAt" + interval '9 hours')::int AS "hour", COUNT(*)::int AS "count"
-          FROM ${Prisma.raw(`"${table}"`)} GROUP BY 1, 2`);
-    const [users, batches, plays, arenaClasses, areas, versions] = await Promise.all([
-      hourly('User'),
-      hourly('ImportBatch'),
-      hourly('Score'),
-      db.$queryRaw<{ arenaClass: (typeof ARENA_ORDER)[number]; count: number }[]>`
-        SELECT "arenaClass"::text AS "arenaClass", COUNT(*)::int AS "count" FROM "PlayerVersionStatus"
-         WHERE "version" = ${LATEST_VERSION} AND "arenaClass" IS NOT NULL GROUP BY 1`,
-      db.$queryRaw<{ area: string; count: number }[]>`
-        SELECT s."area", COUNT(*)::int AS "count" FROM "PlayerVersionStatus" s JOIN "User" u ON u."id" = s."userId"
-         WHERE s."version" = ${LATEST_VERSION} AND s."area" IS NOT NULL AND u."showArea" GROUP BY 1`,
-      db.$queryRaw<
-        { version: string; count: number }[]
-      >`SELECT "version", COUNT(*)::int AS "count" FROM "Score" GROUP BY 1`,
-    ]);
-    const s = siteSummary({ now: new Date(), users, batches, plays, arenaClasses, areas, versions });
-    return {
-      generatedAt: s.generatedAt,
-      today: s.today,
-      summary: s.summary,
-      dailyRegistrations: s.dailyRegistrations,
-      windows: (['all', 'd90', 'd30', 'd7'] as const).map((w) => ({
-        window: w,
-        hourly: s.hourly[w].map((h) => ({ key: h.hour, batches: h.batches, plays: h.plays })),
-        weekday: s.weekday[w].map((h) => ({ key: h.weekday, batches: h.batches, plays: h.plays })),
-      })),
-      arenaClassDistribution: s.arenaClassDistribution.map((x) => ({ name: x.arenaClass, count: x.count })),
-      areaDistribution: s.areaDistribution.map((x) => ({ name: x.area, count: x.count })),
-      versionDistribution: s.versionDistribution.versions.map((x) => ({ name: x.version, count: x.count })),
-    };
-  }
-}
-
-/** The radar of a player's bests in a version (the values of User.compare.radar and of the RadarCache rows). */
-export function liveRadar(
-  cat: AreaDeps['catalogue'],
-  version: string,
-  bests: readonly { chartId: number; exScore: number }[],
-): RadarValues {
-  const bpis = new Map<number, number | null>();
-  for (const b of bests) {
-    const c = cat.chart(b.chartId);
-    if (c?.playStyle === PlayStyle.SP && c.radarCategory) bpis.set(b.chartId, cat.currentBpi(b.chartId, b.exScore));
-  }
-  const valid = [...cat.charts()].filter(
-    (c) => c.playStyle === PlayStyle.SP && c.radarCategory && chartInVersion(c, version),
-  );
-  return computeRadar(valid, bpis, (id) => cat.chart(id)?.radarCategory);
-}
-
-/**
- * Keeps the RadarCache row of (player, version) equal to the live radar: run after an import or a
- * batch deletion (events) and by the recompute job after a definitions update. A player without
- * bests loses their row (not ranked).
- */
-export async function refreshRadarCache(
-  deps: Pick<AreaDeps, 'db' | 'catalogue'>,
-  userIds: readonly string[],
-  version: string,
-): Promise<void> {
-  if (!userIds.length) return;
-  // Under the players' import locks (lockPlayers, sorted), bests read inside the transaction: a
-  // refresh that lost a race to a later import's refresh never writes an older radar over it.
-  await retryTransaction(() =>
-    deps.db.$transaction(
-      async (tx) => {
-        await lockPlayers(tx, userIds);
-        const bests = await tx.bestScore.findMany({
-          where: { userId: { in: [...userIds] }, version },
-          select: { userId: true, chartId: true, exScore: true },
-        });
-        const byUser = new Map<string, { chartId: number; exScore: number }[]>();
-        for (const b of bests) {
-          const l = byUser.get(b.userId);
-          if (l) l.push(b);
-          else byUser.set(b.userId, [b]);
-        }
-        const empty = userIds.filter((u) => !byUser.has(u));
-        if (empty.length) await tx.radarCache.deleteMany({ where: { version, userId: { in: empty } } });
-        for (const [userId, list] of byUser) {
-          const v = liveRadar(deps.catalogue, version, list);
-          const data = {
-            notes: v.NOTES,
-            chord: v.CHORD,
-            peak: v.PEAK,
-            charge: v.CHARGE,
-            scratch: v.SCRATCH,
-            soflan: v.SOFLAN,
-          };
-          await tx.radarCache.upsert({
-            where: { userId_version: { userId, version } },
-            create: { userId, version, ...data },
-            update: data,
-          });
-        }
-      },
-      { timeout: 60_000 },
-    ),
-  );
 }

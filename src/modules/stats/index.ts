@@ -11,7 +11,7 @@ import {
   ReviewRivalResolver,
   StatsRankingEntryResolver,
 } from './dashboard.resolver';
-import { refreshRadarCache } from './dashboard.service';
+import { refreshRadarCache } from './radar-cache';
 import { StatsService } from './stats.service';
 import { SupportersResolver } from './supporters';
 

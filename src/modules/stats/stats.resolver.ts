@@ -23,7 +23,7 @@ export class StatsResolver {
     @Args(() => GlobalRankingArgs) args: GlobalRankingArgs,
     @Ctx() ctx: Context,
   ): Promise<GlobalRankingConnection> {
-    return ctx.services.stats.globalRanking(args);
+    return ctx.services.stats.crossPlayer.globalRanking(args);
   }
 }
 

@@ -1,43 +1,24 @@
 /**
  * Stats: a player's stats per version (total BPI and arena status, masked by the owner's
- * switches), area rank, radar, recommended charts (weapons / potential), the total-BPI trend,
- * and the global total-BPI ranking. Reads the stored totals (PlayerVersionStatus, kept by the
+ * switches), area rank, radar, recommended charts (weapons / potential) and the total-BPI trend
+ * (the global total-BPI ranking: cross-player.service.ts). Reads the stored totals (PlayerVersionStatus, kept by the
  * scores area's totals.service.ts) and the bests through the scores area; no GraphQL types here.
  */
-import { Prisma, type PlayerVersionStatus, type User } from '../../generated/prisma/client';
+import { type PlayerVersionStatus, type User } from '../../generated/prisma/client';
 import { BPI_FLOOR, round2 } from '../../domain/bpi';
-import { BPI_LEVELS, LATEST_VERSION, PlayStyle, type ArenaClass, type Difficulty } from '../../domain/constants';
+import { BPI_LEVELS, LATEST_VERSION, PlayStyle, type Difficulty } from '../../domain/constants';
 import { sortVersionsForProfile } from '../../domain/profile';
 import { chartInVersion, computeRadar, type RadarValues } from '../../domain/radar';
 import { badInput, type ErrorIssue } from '../../errors';
-import { keyset, parseVersion, versionIssue, type KeysetArgs } from '../../graphql/args';
-import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection } from '../../graphql/connection';
-import { pageCompetitionRanks } from '../../domain/stats/common';
+import { parseVersion, versionIssue } from '../../graphql/args';
 import { aaaTable, checkAll, orThrow, parseLevels, parseVersion as parseStatsVersion } from '../../domain/stats';
-import { visibleUser } from '../../graphql/rules';
 import type { AreaScope } from '../area';
 import { DashboardService } from './dashboard.service';
+import { CrossPlayerService } from './cross-player.service';
 import { listSupporters } from './supporters';
 import type { CatalogueChart } from '../catalogue/catalogue';
 import { entry, loadPlays, matchesFilter, playDayTotals, weekKey, type ChartFilter } from '../scores/plays';
 import type { ScoresService } from '../scores/scores.service';
-
-export const AREA_MAX_LENGTH = 40;
-
-export interface GlobalRankingQuery extends KeysetArgs {
-  version?: string | null;
-  area?: string | null;
-  arenaClass?: ArenaClass | null;
-}
-
-/** Cursor kinds of the global ranking: [totalBpi, sealed user id] (an anonymous row's cursor must not name its player). */
-const GLOBAL_RANKING_KEY = ['num', 'sealed'] as const;
-
-export interface GlobalRankingRow {
-  userId: string;
-  totalBpi: number;
-  rank: number;
-}
 
 export interface StatsEntry {
   version: string;
@@ -106,6 +87,13 @@ export class StatsService {
   /** The dashboard parts and the cross-player stats (dashboard.service.ts). */
   get dashboard(): DashboardService {
     return (this.dashboardService ??= new DashboardService(this.s));
+  }
+
+  private crossPlayerService: CrossPlayerService | null = null;
+
+  /** Rankings and summaries over every player (cross-player.service.ts). */
+  get crossPlayer(): CrossPlayerService {
+    return (this.crossPlayerService ??= new CrossPlayerService(this.s));
   }
 
   private isOwner(userId: string): boolean {
@@ -269,112 +257,6 @@ export class StatsService {
       out.set(key, { date: key, totalBpi: d.totalBpi, count: d.count, updated: (prev?.updated ?? 0) + d.plays.length });
     }
     return [...out.values()];
-  }
-
-  /**
-   * Players with a total in the version, highest first (ties by user id, for stable pages), with
-   * competition ranks over the filtered population. Unlike the reference (whole population in one
-   * answer, ranks without ties) this pages with first/after. Players the caller may not see are
-   * anonymous (player null); so is a player who hides the area or arena class the ranking is
-   * filtered on (it would be revealed next to the name).
-   */
-  async globalRanking(q: GlobalRankingQuery) {
-    const selfId = this.s.viewer?.id ?? null;
-    const { version, area, arenaClass, selfRank, page } = await this.ranking(q, selfId);
-    const edges = await Promise.all(
-      page.edges.map(async ({ cursor, node }) => {
-        const isSelf = node.userId === selfId;
-        let player = await visibleUser(this.s.ctx, node.userId);
-        if (
-          player &&
-          !isSelf &&
-          ((area !== null && !player.showArea) || (arenaClass !== null && !player.showArenaClass))
-        )
-          player = null;
-        return { cursor, node: { rank: node.rank, player, anonymous: !player, totalBpi: node.totalBpi, isSelf } };
-      }),
-    );
-    return { ...page, edges, version, selfRank };
-  }
-
-  private async ranking(q: GlobalRankingQuery, selfUserId: string | null) {
-    const version = parseVersion(q.version);
-    const area = q.area == null ? null : q.area.trim();
-    if (area !== null && (area.length === 0 || area.length > AREA_MAX_LENGTH)) {
-      const message = `area must be 1–${AREA_MAX_LENGTH} characters`;
-      throw badInput(message, [{ code: 'invalid_string', path: ['area'], message }]);
-    }
-    const tag = `globalRanking:${version}:${area ?? ''}:${q.arenaClass ?? ''}`;
-    const key = this.s.auth.deriveKey(CURSOR_KEY_PURPOSE);
-    const ks = keyset(q, tag, GLOBAL_RANKING_KEY, { key });
-    const filter = (alias: string) => {
-      const t = Prisma.raw(alias);
-      const parts = [Prisma.sql`${t}."version" = ${version}`];
-      // A player who hides their area / arena class is not in a ranking filtered on it at all:
-      // shown anonymously, their total would still match their named row of the unfiltered ranking.
-      if (area !== null)
-        parts.push(
-          Prisma.sql`${t}."area" = ${area} AND EXISTS (SELECT 1 FROM "User" hu WHERE hu."id" = ${t}."userId" AND hu."showArea")`,
-        );
-      if (q.arenaClass) {
-        parts.push(
-          Prisma.sql`${t}."arenaClass"::text = ${q.arenaClass} AND EXISTS (SELECT 1 FROM "User" hc WHERE hc."id" = ${t}."userId" AND hc."showArenaClass")`,
-        );
-      }
-      return Prisma.join(parts, ' AND ');
-    };
-    // keyset over (totalBpi DESC, userId ASC), forward or backward (last / before); the redundant
-    // bound on totalBpi makes the cursor an index condition (version, totalBpi)
-    const [bpi, uid] = ks.key ?? [0, ''];
-    const query = !ks.backward
-      ? Prisma.sql`SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s WHERE ${filter('s')}
-          ${ks.key ? Prisma.sql`AND s."totalBpi" <= ${bpi}::float8 AND (s."totalBpi" < ${bpi}::float8 OR (s."totalBpi" = ${bpi}::float8 AND s."userId" > ${uid}))` : Prisma.empty}
-          ORDER BY s."totalBpi" DESC, s."userId" ASC LIMIT ${ks.size + 1}`
-      : Prisma.sql`SELECT s."userId", s."totalBpi" FROM "PlayerVersionStatus" s WHERE ${filter('s')}
-          ${ks.key ? Prisma.sql`AND s."totalBpi" >= ${bpi}::float8 AND (s."totalBpi" > ${bpi}::float8 OR (s."totalBpi" = ${bpi}::float8 AND s."userId" < ${uid}))` : Prisma.empty}
-          ORDER BY s."totalBpi" ASC, s."userId" DESC LIMIT ${ks.size + 1}`;
-    const [rows, self] = await Promise.all([
-      this.s.db.$queryRaw<{ userId: string; totalBpi: number }[]>(query),
-      selfUserId
-        ? this.s.db.$queryRaw<{ rank: number }[]>`
-            SELECT (1 + (SELECT COUNT(*) FROM "PlayerVersionStatus" s WHERE ${filter('s')} AND s."totalBpi" > me."totalBpi"))::int AS "rank"
-              FROM "PlayerVersionStatus" me WHERE me."userId" = ${selfUserId} AND ${filter('me')}`
-        : Promise.resolve([]),
-    ]);
-    // the page in list order; then one count: the total, and the rows ahead of / tied with the page's
-    // first total (rank = 1 + the rows ahead: pageCompetitionRanks)
-    const keyed = keysetConnection(
-      rows.map((r) => ({ userId: r.userId, totalBpi: Number(r.totalBpi) })),
-      ks,
-      (r) => keyCursor(tag, GLOBAL_RANKING_KEY, [r.totalBpi, r.userId], key),
-      0,
-    );
-    const top = keyed.edges[0]?.node.totalBpi ?? null;
-    // ahead / tied: index range counts of (version, totalBpi); the unfiltered population's size is
-    // kept per version by triggers (VersionPlayerCount), a ranking filtered on area / class counts its
-    // (smaller) population
-    const total =
-      area === null && !q.arenaClass
-        ? Prisma.sql`COALESCE((SELECT c."players" FROM "VersionPlayerCount" c WHERE c."version" = ${version}), 0)`
-        : Prisma.sql`(SELECT COUNT(*) FROM "PlayerVersionStatus" s WHERE ${filter('s')})`;
-    const [c] = await this.s.db.$queryRaw<{ total: number; ahead: number; tied: number }[]>`
-      SELECT ${total}::int AS "total",
-             (SELECT COUNT(*) FROM "PlayerVersionStatus" s WHERE ${filter('s')} AND s."totalBpi" > ${top}::float8)::int AS "ahead",
-             (SELECT COUNT(*) FROM "PlayerVersionStatus" s WHERE ${filter('s')} AND s."totalBpi" = ${top}::float8)::int AS "tied"`;
-    keyed.totalCount = Number(c.total);
-    const ranks = pageCompetitionRanks(
-      keyed.edges.map((e) => e.node.totalBpi),
-      Number(c.ahead),
-      Number(c.tied),
-    );
-    const page = {
-      ...keyed,
-      edges: keyed.edges.map((e, i): { cursor: string; node: GlobalRankingRow } => ({
-        cursor: e.cursor,
-        node: { ...e.node, rank: ranks[i] },
-      })),
-    };
-    return { version, area, arenaClass: q.arenaClass ?? null, selfRank: self[0] ? Number(self[0].rank) : null, page };
   }
 }
 

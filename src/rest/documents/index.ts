@@ -4,6 +4,7 @@ import { RestRecentNotes } from './recent-notes';
 import { RestRecommended } from './recommended';
 import { RestProfile } from './profile';
 import { RestExchangeApiKey } from './token';
+import { RestOAuthConsentUser } from './oauth';
 import { RestChartSvg } from './chart-svg';
 import { McpMyDashboard } from './mcp-dashboard';
 import { McpMyScores, McpUserScoresById, McpUserScoresByName } from './mcp-scores';
@@ -22,6 +23,7 @@ export const FIXED_DOCUMENTS: readonly FixedDocument[] = [
   RestRecommended,
   RestProfile,
   RestExchangeApiKey,
+  RestOAuthConsentUser,
   RestChartSvg,
   McpMyDashboard,
   McpMyScores,

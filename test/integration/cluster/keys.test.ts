@@ -128,4 +128,19 @@ describePg('signing keys shared through PostgreSQL', () => {
     expect((await me(a, token)).data?.me?.databaseId).toBe(u.id);
     expect(a.app.auth.keys.signing().kid).toBe(kid);
   });
+  it('two rotations at once (two CLIs): one after the other under the lock, one current key', async () => {
+    const before = a.app.auth.keys.signing().kid;
+    const [x, y] = await Promise.all([rotateAccessKey(base.db.prisma, 3600), rotateAccessKey(base.db.prisma, 3600)]);
+    expect(x.kid).not.toBe(y.kid);
+    const live = await base.db.prisma.serverKey.findMany({
+      where: { purpose: 'access', retiredAt: null },
+      select: { kid: true },
+    });
+    // the later of the two is current; it retired the earlier one (which retired the one before)
+    expect(live).toHaveLength(1);
+    expect([x.kid, y.kid]).toContain(live[0].kid);
+    const first = live[0].kid === x.kid ? y : x;
+    expect(first.retired).toContain(before);
+    expect(live[0].kid === x.kid ? x.retired : y.retired).toEqual([first.kid]);
+  });
 });

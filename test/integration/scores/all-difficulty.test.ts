@@ -95,14 +95,17 @@ describe('all-difficulty import: charts learned from the export', () => {
     });
     // first batch of the version: no previous total → difference 0 (not total + 15)
     expect(r.previousTotalBpi).toBe(-15);
-    expect(s.app.catalogue.size).toBe(before + 3);
+    // learned charts are provisional: the catalogue holds them (3 more charts in all) but none is public
+    expect(s.app.catalogue.size).toBe(before);
+    expect([...s.app.catalogue.allCharts()].filter((c) => c.provisional)).toHaveLength(3);
     const newSong = s.app.catalogue.find('Brand New Tune', 'SP', 'ANOTHER')!;
     expect(newSong).toMatchObject({ level: 10, definition: null });
     const row = await s.db.prisma.chart.findUniqueOrThrow({ where: { id: newSong.id }, include: { song: true } });
     expect(row).toMatchObject({
       level: 10,
       notes: null,
-      song: { title: 'Brand New Tune', genre: 'GENRE', artist: 'ARTIST' },
+      provisional: true,
+      song: { title: 'Brand New Tune', genre: 'GENRE', artist: 'ARTIST', provisional: true },
     });
     const normal = s.app.catalogue.find(hyper.title, 'SP', 'NORMAL')!;
     expect(normal).toMatchObject({ level: 5, songId: hyper.songId });
@@ -120,8 +123,17 @@ describe('all-difficulty import: charts learned from the export', () => {
          chart: chartHistory(chartId: ${newSong.id}) { exScore }
        } }`,
         { id: u.id },
+        token,
       ),
     ).user;
+    // another viewer (anonymous) sees the player's BPI chart only: provisional charts are the player's own
+    const seen = ok(
+      await s.gql(
+        `query($id: ID!) { user(id: $id) { allDifficultyScores(first: 10) { edges { node { difficulty } } } } }`,
+        { id: u.id },
+      ),
+    ).user.allDifficultyScores.edges.map((e: any) => e.node.difficulty);
+    expect(seen).toEqual(['HYPER']);
     // default order: level desc, then title
     expect(
       q.allDifficultyScores.edges.map((e: any) => [

@@ -22,7 +22,7 @@
  */
 import { importDefinitions } from '../../../src/db/definitions';
 import type { User } from '../../../src/generated/prisma/client';
-import { refreshRadarCache } from '../../../src/modules/stats/dashboard.service';
+import { refreshRadarCache } from '../../../src/modules/stats/radar-cache';
 import { aPrivatePlayer, aPublicPlayer, aScoreImport, aVersionStatus, follows } from '../../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 import { expectSameSqlCount, sqlFor } from '../../helpers/sql-count';

@@ -1,0 +1,63 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { createLogger, requestContext, writeAccessLine } from '../../src/logger';
+
+/** A logger of createLogger writing into an array (one entry per line). */
+function capture(level = 'info') {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      cb();
+    },
+  });
+  return { lines, log: createLogger(level, stream) };
+}
+
+const flush = () => new Promise((r) => setImmediate(r));
+/** The line without its time (the two writes may fall in different milliseconds). */
+const noTime = (line: string) => line.replace(/,"time":"[^"]*"/, ',"time":"T"');
+
+describe('writeAccessLine (the access line without pino’s generic path)', () => {
+  const cases: { route: string; operation?: string; status: number; ms: number }[] = [
+    { route: '/api/v1/bpi/calc', status: 200, ms: 0.8 },
+    { route: '/graphql', operation: 'bpiCalc', status: 429, ms: 12 },
+    { route: 'unmatched', status: 404, ms: 1234.5 },
+    // characters JSON must escape, and a number JSON has no spelling for (pino writes null)
+    { route: '/a"b\\c\u0001', operation: 'x', status: 500, ms: Number.NaN },
+  ];
+
+  it.each(cases)('writes what log.info writes, byte for byte: %o', async ({ route, operation, status, ms }) => {
+    const { lines, log } = capture();
+    const req = log.child({ reqId: 'req-1' });
+    const fields = `,"route":${JSON.stringify(route)}` + (operation ? `,"operation":${JSON.stringify(operation)}` : '');
+    expect(writeAccessLine(req, 'GET', fields, status, ms, 'request completed')).toBe(true);
+    req.info({ method: 'GET', route, operation, status, ms }, 'request completed');
+    await flush();
+    expect(lines).toHaveLength(2);
+    expect(noTime(lines[0])).toBe(noTime(lines[1]));
+    const parsed = JSON.parse(lines[0]) as { time: string; reqId: string; level: number };
+    // the time is an ISO instant to the millisecond, as pino.stdTimeFunctions.isoTime writes it
+    expect(new Date(parsed.time).toISOString()).toBe(parsed.time);
+    expect(Math.abs(Date.parse(parsed.time) - Date.now())).toBeLessThan(5000);
+    expect(parsed).toMatchObject({ level: 30, reqId: 'req-1' });
+  });
+
+  it('reqId comes from the request context too (a request logger without it falls back to log.info)', async () => {
+    const { lines, log } = capture();
+    // no reqId bound: the caller logs through pino (whose mixin adds the context's reqId)
+    expect(writeAccessLine(log, 'GET', ',"route":"/x"', 200, 1, 'request completed')).toBe(false);
+    requestContext.run({ reqId: 'ctx-1' }, () => log.info({ method: 'GET' }, 'm'));
+    await flush();
+    expect(JSON.parse(lines[0])).toMatchObject({ reqId: 'ctx-1', method: 'GET', msg: 'm' });
+  });
+
+  it('writes nothing when info is off, and leaves other loggers to log.info', async () => {
+    const quiet = capture('warn');
+    expect(writeAccessLine(quiet.log.child({ reqId: 'r' }), 'GET', '', 200, 1, 'request completed')).toBe(true);
+    await flush();
+    expect(quiet.lines).toEqual([]);
+    const foreign = pino({ level: 'info' }, new Writable({ write: (_c, _e, cb) => cb() }));
+    expect(writeAccessLine(foreign.child({ reqId: 'r' }), 'GET', '', 200, 1, 'request completed')).toBe(false);
+  });
+});
