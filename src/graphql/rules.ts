@@ -188,6 +188,10 @@ export const RULES: Record<string, RuleEntry> = {
   'REST.accountExport': { rule: 'AUTHENTICATED', scope: 'read', firstParty: true },
   // GET /api/v1/users/{userId}/cards/profile.png, /api/v1/batches/{batchId}/card.png (the batch's player): as REST.charts
   'REST.cards': { rule: 'VISIBLE', scope: 'read' },
+  // PUT / DELETE /api/v1/me/profile-image: the caller's own image, with their own token only
+  'REST.profileImageWrite': { rule: 'AUTHENTICATED', scope: 'write', firstParty: true },
+  // GET /api/v1/users/{userId}/profile-image: as the profile (User.profileImage is VISIBLE)
+  'REST.profileImage': { rule: 'VISIBLE', scope: 'read' },
 
   // ── fields of User (PLAYER_TYPES): a nested user the viewer may not see (private, not self,
   // not an approved follower) keeps these PUBLIC fields and gets null for the VISIBLE ones.

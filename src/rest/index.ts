@@ -10,6 +10,7 @@ import { registerCharts } from './charts';
 import { registerMcp } from './mcp';
 import { registerAccountExport, registerScoresExport } from './export';
 import { registerCards } from './cards';
+import { registerProfileImage } from './profile-image';
 
 /** The four compatibility routes live under /api/v1 (added by their areas). */
 export function registerRest(fastify: FastifyInstance, app: App): void {
@@ -24,4 +25,5 @@ export function registerRest(fastify: FastifyInstance, app: App): void {
   registerScoresExport(fastify, app);
   registerAccountExport(fastify, app);
   registerCards(fastify, app);
+  registerProfileImage(fastify, app);
 }

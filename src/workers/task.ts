@@ -17,7 +17,8 @@ export interface Task<I, O> {
   /** The defining module (absolute path, .ts under the swc hook, .js when compiled). */
   readonly file: string;
   readonly name: string;
-  readonly run: (input: I, ctx: TaskContext) => O;
+  /** Synchronous, or a promise the worker awaits (e.g. a native library's async API). */
+  readonly run: (input: I, ctx: TaskContext) => O | Promise<O>;
 }
 
 const registry = new Map<string, Task<unknown, unknown>>();
@@ -25,7 +26,11 @@ const registry = new Map<string, Task<unknown, unknown>>();
 const keyOf = (file: string, name: string) => `${file}#${name}`;
 
 /** Defines a task: `export const planTask = defineTask(__filename, 'plan', (input: In, ctx) => out)`. */
-export function defineTask<I, O>(file: string, name: string, run: (input: I, ctx: TaskContext) => O): Task<I, O> {
+export function defineTask<I, O>(
+  file: string,
+  name: string,
+  run: (input: I, ctx: TaskContext) => O | Promise<O>,
+): Task<I, O> {
   const task: Task<I, O> = { file, name, run };
   registry.set(keyOf(file, name), task as Task<unknown, unknown>);
   return task;

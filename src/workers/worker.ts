@@ -26,7 +26,7 @@ export type ResultMessage =
 
 const port = parentPort;
 if (port) {
-  port.on('message', (m: TaskMessage) => {
+  port.on('message', async (m: TaskMessage) => {
     let reply: ResultMessage;
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- the task's module defines it
@@ -35,7 +35,7 @@ if (port) {
       if (!task) throw new Error(`No task ${m.name} in ${m.file}`);
       // The budget starts now, the task's module loaded (a fresh worker compiles it first).
       port.postMessage({ id: m.id, started: true } satisfies ResultMessage);
-      reply = { id: m.id, ok: true, output: task.run(m.input, contextFor(m.budgetMs)) };
+      reply = { id: m.id, ok: true, output: await task.run(m.input, contextFor(m.budgetMs)) };
     } catch (err) {
       const e = err as Error;
       reply =

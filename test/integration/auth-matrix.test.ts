@@ -186,6 +186,21 @@ const CASES: Record<string, Case> = {
   'REST.cards': {
     http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/cards/profile.png`, token)).status,
   },
+  'REST.profileImage': {
+    // no image uploaded: an allowed caller gets 404 (no image), a refused one 401/403
+    http: async (f, token) => (await f.s.get(`/api/v1/users/${f.target.id}/profile-image`, token)).status,
+  },
+  'REST.profileImageWrite': {
+    // bytes that are no image: an allowed caller gets 415, a refused one 401/403 (checked first)
+    http: async (f, token) =>
+      (
+        await fetch(`${f.s.url}/api/v1/me/profile-image`, {
+          method: 'PUT',
+          headers: { 'content-type': 'image/png', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: 'not an image',
+        })
+      ).status,
+  },
 };
 
 /** The enumerating tests send one request per (rule × caller): they grow with the rule table. */
