@@ -11,8 +11,6 @@ import { PlayStyle } from '../../domain/constants';
 import { pageSize, parseEnumList, parseLevels, parseSearch, parseVersion } from '../../graphql/args';
 import type { AreaScope } from '../area';
 import type { ReplayBest } from '../scores/plays';
-import type { ScoresService } from '../scores/scores.service';
-import type { StatsService } from '../stats/stats.service';
 import { nameOrGameId, parseOffset, suggestRivals, type SuggestArgs } from './rivals.suggest';
 import { SuggestionOrder } from './rivals.types';
 import { RivalryService, type RivalsScope } from './rivals.rivalry.service';
