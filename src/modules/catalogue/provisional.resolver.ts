@@ -4,7 +4,7 @@ import { parseIntId } from '../../graphql/args';
 
 @ObjectType('ProvisionalChart', {
   description:
-    'Value type (admin): a chart learned from a player export and not yet public (docs/imports-provisional.md)',
+    'Value type: a chart learned from a player export and not yet public, for administrators (docs/imports-provisional.md)',
 })
 export class ProvisionalChartType {
   @Field(() => Int, { description: 'Database id of the chart' }) chartId!: number;
