@@ -16,7 +16,7 @@ const LAYERS: [name: string, test: RegExp][] = [
   ['domain', /^(domain\/|generated\/|errors\.ts$)/],
   [
     'base',
-    /^(db\/|cluster\/|workers\/|logger\.ts$|config\.ts$|events\.ts$|ratelimit\.ts$|metrics\.ts$|tracing\.ts$|paths\.ts$)/,
+    /^(db\/|cluster\/|workers\/|logger\.ts$|config\.ts$|events\.ts$|ratelimit(-pg)?\.ts$|metrics\.ts$|tracing\.ts$|paths\.ts$)/,
   ],
   ['platform', /^(graphql|jobs)\//],
   ['areas', /^modules\//],

@@ -11,7 +11,10 @@
  */
 import type { Db } from '../../db/client';
 import { badInput } from '../../errors';
-import type { DbLike } from '../scores/totals.service';
+import type { Prisma } from '../../generated/prisma/client';
+
+/** A transaction (the scores area's DbLike, spelled here so the areas stay one-way). */
+type DbLike = Prisma.TransactionClient;
 
 /** (#28, item 3): the two-int advisory key space, apart from the players' one-bigint locks. */
 const LOCK = 'SELECT 1 AS ok FROM (SELECT %s(28, 3)) AS l';

@@ -7,8 +7,25 @@
 import { capNewTitles, type NewTitleLimits } from '../../domain/new-titles';
 import { titleKey } from '../../domain/titles';
 import type { CatalogueChart } from '../catalogue/catalogue';
-import type { ImportProblem, MatchedRow } from './import.service';
 import type { DbLike } from './totals.service';
+
+/** What the caps read of a matched row (import.service.ts's MatchedRow; structural, no import back). */
+interface CapRow {
+  row: { line: number; title: string; difficulty: string };
+  chart: CatalogueChart;
+  learned?: boolean;
+  newTitle?: string;
+}
+/** A row not taken (import.service.ts's ImportProblem). */
+interface ImportProblem {
+  line: number;
+  title?: string;
+  difficulty?: string;
+  column?: string;
+  value?: string;
+  reason: string;
+  severity: 'error' | 'warning';
+}
 import { lockProvisionalShared } from '../catalogue/provisional.service';
 
 /** Defaults of NEW_TITLES_PER_IMPORT / NEW_TITLES_PER_DAY (src/config.ts). */
@@ -22,7 +39,7 @@ const DAY_MS = 24 * 3600 * 1000;
  * removes such a chart before this import's plays are on it; a provisional chart the catalogue
  * knew but another transaction removed meanwhile turns its rows into problems.
  */
-export async function takeNewTitles(
+export async function takeNewTitles<MatchedRow extends CapRow>(
   tx: DbLike,
   userId: string,
   step1: { matched: readonly MatchedRow[]; learned: readonly CatalogueChart[] },
@@ -54,7 +71,7 @@ export async function takeNewTitles(
   return { ...capped, matched };
 }
 
-export async function capNewTitlesInTx(
+export async function capNewTitlesInTx<MatchedRow extends CapRow>(
   tx: DbLike,
   userId: string,
   step1: { matched: readonly MatchedRow[]; learned: readonly CatalogueChart[] },
