@@ -28,6 +28,7 @@ import { openDatabase } from '../src/db/client';
 import { createLogger } from '../src/logger';
 import { seedDashboard } from './dashboard';
 import { BENCH_JWT, benchDatabase, fmt, percentile, record, startProcess, type Child } from './lib';
+import { OFFICIAL_HEADER } from '../src/domain/csv/official-writer';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -75,24 +76,7 @@ async function loopDelay(url: string): Promise<Record<string, number>> {
   return out;
 }
 
-const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'];
-const HEADER = [
-  'バージョン',
-  'タイトル',
-  'ジャンル',
-  'アーティスト',
-  'プレー回数',
-  ...DIFFS.flatMap((d) => [
-    `${d} 難易度`,
-    `${d} スコア`,
-    `${d} PGreat`,
-    `${d} Great`,
-    `${d} ミスカウント`,
-    `${d} クリアタイプ`,
-    `${d} DJ LEVEL`,
-  ]),
-  '最終プレー日時',
-].join(',');
+const HEADER = OFFICIAL_HEADER; // the current official layout (src/domain/csv/official-writer.ts)
 const officialCsv = (songs: number, tag: string) =>
   [
     HEADER,

@@ -9,25 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../../src/db/client';
 import { cli as cliInProcess } from '../../helpers/cli';
+import { OFFICIAL_HEADER } from '../../../src/domain/csv/official-writer';
 
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'];
-const HEADER = [
-  'バージョン',
-  'タイトル',
-  'ジャンル',
-  'アーティスト',
-  'プレー回数',
-  ...DIFFS.flatMap((x) => [
-    `${x} 難易度`,
-    `${x} スコア`,
-    `${x} PGreat`,
-    `${x} Great`,
-    `${x} ミスカウント`,
-    `${x} クリアタイプ`,
-    `${x} DJ LEVEL`,
-  ]),
-  '最終プレー日時',
-].join(',');
+const HEADER = OFFICIAL_HEADER;
 /** One official-CSV row: the song's ANOTHER played (level 10, EX 1500), the other difficulties not. */
 const line = (title: string) =>
   [
