@@ -16,6 +16,7 @@ import { parseScoreExport } from '../src/domain/csv';
 import { importScores } from '../src/modules/scores/import.service';
 import { Catalogue } from '../src/modules/catalogue/catalogue';
 import { fmt, record } from './lib';
+import { OFFICIAL_HEADER } from '../src/domain/csv/official-writer';
 
 const SONGS = 1300;
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'] as const;
@@ -73,23 +74,7 @@ async function setupCatalogue(db: DatabaseHandle): Promise<Catalogue> {
 }
 
 function csv(seed: number): string {
-  const header = [
-    'バージョン',
-    'タイトル',
-    'ジャンル',
-    'アーティスト',
-    'プレー回数',
-    ...DIFFS.flatMap((d) => [
-      `${d} 難易度`,
-      `${d} スコア`,
-      `${d} PGreat`,
-      `${d} Great`,
-      `${d} ミスカウント`,
-      `${d} クリアタイプ`,
-      `${d} DJ LEVEL`,
-    ]),
-    '最終プレー日時',
-  ].join(',');
+  const header = OFFICIAL_HEADER;
   const lines = [header];
   for (let i = 0; i < SONGS; i++) {
     const groups = DIFFS.map((d) => {

@@ -28,6 +28,7 @@ import { seedDemoCatalogue } from '../src/db/seed';
 import { LATEST_VERSION } from '../src/domain/constants';
 import { createLogger } from '../src/logger';
 import { fmt, record, rssMiB, startProcess, tmpDir, type Child } from './lib';
+import { OFFICIAL_HEADER } from '../src/domain/csv/official-writer';
 
 const JWT = 'bench-secret-bench-secret-bench-secret-000';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -38,23 +39,7 @@ const check = (ok: boolean, what: string) => {
 };
 
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'];
-const HEADER = [
-  'バージョン',
-  'タイトル',
-  'ジャンル',
-  'アーティスト',
-  'プレー回数',
-  ...DIFFS.flatMap((d) => [
-    `${d} 難易度`,
-    `${d} スコア`,
-    `${d} PGreat`,
-    `${d} Great`,
-    `${d} ミスカウント`,
-    `${d} クリアタイプ`,
-    `${d} DJ LEVEL`,
-  ]),
-  '最終プレー日時',
-].join(',');
+const HEADER = OFFICIAL_HEADER;
 
 /** An official current-layout CSV over the catalogue's songs (scores scaled by `seed`). */
 function csvFor(

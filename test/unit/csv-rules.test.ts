@@ -15,6 +15,7 @@ import {
   normalizeWallClock,
   type ParseResult,
 } from '../../src/domain/csv';
+import { OFFICIAL_HEADER } from '../../src/domain/csv/official-writer';
 
 const FIXTURE = path.join(__dirname, '../fixtures/official-current-layout.csv');
 const NOW = new Date('2025-06-01T00:00:00Z');
@@ -403,23 +404,7 @@ describe('header variants of the tool exports', () => {
     // written by the daken counter's "csv for BPI Manager": scores with NO PLAY lamps, level 0 for missing charts.
     // The reference skips a NO PLAY row whatever its score (issue #33 item 11): ANOTHER (EX 2,100) is not stored;
     // skipped: N, H, L (EX 0) and A (EX 2,100 under NO PLAY) = 4; B has level 0 → absent 1
-    const header = [
-      'バージョン',
-      'タイトル',
-      'ジャンル',
-      'アーティスト',
-      'プレー回数',
-      ...DIFF_ORDER.flatMap((d) => [
-        `${d} 難易度`,
-        `${d} スコア`,
-        `${d} PGreat`,
-        `${d} Great`,
-        `${d} ミスカウント`,
-        `${d} クリアタイプ`,
-        `${d} DJ LEVEL`,
-      ]),
-      '最終プレー日時',
-    ].join(',');
+    const header = OFFICIAL_HEADER;
     const line =
       'copula,冥,TECHNO,SLAKE,0,0,0,0,0,---,NO PLAY,---,3,0,0,0,---,NO PLAY,---,3,0,0,0,---,NO PLAY,---,12,2100,0,0,---,NO PLAY,---,3,0,0,0,---,NO PLAY,---,2025/5/4 9:5';
     const r = parseScoreExport([header, line].join('\n'), { now: NOW });

@@ -7,6 +7,7 @@
  */
 import { loadConfig } from '../../src/config';
 import { parseScoreExport } from '../../src/domain/csv';
+import { OFFICIAL_HEADER } from '../../src/domain/csv/official-writer';
 
 const LIMIT = loadConfig({}).bodyLimit;
 
@@ -23,24 +24,6 @@ function fill(header: string, row: (i: number) => string, bytes = LIMIT, eol = '
   }
 }
 
-const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'];
-const OFFICIAL_HEADER = [
-  'バージョン',
-  'タイトル',
-  'ジャンル',
-  'アーティスト',
-  'プレー回数',
-  ...DIFFS.flatMap((d) => [
-    `${d} 難易度`,
-    `${d} スコア`,
-    `${d} PGreat`,
-    `${d} Great`,
-    `${d} ミスカウント`,
-    `${d} クリアタイプ`,
-    `${d} DJ LEVEL`,
-  ]),
-  '最終プレー日時',
-].join(',');
 const REFLUX_GROUPS = ['SPB', 'SPN', 'SPH', 'SPA', 'SPL', 'DPN', 'DPH', 'DPA', 'DPL'];
 const REFLUX_HEADER = [
   'title',

@@ -13,6 +13,7 @@ import {
 import { applyPlay, improvements } from '../../src/domain/scores';
 import { availableIn, inTotalSet } from '../../src/domain/totals';
 import { itIf } from '../helpers/skip';
+import { OFFICIAL_HEADER } from '../../src/domain/csv/official-writer';
 
 const SHARED = path.resolve(__dirname, '../../../shared/data/eamusement');
 const SAMPLE = path.join(SHARED, 'score-sample-pre-leggendaria.csv');
@@ -21,23 +22,7 @@ const haveShared = fs.existsSync(SAMPLE) && fs.existsSync(CORRECTIONS);
 const itShared = itIf(haveShared, `${SHARED} not found (real data lives in ../shared)`);
 
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'];
-const CURRENT_HEADER = [
-  'バージョン',
-  'タイトル',
-  'ジャンル',
-  'アーティスト',
-  'プレー回数',
-  ...DIFFS.flatMap((d) => [
-    `${d} 難易度`,
-    `${d} スコア`,
-    `${d} PGreat`,
-    `${d} Great`,
-    `${d} ミスカウント`,
-    `${d} クリアタイプ`,
-    `${d} DJ LEVEL`,
-  ]),
-  '最終プレー日時',
-].join(',');
+const CURRENT_HEADER = OFFICIAL_HEADER;
 
 const cells = (level: number, ex: number, miss: string, lamp: string) => [level, ex, 0, 0, miss, lamp, '---'].join(',');
 const NONE = cells(0, 0, '---', 'NO PLAY');

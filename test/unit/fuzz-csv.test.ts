@@ -18,6 +18,7 @@ import {
   parseScoreExport,
   type ParseResult,
 } from '../../src/domain/csv';
+import { OFFICIAL_HEADER } from '../../src/domain/csv/official-writer';
 
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'];
 const LAMPS = [
@@ -31,23 +32,6 @@ const LAMPS = [
   'FULLCOMBO CLEAR',
   'SUPER',
 ];
-const OFFICIAL_HEADER = [
-  'バージョン',
-  'タイトル',
-  'ジャンル',
-  'アーティスト',
-  'プレー回数',
-  ...DIFFS.flatMap((d) => [
-    `${d} 難易度`,
-    `${d} スコア`,
-    `${d} PGreat`,
-    `${d} Great`,
-    `${d} ミスカウント`,
-    `${d} クリアタイプ`,
-    `${d} DJ LEVEL`,
-  ]),
-  '最終プレー日時',
-].join(',');
 const REFLUX_HEADER = [
   'title',
   'Type',

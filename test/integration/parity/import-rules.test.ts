@@ -5,6 +5,7 @@
 import { updateDefinitions } from '../../../src/modules/catalogue/definitions.service';
 import { aPublicPlayer } from '../../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
+import { OFFICIAL_HEADER } from '../../../src/domain/csv/official-writer';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -29,23 +30,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'] as const;
-const HEADER = [
-  'バージョン',
-  'タイトル',
-  'ジャンル',
-  'アーティスト',
-  'プレー回数',
-  ...DIFFS.flatMap((x) => [
-    `${x} 難易度`,
-    `${x} スコア`,
-    `${x} PGreat`,
-    `${x} Great`,
-    `${x} ミスカウント`,
-    `${x} クリアタイプ`,
-    `${x} DJ LEVEL`,
-  ]),
-  '最終プレー日時',
-].join(',');
+const HEADER = OFFICIAL_HEADER;
 type Cell = { level: number; ex: number; lamp: string };
 /** One official CSV line of Parity Song: the blocks given, the others absent (level 0). */
 const csv = (cells: Partial<Record<(typeof DIFFS)[number], Cell>>) => {

@@ -8,28 +8,13 @@
 import { Catalogue } from '../../../src/modules/catalogue/catalogue';
 import { aPublicPlayer } from '../../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
+import { OFFICIAL_HEADER } from '../../../src/domain/csv/official-writer';
 
 const ok = (res: { status: number; body: { data?: any; errors?: any[] } }): any => expectNoErrors(res);
 
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'] as const;
 type D = (typeof DIFFS)[number];
-const HEADER = [
-  'バージョン',
-  'タイトル',
-  'ジャンル',
-  'アーティスト',
-  'プレー回数',
-  ...DIFFS.flatMap((x) => [
-    `${x} 難易度`,
-    `${x} スコア`,
-    `${x} PGreat`,
-    `${x} Great`,
-    `${x} ミスカウント`,
-    `${x} クリアタイプ`,
-    `${x} DJ LEVEL`,
-  ]),
-  '最終プレー日時',
-].join(',');
+const HEADER = OFFICIAL_HEADER;
 type Cell = { level: number; ex: number | string; lamp: string; miss?: number };
 function officialCsv(songs: [string, Partial<Record<D, Cell>>][], lastPlayed = '2025-06-01 21:30'): string {
   const lines = [HEADER];

@@ -9,6 +9,7 @@ import { totalOverSet } from '../../../src/domain/totals';
 import { aPrivatePlayer, aPublicPlayer, follows } from '../../helpers/factories';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 import { describeIf } from '../../helpers/skip';
+import { OFFICIAL_HEADER } from '../../../src/domain/csv/official-writer';
 
 /** expectNoErrors, typed loosely for test assertions on arbitrary selections. */
 const ok = (res: { status: number; body: { data?: any; errors?: any[] } }): any => expectNoErrors(res);
@@ -21,23 +22,7 @@ const haveShared = [DEFS, SAMPLE, CORRECTIONS].every((f) => fs.existsSync(f));
 const d = describeIf(haveShared, `${SHARED} not found (real data lives in ../shared)`);
 
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'] as const;
-const HEADER = [
-  'バージョン',
-  'タイトル',
-  'ジャンル',
-  'アーティスト',
-  'プレー回数',
-  ...DIFFS.flatMap((x) => [
-    `${x} 難易度`,
-    `${x} スコア`,
-    `${x} PGreat`,
-    `${x} Great`,
-    `${x} ミスカウント`,
-    `${x} クリアタイプ`,
-    `${x} DJ LEVEL`,
-  ]),
-  '最終プレー日時',
-].join(',');
+const HEADER = OFFICIAL_HEADER;
 
 type Cell = { ex: number; lamp: string; miss: number | null };
 /** A current-layout official CSV (BOM, CRLF) built from catalogue charts. */
