@@ -25,13 +25,15 @@ const DATABASE_INSENSITIVE = [
 const onPostgres = Boolean(process.env.DATABASE_URL) && !process.env.TEST_ALL;
 if (onPostgres) process.env.BPIGRAPH_PG_SUBSET = '1';
 
-module.exports = {
+// Files that declare their own type-graphql classes (decorators fill one global metadata store that
+// every later schema build in the process would read): they keep jest's own runner, a vm sandbox
+// per file.
+const NEEDS_SANDBOX = ['<rootDir>/test/unit/(speed-path|invoke-authorized|invoke-honesty)\\.test\\.ts$'];
+
+const project = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // The hostile suite runs on its own, one file at a time (npm run test:hostile, jest.hostile.config.js):
-  // it measures /healthz latency, which parallel test files would disturb.
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/hostile/', ...(onPostgres ? DATABASE_INSENSITIVE : [])],
   transform: { '^.+\\.(t|j|mj)s$': swc },
   // jose is ESM-only: let swc turn it into CommonJS for jest's sandbox.
   transformIgnorePatterns: ['/node_modules/(?!(jose)/)'],
@@ -40,6 +42,35 @@ module.exports = {
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   // Generous: CI machines are shared; a hook importing the real definitions took > 60 s at load 30.
   testTimeout: 180000,
+};
+// The hostile suite runs on its own, one file at a time (npm run test:hostile, jest.hostile.config.js):
+// it measures /healthz latency, which parallel test files would disturb.
+const ignored = ['/node_modules/', '<rootDir>/test/hostile/', ...(onPostgres ? DATABASE_INSENSITIVE : [])];
+
+const { testMatch: _all, ...sandboxProject } = project;
+
+module.exports = {
+  projects: [
+    {
+      ...project,
+      displayName: 'shared',
+      // Each worker is a thread that runs its test files one after the other with one module cache
+      // (jest-light-runner): the server's modules load and warm up once per worker instead of once
+      // per file in a fresh vm sandbox (bench/RESULTS.md has the CPU it saves). TypeScript goes
+      // through @swc-node/register, as in `npm start` (the `npm test` command loads it, with
+      // test/helpers/ts-hooks.mjs for import()); test/helpers/timeouts.ts gives tests and hooks
+      // their time limits.
+      runner: 'jest-light-runner',
+      setupFilesAfterEnv: ['<rootDir>/test/helpers/timeouts.ts'],
+      testPathIgnorePatterns: [...ignored, ...NEEDS_SANDBOX],
+    },
+    {
+      ...sandboxProject,
+      displayName: 'sandboxed',
+      testRegex: NEEDS_SANDBOX.map((p) => p.replace('<rootDir>/', '/')),
+      testPathIgnorePatterns: ignored,
+    },
+  ],
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
   forceExit: true,

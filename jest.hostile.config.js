@@ -4,11 +4,17 @@
  */
 const base = require('./jest.config');
 
+const { displayName: _name, testRegex: _files, ...hostileProject } = base.projects[1];
+
 delete process.env.BPIGRAPH_PG_SUBSET; // the hostile files run whole on either database
 
 /** @type {import('jest').Config} */
 module.exports = {
-  ...base,
+  // jest's own runner (a vm sandbox per file): the "sandboxed" project of jest.config.js, on test/hostile
+  ...hostileProject,
+  testMatch: ['**/*.test.ts'],
+  reporters: base.reporters,
+  forceExit: true,
   roots: ['<rootDir>/test/hostile'],
   testPathIgnorePatterns: ['/node_modules/'],
   maxWorkers: 1,
