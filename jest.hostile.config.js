@@ -4,7 +4,9 @@
  */
 const base = require('./jest.config');
 
-const { displayName: _name, testRegex: _files, ...hostileProject } = base.projects[1];
+const hostileProject = Object.fromEntries(
+  Object.entries(base.projects[1]).filter(([k]) => k !== 'displayName' && k !== 'testRegex'),
+);
 
 delete process.env.BPIGRAPH_PG_SUBSET; // the hostile files run whole on either database
 
