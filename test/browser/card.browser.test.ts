@@ -10,11 +10,11 @@ import { PALETTES } from '../../src/domain/charts';
 import { aPrivatePlayer, aPublicPlayer } from '../helpers/factories';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { describeIf } from '../helpers/skip';
 import { decodePng } from './png';
 
 const available = fs.existsSync(CHROMIUM);
-if (!available) console.warn(`share card browser test skipped: no Chromium at ${CHROMIUM}`);
-const maybe = available ? describe : describe.skip;
+const maybe = describeIf(available, `no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 const hex = (h: string) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
 
 maybe('share card in headless Chromium', () => {

@@ -22,12 +22,12 @@ import {
   type RaceChart,
 } from '../../helpers/import-race';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { describeIf } from '../../helpers/skip';
 
-if (!usingPostgres)
-  console.warn(
-    'cluster/many-writers.test: skipped on PGlite (one process by construction); run with DATABASE_URL=postgresql://…',
-  );
-const describePg = usingPostgres ? describe : describe.skip;
+const describePg = describeIf(
+  usingPostgres,
+  'PostgreSQL only: PGlite is one process by construction (run with DATABASE_URL=postgresql://…)',
+);
 
 const VERSION = '33';
 const PLAYERS = 5;
