@@ -244,6 +244,7 @@ export class LogsService {
         this.s.db.$transaction(
           async (tx) => {
             await lockPlayer(tx, userId);
+            this.s.onPlayerLocked?.({ kind: 'deleteBatch', userId, batchId });
             await lockCurrentDefinitions(tx, seen);
             const batch = await tx.importBatch.findFirst({ where: { id: batchId, userId } });
             if (!batch) throw notFound('Batch not found.');

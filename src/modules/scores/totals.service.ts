@@ -80,6 +80,20 @@ export async function lockPlayer(tx: DbLike, userId: string): Promise<void> {
   await tx.$queryRawUnsafe('SELECT 1 AS ok FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l', userId);
 }
 
+/**
+ * Test seam (never set in production): told SYNCHRONOUSLY right after a score writer's
+ * transaction took the player's lock (lockPlayer), before its next statement — so the order of
+ * the calls for one player is the order in which their transactions hold the lock, i.e. the
+ * order in which the writers of that player are serialised. `batchId`: the batch the import
+ * writes if anything improves (an up-to-date import writes none: its id is never seen again),
+ * or the batch being deleted. A transaction run again (a deadlock / serialization retry, a stale
+ * catalogue) takes the lock again and is told again: the LAST call of a batch id is the
+ * acquisition whose transaction committed. Set on the app (`app.onPlayerLocked = …`: services
+ * read it through their scope); the concurrency property test (test/integration/scores/
+ * interleavings.property.test.ts) replays the writers in this order. Throwing aborts the writer.
+ */
+export type PlayerLockObserver = (e: { kind: 'import' | 'deleteBatch'; userId: string; batchId: string }) => void;
+
 /** lockPlayer for several players, taken in sorted order (so two callers never wait on each other in a cycle). */
 export async function lockPlayers(tx: DbLike, userIds: readonly string[]): Promise<void> {
   const ids = [...new Set(userIds)].sort();
