@@ -85,7 +85,7 @@ type PageArgs = KeysetArgs;
 const BATCH_KEY = ['time', 'str'] as const;
 const PLAY_DAY_KEY = ['str'] as const;
 
-type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'caches' | 'events' | 'viewer' | 'loaders'> & {
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'caches' | 'events' | 'viewer' | 'loaders' | 'onPlayerLocked'> & {
   services: { scores: ScoresService; rivals: RivalsService };
 };
 
