@@ -1,4 +1,4 @@
-import { DEFINITIONS_LOCK_KEY } from '../../db/definitions';
+import { DEFINITIONS_LOCK_KEY, definitionsFingerprint, type DefinitionsFingerprint } from '../../db/definitions';
 import type { DbLike } from './totals.service';
 
 /**
@@ -31,13 +31,10 @@ export interface ReloadableCatalogue extends DefinitionsSnapshot {
   load?(): Promise<void>;
 }
 
-/** The definitions a catalogue snapshot holds: the largest current definition id, the charts with one. */
-export interface DefinitionsFingerprint {
-  top: number;
-  n: number;
-}
+export type { DefinitionsFingerprint };
 
-function fingerprint(cat: DefinitionsSnapshot): DefinitionsFingerprint {
+/** The definitions a catalogue snapshot holds: the largest current definition id, the charts with one (as definitionsFingerprint of the database). */
+export function fingerprint(cat: DefinitionsSnapshot): DefinitionsFingerprint {
   let top = 0;
   let n = 0;
   for (const c of cat.charts()) {
@@ -55,10 +52,7 @@ function fingerprint(cat: DefinitionsSnapshot): DefinitionsFingerprint {
 export async function lockCurrentDefinitions(tx: DbLike, seen: DefinitionsFingerprint | null): Promise<void> {
   await tx.$queryRawUnsafe('SELECT 1 AS ok FROM (SELECT pg_advisory_xact_lock_shared($1)) AS l', DEFINITIONS_LOCK_KEY);
   if (!seen) return;
-  const [db] = await tx.$queryRawUnsafe<DefinitionsFingerprint[]>(
-    `SELECT coalesce(max("id"), 0)::int AS top, count(DISTINCT "chartId")::int AS n
-       FROM "ChartDefinition" WHERE "isCurrent"`,
-  );
+  const db = await definitionsFingerprint(tx);
   if (db.top !== seen.top || db.n !== seen.n) throw new StaleCatalogueError();
 }
 
