@@ -1,5 +1,5 @@
 import { DEFINITIONS_LOCK_KEY, definitionsFingerprint, type DefinitionsFingerprint } from '../../db/definitions';
-import type { DbLike } from './totals.service';
+import type { Prisma } from '../../generated/prisma/client';
 
 /**
  * Score writers (an import, a batch deletion) compute BPIs and totals from the in-memory
@@ -49,7 +49,10 @@ export function fingerprint(cat: DefinitionsSnapshot): DefinitionsFingerprint {
  * In a writer's transaction: the definitions lock, shared; then StaleCatalogueError unless the
  * snapshot the writer took (`seen`) holds the current definitions (null: not checked).
  */
-export async function lockCurrentDefinitions(tx: DbLike, seen: DefinitionsFingerprint | null): Promise<void> {
+export async function lockCurrentDefinitions(
+  tx: Prisma.TransactionClient,
+  seen: DefinitionsFingerprint | null,
+): Promise<void> {
   await tx.$queryRawUnsafe('SELECT 1 AS ok FROM (SELECT pg_advisory_xact_lock_shared($1)) AS l', DEFINITIONS_LOCK_KEY);
   if (!seen) return;
   const db = await definitionsFingerprint(tx);
