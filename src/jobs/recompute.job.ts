@@ -93,11 +93,11 @@ export class RecomputeJob {
     let ranFrom: string | null = null;
     return this.runs.start(
       async (started) => {
-        started();
-        const only = first ? versions : undefined;
-        first = false;
         // read before any step: a change after this reading makes the run go again
         ranFrom = generation ? await generation().catch(() => null) : null;
+        const only = first ? versions : undefined;
+        first = false;
+        started(); // (runLocked marks the state running at once: whoever was answered sees it)
         return this.runLocked(only, onProgress);
       },
       generation && (async () => (await generation()) !== ranFrom),
