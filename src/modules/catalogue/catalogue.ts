@@ -85,6 +85,9 @@ export class Catalogue {
   private lastMissReload = 0;
   /** chart id → fitted BPI V2 parameters of the current definitions vintage (loadBpiV2). */
   private v2 = new Map<number, BpiV2Params>();
+  /** Loads started, and the latest started one that was applied (an older one finishing later is dropped). */
+  private loadsStarted = 0;
+  private loadApplied = 0;
 
   constructor(private readonly db: Db) {}
 
@@ -111,7 +114,14 @@ export class Catalogue {
     }
   }
 
+  /**
+   * Reads the whole catalogue and swaps it in. Loads may overlap (a reload after a change, a score
+   * writer that found its catalogue stale: src/modules/scores/current-definitions.ts); one that
+   * started before another already applied is dropped when it ends, so an older reading never
+   * replaces a newer one.
+   */
   async load(): Promise<void> {
+    const ticket = ++this.loadsStarted;
     const charts = await this.db.chart.findMany({
       include: {
         song: { select: { title: true } },
@@ -148,6 +158,8 @@ export class Catalogue {
       byId.set(c.id, entry);
     }
     const latest = await this.db.definitionsRelease.findFirst({ orderBy: { importedAt: 'desc' } });
+    if (ticket < this.loadApplied) return; // a load started later is in already
+    this.loadApplied = ticket;
     this.byId = byId;
     this.publicCharts = [...byId.values()].filter((c) => !c.provisional);
     const songTitles = new Map<string, CatalogueSong>();

@@ -85,7 +85,7 @@ type PageArgs = KeysetArgs;
 const BATCH_KEY = ['time', 'str'] as const;
 const PLAY_DAY_KEY = ['str'] as const;
 
-type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'caches' | 'events' | 'viewer' | 'loaders'> & {
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'caches' | 'events' | 'viewer' | 'loaders' | 'onPlayerLocked'> & {
   services: { scores: ScoresService; rivals: RivalsService };
 };
 
@@ -244,6 +244,7 @@ export class LogsService {
         this.s.db.$transaction(
           async (tx) => {
             await lockPlayer(tx, userId);
+            this.s.onPlayerLocked?.({ kind: 'deleteBatch', userId, batchId });
             await lockCurrentDefinitions(tx, seen);
             const batch = await tx.importBatch.findFirst({ where: { id: batchId, userId } });
             if (!batch) throw notFound('Batch not found.');

@@ -41,6 +41,7 @@ import {
   totalSetIds,
   type ChartLookup,
   type DbLike,
+  type PlayerLockObserver,
 } from './totals.service';
 import { retryTransaction } from '../../db/retry';
 import { lockCurrentDefinitions, withCurrentCatalogue, type DefinitionsFingerprint } from './current-definitions';
@@ -144,6 +145,8 @@ export interface ImportDeps {
   caches?: Pick<ClusterCaches, 'changed'>;
   /** New-title caps (config.newTitles; absent: DEFAULT_NEW_TITLE_LIMITS). */
   config?: { newTitles?: NewTitleLimits };
+  /** Test seam: told when the import's transaction took the player's lock (PlayerLockObserver). */
+  onPlayerLocked?: PlayerLockObserver;
 }
 
 /** A row matched to its chart, ready to compare with the player's best. */
@@ -493,10 +496,13 @@ async function importScoresUntimed(
   /** the player's best EX before → after on each changed chart (for the followers' OVERTAKEN notifications) */
   let exSteps: { chartId: number; before: number; after: number }[] = [];
 
+  // the batch this import writes if anything improves (named before the transaction: the lock's observer is told it)
+  const batchId = randomUUID();
   const result = await importTransaction(db, async (tx) => {
     // 2. the player's current bests and total in this version (one import at a time per player:
     // lockPlayer; the reads one after the other — one connection serves the whole transaction)
     await lockPlayer(tx, input.userId);
+    deps.onPlayerLocked?.({ kind: 'import', userId: input.userId, batchId });
     await lockCurrentDefinitions(tx, seen);
     const { bestRows, status, earlier } = await playerState(tx, input.userId, input.version);
     const previousTotalBpi = status?.totalBpi ?? -15;
@@ -525,7 +531,6 @@ async function importScoresUntimed(
     const changedCharts = [...new Set(candidates.map((c) => c.chart.id))].sort((a, b) => a - b);
     const setIds = totalSetIds(catalogue, input.version);
     const totals = computeTotal(catalogue, input.version, bestBpis(catalogue, bests), setIds);
-    const batchId = randomUUID();
     const bpiUpdatedCount = candidates.filter((c) => c.chart.definition).length;
 
     // 4. writes: batch, plays (one statement), bests (one upsert), total
