@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, Float, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Float, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { parseIntId } from '../../graphql/args';
 import { BpiModel } from '../shared/enums';
 import { GameVersionScalar } from '../../graphql/scalars';
@@ -56,6 +56,22 @@ export class ScoresMutationResolver {
     @Ctx() ctx: Context,
   ): Promise<MigrateLegacyScoresPayload> {
     return ctx.services.scores.migrateLegacy(args.userId, args.data);
+  }
+}
+
+/** The gate of the scores download (src/rest/export.ts runs it as the fixed document RestScoresExport). */
+@Resolver()
+export class ScoresExportResolver {
+  @Query(() => UserType, {
+    nullable: true,
+    description:
+      'The player whose scores file is downloaded (GET /api/v1/users/{userId}/scores/export): the owner, or an administrator with their own token, even for a public player; null when the user no longer exists',
+  })
+  scoresExportUser(
+    @Arg('userId', () => ID, { description: 'The player (database id)' }) userId: string,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.app.areas.access.user(ctx, userId);
   }
 }
 
