@@ -266,7 +266,7 @@ export class LogsService {
       currentVersion: version,
       compareVersion: compare,
       compareVersionLabel: `${compare} ${VERSION_TITLES[compare]}`,
-      entries: await this.s.services.scores.versionComparison(userId, version, compare, { summaryDiffs: true }),
+      entries: await this.s.services.scores.history.versionComparison(userId, version, compare, { summaryDiffs: true }),
     };
   }
 

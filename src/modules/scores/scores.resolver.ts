@@ -124,7 +124,7 @@ export class ScoresUserResolver {
     @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.scores.chartHistory(user.id, [parseIntId(chartId, 'chartId')]);
+    return ctx.services.scores.history.chartHistory(user.id, [parseIntId(chartId, 'chartId')]);
   }
 
   @FieldResolver(() => [VersionPlaysType], {
@@ -137,7 +137,7 @@ export class ScoresUserResolver {
     @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.scores.chartHistoryByVersion(user.id, parseIntId(chartId, 'chartId'));
+    return ctx.services.scores.history.chartHistoryByVersion(user.id, parseIntId(chartId, 'chartId'));
   }
 
   @FieldResolver(() => [PlayType], {
@@ -149,12 +149,12 @@ export class ScoresUserResolver {
     @Arg('songId', () => ID, { description: 'The song (database id or global id)' }) songId: string,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.scores.songHistory(user.id, parseIntId(songId, 'songId'));
+    return ctx.services.scores.history.songHistory(user.id, parseIntId(songId, 'songId'));
   }
 
   @FieldResolver(() => [BestEverEntryType], { nullable: true, description: 'Best EX per chart over all versions' })
   bestEver(@Root() user: User, @Args(() => BestEverArgs) args: BestEverArgs, @Ctx() ctx: Context) {
-    return ctx.services.scores.bestEver(user.id, args.currentVersion, args.excludeCurrent);
+    return ctx.services.scores.history.bestEver(user.id, args.currentVersion, args.excludeCurrent);
   }
 
   @FieldResolver(() => [VersionComparisonEntryType], {
@@ -166,7 +166,7 @@ export class ScoresUserResolver {
     @Args(() => VersionComparisonArgs) args: VersionComparisonArgs,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.scores.versionComparison(user.id, args.currentVersion, args.targetVersion);
+    return ctx.services.scores.history.versionComparison(user.id, args.currentVersion, args.targetVersion);
   }
 
   @FieldResolver(() => Float, {
