@@ -246,7 +246,7 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
       async (req, reply) => {
         await app.rateLimiter.consume(RATE_LIMITS.oauthToken, ip(req));
         const body = bodyOf(req);
-        const result = await oauth.token(body, req.headers.authorization);
+        const result = await oauth.tokens.token(body, req.headers.authorization);
         oauth.purgeExpired().catch((err) => app.log.warn({ err }, 'purging expired OAuth codes and tokens failed'));
         return reply.code(200).headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(result);
       },
@@ -265,7 +265,7 @@ export function registerOAuth(fastify: FastifyInstance, app: App): void {
       async (req, reply) => {
         await app.rateLimiter.consume(RATE_LIMITS.oauthToken, ip(req));
         const body = bodyOf(req);
-        await oauth.revoke(body, req.headers.authorization);
+        await oauth.tokens.revoke(body, req.headers.authorization);
         return reply.code(200).header('cache-control', 'no-store').send({});
       },
     );
