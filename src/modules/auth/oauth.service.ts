@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { parseScopes } from './auth.service';
+import { CREDENTIAL_PREFIX, parseScopes, type Scope } from './auth.service';
 import { CODE_TTL_SECONDS, OAuthError, str, withQuery, type AuthorizationRequest, type Params } from './oauth.protocol';
 import { OAuthTokens } from './oauth.tokens';
 import { hashSecret, newId, newSecret, PKCE_CHALLENGE, redirectUrisProblem } from './secrets';
