@@ -179,7 +179,7 @@ export const RULES: Record<string, RuleEntry> = {
   // a batch's share card: as the batch's player (unknown batch → no target → the resolver's NOT_FOUND)
   'Query.batchCard': {
     rule: 'VISIBLE',
-    target: async (a, ctx) => (await ctx.loaders.logs.batches.load(String(a.batchId)))?.row.userId,
+    target: async (a, ctx) => (await ctx.loaders.logs.batchRows.load(String(a.batchId)))?.userId,
   },
   // optimizer (src/modules/optimizer): memos are written by their owner; the plan, memos and
   // ticket advice are read as the player's scores are (User.bpiPlan … below); the import is admin.

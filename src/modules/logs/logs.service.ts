@@ -113,10 +113,10 @@ export class LogsService {
   /**
    * An import batch's share card (Query.batchCard; GET /api/v1/batches/{batchId}/card.png): the
    * player, the version, total BPI before → after and the six plays of highest BPI. The rule
-   * (VISIBLE, target the batch's player) read the batch through the same loader.
+   * (VISIBLE, target the batch's player) read the batch through the same loader (batchRows).
    */
   async batchCard(batchId: string, theme: ChartTheme): Promise<{ isPublic: boolean; svg: string }> {
-    const batch = (await this.s.loaders.logs.batches.load(batchId))?.row;
+    const batch = await this.s.loaders.logs.batchRows.load(batchId);
     if (!batch) throw notFound('Batch not found');
     const user = await this.s.loaders.users.byId.load(batch.userId);
     if (!user) throw notFound('User not found');
