@@ -125,7 +125,7 @@ export class CompiledExecutor {
     }
     const compiled = this.lookup(body.query, body.operationName ?? undefined);
     if (compiled === TO_APOLLO) return this.toApollo();
-    const variables = (body.variables ?? {}) as Record<string, unknown>;
+    const variables = body.variables ?? {};
     // Apollo answers variables that do not coerce (400 BAD_USER_INPUT) before anything runs.
     if (compiled.coerceVariables && failToParseVariables(compiled.coerceVariables(variables))) {
       return this.toApollo();
