@@ -36,13 +36,12 @@ const OWN_FORMAT = Symbol('bpigraph-own-format');
 
 /**
  * Standard output written asynchronously (sonic-boom, sync: false): a log line never waits for
- * the terminal, pipe or file. Lines are gathered up to 16 KiB (one write for about 80 access lines
- * under load: each write costs a thread-pool round trip and its completion callback, ≈ 4 % of a
- * REST request's CPU at 4 KiB) and written at least every 100 ms; pino flushes what is left
- * synchronously on exit (process.exit included).
+ * the terminal, pipe or file. Lines are gathered up to 4 KiB (one write for a dozen access lines
+ * under load) and written at least every 100 ms; pino flushes what is left synchronously on exit
+ * (process.exit included).
  */
 export function asyncStdout(): pino.DestinationStream {
-  return pino.destination({ dest: 1, sync: false, minLength: 16_384, maxWrite: 65_536, periodicFlush: 100 });
+  return pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
 }
 
 /** The process logger (JSON lines on stdout, written asynchronously, or on `destination`). */
