@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { titleKey } from '../../domain/titles';
+import { titleKey, titleKeyCached } from '../../domain/titles';
 import { safeBpi } from '../../domain/bpi';
 import { exScoreForBpiV2, safeBpiV2, type BpiV2Params } from '../../domain/bpi-v2/model';
 import type { Difficulty, PlayStyle, RadarCategory } from '../../generated/prisma/enums';
@@ -51,13 +51,14 @@ export class ChartMatcher<C extends { title: string; playStyle: PlayStyle; diffi
     for (const c of charts) this.byKey.set(ChartMatcher.key(c.title, c.playStyle, c.difficulty), c);
   }
 
-  private static key(title: string, playStyle: PlayStyle, difficulty: Difficulty): string {
+  private static key(title: string, playStyle: PlayStyle, difficulty: Difficulty, key = titleKey): string {
     // both sides normalised the same way (NFKC, trimmed and collapsed whitespace): src/domain/titles.ts
-    return `${titleKey(title)}\u0000${playStyle}\u0000${difficulty}`;
+    return `${key(title)}\u0000${playStyle}\u0000${difficulty}`;
   }
 
+  /** Per lookup (the calculator, every import row): the title's key remembered (titleKeyCached). */
   find(title: string, playStyle: PlayStyle, difficulty: Difficulty): C | undefined {
-    return this.byKey.get(ChartMatcher.key(title, playStyle, difficulty));
+    return this.byKey.get(ChartMatcher.key(title, playStyle, difficulty, titleKeyCached));
   }
 }
 
