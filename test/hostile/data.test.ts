@@ -6,7 +6,7 @@
 import { recomputeArenaAverages } from '../../src/modules/arena/arena.service';
 import { aPublicPlayer, aVersionStatus, follows, withBestScore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { underAttack, warmUp } from './hostile';
+import { HEALTHZ_BOUND_MS, POLL_EVERY_MS, underAttack, warmUp } from './hostile';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -124,7 +124,14 @@ describe('H7: the legacy migration is bounded', () => {
     // the event loop through between chunks of 500 plays, so the pause left is one statement:
     // rebuilding the bests reads the ~20,000 plays back at once (about 1 s on a busy machine;
     // none on PostgreSQL). Before, the whole migration was one pause.
-    const r = await underAttack(s.url, 30_000, () => gql(MIGRATE, { u: u.id, d: data }, token), 2000);
+    const r = await underAttack(
+      s.url,
+      30_000,
+      () => gql(MIGRATE, { u: u.id, d: data }, token),
+      HEALTHZ_BOUND_MS,
+      true,
+      POLL_EVERY_MS,
+    );
     const res = r.result;
     expect(res.body.data.migrateLegacyScores).toMatchObject({ importedVersions: ['33'], notFound: 0 });
     expect(res.body.data.migrateLegacyScores.totalProcessed).toBeGreaterThan(10_000);
