@@ -38,7 +38,13 @@ import {
   type DbLike,
 } from './totals.service';
 import { retryTransaction } from '../../db/retry';
-import { lockCurrentDefinitions, withCurrentCatalogue, type DefinitionsFingerprint } from './current-definitions';
+import {
+  assertCurrentDefinitions,
+  lockCurrentDefinitions,
+  withCurrentCatalogue,
+  type DefinitionsFingerprint,
+} from './current-definitions';
+import { sliceClock } from '../../db/yield';
 import { importDuration, timed, txRetries } from '../../metrics';
 import type { WorkerPool } from '../../workers/pool';
 import { exportKeys, MAX_IMPORT_ROWS, parseExport, tooManyRows, type ImportRow } from './parse-export';
@@ -149,7 +155,56 @@ export function matchRows(
   rows: readonly ImportRow[],
   corrections: TitleCorrections,
   now: Date,
-) {
+): Matching {
+  const steps = matchSteps(catalogue, rows, corrections, now);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** What matchRows answers. */
+export interface Matching {
+  matched: MatchedRow[];
+  notFound: ImportReport['notFound'];
+  problems: ImportProblem[];
+  skipped: number;
+  learned: CatalogueChart[];
+  learnedSong: Map<string, { genre: string | null; artist: string | null }>;
+}
+
+/**
+ * matchRows in slices, the event loop let through between them (~10 ms each): 10,000 rows of
+ * titles the catalogue does not hold are ~100 ms of CPU. A definitions import committed meanwhile
+ * (the catalogue reloaded with other definitions than `seen`, the writer's fingerprint) ends the
+ * write with StaleCatalogueError, which runs it again (withCurrentCatalogue).
+ */
+export async function matchRowsSliced(
+  catalogue: ImportCatalogue,
+  rows: readonly ImportRow[],
+  corrections: TitleCorrections,
+  now: Date,
+  seen: DefinitionsFingerprint | null,
+): Promise<Matching> {
+  const steps = matchSteps(catalogue, rows, corrections, now);
+  const clock = sliceClock();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) {
+      assertCurrentDefinitions(catalogue, seen);
+      return r.value;
+    }
+    await clock.pause();
+  }
+}
+
+/** matchRows' loop, pausing (`yield`) every MATCH_SLICE rows. */
+function* matchSteps(
+  catalogue: ImportCatalogue,
+  rows: readonly ImportRow[],
+  corrections: TitleCorrections,
+  now: Date,
+): Generator<void, Matching> {
   const problems: ImportProblem[] = [];
   const notFound: ImportReport['notFound'] = [];
   let skipped = 0;
@@ -159,7 +214,9 @@ export function matchRows(
   const matched: MatchedRow[] = [];
   /** charts learned from the export, by corrected title + style + difficulty (negative ids until created) */
   const learned = new Map<string, CatalogueChart>();
+  let n = 0;
   for (const row of rows) {
+    if (++n % MATCH_SLICE === 0) yield;
     const style = row.playStyle ?? PlayStyle.SP;
     const corrected = correctTitle(row.title, corrections);
     let chart = catalogue.find(row.title, style, row.difficulty) ?? catalogue.find(corrected, style, row.difficulty);
@@ -263,6 +320,9 @@ export function matchRows(
   return { matched, notFound, problems, skipped, learned: [...learned.values()], learnedSong };
 }
 
+/** Rows matched between two pauses of matchRowsSliced (its clock lets the loop through after ~10 ms). */
+const MATCH_SLICE = 250;
+
 /**
  * Step 2 (pure): the matched rows that improve the player's best on some field (EX, lamp,
  * misses), in file order — two rows of one chart are each compared with the running best.
@@ -348,8 +408,8 @@ async function importScoresUntimed(
   const now = input.now ?? new Date();
   const progress = input.onProgress ?? (() => {});
   const total = input.rows.length;
-  // (before the first await: `seen` is the fingerprint of the catalogue matched against here)
-  const step1 = matchRows(catalogue, input.rows, input.corrections ?? NO_CORRECTIONS, now);
+  // matched in slices; `seen` is checked again at the end (a definitions reload meanwhile: run again)
+  const step1 = await matchRowsSliced(catalogue, input.rows, input.corrections ?? NO_CORRECTIONS, now, seen);
   const { notFound } = step1;
   const parseProblems: ImportProblem[] = [...(input.parseIssues ?? []).map((i) => ({ ...i })), ...step1.problems];
   let problems = parseProblems;
