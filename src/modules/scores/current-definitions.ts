@@ -46,6 +46,16 @@ export function fingerprint(cat: DefinitionsSnapshot): DefinitionsFingerprint {
 }
 
 /**
+ * Outside the transaction, after work that let the event loop through (a sliced matching): the
+ * catalogue still holds the definitions `seen` (null: not checked), else StaleCatalogueError.
+ */
+export function assertCurrentDefinitions(cat: DefinitionsSnapshot, seen: DefinitionsFingerprint | null): void {
+  if (!seen) return;
+  const now = fingerprint(cat);
+  if (now.top !== seen.top || now.n !== seen.n) throw new StaleCatalogueError();
+}
+
+/**
  * In a writer's transaction: the definitions lock, shared; then StaleCatalogueError unless the
  * snapshot the writer took (`seen`) holds the current definitions (null: not checked).
  */
@@ -62,7 +72,8 @@ export async function lockCurrentDefinitions(
 /**
  * Runs `write` (one whole writer, catalogue reads included), handing it the fingerprint of the
  * catalogue as it is when `write` starts — `write` must read the catalogue before its first await,
- * since a reload swaps it — for lockCurrentDefinitions. After a StaleCatalogueError loads the
+ * since a reload swaps it (or check it again with assertCurrentDefinitions after letting the loop
+ * through) — for lockCurrentDefinitions. After a StaleCatalogueError loads the
  * catalogue afresh (not a reload already under way: it may predate the change) and runs it again:
  * 3 attempts, the last one unchecked (a catalogue that cannot load: one, unchecked).
  */

@@ -41,7 +41,7 @@ import {
   type ReplayBest,
 } from './plays';
 
-type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'config' | 'loaders'>;
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'config' | 'loaders' | 'pool'>;
 
 interface PageArgs {
   first?: number | null;
