@@ -14,6 +14,7 @@ import { ClusterCaches } from './cluster/caches';
 import { WorkerPool, defaultPoolSize } from './workers/pool';
 import { observePool } from './metrics';
 import { createClusterLock, RECOMPUTE_LOCK_KEY } from './cluster/lock';
+import { definitionsFingerprint } from './db/definitions';
 
 /**
  * Process-wide singletons: the platform's (configuration, database, events, rate limits,
@@ -45,6 +46,8 @@ export async function createApp(config: Config, database: DatabaseHandle, log: L
     recompute: new RecomputeJob(db, log, {
       lock: createClusterLock(databaseUrl, RECOMPUTE_LOCK_KEY, log),
       instanceId: bus.instanceId,
+      // a definitions update whenever it falls is followed by a run (src/jobs/recompute.job.ts start)
+      generation: async () => JSON.stringify(await definitionsFingerprint(db)),
     }),
     pubsub: createAppPubSub({ bus, log }),
     pool: new WorkerPool({ ...config.pool, size: config.pool.size ?? defaultPoolSize() }),

@@ -286,27 +286,35 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   fastify.route({
     method: ['GET', 'POST', 'OPTIONS'],
     url: '/graphql',
-    handler: async function (req, reply) {
+    // Not async: the compiled executor answers most requests synchronously (sent before the
+    // handler returns undefined); Apollo's handler and the executor's slower paths are promises.
+    handler: function (req, reply) {
       // A browser navigation gets the explorer (also with ?query=…, which opens it on that query).
       if (
         req.method === 'GET' &&
         (req.headers.accept ?? '').includes('text/html') &&
         (app.config.explorer || !(req.query as Record<string, unknown>)?.query)
       ) {
-        if (!app.config.explorer) return reply.code(404).send({ message: 'The explorer is disabled' });
-        const page = explorerReply(req.headers);
-        appendVary(reply, 'Accept-Encoding');
-        return reply.code(page.status).headers(page.headers).send(page.body);
+        if (!app.config.explorer) reply.code(404).send({ message: 'The explorer is disabled' });
+        else {
+          const page = explorerReply(req.headers);
+          appendVary(reply, 'Accept-Encoding');
+          reply.code(page.status).headers(page.headers).send(page.body);
+        }
+        return undefined;
       }
       const tooLong = queryTooLong(req, app.config.graphqlMaxQueryLength);
       if (tooLong) {
-        return reply
+        reply
           .code(400)
           .header('content-type', 'application/json; charset=utf-8')
           .send(JSON.stringify({ errors: [{ message: tooLong, extensions: { code: 'BAD_USER_INPUT' } }] }) + '\n');
+        return undefined;
       }
-      if (executor && (await executor.handle(req, reply))) return reply;
-      return graphqlHandler.call(this, req as never, reply as never);
+      const handled = executor ? executor.handle(req, reply) : false;
+      if (handled === true) return undefined;
+      if (handled === false) return graphqlHandler.call(this, req as never, reply as never);
+      return handled.then((done) => (done ? reply : graphqlHandler.call(this, req as never, reply as never)));
     },
   });
 

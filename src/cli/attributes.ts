@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import { importChartAttributes, type AttributeImportEntry } from '../modules/rankings/rankings.service';
+import { importChartAttributes, type AttributeImportEntry } from '../modules/rankings/rankings.attributes';
 import { listSome } from './progress';
 import { printJson, readJson, UsageError, withDatabase } from './support';
 import type { CliArgs } from './support';

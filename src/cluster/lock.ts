@@ -134,6 +134,8 @@ export function createClusterLock(databaseUrl: string | undefined, key: number, 
  */
 export class LockedRuns {
   private current: Promise<void> | null = null;
+  /** A `start` came while this process's run was going on (`again` mode): it runs once more. */
+  private rerun = false;
 
   constructor(
     readonly lock: ClusterLock,
@@ -150,28 +152,64 @@ export class LockedRuns {
    * Starts `run` in the background under the lock. The answer comes when `run` calls `started`
    * (e.g. once its progress row exists) or ends, whichever is first; false without the lock.
    * A failed background run is the job's to record (its status row); it is not rethrown here.
+   *
+   * With `again` (a job whose run must follow every change of what it derives from, however the
+   * starts fall): a `start` while this process's run goes on still answers false, and the run
+   * goes once more when it ends; and after each run, once the lock is released, `again()` says
+   * whether what the run derived from changed since it began — a change whose `start` answered
+   * false in another process while this one held the lock — and if so it runs once more (when the
+   * lock is taken by then, its holder makes the same check after its own run, which began later).
    */
-  start(run: (started: () => void) => Promise<unknown>): Promise<boolean> {
-    if (this.current) return Promise.resolve(false);
+  start(run: (started: () => void) => Promise<unknown>, again?: () => Promise<boolean>): Promise<boolean> {
+    if (this.current) {
+      if (again) this.rerun = true;
+      return Promise.resolve(false);
+    }
     let answer!: (ok: boolean) => void;
     const answered = new Promise<boolean>((r) => (answer = r));
-    this.current = (async () => {
-      let release: (() => Promise<void>) | null = null;
-      try {
-        release = await this.lock.tryAcquire();
-      } catch (err) {
-        this.onLockError(err);
-      }
-      if (!release) return answer(false);
-      try {
-        await run(() => answer(true));
-      } finally {
-        answer(true); // no-op when already answered
-        await release();
+    const current: Promise<void> = (async () => {
+      for (;;) {
+        this.rerun = false;
+        let release: (() => Promise<void>) | null = null;
+        try {
+          release = await this.lock.tryAcquire();
+        } catch (err) {
+          this.onLockError(err);
+        }
+        if (!release) {
+          // Another process holds it: it looks at `again` after its run, which covers what happened
+          // until now. A start here while the lock was asked may be later than that look: ask once more.
+          if (again && this.rerun) continue;
+          return answer(false);
+        }
+        try {
+          await run(() => answer(true));
+        } catch (err) {
+          // a failed run ends the runs, unless a start came meanwhile (it asked for a run of its own)
+          if (!this.rerun) throw err;
+        } finally {
+          answer(true); // no-op when already answered
+          await release();
+        }
+        if (!again) return;
+        let changed = this.rerun;
+        if (!changed) {
+          try {
+            changed = await again();
+          } catch (err) {
+            this.onLockError(err);
+          }
+        }
+        // (no await from the last look at `rerun` to giving up `current`: a start sees one or the other)
+        if (!changed && !this.rerun) {
+          this.current = null;
+          return;
+        }
       }
     })().finally(() => {
-      this.current = null;
+      if (this.current === current) this.current = null;
     });
+    this.current = current;
     this.current.catch(() => {});
     return answered;
   }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { yieldToEventLoop } from './yield';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -70,6 +71,36 @@ export function serialiseTransactions(adapter: Adapter): Adapter {
   return adapter;
 }
 
+/**
+ * PGlite answers a statement through promises only (no I/O): a transaction of many statements is
+ * one chain of microtasks, and the event loop — every other request, /healthz — waits for its
+ * end (seconds for an import at the row cap on a busy machine). Each statement here first lets the
+ * event loop through (one macrotask), so a long transaction is held between statements no
+ * longer than one statement takes. PostgreSQL needs nothing: its answers arrive as I/O.
+ */
+export function yieldingStatements(adapter: Adapter): Adapter {
+  const wrap = (q: { queryRaw: Adapter['queryRaw']; executeRaw: Adapter['executeRaw'] }) => {
+    const queryRaw = q.queryRaw.bind(q);
+    const executeRaw = q.executeRaw.bind(q);
+    q.queryRaw = async (query) => {
+      await yieldToEventLoop();
+      return queryRaw(query);
+    };
+    q.executeRaw = async (query) => {
+      await yieldToEventLoop();
+      return executeRaw(query);
+    };
+  };
+  wrap(adapter);
+  const start = adapter.startTransaction.bind(adapter);
+  adapter.startTransaction = async (isolationLevel) => {
+    const tx = await start(isolationLevel);
+    wrap(tx);
+    return tx;
+  };
+  return adapter;
+}
+
 /** The one factory for database clients: PGlite when no URL is given, PostgreSQL otherwise. */
 export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandle> {
   let adapterFactory: SqlMigrationAwareDriverAdapterFactory;
@@ -115,7 +146,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
       throw err;
     }
     where = inMemory ? 'memory' : path.resolve(dataDir);
-    adapterFactory = new PrismaPGlite(pg);
+    const factory = new PrismaPGlite(pg);
+    adapterFactory = Object.assign(Object.create(factory) as typeof factory, {
+      async connect() {
+        return yieldingStatements((await factory.connect()) as unknown as Adapter);
+      },
+    });
     closeDriver = async () => {
       await pg.close();
       release();

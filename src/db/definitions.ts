@@ -13,6 +13,26 @@ export const isDemoRelease = (version: string) => version.startsWith(DEMO_PREFIX
  */
 export const DEFINITIONS_LOCK_KEY = 727_304;
 
+/**
+ * Which definitions are current, in two numbers: the largest current definition id and the number
+ * of charts with a current definition. Every change of the definitions moves it and it never comes
+ * back to an earlier value (a changed definition is a new row with a larger id; a retired one
+ * lowers the count, or the largest id when it was that row — ids are never reused).
+ */
+export interface DefinitionsFingerprint {
+  top: number;
+  n: number;
+}
+
+/** The definitions fingerprint as the database (or the transaction `q`) sees it now. */
+export async function definitionsFingerprint(q: Pick<Db, '$queryRawUnsafe'>): Promise<DefinitionsFingerprint> {
+  const [fp] = await q.$queryRawUnsafe<DefinitionsFingerprint[]>(
+    `SELECT coalesce(max("id"), 0)::int AS top, count(DISTINCT "chartId")::int AS n
+       FROM "ChartDefinition" WHERE "isCurrent"`,
+  );
+  return { top: Number(fp.top), n: Number(fp.n) };
+}
+
 export interface DefinitionsImportReport {
   version: string;
   /** Demo songs removed by this import (the first real release purges the demo catalogue, with everything on its charts). */

@@ -7,3 +7,24 @@
 export function titleKey(title: string): string {
   return title.normalize('NFKC').trim().replace(/\s+/gu, ' ');
 }
+
+/** Remembered keys of `titleKeyCached`: a bounded set (emptied when full), short titles only. */
+const KEYS = new Map<string, string>();
+const KEYS_MAX = 4096;
+const KEY_MAX_LENGTH = 256;
+
+/**
+ * titleKey, remembered for the titles asked again and again (the calculator's lookups: one
+ * normalisation per distinct title instead of one per request). Same answer as titleKey.
+ */
+export function titleKeyCached(title: string): string {
+  let key = KEYS.get(title);
+  if (key === undefined) {
+    key = titleKey(title);
+    if (title.length <= KEY_MAX_LENGTH) {
+      if (KEYS.size >= KEYS_MAX) KEYS.clear();
+      KEYS.set(title, key);
+    }
+  }
+  return key;
+}

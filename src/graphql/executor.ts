@@ -104,8 +104,12 @@ export class CompiledExecutor {
     this.rules = app.config.introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
   }
 
-  /** Answers the request and returns true, or returns false (nothing sent) for Apollo to answer. */
-  async handle(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  /**
+   * Answers the request and returns true, or returns false (nothing sent) for Apollo to answer.
+   * Without a promise when none is needed (an anonymous caller, no rate limit to count, resolvers
+   * that answer synchronously): the answer is then sent before `handle` returns.
+   */
+  handle(req: FastifyRequest, reply: FastifyReply): boolean | Promise<boolean> {
     const body = req.body;
     if (
       req.method !== 'POST' ||
@@ -127,13 +131,27 @@ export class CompiledExecutor {
       return this.toApollo();
     }
 
-    let ctx: Context;
+    let pending: Context | Promise<Context>;
     try {
-      const pending = contextForRequest(this.app, req);
-      ctx = pending instanceof Promise ? await pending : pending;
+      pending = contextForRequest(this.app, req);
     } catch {
       return this.toApollo(); // a bad bearer token: Apollo's 401 with the error's code
     }
+    if (pending instanceof Promise)
+      return pending.then(
+        (ctx) => this.run(compiled, variables, ctx, reply),
+        () => this.toApollo(),
+      );
+    return this.run(compiled, variables, pending, reply);
+  }
+
+  /** The gate, then the compiled query, for a request with its context. */
+  private run(
+    compiled: Compiled,
+    variables: Record<string, unknown>,
+    ctx: Context,
+    reply: FastifyReply,
+  ): boolean | Promise<boolean> {
     if (compiled.operation.operation === 'query') ctx.readOnly = true;
 
     const rq = {
@@ -158,22 +176,50 @@ export class CompiledExecutor {
       const jit = compileQuery(this.schema, compiled.document, compiled.operationName);
       compiled.query = isCompiledQuery(jit) ? jit.query.bind(jit) : null;
     }
-    if (compiled.query === null) return this.toApollo(); // before any rate limit is counted: Apollo counts it
+    const query = compiled.query;
+    if (query === null) return this.toApollo(); // before any rate limit is counted: Apollo counts it
+    let gate: void | Promise<void>;
     try {
-      const gate = countOperation(this.app, this.limits, rq, measured);
-      if (gate) await gate;
+      gate = countOperation(this.app, this.limits, rq, measured);
     } catch (err) {
       this.stats.compiled++;
       this.send(reply, { errors: [err] });
       return true;
     }
+    if (gate)
+      return gate.then(
+        () => this.execute(query, ctx, variables, reply),
+        (err: unknown) => {
+          this.stats.compiled++;
+          this.send(reply, { errors: [err] });
+          return true;
+        },
+      );
+    return this.execute(query, ctx, variables, reply);
+  }
+
+  private execute(
+    query: NonNullable<Compiled['query']>,
+    ctx: Context,
+    variables: Record<string, unknown>,
+    reply: FastifyReply,
+  ): true | Promise<true> {
     this.stats.compiled++;
-    let result: { errors?: readonly unknown[]; data?: unknown };
+    let result: ReturnType<typeof query>;
     try {
-      result = await compiled.query(undefined, ctx, variables);
+      result = query(undefined, ctx, variables);
     } catch (err) {
-      result = { errors: [err] }; // resolver errors are in result.errors; this is anything else (Apollo: 500)
+      result = { errors: [err as GraphQLError] }; // resolver errors are in result.errors; this is anything else (Apollo: 500)
     }
+    if (typeof (result as { then?: unknown }).then === 'function')
+      return (result as Promise<{ errors?: readonly unknown[]; data?: unknown }>).then(
+        (r) => this.sent(reply, r),
+        (err: unknown) => this.sent(reply, { errors: [err] }),
+      );
+    return this.sent(reply, result as { errors?: readonly unknown[]; data?: unknown });
+  }
+
+  private sent(reply: FastifyReply, result: { errors?: readonly unknown[]; data?: unknown }): true {
     this.send(reply, result);
     return true;
   }

@@ -172,6 +172,15 @@ export const RULES: Record<string, RuleEntry> = {
   'Mutation.importScoresCsv': { rule: 'OWNER' },
   'Mutation.migrateLegacyScores': { rule: 'OWNER' },
   'Mutation.deleteBatch': { rule: 'OWNER' },
+  // the gates of the downloads (src/rest/export.ts runs them as fixed documents): the scores file is
+  // the owner's (or an administrator's) even for a public player; the account document, the caller's own
+  'Query.scoresExportUser': { rule: 'OWNER', scope: 'read' },
+  'Query.accountExportUser': { rule: 'AUTHENTICATED', firstParty: true },
+  // a batch's share card: as the batch's player (unknown batch → no target → the resolver's NOT_FOUND)
+  'Query.batchCard': {
+    rule: 'VISIBLE',
+    target: async (a, ctx) => (await ctx.loaders.logs.batchRows.load(String(a.batchId)))?.userId,
+  },
   // optimizer (src/modules/optimizer): memos are written by their owner; the plan, memos and
   // ticket advice are read as the player's scores are (User.bpiPlan … below); the import is admin.
   'Mutation.saveOptimizeMemo': { rule: 'OWNER' },
@@ -182,11 +191,13 @@ export const RULES: Record<string, RuleEntry> = {
   // these entries state the route's expected verdicts, which the authorization matrix checks over HTTP.
   'REST.recommended': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/stats/recommended → user(id) { recommended }
   'REST.charts': { rule: 'VISIBLE', scope: 'read' }, // GET /api/v1/users/{userId}/charts/{kind}.svg → user(id) { dashboard { radarSvg | … } }
-  // GET /api/v1/users/{userId}/scores/export: owner or administrator, even for a public player (docs/portability.md)
+  // GET /api/v1/users/{userId}/scores/export → scoresExportUser(userId): owner or administrator, even for a
+  // public player (docs/portability.md)
   'REST.scoresExport': { rule: 'OWNER', scope: 'read' },
-  // GET /api/v1/me/export: the caller's whole account, with their own token only
+  // GET /api/v1/me/export → accountExportUser: the caller's whole account, with their own token only
   'REST.accountExport': { rule: 'AUTHENTICATED', scope: 'read', firstParty: true },
-  // GET /api/v1/users/{userId}/cards/profile.png, /api/v1/batches/{batchId}/card.png (the batch's player): as REST.charts
+  // GET /api/v1/users/{userId}/cards/profile.png → user(id) { stats dashboard { radarSvg } }, as REST.charts;
+  // /api/v1/batches/{batchId}/card.png → batchCard(batchId) (the batch's player)
   'REST.cards': { rule: 'VISIBLE', scope: 'read' },
   // PUT / DELETE /api/v1/me/profile-image: the caller's own image, with their own token only
   'REST.profileImageWrite': { rule: 'AUTHENTICATED', scope: 'write', firstParty: true },

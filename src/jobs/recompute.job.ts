@@ -54,7 +54,16 @@ export class RecomputeJob {
   constructor(
     private readonly db: Db,
     private readonly log?: Logger,
-    private readonly opts: { lock?: ClusterLock; instanceId?: string } = {},
+    private readonly opts: {
+      lock?: ClusterLock;
+      instanceId?: string;
+      /**
+       * What the steps derive from, as a value that changes with it (the app passes the current
+       * definitions' fingerprint, src/db/definitions.ts): with it a run follows every change — see
+       * `start`.
+       */
+      generation?: () => Promise<string>;
+    } = {},
   ) {
     this.runs = new LockedRuns(opts.lock ?? new LocalLock(), (err) =>
       this.log?.error({ err }, 'recompute lock unavailable'),
@@ -71,12 +80,28 @@ export class RecomputeJob {
     return this.steps.map((s) => s.name);
   }
 
-  /** Starts a run in the background; false when one is already running (in any process of the cluster). */
+  /**
+   * Starts a run in the background; false when one is already running (in any process of the
+   * cluster). With `generation` no change is left behind: a start while this process runs the job
+   * has it run once more when it ends, and a run that ends with another generation than it began
+   * with (a definitions update committed meanwhile, its start answered false here or in another
+   * process) runs once more — LockedRuns.start. Those further runs take every version with scores.
+   */
   start(versions?: string[], onProgress?: (step: string, done: number, total: number) => void): Promise<boolean> {
-    return this.runs.start((started) => {
-      started();
-      return this.runLocked(versions, onProgress);
-    });
+    const generation = this.opts.generation;
+    let first = true;
+    let ranFrom: string | null = null;
+    return this.runs.start(
+      async (started) => {
+        // read before any step: a change after this reading makes the run go again
+        ranFrom = generation ? await generation().catch(() => null) : null;
+        const only = first ? versions : undefined;
+        first = false;
+        started(); // (runLocked marks the state running at once: whoever was answered sees it)
+        return this.runLocked(only, onProgress);
+      },
+      generation && (async () => (await generation()) !== ranFrom),
+    );
   }
 
   /**

@@ -24,6 +24,7 @@ import type { ArenaAverageCache } from './arena/arena.cache';
 import type { AuthService } from './auth/auth.service';
 import type { Catalogue } from './catalogue/catalogue';
 import type { BpiV2Job } from './catalogue/bpi-v2.job';
+import type { PlayerLockObserver } from './scores/totals.service';
 
 /**
  * Process-wide dependencies an area may take: the platform's (configuration, database, events,
@@ -38,6 +39,8 @@ export interface AreaDeps extends Omit<Platform, 'auth' | 'areas'> {
   bpiV2: BpiV2Job;
   arenaAverages: ArenaAverageCache;
   auth: AuthService;
+  /** Test seam, unset in production: the score writers' player-lock order (src/modules/scores/totals.service.ts PlayerLockObserver). */
+  onPlayerLocked?: PlayerLockObserver;
 }
 
 /** What a service is built from, per request: the process-wide dependencies plus the request's. */

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../app';
-import { renderBatchCard, renderProfileCard, CARD_WIDTH, type ChartTheme } from '../domain/charts';
-import { VERSION_TITLES, type GameVersion } from '../domain/constants';
+import { cardVersionLabel, renderProfileCard, CARD_WIDTH, type ChartTheme } from '../domain/charts';
 import { orThrow, parseStatsQuery, REST_NAMES } from '../domain/stats';
 import { badInput, notFound } from '../errors';
 import { contextForRequest, type Context } from '../graphql/context';
-import { enforce } from '../graphql/rules-enforce';
+import { documentsOf } from '../graphql/documents';
+import { RestBatchCard, RestProfileCard } from './documents/cards';
 import { restError } from './errors';
 import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
 import { pngEtag, pngFor, type PngRunner } from './png';
@@ -16,11 +16,12 @@ import { pngTask } from './png.task';
  * Share cards as PNG (docs/portability.md): GET /api/v1/users/{userId}/cards/profile.png (name,
  * total BPI, arena class, radar of a version) and GET /api/v1/batches/{batchId}/card.png (what
  * one import changed). 1200×630 by default (`width` 200–2400 scales it); `theme` light | dark.
- * Visibility as the SVG charts: a private player's card is 403 for a stranger. Strong ETag over
- * the card's SVG (If-None-Match → 304 without rendering); renditions cached per ETag.
+ * Visibility as the SVG charts: a private player's card is 403 for a stranger. Each route runs a
+ * fixed GraphQL document (src/rest/documents/cards.ts: RestProfileCard — user(id) { stats dashboard
+ * { radarSvg } }, rule Query.user; RestBatchCard — batchCard(batchId), rule Query.batchCard) and
+ * rasterises the card. Strong ETag over the card's SVG (If-None-Match → 304 without rendering);
+ * renditions cached per ETag.
  */
-
-const versionLabel = (v: string) => (v in VERSION_TITLES ? `${v} ${VERSION_TITLES[v as GameVersion]}` : v);
 
 const CardQuery = z.object({
   theme: z.enum(['light', 'dark']).optional(),
@@ -146,22 +147,20 @@ export function registerCards(fastify: FastifyInstance, app: App): void {
           REST_NAMES,
         ),
       );
-      const gate = enforce(ctx, 'REST.cards', { userId }, 'read');
-      if (gate) await gate;
-      const user = await ctx.app.areas.access.user(ctx, userId);
-      if (!user) throw notFound('User not found');
-      const [entries, radarSvg] = await Promise.all([
-        ctx.services.stats.profileStats(user),
-        ctx.services.stats.dashboard.radarSvg({ userId, user, ...query }, theme),
-      ]);
-      const entry = entries.find((e) => e.version === query.version);
+      const { user } = await documentsOf(app).run(RestProfileCard, ctx, {
+        userId,
+        version: query.version,
+        theme: theme === 'dark' ? 'DARK' : 'LIGHT',
+      });
+      if (!user) throw notFound('User not found'); // the rule (Query.user, VISIBLE) refuses first
+      const entry = user.stats?.find((e) => e.version === query.version);
       const svg = renderProfileCard(
         {
           name: user.name,
-          versionLabel: versionLabel(query.version),
+          versionLabel: cardVersionLabel(query.version),
           totalBpi: entry?.totalBpi ?? null,
           arenaClass: entry?.arenaClass ?? null,
-          radarSvg,
+          radarSvg: user.dashboard?.radarSvg ?? null,
         },
         theme,
       );
@@ -177,34 +176,12 @@ export function registerCards(fastify: FastifyInstance, app: App): void {
     async (ctx, req, reply) => {
       const { batchId } = req.params as { batchId: string };
       const { theme, width } = parsePictureQuery(req.query);
-      const batch = await ctx.db.importBatch.findUnique({ where: { id: batchId } });
-      if (!batch) throw notFound('Batch not found');
-      const gate = enforce(ctx, 'REST.cards', { userId: batch.userId }, 'read');
-      if (gate) await gate;
-      const user = await ctx.app.areas.access.user(ctx, batch.userId);
-      if (!user) throw notFound('User not found');
-      const plays = await ctx.db.score.findMany({
-        where: { batchId },
-        orderBy: [{ bpi: { sort: 'desc', nulls: 'last' } }, { id: 'asc' }],
-        take: 6,
+      const { batchCard } = await documentsOf(app).run(RestBatchCard, ctx, {
+        batchId,
+        theme: theme === 'dark' ? 'DARK' : 'LIGHT',
       });
-      const improved = plays.flatMap((p) => {
-        const c = app.catalogue.chart(p.chartId);
-        return c ? [{ title: c.title, difficulty: c.difficulty, level: c.level, exScore: p.exScore, bpi: p.bpi }] : [];
-      });
-      const svg = renderBatchCard(
-        {
-          name: user.name,
-          versionLabel: versionLabel(batch.version),
-          importedAt: batch.createdAt,
-          previousTotalBpi: batch.previousTotalBpi,
-          totalBpi: batch.totalBpi,
-          updatedCount: batch.updatedCount,
-          improved,
-        },
-        theme,
-      );
-      return sendPng(req, reply, { svg, width, height: heightOf(width), isPublic: user.isPublic }, poolRunner(app));
+      const { svg, isPublic } = batchCard;
+      return sendPng(req, reply, { svg, width, height: heightOf(width), isPublic }, poolRunner(app));
     },
   );
 }

@@ -6,7 +6,7 @@ import { PlayStyle } from '../domain/constants';
 import { badInput, notFound } from '../errors';
 import { parseVersion } from '../graphql/args';
 import { contextForRequest, type Context } from '../graphql/context';
-import { enforce } from '../graphql/rules-enforce';
+import { documentsOf } from '../graphql/documents';
 import { accountDocument } from '../modules/users/account-backup';
 import {
   batchManualChunks,
@@ -15,6 +15,7 @@ import {
   playPages,
   type ExportQuery,
 } from '../modules/scores/export.service';
+import { RestAccountExport, RestScoresExport } from './documents/export';
 import { restError } from './errors';
 import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
 
@@ -22,7 +23,9 @@ import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
  * Downloads (docs/portability.md): GET /api/v1/users/{userId}/scores/export — a player's bests
  * (history=true: every play) of a version as Tachi BATCH-MANUAL JSON or the official CSV layout.
  * Owner or administrator only, even for a public player: a public profile shows scores, but the
- * whole history in one file (with every play time) is the player's to hand out. Streamed.
+ * whole history in one file (with every play time) is the player's to hand out. Streamed. The gate
+ * of each download is a fixed GraphQL document (src/rest/documents/export.ts: RestScoresExport,
+ * RestAccountExport) through the one pipeline; the file then streams from the export services.
  */
 
 const ExportQuerySchema = z.object({
@@ -139,8 +142,7 @@ export function registerScoresExport(fastify: FastifyInstance, app: App): void {
   downloadRoute(fastify, app, '/api/v1/users/:userId/scores/export', EXPORT_DOC, async (ctx, req) => {
     const { userId } = req.params as { userId: string };
     const p = parseExportQuery(req.query);
-    const gate = enforce(ctx, 'REST.scoresExport', { userId }, 'read');
-    if (gate) await gate;
+    await documentsOf(app).run(RestScoresExport, ctx, { userId }); // the gate: owner or administrator
     const q: ExportQuery = { userId, version: p.version, playStyle: p.playStyle };
     const deps = { db: ctx.db, catalogue: app.catalogue };
     const base = `bpigraph-${p.version}-${p.playStyle}-${p.history ? 'history' : 'bests'}`;
@@ -174,12 +176,10 @@ const ACCOUNT_DOC: RouteDoc = {
 /** GET /api/v1/me/export: the caller's account document (docs/portability.md). */
 export function registerAccountExport(fastify: FastifyInstance, app: App): void {
   downloadRoute(fastify, app, '/api/v1/me/export', ACCOUNT_DOC, async (ctx) => {
-    const gate = enforce(ctx, 'REST.accountExport', {}, 'read');
-    if (gate) await gate;
-    const userId = ctx.viewer!.id;
-    // existence first: the document's first read would fail after the 200 is sent
-    if (!(await ctx.db.user.findUnique({ where: { id: userId }, select: { id: true } })))
-      throw notFound('User not found');
+    // the caller, first party only; existence first: the document's first read would fail after the 200 is sent
+    const { accountExportUser: user } = await documentsOf(app).run(RestAccountExport, ctx, {});
+    if (!user) throw notFound('User not found');
+    const userId = user.databaseId;
     const day = new Date().toISOString().slice(0, 10);
     return {
       type: 'application/json; charset=utf-8',

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
-import { contextForRequest } from '../graphql/context';
-import { documentsOf, type FixedDocument, type PreparedDocument } from '../graphql/documents';
+import { contextForRequest, type Context } from '../graphql/context';
+import { documentsOf, type DirectDocument, type FixedDocument } from '../graphql/documents';
 import { restError } from './errors';
 import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
 
@@ -57,28 +57,43 @@ export function getRoute<P, D, V extends Record<string, unknown>>(
   });
   // The route's compiled document, found on its first request (the server compiles the documents
   // after the routes are declared) and then called directly: no lookup per request.
-  let run: PreparedDocument<D, V> | undefined;
+  let run: DirectDocument<D, V> | undefined;
+  const fail = (err: unknown, reply: FastifyReply): FastifyReply => {
+    const { status, body, headers } = restError(err, app.log);
+    return reply
+      .code(status)
+      .headers(headers ?? {})
+      .send(body);
+  };
+  const answer = (reply: FastifyReply, data: D, params: P): FastifyReply =>
+    reply
+      .code(200)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(JSON.stringify(route.map(data, params)));
+  const respond = (ctx: Context, req: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> => {
+    const params = route.parse(req);
+    run ??= documentsOf(app).prepareDirect(route.document);
+    const data = run(ctx, route.variables(params));
+    return data instanceof Promise ? data.then((d) => answer(reply, d, params)) : answer(reply, data, params);
+  };
   fastify.route({
     method: 'GET',
     url: route.url,
     ...routeSchema({ ...doc, tags: ['compatibility'], bearer: 'optional', responses, errors: ErrorBody }),
-    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+    // Not async: an anonymous caller's context is built synchronously and a document whose
+    // resolvers answer synchronously (the calculator) needs no promise — the reply is sent before
+    // the handler returns (undefined); otherwise a promise of the sent reply.
+    handler: (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | undefined => {
+      let sent: FastifyReply | Promise<FastifyReply>;
       try {
-        // An anonymous caller's context is built synchronously: no await (no promise tick) for it.
         const pending = contextForRequest(app, req);
-        const ctx = pending instanceof Promise ? await pending : pending;
-        const params = route.parse(req);
-        run ??= documentsOf(app).prepare(route.document);
-        const data = await run(ctx, route.variables(params));
-        const result = route.map(data, params);
-        return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(result));
+        sent =
+          pending instanceof Promise ? pending.then((ctx) => respond(ctx, req, reply)) : respond(pending, req, reply);
       } catch (err) {
-        const { status, body, headers } = restError(err, app.log);
-        return reply
-          .code(status)
-          .headers(headers ?? {})
-          .send(body);
+        fail(err, reply);
+        return undefined;
       }
+      return sent instanceof Promise ? sent.catch((err: unknown) => fail(err, reply)) : undefined;
     },
   });
 }

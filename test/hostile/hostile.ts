@@ -7,6 +7,8 @@
 
 /** /healthz must answer within this while a hostile request runs. */
 export const HEALTHZ_BOUND_MS = 200;
+/** The probe schedule of issue #27's bound ("/healthz polled every 20 ms never waits more than 200 ms"). */
+export const POLL_EVERY_MS = 20;
 
 export interface Attack<T> {
   result: T;
@@ -17,19 +19,30 @@ export interface Attack<T> {
   probes: number;
 }
 
-/** Runs `attack` while probing /healthz back to back. */
-async function measure<T>(url: string, attack: () => Promise<T>): Promise<Attack<T>> {
+/**
+ * Runs `attack` while probing /healthz: back to back, or (`everyMs`) on a fixed schedule, a probe
+ * every `everyMs` ms, each probe's wait counted from its scheduled time — so a held event loop
+ * counts whether a probe was in flight or waiting for its turn (a back-to-back probe sleeping
+ * between requests misses a hold that starts and ends while it sleeps).
+ */
+async function measure<T>(url: string, attack: () => Promise<T>, everyMs?: number): Promise<Attack<T>> {
   let done = false;
   let healthzMaxMs = 0;
   let probes = 0;
   const probe = (async () => {
+    const start = performance.now();
+    let prevEnd = start;
     do {
-      const t0 = performance.now();
+      // its turn, or the end of the previous probe when that one answered after it (one at a time)
+      const due = everyMs ? Math.max(start + probes * everyMs, prevEnd) : performance.now();
       const res = await fetch(`${url}/healthz`);
       await res.arrayBuffer();
-      healthzMaxMs = Math.max(healthzMaxMs, performance.now() - t0);
+      prevEnd = performance.now();
+      healthzMaxMs = Math.max(healthzMaxMs, prevEnd - due);
       probes++;
-      await new Promise((r) => setTimeout(r, 5));
+      const wait = everyMs ? start + probes * everyMs - performance.now() : 5;
+      // a late probe is sent at once (the next one's wait counts from its own schedule)
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     } while (!done);
   })();
   const t0 = performance.now();
@@ -50,7 +63,8 @@ async function measure<T>(url: string, attack: () => Promise<T>): Promise<Attack
  * for a legitimate heavy request, never for a hostile one). On a shared, busy machine one probe
  * can be late for reasons of its own: when `repeatable` (the default), a late probe sends the
  * attack once more, and the check fails only when the second run is late too (a request that
- * blocks the process blocks it every time). The first run's result is returned.
+ * blocks the process blocks it every time). The first run's result is returned. `everyMs`:
+ * probes on that schedule, each one's wait counted from its turn (POLL_EVERY_MS: issue #27's bound).
  */
 export async function underAttack<T>(
   url: string,
@@ -58,11 +72,12 @@ export async function underAttack<T>(
   attack: () => Promise<T>,
   healthzBoundMs = HEALTHZ_BOUND_MS,
   repeatable = true,
+  everyMs?: number,
 ): Promise<Attack<T>> {
-  const first = await measure(url, attack);
+  const first = await measure(url, attack, everyMs);
   let { healthzMaxMs } = first;
   if (healthzMaxMs >= healthzBoundMs && repeatable)
-    healthzMaxMs = Math.min(healthzMaxMs, (await measure(url, attack)).healthzMaxMs);
+    healthzMaxMs = Math.min(healthzMaxMs, (await measure(url, attack, everyMs)).healthzMaxMs);
   expect({ ms: Math.round(first.ms), withinBound: first.ms <= boundMs }).toEqual({
     ms: Math.round(first.ms),
     withinBound: true,

@@ -4,9 +4,10 @@
  * in the worker pool, heavy fields count against the caller's CPU budget, MCP batches are refused,
  * a daily history over decades is aggregated.
  */
+import { OFFICIAL_HEADER } from '../../src/domain/csv/official-writer';
 import { aPublicPlayer } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { codeOf, post, underAttack, warmUp } from './hostile';
+import { codeOf, HEALTHZ_BOUND_MS, POLL_EVERY_MS, post, underAttack, warmUp } from './hostile';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -116,4 +117,64 @@ describe('totalBpiHistory', () => {
     expect(h0.length).toBe(318);
     expect([h0[0].date, h0[317].date]).toEqual(['1999-01', '2025-06']);
   });
+});
+
+describe('uploads at their limits', () => {
+  const CSV =
+    'mutation($u: ID!, $c: String!) { importScoresCsv(userId: $u, version: "33", csv: $c) { rowCount updatedCount learnedCharts } }';
+  /** An official CSV line of an unknown song: `played` difficulty blocks with a play (level 10, EX 1,000, HARD CLEAR), the others NO PLAY. */
+  const line = (i: number, played: number) =>
+    [
+      '33 Sparkle Shower',
+      `Hostile Song ${String(i).padStart(5, '0')}`,
+      'G',
+      'A',
+      1,
+      ...Array.from({ length: 5 }, (_, d) =>
+        d < played ? '10,1000,400,200,5,HARD CLEAR,A' : '0,0,0,0,---,NO PLAY,---',
+      ),
+      '2025-06-01 12:00',
+    ].join(',');
+  const official = (lines: number, played: number) =>
+    [OFFICIAL_HEADER, ...Array.from({ length: lines }, (_, i) => line(i, played))].join('\r\n') + '\r\n';
+
+  it('an official CSV at the body limit (4 MiB, 21,000 rows) is parsed in the pool and refused whole: At most 10000 rows', async () => {
+    const u = await aPublicPlayer(s.db.prisma);
+    const csv = official(21_000, 1);
+    const body = JSON.stringify({ query: CSV, variables: { u: u.id, c: csv } });
+    // within BODY_LIMIT_BYTES (4 MiB) by less than 10 %
+    expect(Buffer.byteLength(body)).toBeLessThan(4 * 1024 * 1024);
+    expect(Buffer.byteLength(body)).toBeGreaterThan(0.9 * 4 * 1024 * 1024);
+    const auth = { authorization: `Bearer ${await s.tokenFor(u.id)}` };
+    const before = s.app.pool.stats().completed;
+    const r = await underAttack(s.url, 20_000, () => post(s.url, body, auth), HEALTHZ_BOUND_MS, true, POLL_EVERY_MS);
+    expect(codeOf(r.result)).toBe('BAD_USER_INPUT');
+    // one played cell per line: 21,000 rows
+    expect(r.result.json.errors[0].message).toBe('At most 10000 rows per import (got 21000)');
+    expect(s.app.pool.stats().completed - before).toBeGreaterThanOrEqual(1);
+    expect(await s.db.prisma.importBatch.count({ where: { userId: u.id } })).toBe(0);
+  }, 60_000);
+
+  it('an official CSV of 9,995 rows of unknown titles (the row cap) imports the first 200 titles while /healthz answers', async () => {
+    // 1,999 songs × 5 played blocks = 9,995 rows (≤ MAX_IMPORT_ROWS 10,000); NEW_TITLES_PER_IMPORT
+    // (200) songs are learned: 200 × 5 = 1,000 charts and 1,000 plays, the other 1,799 songs' rows are problems.
+    const csv = official(1999, 5);
+    const r = await underAttack(
+      s.url,
+      60_000,
+      async () => {
+        const u = await aPublicPlayer(s.db.prisma); // a fresh player each run (a late probe runs it again)
+        return post(
+          s.url,
+          { query: CSV, variables: { u: u.id, c: csv } },
+          { authorization: `Bearer ${await s.tokenFor(u.id)}` },
+        );
+      },
+      HEALTHZ_BOUND_MS,
+      true,
+      POLL_EVERY_MS,
+    );
+    expect(r.result.json.errors).toBeUndefined();
+    expect(r.result.json.data.importScoresCsv).toEqual({ rowCount: 9995, updatedCount: 1000, learnedCharts: 1000 });
+  }, 120_000);
 });

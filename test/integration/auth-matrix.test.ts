@@ -73,6 +73,10 @@ const CASES: Record<string, Case> = {
   'Mutation.issueOAuthClient': { vars: () => ({ redirectUris: ['https://matrix.example/cb'] }) },
   'Mutation.deleteOAuthClient': { vars: () => ({}) },
   'Query.oauthConsentUser': { vars: () => ({}) },
+  // the gates of the downloads (src/rest/export.ts) and a batch's card (src/rest/cards.ts)
+  'Query.scoresExportUser': { vars: (f) => ({ userId: f.target.id }) },
+  'Query.accountExportUser': { vars: () => ({}) },
+  'Query.batchCard': { vars: (f) => ({ batchId: batchOf[f.target.id] }) }, // a batch of the target (beforeAll)
   'OAuth.authorize': {
     http: async (f, token) => {
       const qs = new URLSearchParams({
@@ -293,6 +297,9 @@ const nodeFixture = {} as {
   memoId: string;
 };
 
+/** An import batch of each target (the private owner's node-fixture batch, one of the public target). */
+const batchOf: Record<string, string> = {};
+
 type FieldVerdict = 'VALUE' | 'NULL' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'OTHER_ERROR';
 
 /** The verdict each rule gives each caller when the operation is about the private owner. */
@@ -397,6 +404,12 @@ beforeAll(async () => {
       playedAt: play.playedAt,
     },
   });
+  batchOf[users.owner.id] = batch.id;
+  batchOf[users.publicTarget.id] = (
+    await db.importBatch.create({
+      data: { userId: users.publicTarget.id, version: LATEST_VERSION, source: 'ROWS', rowCount: 0 },
+    })
+  ).id;
   Object.assign(nodeFixture, {
     chartId: chart.id,
     playId: play.id,

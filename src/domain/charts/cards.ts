@@ -4,10 +4,14 @@
  * BPI, arena class, radar) and an import batch's card (charts improved, total BPI before → after).
  * The server rasterises them to PNG.
  */
+import { VERSION_TITLES, type GameVersion } from '../constants';
 import { escapeXml, FONT_STACK, PALETTES, type ChartTheme } from './svg';
 
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
+
+/** A card's version line: "33 Sparkle Shower" (an unknown version: the bare string). */
+export const cardVersionLabel = (v: string) => (v in VERSION_TITLES ? `${v} ${VERSION_TITLES[v as GameVersion]}` : v);
 
 const fmt = (n: number | null | undefined) => (n === null || n === undefined ? '—' : n.toFixed(2));
 const signed = (n: number) => `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(2)}`;

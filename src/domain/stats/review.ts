@@ -1,7 +1,8 @@
 /**
  * Monthly and yearly review (docs/domain/stats.md#review; owner only — the service checks the viewer is
  * the player): how the total BPI, the radar, the charts and the key counter moved in a month
- * (`YYYY-MM`) or a year (`YYYY`), and against the followed rivals.
+ * (`YYYY-MM`) or a year (`YYYY`), and against the followed rivals. By topic: the replay of the plays
+ * into bests and totals is review-timeline.ts, the rivals and the growth ranking review-rivals.ts.
  *
  * Needs (constant SQL, whatever the period or the number of rivals):
  * 1. my plays of the version played before the end of the period (Score: id, chartId, exScore,
@@ -49,18 +50,15 @@
  * - Arena: best class seen in the period (A1 … B5), the best class rank seen in that class, the
  *   highest A1 streak; null without observations.
  */
-import { BPI_FLOOR, round2, RunningTotalBpi } from '../bpi';
+import { BPI_FLOOR, round2 } from '../bpi';
 import { ARENA_ORDER, RADAR_CATEGORIES, type ArenaClass, type RadarCategory } from '../constants';
 import { chartInVersion, computeRadar, type RadarValues } from '../radar';
 import type { ArenaObservation } from './arena-trend';
 import {
-  addDays,
-  byPlayTime,
   dateOnly,
   inScope,
   isoWeekday,
   jstDate,
-  jstDayStart,
   jstHour,
   NO_FILTER,
   type ChartSource,
@@ -69,18 +67,24 @@ import {
   type TowerDayInput,
 } from './common';
 import type { ReviewPeriod } from './query';
+import {
+  reviewGrowthRanking,
+  reviewRivals,
+  type GrowthEntry,
+  type ReviewRival,
+  type ReviewRivalInput,
+} from './review-rivals';
+import { inPeriodOf, timeline, type HistoryPoint } from './review-timeline';
 import { totalSet } from './total-bpi';
 
-export const REVIEW_VIEWER_NAME = 'あなた';
-export const TOP_WINNING_SONGS = 10;
-
-export interface ReviewRivalInput {
-  userId: string;
-  name: string;
-  profileImage: string | null;
-  /** the rival's plays of the version before the end of the period */
-  plays: readonly PlayInput[];
-}
+export {
+  REVIEW_VIEWER_NAME,
+  TOP_WINNING_SONGS,
+  type GrowthEntry,
+  type ReviewRival,
+  type ReviewRivalInput,
+} from './review-rivals';
+export type { HistoryPoint } from './review-timeline';
 
 export interface ReviewInput {
   version: string;
@@ -99,11 +103,6 @@ export interface TowerRanks {
   totalUsers: number;
 }
 
-export interface HistoryPoint {
-  date: string;
-  value: number;
-}
-
 export interface ReviewSong {
   chartId: number;
   title: string;
@@ -116,38 +115,6 @@ export interface ReviewSong {
   bpiBefore: number | null;
   exScoreBefore: number | null;
   diff: number | null;
-}
-
-export interface ReviewRival {
-  userId: string;
-  name: string;
-  profileImage: string | null;
-  bpiStart: number;
-  bpiEnd: number;
-  bpiGrowth: number;
-  history: HistoryPoint[];
-  newWins: number;
-  newLosses: number;
-  topWinningSongs: {
-    chartId: number;
-    title: string;
-    difficulty: string;
-    level: number;
-    myExScore: number;
-    rivalExScore: number;
-    margin: number;
-  }[];
-}
-
-export interface GrowthEntry {
-  /** null for the viewer */
-  userId: string | null;
-  name: string;
-  isViewer: boolean;
-  bpiStart: number;
-  bpiEnd: number;
-  growth: number;
-  growthRate: number | null;
 }
 
 export interface Review {
@@ -182,65 +149,6 @@ export interface Review {
   arena: { bestClass: ArenaClass; bestRank: number | null; maxA1Continue: number | null } | null;
 }
 
-const periodStart = (p: ReviewPeriod) => jstDayStart(p.from);
-const periodEnd = (p: ReviewPeriod) => jstDayStart(addDays(p.to, 1));
-const groupOf = (p: ReviewPeriod, d: Date) => (p.kind === 'month' ? jstDate(d) : jstDate(d).slice(0, 7));
-/** Is an instant in the period? (the bounds computed once) */
-const inPeriodOf = (p: ReviewPeriod) => {
-  const start = periodStart(p).getTime();
-  const end = periodEnd(p).getTime();
-  return (d: Date) => d.getTime() >= start && d.getTime() < end;
-};
-
-interface Timeline {
-  start: number;
-  end: number;
-  history: HistoryPoint[];
-  before: Map<number, ReplayedBest>;
-  after: Map<number, ReplayedBest>;
-  /** the bests after each history group */
-  snapshots: { date: string; bests: Map<number, ReplayedBest> }[];
-}
-
-/** Replays plays before and in the period; totals over the set after each history group. */
-function timeline(plays: readonly PlayInput[], period: ReviewPeriod, set: ReadonlySet<number>): Timeline {
-  const sorted = [...plays].sort(byPlayTime);
-  const start = periodStart(period).getTime();
-  const end = periodEnd(period).getTime();
-  const best = new Map<number, ReplayedBest>();
-  // the total over the set, kept up to date as bests improve (one power per improvement)
-  const running = new RunningTotalBpi(set.size);
-  const apply = (p: PlayInput) => {
-    const prev = best.get(p.chartId);
-    if (!prev || p.exScore > prev.exScore) {
-      best.set(p.chartId, { exScore: p.exScore, bpi: p.bpi, playId: p.id, playedAt: p.playedAt });
-      if (set.has(p.chartId)) running.set(p.chartId, p.bpi ?? BPI_FLOOR);
-    }
-  };
-  const total = () => running.total();
-  let i = 0;
-  for (; i < sorted.length && sorted[i].playedAt.getTime() < start; i++) apply(sorted[i]);
-  const before = new Map(best);
-  const startTotal = total();
-  const history: HistoryPoint[] = [];
-  const snapshots: Timeline['snapshots'] = [];
-  while (i < sorted.length && sorted[i].playedAt.getTime() < end) {
-    const g = groupOf(period, sorted[i].playedAt);
-    for (; i < sorted.length && sorted[i].playedAt.getTime() < end && groupOf(period, sorted[i].playedAt) === g; i++)
-      apply(sorted[i]);
-    history.push({ date: g, value: total() });
-    snapshots.push({ date: g, bests: new Map(best) });
-  }
-  return {
-    start: startTotal,
-    end: history.length ? history[history.length - 1].value : startTotal,
-    history,
-    before,
-    after: best,
-    snapshots,
-  };
-}
-
 /** Competition ranks of my summed keys and scratches among every player's sums of the period. */
 export function towerPeriodRanks(
   rows: readonly { userId: string; keyCount: number; scratchCount: number }[],
@@ -251,10 +159,6 @@ export function towerPeriodRanks(
     me ? 1 + rows.filter((r) => Number(r[k]) > Number(me[k])).length : null;
   return { keysRank: rankBy('keyCount'), scratchRank: rankBy('scratchCount'), totalUsers: rows.length };
 }
-
-const byName = (a: { name: string; userId: string | null }, b: { name: string; userId: string | null }) =>
-  a.name.localeCompare(b.name) ||
-  ((a.userId ?? '') < (b.userId ?? '') ? -1 : (a.userId ?? '') > (b.userId ?? '') ? 1 : 0);
 
 export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   const { version, period } = input;
@@ -352,67 +256,9 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   };
   let radarGrowthMemo: Review['radarGrowth'] | undefined;
 
-  // rivals
-  const outcome = (mine: number | undefined, theirs: number | undefined) =>
-    mine === undefined || theirs === undefined ? 0 : Math.sign(mine - theirs);
-  const rivals: ReviewRival[] = (input.rivals ?? []).map((r) => {
-    const t = timeline(r.plays, period, set);
-    let newWins = 0;
-    let newLosses = 0;
-    const winning: ReviewRival['topWinningSongs'] = [];
-    const charts = new Set([...me.after.keys()].filter((id) => t.after.has(id) && bpiCharts(id)));
-    for (const id of charts) {
-      const endO = outcome(me.after.get(id)!.exScore, t.after.get(id)!.exScore);
-      const startO = outcome(me.before.get(id)?.exScore, t.before.get(id)?.exScore);
-      if (endO > 0 && startO <= 0) newWins++;
-      if (endO < 0 && startO >= 0) newLosses++;
-      if (endO > 0) {
-        const c = source.chart(id)!;
-        const mine = me.after.get(id)!.exScore;
-        const theirs = t.after.get(id)!.exScore;
-        winning.push({
-          chartId: id,
-          title: c.title,
-          difficulty: c.difficulty,
-          level: c.level,
-          myExScore: mine,
-          rivalExScore: theirs,
-          margin: mine - theirs,
-        });
-      }
-    }
-    winning.sort((a, b) => b.margin - a.margin || a.title.localeCompare(b.title) || a.chartId - b.chartId);
-    return {
-      userId: r.userId,
-      name: r.name,
-      profileImage: r.profileImage,
-      bpiStart: t.start,
-      bpiEnd: t.end,
-      bpiGrowth: round2(t.end - t.start),
-      history: t.history,
-      newWins,
-      newLosses,
-      topWinningSongs: winning.slice(0, TOP_WINNING_SONGS),
-    };
-  });
-  rivals.sort((a, b) => b.newWins - b.newLosses - (a.newWins - a.newLosses) || byName(a, b));
-
-  const entry = (userId: string | null, name: string, isViewer: boolean, start: number, end: number): GrowthEntry => {
-    const growth = round2(end - start);
-    return {
-      userId,
-      name,
-      isViewer,
-      bpiStart: start,
-      bpiEnd: end,
-      growth,
-      growthRate: start > BPI_FLOOR ? round2((growth / (start - BPI_FLOOR)) * 100) : null,
-    };
-  };
-  const everyone = [
-    entry(null, REVIEW_VIEWER_NAME, true, me.start, me.end),
-    ...rivals.map((r) => entry(r.userId, r.name, false, r.bpiStart, r.bpiEnd)),
-  ];
+  // rivals and the growth ranking (review-rivals.ts)
+  const rivals = reviewRivals(source, period, set, me, input.rivals ?? [], bpiCharts);
+  const growthRanking = reviewGrowthRanking(me, rivals);
 
   // arena
   const obs = (input.arena ?? []).filter((o) => inPeriod(o.fetchedAt));
@@ -451,12 +297,7 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
       return (radarGrowthMemo ??= radarGrowthOf());
     },
     rivals,
-    growthRanking: {
-      byAbsGrowth: [...everyone].sort((a, b) => b.growth - a.growth || byName(a, b)),
-      byGrowthRate: everyone
-        .filter((e) => e.growthRate !== null)
-        .sort((a, b) => b.growthRate! - a.growthRate! || byName(a, b)),
-    },
+    growthRanking,
     arena,
   };
 }

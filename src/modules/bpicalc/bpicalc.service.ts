@@ -11,6 +11,7 @@ import { calcBpi, estimateRankFromTotal, ExScoreOverMaxError } from '../../domai
 import { AppError, badInput, notFound, type ErrorIssue } from '../../errors';
 import type { AreaScope } from '../area';
 import type { CatalogueChart } from '../catalogue/catalogue';
+import type { ArenaAverageView } from '../arena/arena.cache';
 
 export interface BpiCalcInput {
   title: string;
@@ -56,7 +57,12 @@ export class BpiCalcService {
     if (issues.length) throw new AppError('BAD_USER_INPUT', 'Invalid parameters', { issues });
   }
 
-  async calc(input: BpiCalcInput) {
+  /**
+   * The calculator's answer. Not async: with the arena averages in memory and no rank asked for
+   * (the usual call) it answers with no promise at all — the GraphQL executor and the REST route
+   * then run the whole request synchronously; otherwise a promise. Bad input throws.
+   */
+  calc(input: BpiCalcInput): BpiCalcAnswer | Promise<BpiCalcAnswer> {
     this.validate(input);
     const version = input.version ?? LATEST_VERSION;
     const chart = this.s.catalogue.find(input.title, PlayStyle.SP, input.difficulty);
@@ -69,8 +75,23 @@ export class BpiCalcService {
       throw err;
     }
     if (bpi === null && input.exScore > chart.notes * 2) throw badInput(`exScore exceeds maximum (${chart.notes * 2})`);
-    let bpimRank: number | null = null;
-    let bpimTotal: number | null = null;
+    const withArena = chart.level === 11 || chart.level === 12;
+    if (!input.includeRank) {
+      const arenaAverages = withArena ? this.s.arenaAverages.forChartLoaded(chart.id, version) : null;
+      if (arenaAverages !== undefined) return answer(chart, bpi, version, null, arenaAverages);
+    }
+    return this.calcAsync(input, chart, bpi, version, withArena);
+  }
+
+  /** calc's path with a database read: the player rank (includeRank) or arena averages not loaded yet. */
+  private async calcAsync(
+    input: BpiCalcInput,
+    chart: CatalogueChart,
+    bpi: number | null,
+    version: string,
+    withArena: boolean,
+  ): Promise<BpiCalcAnswer> {
+    let rank: { bpimRank: number | null; bpimTotal: number } | null = null;
     if (input.includeRank) {
       const [row] = await this.s.db.$queryRawUnsafe<{ total: number; higher: number }[]>(
         `SELECT COUNT(*)::int AS total, (COUNT(*) FILTER (WHERE "exScore" > $3))::int AS higher
@@ -79,18 +100,36 @@ export class BpiCalcService {
         version,
         input.exScore,
       );
-      bpimTotal = row.total;
       // nobody has played the chart: no rank ("1 of 0" would say nothing true)
-      bpimRank = row.total > 0 ? row.higher + 1 : null;
+      rank = { bpimTotal: row.total, bpimRank: row.total > 0 ? row.higher + 1 : null };
     }
-    const arenaAverages = [11, 12].includes(chart.level)
-      ? await this.s.arenaAverages.forChart(chart.id, version)
-      : null;
-    return {
-      song: { title: chart.title, difficulty: chart.difficulty, difficultyLevel: chart.level, notes: chart.notes },
-      bpi,
-      rank: { estimatedRank: bpi === null ? null : estimateRankFromTotal(bpi), bpimRank, bpimTotal },
-      metadata: { version, arenaAverages: arenaAverages && arenaAverages.length ? arenaAverages : null },
-    };
+    const arenaAverages = withArena ? await this.s.arenaAverages.forChart(chart.id, version) : null;
+    return answer(chart, bpi, version, rank, arenaAverages);
   }
+}
+
+export interface BpiCalcAnswer {
+  song: { title: string; difficulty: Difficulty; difficultyLevel: number; notes: number };
+  bpi: number | null;
+  rank: { estimatedRank: number | null; bpimRank: number | null; bpimTotal: number | null };
+  metadata: { version: string; arenaAverages: ArenaAverageView[] | null };
+}
+
+function answer(
+  chart: CatalogueChart,
+  bpi: number | null,
+  version: string,
+  rank: { bpimRank: number | null; bpimTotal: number } | null,
+  arenaAverages: ArenaAverageView[] | null,
+): BpiCalcAnswer {
+  return {
+    song: { title: chart.title, difficulty: chart.difficulty, difficultyLevel: chart.level, notes: chart.notes },
+    bpi,
+    rank: {
+      estimatedRank: bpi === null ? null : estimateRankFromTotal(bpi),
+      bpimRank: rank?.bpimRank ?? null,
+      bpimTotal: rank?.bpimTotal ?? null,
+    },
+    metadata: { version, arenaAverages: arenaAverages && arenaAverages.length ? arenaAverages : null },
+  };
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { titleKey } from '../../domain/titles';
+import { titleKey, titleKeyCached } from '../../domain/titles';
 import { safeBpi } from '../../domain/bpi';
 import { exScoreForBpiV2, safeBpiV2, type BpiV2Params } from '../../domain/bpi-v2/model';
 import type { Difficulty, PlayStyle, RadarCategory } from '../../generated/prisma/enums';
@@ -51,13 +51,14 @@ export class ChartMatcher<C extends { title: string; playStyle: PlayStyle; diffi
     for (const c of charts) this.byKey.set(ChartMatcher.key(c.title, c.playStyle, c.difficulty), c);
   }
 
-  private static key(title: string, playStyle: PlayStyle, difficulty: Difficulty): string {
+  private static key(title: string, playStyle: PlayStyle, difficulty: Difficulty, key = titleKey): string {
     // both sides normalised the same way (NFKC, trimmed and collapsed whitespace): src/domain/titles.ts
-    return `${titleKey(title)}\u0000${playStyle}\u0000${difficulty}`;
+    return `${key(title)}\u0000${playStyle}\u0000${difficulty}`;
   }
 
+  /** Per lookup (the calculator, every import row): the title's key remembered (titleKeyCached). */
   find(title: string, playStyle: PlayStyle, difficulty: Difficulty): C | undefined {
-    return this.byKey.get(ChartMatcher.key(title, playStyle, difficulty));
+    return this.byKey.get(ChartMatcher.key(title, playStyle, difficulty, titleKeyCached));
   }
 }
 
@@ -85,6 +86,9 @@ export class Catalogue {
   private lastMissReload = 0;
   /** chart id → fitted BPI V2 parameters of the current definitions vintage (loadBpiV2). */
   private v2 = new Map<number, BpiV2Params>();
+  /** Loads started, and the latest started one that was applied (an older one finishing later is dropped). */
+  private loadsStarted = 0;
+  private loadApplied = 0;
 
   constructor(private readonly db: Db) {}
 
@@ -111,7 +115,14 @@ export class Catalogue {
     }
   }
 
+  /**
+   * Reads the whole catalogue and swaps it in. Loads may overlap (a reload after a change, a score
+   * writer that found its catalogue stale: src/modules/scores/current-definitions.ts); one that
+   * started before another already applied is dropped when it ends, so an older reading never
+   * replaces a newer one.
+   */
   async load(): Promise<void> {
+    const ticket = ++this.loadsStarted;
     const charts = await this.db.chart.findMany({
       include: {
         song: { select: { title: true } },
@@ -148,6 +159,8 @@ export class Catalogue {
       byId.set(c.id, entry);
     }
     const latest = await this.db.definitionsRelease.findFirst({ orderBy: { importedAt: 'desc' } });
+    if (ticket < this.loadApplied) return; // a load started later is in already
+    this.loadApplied = ticket;
     this.byId = byId;
     this.publicCharts = [...byId.values()].filter((c) => !c.provisional);
     const songTitles = new Map<string, CatalogueSong>();

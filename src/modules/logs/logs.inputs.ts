@@ -2,6 +2,7 @@ import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { BidirectionalConnectionArgs } from '../../graphql/connection';
 import { StatsPeriod, TimeBasis } from '../shared/enums';
 import { GameVersionScalar } from '../../graphql/scalars';
+import { ChartTheme } from '../stats/dashboard.types';
 
 @ArgsType()
 export class BatchesArgs extends BidirectionalConnectionArgs {
@@ -61,4 +62,10 @@ export class DeleteBatchArgs {
 export class VersionArgs {
   @Field(() => GameVersionScalar, { nullable: true, description: 'Game version (default the latest)' }) version?:
     string | null;
+}
+
+@ArgsType()
+export class BatchCardArgs {
+  @Field(() => ID, { description: "The batch's database id (the `batchId` of other types)" }) batchId!: string;
+  @Field(() => ChartTheme, { nullable: true, description: 'Colour scheme (default LIGHT)' }) theme?: ChartTheme | null;
 }

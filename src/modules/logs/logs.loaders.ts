@@ -7,6 +7,11 @@ import { batchTopPlays } from './logs.service';
 /** Loaders of the logs area: `ctx.loaders.logs.<name>`. */
 export function createLogLoaders(db: Db) {
   return {
+    /** batch id → the import-batch row alone (a batch's card and its rule: Query.batchCard), one statement per set of ids */
+    batchRows: loader<string, ImportBatch | null>(async (ids) => {
+      const rows = await db.importBatch.findMany({ where: { id: { in: [...ids] } } });
+      return inKeyOrder(ids, new Map(rows.map((r) => [r.id, r])), null);
+    }),
     /** batch id → the import-batch row and its top plays (two statements per set of ids); mapped by LogsService.batchesById */
     batches: loader<string, { row: ImportBatch; top: PlayRow[] | undefined } | null>(async (ids) => {
       const rows = await db.importBatch.findMany({ where: { id: { in: [...ids] } } });

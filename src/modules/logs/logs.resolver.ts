@@ -1,11 +1,13 @@
-import { Args, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { toGlobalId } from '../../graphql/global-id';
 import { GraphQLUUID } from 'graphql-scalars';
 import type { User } from '../../generated/prisma/client';
 import type { Context } from '../../graphql/context';
 import { UserType } from '../shared/user.type';
-import { BatchArgs, BatchesArgs, DeleteBatchArgs, ScoreDetailsArgs, VersionArgs } from './logs.inputs';
+import { ChartTheme } from '../stats/dashboard.types';
+import { BatchArgs, BatchCardArgs, BatchesArgs, DeleteBatchArgs, ScoreDetailsArgs, VersionArgs } from './logs.inputs';
 import {
+  BatchCardType,
   BatchConnection,
   BatchDetailType,
   BatchRefType,
@@ -22,6 +24,14 @@ export class LogsMutationResolver {
   })
   deleteBatch(@Args(() => DeleteBatchArgs) args: DeleteBatchArgs, @Ctx() ctx: Context): Promise<DeleteBatchPayload> {
     return ctx.services.logs.deleteBatch(args.userId, args.batchId);
+  }
+
+  @Query(() => BatchCardType, {
+    description:
+      "An import batch's share card (GET /api/v1/batches/{batchId}/card.png): visible as the batch's player (rule Query.batchCard); NOT_FOUND for an unknown batch",
+  })
+  batchCard(@Args(() => BatchCardArgs) args: BatchCardArgs, @Ctx() ctx: Context) {
+    return ctx.services.logs.batchCard(args.batchId, args.theme ?? ChartTheme.LIGHT);
   }
 }
 

@@ -8,6 +8,7 @@ import { retryTransaction } from '../../db/retry';
 import { BPI_FLOOR, round2 } from '../../domain/bpi';
 import { GAME_VERSIONS, VERSION_TITLES, versionIndex, type GameVersion } from '../../domain/constants';
 import { notFound } from '../../errors';
+import { cardVersionLabel, renderBatchCard, type ChartTheme } from '../../domain/charts';
 import { keyset, parseVersion, rangeArgs, type KeysetArgs } from '../../graphql/args';
 import { keyCursor, keysetConnection, keysetSlice, prismaKeyset } from '../../graphql/connection';
 import type { AreaScope } from '../area';
@@ -85,7 +86,7 @@ type PageArgs = KeysetArgs;
 const BATCH_KEY = ['time', 'str'] as const;
 const PLAY_DAY_KEY = ['str'] as const;
 
-type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'caches' | 'events' | 'viewer' | 'loaders'> & {
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'caches' | 'events' | 'viewer' | 'loaders' | 'onPlayerLocked'> & {
   services: { scores: ScoresService; rivals: RivalsService };
 };
 
@@ -107,6 +108,40 @@ export class LogsService {
   async batchesById(ids: readonly string[]) {
     const loaded = await this.s.loaders.logs.batches.loadMany([...ids]);
     return loaded.map((r) => (r && !(r instanceof Error) ? batchNode(this.s.catalogue, r.row, r.top) : null));
+  }
+
+  /**
+   * An import batch's share card (Query.batchCard; GET /api/v1/batches/{batchId}/card.png): the
+   * player, the version, total BPI before → after and the six plays of highest BPI. The rule
+   * (VISIBLE, target the batch's player) read the batch through the same loader (batchRows).
+   */
+  async batchCard(batchId: string, theme: ChartTheme): Promise<{ isPublic: boolean; svg: string }> {
+    const batch = await this.s.loaders.logs.batchRows.load(batchId);
+    if (!batch) throw notFound('Batch not found');
+    const user = await this.s.loaders.users.byId.load(batch.userId);
+    if (!user) throw notFound('User not found');
+    const plays = await this.s.db.score.findMany({
+      where: { batchId },
+      orderBy: [{ bpi: { sort: 'desc', nulls: 'last' } }, { id: 'asc' }],
+      take: 6,
+    });
+    const improved = plays.flatMap((p) => {
+      const c = this.s.catalogue.chart(p.chartId);
+      return c ? [{ title: c.title, difficulty: c.difficulty, level: c.level, exScore: p.exScore, bpi: p.bpi }] : [];
+    });
+    const svg = renderBatchCard(
+      {
+        name: user.name,
+        versionLabel: cardVersionLabel(batch.version),
+        importedAt: batch.createdAt,
+        previousTotalBpi: batch.previousTotalBpi,
+        totalBpi: batch.totalBpi,
+        updatedCount: batch.updatedCount,
+        improved,
+      },
+      theme,
+    );
+    return { isPublic: user.isPublic, svg };
   }
 
   /** Batches of a version, newest first: keyset pages over (createdAt, id), forward or backward. */
@@ -231,7 +266,7 @@ export class LogsService {
       currentVersion: version,
       compareVersion: compare,
       compareVersionLabel: `${compare} ${VERSION_TITLES[compare]}`,
-      entries: await this.s.services.scores.versionComparison(userId, version, compare, { summaryDiffs: true }),
+      entries: await this.s.services.scores.history.versionComparison(userId, version, compare, { summaryDiffs: true }),
     };
   }
 
@@ -244,6 +279,7 @@ export class LogsService {
         this.s.db.$transaction(
           async (tx) => {
             await lockPlayer(tx, userId);
+            this.s.onPlayerLocked?.({ kind: 'deleteBatch', userId, batchId });
             await lockCurrentDefinitions(tx, seen);
             const batch = await tx.importBatch.findFirst({ where: { id: batchId, userId } });
             if (!batch) throw notFound('Batch not found.');

@@ -231,3 +231,17 @@ export class DeleteBatchPayload {
   version!: string;
   @Field(() => String, { description: 'A one-line summary for the user' }) message!: string;
 }
+
+@ObjectType('BatchCard', {
+  description:
+    "Value type: an import batch's share card, the SVG that GET /api/v1/batches/{batchId}/card.png rasterises (docs/portability.md)",
+})
+export class BatchCardType {
+  @Field(() => Boolean, { description: "Whether the batch's player is public (the PNG's Cache-Control)" })
+  isPublic!: boolean;
+  @Field(() => String, {
+    description:
+      '1200×630 SVG: the player, the version, the import time, total BPI before → after, the best plays (up to 6)',
+  })
+  svg!: string;
+}

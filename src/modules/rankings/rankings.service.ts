@@ -9,17 +9,16 @@ import { BPI_DIFFICULTIES, BPI_LEVELS, Difficulty, PlayStyle, type GameVersion }
 import {
   chartInVersion,
   hasModeAttributes,
-  mergeAttributeVector,
   modeDistance,
   toAttributeVector,
-  type AttributeVector,
   type SimilarityMode,
 } from '../../domain/similarity';
 import type { AreaScope } from '../area';
-import { ChartMatcher, type CatalogueChart } from '../catalogue/catalogue';
+import type { CatalogueChart } from '../catalogue/catalogue';
 import type { CatalogueService } from '../catalogue/catalogue.service';
 import { withCurrentBpi } from '../scores/plays';
 import type { ScoresService } from '../scores/scores.service';
+import { importChartAttributes, type AttributeImportEntry, type AttributeImportReport } from './rankings.attributes';
 import { ChartPopularityOrder } from './rankings.types';
 
 export const SIMILAR_LIMIT_MAX = 50;
@@ -30,19 +29,6 @@ export interface RankingRow {
   userId: string;
   exScore: number;
   rank: number;
-}
-
-export interface AttributeImportEntry {
-  title: string;
-  difficulty: string;
-  playStyle?: string | null;
-  attributes: unknown;
-}
-
-export interface AttributeImportReport {
-  updated: number;
-  unchanged: number;
-  problems: { index: number; title: string | null; reason: string }[];
 }
 
 const DIFFICULTY_ORDER = Object.values(Difficulty) as string[];
@@ -79,7 +65,10 @@ type Scope = Pick<AreaScope, 'ctx' | 'db' | 'catalogue' | 'auth'> & {
   services: { catalogue: CatalogueService; scores: ScoresService };
 };
 
-/** Per-chart rankings, similar charts, chart popularity and the profile song list. */
+/**
+ * Per-chart rankings, similar charts, chart popularity and the profile song list (the attribute
+ * vectors' import: rankings.attributes.ts).
+ */
 export class RankingsService {
   constructor(private readonly scope: Scope) {}
 
@@ -365,91 +354,4 @@ export class RankingsService {
     const rows = keysetSlice(charts, ks, (c, k) => cmp(keyOf(c), [...k]));
     return { version, page: keysetConnection(rows, ks, (c) => keyCursor(tag, MASTER_KEY, keyOf(c)), charts.length) };
   }
-}
-
-/**
- * Imports attribute vectors ({title, difficulty, playStyle?, attributes: {name: number}}),
- * matched by title + play style (default SP) + difficulty. One transaction; entries that do
- * not match or are malformed are reported, not fatal. Importing the same data twice changes nothing.
- */
-export async function importChartAttributes(db: Db, entries: AttributeImportEntry[]): Promise<AttributeImportReport> {
-  const charts = await db.chart.findMany({
-    select: { id: true, playStyle: true, difficulty: true, attributes: true, song: { select: { title: true } } },
-  });
-  const matcher = new ChartMatcher(charts.map((c) => ({ ...c, title: c.song.title })));
-  const report: AttributeImportReport = { updated: 0, unchanged: 0, problems: [] };
-  const updates = new Map<number, AttributeVector>();
-  entries.forEach((e, index) => {
-    const title = typeof e?.title === 'string' ? e.title : null;
-    const problem = (reason: string) => report.problems.push({ index, title, reason });
-    if (!title) return problem('title is required');
-    const difficulty = typeof e.difficulty === 'string' ? e.difficulty.toUpperCase() : '';
-    if (!DIFFICULTY_ORDER.includes(difficulty)) return problem(`unknown difficulty: ${String(e.difficulty)}`);
-    const playStyle = e.playStyle == null ? PlayStyle.SP : String(e.playStyle).toUpperCase();
-    if (playStyle !== PlayStyle.SP && playStyle !== PlayStyle.DP)
-      return problem(`unknown playStyle: ${String(e.playStyle)}`);
-    const raw = attributesOf(e);
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw))
-      return problem('attributes must be an object of numbers');
-    const bad = Object.entries(raw as Record<string, unknown>).find(
-      ([, v]) => typeof v !== 'number' || !Number.isFinite(v),
-    );
-    if (bad) return problem(`attribute ${bad[0]} is not a finite number`);
-    const vector = toAttributeVector(raw);
-    if (!vector) return problem('attributes is empty');
-    const chart = matcher.find(title, playStyle, difficulty as Difficulty);
-    if (!chart) return problem('no such chart');
-    if (updates.has(chart.id)) return problem('duplicate entry for this chart');
-    updates.set(chart.id, vector);
-  });
-  const current = new Map(charts.map((c) => [c.id, toAttributeVector(c.attributes)]));
-  // each family present (p_*, g_*, other) replaces that family; the others stay (two files, one per vector set)
-  for (const [id, v] of updates) updates.set(id, mergeAttributeVector(current.get(id) ?? null, v));
-  const changed = [...updates].filter(
-    ([id, v]) => JSON.stringify(sortKeys(current.get(id) ?? null)) !== JSON.stringify(sortKeys(v)),
-  );
-  report.unchanged = updates.size - changed.length;
-  report.updated = changed.length;
-  if (changed.length) {
-    await db.$transaction(async (tx) => {
-      for (const [id, v] of changed)
-        await tx.chart.update({ where: { id }, data: { attributes: sortKeys(v) as Prisma.InputJsonValue } });
-    });
-  }
-  return report;
-}
-
-/**
- * The attribute object of an import entry, in the shapes the reference's data comes in:
- * `attributes: {name: number}`; `attributes: {profile: {scratch: …}, global: {…}}` (→ p_* / g_*);
- * or the reference's songAttributes row / song-list element with the 22 `p_*` / `g_*` columns at
- * the top level (null columns left out: a missing attribute counts as 0).
- */
-function attributesOf(e: AttributeImportEntry): unknown {
-  const raw = e.attributes as Record<string, unknown> | undefined | null;
-  if (raw && typeof raw === 'object' && !Array.isArray(raw) && ('profile' in raw || 'global' in raw)) {
-    const out: Record<string, unknown> = {};
-    for (const [set, prefix] of [
-      ['profile', 'p_'],
-      ['global', 'g_'],
-    ] as const) {
-      const part = raw[set];
-      if (part == null) continue;
-      if (typeof part !== 'object' || Array.isArray(part)) return null;
-      for (const [k, v] of Object.entries(part as Record<string, unknown>)) if (v !== null) out[`${prefix}${k}`] = v;
-    }
-    return out;
-  }
-  if (raw === undefined || raw === null) {
-    const top = Object.entries(e as unknown as Record<string, unknown>).filter(
-      ([k, v]) => /^[pg]_[a-z_]+$/.test(k) && v !== null,
-    );
-    return top.length ? Object.fromEntries(top) : raw;
-  }
-  return raw;
-}
-
-function sortKeys(v: AttributeVector | null): AttributeVector | null {
-  if (!v) return null;
-  return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -1,5 +1,5 @@
-import { DEFINITIONS_LOCK_KEY } from '../../db/definitions';
-import type { DbLike } from './totals.service';
+import { DEFINITIONS_LOCK_KEY, definitionsFingerprint, type DefinitionsFingerprint } from '../../db/definitions';
+import type { Prisma } from '../../generated/prisma/client';
 
 /**
  * Score writers (an import, a batch deletion) compute BPIs and totals from the in-memory
@@ -31,13 +31,10 @@ export interface ReloadableCatalogue extends DefinitionsSnapshot {
   load?(): Promise<void>;
 }
 
-/** The definitions a catalogue snapshot holds: the largest current definition id, the charts with one. */
-export interface DefinitionsFingerprint {
-  top: number;
-  n: number;
-}
+export type { DefinitionsFingerprint };
 
-function fingerprint(cat: DefinitionsSnapshot): DefinitionsFingerprint {
+/** The definitions a catalogue snapshot holds: the largest current definition id, the charts with one (as definitionsFingerprint of the database). */
+export function fingerprint(cat: DefinitionsSnapshot): DefinitionsFingerprint {
   let top = 0;
   let n = 0;
   for (const c of cat.charts()) {
@@ -49,23 +46,34 @@ function fingerprint(cat: DefinitionsSnapshot): DefinitionsFingerprint {
 }
 
 /**
+ * Outside the transaction, after work that let the event loop through (a sliced matching): the
+ * catalogue still holds the definitions `seen` (null: not checked), else StaleCatalogueError.
+ */
+export function assertCurrentDefinitions(cat: DefinitionsSnapshot, seen: DefinitionsFingerprint | null): void {
+  if (!seen) return;
+  const now = fingerprint(cat);
+  if (now.top !== seen.top || now.n !== seen.n) throw new StaleCatalogueError();
+}
+
+/**
  * In a writer's transaction: the definitions lock, shared; then StaleCatalogueError unless the
  * snapshot the writer took (`seen`) holds the current definitions (null: not checked).
  */
-export async function lockCurrentDefinitions(tx: DbLike, seen: DefinitionsFingerprint | null): Promise<void> {
+export async function lockCurrentDefinitions(
+  tx: Prisma.TransactionClient,
+  seen: DefinitionsFingerprint | null,
+): Promise<void> {
   await tx.$queryRawUnsafe('SELECT 1 AS ok FROM (SELECT pg_advisory_xact_lock_shared($1)) AS l', DEFINITIONS_LOCK_KEY);
   if (!seen) return;
-  const [db] = await tx.$queryRawUnsafe<DefinitionsFingerprint[]>(
-    `SELECT coalesce(max("id"), 0)::int AS top, count(DISTINCT "chartId")::int AS n
-       FROM "ChartDefinition" WHERE "isCurrent"`,
-  );
+  const db = await definitionsFingerprint(tx);
   if (db.top !== seen.top || db.n !== seen.n) throw new StaleCatalogueError();
 }
 
 /**
  * Runs `write` (one whole writer, catalogue reads included), handing it the fingerprint of the
  * catalogue as it is when `write` starts — `write` must read the catalogue before its first await,
- * since a reload swaps it — for lockCurrentDefinitions. After a StaleCatalogueError loads the
+ * since a reload swaps it (or check it again with assertCurrentDefinitions after letting the loop
+ * through) — for lockCurrentDefinitions. After a StaleCatalogueError loads the
  * catalogue afresh (not a reload already under way: it may predate the change) and runs it again:
  * 3 attempts, the last one unchecked (a catalogue that cannot load: one, unchecked).
  */

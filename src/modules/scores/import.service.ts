@@ -9,22 +9,17 @@
 import { randomUUID } from 'node:crypto';
 import type { ClusterCaches } from '../../cluster/caches';
 import type { Db } from '../../db/client';
-import { ClearLamp, Difficulty, PlayStyle } from '../../domain/constants';
+import { Difficulty, PlayStyle } from '../../domain/constants';
 import {
   correctTitle,
-  CsvFormatError,
-  formatFitsVersion,
   jstToUtc,
   NO_CORRECTIONS,
   normalizeWallClock,
-  parseScoreExport,
-  type CsvFormat,
   type ParseIssue,
   type TitleCorrections,
 } from '../../domain/csv';
 import { playDateProblem } from '../../domain/dates';
 import { applyPlay, improvements, type Best } from '../../domain/scores';
-import { badInput } from '../../errors';
 import type { EventBus } from '../../events';
 import type { ImportSource } from '../../generated/prisma/enums';
 import { requireVersion } from '../../graphql/args';
@@ -41,38 +36,23 @@ import {
   totalSetIds,
   type ChartLookup,
   type DbLike,
+  type PlayerLockObserver,
 } from './totals.service';
 import { retryTransaction } from '../../db/retry';
-import { lockCurrentDefinitions, withCurrentCatalogue, type DefinitionsFingerprint } from './current-definitions';
+import {
+  assertCurrentDefinitions,
+  lockCurrentDefinitions,
+  withCurrentCatalogue,
+  type DefinitionsFingerprint,
+} from './current-definitions';
+import { sliceClock } from '../../db/yield';
 import { importDuration, timed, txRetries } from '../../metrics';
+import type { WorkerPool } from '../../workers/pool';
+import { exportKeys, MAX_IMPORT_ROWS, parseExport, tooManyRows, type ImportRow } from './parse-export';
+import { parseExportTask } from './parse.task';
 
-export const MAX_IMPORT_ROWS = 10_000;
-
-export interface ImportRow {
-  /** source line (0 when the rows did not come from a file) */
-  line: number;
-  title: string;
-  /** default SP */
-  playStyle?: PlayStyle;
-  difficulty: Difficulty;
-  /**
-   * The chart's level as the export names it (1–12). A row whose chart the catalogue does not
-   * hold is learned from it (a chart without BPI); without a level it is reported as not found.
-   */
-  level?: number | null;
-  /** The chart's note count when the export names it (Reflux). */
-  notes?: number | null;
-  /** Song facts for a song learned from the export (official CSV). */
-  genre?: string;
-  artist?: string;
-  exScore: number;
-  clearLamp: ClearLamp | null;
-  missCount: number | null;
-  /** JST wall clock ("YYYY-MM-DD HH:mm[:ss]"); null = import time */
-  lastPlayed: string | null;
-  /** PGREAT / GREAT counts when the export names them (stored on the play). */
-  judgements?: { pgreat: number | null; great: number | null };
-}
+// Step 0, parsing an export file, lives in ./parse-export.ts (light enough for the worker pool).
+export { catalogueTitles, formatMismatch, MAX_IMPORT_ROWS, parseExport, type ImportRow } from './parse-export';
 
 export interface ImportProblem {
   line: number;
@@ -144,6 +124,10 @@ export interface ImportDeps {
   caches?: Pick<ClusterCaches, 'changed'>;
   /** New-title caps (config.newTitles; absent: DEFAULT_NEW_TITLE_LIMITS). */
   config?: { newTitles?: NewTitleLimits };
+  /** Test seam: told when the import's transaction took the player's lock (PlayerLockObserver). */
+  onPlayerLocked?: PlayerLockObserver;
+  /** The worker pool export files are parsed in (absent: parsed on the calling thread). */
+  pool?: Pick<WorkerPool, 'run'>;
 }
 
 /** A row matched to its chart, ready to compare with the player's best. */
@@ -164,93 +148,6 @@ export interface Candidate extends MatchedRow {
   tempId: number;
 }
 
-const SOURCE: Record<CsvFormat, ImportSource> = {
-  official: 'OFFICIAL_CSV',
-  reflux: 'REFLUX',
-  daken_counter: 'DAKEN_COUNTER',
-  result_techo: 'RESULT_TECHO',
-  batch_manual: 'BATCH_MANUAL',
-};
-
-export const formatMismatch = (format: CsvFormat, version: string) =>
-  version === 'INF'
-    ? `A ${format} export is arcade data: INF takes Reflux, daken counter or result techo exports`
-    : `A ${format} export is INFINITAS data: import it with version INF (version ${version} takes the official CSV)`;
-
-/** Title predicate for repairing unquoted titles with commas in official CSVs. */
-export function catalogueTitles(catalogue: Pick<ImportCatalogue, 'charts' | 'allCharts'>): (title: string) => boolean {
-  const titles = new Set<string>();
-  for (const c of catalogue.allCharts?.() ?? catalogue.charts()) titles.add(c.title);
-  return (t) => titles.has(t);
-}
-
-/**
- * Step 0 (pure): an export file as import input — the format detected and parsed (titles with
- * commas repaired against the catalogue), and checked against the version (official CSV: arcade
- * versions; the other formats: INF). BAD_USER_INPUT naming `csv` / `version` otherwise.
- */
-export function parseExport(
-  text: string,
-  version: string,
-  catalogue: Pick<ImportCatalogue, 'charts' | 'allCharts' | 'find'>,
-  corrections: TitleCorrections = NO_CORRECTIONS,
-  officialPlayStyle: PlayStyle = PlayStyle.SP,
-): Pick<ImportInput, 'source' | 'format' | 'rows' | 'parseIssues' | 'skipped'> {
-  let parsed;
-  try {
-    // Both play styles (rows are matched by their play style); an EX score over a known chart's
-    // maximum drops that chart alone (charts of unknown note count are not checked).
-    const maxExScore = (c: { title: string; playStyle: PlayStyle; difficulty: Difficulty }) => {
-      const notes = (
-        catalogue.find(c.title, c.playStyle, c.difficulty) ??
-        catalogue.find(correctTitle(c.title, corrections), c.playStyle, c.difficulty)
-      )?.notes;
-      return notes ? notes * 2 : undefined;
-    };
-    parsed = parseScoreExport(text, {
-      corrections,
-      knownTitle: catalogueTitles(catalogue),
-      playStyles: [PlayStyle.SP, PlayStyle.DP],
-      officialPlayStyle,
-      maxExScore,
-    });
-  } catch (err) {
-    if (err instanceof CsvFormatError)
-      throw badInput(err.message, [{ code: 'invalid_format', path: ['csv', err.line], message: err.message }]);
-    throw err;
-  }
-  if (!formatFitsVersion(parsed.format, version)) {
-    const message = formatMismatch(parsed.format, version);
-    throw badInput(message, [{ code: 'format_version_mismatch', path: ['version'], message }]);
-  }
-  if (parsed.documentVersion && parsed.documentVersion !== version) {
-    const message = `The document's scores are of version ${parsed.documentVersion} (meta.version): import them with version ${parsed.documentVersion}, not ${version}`;
-    throw badInput(message, [{ code: 'format_version_mismatch', path: ['version'], message }]);
-  }
-  const rows: ImportRow[] = parsed.rows.map((r) => ({
-    line: r.line,
-    title: r.title,
-    playStyle: r.playStyle,
-    difficulty: r.difficulty,
-    level: r.level,
-    notes: r.notes,
-    exScore: r.exScore,
-    clearLamp: r.clearLamp,
-    missCount: r.missCount,
-    lastPlayed: r.lastPlayed,
-    ...(r.genre !== undefined ? { genre: r.genre } : {}),
-    ...(r.artist !== undefined ? { artist: r.artist } : {}),
-    ...(r.judgements ? { judgements: r.judgements } : {}),
-  }));
-  return {
-    source: SOURCE[parsed.format],
-    format: parsed.format,
-    rows,
-    parseIssues: parsed.issues,
-    skipped: parsed.skipped,
-  };
-}
-
 /**
  * Step 1 (pure): rows matched to charts by exact title + difficulty (then the corrected title),
  * checked (EX within the chart's maximum, misses), their play time read (JST wall clock; the
@@ -261,7 +158,56 @@ export function matchRows(
   rows: readonly ImportRow[],
   corrections: TitleCorrections,
   now: Date,
-) {
+): Matching {
+  const steps = matchSteps(catalogue, rows, corrections, now);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** What matchRows answers. */
+export interface Matching {
+  matched: MatchedRow[];
+  notFound: ImportReport['notFound'];
+  problems: ImportProblem[];
+  skipped: number;
+  learned: CatalogueChart[];
+  learnedSong: Map<string, { genre: string | null; artist: string | null }>;
+}
+
+/**
+ * matchRows in slices, the event loop let through between them (~10 ms each): 10,000 rows of
+ * titles the catalogue does not hold are ~100 ms of CPU. A definitions import committed meanwhile
+ * (the catalogue reloaded with other definitions than `seen`, the writer's fingerprint) ends the
+ * write with StaleCatalogueError, which runs it again (withCurrentCatalogue).
+ */
+export async function matchRowsSliced(
+  catalogue: ImportCatalogue,
+  rows: readonly ImportRow[],
+  corrections: TitleCorrections,
+  now: Date,
+  seen: DefinitionsFingerprint | null,
+): Promise<Matching> {
+  const steps = matchSteps(catalogue, rows, corrections, now);
+  const clock = sliceClock();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) {
+      assertCurrentDefinitions(catalogue, seen);
+      return r.value;
+    }
+    await clock.pause();
+  }
+}
+
+/** matchRows' loop, pausing (`yield`) every MATCH_SLICE rows. */
+function* matchSteps(
+  catalogue: ImportCatalogue,
+  rows: readonly ImportRow[],
+  corrections: TitleCorrections,
+  now: Date,
+): Generator<void, Matching> {
   const problems: ImportProblem[] = [];
   const notFound: ImportReport['notFound'] = [];
   let skipped = 0;
@@ -271,7 +217,9 @@ export function matchRows(
   const matched: MatchedRow[] = [];
   /** charts learned from the export, by corrected title + style + difficulty (negative ids until created) */
   const learned = new Map<string, CatalogueChart>();
+  let n = 0;
   for (const row of rows) {
+    if (++n % MATCH_SLICE === 0) yield;
     const style = row.playStyle ?? PlayStyle.SP;
     const corrected = correctTitle(row.title, corrections);
     let chart = catalogue.find(row.title, style, row.difficulty) ?? catalogue.find(corrected, style, row.difficulty);
@@ -375,6 +323,9 @@ export function matchRows(
   return { matched, notFound, problems, skipped, learned: [...learned.values()], learnedSong };
 }
 
+/** Rows matched between two pauses of matchRowsSliced (its clock lets the loop through after ~10 ms). */
+const MATCH_SLICE = 250;
+
 /**
  * Step 2 (pure): the matched rows that improve the player's best on some field (EX, lamp,
  * misses), in file order — two rows of one chart are each compared with the running best.
@@ -456,16 +407,12 @@ async function importScoresUntimed(
 ): Promise<ImportReport> {
   const { db, catalogue } = deps;
   requireVersion(input.version);
-  if (input.rows.length > MAX_IMPORT_ROWS) {
-    throw badInput(`At most ${MAX_IMPORT_ROWS} rows per import (got ${input.rows.length})`, [
-      { code: 'too_big', path: ['rows'], message: `At most ${MAX_IMPORT_ROWS} rows` },
-    ]);
-  }
+  if (input.rows.length > MAX_IMPORT_ROWS) throw tooManyRows(input.rows.length);
   const now = input.now ?? new Date();
   const progress = input.onProgress ?? (() => {});
   const total = input.rows.length;
-  // (before the first await: `seen` is the fingerprint of the catalogue matched against here)
-  const step1 = matchRows(catalogue, input.rows, input.corrections ?? NO_CORRECTIONS, now);
+  // matched in slices; `seen` is checked again at the end (a definitions reload meanwhile: run again)
+  const step1 = await matchRowsSliced(catalogue, input.rows, input.corrections ?? NO_CORRECTIONS, now, seen);
   const { notFound } = step1;
   const parseProblems: ImportProblem[] = [...(input.parseIssues ?? []).map((i) => ({ ...i })), ...step1.problems];
   let problems = parseProblems;
@@ -493,10 +440,13 @@ async function importScoresUntimed(
   /** the player's best EX before → after on each changed chart (for the followers' OVERTAKEN notifications) */
   let exSteps: { chartId: number; before: number; after: number }[] = [];
 
+  // the batch this import writes if anything improves (named before the transaction: the lock's observer is told it)
+  const batchId = randomUUID();
   const result = await importTransaction(db, async (tx) => {
     // 2. the player's current bests and total in this version (one import at a time per player:
     // lockPlayer; the reads one after the other — one connection serves the whole transaction)
     await lockPlayer(tx, input.userId);
+    deps.onPlayerLocked?.({ kind: 'import', userId: input.userId, batchId });
     await lockCurrentDefinitions(tx, seen);
     const { bestRows, status, earlier } = await playerState(tx, input.userId, input.version);
     const previousTotalBpi = status?.totalBpi ?? -15;
@@ -525,7 +475,6 @@ async function importScoresUntimed(
     const changedCharts = [...new Set(candidates.map((c) => c.chart.id))].sort((a, b) => a - b);
     const setIds = totalSetIds(catalogue, input.version);
     const totals = computeTotal(catalogue, input.version, bestBpis(catalogue, bests), setIds);
-    const batchId = randomUUID();
     const bpiUpdatedCount = candidates.filter((c) => c.chart.definition).length;
 
     // 4. writes: batch, plays (one statement), bests (one upsert), total
@@ -628,15 +577,29 @@ async function importScoresUntimed(
 
 /**
  * The export-file use case (the importScoresCsv mutation and `cli scores import`): the version
- * checked, the file parsed and checked against it (parseExport), then imported as one batch.
+ * checked, the file parsed and checked against it (parseExport; in the worker pool when there is
+ * one: a file near the body limit is 0.3–5 s of CPU), then imported as one batch.
  */
-export function importScoreExport(
+export async function importScoreExport(
   deps: ImportDeps,
   args: { userId: string; version: string; csv: string; playStyle?: PlayStyle | null },
   opts: { corrections: TitleCorrections; onProgress?: (done: number, total: number) => void },
 ): Promise<ImportReport> {
   requireVersion(args.version);
-  const parsed = parseExport(args.csv, args.version, deps.catalogue, opts.corrections, args.playStyle ?? PlayStyle.SP);
+  const officialPlayStyle = args.playStyle ?? PlayStyle.SP;
+  const parsed = deps.pool
+    ? await deps.pool.run(
+        parseExportTask,
+        {
+          text: args.csv,
+          version: args.version,
+          keys: exportKeys(deps.catalogue),
+          corrections: opts.corrections,
+          officialPlayStyle,
+        },
+        { budgetMs: PARSE_BUDGET_MS },
+      )
+    : parseExport(args.csv, args.version, deps.catalogue, opts.corrections, officialPlayStyle);
   return importScores(deps, {
     userId: args.userId,
     version: args.version,
@@ -645,3 +608,6 @@ export function importScoreExport(
     onProgress: opts.onProgress,
   });
 }
+
+/** A parse has no partial answer: its budget is generous (a file at the body limit parses in well under a second). */
+const PARSE_BUDGET_MS = 30_000;

@@ -1,7 +1,7 @@
 import { defineArea } from '../area';
 import { scoreNodes } from './scores.nodes';
 import { createScoreLoaders, type ScoreLoaders } from './scores.loaders';
-import { ScoresMutationResolver, ScoresUserResolver } from './scores.resolver';
+import { ScoresExportResolver, ScoresMutationResolver, ScoresUserResolver } from './scores.resolver';
 import { PlayType, ScoreEntryType } from './scores.types';
 import { bpiModelResolver } from '../shared/bpi-model';
 import { ChartFieldsEdgesResolver, PlayEdgesResolver } from './scores.edges';
@@ -16,6 +16,7 @@ export const scoresArea = defineArea({
   name: 'scores',
   resolvers: [
     ScoresMutationResolver,
+    ScoresExportResolver,
     ScoresUserResolver,
     bpiModelResolver(ScoreEntryType),
     bpiModelResolver(PlayType),

@@ -4,6 +4,7 @@
  * in-memory catalogue, and the one read of a player's plays.
  */
 import type { Db } from '../../db/client';
+import { yieldToEventLoop } from '../../db/yield';
 import { ClearLamp, Difficulty, LAMP_LABEL, lampFromLabel } from '../../domain/constants';
 import { applyPlay, type Best } from '../../domain/scores';
 import type { CatalogueChart } from '../catalogue/catalogue';
@@ -85,6 +86,31 @@ export function loadPlays(
   where: { userId: string; version?: string; createdAt?: { lte: Date }; chartId?: { in: number[] } | number },
 ): Promise<PlayRow[]> {
   return db.score.findMany({ where, select: PLAY_SELECT, orderBy: { id: 'asc' } });
+}
+
+/**
+ * loadPlays in slices of `slice` plays (by id) with the event loop let through between them: the
+ * same list, but no one statement reads tens of thousands of rows (PGlite runs each statement on
+ * the main thread; a 20,000-play read held it seconds on a busy machine).
+ */
+export async function loadPlaysSliced(
+  db: Db | DbLike,
+  where: { userId: string; version?: string },
+  slice = 500,
+): Promise<PlayRow[]> {
+  const out: PlayRow[] = [];
+  for (let after = 0; ;) {
+    const part = await db.score.findMany({
+      where: { ...where, id: { gt: after } },
+      select: PLAY_SELECT,
+      orderBy: { id: 'asc' },
+      take: slice,
+    });
+    for (const p of part) out.push(p);
+    if (part.length < slice) return out;
+    after = part[part.length - 1].id;
+    await yieldToEventLoop();
+  }
 }
 
 export type ReplayBest = Best & { bpi: number | null };

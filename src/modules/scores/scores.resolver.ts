@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, Float, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Float, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { parseIntId } from '../../graphql/args';
 import { BpiModel } from '../shared/enums';
 import { GameVersionScalar } from '../../graphql/scalars';
@@ -59,6 +59,22 @@ export class ScoresMutationResolver {
   }
 }
 
+/** The gate of the scores download (src/rest/export.ts runs it as the fixed document RestScoresExport). */
+@Resolver()
+export class ScoresExportResolver {
+  @Query(() => UserType, {
+    nullable: true,
+    description:
+      'The player whose scores file is downloaded (GET /api/v1/users/{userId}/scores/export): the owner, or an administrator with their own token, even for a public player; null when the user no longer exists',
+  })
+  scoresExportUser(
+    @Arg('userId', () => ID, { description: 'The player (database id)' }) userId: string,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.app.areas.access.user(ctx, userId);
+  }
+}
+
 /** Score reads on User (rule: VISIBLE, masked to null — src/graphql/rules.ts). */
 @Resolver(() => UserType)
 export class ScoresUserResolver {
@@ -108,7 +124,7 @@ export class ScoresUserResolver {
     @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.scores.chartHistory(user.id, [parseIntId(chartId, 'chartId')]);
+    return ctx.services.scores.history.chartHistory(user.id, [parseIntId(chartId, 'chartId')]);
   }
 
   @FieldResolver(() => [VersionPlaysType], {
@@ -121,7 +137,7 @@ export class ScoresUserResolver {
     @Arg('chartId', () => ID, { description: 'The chart (database id or global id)' }) chartId: string,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.scores.chartHistoryByVersion(user.id, parseIntId(chartId, 'chartId'));
+    return ctx.services.scores.history.chartHistoryByVersion(user.id, parseIntId(chartId, 'chartId'));
   }
 
   @FieldResolver(() => [PlayType], {
@@ -133,12 +149,12 @@ export class ScoresUserResolver {
     @Arg('songId', () => ID, { description: 'The song (database id or global id)' }) songId: string,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.scores.songHistory(user.id, parseIntId(songId, 'songId'));
+    return ctx.services.scores.history.songHistory(user.id, parseIntId(songId, 'songId'));
   }
 
   @FieldResolver(() => [BestEverEntryType], { nullable: true, description: 'Best EX per chart over all versions' })
   bestEver(@Root() user: User, @Args(() => BestEverArgs) args: BestEverArgs, @Ctx() ctx: Context) {
-    return ctx.services.scores.bestEver(user.id, args.currentVersion, args.excludeCurrent);
+    return ctx.services.scores.history.bestEver(user.id, args.currentVersion, args.excludeCurrent);
   }
 
   @FieldResolver(() => [VersionComparisonEntryType], {
@@ -150,7 +166,7 @@ export class ScoresUserResolver {
     @Args(() => VersionComparisonArgs) args: VersionComparisonArgs,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.scores.versionComparison(user.id, args.currentVersion, args.targetVersion);
+    return ctx.services.scores.history.versionComparison(user.id, args.currentVersion, args.targetVersion);
   }
 
   @FieldResolver(() => Float, {

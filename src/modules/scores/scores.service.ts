@@ -1,15 +1,15 @@
 /**
- * Scores: a player's bests and plays (at a point in time, per chart, over versions), and the
- * import use cases (normalized rows, export files, the older app's data). Charts come from the
- * in-memory catalogue (current definitions); no GraphQL types here.
+ * Scores: a player's bests (at a point in time, per chart), the score lists, and the import use
+ * cases (normalized rows, export files, the older app's data); plays over time and bests across
+ * versions are `history` (scores.history.service.ts). Charts come from the in-memory catalogue
+ * (current definitions); no GraphQL types here.
  */
 import type { BestScore } from '../../generated/prisma/client';
-import { BPI_FLOOR, round2 } from '../../domain/bpi';
-import { BpiModel, PlayStyle, versionIndex, type ClearLamp, type Difficulty } from '../../domain/constants';
+import { BpiModel, PlayStyle, type ClearLamp, type Difficulty } from '../../domain/constants';
 import { availableIn, totalOverSet, TOTAL_LEVEL } from '../../domain/totals';
 import { bestBpis, computeTotal, totalSetIds } from './totals.service';
 import { badInput, notFound } from '../../errors';
-import { keyset, parseVersion, requireVersion, scoreListArgs } from '../../graphql/args';
+import { keyset, parseVersion, scoreListArgs } from '../../graphql/args';
 import { keyCursor, keysetConnection, type Page } from '../../graphql/connection';
 import {
   arraySource,
@@ -29,22 +29,19 @@ import type { AreaScope } from '../area';
 import { loadTitleCorrections } from './corrections';
 import { importScoreExport, importScores, MAX_IMPORT_ROWS, type ImportReport, type ImportRow } from './import.service';
 import { migrateLegacyScores } from './migrate.service';
+import { ScoresHistoryService } from './scores.history.service';
 import {
-  byLevelTitle,
   chartFields,
   entry,
   lampOf,
   loadPlays,
-  PLAY_SELECT,
-  playData,
   replay,
-  snapshot,
   withCurrentBpi,
   type EntryData,
   type ReplayBest,
 } from './plays';
 
-type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'config' | 'loaders'>;
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'events' | 'config' | 'loaders' | 'pool'>;
 
 interface PageArgs {
   first?: number | null;
@@ -81,6 +78,13 @@ interface BestColumns {
 
 export class ScoresService {
   constructor(private readonly s: Scope) {}
+
+  private historyService: ScoresHistoryService | null = null;
+
+  /** Plays over time and bests across versions (scores.history.service.ts). */
+  get history(): ScoresHistoryService {
+    return (this.historyService ??= new ScoresHistoryService(this.s));
+  }
 
   // ───────────── bests (loaders) ─────────────
 
@@ -289,112 +293,6 @@ export class ScoresService {
       if (c && (ownView || !c.provisional)) out.push(entry(c, r.version, withCurrentBpi(cat, r)));
     }
     return this.listPage(arraySource(out), q);
-  }
-
-  /** Every stored play of the charts (all versions), newest play first. */
-  async chartHistory(userId: string, chartIds: number[]) {
-    const plays = await this.s.db.score.findMany({
-      where: { userId, chartId: { in: chartIds } },
-      select: PLAY_SELECT,
-      orderBy: [{ playedAt: 'desc' }, { id: 'desc' }],
-    });
-    return plays.map((p) => playData(this.s.catalogue, p));
-  }
-
-  /**
-   * Every stored play of one chart grouped by version, as the reference's history answers
-   * (`{ [version]: plays }`): versions in game order (26 … 34, INF), plays newest first.
-   */
-  async chartHistoryByVersion(userId: string, chartId: number) {
-    const plays = await this.chartHistory(userId, [chartId]);
-    const groups = new Map<string, typeof plays>();
-    for (const p of plays) {
-      const list = groups.get(p.version);
-      if (list) list.push(p);
-      else groups.set(p.version, [p]);
-    }
-    return [...groups]
-      .sort((a, b) => versionIndex(a[0]) - versionIndex(b[0]))
-      .map(([version, list]) => ({ version, plays: list }));
-  }
-
-  /** Every stored play of all difficulties of one song. */
-  songHistory(userId: string, songId: number) {
-    return this.chartHistory(
-      userId,
-      [...this.s.catalogue.allCharts()].filter((c) => c.songId === songId).map((c) => c.id),
-    );
-  }
-
-  /** Per chart, the best EX over versions (optionally excluding the current one). */
-  async bestEver(userId: string, currentVersionArg: string, excludeCurrent: boolean) {
-    const currentVersion = requireVersion(currentVersionArg, 'currentVersion');
-    const cat = this.s.catalogue;
-    const rows = await this.s.db.bestScore.findMany({
-      where: { userId, ...(excludeCurrent ? { version: { not: currentVersion } } : {}) },
-      orderBy: [{ exScore: 'desc' }, { playedAt: 'desc' }],
-    });
-    const best = new Map<number, (typeof rows)[number]>();
-    for (const r of rows) if (!best.has(r.chartId)) best.set(r.chartId, r);
-    const out = [];
-    for (const r of best.values()) {
-      const c = cat.chart(r.chartId);
-      if (c)
-        out.push({
-          ...chartFields(c),
-          bestExScore: r.exScore,
-          bestBpi: cat.currentBpi(r.chartId, r.exScore),
-          bestVersion: r.version,
-        });
-    }
-    return out.sort(byLevelTitle);
-  }
-
-  /** My bests in `currentVersion` against `targetVersion` (charts with at least one side). */
-  async versionComparison(
-    userId: string,
-    currentVersionArg: string,
-    targetVersionArg: string,
-    opts: { summaryDiffs?: boolean } = {},
-  ) {
-    const currentVersion = requireVersion(currentVersionArg, 'currentVersion');
-    const targetVersion = requireVersion(targetVersionArg, 'targetVersion');
-    if (currentVersion === targetVersion) {
-      throw badInput('currentVersion and targetVersion must differ.', [
-        { code: 'custom', path: ['targetVersion'], message: 'currentVersion and targetVersion must differ.' },
-      ]);
-    }
-    const cat = this.s.catalogue;
-    const rows = (
-      await this.s.db.bestScore.findMany({ where: { userId, version: { in: [currentVersion, targetVersion] } } })
-    ).map((r) => withCurrentBpi(cat, r));
-    const cur = new Map(rows.filter((r) => r.version === currentVersion).map((r) => [r.chartId, r]));
-    const prev = new Map(rows.filter((r) => r.version === targetVersion).map((r) => [r.chartId, r]));
-    const out = [];
-    for (const chartId of new Set([...cur.keys(), ...prev.keys()])) {
-      const c = cat.chart(chartId);
-      if (!c || !c.definition) continue;
-      if (currentVersion !== 'INF' && !availableIn(c, currentVersion) && !prev.has(chartId)) continue;
-      const a = cur.get(chartId);
-      const b = prev.get(chartId);
-      out.push({
-        ...chartFields(c),
-        current: a ? snapshot(a) : null,
-        previous: b ? snapshot(b) : null,
-        // both sides: current − previous; one side missing: null (the reference omits them).
-        // summaryDiffs (logs' versionSummary, §5.4): only current ⇒ EX = current, BPI = current + 15; no current ⇒ 0.
-        exDiff: a && b ? a.exScore - b.exScore : opts.summaryDiffs ? (a ? a.exScore : 0) : null,
-        bpiDiff:
-          a && b
-            ? round2((a.bpi ?? BPI_FLOOR) - (b.bpi ?? BPI_FLOOR))
-            : opts.summaryDiffs
-              ? a
-                ? round2((a.bpi ?? BPI_FLOOR) - BPI_FLOOR)
-                : 0
-              : null,
-      });
-    }
-    return out.sort(byLevelTitle);
   }
 
   /** BPI charts (with a current definition) available in the version that the player has not played there; filters and sort: ScoreListArgs. */

@@ -9,6 +9,7 @@ import type { Db } from '../../db/client';
 import { inTotalSet, totalOverSet } from '../../domain/totals';
 import type { CatalogueChart } from '../catalogue/catalogue';
 import { PLAYERS_WITH_BESTS } from '../../db/queries';
+import { lockCurrentDefinitions, withCurrentCatalogue, type ReloadableCatalogue } from './current-definitions';
 
 /** A Prisma client or an interactive transaction client. */
 export type DbLike = Prisma.TransactionClient;
@@ -80,6 +81,20 @@ export async function lockPlayer(tx: DbLike, userId: string): Promise<void> {
   await tx.$queryRawUnsafe('SELECT 1 AS ok FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l', userId);
 }
 
+/**
+ * Test seam (never set in production): told SYNCHRONOUSLY right after a score writer's
+ * transaction took the player's lock (lockPlayer), before its next statement — so the order of
+ * the calls for one player is the order in which their transactions hold the lock, i.e. the
+ * order in which the writers of that player are serialised. `batchId`: the batch the import
+ * writes if anything improves (an up-to-date import writes none: its id is never seen again),
+ * or the batch being deleted. A transaction run again (a deadlock / serialization retry, a stale
+ * catalogue) takes the lock again and is told again: the LAST call of a batch id is the
+ * acquisition whose transaction committed. Set on the app (`app.onPlayerLocked = …`: services
+ * read it through their scope); the concurrency property test (test/integration/scores/
+ * interleavings.property.test.ts) replays the writers in this order. Throwing aborts the writer.
+ */
+export type PlayerLockObserver = (e: { kind: 'import' | 'deleteBatch'; userId: string; batchId: string }) => void;
+
 /** lockPlayer for several players, taken in sorted order (so two callers never wait on each other in a cycle). */
 export async function lockPlayers(tx: DbLike, userIds: readonly string[]): Promise<void> {
   const ids = [...new Set(userIds)].sort();
@@ -98,11 +113,15 @@ export const RECOMPUTE_BATCH_USERS = 1000;
  * streamed in batches of RECOMPUTE_BATCH_USERS (never all scores at once), each batch with ONE
  * read — per player, the chart ids and EX scores of their bests on the charts of the total set,
  * aggregated into two arrays — and ONE upsert of the totals, in one transaction that holds the
- * batch's player locks (the ones imports take), so a concurrent import is never overwritten.
+ * batch's player locks (the ones imports take), so a concurrent import is never overwritten, and
+ * the definitions lock shared with the catalogue checked under it (as a score writer:
+ * ./current-definitions.ts), so a batch's totals follow the definitions current when it commits
+ * (a stale catalogue is loaded afresh and the batch runs again). A definitions update committed
+ * after a batch is the recompute job's to catch: it runs again (src/jobs/recompute.job.ts).
  */
 export async function recomputeAll(
   db: Db,
-  catalogue: ChartLookup,
+  catalogue: ChartLookup & Pick<ReloadableCatalogue, 'load'>,
   version: string,
   onProgress?: (done: number, total: number) => void,
 ): Promise<{ users: number; batches: number }> {
@@ -115,8 +134,6 @@ export async function recomputeAll(
       version,
     )
   ).map((r) => r.userId);
-  const setIds = totalSetIds(catalogue, version);
-  const setList = [...setIds];
   let done = 0;
   let batches = 0;
   onProgress?.(0, users.length);
@@ -124,33 +141,40 @@ export async function recomputeAll(
     const ids = users.slice(i, i + RECOMPUTE_BATCH_USERS);
     // One transaction per batch holding the players' import locks (lockPlayer, taken in id order):
     // an import committing meanwhile can never have its new total overwritten by an older reading.
-    await db.$transaction(
-      async (tx) => {
-        await lockPlayers(tx, ids);
-        const rows = setList.length
-          ? await tx.$queryRawUnsafe<{ userId: string; chartIds: number[]; exScores: number[] }[]>(
-              `SELECT "userId", array_agg("chartId") AS "chartIds", array_agg("exScore") AS "exScores"
+    // Then the definitions lock, shared: the catalogue read here is the database's current one.
+    await withCurrentCatalogue(catalogue, (seen) => {
+      // (the catalogue read before the first await: `seen` is its fingerprint)
+      const setIds = totalSetIds(catalogue, version);
+      const setList = [...setIds];
+      return db.$transaction(
+        async (tx) => {
+          await lockPlayers(tx, ids);
+          await lockCurrentDefinitions(tx, seen);
+          const rows = setList.length
+            ? await tx.$queryRawUnsafe<{ userId: string; chartIds: number[]; exScores: number[] }[]>(
+                `SELECT "userId", array_agg("chartId") AS "chartIds", array_agg("exScore") AS "exScores"
                  FROM "BestScore" WHERE "version" = $1 AND "userId" = ANY($2::text[]) AND "chartId" = ANY($3::int[])
                 GROUP BY "userId"`,
-              version,
-              ids,
-              setList,
-            )
-          : [];
-        const byUser = new Map(rows.map((r) => [r.userId, r]));
-        const totals = new Map<string, PlayerTotal>();
-        for (const u of ids) {
-          const r = byUser.get(u);
-          const bpis = new Map<number, number | null>();
-          if (r)
-            for (let k = 0; k < r.chartIds.length; k++)
-              bpis.set(Number(r.chartIds[k]), catalogue.currentBpi(Number(r.chartIds[k]), Number(r.exScores[k])));
-          totals.set(u, computeTotal(catalogue, version, bpis, setIds));
-        }
-        await storeTotals(tx, version, totals);
-      },
-      { timeout: 120_000 },
-    );
+                version,
+                ids,
+                setList,
+              )
+            : [];
+          const byUser = new Map(rows.map((r) => [r.userId, r]));
+          const totals = new Map<string, PlayerTotal>();
+          for (const u of ids) {
+            const r = byUser.get(u);
+            const bpis = new Map<number, number | null>();
+            if (r)
+              for (let k = 0; k < r.chartIds.length; k++)
+                bpis.set(Number(r.chartIds[k]), catalogue.currentBpi(Number(r.chartIds[k]), Number(r.exScores[k])));
+            totals.set(u, computeTotal(catalogue, version, bpis, setIds));
+          }
+          await storeTotals(tx, version, totals);
+        },
+        { timeout: 120_000 },
+      );
+    });
     batches++;
     done += ids.length;
     onProgress?.(done, users.length);

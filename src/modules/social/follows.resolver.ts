@@ -138,14 +138,14 @@ export class FollowsResolver {
     description: 'Whether you have an invitation token (the token itself is only shown when issued)',
   })
   followInvite(@Args(() => OwnerArgs) { userId }: OwnerArgs, @Ctx() ctx: Context) {
-    return ctx.services.social.follows.inviteStatus(userId);
+    return ctx.services.social.invites.inviteStatus(userId);
   }
 
   @Mutation(() => IssueFollowInvitePayload, {
     description: 'Issue a new invitation token; the previous one stops working',
   })
   issueFollowInvite(@Args(() => OwnerArgs) { userId }: OwnerArgs, @Ctx() ctx: Context) {
-    return ctx.services.social.follows.issueInvite(userId);
+    return ctx.services.social.invites.issueInvite(userId);
   }
 
   @Query(() => FollowInvite, {

@@ -1,4 +1,3 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { inOrder } from '../../db/in-order';
 import {
   followState,
@@ -14,8 +13,7 @@ import { keyset } from '../../graphql/args';
 import { keyCursor, keysetConnection, prismaKeyset, type Page } from '../../graphql/connection';
 import { viewerId } from '../../graphql/context';
 import type { AreaScope } from '../area';
-import type { RateLimitPolicy } from '../../ratelimit';
-import { inviteKeyFromSecret, openInviteToken, sealInviteToken } from './invite-seal';
+import { INVITE_RESOLVE_LIMIT, inviterOf } from './invites.service';
 import { publishNotifications } from './notifications.service';
 
 type Tx = Prisma.TransactionClient;
@@ -40,26 +38,13 @@ export interface PendingFollowerRow {
   createdAt: Date;
 }
 
-/** SHA-256 of an invitation token: the only form stored. */
-export const hashInviteToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
-
-const TOKEN_RE = /^[0-9a-f]{32}$/;
-
-/** Resolving invitation tokens, per client IP (as the reference's GET /invite/{token}: 30 a minute). */
-export const INVITE_RESOLVE_LIMIT: RateLimitPolicy = { name: 'invite-resolve', max: 30, windowSeconds: 60 };
-
 /**
- * Follows, follow requests, invitations: loads the pair's snapshot, asks the state machine
+ * Follows, follow requests, invitations used (the tokens: invites.service.ts): loads the pair's snapshot, asks the state machine
  * (src/domain/follow-state.ts) and applies its effects in one transaction; notifications are
  * published and 'social.followed' emitted after the commit.
  */
 export class FollowsService {
-  constructor(
-    private readonly s: Pick<
-      AreaScope,
-      'auth' | 'config' | 'ctx' | 'db' | 'events' | 'pubsub' | 'rateLimiter' | 'viewer'
-    >,
-  ) {}
+  constructor(private readonly s: Pick<AreaScope, 'ctx' | 'db' | 'events' | 'pubsub' | 'rateLimiter' | 'viewer'>) {}
 
   private get db() {
     return this.s.db;
@@ -212,7 +197,7 @@ export class FollowsService {
   /** Uses an invitation token: a follow (public inviter) or a pending request (private inviter). */
   async sendRequest(token: string) {
     const me = viewerId(this.s);
-    const inviterId = await this.inviterOf(token);
+    const inviterId = await inviterOf(this.db, token);
     const r = await this.act(me, inviterId, 'REQUEST');
     const status = r.state === 'following' || r.state === 'approved-follower' ? 'FOLLOWED' : 'REQUESTED';
     return { ...r, status: status, targetId: inviterId };
@@ -352,66 +337,13 @@ export class FollowsService {
     );
   }
 
-  // ---- invitations ---------------------------------------------------------------------------
-
-  /** The key sealing invitation tokens: INVITE_TOKEN_KEY, else derived from the access-token key. */
-  private inviteKey(): Buffer {
-    const configured = this.s.config.inviteTokenKey;
-    return configured ? inviteKeyFromSecret(configured) : this.s.auth.deriveKey('follow-invite');
-  }
-
-  /**
-   * The owner's current invitation, with the working token opened from its sealed copy (null when
-   * the token was issued before sealing or the key changed since: reissue to get a visible one).
-   */
-  async inviteStatus(ownerId: string) {
-    const row = await this.db.followInviteToken.findUnique({
-      where: { userId: ownerId },
-      select: { createdAt: true, tokenSealed: true, tokenHash: true },
-    });
-    if (!row) return { exists: false, createdAt: null, token: null };
-    const token = openInviteToken(this.inviteKey(), ownerId, row.tokenSealed);
-    // a token that does not hash to the stored hash is not the working one (never shown)
-    return {
-      exists: true,
-      createdAt: row.createdAt,
-      token: token && hashInviteToken(token) === row.tokenHash ? token : null,
-    };
-  }
-
-  /** Issues a new token (the previous one stops working at once): stored as its hash and sealed for its owner. */
-  async issueInvite(ownerId: string) {
-    const token = randomUUID().replace(/-/g, '');
-    const tokenHash = hashInviteToken(token);
-    const tokenSealed = sealInviteToken(this.inviteKey(), ownerId, token);
-    const createdAt = new Date();
-    await this.db.followInviteToken.upsert({
-      where: { userId: ownerId },
-      create: { userId: ownerId, tokenHash, tokenSealed, createdAt },
-      update: { tokenHash, tokenSealed, createdAt },
-    });
-    return { token, createdAt };
-  }
-
-  private async inviterOf(token: string): Promise<string> {
-    const t = token.trim().toLowerCase();
-    if (!TOKEN_RE.test(t))
-      throw badInput('Invalid invite token', [
-        { code: 'invalid_string', path: ['token'], message: 'Invalid invite token' },
-      ]);
-    const row = await this.db.followInviteToken.findUnique({
-      where: { tokenHash: hashInviteToken(t) },
-      select: { userId: true },
-    });
-    if (!row) throw notFound('Invalid invite link');
-    return row.userId;
-  }
+  // ---- invitations (the tokens themselves: invites.service.ts) --------------------------------
 
   /** Resolves a token to its owner (rate limited per IP; one indexed lookup + the viewer's flags). */
   async resolveInvite(token: string) {
     const viewerId = this.s.viewer?.id ?? null;
     await this.s.rateLimiter.consume(INVITE_RESOLVE_LIMIT, this.s.ctx.ip || 'unknown');
-    const inviterId = await this.inviterOf(token);
+    const inviterId = await inviterOf(this.db, token);
     const base = {
       type: 'follow',
       inviterId,

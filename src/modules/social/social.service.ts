@@ -2,6 +2,7 @@ import { viewerId } from '../../graphql/context';
 import { mapSubscription } from '../../graphql/subscriptions';
 import type { AreaScope } from '../area';
 import { FollowsService } from './follows.service';
+import { InvitesService } from './invites.service';
 import { ListsService } from './lists.service';
 import { NotificationsService, type NotificationRow } from './notifications.service';
 import { TimelineService, type TimelineRow } from './timeline.service';
@@ -11,15 +12,17 @@ type Scope = Pick<
   'auth' | 'config' | 'ctx' | 'db' | 'catalogue' | 'events' | 'pubsub' | 'rateLimiter' | 'viewer'
 >;
 
-/** The social area's services for one request: `ctx.services.social.follows…`, `.lists`, `.notifications`, `.timeline`. */
+/** The social area's services for one request: `ctx.services.social.follows…`, `.invites`, `.lists`, `.notifications`, `.timeline`. */
 export class SocialService {
   readonly follows: FollowsService;
+  readonly invites: InvitesService;
   readonly lists: ListsService;
   readonly notifications: NotificationsService;
   readonly timeline: TimelineService;
 
   constructor(private readonly s: Scope) {
     this.follows = new FollowsService(s);
+    this.invites = new InvitesService(s);
     this.lists = new ListsService(s);
     this.notifications = new NotificationsService(s);
     this.timeline = new TimelineService(s);

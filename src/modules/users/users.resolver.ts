@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { GraphQLURL } from 'graphql-scalars';
 import type { User } from '../../generated/prisma/client';
-import type { Context } from '../../graphql/context';
+import { viewerId, type Context } from '../../graphql/context';
 import { ConnectionArgs } from '../../graphql/connection';
 import { userVisibility } from '../../graphql/rules';
 import { formatGameId } from '../../domain/profile';
@@ -31,6 +31,15 @@ export class UsersResolver {
   })
   user(@Arg('id', () => ID, { description: 'The player (database id or global id)' }) id: string, @Ctx() ctx: Context) {
     return ctx.services.users.user(id);
+  }
+
+  @Query(() => UserType, {
+    nullable: true,
+    description:
+      "The caller whose account document is downloaded (GET /api/v1/me/export): the caller's own credential only, never a third-party app's token; null when the user no longer exists",
+  })
+  accountExportUser(@Ctx() ctx: Context) {
+    return ctx.services.users.user(viewerId(ctx));
   }
 
   @Query(() => UserType, { nullable: true, description: 'A user by name, case-insensitively (null when unknown)' })

@@ -6,6 +6,8 @@ import { RestProfile } from './profile';
 import { RestExchangeApiKey } from './token';
 import { RestOAuthConsentUser } from './oauth';
 import { RestChartSvg } from './chart-svg';
+import { RestBatchCard, RestProfileCard } from './cards';
+import { RestAccountExport, RestScoresExport } from './export';
 import { McpMyDashboard } from './mcp-dashboard';
 import { McpMyScores, McpUserScoresById, McpUserScoresByName } from './mcp-scores';
 import { McpMyFollows } from './mcp-follows';
@@ -25,6 +27,10 @@ export const FIXED_DOCUMENTS: readonly FixedDocument[] = [
   RestExchangeApiKey,
   RestOAuthConsentUser,
   RestChartSvg,
+  RestProfileCard,
+  RestBatchCard,
+  RestScoresExport,
+  RestAccountExport,
   McpMyDashboard,
   McpMyScores,
   McpUserScoresById,

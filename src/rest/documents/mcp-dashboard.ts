@@ -14,7 +14,7 @@ interface McpDashboardData {
   } | null;
 }
 
-/** MCP tool my_dashboard (src/rest/mcp-tools.ts). */
+/** MCP tool my_dashboard (src/rest/mcp-tools-player.ts). */
 export const McpMyDashboard = fixedDocument<
   McpDashboardData,
   { version?: string; levels?: number[]; difficulties?: string[] }

@@ -174,4 +174,66 @@ describe('recompute job after a definitions update', () => {
     expect(status.totalBpi).toBeCloseTo(expected, 10);
     expect(status.playedCount).toBe(2);
   });
+  it('a definitions update while the job runs (past its totals step): the job runs again, the totals follow the last definitions', async () => {
+    const set = [...s.app.catalogue.charts()].filter(
+      (c) => c.playStyle === 'SP' && c.level === 12 && c.definition && (c.releasedVersion ?? 0) <= 33,
+    );
+    const n = set.length;
+    // (a chart whose WR can move up by 40 below its maximum)
+    const target = set.find((c) => (c.definition!.wr ?? Infinity) + 40 <= c.notes * 2)!;
+    const ex = Math.floor(target.notes * 2 * 0.9);
+    const player = await aPlayer(s.db.prisma);
+    await withBestScore(s.db.prisma, player, target.id, ex);
+    // a last step that holds the first run it meets in version 33 until the test opens it (the
+    // totals of 33 are stored by then)
+    let gate: { reached: () => void; open: Promise<void> } | null = null;
+    s.app.recompute.addStep({
+      name: 'test gate',
+      order: 1000,
+      run: async (version) => {
+        if (version !== '33') return;
+        const g = gate;
+        gate = null;
+        if (g) {
+          g.reached();
+          await g.open;
+        }
+      },
+    });
+    let reached!: () => void;
+    let open!: () => void;
+    const atGate = new Promise<void>((r) => (reached = r));
+    gate = { reached, open: new Promise<void>((r) => (open = r)) };
+
+    const code = target.difficulty === 'ANOTHER' ? '4' : target.difficulty === 'HYPER' ? '3' : '10';
+    // a demo release (a real one would purge the demo catalogue) with the target's WR moved up
+    const release = (version: string, wrUp: number) => {
+      const doc = demoDefinitions();
+      doc.version = version;
+      const e = doc.body.find((x) => x.title === target.title && x.difficulty === code)!;
+      e.wr = Number(e.wr) + wrUp;
+      return doc;
+    };
+    // the first update starts the job; it stores the totals under these definitions, then waits at the gate
+    const first = await updateDefinitions(s.app, release('demo-overlap-1', 20));
+    expect(first).toMatchObject({ report: { changed: 1 }, recomputeStarted: true });
+    await atGate;
+    const def1 = s.app.catalogue.chart(target.id)!.definition!;
+    const status = () =>
+      s.db.prisma.playerVersionStatus.findUniqueOrThrow({
+        where: { userId_version: { userId: player.id, version: '33' } },
+      });
+    expect((await status()).totalBpi).toBeCloseTo(totalBpi([calcBpi(ex, def1)!], n), 10);
+
+    // the second update meets the running job: nothing new starts now (false), the running one goes again
+    const second = await updateDefinitions(s.app, release('demo-overlap-2', 40));
+    expect(second).toMatchObject({ report: { changed: 1 }, recomputeStarted: false });
+    const def2 = s.app.catalogue.chart(target.id)!.definition!;
+    expect(def2.wr).toBe(def1.wr! + 20);
+    open();
+    await s.app.recompute.wait();
+    expect(s.app.recompute.state).toMatchObject({ running: false, error: null });
+    expect(calcBpi(ex, def2)).not.toBe(calcBpi(ex, def1));
+    expect((await status()).totalBpi).toBeCloseTo(totalBpi([calcBpi(ex, def2)!], n), 10);
+  });
 });

@@ -2,7 +2,8 @@
  * Two app instances on one PostgreSQL database (each with its own in-memory caches, cluster bus
  * connection, recompute job and HTTP server — as two server processes have): a change made
  * through one of them, or through the CLI (a third process), is served by the other within 1 s;
- * the recompute job started on both runs once, its progress visible from both; a subscription
+ * the recompute job started on both runs once, its progress visible from both, and goes again
+ * after a definitions update made through the other meanwhile; a subscription
  * event published on one reaches a client of the other through LISTEN/NOTIFY (no Redis).
  *
  * PostgreSQL only: PGlite is one process by construction (its bus is in-process), so there is no
@@ -15,7 +16,9 @@ import WebSocket from 'ws';
 import type { Client } from 'graphql-ws';
 import { usingPostgres } from '../../helpers/db';
 import { runCli, startInstance, within, type Instance } from '../../helpers/cluster';
-import { aPublicPlayer, anAdmin } from '../../helpers/factories';
+import { aPublicPlayer, anAdmin, withBestScore } from '../../helpers/factories';
+import { updateDefinitions } from '../../../src/modules/catalogue/definitions.service';
+import { recomputeAll } from '../../../src/modules/scores/totals.service';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 import { describeIf } from '../../helpers/skip';
 
@@ -167,6 +170,47 @@ describePg('two app instances on one PostgreSQL database', () => {
     const after = await other.recompute.status();
     expect(after).toMatchObject({ running: false, error: null, step: 'cluster probe (33)', done: 2, total: 2 });
     expect(after.finishedAt).toBeInstanceOf(Date);
+  });
+
+  it('a definitions update through one instance while the job runs on the other: its start answers false, the runner goes again and the totals follow it', async () => {
+    const chart = a.app.catalogue.find('Cluster Coherence', 'SP', 'ANOTHER')!;
+    const player = await aPublicPlayer(a.db.prisma);
+    await withBestScore(a.db.prisma, player, chart.id, 1600);
+    let runs = 0;
+    let open!: () => void;
+    let reached!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const atGate = new Promise<void>((r) => (reached = r));
+    for (const app of [a.app, b.app]) {
+      app.recompute.addStep({
+        name: 'cluster gate',
+        order: 1001,
+        run: async () => {
+          runs++;
+          reached();
+          await gate;
+        },
+      });
+    }
+    expect(await a.app.recompute.start(['33'])).toBe(true);
+    await atGate; // A's run is past its totals
+    const update = await updateDefinitions(b.app, vintage('cluster-3', 1700, 1500));
+    expect(update).toMatchObject({ report: { changed: 1 }, recomputeStarted: false });
+    open();
+    await a.app.recompute.wait();
+    expect(runs).toBe(2);
+    expect(a.app.recompute.state).toMatchObject({ running: false, error: null });
+    // the stored total is the one a recompute under cluster-3 stores
+    const total = async () =>
+      (
+        await a.db.prisma.playerVersionStatus.findUniqueOrThrow({
+          where: { userId_version: { userId: player.id, version: '33' } },
+        })
+      ).totalBpi;
+    const stored = await total();
+    expect(a.app.catalogue.definitionsVersion).toBe('cluster-3');
+    await recomputeAll(a.db.prisma, a.app.catalogue, '33');
+    expect(await total()).toBe(stored);
   });
 
   it('a subscription event published on instance A reaches a client of instance B (LISTEN/NOTIFY)', async () => {

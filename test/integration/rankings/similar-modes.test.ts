@@ -5,7 +5,7 @@
  * top-level p_* / g_* columns, or {profile, global}), each set importable on its own.
  */
 import type { Chart } from '../../../src/generated/prisma/client';
-import { importChartAttributes, type AttributeImportEntry } from '../../../src/modules/rankings/rankings.service';
+import { importChartAttributes, type AttributeImportEntry } from '../../../src/modules/rankings/rankings.attributes';
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 
 let s: TestServer;

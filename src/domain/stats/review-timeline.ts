@@ -1,0 +1,73 @@
+/**
+ * The review's replay (review.ts, docs/domain/stats.md#review): a player's plays of the version up
+ * to the end of the period replayed in play order into bests, with the total BPI over the total set
+ * before the period and after each history group (a JST day of a month review, a month `YYYY-MM` of a
+ * year review). The same replay serves the player and each rival (review-rivals.ts).
+ */
+import { BPI_FLOOR, RunningTotalBpi } from '../bpi';
+import { addDays, byPlayTime, jstDate, jstDayStart, type PlayInput, type ReplayedBest } from './common';
+import type { ReviewPeriod } from './query';
+
+export interface HistoryPoint {
+  date: string;
+  value: number;
+}
+
+const periodStart = (p: ReviewPeriod) => jstDayStart(p.from);
+const periodEnd = (p: ReviewPeriod) => jstDayStart(addDays(p.to, 1));
+const groupOf = (p: ReviewPeriod, d: Date) => (p.kind === 'month' ? jstDate(d) : jstDate(d).slice(0, 7));
+/** Is an instant in the period? (the bounds computed once) */
+export const inPeriodOf = (p: ReviewPeriod) => {
+  const start = periodStart(p).getTime();
+  const end = periodEnd(p).getTime();
+  return (d: Date) => d.getTime() >= start && d.getTime() < end;
+};
+
+export interface Timeline {
+  start: number;
+  end: number;
+  history: HistoryPoint[];
+  before: Map<number, ReplayedBest>;
+  after: Map<number, ReplayedBest>;
+  /** the bests after each history group */
+  snapshots: { date: string; bests: Map<number, ReplayedBest> }[];
+}
+
+/** Replays plays before and in the period; totals over the set after each history group. */
+export function timeline(plays: readonly PlayInput[], period: ReviewPeriod, set: ReadonlySet<number>): Timeline {
+  const sorted = [...plays].sort(byPlayTime);
+  const start = periodStart(period).getTime();
+  const end = periodEnd(period).getTime();
+  const best = new Map<number, ReplayedBest>();
+  // the total over the set, kept up to date as bests improve (one power per improvement)
+  const running = new RunningTotalBpi(set.size);
+  const apply = (p: PlayInput) => {
+    const prev = best.get(p.chartId);
+    if (!prev || p.exScore > prev.exScore) {
+      best.set(p.chartId, { exScore: p.exScore, bpi: p.bpi, playId: p.id, playedAt: p.playedAt });
+      if (set.has(p.chartId)) running.set(p.chartId, p.bpi ?? BPI_FLOOR);
+    }
+  };
+  const total = () => running.total();
+  let i = 0;
+  for (; i < sorted.length && sorted[i].playedAt.getTime() < start; i++) apply(sorted[i]);
+  const before = new Map(best);
+  const startTotal = total();
+  const history: HistoryPoint[] = [];
+  const snapshots: Timeline['snapshots'] = [];
+  while (i < sorted.length && sorted[i].playedAt.getTime() < end) {
+    const g = groupOf(period, sorted[i].playedAt);
+    for (; i < sorted.length && sorted[i].playedAt.getTime() < end && groupOf(period, sorted[i].playedAt) === g; i++)
+      apply(sorted[i]);
+    history.push({ date: g, value: total() });
+    snapshots.push({ date: g, bests: new Map(best) });
+  }
+  return {
+    start: startTotal,
+    end: history.length ? history[history.length - 1].value : startTotal,
+    history,
+    before,
+    after: best,
+    snapshots,
+  };
+}
