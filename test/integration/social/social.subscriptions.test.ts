@@ -61,10 +61,15 @@ function subscribe(client: Client, query: string) {
   };
 }
 
-/** Waits (event-loop turns, no clock) until the server holds `n` subscriptions of the viewer on the topic. */
+/**
+ * Waits until the server holds `n` subscriptions of the viewer on the topic (at most 20 s: on
+ * PostgreSQL a subscription is live after its LISTEN, which a loaded machine can take a while to
+ * answer; counting event-loop turns instead ran out there).
+ */
 async function untilSubscribed(topic: 'NOTIFICATION_ADDED' | 'TIMELINE_ENTRY_ADDED', userId: string, n = 1) {
-  for (let i = 0; i < 10_000 && s.app.pubsub.subscriberCount(topic, userId) !== n; i++)
-    await new Promise((r) => setImmediate(r));
+  const until = Date.now() + 20_000;
+  while (Date.now() < until && s.app.pubsub.subscriberCount(topic, userId) !== n)
+    await new Promise((r) => setTimeout(r, 2));
   expect(s.app.pubsub.subscriberCount(topic, userId)).toBe(n);
 }
 
