@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildSchema, getOperationAST, parse, validate, type GraphQLSchema } from 'graphql';
 import { usingPostgres } from '../helpers/db';
+import { describeIf } from '../helpers/skip';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
@@ -205,36 +206,36 @@ async function withFreePorts(code: string): Promise<string> {
 
 // The blocks run on the embedded database whatever DATABASE_URL says: under PostgreSQL (.ci/run runs
 // both side by side) they would only repeat the PGlite run.
-const shellWhy = usingPostgres ? 'shell blocks run in the PGlite run only (they use the embedded database)' : '';
-if (shellWhy) console.warn(`docs.test: ${shellWhy}`);
+describeIf(!usingPostgres, 'shell blocks run in the PGlite run only (they use the embedded database)')(
+  'shell blocks run as pasted, in a fresh clone-like directory',
+  () => {
+    const runnable = ALL.filter((b) => isShell(b) && !noRun(b));
 
-(shellWhy ? describe.skip : describe)('shell blocks run as pasted, in a fresh clone-like directory', () => {
-  const runnable = ALL.filter((b) => isShell(b) && !noRun(b));
-
-  it('README first (zero to data: catalogue, radar categories, a player, scores, server, token, nested query), then docs/', async () => {
-    const dir = cloneLikeDir();
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME ?? os.homedir(),
-      LANG: 'C.UTF-8',
-      LOG_LEVEL: 'warn',
-    };
-    const failures: string[] = [];
-    try {
-      for (const b of runnable) {
-        const script = await withFreePorts(b.code);
-        const { code, out } = await runBash(script, dir, env);
-        if (code !== 0) failures.push(`${at(b)} exited ${code}:\n${out.slice(-2000)}`);
-        if (b.file === 'README.md' && /Zero to data|definitions import/.test(b.code)) {
-          // step 5's answers: the player's nested scores with BPIs, and the calculator
-          expect(out).toMatch(/"me":\{"name":"alice","stats":\[\{"version":"33","totalBpi":\d/);
-          expect(out).toMatch(/"song":\{"title":"[^"]+","difficulty":"ANOTHER"/);
-          expect(out).not.toMatch(/"errors"/);
+    it('README first (zero to data: catalogue, radar categories, a player, scores, server, token, nested query), then docs/', async () => {
+      const dir = cloneLikeDir();
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME ?? os.homedir(),
+        LANG: 'C.UTF-8',
+        LOG_LEVEL: 'warn',
+      };
+      const failures: string[] = [];
+      try {
+        for (const b of runnable) {
+          const script = await withFreePorts(b.code);
+          const { code, out } = await runBash(script, dir, env);
+          if (code !== 0) failures.push(`${at(b)} exited ${code}:\n${out.slice(-2000)}`);
+          if (b.file === 'README.md' && /Zero to data|definitions import/.test(b.code)) {
+            // step 5's answers: the player's nested scores with BPIs, and the calculator
+            expect(out).toMatch(/"me":\{"name":"alice","stats":\[\{"version":"33","totalBpi":\d/);
+            expect(out).toMatch(/"song":\{"title":"[^"]+","difficulty":"ANOTHER"/);
+            expect(out).not.toMatch(/"errors"/);
+          }
         }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
       }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-    expect(failures).toEqual([]);
-  }, 900_000);
-});
+      expect(failures).toEqual([]);
+    }, 900_000);
+  },
+);
