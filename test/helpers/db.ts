@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { threadId } from 'node:worker_threads';
 import { Client } from 'pg';
 import { openDatabase, type DatabaseHandle, type DatabaseOptions } from '../../src/db/client';
 import { templateDump, templateDbName, withDatabase } from './template';
@@ -18,7 +19,8 @@ export async function openTestDatabase(
   const { seeded = false, ...dbOpts } = opts;
   const url = process.env.DATABASE_URL;
   if (url) {
-    const name = `bpigraph_t_${process.env.BPIGRAPH_TEST_RUN}_${process.pid}_${counter++}`;
+    // worker threads share the pid and each has its own `counter`: the thread id keeps the names apart
+    const name = `bpigraph_t_${process.env.BPIGRAPH_TEST_RUN}_${process.pid}_${threadId}_${counter++}`;
     const admin = new Client({ connectionString: url });
     await admin.connect();
     try {
