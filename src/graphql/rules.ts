@@ -176,6 +176,8 @@ export const RULES: Record<string, RuleEntry> = {
   // the owner's (or an administrator's) even for a public player; the account document, the caller's own
   'Query.scoresExportUser': { rule: 'OWNER', scope: 'read' },
   'Query.accountExportUser': { rule: 'AUTHENTICATED', firstParty: true },
+  // the gate of the profile image upload and removal (src/rest/profile-image.ts): the caller's own image, own token only
+  'Query.profileImageOwner': { rule: 'AUTHENTICATED', scope: 'write', firstParty: true },
   // a batch's share card: as the batch's player (unknown batch → no target → the resolver's NOT_FOUND)
   'Query.batchCard': {
     rule: 'VISIBLE',
@@ -199,9 +201,9 @@ export const RULES: Record<string, RuleEntry> = {
   // GET /api/v1/users/{userId}/cards/profile.png → user(id) { stats dashboard { radarSvg } }, as REST.charts;
   // /api/v1/batches/{batchId}/card.png → batchCard(batchId) (the batch's player)
   'REST.cards': { rule: 'VISIBLE', scope: 'read' },
-  // PUT / DELETE /api/v1/me/profile-image: the caller's own image, with their own token only
+  // PUT / DELETE /api/v1/me/profile-image → profileImageOwner: the caller's own image, with their own token only
   'REST.profileImageWrite': { rule: 'AUTHENTICATED', scope: 'write', firstParty: true },
-  // GET /api/v1/users/{userId}/profile-image: as the profile (User.profileImage is VISIBLE)
+  // GET /api/v1/users/{userId}/profile-image → user(id) { isPublic }: as the profile (User.profileImage is VISIBLE)
   'REST.profileImage': { rule: 'VISIBLE', scope: 'read' },
 
   // ── fields of User (PLAYER_TYPES): a nested user the viewer may not see (private, not self,

@@ -15,9 +15,10 @@ import {
 } from '../domain/profile-image';
 import { badInput, notFound } from '../errors';
 import { contextForRequest, type Context } from '../graphql/context';
-import { enforce } from '../graphql/rules-enforce';
+import { documentsOf } from '../graphql/documents';
 import { deleteProfileImage, findProfileImage, saveProfileImage } from '../modules/users/profile-image.store';
 import { profileImageTask } from '../modules/users/profile-image.task';
+import { RestProfileImage, RestProfileImageOwner } from './documents/profile-image';
 import { restError } from './errors';
 import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
 
@@ -31,6 +32,9 @@ import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
  * - GET /api/v1/users/{userId}/profile-image?size=256|64&v=<etag> — the WebP, visible as the
  *   profile is (a private player's to themself and approved followers), ETag / If-None-Match 304,
  *   a year's immutable cache when `v` names the current version.
+ * Each route runs a fixed GraphQL document first (src/rest/documents/profile-image.ts):
+ * RestProfileImageOwner — profileImageOwner, rule Query.profileImageOwner (the writes' gate);
+ * RestProfileImage — user(id) { isPublic }, rule Query.user. The bytes come from the store.
  */
 
 const ME_URL = '/api/v1/me/profile-image';
@@ -82,6 +86,17 @@ async function handle(app: App, req: FastifyRequest, reply: FastifyReply, run: (
   }
 }
 
+/**
+ * The writes' gate: the caller, own token only (rule Query.profileImageOwner); their id. The gate is
+ * a query, which lets the request read from a replica: the write that follows goes to the primary
+ * and is recorded as the player's (read-your-writes, src/http.ts), as before the gate ran.
+ */
+async function writer(app: App, ctx: Context): Promise<string> {
+  await documentsOf(app).run(RestProfileImageOwner, ctx, {});
+  ctx.readOnly = false;
+  return ctx.viewer!.id;
+}
+
 const errorDocs = (codes: Record<number, string>): RouteDoc['responses'] =>
   Object.fromEntries(Object.entries(codes).map(([s, description]) => [Number(s), { description, body: ErrorBody }]));
 
@@ -122,8 +137,7 @@ function registerUpload(fastify: FastifyInstance, app: App) {
       },
       handler: (req, reply) =>
         handle(app, req, reply, async (ctx) => {
-          await enforce(ctx, 'REST.profileImageWrite', {}, 'write');
-          const userId = ctx.viewer!.id;
+          const userId = await writer(app, ctx);
           if (!Buffer.isBuffer(req.body)) return refuse(reply, unsupportedMedia());
           const refusal = uploadRefusal(req.body);
           if (refusal) return refuse(reply, refusal);
@@ -166,8 +180,8 @@ export function registerProfileImage(fastify: FastifyInstance, app: App): void {
     }),
     handler: (req, reply) =>
       handle(app, req, reply, async (ctx) => {
-        await enforce(ctx, 'REST.profileImageWrite', {}, 'write');
-        if (!(await deleteProfileImage(ctx.db, ctx.viewer!.id))) throw notFound('No uploaded profile image');
+        const userId = await writer(app, ctx);
+        if (!(await deleteProfileImage(ctx.db, userId))) throw notFound('No uploaded profile image');
         return reply.code(204).send();
       }),
   });
@@ -212,9 +226,8 @@ export function registerProfileImage(fastify: FastifyInstance, app: App): void {
           const message = `size must be ${PROFILE_IMAGE_SIZES.join(' or ')}`;
           throw badInput(message, [{ code: 'invalid_enum_value', path: ['size'], message }]);
         }
-        await enforce(ctx, 'REST.profileImage', { userId }, 'read');
-        const user = await ctx.app.areas.access.user(ctx, userId);
-        if (!user) throw notFound('User not found');
+        const { user } = await documentsOf(app).run(RestProfileImage, ctx, { userId });
+        if (!user) throw notFound('User not found'); // the rule (Query.user, VISIBLE) refuses first
         const image = await findProfileImage(ctx.db, userId, size);
         if (!image) throw notFound('No uploaded profile image');
         const etag = `"${image.etag}-${size}"`;

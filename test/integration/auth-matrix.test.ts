@@ -76,6 +76,7 @@ const CASES: Record<string, Case> = {
   // the gates of the downloads (src/rest/export.ts) and a batch's card (src/rest/cards.ts)
   'Query.scoresExportUser': { vars: (f) => ({ userId: f.target.id }) },
   'Query.accountExportUser': { vars: () => ({}) },
+  'Query.profileImageOwner': { vars: () => ({}) }, // the gate of PUT / DELETE /api/v1/me/profile-image
   'Query.batchCard': { vars: (f) => ({ batchId: batchOf[f.target.id] }) }, // a batch of the target (beforeAll)
   'OAuth.authorize': {
     http: async (f, token) => {

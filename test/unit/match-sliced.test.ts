@@ -1,5 +1,5 @@
 /**
- * The import matches rows in slices (matchRowsSliced, src/modules/scores/import.service.ts): the
+ * The import matches rows in slices (matchRowsSliced, src/modules/scores/import-steps.ts): the
  * same answer as matchRows, and a definitions change while it lets the event loop through ends
  * it with StaleCatalogueError (withCurrentCatalogue then reloads and runs the import again).
  */

@@ -1,5 +1,5 @@
 /**
- * The pure steps of a score import (src/modules/scores/import.service.ts), without a database or
+ * The pure steps of a score import (src/modules/scores/import-steps.ts, re-exported by import.service.ts), without a database or
  * HTTP: the export file checked against the version (parseExport), rows matched to charts
  * (matchRows), the improving plays (improvingPlays) and the best rows to write (bestUpserts).
  * A tiny catalogue: two SP charts of 1,000 notes (max EX 2,000), matched by the one ChartMatcher;

@@ -9,14 +9,14 @@ import { titleKey } from '../../domain/titles';
 import type { CatalogueChart } from '../catalogue/catalogue';
 import type { DbLike } from './totals.service';
 
-/** What the caps read of a matched row (import.service.ts's MatchedRow; structural, no import back). */
+/** What the caps read of a matched row (import-types.ts's MatchedRow; structural, no import back). */
 interface CapRow {
   row: { line: number; title: string; difficulty: string };
   chart: CatalogueChart;
   learned?: boolean;
   newTitle?: string;
 }
-/** A row not taken (import.service.ts's ImportProblem). */
+/** A row not taken (import-types.ts's ImportProblem). */
 interface ImportProblem {
   line: number;
   title?: string;

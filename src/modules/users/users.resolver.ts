@@ -42,6 +42,15 @@ export class UsersResolver {
     return ctx.services.users.user(viewerId(ctx));
   }
 
+  @Query(() => UserType, {
+    nullable: true,
+    description:
+      "The caller whose uploaded profile image is written (PUT / DELETE /api/v1/me/profile-image): the caller's own credential only, never a third-party app's token; null when the user no longer exists",
+  })
+  profileImageOwner(@Ctx() ctx: Context) {
+    return ctx.services.users.user(viewerId(ctx));
+  }
+
   @Query(() => UserType, { nullable: true, description: 'A user by name, case-insensitively (null when unknown)' })
   userByName(@Arg('name', () => String, { description: 'The user name (exact)' }) name: string, @Ctx() ctx: Context) {
     return ctx.services.users.userByName(name);

@@ -8,6 +8,7 @@ import { RestOAuthConsentUser } from './oauth';
 import { RestChartSvg } from './chart-svg';
 import { RestBatchCard, RestProfileCard } from './cards';
 import { RestAccountExport, RestScoresExport } from './export';
+import { RestProfileImage, RestProfileImageOwner } from './profile-image';
 import { McpMyDashboard } from './mcp-dashboard';
 import { McpMyScores, McpUserScoresById, McpUserScoresByName } from './mcp-scores';
 import { McpMyFollows } from './mcp-follows';
@@ -31,6 +32,8 @@ export const FIXED_DOCUMENTS: readonly FixedDocument[] = [
   RestBatchCard,
   RestScoresExport,
   RestAccountExport,
+  RestProfileImageOwner,
+  RestProfileImage,
   McpMyDashboard,
   McpMyScores,
   McpUserScoresById,

@@ -1,0 +1,125 @@
+/**
+ * The tools that write one chart a row: the daken counter CSV and the result techo CSV (both
+ * INFINITAS), the chart named by a mode or difficulty cell.
+ */
+import { Difficulty, PlayStyle } from '../constants';
+import { cellOf, Collector, Columns, DIFFICULTY_BY_LETTER, type ChartColumns, type ParseOptions } from './collector';
+import { correctTitle, NO_CORRECTIONS } from './corrections';
+import { readTable } from './text';
+import { type ParseResult } from './types';
+
+// ---------------------------------------------------------------------------------------------
+// daken counter CSV
+
+/** "SPA", "DPL"… → style and difficulty; "DBx" (battle) → 'battle'; anything else undefined. */
+function modeOf(mode: string): { style: PlayStyle; d: Difficulty } | 'battle' | undefined {
+  const m = /^(SP|DP|DB)([BNHAL])$/.exec(mode);
+  if (!m) return undefined;
+  if (m[1] === 'DB') return 'battle';
+  return { style: m[1] === 'SP' ? PlayStyle.SP : PlayStyle.DP, d: DIFFICULTY_BY_LETTER[m[2]] };
+}
+
+/**
+ * daken counter CSV (INFINITAS): LV,Title,mode,Lamp,Score,(rate),BP,Opt(best score),Opt(min bp),
+ * Last Played — one chart a row, mode SPx / DPx (DBx = battle, not stored: skipped).
+ */
+export function parseDakenCounterCsv(text: string, opts: ParseOptions = {}): ParseResult {
+  const t = readTable(text, ',');
+  const cols = new Columns(t.header);
+  const F = 'daken counter CSV';
+  const title = cols.require(F, 'Title');
+  const mode = cols.require(F, 'mode');
+  const chartCols: ChartColumns = {
+    lamp: cols.require(F, 'Lamp'),
+    score: cols.require(F, 'Score'),
+    miss: cols.find('BP'),
+    level: cols.find('LV'),
+    lastPlayed: cols.find('Last Played'),
+  };
+  const out = new Collector(opts);
+  const corrections = opts.corrections ?? NO_CORRECTIONS;
+  for (const r of t.rows) {
+    const f = r.fields;
+    const name = correctTitle((f[title.at] ?? '').trim(), corrections);
+    if (!name) {
+      out.issue('error', r.line, 'empty title; the line is skipped', { column: 'Title', value: '' });
+      continue;
+    }
+    const raw = (f[mode.at] ?? '').trim().toUpperCase();
+    const m = modeOf(raw);
+    if (m === 'battle') {
+      out.skipped++;
+      continue;
+    }
+    if (!m) {
+      out.issue('error', r.line, `unknown mode ${JSON.stringify(raw)}; the chart is skipped`, {
+        column: 'mode',
+        value: f[mode.at] ?? '',
+        title: name,
+      });
+      continue;
+    }
+    out.chart(
+      { line: r.line, title: name, playStyle: m.style, difficulty: m.d, cell: cellOf(f), block: false },
+      chartCols,
+    );
+  }
+  return out.result('daken_counter');
+}
+
+// ---------------------------------------------------------------------------------------------
+// result techo CSV
+
+/** A result techo difficulty: "ANOTHER", "SP ANOTHER", "DPA"… (a word alone is SP). */
+function techoDifficulty(raw: string): { style: PlayStyle; d: Difficulty } | undefined {
+  const code = modeOf(raw);
+  if (code && code !== 'battle') return code;
+  const m = /^(?:(SP|DP)\s*)?(BEGINNER|NORMAL|HYPER|ANOTHER|LEGGENDARIA)$/.exec(raw);
+  if (!m) return undefined;
+  return { style: m[1] === 'DP' ? PlayStyle.DP : PlayStyle.SP, d: m[2] as Difficulty };
+}
+
+/**
+ * result techo CSV (INFINITAS): バージョン,曲名,ジャンル,アーティスト,難易度,レベル,クリアタイプ,DJ LEVEL,
+ * スコア,ミスカウント,最終プレイ日時 — one chart a row; exports without the バージョン (or genre, artist,
+ * level) columns are read the same way.
+ */
+export function parseResultTechoCsv(text: string, opts: ParseOptions = {}): ParseResult {
+  const t = readTable(text, ',');
+  const cols = new Columns(t.header);
+  const F = 'result techo CSV';
+  const title = cols.require(F, '曲名');
+  const difficulty = cols.require(F, '難易度');
+  const chartCols: ChartColumns = {
+    lamp: cols.require(F, 'クリアタイプ'),
+    score: cols.require(F, 'スコア', 'EXスコア'),
+    miss: cols.find('ミスカウント', 'BP'),
+    level: cols.find('レベル'),
+    lastPlayed: cols.find('最終プレイ日時', '最終プレー日時'),
+  };
+  const out = new Collector(opts);
+  const corrections = opts.corrections ?? NO_CORRECTIONS;
+  for (const r of t.rows) {
+    const f = r.fields;
+    const name = correctTitle((f[title.at] ?? '').trim(), corrections);
+    if (!name) {
+      out.issue('error', r.line, 'empty title; the line is skipped', { column: '曲名', value: '' });
+      continue;
+    }
+    const raw = (f[difficulty.at] ?? '').trim().toUpperCase();
+    const d = techoDifficulty(raw);
+    if (!d) {
+      out.issue('error', r.line, `unknown difficulty ${JSON.stringify(raw)}; the chart is skipped`, {
+        column: '難易度',
+        value: f[difficulty.at] ?? '',
+        title: name,
+      });
+      continue;
+    }
+    out.chart(
+      { line: r.line, title: name, playStyle: d.style, difficulty: d.d, cell: cellOf(f), block: false },
+      chartCols,
+    );
+  }
+  return out.result('result_techo');
+}
