@@ -1,5 +1,6 @@
 /**
- * REST before / after the one pipeline (issue #30.1): the four compatibility routes served by a
+ * REST and MCP before / after the one pipeline (issue #30.1): the four compatibility routes and an MCP
+ * tool call served by a
  * checkout of the previous code (BENCH_BEFORE_ROOT: a directory holding it, e.g. `git archive <commit>`
  * unpacked, with node_modules and src/generated next to it) and by this checkout, on the same data
  * (PGlite, one data directory: the servers run in turn, A B A B). Each load: autocannon, 20 connections,
@@ -22,6 +23,8 @@ function cli(args: string[], env: Record<string, string>): string {
   return r.stdout;
 }
 
+type Req = { method: 'POST'; headers: Record<string, string>; body: string };
+
 export async function benchRestPipeline(duration = Number(process.env.BENCH_DURATION ?? 5)): Promise<void> {
   const before = process.env.BENCH_BEFORE_ROOT;
   if (!before || !fs.existsSync(path.join(before, 'src/server.ts')))
@@ -41,11 +44,28 @@ export async function benchRestPipeline(duration = Number(process.env.BENCH_DURA
   const sample = path.join(SHARED, 'data/eamusement/score-sample-pre-leggendaria.csv');
   if (fs.existsSync(sample)) cli(['scores', 'import', '--user', userId, '--version', '33', sample], env);
   const q = new URLSearchParams({ title: 'Verflucht', difficulty: 'LEGGENDARIA', exScore: '3000' }).toString();
-  const routes: [string, string][] = [
+  // an MCP tool call (POST /mcp, JSON-RPC, the player's access token): the MCP document path
+  const token = cli(['token', userId], env).trim();
+  const mcp: Req = {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search_songs', arguments: { title: 'Verflucht' } },
+    }),
+  };
+  const routes: [string, string, Req?][] = [
     ['GET /api/v1/bpi/calc', `/api/v1/bpi/calc?${q}`],
     ['GET /api/v1/users/{id}/profile', `/api/v1/users/${userId}/profile`],
     ['GET /api/v1/users/{id}/stats/recommended', `/api/v1/users/${userId}/stats/recommended?limit=10`],
     ['GET /api/v1/songs/notes/recent', '/api/v1/songs/notes/recent'],
+    ['POST /mcp tools/call search_songs', '/mcp', mcp],
   ];
   // BENCH_ROUTES=calc,notes: only the routes whose name contains one of the words; BENCH_ROUNDS: A B rounds (default 2)
   const only = (process.env.BENCH_ROUTES ?? '').split(',').filter(Boolean);
@@ -61,11 +81,11 @@ export async function benchRestPipeline(duration = Number(process.env.BENCH_DURA
     for (const [side, root] of sides) {
       const server = await startProcess('src/server.ts', env, 7411, '/readyz', root);
       try {
-        for (const [name, url] of routes) {
-          const probe = await fetch(server.url + url);
+        for (const [name, url, req] of routes) {
+          const probe = await fetch(server.url + url, req);
           if (probe.status !== 200) throw new Error(`${side} ${name}: ${probe.status} ${await probe.text()}`);
-          await load({ url: server.url + url, duration: 2, connections: 20 });
-          const r = await loadWithCpu(server.proc.pid!, { url: server.url + url, duration, connections: 20 });
+          await load({ url: server.url + url, duration: 2, connections: 20, ...req });
+          const r = await loadWithCpu(server.proc.pid!, { url: server.url + url, duration, connections: 20, ...req });
           if (r.errors + r.non2xx > 0) throw new Error(`${side} ${name}: ${r.errors} errors, ${r.non2xx} non-2xx`);
           (cpu[side][name] ??= []).push(r.cpuPerRequest);
           (rps[side][name] ??= []).push(r.rps);
@@ -91,7 +111,7 @@ export async function benchRestPipeline(duration = Number(process.env.BENCH_DURA
     ];
   });
   record(
-    'REST before / after the one pipeline (fixed GraphQL documents)',
+    'REST and MCP before / after the one pipeline (fixed GraphQL documents)',
     `autocannon, 20 connections, ${duration} s per route after a 2 s warm-up; before = ${path.basename(before)} and after = this checkout, one server at a time on the same PGlite data (A B A B…, means of ${rounds} rounds); server CPU from /proc; real 202509156 definitions, one player with the sample export; load average at the end ${loadAvg} (1 / 5 / 15 min)`,
     rows,
   );
