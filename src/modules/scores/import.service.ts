@@ -11,6 +11,7 @@ import type { Db } from '../../db/client';
 import { PlayStyle } from '../../domain/constants';
 import { NO_CORRECTIONS, type TitleCorrections } from '../../domain/csv';
 import type { Best } from '../../domain/scores';
+import { notFound as notFoundError } from '../../errors';
 import { requireVersion } from '../../graphql/args';
 import { CATALOGUE_CACHE } from '../catalogue/catalogue';
 import { learnCharts } from './learn.service';
@@ -115,6 +116,13 @@ async function importScoresUntimed(
     // lockPlayer; the reads one after the other — one connection serves the whole transaction)
     await lockPlayer(tx, input.userId);
     deps.onPlayerLocked?.({ kind: 'import', userId: input.userId, batchId });
+    // the player still exists, and stays until this import commits (KEY SHARE: an account deletion
+    // waits for it, then removes what it wrote); deleted meanwhile → NOT_FOUND, nothing written
+    const [player] = await tx.$queryRawUnsafe<{ ok: number }[]>(
+      'SELECT 1 AS ok FROM "User" WHERE "id" = $1 FOR KEY SHARE',
+      input.userId,
+    );
+    if (!player) throw notFoundError('User not found: the account was deleted');
     await lockCurrentDefinitions(tx, seen);
     const { bestRows, status, earlier } = await playerState(tx, input.userId, input.version);
     const previousTotalBpi = status?.totalBpi ?? -15;

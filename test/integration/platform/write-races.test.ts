@@ -10,6 +10,7 @@
 import { aPublicPlayer, follows, withBestScore } from '../../helpers/factories';
 import { bestsOf, IMPORT_ROWS } from '../../helpers/import-race';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { importScores } from '../../../src/modules/scores/import.service';
 
 type Res = { status: number; body: { data?: any; errors?: { message: string; extensions?: { code?: string } }[] } };
 const codes = (rs: Res[]) => rs.map((r) => r.body.errors?.[0]?.extensions?.code ?? 'OK');
@@ -224,5 +225,35 @@ describe('write paths under concurrent callers', () => {
     expect(await s.db.prisma.score.count({ where: { userId: a.id } })).toBe(0);
     expect(await s.db.prisma.bestScore.count({ where: { userId: a.id } })).toBe(0);
     expect(await s.db.prisma.importBatch.count({ where: { userId: a.id } })).toBe(0);
+  });
+
+  it('an import that reaches its transaction after the account is gone: NOT_FOUND, nothing written', async () => {
+    // the deletion committed between the request's authentication and the import's transaction (the
+    // race above, made certain): the import checks its player under the player's lock
+    const a = await player();
+    const chart = [...s.app.catalogue.charts()].find((x) => x.playStyle === 'SP' && x.definition)!;
+    await s.db.prisma.user.delete({ where: { id: a.id } });
+    const run = importScores(
+      { db: s.db.prisma, catalogue: s.app.catalogue },
+      {
+        userId: a.id,
+        version: '33',
+        source: 'ROWS',
+        rows: [
+          {
+            line: 1,
+            title: chart.title,
+            difficulty: chart.difficulty,
+            exScore: 1,
+            clearLamp: 'CLEAR',
+            missCount: null,
+            lastPlayed: null,
+          },
+        ],
+      },
+    );
+    await expect(run).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await s.db.prisma.importBatch.count({ where: { userId: a.id } })).toBe(0);
+    expect(await s.db.prisma.score.count({ where: { userId: a.id } })).toBe(0);
   });
 });
