@@ -18,8 +18,8 @@ export async function rebuildDerived(
   version: string,
   fromBatchCreatedAt?: Date,
 ): Promise<void> {
-  // one statement at a time: `tx` is one connection. The work is sliced (reads by 500 plays,
-  // the replay by ~10 ms, writes in chunks sized by their time) with the event loop let through between
+  // one statement at a time: `tx` is one connection. The work is sliced (reads and writes in
+  // chunks sized by their time, the replay by ~10 ms) with the event loop let through between
   // slices: a migration rebuilds ~20,000 plays (PGlite runs each statement on the main thread).
   const plays = await loadPlaysSliced(tx, { userId, version });
   const batches = await tx.importBatch.findMany({
