@@ -92,40 +92,49 @@ export function loadPlays(
  * loadPlays in slices (`slice` plays first, then sized by their time) with the event loop let
  * through between them: the same list, but no one statement reads tens of thousands of rows
  * (PGlite runs each statement on the main thread; a 20,000-play read held it seconds on a busy
- * machine). The pages follow the index Score(userId, version, chartId, id DESC) backwards —
- * chart ids descending, ids ascending within a chart — so each page reads its own rows only
- * (paging by id alone has no index under the player: every page read all the player's remaining
- * plays, 0.1–0.4 s each for a 20,000-play migration). The list is put in id order at the end.
+ * machine). Inside `tx`, through a cursor without an order, put in id order at the end: each
+ * FETCH goes on with the same scan, so a slice costs its own rows only. (Pages by id, or by
+ * chart and id, each read all the player's plays again: the plays a migration has just written
+ * have no statistics yet, and the planner takes an index of the player that does not give the
+ * page's order — every page scanned and filtered, or sorted, all ~20,000 plays, 0.1–0.4 s a page
+ * on a busy machine.)
  */
 export async function loadPlaysSliced(
-  db: Db | DbLike,
+  tx: DbLike,
   where: { userId: string; version: string },
   slice = 500,
 ): Promise<PlayRow[]> {
   const out: PlayRow[] = [];
   const sizer = new ChunkSizer({ first: slice, min: 50, max: Math.max(slice, 5000) });
-  for (let after: { chartId: number; id: number } | null = null; ;) {
+  await tx.$executeRawUnsafe(
+    `DECLARE "plays_sliced" NO SCROLL CURSOR FOR
+       SELECT "id", "chartId", "version", "batchId", "exScore", "clearLamp"::text AS "clearLamp", "missCount", "bpi", "playedAt", "createdAt"
+         FROM "Score" WHERE "userId" = $1 AND "version" = $2`,
+    where.userId,
+    where.version,
+  );
+  for (;;) {
     const take = sizer.size;
     const t = performance.now();
-    const part: PlayRow[] = await db.score.findMany({
-      where: after
-        ? {
-            ...where,
-            chartId: { lte: after.chartId },
-            OR: [{ chartId: { lt: after.chartId } }, { id: { gt: after.id } }],
-          }
-        : where,
-      select: PLAY_SELECT,
-      orderBy: [{ chartId: 'desc' }, { id: 'asc' }],
-      take,
-    });
+    const part = await tx.$queryRawUnsafe<PlayRow[]>(`FETCH FORWARD ${take} FROM "plays_sliced"`);
     sizer.took(part.length, performance.now() - t);
-    for (const p of part) out.push(p);
+    for (const p of part)
+      out.push({
+        id: Number(p.id),
+        chartId: Number(p.chartId),
+        version: p.version,
+        batchId: p.batchId,
+        exScore: Number(p.exScore),
+        clearLamp: p.clearLamp,
+        missCount: p.missCount === null ? null : Number(p.missCount),
+        bpi: p.bpi === null ? null : Number(p.bpi),
+        playedAt: new Date(p.playedAt),
+        createdAt: new Date(p.createdAt),
+      });
     if (part.length < take) break;
-    const last = part[part.length - 1];
-    after = { chartId: last.chartId, id: last.id };
     await yieldToEventLoop();
   }
+  await tx.$executeRawUnsafe(`CLOSE "plays_sliced"`);
   await yieldToEventLoop();
   return out.sort((x, y) => x.id - y.id);
 }
