@@ -141,6 +141,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
     });
     try {
       await pg.waitReady;
+      // A new WAL segment (16 MiB, every ~20,000 plays written) is not zero-filled first: on
+      // PGlite's in-memory file system that fill ran inside the statement that needed the
+      // segment, on the main thread — 0.1–0.2 s, more on a busy machine (issue #27). Nothing is
+      // less safe: the zeroes only reserve disk space ahead (PostgreSQL's own advice for
+      // copy-on-write file systems), and PGlite runs with fsync off.
+      await pg.exec('SET wal_init_zero = off');
     } catch (err) {
       release();
       throw err;

@@ -122,8 +122,8 @@ describe('H7: the legacy migration is bounded', () => {
     // Not a hostile request (the owner's own, rate-limited, at the cap): bounded in time, and the
     // process keeps answering within issue #27's bound. The document is read in the worker pool;
     // the matching is sliced; PGlite runs each statement on the main thread, so every statement is
-    // small (plays written 200 at a time, read back 500 at a time, bests 250 at a time) and the
-    // event loop goes through between them. Before, the rebuild read the ~20,000 plays at once
+    // small (plays written, read back and bests written in chunks sized to ~30 ms each:
+    // src/db/yield.ts ChunkSizer) and the event loop goes through between them. Before, the rebuild read the ~20,000 plays at once
     // (about 1 s on a busy machine) and the whole transaction was one chain of microtasks.
     const r = await underAttack(
       s.url,

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { ChunkSizer, yieldToEventLoop } from '../../db/yield';
 import { titleKey, titleKeyCached } from '../../domain/titles';
 import { safeBpi } from '../../domain/bpi';
 import { exScoreForBpiV2, safeBpiV2, type BpiV2Params } from '../../domain/bpi-v2/model';
@@ -123,13 +124,56 @@ export class Catalogue {
    */
   async load(): Promise<void> {
     const ticket = ++this.loadsStarted;
-    const charts = await this.db.chart.findMany({
+    const byId = new Map<number, CatalogueChart>();
+    // Read in pages by id (keyset), sized by their time, with the event loop let through between
+    // them: PGlite runs each statement on the main thread, and the whole table in one read (with
+    // the songs and definitions of 3,000+ charts) held the process 0.3–0.6 s on a busy machine
+    // (issue #27). Charts only gain ids upwards; a concurrent change is followed by its own reload.
+    const sizer = new ChunkSizer({ first: 200, min: 50, max: 5000 });
+    for (let after = 0, more = true; more;) {
+      if (after > 0) await yieldToEventLoop();
+      const take = sizer.size;
+      const t = performance.now();
+      const page = await this.readPage(after, take);
+      sizer.took(page.length, performance.now() - t);
+      more = page.length === take;
+      if (page.length) after = page[page.length - 1].id;
+      this.addCharts(byId, page);
+    }
+    const latest = await this.db.definitionsRelease.findFirst({ orderBy: { importedAt: 'desc' } });
+    if (ticket < this.loadApplied) return; // a load started later is in already
+    this.loadApplied = ticket;
+    this.byId = byId;
+    this.publicCharts = [...byId.values()].filter((c) => !c.provisional);
+    const songTitles = new Map<string, CatalogueSong>();
+    for (const c of byId.values()) {
+      const key = titleKey(c.title);
+      const song = songTitles.get(key);
+      if (!song) songTitles.set(key, { title: c.title, public: !c.provisional });
+      else if (!c.provisional) song.public = true;
+    }
+    this.songTitles = songTitles;
+    this.matcher = new ChartMatcher(byId.values());
+    this.titleRanks = null;
+    this.currentDefinitionsVersion = latest?.version ?? null;
+    await this.loadBpiV2();
+  }
+
+  /** Charts after id `after` (`take` of them, by id) with their song's title and current definition. */
+  private readPage(after: number, take: number) {
+    return this.db.chart.findMany({
+      where: { id: { gt: after } },
+      orderBy: { id: 'asc' },
+      take,
       include: {
         song: { select: { title: true } },
         definitions: { where: { isCurrent: true }, take: 1 },
       },
     });
-    const byId = new Map<number, CatalogueChart>();
+  }
+
+  /** One page of load(): the charts as the catalogue holds them. */
+  private addCharts(byId: Map<number, CatalogueChart>, charts: Awaited<ReturnType<Catalogue['readPage']>>): void {
     for (const c of charts) {
       const d = c.definitions[0];
       const entry: CatalogueChart = {
@@ -158,23 +202,6 @@ export class Catalogue {
       };
       byId.set(c.id, entry);
     }
-    const latest = await this.db.definitionsRelease.findFirst({ orderBy: { importedAt: 'desc' } });
-    if (ticket < this.loadApplied) return; // a load started later is in already
-    this.loadApplied = ticket;
-    this.byId = byId;
-    this.publicCharts = [...byId.values()].filter((c) => !c.provisional);
-    const songTitles = new Map<string, CatalogueSong>();
-    for (const c of byId.values()) {
-      const key = titleKey(c.title);
-      const song = songTitles.get(key);
-      if (!song) songTitles.set(key, { title: c.title, public: !c.provisional });
-      else if (!c.provisional) song.public = true;
-    }
-    this.songTitles = songTitles;
-    this.matcher = new ChartMatcher(byId.values());
-    this.titleRanks = null;
-    this.currentDefinitionsVersion = latest?.version ?? null;
-    await this.loadBpiV2();
   }
 
   /**

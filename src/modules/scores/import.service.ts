@@ -19,6 +19,7 @@ import { takeNewTitles } from './new-titles.service';
 import { bestBpis, computeTotal, lockPlayer, storeTotals, totalSetIds, type DbLike } from './totals.service';
 import { retryTransaction } from '../../db/retry';
 import { lockCurrentDefinitions, withCurrentCatalogue, type DefinitionsFingerprint } from './current-definitions';
+import { inChunks } from '../../db/yield';
 import { importDuration, timed, txRetries } from '../../metrics';
 import { exportKeys, MAX_IMPORT_ROWS, parseExport, tooManyRows } from './parse-export';
 import { parseExportTask } from './parse.task';
@@ -153,7 +154,7 @@ async function importScoresUntimed(
     const totals = computeTotal(catalogue, input.version, bestBpis(catalogue, bests), setIds);
     const bpiUpdatedCount = candidates.filter((c) => c.chart.definition).length;
 
-    // 4. writes: batch, plays (one statement), bests (one upsert), total
+    // 4. writes: batch, plays, bests (each in chunks sized by their time), total
     await tx.importBatch.create({
       data: {
         id: batchId,
@@ -182,18 +183,24 @@ async function importScoresUntimed(
       pgreat: c.row.judgements?.pgreat ?? null,
       great: c.row.judgements?.great ?? null,
     }));
-    const inserted = await tx.$queryRawUnsafe<{ id: number }[]>(
-      `INSERT INTO "Score" ("userId", "chartId", "version", "batchId", "exScore", "clearLamp", "missCount", "bpi", "definitionId", "playedAt", "createdAt", "pgreat", "great")
-         SELECT $2, x."chartId", $3, $4, x."exScore", x."clearLamp"::"ClearLamp", x."missCount", x."bpi", x."definitionId", x."playedAt"::timestamp(3), $5::timestamp(3), x."pgreat", x."great"
-           FROM jsonb_to_recordset($1::jsonb) AS x("ord" int, "chartId" int, "exScore" int, "clearLamp" text, "missCount" int, "bpi" double precision, "definitionId" int, "playedAt" text, "pgreat" int, "great" int)
-          ORDER BY x."ord"
-         RETURNING "id"`,
-      JSON.stringify(plays),
-      input.userId,
-      input.version,
-      batchId,
-      now.toISOString(),
-    );
+    // in chunks sized by their time (PGlite runs each statement on the main thread: 1,000 plays in
+    // one statement held the process up to 1 s on a busy machine), in file order, same transaction
+    const inserted = (
+      await inChunks(plays, (chunk) =>
+        tx.$queryRawUnsafe<{ id: number }[]>(
+          `INSERT INTO "Score" ("userId", "chartId", "version", "batchId", "exScore", "clearLamp", "missCount", "bpi", "definitionId", "playedAt", "createdAt", "pgreat", "great")
+             SELECT $2, x."chartId", $3, $4, x."exScore", x."clearLamp"::"ClearLamp", x."missCount", x."bpi", x."definitionId", x."playedAt"::timestamp(3), $5::timestamp(3), x."pgreat", x."great"
+               FROM jsonb_to_recordset($1::jsonb) AS x("ord" int, "chartId" int, "exScore" int, "clearLamp" text, "missCount" int, "bpi" double precision, "definitionId" int, "playedAt" text, "pgreat" int, "great" int)
+              ORDER BY x."ord"
+             RETURNING "id"`,
+          JSON.stringify(chunk),
+          input.userId,
+          input.version,
+          batchId,
+          now.toISOString(),
+        ),
+      )
+    ).flat();
     if (inserted.length !== candidates.length)
       throw new Error(`inserted ${inserted.length} plays, expected ${candidates.length}`);
     const ids = inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
@@ -202,19 +209,23 @@ async function importScoresUntimed(
 
     const upserts = bestUpserts(bests, changedCharts, ids);
     exSteps = upserts.map((u) => ({ chartId: u.chartId, before: exBefore.get(u.chartId) ?? -1, after: u.exScore }));
-    await tx.$executeRawUnsafe(
-      `INSERT INTO "BestScore" ("userId", "version", "chartId", "exScore", "exScoreId", "clearLamp", "clearLampId", "missCount", "missCountId", "playedAt", "updatedAt")
-         SELECT $2, $3, x."chartId", x."exScore", x."exScoreId", x."clearLamp"::"ClearLamp", x."clearLampId", x."missCount", x."missCountId", x."playedAt"::timestamp(3), $4::timestamp(3)
-           FROM jsonb_to_recordset($1::jsonb) AS x("chartId" int, "exScore" int, "exScoreId" int, "clearLamp" text, "clearLampId" int, "missCount" int, "missCountId" int, "playedAt" text)
-         ON CONFLICT ("userId", "version", "chartId") DO UPDATE SET
-           "exScore" = EXCLUDED."exScore", "exScoreId" = EXCLUDED."exScoreId",
-           "clearLamp" = EXCLUDED."clearLamp", "clearLampId" = EXCLUDED."clearLampId",
-           "missCount" = EXCLUDED."missCount", "missCountId" = EXCLUDED."missCountId",
-           "playedAt" = EXCLUDED."playedAt", "updatedAt" = EXCLUDED."updatedAt"`,
-      JSON.stringify(upserts),
-      input.userId,
-      input.version,
-      now.toISOString(),
+    // chunked as the plays (ascending chart ids: every import still takes rank blocks in one order;
+    // the rank triggers apply each chunk's rows, the same in sum)
+    await inChunks(upserts, (chunk) =>
+      tx.$executeRawUnsafe(
+        `INSERT INTO "BestScore" ("userId", "version", "chartId", "exScore", "exScoreId", "clearLamp", "clearLampId", "missCount", "missCountId", "playedAt", "updatedAt")
+           SELECT $2, $3, x."chartId", x."exScore", x."exScoreId", x."clearLamp"::"ClearLamp", x."clearLampId", x."missCount", x."missCountId", x."playedAt"::timestamp(3), $4::timestamp(3)
+             FROM jsonb_to_recordset($1::jsonb) AS x("chartId" int, "exScore" int, "exScoreId" int, "clearLamp" text, "clearLampId" int, "missCount" int, "missCountId" int, "playedAt" text)
+           ON CONFLICT ("userId", "version", "chartId") DO UPDATE SET
+             "exScore" = EXCLUDED."exScore", "exScoreId" = EXCLUDED."exScoreId",
+             "clearLamp" = EXCLUDED."clearLamp", "clearLampId" = EXCLUDED."clearLampId",
+             "missCount" = EXCLUDED."missCount", "missCountId" = EXCLUDED."missCountId",
+             "playedAt" = EXCLUDED."playedAt", "updatedAt" = EXCLUDED."updatedAt"`,
+        JSON.stringify(chunk),
+        input.userId,
+        input.version,
+        now.toISOString(),
+      ),
     );
     // no BPI chart touched: no total is written, as the reference (docs/domain/imports.md#the-import)
     if (bpiUpdatedCount > 0) await storeTotals(tx, input.version, new Map([[input.userId, totals]]));

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ClearLamp, Difficulty, PlayStyle } from '../../domain/constants';
-import { sliceClock, yieldToEventLoop } from '../../db/yield';
+import { ChunkSizer, inChunks, sliceClock, yieldToEventLoop } from '../../db/yield';
 import { improvements, applyPlay, type Best } from '../../domain/scores';
 import { badInput } from '../../errors';
 import { rebuildDerived } from './rebuild.service';
@@ -20,7 +20,7 @@ export { MIGRATION_MAX_ENTRIES } from './legacy-export';
 
 /** Largest export accepted by default (characters; MIGRATION_MAX_BYTES). */
 export const MIGRATION_MAX_CHARS = 2 * 1024 * 1024;
-/** Plays per INSERT statement of a migration. */
+/** Plays in the first INSERT statement of a migration (the next ones are sized by its time). */
 const MIGRATION_CHUNK = 200;
 /** Reading a document has no partial answer: a generous budget (2 MiB reads in well under a second). */
 const READ_BUDGET_MS = 30_000;
@@ -97,7 +97,7 @@ export async function migrateLegacyScores(
       await lockPlayer(tx, userId);
       const old = await tx.importBatch.findMany({ where: { userId, source: 'TRANSFER' }, select: { version: true } });
       await tx.importBatch.deleteMany({ where: { userId, source: 'TRANSFER' } });
-      // Bulk statements only (one per 1,000 batches, one per MIGRATION_CHUNK plays): the transaction holds
+      // Bulk statements only (one per 1,000 batches, plays in chunks): the transaction holds
       // the connection (PGlite's only one) for as short a time as possible.
       const batches = plan.map((p) => ({ ...p, id: randomUUID() }));
       for (let i = 0; i < batches.length; i += 1000) {
@@ -116,27 +116,30 @@ export async function migrateLegacyScores(
       }
       // Plays as one JSON parameter per chunk (jsonb_to_recordset), as the score import does:
       // Prisma's createMany binds every value separately, which PGlite takes seconds to plan.
-      // Chunks of MIGRATION_CHUNK plays, built as they are sent, with the event loop let through
-      // between them (PGlite runs each statement on the main thread: one statement of 20,000
-      // rows held the process seconds).
+      // Chunks sized by their time (MIGRATION_CHUNK plays first), built as they are sent, with the
+      // event loop let through between them (PGlite runs each statement on the main thread: one
+      // statement of 20,000 rows held the process seconds; 200 rows 0.1–0.3 s on a busy machine).
       const rows = batches.flatMap((p) => p.plays.map((x) => ({ p, x })));
-      for (let i = 0; i < rows.length; i += MIGRATION_CHUNK) {
-        await yieldToEventLoop();
-        const chunk = rows.slice(i, i + MIGRATION_CHUNK).map(({ p, x }) => ({
-          ...x,
-          version: p.version,
-          batchId: p.id,
-          playedAt: x.playedAt.toISOString(),
-          createdAt: p.createdAt.toISOString(),
-        }));
-        await tx.$executeRawUnsafe(
-          `INSERT INTO "Score" ("userId", "chartId", "version", "batchId", "exScore", "clearLamp", "missCount", "bpi", "definitionId", "playedAt", "createdAt")
-           SELECT $2, x."chartId", x."version", x."batchId", x."exScore", x."clearLamp"::"ClearLamp", x."missCount", x."bpi", x."definitionId", x."playedAt"::timestamp(3), x."createdAt"::timestamp(3)
-             FROM jsonb_to_recordset($1::jsonb) AS x("chartId" int, "version" text, "batchId" text, "exScore" int, "clearLamp" text, "missCount" int, "bpi" double precision, "definitionId" int, "playedAt" text, "createdAt" text)`,
-          JSON.stringify(chunk),
-          userId,
-        );
-      }
+      await inChunks(
+        rows,
+        (part) =>
+          tx.$executeRawUnsafe(
+            `INSERT INTO "Score" ("userId", "chartId", "version", "batchId", "exScore", "clearLamp", "missCount", "bpi", "definitionId", "playedAt", "createdAt")
+             SELECT $2, x."chartId", x."version", x."batchId", x."exScore", x."clearLamp"::"ClearLamp", x."missCount", x."bpi", x."definitionId", x."playedAt"::timestamp(3), x."createdAt"::timestamp(3)
+               FROM jsonb_to_recordset($1::jsonb) AS x("chartId" int, "version" text, "batchId" text, "exScore" int, "clearLamp" text, "missCount" int, "bpi" double precision, "definitionId" int, "playedAt" text, "createdAt" text)`,
+            JSON.stringify(
+              part.map(({ p, x }) => ({
+                ...x,
+                version: p.version,
+                batchId: p.id,
+                playedAt: x.playedAt.toISOString(),
+                createdAt: p.createdAt.toISOString(),
+              })),
+            ),
+            userId,
+          ),
+        new ChunkSizer({ first: MIGRATION_CHUNK, max: 1000 }),
+      );
       total = rows.length;
       for (const v of new Set([...versions, ...old.map((o) => o.version)])) {
         await yieldToEventLoop();

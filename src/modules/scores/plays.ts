@@ -4,7 +4,7 @@
  * in-memory catalogue, and the one read of a player's plays.
  */
 import type { Db } from '../../db/client';
-import { yieldToEventLoop } from '../../db/yield';
+import { ChunkSizer, yieldToEventLoop } from '../../db/yield';
 import { ClearLamp, Difficulty, LAMP_LABEL, lampFromLabel } from '../../domain/constants';
 import { applyPlay, type Best } from '../../domain/scores';
 import type { CatalogueChart } from '../catalogue/catalogue';
@@ -89,28 +89,54 @@ export function loadPlays(
 }
 
 /**
- * loadPlays in slices of `slice` plays (by id) with the event loop let through between them: the
- * same list, but no one statement reads tens of thousands of rows (PGlite runs each statement on
- * the main thread; a 20,000-play read held it seconds on a busy machine).
+ * loadPlays in slices (`slice` plays first, then sized by their time) with the event loop let
+ * through between them: the same list, but no one statement reads tens of thousands of rows
+ * (PGlite runs each statement on the main thread; a 20,000-play read held it seconds on a busy
+ * machine). Inside `tx`, through a cursor without an order, put in id order at the end: each
+ * FETCH goes on with the same scan, so a slice costs its own rows only. (Pages by id, or by
+ * chart and id, each read all the player's plays again: the plays a migration has just written
+ * have no statistics yet, and the planner takes an index of the player that does not give the
+ * page's order — every page scanned and filtered, or sorted, all ~20,000 plays, 0.1–0.4 s a page
+ * on a busy machine.)
  */
 export async function loadPlaysSliced(
-  db: Db | DbLike,
-  where: { userId: string; version?: string },
+  tx: DbLike,
+  where: { userId: string; version: string },
   slice = 500,
 ): Promise<PlayRow[]> {
   const out: PlayRow[] = [];
-  for (let after = 0; ;) {
-    const part = await db.score.findMany({
-      where: { ...where, id: { gt: after } },
-      select: PLAY_SELECT,
-      orderBy: { id: 'asc' },
-      take: slice,
-    });
-    for (const p of part) out.push(p);
-    if (part.length < slice) return out;
-    after = part[part.length - 1].id;
+  const sizer = new ChunkSizer({ first: slice, min: 50, max: Math.max(slice, 5000) });
+  await tx.$executeRawUnsafe(
+    `DECLARE "plays_sliced" NO SCROLL CURSOR FOR
+       SELECT "id", "chartId", "version", "batchId", "exScore", "clearLamp"::text AS "clearLamp", "missCount", "bpi", "playedAt", "createdAt"
+         FROM "Score" WHERE "userId" = $1 AND "version" = $2`,
+    where.userId,
+    where.version,
+  );
+  for (;;) {
+    const take = sizer.size;
+    const t = performance.now();
+    const part = await tx.$queryRawUnsafe<PlayRow[]>(`FETCH FORWARD ${take} FROM "plays_sliced"`);
+    sizer.took(part.length, performance.now() - t);
+    for (const p of part)
+      out.push({
+        id: Number(p.id),
+        chartId: Number(p.chartId),
+        version: p.version,
+        batchId: p.batchId,
+        exScore: Number(p.exScore),
+        clearLamp: p.clearLamp,
+        missCount: p.missCount === null ? null : Number(p.missCount),
+        bpi: p.bpi === null ? null : Number(p.bpi),
+        playedAt: new Date(p.playedAt),
+        createdAt: new Date(p.createdAt),
+      });
+    if (part.length < take) break;
     await yieldToEventLoop();
   }
+  await tx.$executeRawUnsafe(`CLOSE "plays_sliced"`);
+  await yieldToEventLoop();
+  return out.sort((x, y) => x.id - y.id);
 }
 
 export type ReplayBest = Best & { bpi: number | null };
