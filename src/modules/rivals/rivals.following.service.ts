@@ -10,6 +10,7 @@ import { BPI_DIFFICULTIES, ClearLamp, PlayStyle } from '../../domain/constants';
 import { keyCursor, keysetConnection } from '../../graphql/connection';
 import { keyset, parseIntId, parseEnumList, parseLevels, parseVersion } from '../../graphql/args';
 import { RivalryService, type RivalsScope } from './rivals.rivalry.service';
+import { chartFilterJoin } from './rivals.loaders';
 
 /** Cursor kinds of near losses: [exDiff, chartId, rival id]. */
 const NEAR_LOSS_KEY = ['int', 'int', 'str'] as const;
@@ -242,12 +243,7 @@ export class RivalsFollowingService {
         { code: 'out_of_range', path: ['minDiff'], message: 'minDiff is larger than maxDiff' },
       ]);
     const cursor = ks.key;
-    const chartFilter =
-      levels || difficulties
-        ? Prisma.sql`JOIN "Chart" c ON c."id" = m."chartId"
-            ${levels ? Prisma.sql`AND c."level" IN (${Prisma.join(levels)})` : Prisma.empty}
-            ${difficulties ? Prisma.sql`AND c."difficulty"::text IN (${Prisma.join(difficulties)})` : Prisma.empty}`
-        : Prisma.empty;
+    const chartFilter = chartFilterJoin(levels, difficulties);
     const from = Prisma.sql`
         FROM "BestScore" m
         ${chartFilter}

@@ -3,6 +3,17 @@ import { Prisma } from '../../generated/prisma/client';
 import { BPI_FLOOR } from '../../domain/bpi';
 import { groupBy, keyedLoader } from '../../graphql/loaders';
 
+/** Joins the chart of the best `m` when levels or difficulties narrow the comparison (else nothing). */
+export function chartFilterJoin(
+  levels?: readonly number[] | null,
+  difficulties?: readonly string[] | null,
+): Prisma.Sql {
+  if (!levels && !difficulties) return Prisma.empty;
+  return Prisma.sql`JOIN "Chart" c ON c."id" = m."chartId"
+    ${levels ? Prisma.sql`AND c."level" IN (${Prisma.join(levels)})` : Prisma.empty}
+    ${difficulties ? Prisma.sql`AND c."difficulty"::text IN (${Prisma.join(difficulties)})` : Prisma.empty}`;
+}
+
 /** The viewer against one player in a version, on the charts of a filter (null lists: no filter). */
 export interface RivalryKey {
   viewerId: string;
@@ -59,12 +70,7 @@ export function createRivalLoaders(db: Db) {
       for (const group of groupBy(keys, filterKey).values()) {
         const { viewerId, version, levels, difficulties } = group[0];
         const users = [...new Set(group.map((k) => k.userId))];
-        const chartFilter =
-          levels || difficulties
-            ? Prisma.sql`JOIN "Chart" c ON c."id" = m."chartId"
-                ${levels ? Prisma.sql`AND c."level" IN (${Prisma.join(levels)})` : Prisma.empty}
-                ${difficulties ? Prisma.sql`AND c."difficulty"::text IN (${Prisma.join(difficulties)})` : Prisma.empty}`
-            : Prisma.empty;
+        const chartFilter = chartFilterJoin(levels, difficulties);
         const rows = await db.$queryRaw<{ userId: string; wins: number; losses: number; draws: number }[]>`
           SELECT o."userId",
                  (count(*) FILTER (WHERE m."exScore" > o."exScore"))::int AS "wins",

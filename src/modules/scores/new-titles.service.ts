@@ -8,6 +8,7 @@ import { capNewTitles, type NewTitleLimits } from '../../domain/new-titles';
 import { titleKey } from '../../domain/titles';
 import type { CatalogueChart } from '../catalogue/catalogue';
 import type { DbLike } from './totals.service';
+import type { ImportProblem } from './import-types';
 
 /** What the caps read of a matched row (import-types.ts's MatchedRow; structural, no import back). */
 interface CapRow {
@@ -15,16 +16,6 @@ interface CapRow {
   chart: CatalogueChart;
   learned?: boolean;
   newTitle?: string;
-}
-/** A row not taken (import-types.ts's ImportProblem). */
-interface ImportProblem {
-  line: number;
-  title?: string;
-  difficulty?: string;
-  column?: string;
-  value?: string;
-  reason: string;
-  severity: 'error' | 'warning';
 }
 import { lockProvisionalShared } from '../catalogue/provisional.service';
 
