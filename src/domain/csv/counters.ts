@@ -8,6 +8,53 @@ import { correctTitle, NO_CORRECTIONS } from './corrections';
 import { readTable } from './text';
 import { type ParseResult } from './types';
 
+/**
+ * The row loop of both formats: the title (corrected; empty → the line is skipped), the chart named
+ * by one cell (`classify`: style and difficulty, 'battle' → counted as skipped, unknown → the chart
+ * is skipped with an error naming the cell), then the chart's cells.
+ */
+function oneChartPerRow(
+  rows: readonly { line: number; fields: string[] }[],
+  opts: ParseOptions,
+  spec: {
+    title: { name: string; at: number };
+    chart: { name: string; at: number };
+    chartCols: ChartColumns;
+    what: string;
+    classify: (raw: string) => { style: PlayStyle; d: Difficulty } | 'battle' | undefined;
+  },
+): Collector {
+  const out = new Collector(opts);
+  const corrections = opts.corrections ?? NO_CORRECTIONS;
+  for (const r of rows) {
+    const f = r.fields;
+    const name = correctTitle((f[spec.title.at] ?? '').trim(), corrections);
+    if (!name) {
+      out.issue('error', r.line, 'empty title; the line is skipped', { column: spec.title.name, value: '' });
+      continue;
+    }
+    const raw = (f[spec.chart.at] ?? '').trim().toUpperCase();
+    const c = spec.classify(raw);
+    if (c === 'battle') {
+      out.skipped++;
+      continue;
+    }
+    if (!c) {
+      out.issue('error', r.line, `unknown ${spec.what} ${JSON.stringify(raw)}; the chart is skipped`, {
+        column: spec.chart.name,
+        value: f[spec.chart.at] ?? '',
+        title: name,
+      });
+      continue;
+    }
+    out.chart(
+      { line: r.line, title: name, playStyle: c.style, difficulty: c.d, cell: cellOf(f), block: false },
+      spec.chartCols,
+    );
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // daken counter CSV
 
@@ -36,35 +83,9 @@ export function parseDakenCounterCsv(text: string, opts: ParseOptions = {}): Par
     level: cols.find('LV'),
     lastPlayed: cols.find('Last Played'),
   };
-  const out = new Collector(opts);
-  const corrections = opts.corrections ?? NO_CORRECTIONS;
-  for (const r of t.rows) {
-    const f = r.fields;
-    const name = correctTitle((f[title.at] ?? '').trim(), corrections);
-    if (!name) {
-      out.issue('error', r.line, 'empty title; the line is skipped', { column: 'Title', value: '' });
-      continue;
-    }
-    const raw = (f[mode.at] ?? '').trim().toUpperCase();
-    const m = modeOf(raw);
-    if (m === 'battle') {
-      out.skipped++;
-      continue;
-    }
-    if (!m) {
-      out.issue('error', r.line, `unknown mode ${JSON.stringify(raw)}; the chart is skipped`, {
-        column: 'mode',
-        value: f[mode.at] ?? '',
-        title: name,
-      });
-      continue;
-    }
-    out.chart(
-      { line: r.line, title: name, playStyle: m.style, difficulty: m.d, cell: cellOf(f), block: false },
-      chartCols,
-    );
-  }
-  return out.result('daken_counter');
+  return oneChartPerRow(t.rows, opts, { title, chart: mode, chartCols, what: 'mode', classify: modeOf }).result(
+    'daken_counter',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -97,29 +118,11 @@ export function parseResultTechoCsv(text: string, opts: ParseOptions = {}): Pars
     level: cols.find('レベル'),
     lastPlayed: cols.find('最終プレイ日時', '最終プレー日時'),
   };
-  const out = new Collector(opts);
-  const corrections = opts.corrections ?? NO_CORRECTIONS;
-  for (const r of t.rows) {
-    const f = r.fields;
-    const name = correctTitle((f[title.at] ?? '').trim(), corrections);
-    if (!name) {
-      out.issue('error', r.line, 'empty title; the line is skipped', { column: '曲名', value: '' });
-      continue;
-    }
-    const raw = (f[difficulty.at] ?? '').trim().toUpperCase();
-    const d = techoDifficulty(raw);
-    if (!d) {
-      out.issue('error', r.line, `unknown difficulty ${JSON.stringify(raw)}; the chart is skipped`, {
-        column: '難易度',
-        value: f[difficulty.at] ?? '',
-        title: name,
-      });
-      continue;
-    }
-    out.chart(
-      { line: r.line, title: name, playStyle: d.style, difficulty: d.d, cell: cellOf(f), block: false },
-      chartCols,
-    );
-  }
-  return out.result('result_techo');
+  return oneChartPerRow(t.rows, opts, {
+    title,
+    chart: difficulty,
+    chartCols,
+    what: 'difficulty',
+    classify: techoDifficulty,
+  }).result('result_techo');
 }
