@@ -32,6 +32,12 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** PGlite only: start from a dumped data dir (tests clone a migrated template). */
   loadDataDir?: Blob;
+  /**
+   * PGlite only: run on this already started instance instead of opening one; `close()` then calls
+   * `release` and leaves the instance to its owner (the test suite's pool of reset instances,
+   * test/helpers/pglite-pool.ts).
+   */
+  pglite?: { instance: PGlite; release(): Promise<void> | void };
   poolMax?: number;
   /** Count/observe every SQL statement (tests, benchmarks). */
   onQuery?: (e: { query: string; durationMs: number }) => void;
@@ -132,13 +138,15 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
   } else {
     kind = 'pglite';
     const dataDir = opts.dataDir ?? 'memory://';
-    const inMemory = dataDir.startsWith('memory://');
+    const inMemory = opts.pglite !== undefined || dataDir.startsWith('memory://');
     let release = () => {};
     if (!inMemory) release = acquireDataDirLock(path.resolve(dataDir), opts.purpose ?? `pid ${process.pid}`);
-    const pg = new PGlite({
-      dataDir: inMemory ? undefined : path.join(path.resolve(dataDir), 'pglite'),
-      loadDataDir: opts.loadDataDir,
-    });
+    const pg =
+      opts.pglite?.instance ??
+      new PGlite({
+        dataDir: inMemory ? undefined : path.join(path.resolve(dataDir), 'pglite'),
+        loadDataDir: opts.loadDataDir,
+      });
     try {
       await pg.waitReady;
       // A new WAL segment (16 MiB, every ~20,000 plays written) is not zero-filled first: on
@@ -158,7 +166,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
         return yieldingStatements((await factory.connect()) as unknown as Adapter);
       },
     });
+    const lent = opts.pglite;
     closeDriver = async () => {
+      if (lent) return lent.release();
       await pg.close();
       release();
     };

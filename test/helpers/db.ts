@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { Client } from 'pg';
 import { openDatabase, type DatabaseHandle, type DatabaseOptions } from '../../src/db/client';
+import { leasePglite, poolEnabled } from './pglite-pool';
 import { templateDump, templateDbName, withDatabase } from './template';
 
 let counter = 0;
@@ -42,6 +43,7 @@ export async function openTestDatabase(
     };
     return handle;
   }
+  if (poolEnabled()) return openDatabase({ pglite: await leasePglite(seeded), ...dbOpts });
   const dump = fs.readFileSync(templateDump(seeded));
   return openDatabase({ dataDir: 'memory://', loadDataDir: new Blob([dump]), ...dbOpts });
 }

@@ -48,6 +48,7 @@ export default async function globalSetup(): Promise<void> {
       fs.copyFileSync(cached(true), templateDump(true));
       const now = new Date();
       for (const seeded of [false, true]) fs.utimesSync(cached(seeded), now, now);
+      await makeTemplateDataDir(key);
       return;
     }
     const { openDatabase, applyMigrations, seedDemoCatalogue } = await load();
@@ -66,9 +67,42 @@ export default async function globalSetup(): Promise<void> {
     // the dumps of older sources: gone after a day unused
     for (const name of fs.readdirSync(os.tmpdir())) {
       const file = path.join(os.tmpdir(), name);
-      if (name.startsWith('bpigraph-test-template-cache-') && Date.now() - fs.statSync(file).mtimeMs > 86_400_000)
-        fs.rmSync(file, { force: true });
+      if (/^bpigraph-test-(template|datadir)-cache-/.test(name) && Date.now() - fs.statSync(file).mtimeMs > 86_400_000)
+        fs.rmSync(file, { recursive: true, force: true });
     }
+    await makeTemplateDataDir(key);
+  }
+}
+
+/**
+ * A migrated, empty embedded data dir (DATA_DIR layout) made from the plain template dump, for the
+ * tests that run the CLI or a server process on a data dir of their own (test/helpers/template.ts
+ * `migratedDataDir`): a copy costs ~0.1 s where a new data dir costs PGlite's initdb and the
+ * migrations (~6 s of CPU). Reused while its sources are unchanged, like the dumps.
+ */
+async function makeTemplateDataDir(key: string): Promise<void> {
+  const dir = path.join(os.tmpdir(), `bpigraph-test-datadir-cache-${key}`);
+  process.env.BPIGRAPH_TEST_DATADIR = dir;
+  if (fs.existsSync(dir)) {
+    const now = new Date();
+    fs.utimesSync(dir, now, now);
+    return;
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const tmp = `${dir}.${process.pid}`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(tmp, { recursive: true });
+  const pg = new PGlite({
+    dataDir: path.join(tmp, 'pglite'),
+    loadDataDir: new Blob([fs.readFileSync(templateDump())]),
+  });
+  await pg.waitReady;
+  await pg.query('CHECKPOINT');
+  await pg.close();
+  try {
+    fs.renameSync(tmp, dir); // whole or absent, for a run starting beside this one
+  } catch {
+    fs.rmSync(tmp, { recursive: true, force: true }); // (that run made it first)
   }
 }
 

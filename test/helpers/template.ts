@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -68,4 +69,16 @@ export async function slimDump(pg: {
   }
   parts.push(Buffer.alloc(1024));
   return Buffer.concat(parts);
+}
+
+/**
+ * A new data dir (DATA_DIR) for the CLI or a server process, already migrated and empty: a copy of
+ * the one global setup makes (test/helpers/global-setup.ts), or an empty directory when there is
+ * none (the PostgreSQL run makes none: the process then creates the database as on a new machine).
+ */
+export function migratedDataDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const from = process.env.BPIGRAPH_TEST_DATADIR;
+  if (from && fs.existsSync(from)) fs.cpSync(from, dir, { recursive: true });
+  return dir;
 }

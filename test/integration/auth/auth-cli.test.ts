@@ -1,15 +1,14 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { jwtVerify } from 'jose';
 import { openDatabase } from '../../../src/db/client';
 import { hashSecret } from '../../../src/modules/auth/secrets';
 import { cli as cliInProcess } from '../../helpers/cli';
+import { migratedDataDir } from '../../helpers/template';
 
 const SECRET = 'cli-test-secret-cli-test-secret-0123456789';
 
 describe('CLI: users create / token (embedded database)', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bpigraph-cli-'));
+  const dataDir = migratedDataDir('bpigraph-cli-');
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const env = {
     ...process.env,

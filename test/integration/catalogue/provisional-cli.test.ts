@@ -5,11 +5,11 @@
  * play; a wrong id exits 2 and changes nothing.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../../src/db/client';
 import { cli as cliInProcess } from '../../helpers/cli';
 import { OFFICIAL_HEADER } from '../../../src/domain/csv/official-writer';
+import { migratedDataDir } from '../../helpers/template';
 
 const DIFFS = ['BEGINNER', 'NORMAL', 'HYPER', 'ANOTHER', 'LEGGENDARIA'];
 const HEADER = OFFICIAL_HEADER;
@@ -26,7 +26,7 @@ const line = (title: string) =>
   ].join(',');
 
 describe('CLI: catalogue provisional (embedded database)', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bpigraph-provisional-cli-'));
+  const dataDir = migratedDataDir('bpigraph-provisional-cli-');
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const env = {
     ...process.env,

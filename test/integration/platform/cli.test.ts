@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../../src/db/client';
 import { cli as cliInProcess } from '../../helpers/cli';
+import { migratedDataDir } from '../../helpers/template';
 
 /**
  * The admin CLI as an operator meets it (node:util.parseArgs; src/cli). Every command is a real
@@ -11,7 +11,7 @@ import { cli as cliInProcess } from '../../helpers/cli';
  * Timeouts are generous: each process loads the TypeScript sources on a shared, busy machine.
  */
 describe('admin CLI', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bpigraph-cli-ops-'));
+  const dataDir = migratedDataDir('bpigraph-cli-ops-');
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const env = {
     ...process.env,

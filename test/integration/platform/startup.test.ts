@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { migratedDataDir } from '../../helpers/template';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -31,7 +32,7 @@ it('a production start on a port in use: one line on stderr with the fix, no sta
   const blocker = net.createServer();
   await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
   const port = (blocker.address() as net.AddressInfo).port;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bpigraph-startup-'));
+  const dataDir = migratedDataDir('bpigraph-startup-');
   try {
     const { code, stderr } = await startServer({
       NODE_ENV: 'production',

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../../src/db/client';
 import { aBestScoreRow } from '../../helpers/factories';
 import { cli as cliInProcess } from '../../helpers/cli';
 import { describeIf } from '../../helpers/skip';
+import { migratedDataDir } from '../../helpers/template';
 
 const SHARED = path.resolve(__dirname, '../../../../shared/data');
 const DEFS = path.join(SHARED, 'definitions/definitions-202509156.json');
@@ -14,7 +14,7 @@ const haveShared = [DEFS, SAMPLE, CORRECTIONS].every((f) => fs.existsSync(f));
 const d = describeIf(haveShared, `${SHARED} not found (real data lives in ../shared)`);
 
 d('CLI: scores import (embedded database)', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bpigraph-scores-cli-'));
+  const dataDir = migratedDataDir('bpigraph-scores-cli-');
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   // always the embedded database: never write into the PostgreSQL harness database
   const env = {
