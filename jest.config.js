@@ -45,7 +45,14 @@ const project = {
 };
 // The hostile suite runs on its own, one file at a time (npm run test:hostile, jest.hostile.config.js):
 // it measures /healthz latency, which parallel test files would disturb.
-const ignored = ['/node_modules/', '<rootDir>/test/hostile/', ...(onPostgres ? DATABASE_INSENSITIVE : [])];
+// The doc drill runs on its own too (npm run test:docs, jest.docs.config.js): its shell blocks start
+// ~20 processes, a third of the suite's CPU; `.ci/run` runs it beside `npm test`.
+const ignored = [
+  '/node_modules/',
+  '<rootDir>/test/hostile/',
+  '<rootDir>/test/drills/',
+  ...(onPostgres ? DATABASE_INSENSITIVE : []),
+];
 
 const without = (o, ...keys) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
 
