@@ -1,9 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ALL, ROOT, at, isShell, noRun } from '../helpers/markdown';
+import { freePort } from '../helpers/ports';
 
 /**
  * The doc drill (`npm run test:docs`, run by `.ci/run`): every ```sh / ```bash block of README.md and
@@ -17,17 +17,6 @@ import { ALL, ROOT, at, isShell, noRun } from '../helpers/markdown';
  * TypeScript sources and the embedded database — ~110 s of CPU, a third of the suite's (issue #31,
  * bench/RESULTS.md).
  */
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A copy of the repository as a fresh clone has it (tracked files), node_modules linked, Prisma client copied. */
 function cloneLikeDir(): string {

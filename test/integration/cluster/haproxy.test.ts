@@ -10,7 +10,6 @@
  * Needs PostgreSQL (several processes; PGlite is one) and haproxy (apt-get install -y haproxy;
  * .ci/run installs it): skipped with the reason printed otherwise.
  */
-import net from 'node:net';
 import WebSocket from 'ws';
 import { HAPROXY_BIN, startRecipe, type RunningCluster } from '../../../bench/cluster-recipe';
 import { usingPostgres } from '../../helpers/db';
@@ -18,6 +17,7 @@ import { aPublicPlayer } from '../../helpers/factories';
 import { TEST_JWT_SECRET, startTestServer, type TestServer } from '../../helpers/server';
 import { withDatabase } from '../../helpers/template';
 import { describeIf } from '../../helpers/skip';
+import { freePort } from '../../helpers/ports';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createClient } = require('graphql-ws/client') as typeof import('graphql-ws/dist/client');
@@ -29,17 +29,6 @@ const why = !usingPostgres
     : '';
 if (why) console.warn(`cluster/haproxy.test: skipped — ${why}`);
 const describeCluster = describeIf(!why, why ?? '');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 describeCluster('the shipped cluster recipe: 3 processes behind haproxy', () => {
   let s: TestServer;

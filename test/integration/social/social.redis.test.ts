@@ -13,23 +13,13 @@ import { createLogger } from '../../../src/logger';
 import { aPublicPlayer } from '../../helpers/factories';
 import { expectNoErrors, startTestServer, testConfig, type TestServer } from '../../helpers/server';
 import { describeIf } from '../../helpers/skip';
+import { freePort } from '../../helpers/ports';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createClient } = require('graphql-ws/client') as typeof import('graphql-ws/dist/client');
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 const describeRedis = describeIf(hasRedis, 'redis-server not found on PATH (the cross-process pub/sub test needs one)');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 async function startRedis(port: number): Promise<ChildProcess> {
   const proc = spawn(
