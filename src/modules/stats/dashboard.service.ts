@@ -200,10 +200,9 @@ export class DashboardService {
   async activity(r: DashboardRoot, from: string | null | undefined, to: string | null | undefined) {
     const range = orThrow(parseDateRange(from, to));
     const plays = await this.plays(r);
-    return inLoopTurn(() => ({
-      ...activityCalendar(this.s.catalogue, this.filter(r), plays, range),
-      activeDates: activeDates(this.s.catalogue, plays, range),
-    }));
+    // two turns: each walks every play
+    const calendar = await inLoopTurn(() => activityCalendar(this.s.catalogue, this.filter(r), plays, range));
+    return { ...calendar, activeDates: await inLoopTurn(() => activeDates(this.s.catalogue, plays, range)) };
   }
 
   async boxPlot(r: DashboardRoot, unit: GroupBy | null | undefined) {
