@@ -59,10 +59,12 @@ const EnvSchema = z.object({
   WORKER_POOL_SIZE: z.coerce.number().int().min(0).max(64).optional(),
   WORKER_QUEUE_MAX: z.coerce.number().int().min(1).default(32),
   /**
-   * The OS niceness of each worker thread (Linux: setpriority on the thread; 0–19, 0 = as the main
-   * thread): on a busy machine the event loop gets the CPU before the pool's work.
+   * The OS niceness of each worker thread (Linux: setpriority on the thread; 0–19, default 0 = as the
+   * main thread): > 0 gives the event loop the CPU before the pool's work. Off by default: budgets
+   * are wall-clock, and on a machine shared with other busy processes a low-priority task can run
+   * out of its budget (docs/limits-and-pool.md).
    */
-  WORKER_POOL_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  WORKER_POOL_NICE: z.coerce.number().int().min(0).max(19).default(0),
   /** New titles (songs not in the public catalogue) one score import may bring; the rest are problems. */
   NEW_TITLES_PER_IMPORT: z.coerce.number().int().min(0).default(200),
   /** New titles one player may bring in 24 hours, all imports together. */
