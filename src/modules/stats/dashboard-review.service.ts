@@ -20,9 +20,15 @@ import {
   type TowerDayInput,
 } from '../../domain/stats';
 import type { AreaScope } from '../area';
-import type { DashboardRoot } from './dashboard.service';
 
 type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'loaders'>;
+
+/** What the review reads of the dashboard's root (dashboard.service.ts DashboardRoot). */
+interface ReviewRoot {
+  userId: string;
+  version: string;
+  user: Pick<User, 'gameId'>;
+}
 
 const JSON_CHART = <T extends { chartId: number }>(cat: Scope['catalogue'], x: T) => ({
   ...x,
@@ -32,7 +38,7 @@ const JSON_CHART = <T extends { chartId: number }>(cat: Scope['catalogue'], x: T
 /** The review of `monthArg` (YYYY-MM or YYYY); `playsOf` / `towerOf`: the request's shared loads. */
 export async function dashboardReview(
   s: Scope,
-  r: DashboardRoot,
+  r: ReviewRoot,
   monthArg: string,
   playsOf: () => Promise<PlayInput[]>,
   towerOf: () => Promise<readonly TowerDayInput[]>,
