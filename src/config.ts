@@ -58,6 +58,13 @@ const EnvSchema = z.object({
   /** Worker threads of the CPU pool (src/workers/pool.ts); default: cores − 1, at least 1; 0 = inline. */
   WORKER_POOL_SIZE: z.coerce.number().int().min(0).max(64).optional(),
   WORKER_QUEUE_MAX: z.coerce.number().int().min(1).default(32),
+  /**
+   * The OS niceness of each worker thread (Linux: setpriority on the thread; 0–19, default 0 = as the
+   * main thread): > 0 gives the event loop the CPU before the pool's work. Off by default: budgets
+   * are wall-clock, and on a machine shared with other busy processes a low-priority task can run
+   * out of its budget (docs/limits-and-pool.md).
+   */
+  WORKER_POOL_NICE: z.coerce.number().int().min(0).max(19).default(0),
   /** New titles (songs not in the public catalogue) one score import may bring; the rest are problems. */
   NEW_TITLES_PER_IMPORT: z.coerce.number().int().min(0).default(200),
   /** New titles one player may bring in 24 hours, all imports together. */
@@ -229,7 +236,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
      * The CPU worker pool (src/workers/pool.ts, docs/limits-and-pool.md): threads (undefined = cores − 1,
      * at least 1; 0 = inline), tasks waiting at most (beyond: 503), a task's time budget (ms).
      */
-    pool: { size: c.WORKER_POOL_SIZE, maxQueue: c.WORKER_QUEUE_MAX, budgetMs: c.WORKER_TASK_BUDGET_MS },
+    pool: {
+      size: c.WORKER_POOL_SIZE,
+      maxQueue: c.WORKER_QUEUE_MAX,
+      budgetMs: c.WORKER_TASK_BUDGET_MS,
+      nice: c.WORKER_POOL_NICE,
+    },
     /**
      * Caps on the new titles (provisional songs) score imports learn: per import and per player in
      * 24 hours (docs/imports-provisional.md); rows past them are reported as problems.

@@ -71,3 +71,64 @@ export async function inChunks<T, R>(
   }
   return out;
 }
+
+/** How long CPU steps of requests (inLoopTurn) may run in one turn of the event loop before I/O is polled. */
+export const LOOP_TURN_MS = 8;
+
+interface TurnJob {
+  run(): unknown;
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+}
+
+const turnQueue: TurnJob[] = [];
+let turnScheduled = false;
+
+function drainTurn(): void {
+  const start = performance.now();
+  // at least one step a turn; more while the turn is short (a step itself is not cut)
+  do {
+    const job = turnQueue.shift()!;
+    try {
+      job.resolve(job.run());
+    } catch (err) {
+      job.reject(err);
+    }
+  } while (turnQueue.length && performance.now() - start < LOOP_TURN_MS);
+  // an immediate queued while immediates run waits for the next turn: I/O (/healthz) is polled first
+  if (turnQueue.length) setImmediate(drainTurn);
+  else turnScheduled = false;
+}
+
+/**
+ * Runs a synchronous CPU step of a request (a dashboard part, a review…) in a later turn of the
+ * event loop, in FIFO order with every other request's steps, at most LOOP_TURN_MS of them per turn.
+ * Parts that resolve together (one request's loaders answering at once) would otherwise run back to
+ * back in one chain of microtasks, holding the loop for their sum (issue #27); this way each waits
+ * for its turn and I/O is polled between turns. Same result as `run()`, or its error.
+ */
+export function inLoopTurn<T>(run: () => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    turnQueue.push({ run, resolve, reject });
+    if (!turnScheduled) {
+      turnScheduled = true;
+      setImmediate(drainTurn);
+    }
+  });
+}
+
+/**
+ * Runs `step` until it answers true (done), in turns of the event loop (inLoopTurn): as many steps
+ * a turn as fit in LOOP_TURN_MS (a step itself is not cut). For a long loop of small steps.
+ */
+export async function stepsInLoopTurns(step: () => boolean): Promise<void> {
+  for (let done = false; !done;) {
+    done = await inLoopTurn(() => {
+      const start = performance.now();
+      let d: boolean;
+      do d = step();
+      while (!d && performance.now() - start < LOOP_TURN_MS);
+      return d;
+    });
+  }
+}

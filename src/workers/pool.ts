@@ -32,6 +32,8 @@ export interface PoolOptions {
   budgetMs: number;
   /** How long past its budget a task may run before its worker is terminated (ms). */
   graceMs?: number;
+  /** OS niceness of the worker threads (0 = as the main thread): the event loop goes first on a busy machine. */
+  nice?: number;
 }
 
 export interface PoolStats {
@@ -151,7 +153,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(workerSource(), { eval: true });
+    const worker = new Worker(workerSource(), { eval: true, workerData: { nice: this.opts.nice ?? 0 } });
     worker.unref();
     const slot: Slot = { worker, job: null };
     worker.on('message', (m: ResultMessage) => this.finish(slot, m));

@@ -3,7 +3,9 @@
  * `{ id, file, name, input, budgetMs }`; out: `{ id, ok: true, output }` or `{ id, ok: false, error }`
  * (an AppError keeps its code, message and details; anything else becomes an internal error).
  */
-import { parentPort } from 'node:worker_threads';
+import fs from 'node:fs';
+import os from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../errors';
 import { contextFor, lookupTask } from './task';
 
@@ -24,8 +26,23 @@ export type ResultMessage =
       error: { app: boolean; code: string; message: string; details?: Record<string, unknown> };
     };
 
+/**
+ * Lowers this thread's priority (Linux: setpriority on the thread id, /proc/thread-self names it),
+ * so that on a busy machine the main thread's event loop gets the CPU first; elsewhere a no-op.
+ */
+function lowerPriority(nice: number): void {
+  if (!nice || process.platform !== 'linux') return;
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, nice);
+  } catch {
+    /* not permitted or not available: the thread keeps the process's priority */
+  }
+}
+
 const port = parentPort;
 if (port) {
+  lowerPriority(Number((workerData as { nice?: number } | null)?.nice ?? 0));
   port.on('message', async (m: TaskMessage) => {
     let reply: ResultMessage;
     try {

@@ -20,12 +20,12 @@ export interface Attack<T> {
 }
 
 /**
- * Runs `attack` while probing /healthz: back to back, or (`everyMs`) on a fixed schedule, a probe
- * every `everyMs` ms, each probe's wait counted from its scheduled time — so a held event loop
- * counts whether a probe was in flight or waiting for its turn (a back-to-back probe sleeping
- * between requests misses a hold that starts and ends while it sleeps).
+ * Runs `attack` while probing /healthz on a fixed schedule, a probe every `everyMs` ms, each
+ * probe's wait counted from its scheduled time — so a held event loop counts whether a probe was
+ * in flight or waiting for its turn (a back-to-back probe sleeping between requests misses a hold
+ * that starts and ends while it sleeps).
  */
-async function measure<T>(url: string, attack: () => Promise<T>, everyMs?: number): Promise<Attack<T>> {
+async function measure<T>(url: string, attack: () => Promise<T>, everyMs: number): Promise<Attack<T>> {
   let done = false;
   let healthzMaxMs = 0;
   let probes = 0;
@@ -34,13 +34,13 @@ async function measure<T>(url: string, attack: () => Promise<T>, everyMs?: numbe
     let prevEnd = start;
     do {
       // its turn, or the end of the previous probe when that one answered after it (one at a time)
-      const due = everyMs ? Math.max(start + probes * everyMs, prevEnd) : performance.now();
+      const due = Math.max(start + probes * everyMs, prevEnd);
       const res = await fetch(`${url}/healthz`);
       await res.arrayBuffer();
       prevEnd = performance.now();
       healthzMaxMs = Math.max(healthzMaxMs, prevEnd - due);
       probes++;
-      const wait = everyMs ? start + probes * everyMs - performance.now() : 5;
+      const wait = start + probes * everyMs - performance.now();
       // a late probe is sent at once (the next one's wait counts from its own schedule)
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     } while (!done);
@@ -63,8 +63,9 @@ async function measure<T>(url: string, attack: () => Promise<T>, everyMs?: numbe
  * for a legitimate heavy request, never for a hostile one). On a shared, busy machine one probe
  * can be late for reasons of its own: when `repeatable` (the default), a late probe sends the
  * attack once more, and the check fails only when the second run is late too (a request that
- * blocks the process blocks it every time). The first run's result is returned. `everyMs`:
- * probes on that schedule, each one's wait counted from its turn (POLL_EVERY_MS: issue #27's bound).
+ * blocks the process blocks it every time). The first run's result is returned. Every test probes
+ * on issue #27's schedule (`everyMs`, POLL_EVERY_MS = 20 ms unless stated), each probe's wait
+ * counted from its turn.
  */
 export async function underAttack<T>(
   url: string,
@@ -72,7 +73,7 @@ export async function underAttack<T>(
   attack: () => Promise<T>,
   healthzBoundMs = HEALTHZ_BOUND_MS,
   repeatable = true,
-  everyMs?: number,
+  everyMs = POLL_EVERY_MS,
 ): Promise<Attack<T>> {
   const first = await measure(url, attack, everyMs);
   let { healthzMaxMs } = first;

@@ -4,6 +4,7 @@
  * a Retry-After, a task past its budget loses its worker; the plan task answers the same plan as
  * the domain function on this thread.
  */
+import fs from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { AppError } from '../../src/errors';
 import { optimizePlan, validateOptimizeInput, type OptimizerChart } from '../../src/domain/optimizer';
@@ -23,6 +24,27 @@ describe('WorkerPool', () => {
     expect(out.threadId).not.toBe(threadId);
     expect(pool.stats()).toMatchObject({ size: 1, busy: 0, queued: 0, completed: 1 });
   });
+
+  (process.platform === 'linux' ? it : it.skip)(
+    'workers run at the niceness asked, this thread unchanged',
+    async () => {
+      // /proc/<pid>/task/<tid>/stat: the 19th field is the niceness (counted after the ")" of the name)
+      const niceOf = (tid: number | string) => {
+        const stat = fs.readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const before = new Set(fs.readdirSync(`/proc/${process.pid}/task`));
+      const mine = niceOf(fs.readlinkSync('/proc/thread-self').split('/').pop()!);
+      pool = new WorkerPool({ size: 1, maxQueue: 4, budgetMs: 5000, nice: 7 });
+      await pool.run(echoTask, { n: 1, set: new Set<string>() });
+      // the threads the worker brought: its own is set to 7 (an absolute niceness; this process runs
+      // at 0 here — a process already above 7 could not go back down without privilege)
+      expect(mine).toBe(0);
+      const added = fs.readdirSync(`/proc/${process.pid}/task`).filter((t) => !before.has(t));
+      expect(added.map(niceOf)).toContain(7);
+      expect(niceOf(fs.readlinkSync('/proc/thread-self').split('/').pop()!)).toBe(mine);
+    },
+  );
 
   it('size 0 runs inline on this thread', async () => {
     pool = new WorkerPool({ size: 0, maxQueue: 4, budgetMs: 5000 });

@@ -269,7 +269,7 @@ export class LogsDetailService {
           : null;
       return { previous: link(p), next: link(n) };
     }
-    const days = playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
+    const days = await playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
     const first = jstDate(start);
     const last = jstDate(end);
     let previous: Link | null = null;

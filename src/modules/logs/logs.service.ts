@@ -13,7 +13,7 @@ import { keyset, parseVersion, rangeArgs, type KeysetArgs } from '../../graphql/
 import { keyCursor, keysetConnection, keysetSlice, prismaKeyset } from '../../graphql/connection';
 import type { AreaScope } from '../area';
 import type { RivalsService } from '../rivals/rivals.service';
-import { loadPlays, playData, playDayTotals, type PlayRow } from '../scores/plays';
+import { loadPlays, playData, playDayTotals, type PlayDay, type PlayRow } from '../scores/plays';
 import { rebuildDerived } from '../scores/rebuild.service';
 import { lockCurrentDefinitions, withCurrentCatalogue } from '../scores/current-definitions';
 import type { ScoresService } from '../scores/scores.service';
@@ -179,7 +179,7 @@ export class LogsService {
     const tag = `playDays:${version}`;
     const ks = keyset(args, tag, PLAY_DAY_KEY);
     const topN = topNArg(args.topN);
-    const days = playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
+    const days = await playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
     // newest first; the key is the JST date (one entry per date)
     const all = days.map((_d, i) => this.playDayView(userId, version, days, i, topN)).reverse();
     const rows = keysetSlice(all, ks, (d, [date]) => (d.date > date ? -1 : d.date < date ? 1 : 0));
@@ -187,13 +187,7 @@ export class LogsService {
   }
 
   /** One play day of a player in a version (its node key: userId:version:date, PlayDay's global id). */
-  private playDayView(
-    userId: string,
-    version: string,
-    days: ReturnType<typeof playDayTotals>,
-    i: number,
-    topN: number,
-  ) {
+  private playDayView(userId: string, version: string, days: PlayDay[], i: number, topN: number) {
     const d = days[i];
     return {
       id: d.date,
@@ -217,7 +211,7 @@ export class LogsService {
    */
   async playDaysByKey(keys: readonly string[]) {
     const parsed = keys.map((k) => /^([0-9a-f-]{36}):([A-Za-z0-9]{1,8}):(\d{4}-\d{2}-\d{2})$/.exec(k));
-    const groups = new Map<string, Promise<ReturnType<typeof playDayTotals>>>();
+    const groups = new Map<string, Promise<PlayDay[]>>();
     const daysOf = (userId: string, version: string) => {
       const g = `${userId}:${version}`;
       if (!groups.has(g))

@@ -4,7 +4,7 @@
  * in-memory catalogue, and the one read of a player's plays.
  */
 import type { Db } from '../../db/client';
-import { ChunkSizer, yieldToEventLoop } from '../../db/yield';
+import { ChunkSizer, stepsInLoopTurns, yieldToEventLoop } from '../../db/yield';
 import { ClearLamp, Difficulty, LAMP_LABEL, lampFromLabel } from '../../domain/constants';
 import { applyPlay, type Best } from '../../domain/scores';
 import type { CatalogueChart } from '../catalogue/catalogue';
@@ -201,17 +201,28 @@ export function weekKey(day: string): string {
   return new Date(d.getTime() - dow * 86400_000).toISOString().slice(0, 10);
 }
 
+/** One JST play day of playDayTotals. */
+export interface PlayDay {
+  date: string;
+  totalBpi: number;
+  count: number;
+  plays: PlayRow[];
+  lastPlayedAt: Date;
+}
+
 /**
  * Replays the player's plays of a version by play time, one point per JST play day: the total
- * BPI (the one definition, totals.service) after that day's plays.
+ * BPI (the one definition, totals.service) after that day's plays. Each day recomputes the total
+ * over every best (a long history is thousands of them): the days run in turns of the event loop
+ * (stepsInLoopTurns), never in one block (issue #27).
  */
-export function playDayTotals(cat: Lookup, version: string, plays: readonly PlayRow[]) {
+export async function playDayTotals(cat: Lookup, version: string, plays: readonly PlayRow[]): Promise<PlayDay[]> {
   const setIds = totalSetIds(cat, version);
   const sorted = [...plays].sort((a, b) => a.playedAt.getTime() - b.playedAt.getTime() || a.id - b.id);
   const bests = new Map<number, ReplayBest>();
-  const days: { date: string; totalBpi: number; count: number; plays: PlayRow[]; lastPlayedAt: Date }[] = [];
+  const days: PlayDay[] = [];
   let i = 0;
-  while (i < sorted.length) {
+  const day = () => {
     const date = jstDate(sorted[i].playedAt);
     const dayPlays: PlayRow[] = [];
     while (i < sorted.length && jstDate(sorted[i].playedAt) === date) dayPlays.push(sorted[i++]);
@@ -225,7 +236,9 @@ export function playDayTotals(cat: Lookup, version: string, plays: readonly Play
       plays: dayPlays,
       lastPlayedAt: dayPlays[dayPlays.length - 1].playedAt,
     });
-  }
+    return i >= sorted.length;
+  };
+  if (sorted.length) await stepsInLoopTurns(day);
   return days;
 }
 

@@ -8,8 +8,8 @@
  * the SQL of one request does not grow with the player's bests, plays or batches. Charts and
  * current definitions come from the in-memory catalogue, never from SQL.
  */
-import { Prisma, type User } from '../../generated/prisma/client';
-import { visibleThroughFollow } from '../../db/visibility';
+import type { User } from '../../generated/prisma/client';
+import { inLoopTurn } from '../../db/yield';
 import { BPI_FLOOR } from '../../domain/bpi';
 import { renderBpiDistributionSvg, renderRadarSvg, renderTrendSvg, type ChartTheme } from '../../domain/charts';
 import {
@@ -26,9 +26,6 @@ import {
   MAX_NEIGHBOURS,
   MIN_NEIGHBOURS,
   MIN_NEIGHBOURS_PER_CHART,
-  monthlyReview,
-  byDayOfWeek,
-  growthLines,
   monthsOfPlays,
   neighbourRecommendations,
   orThrow,
@@ -37,7 +34,6 @@ import {
   parseDateRange,
   parseIntIn,
   parsePage,
-  parseReviewPeriod,
   parseStatsQuery,
   parseStep,
   pickNeighbours,
@@ -48,7 +44,6 @@ import {
   totalBpiNow,
   totalBpiTrend,
   towerHistory,
-  towerPeriodRanks,
   type ChartFilter,
   type DistributionStep,
   type GroupBy,
@@ -58,6 +53,7 @@ import {
 } from '../../domain/stats';
 import type { AreaScope } from '../area';
 import type { ScoresService } from '../scores/scores.service';
+import { dashboardReview } from './dashboard-review.service';
 
 /** The parent object of the Dashboard fields: the player and the parsed standard stats query. */
 export interface DashboardRoot extends StatsQuery {
@@ -97,21 +93,24 @@ export class DashboardService {
   }
 
   private radarOf(r: DashboardRoot) {
-    return this.once(r, 'radar', async () =>
-      radarWithSongs(this.s.catalogue, r.version, this.filter(r), await this.bests(r)),
-    );
+    return this.once(r, 'radar', async () => {
+      const bests = await this.bests(r);
+      return inLoopTurn(() => radarWithSongs(this.s.catalogue, r.version, this.filter(r), bests));
+    });
   }
 
   private trendOf(r: DashboardRoot, groupBy: GroupBy) {
-    return this.once(r, `trend:${groupBy}`, async () =>
-      totalBpiTrend(this.s.catalogue, r.version, this.filter(r), groupBy, await this.plays(r)),
-    );
+    return this.once(r, `trend:${groupBy}`, async () => {
+      const plays = await this.plays(r);
+      return inLoopTurn(() => totalBpiTrend(this.s.catalogue, r.version, this.filter(r), groupBy, plays));
+    });
   }
 
   private bpiHistogram(r: DashboardRoot, step: DistributionStep) {
-    return this.once(r, `bpi:${step}`, async () =>
-      bpiDistribution(this.s.catalogue, await this.bests(r), this.filter(r), step),
-    );
+    return this.once(r, `bpi:${step}`, async () => {
+      const bests = await this.bests(r);
+      return inLoopTurn(() => bpiDistribution(this.s.catalogue, bests, this.filter(r), step));
+    });
   }
 
   private filter(r: DashboardRoot): ChartFilter {
@@ -141,70 +140,85 @@ export class DashboardService {
   }
 
   async djRankDistribution(r: DashboardRoot) {
-    return { ...djRankDistribution(this.s.catalogue, await this.bests(r), this.filter(r)), step: null };
+    const bests = await this.bests(r);
+    return inLoopTurn(() => ({ ...djRankDistribution(this.s.catalogue, bests, this.filter(r)), step: null }));
   }
 
   async scoreRateDistribution(r: DashboardRoot, stepArg: number | null | undefined) {
     const step = orThrow(parseStep(stepArg));
-    return scoreRateDistribution(this.s.catalogue, await this.bests(r), this.filter(r), step);
+    const bests = await this.bests(r);
+    return inLoopTurn(() => scoreRateDistribution(this.s.catalogue, bests, this.filter(r), step));
   }
 
   async aaaTable(r: DashboardRoot, ratio: number | null | undefined, offset: number | null | undefined) {
     const goal = orThrow(parseAaaGoal(ratio, offset));
-    const t = aaaTable(this.s.catalogue, r.version, this.filter(r), await this.bests(r), goal);
-    return { ...t, rows: t.rows.map((x) => JSON_CHART(this.s.catalogue, x)) };
+    const bests = await this.bests(r);
+    return inLoopTurn(() => {
+      const t = aaaTable(this.s.catalogue, r.version, this.filter(r), bests, goal);
+      return { ...t, rows: t.rows.map((x) => JSON_CHART(this.s.catalogue, x)) };
+    });
   }
 
   async bpmBands(r: DashboardRoot) {
-    const bands = bpmBands(this.s.catalogue, r.version, this.filter(r), await this.bests(r));
-    return bands.map((b) => ({ ...b, songs: b.songs.map((x) => JSON_CHART(this.s.catalogue, x)) }));
+    const bests = await this.bests(r);
+    return inLoopTurn(() =>
+      bpmBands(this.s.catalogue, r.version, this.filter(r), bests).map((b) => ({
+        ...b,
+        songs: b.songs.map((x) => JSON_CHART(this.s.catalogue, x)),
+      })),
+    );
   }
 
   // ───────────── totals and trends ─────────────
 
   async totalBpi(r: DashboardRoot, asOfArg: string | null | undefined) {
     const asOf = orThrow(parseAsOf(asOfArg));
-    if (asOf === null) return totalBpiNow(this.s.catalogue, r.version, await this.bests(r));
-    return totalBpiAsOf(this.s.catalogue, r.version, await this.plays(r), asOf);
+    if (asOf === null) {
+      const bests = await this.bests(r);
+      return inLoopTurn(() => totalBpiNow(this.s.catalogue, r.version, bests));
+    }
+    const plays = await this.plays(r);
+    return inLoopTurn(() => totalBpiAsOf(this.s.catalogue, r.version, plays, asOf));
   }
 
   async trend(r: DashboardRoot, groupBy: GroupBy | null | undefined) {
     const t = await this.trendOf(r, groupBy ?? 'day');
-    return {
+    return inLoopTurn(() => ({
       ...t,
       points: t.points.map((p) => ({ ...p, updates: p.updates.map((u) => JSON_CHART(this.s.catalogue, u)) })),
-    };
+    }));
   }
 
   async radar(r: DashboardRoot) {
     const radar = await this.radarOf(r);
-    return {
+    return inLoopTurn(() => ({
       ...radar,
       categories: radar.categories.map((c) => ({ ...c, songs: c.songs.map((x) => JSON_CHART(this.s.catalogue, x)) })),
-    };
+    }));
   }
 
   async activity(r: DashboardRoot, from: string | null | undefined, to: string | null | undefined) {
     const range = orThrow(parseDateRange(from, to));
     const plays = await this.plays(r);
-    return {
-      ...activityCalendar(this.s.catalogue, this.filter(r), plays, range),
-      activeDates: activeDates(this.s.catalogue, plays, range),
-    };
+    // two turns: each walks every play
+    const calendar = await inLoopTurn(() => activityCalendar(this.s.catalogue, this.filter(r), plays, range));
+    return { ...calendar, activeDates: await inLoopTurn(() => activeDates(this.s.catalogue, plays, range)) };
   }
 
   async boxPlot(r: DashboardRoot, unit: GroupBy | null | undefined) {
     const [plays, tower] = await Promise.all([this.plays(r), this.tower(r)]);
-    return bpiBoxPlot(this.s.catalogue, this.filter(r), unit ?? 'day', plays, tower);
+    return inLoopTurn(() => bpiBoxPlot(this.s.catalogue, this.filter(r), unit ?? 'day', plays, tower));
   }
 
   async reviewPeriods(r: DashboardRoot) {
-    return reviewPeriods(monthsOfPlays((await this.plays(r)).map((p) => p.playedAt)));
+    const plays = await this.plays(r);
+    return inLoopTurn(() => reviewPeriods(monthsOfPlays(plays.map((p) => p.playedAt))));
   }
 
   async towerHistory(r: DashboardRoot, from: string | null | undefined, to: string | null | undefined) {
     const range = orThrow(parseDateRange(from, to));
-    return towerHistory(await this.tower(r), range);
+    const tower = await this.tower(r);
+    return inLoopTurn(() => towerHistory(tower, range));
   }
 
   // ───────────── arena ─────────────
@@ -240,91 +254,13 @@ export class DashboardService {
   // ───────────── review (owner only: rule Dashboard.review) ─────────────
 
   async review(r: DashboardRoot, monthArg: string) {
-    const period = orThrow(parseReviewPeriod(monthArg));
-    const db = this.s.db;
-    const start = new Date(Date.parse(`${period.from}T00:00:00+09:00`));
-    const end = new Date(Date.parse(`${period.to}T00:00:00+09:00`) + 86400_000);
-    const [plays, tower, arena, rivalRows] = await Promise.all([
-      this.plays(r),
-      this.tower(r),
-      r.user.gameId
-        ? this.s.loaders.stats.arena.load({ gameId: r.user.gameId, version: r.version })
-        : Promise.resolve({ observations: [], classCounts: [] }),
-      // followed players the viewer (= the owner) may see: public, or private with an approved follow
-      db.$queryRaw<{ userId: string; name: string; profileImage: string | null }[]>`
-        SELECT u."id" AS "userId", u."name", u."profileImage" FROM "Follow" f JOIN "User" u ON u."id" = f."followingId"
-         WHERE f."followerId" = ${r.userId} AND ${visibleThroughFollow()}`,
-    ]);
-    const updated = [...new Set(plays.filter((p) => p.playedAt >= start && p.playedAt < end).map((p) => p.chartId))];
-    const rivalIds = rivalRows.map((x) => x.userId);
-    const [songRanks, towerTotals, rivalPlays] = await Promise.all([
-      updated.length
-        ? db.$queryRaw<{ chartId: number; rank: number }[]>`
-            SELECT m."chartId", (1 + COUNT(o."userId") FILTER (WHERE o."exScore" > m."exScore"))::int AS "rank"
-              FROM "BestScore" m JOIN "BestScore" o ON o."chartId" = m."chartId" AND o."version" = m."version"
-             WHERE m."userId" = ${r.userId} AND m."version" = ${r.version} AND m."chartId" IN (${Prisma.join(updated)})
-             GROUP BY m."chartId", m."exScore"`
-        : Promise.resolve([]),
-      db.$queryRaw<{ userId: string; keyCount: number; scratchCount: number }[]>`
-        SELECT "userId", SUM("keyCount")::int AS "keyCount", SUM("scratchCount")::int AS "scratchCount" FROM "TowerEntry"
-         WHERE "version" = ${r.version} AND "playDate" BETWEEN ${period.from}::date AND ${period.to}::date GROUP BY "userId"`,
-      rivalIds.length
-        ? db.score.findMany({
-            where: { userId: { in: rivalIds }, version: r.version, playedAt: { lt: end } },
-            select: { id: true, userId: true, chartId: true, exScore: true, bpi: true, playedAt: true },
-          })
-        : Promise.resolve([]),
-    ]);
-    const byRival = new Map<string, PlayInput[]>(rivalIds.map((id) => [id, []]));
-    for (const p of rivalPlays) byRival.get(p.userId)!.push(p);
-    const review = monthlyReview(this.s.catalogue, {
-      version: r.version,
-      period,
-      plays,
-      tower,
-      arena: arena.observations,
-      songRanks: new Map(songRanks.map((x) => [Number(x.chartId), Number(x.rank)])),
-      towerRanks: towerTotals.some((t) => t.userId === r.userId) ? towerPeriodRanks(towerTotals, r.userId) : null,
-      rivals: rivalRows.map((x) => ({ ...x, plays: byRival.get(x.userId) ?? [] })),
-    });
-    const cat = this.s.catalogue;
-    const song = <T extends { chartId: number }>(x: T) => JSON_CHART(cat, x);
-    const a = review.activity;
-    return {
-      period: period.key,
-      granularity: period.kind,
-      from: period.from,
-      to: period.to,
-      bpi: review.bpi,
-      topBpiSongs: review.topSongs.topBpiSongs.map(song),
-      topImprovedSongs: review.topSongs.topImprovedSongs.map(song),
-      activity: {
-        ...a,
-        byDayOfWeek: byDayOfWeek(a.byWeekday),
-        bestGrowth: a.bestDays.bestGrowth
-          ? { date: a.bestDays.bestGrowth.date, value: a.bestDays.bestGrowth.bpiDiff }
-          : null,
-        bestKeysDay: a.bestDays.bestKeysDay
-          ? { date: a.bestDays.bestKeysDay.date, value: a.bestDays.bestKeysDay.keyCount }
-          : null,
-        bestScratchDay: a.bestDays.bestScratchDay
-          ? { date: a.bestDays.bestScratchDay.date, value: a.bestDays.bestScratchDay.scratchCount }
-          : null,
-      },
-      // read only when the query selects it (the domain computes it on first read)
-      get radarGrowth() {
-        return review.radarGrowth.map((g) => ({ ...g, songs: g.songs.map(song) }));
-      },
-      rivals: review.rivals.map((x) => ({
-        ...x,
-        user: null as User | null,
-        topWinningSongs: x.topWinningSongs.map(song),
-      })),
-      growthByAbs: review.growthRanking.byAbsGrowth,
-      growthByRate: review.growthRanking.byGrowthRate,
-      growthLines: growthLines(review),
-      arena: review.arena,
-    };
+    return dashboardReview(
+      this.s,
+      r,
+      monthArg,
+      () => this.plays(r),
+      () => this.tower(r),
+    );
   }
 
   // ───────────── neighbours (§3.9) ─────────────
@@ -356,15 +292,17 @@ export class DashboardService {
             select: { userId: true, chartId: true, exScore: true },
           })
         : [];
-    const res = neighbourRecommendations(this.s.catalogue, this.filter(r), stored, mine, ids, theirs, page);
-    const wrap = (l: typeof res.weapons) => ({ ...l, data: l.data.map((x) => JSON_CHART(this.s.catalogue, x)) });
-    return {
-      ...res,
-      minimumNeighbors: MIN_NEIGHBOURS,
-      minimumPerChart: MIN_NEIGHBOURS_PER_CHART,
-      weapons: wrap(res.weapons),
-      potential: wrap(res.potential),
-    };
+    return inLoopTurn(() => {
+      const res = neighbourRecommendations(this.s.catalogue, this.filter(r), stored, mine, ids, theirs, page);
+      const wrap = (l: typeof res.weapons) => ({ ...l, data: l.data.map((x) => JSON_CHART(this.s.catalogue, x)) });
+      return {
+        ...res,
+        minimumNeighbors: MIN_NEIGHBOURS,
+        minimumPerChart: MIN_NEIGHBOURS_PER_CHART,
+        weapons: wrap(res.weapons),
+        potential: wrap(res.potential),
+      };
+    });
   }
 
   // ───────────── SVG pictures (same data as the JSON parts) ─────────────
@@ -377,21 +315,27 @@ export class DashboardService {
 
   async radarSvg(r: DashboardRoot, theme: ChartTheme) {
     const radar = await this.radarOf(r);
-    return renderRadarSvg(radar, { theme, title: r.user.name, subtitle: this.subtitle(r, 'レーダー') });
+    return inLoopTurn(() =>
+      renderRadarSvg(radar, { theme, title: r.user.name, subtitle: this.subtitle(r, 'レーダー') }),
+    );
   }
 
   async trendSvg(r: DashboardRoot, theme: ChartTheme, groupBy: GroupBy | null | undefined) {
     const t = await this.trendOf(r, groupBy ?? 'day');
-    return renderTrendSvg(t, { theme, title: r.user.name, subtitle: this.subtitle(r, `総合BPI推移 (${t.groupBy})`) });
+    return inLoopTurn(() =>
+      renderTrendSvg(t, { theme, title: r.user.name, subtitle: this.subtitle(r, `総合BPI推移 (${t.groupBy})`) }),
+    );
   }
 
   async bpiDistributionSvg(r: DashboardRoot, theme: ChartTheme, stepArg: number | string | null | undefined) {
     const step = orThrow(parseStep(stepArg));
     const h = await this.bpiHistogram(r, step);
-    return renderBpiDistributionSvg(h, {
-      theme,
-      title: r.user.name,
-      subtitle: this.subtitle(r, `単曲BPI分布 (step ${step})`),
-    });
+    return inLoopTurn(() =>
+      renderBpiDistributionSvg(h, {
+        theme,
+        title: r.user.name,
+        subtitle: this.subtitle(r, `単曲BPI分布 (step ${step})`),
+      }),
+    );
   }
 }

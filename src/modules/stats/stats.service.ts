@@ -219,7 +219,7 @@ export class StatsService {
       throw badInput('groupBy must be day, week or month', [
         { code: 'invalid_value', path: ['groupBy'], message: 'groupBy must be day, week or month' },
       ]);
-    const played = playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
+    const played = await playDayTotals(this.s.catalogue, version, await loadPlays(this.s.db, { userId, version }));
     // A long series is aggregated, never refused (docs/limits-and-pool.md): DAY over more than
     // MAX_DAILY_SPAN_DAYS becomes WEEK, WEEK over more than MAX_WEEKLY_SPAN_DAYS becomes MONTH.
     const span = played.length

@@ -1,0 +1,141 @@
+/**
+ * The monthly / yearly review of the dashboard (`Dashboard.review`, owner only: rule Dashboard.review;
+ * src/domain/stats/review.ts): the reads, then the replay and its shaping in one turn of the event
+ * loop of their own (inLoopTurn), so that a review does not run in the same chain of microtasks as
+ * the other parts of a dashboard (issue #27).
+ */
+import { Prisma, type User } from '../../generated/prisma/client';
+import { inLoopTurn } from '../../db/yield';
+import { visibleThroughFollow } from '../../db/visibility';
+import {
+  byDayOfWeek,
+  growthLines,
+  monthlyReview,
+  orThrow,
+  parseReviewPeriod,
+  towerPeriodRanks,
+  type PlayInput,
+  type Review,
+  type ReviewPeriod,
+  type TowerDayInput,
+} from '../../domain/stats';
+import type { AreaScope } from '../area';
+
+type Scope = Pick<AreaScope, 'db' | 'catalogue' | 'loaders'>;
+
+/** What the review reads of the dashboard's root (dashboard.service.ts DashboardRoot). */
+interface ReviewRoot {
+  userId: string;
+  version: string;
+  user: Pick<User, 'gameId'>;
+}
+
+const JSON_CHART = <T extends { chartId: number }>(cat: Scope['catalogue'], x: T) => ({
+  ...x,
+  chart: cat.chart(x.chartId) ?? null,
+});
+
+/** The review of `monthArg` (YYYY-MM or YYYY); `playsOf` / `towerOf`: the request's shared loads. */
+export async function dashboardReview(
+  s: Scope,
+  r: ReviewRoot,
+  monthArg: string,
+  playsOf: () => Promise<PlayInput[]>,
+  towerOf: () => Promise<readonly TowerDayInput[]>,
+) {
+  const period = orThrow(parseReviewPeriod(monthArg));
+  const db = s.db;
+  const start = new Date(Date.parse(`${period.from}T00:00:00+09:00`));
+  const end = new Date(Date.parse(`${period.to}T00:00:00+09:00`) + 86400_000);
+  const [plays, tower, arena, rivalRows] = await Promise.all([
+    playsOf(),
+    towerOf(),
+    r.user.gameId
+      ? s.loaders.stats.arena.load({ gameId: r.user.gameId, version: r.version })
+      : Promise.resolve({ observations: [], classCounts: [] }),
+    // followed players the viewer (= the owner) may see: public, or private with an approved follow
+    db.$queryRaw<{ userId: string; name: string; profileImage: string | null }[]>`
+      SELECT u."id" AS "userId", u."name", u."profileImage" FROM "Follow" f JOIN "User" u ON u."id" = f."followingId"
+       WHERE f."followerId" = ${r.userId} AND ${visibleThroughFollow()}`,
+  ]);
+  const updated = [...new Set(plays.filter((p) => p.playedAt >= start && p.playedAt < end).map((p) => p.chartId))];
+  const rivalIds = rivalRows.map((x) => x.userId);
+  const [songRanks, towerTotals, rivalPlays] = await Promise.all([
+    updated.length
+      ? db.$queryRaw<{ chartId: number; rank: number }[]>`
+          SELECT m."chartId", (1 + COUNT(o."userId") FILTER (WHERE o."exScore" > m."exScore"))::int AS "rank"
+            FROM "BestScore" m JOIN "BestScore" o ON o."chartId" = m."chartId" AND o."version" = m."version"
+           WHERE m."userId" = ${r.userId} AND m."version" = ${r.version} AND m."chartId" IN (${Prisma.join(updated)})
+           GROUP BY m."chartId", m."exScore"`
+      : Promise.resolve([]),
+    db.$queryRaw<{ userId: string; keyCount: number; scratchCount: number }[]>`
+      SELECT "userId", SUM("keyCount")::int AS "keyCount", SUM("scratchCount")::int AS "scratchCount" FROM "TowerEntry"
+       WHERE "version" = ${r.version} AND "playDate" BETWEEN ${period.from}::date AND ${period.to}::date GROUP BY "userId"`,
+    rivalIds.length
+      ? db.score.findMany({
+          where: { userId: { in: rivalIds }, version: r.version, playedAt: { lt: end } },
+          select: { id: true, userId: true, chartId: true, exScore: true, bpi: true, playedAt: true },
+        })
+      : Promise.resolve([]),
+  ]);
+  const byRival = new Map<string, PlayInput[]>(rivalIds.map((id) => [id, []]));
+  for (const p of rivalPlays) byRival.get(p.userId)!.push(p);
+  // the replay and what is built from it in a turn of the event loop of its own (src/db/yield.ts)
+  return inLoopTurn(() =>
+    shape(
+      s.catalogue,
+      monthlyReview(s.catalogue, {
+        version: r.version,
+        period,
+        plays,
+        tower,
+        arena: arena.observations,
+        songRanks: new Map(songRanks.map((x) => [Number(x.chartId), Number(x.rank)])),
+        towerRanks: towerTotals.some((t) => t.userId === r.userId) ? towerPeriodRanks(towerTotals, r.userId) : null,
+        rivals: rivalRows.map((x) => ({ ...x, plays: byRival.get(x.userId) ?? [] })),
+      }),
+      period,
+    ),
+  );
+}
+
+/** The review as the GraphQL types hold it. */
+function shape(cat: Scope['catalogue'], review: Review, period: ReviewPeriod) {
+  const song = <T extends { chartId: number }>(x: T) => JSON_CHART(cat, x);
+  const a = review.activity;
+  return {
+    period: period.key,
+    granularity: period.kind,
+    from: period.from,
+    to: period.to,
+    bpi: review.bpi,
+    topBpiSongs: review.topSongs.topBpiSongs.map(song),
+    topImprovedSongs: review.topSongs.topImprovedSongs.map(song),
+    activity: {
+      ...a,
+      byDayOfWeek: byDayOfWeek(a.byWeekday),
+      bestGrowth: a.bestDays.bestGrowth
+        ? { date: a.bestDays.bestGrowth.date, value: a.bestDays.bestGrowth.bpiDiff }
+        : null,
+      bestKeysDay: a.bestDays.bestKeysDay
+        ? { date: a.bestDays.bestKeysDay.date, value: a.bestDays.bestKeysDay.keyCount }
+        : null,
+      bestScratchDay: a.bestDays.bestScratchDay
+        ? { date: a.bestDays.bestScratchDay.date, value: a.bestDays.bestScratchDay.scratchCount }
+        : null,
+    },
+    // read only when the query selects it (the domain computes it on first read)
+    get radarGrowth() {
+      return review.radarGrowth.map((g) => ({ ...g, songs: g.songs.map(song) }));
+    },
+    rivals: review.rivals.map((x) => ({
+      ...x,
+      user: null as User | null,
+      topWinningSongs: x.topWinningSongs.map(song),
+    })),
+    growthByAbs: review.growthRanking.byAbsGrowth,
+    growthByRate: review.growthRanking.byGrowthRate,
+    growthLines: growthLines(review),
+    arena: review.arena,
+  };
+}
