@@ -46,7 +46,13 @@ export const STRING_LIMITS: Record<string, number> = {
 export function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (depth > 64 || value === null || typeof value !== 'object') return false;
-  for (const v of Object.values(value as Record<string, unknown>)) if (containsNul(v, depth + 1)) return true;
+  if (Array.isArray(value)) {
+    for (const v of value) if (containsNul(v, depth + 1)) return true;
+    return false;
+  }
+  // Own enumerable values, as Object.values, without the array it would build per request.
+  for (const k in value)
+    if (Object.hasOwn(value, k) && containsNul((value as Record<string, unknown>)[k], depth + 1)) return true;
   return false;
 }
 
