@@ -29,7 +29,7 @@ import { GraphQLError } from 'graphql';
 import { HTTP_STATUS, toAppError } from './errors';
 import { appendVary, corsCheck } from './cors';
 import { randomUUID } from 'node:crypto';
-import { requestContext, writeAccessLine } from './logger';
+import { requestContext, requestLoggerFactory, writeAccessLine } from './logger';
 import {
   graphqlErrors,
   operationLabel,
@@ -130,6 +130,8 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     // Fastify 5.8+ takes these two through a LogController (the top-level options are deprecated: FSTDEP023/024).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
     genReqId: requestIdFor,
+    // req.log without pino's per-child work (src/logger.ts).
+    childLoggerFactory: requestLoggerFactory() as never,
     bodyLimit: app.config.bodyLimit,
     trustProxy: false,
   });
