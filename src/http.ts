@@ -131,7 +131,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
     genReqId: requestIdFor,
     // req.log without pino's per-child work (src/logger.ts).
-    childLoggerFactory: requestLoggerFactory() as never,
+    childLoggerFactory: requestLoggerFactory(),
     bodyLimit: app.config.bodyLimit,
     trustProxy: false,
   });
