@@ -70,6 +70,8 @@ interface VariableUse {
   name: string;
   type: GraphQLInputType;
   key: string;
+  /** STRING_LIMITS[key], looked up once here (a keyed lookup by a built string costs a string-table probe per request). */
+  named: number | undefined;
 }
 
 /** The string-length check of one operation: literals checked once, variable uses to check per request. */
@@ -129,7 +131,7 @@ export function stringPlan(
   const literal = (node: ValueNode, type: GraphQLInputType, key: string, depth: number): StringProblem | null => {
     switch (node.kind) {
       case Kind.VARIABLE:
-        uses.push({ name: node.name.value, type, key });
+        uses.push({ name: node.name.value, type, key, named: STRING_LIMITS[key] });
         return null;
       case Kind.STRING: {
         const max = limitOf(key);
@@ -205,7 +207,14 @@ export function stringPlan(
 /** The per-request part: each variable at each of its uses. */
 export function checkVariables(plan: StringPlan, vars: Record<string, unknown>, def: number): StringProblem | null {
   for (const u of plan.uses) {
-    const p = checkValue(vars[u.name], u.type, u.key, 0, def);
+    const value = vars[u.name];
+    if (typeof value === 'string') {
+      // checkValue's string case, with the use's limit found at planning
+      const max = u.named ?? def;
+      if (value.length > max) return { path: u.key, max, length: value.length };
+      continue;
+    }
+    const p = checkValue(value, u.type, u.key, 0, def);
     if (p) return p;
   }
   return null;
