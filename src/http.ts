@@ -138,7 +138,8 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
     genReqId: requestIdFor,
     // req.log without pino's per-child work (src/logger.ts).
-    childLoggerFactory: requestLoggerFactory(),
+    // (cast: fastify does not export its factory type, and a plain function type makes it pick its HTTP/2 overload)
+    childLoggerFactory: requestLoggerFactory() as never,
     bodyLimit: app.config.bodyLimit,
     trustProxy: false,
   });
