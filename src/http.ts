@@ -29,7 +29,7 @@ import { GraphQLError } from 'graphql';
 import { HTTP_STATUS, toAppError } from './errors';
 import { appendVary, corsCheck } from './cors';
 import { randomUUID } from 'node:crypto';
-import { requestContext, writeAccessLine } from './logger';
+import { requestContext, requestLoggerFactory, writeAccessLine } from './logger';
 import {
   graphqlErrors,
   operationLabel,
@@ -115,6 +115,13 @@ function routeState(url: string | undefined): RouteState {
   return s;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the response hook needs of the matched route (set by the onRequest hook). */
+    bpigraphRoute: RouteState | null;
+  }
+}
+
 export interface HttpServer {
   fastify: FastifyInstance;
   apollo: ApolloServer<Context>;
@@ -130,6 +137,9 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     // Fastify 5.8+ takes these two through a LogController (the top-level options are deprecated: FSTDEP023/024).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
     genReqId: requestIdFor,
+    // req.log without pino's per-child work (src/logger.ts).
+    // (cast: fastify does not export its factory type, and a plain function type makes it pick its HTTP/2 overload)
+    childLoggerFactory: requestLoggerFactory() as never,
     bodyLimit: app.config.bodyLimit,
     trustProxy: false,
   });
@@ -142,13 +152,18 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   // NUL check and the REST expensive-read limit (src/graphql/limits/rest.ts).
   const cors = corsCheck(app.config, app.log);
   const guard = restGuard(app);
-  const steps = (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
-    if (!cors(req, reply)) guard(req, reply, done);
+  const steps = (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void, route?: string) => {
+    if (!cors(req, reply)) guard(req, reply, done, route);
   };
+  // The route's state, found once per request here (Fastify's req.routeOptions builds a new
+  // object on every read) and kept on the request for the response hook.
+  fastify.decorateRequest('bpigraphRoute', null);
   fastify.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
-    if (!tracing) return requestContext.run({ reqId: req.id }, steps, req, reply, done);
-    const route = req.routeOptions.url ?? 'unmatched';
+    const url = req.routeOptions.url;
+    req.bpigraphRoute = routeState(url);
+    if (!tracing) return requestContext.run({ reqId: req.id }, steps, req, reply, done, url);
+    const route = url ?? 'unmatched';
     const span = tracing.startRequest(
       req.headers,
       `${req.method} ${route}`,
@@ -158,12 +173,13 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
         'url.path': req.url.split('?')[0],
         'bpigraph.request_id': req.id,
       },
-      () => requestContext.run({ reqId: req.id }, steps, req, reply, done),
+      () => requestContext.run({ reqId: req.id }, steps, req, reply, done, url),
     );
     spans.set(req, span);
   });
   fastify.addHook('onResponse', (req, reply, done) => {
-    const state = routeState(req.routeOptions.url);
+    // (a request Fastify answered before the onRequest hook ran has no state yet)
+    const state = req.bpigraphRoute ?? routeState(req.routeOptions.url);
     let operation = '';
     if (state.kind === 'graphql') {
       const body =

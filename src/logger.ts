@@ -71,6 +71,41 @@ export function createLogger(
   return logger;
 }
 
+/**
+ * Fastify's `childLoggerFactory`: each request's logger (`req.log`, bound to its reqId), the
+ * logger `log.child({ reqId })` makes — same prototype chain, same bound fields, same lines —
+ * without pino's per-child work: Fastify passes an options object (`{}`) even when empty, which
+ * sends pino's `child` down its slow path (formatters rebuilt, options probed) for every request.
+ * Here one template child per parent logger carries the formatters, and a request's logger is an
+ * object on it with the bindings string (`,"reqId":"…"`, as pino's asChindings writes it).
+ * A route-level log level or serializers, a logger not made by createLogger, or other bindings:
+ * pino's own `child`.
+ */
+export function requestLoggerFactory(): (
+  logger: Logger,
+  bindings: Record<string, unknown>,
+  opts: { level?: string; serializers?: unknown },
+) => Logger {
+  const templates = new WeakMap<Logger, Logger>();
+  return (logger, bindings, opts) => {
+    const reqId = bindings.reqId;
+    if (
+      typeof reqId !== 'string' ||
+      opts.level !== undefined ||
+      opts.serializers !== undefined ||
+      (logger as unknown as Record<symbol, unknown>)[OWN_FORMAT] !== true ||
+      Object.keys(bindings).length !== 1
+    )
+      return logger.child(bindings, opts as pino.ChildLoggerOptions);
+    let template = templates.get(logger);
+    if (template === undefined) templates.set(logger, (template = logger.child({})));
+    const child = Object.create(template) as Record<symbol, string>;
+    child[chindingsSym] =
+      `${(template as unknown as Record<symbol, string>)[chindingsSym]},"reqId":${JSON.stringify(reqId)}`;
+    return child as unknown as Logger;
+  };
+}
+
 /** pino's number formatting (a non-finite number is null). */
 const num = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { createLogger, requestContext, writeAccessLine } from '../../src/logger';
+import { createLogger, requestContext, requestLoggerFactory, writeAccessLine } from '../../src/logger';
 
 /** A logger of createLogger writing into an array (one entry per line). */
 function capture(level = 'info') {
@@ -59,5 +59,43 @@ describe('writeAccessLine (the access line without pino’s generic path)', () =
     expect(quiet.lines).toEqual([]);
     const foreign = pino({ level: 'info' }, new Writable({ write: (_c, _e, cb) => cb() }));
     expect(writeAccessLine(foreign.child({ reqId: 'r' }), 'GET', '', 200, 1, 'request completed')).toBe(false);
+  });
+});
+
+describe('requestLoggerFactory (req.log without pino’s per-child work)', () => {
+  it('makes the logger log.child({ reqId }) makes: same lines, children and bindings', async () => {
+    const { lines, log } = capture('debug');
+    const factory = requestLoggerFactory();
+    const fast = factory(log, { reqId: 'r-"1' }, {});
+    const slow = log.child({ reqId: 'r-"1' }, {});
+    for (const l of [fast, slow]) {
+      l.info({ a: 1 }, 'one');
+      l.debug('two');
+      l.child({ k: 'v' }).warn(new Error('boom'), 'three');
+      requestContext.run({ reqId: 'other' }, () => l.info('four')); // its own reqId stays: no second one
+    }
+    await flush();
+    // 4 lines each, in the same order; the error's stack differs by its line only.
+    expect(lines).toHaveLength(8);
+    const norm = (s: string) => noTime(s).replace(/"stack":"[^"]*"/, '"stack":"S"');
+    expect(lines.slice(0, 4).map(norm)).toEqual(lines.slice(4).map(norm));
+    expect(JSON.parse(lines[0])).toMatchObject({ level: 30, reqId: 'r-"1', a: 1, msg: 'one' });
+    expect(JSON.parse(lines[3])).toMatchObject({ reqId: 'r-"1', msg: 'four' });
+    expect(fast.bindings()).toEqual(slow.bindings());
+    expect(writeAccessLine(fast, 'GET', '', 200, 1, 'request completed')).toBe(true);
+  });
+
+  it('leaves a route-level level or other bindings to pino', async () => {
+    const { lines, log } = capture();
+    const factory = requestLoggerFactory();
+    const quiet = factory(log, { reqId: 'q' }, { level: 'warn' });
+    quiet.info('hidden');
+    quiet.warn('shown');
+    factory(log, { reqId: 'x', extra: 2 }, {}).info('both');
+    await flush();
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toMatchObject([
+      { reqId: 'q', msg: 'shown' },
+      { reqId: 'x', extra: 2, msg: 'both' },
+    ]);
   });
 });

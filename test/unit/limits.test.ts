@@ -1,6 +1,13 @@
 import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { getSchema } from '../../src/schema';
-import { analyseOperation, containsNul, operationDepth, queryComplexity } from '../../src/graphql/limits';
+import {
+  analyseOperation,
+  containsNul,
+  measureOperation,
+  operationDepth,
+  queryComplexity,
+} from '../../src/graphql/limits';
+import { loadConfig } from '../../src/config';
 
 const depthOf = (q: string) => {
   const doc = parse(q);
@@ -106,5 +113,31 @@ describe('NUL detection', () => {
   it('finds NUL in nested variables only', () => {
     expect(containsNul({ a: [{ b: 'x\u0000' }] })).toBe(true);
     expect(containsNul({ a: [{ b: 'x' }], n: 1, z: null })).toBe(false);
+  });
+});
+
+describe('the gate on a repeated document', () => {
+  // A document that passed the static checks once (depth, cost…, no page-size variable) is not
+  // walked again under the same limits; what its variables carry is still checked every time.
+  it('checks NUL and string lengths of every request, and the static checks again under other limits', async () => {
+    const schema = await getSchema();
+    const limits = loadConfig({}).limits;
+    const document = parse(
+      'query Calc($t: String!) { bpiCalc(title: $t, difficulty: ANOTHER, exScore: 1) { bpi song { title } } }',
+    );
+    const operation = document.definitions[0] as OperationDefinitionNode;
+    const rq = (t: string) => ({ schema, document, operation, operationName: 'Calc', variables: { t } });
+    const first = measureOperation(limits, rq('Aurora Drive'));
+    expect(measureOperation(limits, rq('Aurora Drive'))).toBe(first); // the cached verdict
+    // maxStringLength + 1 characters: refused as on the first request.
+    const long = 'x'.repeat(limits.maxStringLength + 1);
+    expect(() => measureOperation(limits, rq(long))).toThrow(
+      `Argument Query.bpiCalc.title is ${limits.maxStringLength + 1} characters long; the maximum is ${limits.maxStringLength}`,
+    );
+    expect(() => measureOperation(limits, rq('a\u0000b'))).toThrow('NUL');
+    // Depth 3 (bpiCalc › song › title) under a maximum of 2: the walk runs again for other limits.
+    expect(() => measureOperation({ ...limits, maxDepth: 2 }, rq('Aurora Drive'))).toThrow(
+      'Query depth 3 exceeds the maximum of 2 (GRAPHQL_MAX_DEPTH)',
+    );
   });
 });

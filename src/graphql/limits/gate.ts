@@ -11,7 +11,7 @@ import type { Platform as App, Context } from '../context';
 import { countOperation, rateLimitedRetryAfter, type OperationRequest } from './budgets';
 import type { LimitsConfig } from './config';
 import { analyseOperation, MAX_SCHEMA_FIELDS, operationDepth, UPLOAD_FIELDS, type OperationCost } from './cost';
-import { checkVariables, containsNul, NUL_MESSAGE, stringPlan, type StringPlan } from './strings';
+import { checkVariables, containsNul, NUL_MESSAGE, stringPlan, type StringPlan, type StringProblem } from './strings';
 
 /** A limit refused before execution: BAD_USER_INPUT naming the limit, HTTP 400. */
 export function limitError(message: string, code: string): GraphQLError {
@@ -29,7 +29,20 @@ interface DocumentInfo {
   fragments: Record<string, FragmentDefinitionNode>;
   hasNul: boolean;
   /** Per operation name: depth, and the costs per page-size variable values (bounded). */
-  ops: Map<string, { depth: number; strings: StringPlan; sizeVars?: string[]; costs: Map<string, OperationCost> }>;
+  ops: Map<string, OperationInfo>;
+}
+
+interface OperationInfo {
+  depth: number;
+  strings: StringPlan;
+  sizeVars?: string[];
+  costs: Map<string, OperationCost>;
+  /**
+   * Set once the operation passed every check that does not read the variables under these
+   * limits, when its cost reads none of them (no page-size variable): a request then checks only
+   * what the variables carry (NUL, string lengths), in the same order as the full gate.
+   */
+  passed?: { limits: LimitsConfig; cost: OperationCost };
 }
 
 /** Per parsed document (Apollo reuses the DocumentNode of a cached query string; so does the executor). */
@@ -65,6 +78,11 @@ export function measureOperation(limits: LimitsConfig, rq: Omit<OperationRequest
   }
   const opKey = rq.operationName ?? '';
   let op = info.ops.get(opKey);
+  if (op?.passed !== undefined && op.passed.limits === limits) {
+    const problem = checkVariables(op.strings, vars, limits.maxStringLength);
+    if (problem) throw stringError(problem);
+    return op.passed.cost;
+  }
   if (!op) {
     op = {
       depth: operationDepth(operation, info.fragments),
@@ -99,14 +117,7 @@ export function measureOperation(limits: LimitsConfig, rq: Omit<OperationRequest
     );
   }
   const problem = op.strings.literal ?? checkVariables(op.strings, vars, limits.maxStringLength);
-  if (problem) {
-    const message = `Argument ${problem.path} is ${problem.length} characters long; the maximum is ${problem.max}`;
-    const err = badInput(message, [{ code: 'too_big', path: problem.path.split('.'), message }]);
-    throw new GraphQLError(message, {
-      originalError: err,
-      extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
-    });
-  }
+  if (problem) throw stringError(problem);
   if (cost.plans > limits.maxPlans) {
     throw limitError(
       `At most ${limits.maxPlans} plans (bpiPlan, saveOptimizeMemo) per request (GRAPHQL_MAX_PLANS; found ${cost.plans}): ask for fewer`,
@@ -115,7 +126,18 @@ export function measureOperation(limits: LimitsConfig, rq: Omit<OperationRequest
   }
   if (cost.cost > limits.maxComplexity)
     throw limitError(tooBig('complexity', 'GRAPHQL_MAX_COMPLEXITY', limits.maxComplexity, cost.cost), 'max_complexity');
+  if (op.sizeVars!.length === 0) op.passed = { limits, cost };
   return cost;
+}
+
+/** A string argument over its maximum length: BAD_USER_INPUT naming it, HTTP 400. */
+function stringError(problem: StringProblem): GraphQLError {
+  const message = `Argument ${problem.path} is ${problem.length} characters long; the maximum is ${problem.max}`;
+  const err = badInput(message, [{ code: 'too_big', path: problem.path.split('.'), message }]);
+  return new GraphQLError(message, {
+    originalError: err,
+    extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+  });
 }
 
 /**

@@ -18,8 +18,17 @@ const EXPENSIVE_REST = new Set([
   '/api/v1/songs/notes/recent',
 ]);
 
-/** A step of the request path: answers the request, or calls `done` (with an error for Fastify's handler). */
-export type RequestStep = (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
+/**
+ * A step of the request path: answers the request, or calls `done` (with an error for Fastify's
+ * handler). `route`: the matched route's template when the caller has it already (Fastify's
+ * `req.routeOptions` builds a new object on every read).
+ */
+export type RequestStep = (
+  req: FastifyRequest,
+  reply: FastifyReply,
+  done: (err?: Error) => void,
+  route?: string,
+) => void;
 
 /**
  * Guards of the HTTP routes, on the matched route rather than the raw URL: a NUL character
@@ -29,7 +38,7 @@ export type RequestStep = (req: FastifyRequest, reply: FastifyReply, done: (err?
  */
 export function restGuard(app: App, limits: LimitsConfig = app.config.limits): RequestStep {
   // Callback style: no promise on the requests that need no limit (every request passes here).
-  return (req, reply, done) => {
+  return (req, reply, done, route = req.routeOptions?.url) => {
     const url = req.url;
     // The regular expression only when the URL has a '%' at all (most URLs have none).
     if (url.includes('\u0000') || (url.includes('%') && /%00/i.test(url))) {
@@ -37,7 +46,6 @@ export function restGuard(app: App, limits: LimitsConfig = app.config.limits): R
       return; // replied: the request ends here
     }
     if (limits.expensiveReadsPerMinute <= 0) return done();
-    const route = req.routeOptions?.url;
     if (route === undefined || !EXPENSIVE_REST.has(route)) return done();
     app.rateLimiter.consume(REST_READ_POLICY(limits.expensiveReadsPerMinute), `ip:${req.ip}`).then(
       () => done(),

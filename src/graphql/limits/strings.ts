@@ -46,7 +46,13 @@ export const STRING_LIMITS: Record<string, number> = {
 export function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (depth > 64 || value === null || typeof value !== 'object') return false;
-  for (const v of Object.values(value as Record<string, unknown>)) if (containsNul(v, depth + 1)) return true;
+  if (Array.isArray(value)) {
+    for (const v of value) if (containsNul(v, depth + 1)) return true;
+    return false;
+  }
+  // Own enumerable values, as Object.values, without the array it would build per request.
+  for (const k in value)
+    if (Object.hasOwn(value, k) && containsNul((value as Record<string, unknown>)[k], depth + 1)) return true;
   return false;
 }
 
@@ -64,6 +70,8 @@ interface VariableUse {
   name: string;
   type: GraphQLInputType;
   key: string;
+  /** STRING_LIMITS[key], looked up once here (a keyed lookup by a built string costs a string-table probe per request). */
+  named: number | undefined;
 }
 
 /** The string-length check of one operation: literals checked once, variable uses to check per request. */
@@ -123,7 +131,7 @@ export function stringPlan(
   const literal = (node: ValueNode, type: GraphQLInputType, key: string, depth: number): StringProblem | null => {
     switch (node.kind) {
       case Kind.VARIABLE:
-        uses.push({ name: node.name.value, type, key });
+        uses.push({ name: node.name.value, type, key, named: STRING_LIMITS[key] });
         return null;
       case Kind.STRING: {
         const max = limitOf(key);
@@ -199,7 +207,14 @@ export function stringPlan(
 /** The per-request part: each variable at each of its uses. */
 export function checkVariables(plan: StringPlan, vars: Record<string, unknown>, def: number): StringProblem | null {
   for (const u of plan.uses) {
-    const p = checkValue(vars[u.name], u.type, u.key, 0, def);
+    const value = vars[u.name];
+    if (typeof value === 'string') {
+      // checkValue's string case, with the use's limit found at planning
+      const max = u.named ?? def;
+      if (value.length > max) return { path: u.key, max, length: value.length };
+      continue;
+    }
+    const p = checkValue(value, u.type, u.key, 0, def);
     if (p) return p;
   }
   return null;
