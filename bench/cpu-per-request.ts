@@ -3,7 +3,8 @@
  * nested rivalry read), in process (Fastify inject), on PostgreSQL: the machine is shared, so CPU time
  * (process.cpuUsage, user + system) is the figure to compare, wall time only indicative.
  *   npm run bench:cpu        (BENCH_CPU_REQUESTS, default 20; BENCH_ONLY=dashboard|rivals;
- *                              BENCH_KEEP=1 keeps the databases and reuses them on the next run)
+ *                              BENCH_KEEP=1 keeps the databases and reuses them on the next run;
+ *                              BENCH_CPU_DB=<prefix> names them, default bpigraph_bench_cpu)
  * Profile: node --cpu-prof --cpu-prof-dir=/tmp/prof -r @swc-node/register bench/cpu-per-request.ts
  */
 import './rivals-env';
@@ -21,6 +22,8 @@ import { RIVALRY_QUERY, seedRivals } from './rivals';
 
 const N = Number(process.env.BENCH_CPU_REQUESTS ?? 20);
 const KEEP = process.env.BENCH_KEEP === '1';
+/** Database name prefix (BENCH_CPU_DB): one per engineer on a shared PostgreSQL server. */
+const PREFIX = process.env.BENCH_CPU_DB ?? 'bpigraph_bench_cpu';
 
 async function ensureDb(name: string): Promise<boolean> {
   const admin = new Client({ connectionString: pgAdminUrl() });
@@ -106,7 +109,7 @@ async function measure(
   if (!only || only === 'dashboard')
     await measure(
       'dashboard',
-      'bpigraph_bench_cpu_dashboard',
+      `${PREFIX}_dashboard`,
       async (db) => (await seedDashboard(db)).big,
       DASHBOARD_QUERY,
       (id) => ({ id }),
@@ -114,7 +117,7 @@ async function measure(
   if (!only || only === 'rivals')
     await measure(
       'rivals',
-      'bpigraph_bench_cpu_rivals',
+      `${PREFIX}_rivals`,
       async (db) => (await seedRivals(db)).viewerId,
       RIVALRY_QUERY,
       () => ({}),

@@ -305,6 +305,8 @@ export class CompiledExecutor {
     reply
       .code(status ?? ('data' in result ? 200 : 500))
       .header('content-type', CONTENT_TYPE)
-      .send(JSON.stringify({ errors, data: result.data }) + '\n');
+      // A Buffer, encoded once: for a string Fastify measures its UTF-8 length, then the socket encodes it again
+      // (two passes over a dashboard's few hundred KiB of two-byte text).
+      .send(Buffer.from(JSON.stringify({ errors, data: result.data }) + '\n'));
   }
 }
