@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
-import type { BestScore } from '../../generated/prisma/client';
+import { Prisma, type BestScore } from '../../generated/prisma/client';
+import type { ClearLamp } from '../../generated/prisma/enums';
 import { groupBy, keyedLoader } from '../../graphql/loaders';
 
 /** A player in a version. */
@@ -13,6 +14,21 @@ export interface PlayerChart extends PlayerVersion {
   chartId: number;
 }
 
+/** A BestScore row as the bests loader reads it: the model's fields in order, the timestamps as epoch ms. */
+type BestTuple = [
+  string,
+  string,
+  number,
+  number,
+  number,
+  ClearLamp | null,
+  number | null,
+  number | null,
+  number | null,
+  number,
+  number,
+];
+
 const pvKey = (k: PlayerVersion) => `${k.userId}\u0000${k.version}`;
 const pcKey = (k: PlayerChart) => `${k.userId}\u0000${k.version}\u0000${k.chartId}`;
 
@@ -22,12 +38,30 @@ export function createScoreLoaders(db: Db) {
     /** The player's BestScore rows in that version. */
     bests: keyedLoader<PlayerVersion, BestScore[]>(pvKey, async (keys) => {
       // Two IN lists (a fixed query shape, unlike an OR per pair); pairs not asked for are dropped below.
-      const rows = await db.bestScore.findMany({
-        where: {
-          userId: { in: [...new Set(keys.map((k) => k.userId))] },
-          version: { in: [...new Set(keys.map((k) => k.version))] },
-        },
-      });
+      // One JSON row instead of a row per best: the Prisma client's row mapping was ~10 ms of CPU for a
+      // player's 900 bests, this ~1 ms (timestamps as epoch milliseconds: timestamp(3) round-trips).
+      const [{ j }] = await db.$queryRaw<{ j: string }[]>(Prisma.sql`
+        SELECT COALESCE(json_agg(json_build_array("userId", "version", "chartId", "exScore", "exScoreId", "clearLamp",
+                 "clearLampId", "missCount", "missCountId", (extract(epoch FROM "playedAt") * 1000)::bigint,
+                 (extract(epoch FROM "updatedAt") * 1000)::bigint))::text, '[]') AS j
+          FROM "BestScore"
+         WHERE "userId" IN (${Prisma.join([...new Set(keys.map((k) => k.userId))])})
+           AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})`);
+      const rows = (JSON.parse(j) as BestTuple[]).map(
+        ([userId, version, chartId, exScore, exScoreId, clearLamp, clearLampId, missCount, missCountId, at, upd]) => ({
+          userId,
+          version,
+          chartId,
+          exScore,
+          exScoreId,
+          clearLamp,
+          clearLampId,
+          missCount,
+          missCountId,
+          playedAt: new Date(at),
+          updatedAt: new Date(upd),
+        }),
+      );
       const byKey = groupBy(rows, pvKey);
       return keys.map((k) => byKey.get(pvKey(k)) ?? []);
     }),

@@ -54,6 +54,7 @@ import {
 import type { AreaScope } from '../area';
 import type { ScoresService } from '../scores/scores.service';
 import { dashboardReview } from './dashboard-review.service';
+import { neighbourBests } from './stats.loaders';
 
 /** The parent object of the Dashboard fields: the player and the parsed standard stats query. */
 export interface DashboardRoot extends StatsQuery {
@@ -286,12 +287,7 @@ export class DashboardService {
     const ids = pickNeighbours(t, candidates, r.userId, n);
     const myCharts = mine.map((b) => b.chartId);
     const theirs =
-      ids.length >= MIN_NEIGHBOURS && myCharts.length
-        ? await this.s.db.bestScore.findMany({
-            where: { version: r.version, userId: { in: ids }, chartId: { in: myCharts } },
-            select: { userId: true, chartId: true, exScore: true },
-          })
-        : [];
+      ids.length >= MIN_NEIGHBOURS && myCharts.length ? await neighbourBests(this.s.db, r.version, ids, myCharts) : [];
     return inLoopTurn(() => {
       const res = neighbourRecommendations(this.s.catalogue, this.filter(r), stored, mine, ids, theirs, page);
       const wrap = (l: typeof res.weapons) => ({ ...l, data: l.data.map((x) => JSON_CHART(this.s.catalogue, x)) });
