@@ -20,7 +20,14 @@
  * - Sorted by level desc, then title (the scores area's order).
  */
 import { safeBpi } from '../bpi';
-import { byLevelTitle, scopeCharts, type BestInput, type ChartFilter, type ChartSource } from './common';
+import {
+  byLevelTitle,
+  scopeCharts,
+  type BestInput,
+  type ChartFilter,
+  type ChartSource,
+  type StatsDefinition,
+} from './common';
 import { borderScore } from './dj-rank-distribution';
 import { checkAll, parseNumberIn, type Checked } from './query';
 
@@ -70,6 +77,29 @@ export function customBorder(m: number, goal: AaaGoal): number {
   return Math.min(m, Math.max(0, Math.ceil(m * goal.ratio - 1e-9) + goal.offset));
 }
 
+/** A border: its EX score and the BPI it is worth. */
+type Border = readonly [exScore: number, bpi: number | null];
+
+const borderAt = (ex: number, def: StatsDefinition): Border => [ex, safeBpi(ex, def)];
+
+/**
+ * The fixed borders of a definition (AAA, AA, A, MAX-) with their BPI: the same for every player, so
+ * remembered per definition object (a catalogue load makes new ones and never changes one; the
+ * memo goes with the object). Four BPI formulas per chart of every table were ~1.4 ms of a dashboard.
+ */
+const fixedBorders = new WeakMap<StatsDefinition, readonly [Border, Border, Border, Border]>();
+
+function bordersOf(def: StatsDefinition): readonly [Border, Border, Border, Border] {
+  let b = fixedBorders.get(def);
+  if (!b) {
+    const m = def.notes * 2;
+    const at = (ex: number) => borderAt(ex, def);
+    b = [at(borderScore(m, 8, 9)), at(borderScore(m, 7, 9)), at(borderScore(m, 6, 9)), at(borderScore(m, 17, 18))];
+    fixedBorders.set(def, b);
+  }
+  return b;
+}
+
 export function aaaTable(
   source: ChartSource,
   version: string,
@@ -85,10 +115,11 @@ export function aaaTable(
     const def = c.definition!;
     const m = def.notes * 2;
     const ex = best.get(c.id) ?? null;
-    const target = (border: number): AaaTarget => {
+    const target = ([border, bpi]: Border): AaaTarget => {
       const diff = (ex ?? 0) - border;
-      return { exScore: border, bpi: safeBpi(border, def), diff, reached: diff >= 0 };
+      return { exScore: border, bpi, diff, reached: diff >= 0 };
     };
+    const [aaa, aa, a, maxMinus] = bordersOf(def);
     const row: AaaRow = {
       chartId: c.id,
       songId: c.songId ?? null,
@@ -98,11 +129,11 @@ export function aaaTable(
       notes: def.notes,
       releasedVersion: c.releasedVersion,
       maxScore: m,
-      aaa: target(borderScore(m, 8, 9)),
-      aa: target(borderScore(m, 7, 9)),
-      a: target(borderScore(m, 6, 9)),
-      maxMinus: target(borderScore(m, 17, 18)),
-      custom: goal ? target(customBorder(m, goal)) : null,
+      aaa: target(aaa),
+      aa: target(aa),
+      a: target(a),
+      maxMinus: target(maxMinus),
+      custom: goal ? target(borderAt(customBorder(m, goal), def)) : null,
       exScore: ex,
       bpi: ex === null ? null : source.currentBpi(c.id, ex),
     };
