@@ -51,6 +51,23 @@ describe('AAA table (§3.10)', () => {
     expect(t.summary).toEqual({ charts: 2, aaa: 1, maxMinus: 0, custom: null });
   });
 
+  it('a new definition (a catalogue load makes new definition objects) gives new border BPIs, the old one its own', () => {
+    // The fixed borders' BPI are remembered per definition object. Same chart, WR 1520 instead of 1500:
+    // pgf(1520) = 0.5 / (1 − 1520/1600) = 10, ln(10/2) = ln 5 = 1.609438;
+    //   AAA 1423: 100 · 0.815317 / 1.609438 = 50.66; MAX- 1512: 100 · 1.514128 / 1.609438 = 94.08.
+    const before = aaaTable(src, '33', { levels: [12], difficulties: null });
+    const reloaded = chartSource([
+      aChart({ id: 1, title: 'Beta', definition: { notes: 800, wr: 1520, kaidenAvg: 1200, coef: 1 } }),
+    ]);
+    const after = aaaTable(reloaded, '33', { levels: [12], difficulties: null });
+    expect(after.rows[0].aaa).toMatchObject({ exScore: 1423, bpi: 50.66 });
+    expect(after.rows[0].maxMinus).toMatchObject({ exScore: 1512, bpi: 94.08 });
+    // the old catalogue's objects still answer with the old definition (58.81 / 109.22, worked out above)
+    expect(aaaTable(src, '33', { levels: [12], difficulties: null })).toEqual(before);
+    expect(before.rows[0].aaa.bpi).toBe(58.81);
+    expect(before.rows[0].maxMinus.bpi).toBe(109.22);
+  });
+
   it('an older version lists what was available then (the removal in 33 does not hide it in 32)', () => {
     expect(aaaTable(src, '32', NO_FILTER).rows.map((r) => r.chartId)).toEqual([1, 3, 2]); // ☆12 Beta, Gone; ☆11 Alpha
     expect(aaaTable(src, '33', { levels: [11], difficulties: null }).rows.map((r) => r.chartId)).toEqual([2]);
