@@ -8,7 +8,7 @@ import { contextForRequest, type Context } from '../graphql/context';
 import { documentsOf } from '../graphql/documents';
 import { RestBatchCard, RestProfileCard } from './documents/cards';
 import { restError } from './errors';
-import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
+import { ErrorBody, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
 import { pngEtag, pngFor, type PngRunner } from './png';
 import { pngTask } from './png.task';
 
@@ -104,13 +104,7 @@ function pictureRoute(
   doc: RouteDoc,
   run: (ctx: Context, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
 ) {
-  fastify.route({
-    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url,
-    ...HIDDEN,
-    handler: async (_req: FastifyRequest, reply: FastifyReply) =>
-      reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
-  });
+  refuseOtherMethods(fastify, url);
   fastify.route({
     method: 'GET',
     url,

@@ -8,7 +8,7 @@ import { documentsOf } from '../graphql/documents';
 import { RestChartSvg } from './documents/chart-svg';
 import { restError } from './errors';
 import { z } from 'zod';
-import { ErrorBody, HIDDEN, routeSchema } from './openapi';
+import { ErrorBody, refuseOtherMethods, routeSchema } from './openapi';
 import { frameSvg } from '../domain/charts';
 import { parsePictureQuery, poolRunner, sendPng } from './cards';
 
@@ -72,13 +72,7 @@ const one = (v: unknown, name: string): string | null => {
  */
 export function registerCharts(fastify: FastifyInstance, app: App): void {
   const url = '/api/v1/users/:userId/charts/:file';
-  fastify.route({
-    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url,
-    ...HIDDEN,
-    handler: async (_req: FastifyRequest, reply: FastifyReply) =>
-      reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
-  });
+  refuseOtherMethods(fastify, url);
   fastify.route({
     method: 'GET', // HEAD: Fastify's own, from GET
     url,

@@ -17,7 +17,7 @@ import {
 } from '../modules/scores/export.service';
 import { RestAccountExport, RestScoresExport } from './documents/export';
 import { restError } from './errors';
-import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
+import { ErrorBody, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
 
 /**
  * Downloads (docs/portability.md): GET /api/v1/users/{userId}/scores/export — a player's bests
@@ -105,13 +105,7 @@ export function downloadRoute(
     req: FastifyRequest,
   ) => Promise<{ type: string; filename: string; chunks: AsyncIterable<string> }>,
 ): void {
-  fastify.route({
-    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url,
-    ...HIDDEN,
-    handler: async (_req: FastifyRequest, reply: FastifyReply) =>
-      reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
-  });
+  refuseOtherMethods(fastify, url);
   fastify.route({
     method: 'GET',
     url,

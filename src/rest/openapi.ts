@@ -102,6 +102,16 @@ export function routeSchema(doc: RouteDoc): {
 /** Route options of a route's other methods (405): left out of the document. */
 export const HIDDEN = { schema: { hide: true } as FastifySchema };
 
+/** A GET-only path's other methods: 405 with `Allow: GET` and the JSON error body, left out of the document. */
+export function refuseOtherMethods(fastify: FastifyInstance, url: string): void {
+  fastify.route({
+    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url,
+    ...HIDDEN,
+    handler: async (_req, reply) => reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
+  });
+}
+
 /** Registers @fastify/swagger (before the routes) and GET /api/v1/openapi.json. */
 export async function registerOpenApi(fastify: FastifyInstance, config: Config): Promise<void> {
   await fastify.register(swagger, {

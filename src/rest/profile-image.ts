@@ -20,7 +20,7 @@ import { deleteProfileImage, findProfileImage, saveProfileImage } from '../modul
 import { profileImageTask } from '../modules/users/profile-image.task';
 import { RestProfileImage, RestProfileImageOwner } from './documents/profile-image';
 import { restError } from './errors';
-import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
+import { ErrorBody, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
 
 /**
  * Uploaded profile images (docs/profile-image.md):
@@ -186,13 +186,7 @@ export function registerProfileImage(fastify: FastifyInstance, app: App): void {
       }),
   });
 
-  fastify.route({
-    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url: USER_URL,
-    ...HIDDEN,
-    handler: async (_req: FastifyRequest, reply: FastifyReply) =>
-      reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
-  });
+  refuseOtherMethods(fastify, USER_URL);
   fastify.route({
     method: 'GET',
     url: USER_URL,

@@ -3,7 +3,7 @@ import type { App } from '../app';
 import { contextForRequest, type Context } from '../graphql/context';
 import { documentsOf, type DirectDocument, type FixedDocument } from '../graphql/documents';
 import { restError } from './errors';
-import { ErrorBody, HIDDEN, routeSchema, type RouteDoc } from './openapi';
+import { ErrorBody, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
 
 /**
  * One compatibility route: parse the request (bad input → 400), run the route's fixed GraphQL
@@ -48,13 +48,7 @@ export function getRoute<P, D, V extends Record<string, unknown>>(
   const responses: RouteDoc['responses'] = { 200: { description: 'OK', body: response } };
   for (const [status, description] of Object.entries({ ...ROUTE_ERRORS, ...errors }))
     responses[Number(status)] = { description, body: ErrorBody };
-  fastify.route({
-    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url: route.url,
-    ...HIDDEN,
-    handler: async (_req: FastifyRequest, reply: FastifyReply) =>
-      reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
-  });
+  refuseOtherMethods(fastify, route.url);
   // The route's compiled document, found on its first request (the server compiles the documents
   // after the routes are declared) and then called directly: no lookup per request.
   let run: DirectDocument<D, V> | undefined;
