@@ -7,7 +7,7 @@ import { badInput, notFound } from '../errors';
 import { contextForRequest, type Context } from '../graphql/context';
 import { documentsOf } from '../graphql/documents';
 import { RestBatchCard, RestProfileCard } from './documents/cards';
-import { restError } from './errors';
+import { sendRestError } from './errors';
 import { ErrorBody, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
 import { pngEtag, pngFor, type PngRunner } from './png';
 import { pngTask } from './png.task';
@@ -113,12 +113,7 @@ function pictureRoute(
       try {
         return await run(await contextForRequest(app, req), req, reply);
       } catch (err) {
-        const { status, body, headers } = restError(err, app.log);
-        return reply
-          .code(status)
-          .headers(headers ?? {})
-          .header('content-type', 'application/json; charset=utf-8')
-          .send(JSON.stringify(body));
+        return sendRestError(reply, err, app.log, true);
       }
     },
   });

@@ -6,7 +6,7 @@ import { badInput, notFound } from '../errors';
 import { contextForRequest } from '../graphql/context';
 import { documentsOf } from '../graphql/documents';
 import { RestChartSvg } from './documents/chart-svg';
-import { restError } from './errors';
+import { sendRestError } from './errors';
 import { z } from 'zod';
 import { ErrorBody, refuseOtherMethods, routeSchema } from './openapi';
 import { frameSvg } from '../domain/charts';
@@ -137,12 +137,7 @@ export function registerCharts(fastify: FastifyInstance, app: App): void {
           return reply.code(304).send();
         return reply.code(200).header('content-type', 'image/svg+xml; charset=utf-8').send(svg);
       } catch (err) {
-        const { status, body, headers } = restError(err, app.log);
-        return reply
-          .code(status)
-          .headers(headers ?? {})
-          .header('content-type', 'application/json; charset=utf-8')
-          .send(JSON.stringify(body));
+        return sendRestError(reply, err, app.log, true);
       }
     },
   });

@@ -1,4 +1,5 @@
 import { AppError, HTTP_STATUS, toAppError } from '../errors';
+import type { FastifyReply } from 'fastify';
 import type { Logger } from '../logger';
 
 /** The one error mapping for REST: domain error → HTTP status + JSON body. */
@@ -14,4 +15,17 @@ export function restError(
   const headers: Record<string, string> = {};
   if (e.details?.retryAfter !== undefined) headers['retry-after'] = String(e.details.retryAfter);
   return { status: HTTP_STATUS[e.code], body, headers };
+}
+
+/**
+ * Answers a REST request with the error `err` maps to: status, headers, JSON body. `asText`: the body
+ * sent as a JSON string with its content type (routes whose answers are otherwise pictures or
+ * downloads).
+ */
+export function sendRestError(reply: FastifyReply, err: unknown, log: Logger, asText = false): FastifyReply {
+  const { status, body, headers } = restError(err, log);
+  reply.code(status).headers(headers ?? {});
+  return asText
+    ? reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body))
+    : reply.send(body);
 }

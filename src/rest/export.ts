@@ -16,7 +16,7 @@ import {
   type ExportQuery,
 } from '../modules/scores/export.service';
 import { RestAccountExport, RestScoresExport } from './documents/export';
-import { restError } from './errors';
+import { sendRestError } from './errors';
 import { ErrorBody, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
 
 /**
@@ -121,12 +121,7 @@ export function downloadRoute(
           .header('cache-control', 'private, no-store')
           .send(Readable.from(file.chunks, { objectMode: false }));
       } catch (err) {
-        const { status, body, headers } = restError(err, app.log);
-        return reply
-          .code(status)
-          .headers(headers ?? {})
-          .header('content-type', 'application/json; charset=utf-8')
-          .send(JSON.stringify(body));
+        return sendRestError(reply, err, app.log, true);
       }
     },
   });

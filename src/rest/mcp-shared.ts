@@ -100,36 +100,27 @@ export function scoresOut(player: McpPlayerScores | null, ver: string): z.infer<
   };
 }
 
+/** The arguments of a tool that are variables of User.scores (the rest stay out of the document). */
+const SCORES_VARIABLES = [
+  'version',
+  'levels',
+  'difficulties',
+  'clearLamps',
+  'bpiMin',
+  'bpiMax',
+  'search',
+  'radarCategories',
+  'sort',
+  'order',
+  'first',
+  'after',
+] as const;
+
 /** The variables of User.scores from a tool's arguments. */
 export function scoresVariables(args: ScoresArgs): McpScoresVariables {
-  const {
-    version: v,
-    levels,
-    difficulties,
-    clearLamps,
-    bpiMin,
-    bpiMax,
-    search,
-    radarCategories,
-    sort,
-    order,
-    first: n,
-    after: cursor,
-  } = args;
-  return {
-    version: v,
-    levels,
-    difficulties,
-    clearLamps,
-    bpiMin,
-    bpiMax,
-    search,
-    radarCategories,
-    sort,
-    order,
-    first: n,
-    after: cursor,
-  };
+  const out = {} as Pick<ScoresArgs, (typeof SCORES_VARIABLES)[number]>;
+  for (const key of SCORES_VARIABLES) (out as Record<string, unknown>)[key] = args[key];
+  return out;
 }
 
 /** The caller (Query.me); the MCP endpoint admits signed-in callers only. */

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
 import { contextForRequest, type Context } from '../graphql/context';
 import { documentsOf, type DirectDocument, type FixedDocument } from '../graphql/documents';
-import { restError } from './errors';
+import { sendRestError } from './errors';
 import { ErrorBody, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
 
 /**
@@ -53,11 +53,7 @@ export function getRoute<P, D, V extends Record<string, unknown>>(
   // after the routes are declared) and then called directly: no lookup per request.
   let run: DirectDocument<D, V> | undefined;
   const fail = (err: unknown, reply: FastifyReply): FastifyReply => {
-    const { status, body, headers } = restError(err, app.log);
-    return reply
-      .code(status)
-      .headers(headers ?? {})
-      .send(body);
+    return sendRestError(reply, err, app.log);
   };
   const answer = (reply: FastifyReply, data: D, params: P): FastifyReply =>
     reply

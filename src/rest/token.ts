@@ -4,7 +4,7 @@ import { contextForRequest } from '../graphql/context';
 import { documentsOf } from '../graphql/documents';
 import { RestExchangeApiKey } from './documents/token';
 import { z } from 'zod';
-import { restError } from './errors';
+import { sendRestError } from './errors';
 import { ErrorBody, HIDDEN, routeSchema } from './openapi';
 
 /**
@@ -47,11 +47,7 @@ export function registerTokenRoute(fastify: FastifyInstance, app: App): void {
           .header('cache-control', 'no-store')
           .send({ token: result.token, expiresIn: result.expiresIn });
       } catch (err) {
-        const { status, body, headers } = restError(err, app.log);
-        return reply
-          .code(status)
-          .headers(headers ?? {})
-          .send(body);
+        return sendRestError(reply, err, app.log);
       }
     },
   });
