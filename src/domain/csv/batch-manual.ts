@@ -14,21 +14,12 @@
  * name the field as `scores[i].field`.
  */
 import { z } from 'zod';
-import { ClearLamp, Difficulty, GAME_VERSIONS, PlayStyle } from '../constants';
+import { ClearLamp, Difficulty, GAME_VERSIONS, LAMP_LABEL, PlayStyle } from '../constants';
 import { plausiblePlayTime } from './text';
 import { CsvFormatError, type ParseIssue, type ParseResult, type ParsedRow } from './types';
 
 /** Our lamps as Tachi names them (iidx SP/DP lamps: FULL COMBO, not FULLCOMBO CLEAR). */
-export const TACHI_LAMP: Record<ClearLamp, string> = {
-  NO_PLAY: 'NO PLAY',
-  FAILED: 'FAILED',
-  ASSIST_CLEAR: 'ASSIST CLEAR',
-  EASY_CLEAR: 'EASY CLEAR',
-  CLEAR: 'CLEAR',
-  HARD_CLEAR: 'HARD CLEAR',
-  EX_HARD_CLEAR: 'EX HARD CLEAR',
-  FULLCOMBO_CLEAR: 'FULL COMBO',
-};
+export const TACHI_LAMP: Record<ClearLamp, string> = { ...LAMP_LABEL, FULLCOMBO_CLEAR: 'FULL COMBO' };
 
 /** Tachi lamp names (and the official CSV's spellings, which other tools write) → our lamps. */
 const LAMP_FROM_TACHI = new Map<string, ClearLamp>([
