@@ -11,7 +11,8 @@ import { templateDump } from './template';
  * template's rows instead: after a file closes its database, the next lease truncates every table
  * (RESTART IDENTITY), puts back the rows the template holds (the migrations' and, for a seeded
  * lease, the demo catalogue's, kept as JSON), sets the sequences to the template's values and
- * discards the session's state (settings, advisory locks, temporary tables, prepared statements).
+ * discards the session's state (settings, LISTENs, advisory locks, temporary tables, prepared
+ * statements).
  * What a file cannot carry over to the next:
  * - its statements: each lease hands out a revocable proxy of the instance; a job of a closed file
  *   that is still running fails on the revoked proxy instead of writing into the next file's rows;
@@ -122,17 +123,10 @@ export async function leasePglite(seeded: boolean): Promise<{ instance: PGlite; 
   const tpl = await loadTemplates();
   const pooled = idle.pop() ?? { pg: await clone(true), fingerprint: tpl.fingerprint };
   await reset(pooled.pg, tpl.tables, seeded ? tpl.seeded : tpl.plain);
-  const listeners: (() => Promise<void>)[] = [];
+  // (methods bound to the instance: PGlite keeps its state in private fields)
   const { proxy, revoke } = Proxy.revocable(pooled.pg, {
     get(target, key) {
       const v = Reflect.get(target, key, target) as unknown;
-      if (key === 'close') return async () => undefined; // the pool closes it
-      if (key === 'listen')
-        return async (...args: Parameters<PGlite['listen']>) => {
-          const un = await target.listen(...args);
-          listeners.push(un);
-          return un;
-        };
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
@@ -143,7 +137,6 @@ export async function leasePglite(seeded: boolean): Promise<{ instance: PGlite; 
       if (released) return;
       released = true;
       revoke();
-      for (const un of listeners) await un().catch(() => undefined);
       const fingerprint = await fingerprintOf(pooled.pg).catch(() => 'closed');
       if (fingerprint === tpl.fingerprint && idle.length < 2) idle.push(pooled);
       else await pooled.pg.close().catch(() => undefined);
