@@ -100,6 +100,9 @@ export async function startStreamingPair(prepare: (primaryUrl: string) => Promis
       '-X',
       'stream',
       '--no-sync',
+      // an immediate checkpoint: the default (spread) one paces its writes over the checkpoint
+      // interval and kept this file waiting ~105 s of its 110
+      '--checkpoint=fast',
     ]);
     await pg('pg_ctl', ['start', '-D', replicaDir, '-w', '-o', `-p ${p2}`, '-l', path.join(dir, 'replica.log')]);
     started.push(replicaDir);
