@@ -1,18 +1,19 @@
 /**
- * The hostile suite of issue #21 (npm run test:hostile): the same set-up as jest.config.js, only
- * test/hostile, one file at a time (each test probes /healthz latency while its attack runs).
+ * The hostile suite of issue #21 (npm run test:hostile): the same set-up as jest.config.js's "shared"
+ * project (a worker thread with one module cache, jest-light-runner), only test/hostile, one file at
+ * a time (each test probes /healthz latency while its attack runs). One module cache for the five
+ * files: the server's modules load once, not once per file (82 → 34 s wall, 52 → 22 CPU-s at load 7.5).
  */
 const base = require('./jest.config');
 
 const hostileProject = Object.fromEntries(
-  Object.entries(base.projects[1]).filter(([k]) => k !== 'displayName' && k !== 'testRegex'),
+  Object.entries(base.projects[0]).filter(([k]) => k !== 'displayName' && k !== 'testPathIgnorePatterns'),
 );
 
 delete process.env.BPIGRAPH_PG_SUBSET; // the hostile files run whole on either database
 
 /** @type {import('jest').Config} */
 module.exports = {
-  // jest's own runner (a vm sandbox per file): the "sandboxed" project of jest.config.js, on test/hostile
   ...hostileProject,
   testMatch: ['**/*.test.ts'],
   reporters: base.reporters,
