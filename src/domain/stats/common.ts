@@ -274,6 +274,30 @@ export interface Histogram {
   buckets: HistogramBucket[];
 }
 
+/**
+ * Counts the player's bests into `buckets` (counts starting at 0): a best on a chart in the scope
+ * with an EX score above 0 goes to the bucket `bucketOf` names (null: not counted). The distributions
+ * (BPI, score rate, DJ rank) differ only in their buckets and in `bucketOf`.
+ */
+export function countBests(
+  source: ChartSource,
+  bests: Iterable<BestInput>,
+  filter: ChartFilter,
+  buckets: HistogramBucket[],
+  bucketOf: (c: StatsChart, exScore: number) => number | null,
+): Histogram {
+  let total = 0;
+  for (const b of bests) {
+    const c = source.chart(b.chartId);
+    if (!c || !inScope(c, filter) || b.exScore <= 0) continue;
+    const i = bucketOf(c, b.exScore);
+    if (i === null) continue;
+    buckets[i].count++;
+    total++;
+  }
+  return { total, buckets };
+}
+
 /** A best EX rebuilt from plays, with the BPI stored on the play that set it. */
 export interface ReplayedBest {
   exScore: number;
