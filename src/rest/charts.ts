@@ -8,7 +8,7 @@ import { documentsOf } from '../graphql/documents';
 import { RestChartSvg } from './documents/chart-svg';
 import { sendRestError } from './errors';
 import { z } from 'zod';
-import { ErrorBody, refuseOtherMethods, routeSchema } from './openapi';
+import { ErrorBody, errorDocs, refuseOtherMethods, routeSchema } from './openapi';
 import { frameSvg } from '../domain/charts';
 import { parsePictureQuery, poolRunner, sendPng } from './cards';
 
@@ -35,11 +35,13 @@ const CHART_DOC = routeSchema({
   responses: {
     200: { description: 'The picture', media: 'image/svg+xml' },
     304: { description: 'Not modified (If-None-Match matched the ETag)' },
-    400: { description: 'Bad query parameter', body: ErrorBody },
-    403: { description: 'Private player', body: ErrorBody },
-    404: { description: 'Unknown user or chart', body: ErrorBody },
-    405: { description: 'Method not allowed (Allow: GET)', body: ErrorBody },
-    429: { description: 'Rate limited (Retry-After)', body: ErrorBody },
+    ...errorDocs({
+      400: 'Bad query parameter',
+      403: 'Private player',
+      404: 'Unknown user or chart',
+      405: 'Method not allowed (Allow: GET)',
+      429: 'Rate limited (Retry-After)',
+    }),
   },
   errors: ErrorBody,
   bearer: 'optional',

@@ -61,6 +61,10 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
   return rest;
 };
 
+/** Documented error statuses, each with the JSON error body: `errorDocs({ 404: 'Unknown user' })`. */
+export const errorDocs = (codes: Record<number, string>): Responses =>
+  Object.fromEntries(Object.entries(codes).map(([s, description]) => [Number(s), { description, body: ErrorBody }]));
+
 /** The Fastify route options of a documented route: its schema, and no Fastify validation or serialization. */
 export function routeSchema(doc: RouteDoc): {
   schema: FastifySchema;

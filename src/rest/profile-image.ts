@@ -20,7 +20,7 @@ import { deleteProfileImage, findProfileImage, saveProfileImage } from '../modul
 import { profileImageTask } from '../modules/users/profile-image.task';
 import { RestProfileImage, RestProfileImageOwner } from './documents/profile-image';
 import { restError } from './errors';
-import { ErrorBody, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
+import { ErrorBody, errorDocs, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
 
 /**
  * Uploaded profile images (docs/profile-image.md):
@@ -96,9 +96,6 @@ async function writer(app: App, ctx: Context): Promise<string> {
   ctx.readOnly = false;
   return ctx.viewer!.id;
 }
-
-const errorDocs = (codes: Record<number, string>): RouteDoc['responses'] =>
-  Object.fromEntries(Object.entries(codes).map(([s, description]) => [Number(s), { description, body: ErrorBody }]));
 
 function registerUpload(fastify: FastifyInstance, app: App) {
   fastify.register(async (scope) => {

@@ -3,7 +3,7 @@ import type { App } from '../app';
 import { contextForRequest, type Context } from '../graphql/context';
 import { documentsOf, type DirectDocument, type FixedDocument } from '../graphql/documents';
 import { sendRestError } from './errors';
-import { ErrorBody, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
+import { ErrorBody, errorDocs, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
 
 /**
  * One compatibility route: parse the request (bad input → 400), run the route's fixed GraphQL
@@ -45,9 +45,7 @@ export function getRoute<P, D, V extends Record<string, unknown>>(
   route: RestRoute<P, D, V>,
 ): void {
   const { response, errors, ...doc } = route.doc;
-  const responses: RouteDoc['responses'] = { 200: { description: 'OK', body: response } };
-  for (const [status, description] of Object.entries({ ...ROUTE_ERRORS, ...errors }))
-    responses[Number(status)] = { description, body: ErrorBody };
+  const responses = { 200: { description: 'OK', body: response }, ...errorDocs({ ...ROUTE_ERRORS, ...errors }) };
   refuseOtherMethods(fastify, route.url);
   // The route's compiled document, found on its first request (the server compiles the documents
   // after the routes are declared) and then called directly: no lookup per request.
@@ -84,6 +82,33 @@ export function getRoute<P, D, V extends Record<string, unknown>>(
         return undefined;
       }
       return sent instanceof Promise ? sent.catch((err: unknown) => fail(err, reply)) : undefined;
+    },
+  });
+}
+
+/**
+ * Registers a GET route that answers with something other than JSON (a picture, a download):
+ * other methods → 405 with Allow; the context built as for GraphQL; an error thrown before
+ * anything is sent → the JSON error body, as text (sendRestError `asText`).
+ */
+export function fileRoute(
+  fastify: FastifyInstance,
+  app: App,
+  url: string,
+  doc: RouteDoc,
+  run: (ctx: Context, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+): void {
+  refuseOtherMethods(fastify, url);
+  fastify.route({
+    method: 'GET',
+    url,
+    ...routeSchema(doc),
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      try {
+        return await run(await contextForRequest(app, req), req, reply);
+      } catch (err) {
+        return sendRestError(reply, err, app.log, true);
+      }
     },
   });
 }
