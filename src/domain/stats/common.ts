@@ -66,6 +66,27 @@ export function chartSource(charts: Iterable<StatsChart>): ChartSource {
   };
 }
 
+/** The head of a per-chart row of a stats list: the chart, the player's EX score and its BPI. */
+export interface ChartScore {
+  chartId: number;
+  title: string;
+  difficulty: string;
+  level: number;
+  notes: number;
+  exScore: number;
+  bpi: number;
+}
+
+export const chartScore = (c: StatsChart, exScore: number, bpi: number): ChartScore => ({
+  chartId: c.id,
+  title: c.title,
+  difficulty: c.difficulty,
+  level: c.level,
+  notes: c.notes,
+  exScore,
+  bpi,
+});
+
 /** A player's best on one chart in one version: a BestScore row (only the fields used). */
 export interface BestInput {
   chartId: number;
