@@ -6,10 +6,10 @@ import { orThrow, parseStatsQuery, REST_NAMES } from '../domain/stats';
 import { badInput, notFound } from '../errors';
 import { documentsOf } from '../graphql/documents';
 import { RestBatchCard, RestProfileCard } from './documents/cards';
-import { ErrorBody, errorDocs, type RouteDoc } from './openapi';
+import { ErrorBody, errorDocs, NOT_MODIFIED_DOC, type RouteDoc } from './openapi';
 import { pngEtag, pngFor, type PngRunner } from './png';
 import { pngTask } from './png.task';
-import { fileRoute } from './route';
+import { fileRoute, sendCacheable } from './route';
 
 /**
  * Share cards as PNG (docs/portability.md): GET /api/v1/users/{userId}/cards/profile.png (name,
@@ -40,7 +40,7 @@ function cardDoc(summary: string, params: z.ZodObject): RouteDoc {
     query: CardQuery,
     responses: {
       200: { description: 'The card', media: 'image/png' },
-      304: { description: 'Not modified (If-None-Match matched the ETag)' },
+      304: NOT_MODIFIED_DOC,
       ...errorDocs({ 400: 'Bad query parameter', 403: 'Private player', 404: 'Unknown user or batch' }),
     },
     errors: ErrorBody,
@@ -80,18 +80,13 @@ export async function sendPng(
 ) {
   const { svg, width, height, isPublic } = picture;
   const etag = pngEtag(svg, width, height);
-  reply
-    .header('etag', etag)
-    .header('cache-control', `${isPublic ? 'public' : 'private'}, max-age=300`)
-    .header('vary', 'Authorization')
-    .header('x-content-type-options', 'nosniff');
-  const inm = req.headers['if-none-match'];
-  if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`))
-    return reply.code(304).send();
-  return reply
-    .code(200)
-    .header('content-type', 'image/png')
-    .send(await pngFor(svg, width, etag, run));
+  const cacheControl = `${isPublic ? 'public' : 'private'}, max-age=300`;
+  return sendCacheable(req, reply, { etag, cacheControl }, async () =>
+    reply
+      .code(200)
+      .header('content-type', 'image/png')
+      .send(await pngFor(svg, width, etag, run)),
+  );
 }
 
 const heightOf = (width: number) => Math.round((width * 630) / 1200);

@@ -112,3 +112,27 @@ export function fileRoute(
     },
   });
 }
+
+/**
+ * Answers a cacheable GET (a picture): ETag, Cache-Control, `Vary: Authorization` (the answer
+ * depends on the viewer), nosniff and `headers`; then 304 without a body when If-None-Match names
+ * the ETag (strong or weak), else `answer()` — the 200 with its content type and body, made only then.
+ */
+export function sendCacheable(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  cache: { etag: string; cacheControl: string; headers?: Record<string, string> },
+  answer: () => FastifyReply | Promise<FastifyReply>,
+): FastifyReply | Promise<FastifyReply> {
+  const { etag } = cache;
+  reply
+    .header('etag', etag)
+    .header('cache-control', cache.cacheControl)
+    .header('vary', 'Authorization')
+    .header('x-content-type-options', 'nosniff')
+    .headers(cache.headers ?? {});
+  const inm = req.headers['if-none-match'];
+  if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`))
+    return reply.code(304).send();
+  return answer();
+}
