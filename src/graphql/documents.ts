@@ -13,21 +13,12 @@
  * route, src/graphql/limits.ts `registerRestRateLimits`; MCP: one per tool call), so a document runs
  * with `count: false` there; `count: true` adds GraphQL's own write / expensive-read count.
  */
-import {
-  GraphQLError,
-  NoSchemaIntrospectionCustomRule,
-  getOperationAST,
-  parse,
-  specifiedRules,
-  validate,
-  type DocumentNode,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-} from 'graphql';
+import { GraphQLError, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { AppError, badInput, toAppError, type ErrorCode } from '../errors';
 import type { Context, Platform } from './context';
 import { countOperation, measureOperation, type LimitsConfig } from './limits';
+import { readOperation, validationRules, type ReadOperation } from './operation';
 
 /** One fixed operation: its name (the operation's name in the source) and its GraphQL text. */
 export interface FixedDocument<TData = unknown, TVars extends Record<string, unknown> = Record<string, unknown>> {
@@ -51,21 +42,16 @@ interface Compiled {
   query: CompiledQuery['query'];
 }
 
+/** A fixed document read against the schema (no introspection; a subscription is a problem). */
+function readFixed(schema: GraphQLSchema, doc: FixedDocument): ReadOperation {
+  const read = readOperation(schema, doc.source, doc.name, validationRules(false));
+  if (read.operation?.operation === 'subscription') read.problems.push('a subscription cannot be a fixed document');
+  return read;
+}
+
 /** The validation errors of a document against the schema (empty: valid), as the start-up check and the tests ask. */
 export function documentProblems(schema: GraphQLSchema, doc: FixedDocument): string[] {
-  let document: DocumentNode;
-  try {
-    document = parse(doc.source);
-  } catch (err) {
-    return [(err as Error).message];
-  }
-  const problems = validate(schema, document, [...specifiedRules, NoSchemaIntrospectionCustomRule]).map(
-    (e) => e.message,
-  );
-  const operation = getOperationAST(document, doc.name);
-  if (!operation) problems.push(`no operation named ${doc.name}`);
-  else if (operation.operation === 'subscription') problems.push('a subscription cannot be a fixed document');
-  return problems;
+  return readFixed(schema, doc).problems;
 }
 
 /** The domain error behind a GraphQL error (a resolver's AppError, or the gate's code and message). */
@@ -104,13 +90,11 @@ export class DocumentRunner {
     const failures: string[] = [];
     for (const doc of docs) {
       if (this.compiled.has(doc)) continue;
-      const problems = documentProblems(this.schema, doc);
-      if (problems.length) {
+      const { document, operation, problems } = readFixed(this.schema, doc);
+      if (!document || !operation || problems.length) {
         failures.push(`${doc.name}: ${problems.join('; ')}`);
         continue;
       }
-      const document = parse(doc.source);
-      const operation = getOperationAST(document, doc.name)!;
       const jit = compileQuery(this.schema, document, doc.name);
       if (!isCompiledQuery(jit)) {
         failures.push(`${doc.name}: graphql-jit cannot compile it (${jit.errors?.map((e) => e.message).join('; ')})`);

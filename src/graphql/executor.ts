@@ -19,11 +19,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   GraphQLError,
-  NoSchemaIntrospectionCustomRule,
-  getOperationAST,
-  parse,
-  specifiedRules,
-  validate,
   visit,
   type DocumentNode,
   type GraphQLFormattedError,
@@ -44,6 +39,7 @@ import {
   type LimitsConfig,
   type OperationCost,
 } from './limits';
+import { readOperation, validationRules } from './operation';
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
@@ -101,7 +97,7 @@ export class CompiledExecutor {
     private readonly limits: LimitsConfig = app.config.limits,
   ) {
     // The validation Apollo applies: graphql-js' rules, and no introspection when it is turned off.
-    this.rules = app.config.introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
+    this.rules = validationRules(app.config.introspection);
   }
 
   /**
@@ -242,15 +238,11 @@ export class CompiledExecutor {
   }
 
   private compile(query: string, operationName: string | undefined): Compiled | typeof TO_APOLLO {
-    let document: DocumentNode;
-    try {
-      document = parse(query, { maxTokens: this.app.config.graphqlMaxTokens });
-    } catch {
-      return TO_APOLLO;
-    }
-    if (validate(this.schema, document, this.rules).length > 0) return TO_APOLLO;
-    const operation = getOperationAST(document, operationName);
-    if (!operation || operation.operation === 'subscription' || usesIntrospection(document)) return TO_APOLLO;
+    const { document, operation, problems } = readOperation(this.schema, query, operationName, this.rules, {
+      maxTokens: this.app.config.graphqlMaxTokens,
+    });
+    if (problems.length || !document || !operation) return TO_APOLLO;
+    if (operation.operation === 'subscription' || usesIntrospection(document)) return TO_APOLLO;
     return {
       document,
       operation,

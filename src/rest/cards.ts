@@ -4,13 +4,12 @@ import type { App } from '../app';
 import { cardVersionLabel, renderProfileCard, CARD_WIDTH, type ChartTheme } from '../domain/charts';
 import { orThrow, parseStatsQuery, REST_NAMES } from '../domain/stats';
 import { badInput, notFound } from '../errors';
-import { contextForRequest, type Context } from '../graphql/context';
 import { documentsOf } from '../graphql/documents';
 import { RestBatchCard, RestProfileCard } from './documents/cards';
-import { sendRestError } from './errors';
-import { ErrorBody, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
+import { ErrorBody, errorDocs, NOT_MODIFIED_DOC, type RouteDoc } from './openapi';
 import { pngEtag, pngFor, type PngRunner } from './png';
 import { pngTask } from './png.task';
+import { fileRoute, sendCacheable } from './route';
 
 /**
  * Share cards as PNG (docs/portability.md): GET /api/v1/users/{userId}/cards/profile.png (name,
@@ -41,10 +40,8 @@ function cardDoc(summary: string, params: z.ZodObject): RouteDoc {
     query: CardQuery,
     responses: {
       200: { description: 'The card', media: 'image/png' },
-      304: { description: 'Not modified (If-None-Match matched the ETag)' },
-      400: { description: 'Bad query parameter', body: ErrorBody },
-      403: { description: 'Private player', body: ErrorBody },
-      404: { description: 'Unknown user or batch', body: ErrorBody },
+      304: NOT_MODIFIED_DOC,
+      ...errorDocs({ 400: 'Bad query parameter', 403: 'Private player', 404: 'Unknown user or batch' }),
     },
     errors: ErrorBody,
     bearer: 'optional',
@@ -68,13 +65,13 @@ export function parsePictureQuery(raw: unknown): { theme: ChartTheme; width: num
   return { theme, width: w };
 }
 
-/** Sends an SVG as PNG: ETag from the SVG and size, 304 on a match, else the (cached) rendition. */
 /** Renders in the app's worker pool (a render has no partial answer: the budget is generous). */
 export const poolRunner =
   (app: Pick<App, 'pool'>): PngRunner =>
   (job) =>
     app.pool.run(pngTask, job, { budgetMs: 60_000 });
 
+/** Sends an SVG as PNG: ETag from the SVG and size, 304 on a match, else the (cached) rendition. */
 export async function sendPng(
   req: FastifyRequest,
   reply: FastifyReply,
@@ -83,46 +80,19 @@ export async function sendPng(
 ) {
   const { svg, width, height, isPublic } = picture;
   const etag = pngEtag(svg, width, height);
-  reply
-    .header('etag', etag)
-    .header('cache-control', `${isPublic ? 'public' : 'private'}, max-age=300`)
-    .header('vary', 'Authorization')
-    .header('x-content-type-options', 'nosniff');
-  const inm = req.headers['if-none-match'];
-  if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`))
-    return reply.code(304).send();
-  return reply
-    .code(200)
-    .header('content-type', 'image/png')
-    .send(await pngFor(svg, width, etag, run));
-}
-
-function pictureRoute(
-  fastify: FastifyInstance,
-  app: App,
-  url: string,
-  doc: RouteDoc,
-  run: (ctx: Context, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
-) {
-  refuseOtherMethods(fastify, url);
-  fastify.route({
-    method: 'GET',
-    url,
-    ...routeSchema(doc),
-    handler: async (req: FastifyRequest, reply: FastifyReply) => {
-      try {
-        return await run(await contextForRequest(app, req), req, reply);
-      } catch (err) {
-        return sendRestError(reply, err, app.log, true);
-      }
-    },
-  });
+  const cacheControl = `${isPublic ? 'public' : 'private'}, max-age=300`;
+  return sendCacheable(req, reply, { etag, cacheControl }, async () =>
+    reply
+      .code(200)
+      .header('content-type', 'image/png')
+      .send(await pngFor(svg, width, etag, run)),
+  );
 }
 
 const heightOf = (width: number) => Math.round((width * 630) / 1200);
 
 export function registerCards(fastify: FastifyInstance, app: App): void {
-  pictureRoute(
+  fileRoute(
     fastify,
     app,
     '/api/v1/users/:userId/cards/profile.png',
@@ -157,7 +127,7 @@ export function registerCards(fastify: FastifyInstance, app: App): void {
     },
   );
 
-  pictureRoute(
+  fileRoute(
     fastify,
     app,
     '/api/v1/batches/:batchId/card.png',

@@ -8,7 +8,8 @@ import { documentsOf } from '../graphql/documents';
 import { RestChartSvg } from './documents/chart-svg';
 import { sendRestError } from './errors';
 import { z } from 'zod';
-import { ErrorBody, refuseOtherMethods, routeSchema } from './openapi';
+import { ErrorBody, errorDocs, NOT_MODIFIED_DOC, refuseOtherMethods, routeSchema } from './openapi';
+import { sendCacheable } from './route';
 import { frameSvg } from '../domain/charts';
 import { parsePictureQuery, poolRunner, sendPng } from './cards';
 
@@ -34,12 +35,14 @@ const CHART_DOC = routeSchema({
   }),
   responses: {
     200: { description: 'The picture', media: 'image/svg+xml' },
-    304: { description: 'Not modified (If-None-Match matched the ETag)' },
-    400: { description: 'Bad query parameter', body: ErrorBody },
-    403: { description: 'Private player', body: ErrorBody },
-    404: { description: 'Unknown user or chart', body: ErrorBody },
-    405: { description: 'Method not allowed (Allow: GET)', body: ErrorBody },
-    429: { description: 'Rate limited (Retry-After)', body: ErrorBody },
+    304: NOT_MODIFIED_DOC,
+    ...errorDocs({
+      400: 'Bad query parameter',
+      403: 'Private player',
+      404: 'Unknown user or chart',
+      405: 'Method not allowed (Allow: GET)',
+      429: 'Rate limited (Retry-After)',
+    }),
   },
   errors: ErrorBody,
   bearer: 'optional',
@@ -125,17 +128,14 @@ export function registerCharts(fastify: FastifyInstance, app: App): void {
           };
           return await sendPng(req, reply, picture, poolRunner(app));
         }
-        const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 32)}"`;
-        reply
-          .header('etag', etag)
-          .header('cache-control', `${user.isPublic ? 'public' : 'private'}, max-age=300`)
-          .header('vary', 'Authorization')
-          .header('x-content-type-options', 'nosniff')
-          .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
-        const inm = req.headers['if-none-match'];
-        if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`))
-          return reply.code(304).send();
-        return reply.code(200).header('content-type', 'image/svg+xml; charset=utf-8').send(svg);
+        const cache = {
+          etag: `"${createHash('sha256').update(svg).digest('base64url').slice(0, 32)}"`,
+          cacheControl: `${user.isPublic ? 'public' : 'private'}, max-age=300`,
+          headers: { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" },
+        };
+        return await sendCacheable(req, reply, cache, () =>
+          reply.code(200).header('content-type', 'image/svg+xml; charset=utf-8').send(svg),
+        );
       } catch (err) {
         return sendRestError(reply, err, app.log, true);
       }

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../app';
 import { PlayStyle } from '../domain/constants';
 import { badInput, notFound } from '../errors';
 import { parseVersion } from '../graphql/args';
-import { contextForRequest, type Context } from '../graphql/context';
+import type { Context } from '../graphql/context';
 import { documentsOf } from '../graphql/documents';
 import { accountDocument } from '../modules/users/account-backup';
 import {
@@ -16,8 +16,8 @@ import {
   type ExportQuery,
 } from '../modules/scores/export.service';
 import { RestAccountExport, RestScoresExport } from './documents/export';
-import { sendRestError } from './errors';
-import { ErrorBody, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
+import { ErrorBody, errorDocs, type RouteDoc } from './openapi';
+import { fileRoute } from './route';
 
 /**
  * Downloads (docs/portability.md): GET /api/v1/users/{userId}/scores/export — a player's bests
@@ -54,10 +54,12 @@ const EXPORT_DOC: RouteDoc = {
   query: ExportQuerySchema,
   responses: {
     200: { description: 'The file (application/json for batch-manual, text/csv for csv)', media: 'application/json' },
-    400: { description: 'Bad query parameter', body: ErrorBody },
-    401: { description: 'No or invalid bearer token', body: ErrorBody },
-    403: { description: 'Not the owner (nor an administrator)', body: ErrorBody },
-    404: { description: 'Unknown user', body: ErrorBody },
+    ...errorDocs({
+      400: 'Bad query parameter',
+      401: 'No or invalid bearer token',
+      403: 'Not the owner (nor an administrator)',
+      404: 'Unknown user',
+    }),
   },
   errors: ErrorBody,
   bearer: 'required',
@@ -94,7 +96,7 @@ function parseExportQuery(raw: unknown): {
   };
 }
 
-/** Registers a streamed GET download: 405 for other methods, errors before the first byte as JSON. */
+/** Registers a streamed GET download (fileRoute): the file's headers, then its chunks as they come. */
 export function downloadRoute(
   fastify: FastifyInstance,
   app: App,
@@ -105,25 +107,14 @@ export function downloadRoute(
     req: FastifyRequest,
   ) => Promise<{ type: string; filename: string; chunks: AsyncIterable<string> }>,
 ): void {
-  refuseOtherMethods(fastify, url);
-  fastify.route({
-    method: 'GET',
-    url,
-    ...routeSchema(doc),
-    handler: async (req: FastifyRequest, reply: FastifyReply) => {
-      try {
-        const ctx = await contextForRequest(app, req);
-        const file = await open(ctx, req);
-        return reply
-          .code(200)
-          .header('content-type', file.type)
-          .header('content-disposition', `attachment; filename="${file.filename}"`)
-          .header('cache-control', 'private, no-store')
-          .send(Readable.from(file.chunks, { objectMode: false }));
-      } catch (err) {
-        return sendRestError(reply, err, app.log, true);
-      }
-    },
+  fileRoute(fastify, app, url, doc, async (ctx, req, reply) => {
+    const file = await open(ctx, req);
+    return reply
+      .code(200)
+      .header('content-type', file.type)
+      .header('content-disposition', `attachment; filename="${file.filename}"`)
+      .header('cache-control', 'private, no-store')
+      .send(Readable.from(file.chunks, { objectMode: false }));
   });
 }
 
@@ -155,8 +146,7 @@ const ACCOUNT_DOC: RouteDoc = {
   tags: ['portability'],
   responses: {
     200: { description: 'The account document (application/json)', media: 'application/json' },
-    401: { description: 'No or invalid bearer token', body: ErrorBody },
-    403: { description: 'A third-party application token', body: ErrorBody },
+    ...errorDocs({ 401: 'No or invalid bearer token', 403: 'A third-party application token' }),
   },
   errors: ErrorBody,
   bearer: 'required',

@@ -5,18 +5,15 @@ import { parseQuery, queryEnum } from './query';
 import { RECENT_NOTES_PAGE_SIZE } from '../modules/notes/notes.service';
 import { SongNoteSort } from '../modules/notes/notes.types';
 import { getRoute } from './route';
-import { RestRecentNotes } from './documents/recent-notes';
+import { RestRecentNotes, type RecentNoteFields } from './documents/recent-notes';
 
-/** One item of the reference's recent-notes array (service-interface.md "Song note"). */
-export interface RecentSongNoteJson {
+/**
+ * One item of the reference's recent-notes array (service-interface.md "Song note"): `id`, the
+ * note's fields (body, authorTotalBpi, upvoteCount, upvoted, editable, createdAt, updatedAt), then
+ * its chart's.
+ */
+export interface RecentSongNoteJson extends RecentNoteFields {
   id: number;
-  body: string;
-  authorTotalBpi: number | null;
-  upvoteCount: number;
-  upvoted: boolean;
-  editable: boolean;
-  createdAt: string;
-  updatedAt: string;
   /** The chart id: a reference "song" is one chart (title + difficulty). */
   songId: number;
   songTitle: string;

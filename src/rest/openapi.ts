@@ -61,6 +61,13 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
   return rest;
 };
 
+/** The 304 of a route that answers with an ETag (sendCacheable, src/rest/route.ts). */
+export const NOT_MODIFIED_DOC = { description: 'Not modified (If-None-Match matched the ETag)' };
+
+/** Documented error statuses, each with the JSON error body: `errorDocs({ 404: 'Unknown user' })`. */
+export const errorDocs = (codes: Record<number, string>): Responses =>
+  Object.fromEntries(Object.entries(codes).map(([s, description]) => [Number(s), { description, body: ErrorBody }]));
+
 /** The Fastify route options of a documented route: its schema, and no Fastify validation or serialization. */
 export function routeSchema(doc: RouteDoc): {
   schema: FastifySchema;

@@ -20,7 +20,8 @@ import { deleteProfileImage, findProfileImage, saveProfileImage } from '../modul
 import { profileImageTask } from '../modules/users/profile-image.task';
 import { RestProfileImage, RestProfileImageOwner } from './documents/profile-image';
 import { restError } from './errors';
-import { ErrorBody, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
+import { ErrorBody, errorDocs, NOT_MODIFIED_DOC, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
+import { sendCacheable } from './route';
 
 /**
  * Uploaded profile images (docs/profile-image.md):
@@ -96,9 +97,6 @@ async function writer(app: App, ctx: Context): Promise<string> {
   ctx.readOnly = false;
   return ctx.viewer!.id;
 }
-
-const errorDocs = (codes: Record<number, string>): RouteDoc['responses'] =>
-  Object.fromEntries(Object.entries(codes).map(([s, description]) => [Number(s), { description, body: ErrorBody }]));
 
 function registerUpload(fastify: FastifyInstance, app: App) {
   fastify.register(async (scope) => {
@@ -200,7 +198,7 @@ export function registerProfileImage(fastify: FastifyInstance, app: App): void {
       query: ImageQuery,
       responses: {
         200: { description: 'The image', media: 'image/webp' },
-        304: { description: 'Not modified (If-None-Match matched the ETag)' },
+        304: NOT_MODIFIED_DOC,
         ...errorDocs({
           400: 'Bad size',
           401: 'Invalid or expired bearer token',
@@ -224,16 +222,13 @@ export function registerProfileImage(fastify: FastifyInstance, app: App): void {
         if (!user) throw notFound('User not found'); // the rule (Query.user, VISIBLE) refuses first
         const image = await findProfileImage(ctx.db, userId, size);
         if (!image) throw notFound('No uploaded profile image');
-        const etag = `"${image.etag}-${size}"`;
-        reply
-          .header('etag', etag)
-          .header('cache-control', profileImageCacheControl(user.isPublic, q.v === image.etag))
-          .header('vary', 'Authorization')
-          .header('x-content-type-options', 'nosniff');
-        const inm = req.headers['if-none-match'];
-        if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`))
-          return reply.code(304).send();
-        return reply.code(200).header('content-type', 'image/webp').send(Buffer.from(image.bytes));
+        const cache = {
+          etag: `"${image.etag}-${size}"`,
+          cacheControl: profileImageCacheControl(user.isPublic, q.v === image.etag),
+        };
+        return sendCacheable(req, reply, cache, () =>
+          reply.code(200).header('content-type', 'image/webp').send(Buffer.from(image.bytes)),
+        );
       }),
   });
 }

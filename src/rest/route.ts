@@ -3,7 +3,7 @@ import type { App } from '../app';
 import { contextForRequest, type Context } from '../graphql/context';
 import { documentsOf, type DirectDocument, type FixedDocument } from '../graphql/documents';
 import { sendRestError } from './errors';
-import { ErrorBody, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
+import { ErrorBody, errorDocs, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
 
 /**
  * One compatibility route: parse the request (bad input → 400), run the route's fixed GraphQL
@@ -45,9 +45,7 @@ export function getRoute<P, D, V extends Record<string, unknown>>(
   route: RestRoute<P, D, V>,
 ): void {
   const { response, errors, ...doc } = route.doc;
-  const responses: RouteDoc['responses'] = { 200: { description: 'OK', body: response } };
-  for (const [status, description] of Object.entries({ ...ROUTE_ERRORS, ...errors }))
-    responses[Number(status)] = { description, body: ErrorBody };
+  const responses = { 200: { description: 'OK', body: response }, ...errorDocs({ ...ROUTE_ERRORS, ...errors }) };
   refuseOtherMethods(fastify, route.url);
   // The route's compiled document, found on its first request (the server compiles the documents
   // after the routes are declared) and then called directly: no lookup per request.
@@ -86,4 +84,55 @@ export function getRoute<P, D, V extends Record<string, unknown>>(
       return sent instanceof Promise ? sent.catch((err: unknown) => fail(err, reply)) : undefined;
     },
   });
+}
+
+/**
+ * Registers a GET route that answers with something other than JSON (a picture, a download):
+ * other methods → 405 with Allow; the context built as for GraphQL; an error thrown before
+ * anything is sent → the JSON error body, as text (sendRestError `asText`).
+ */
+export function fileRoute(
+  fastify: FastifyInstance,
+  app: App,
+  url: string,
+  doc: RouteDoc,
+  run: (ctx: Context, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+): void {
+  refuseOtherMethods(fastify, url);
+  fastify.route({
+    method: 'GET',
+    url,
+    ...routeSchema(doc),
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      try {
+        return await run(await contextForRequest(app, req), req, reply);
+      } catch (err) {
+        return sendRestError(reply, err, app.log, true);
+      }
+    },
+  });
+}
+
+/**
+ * Answers a cacheable GET (a picture): ETag, Cache-Control, `Vary: Authorization` (the answer
+ * depends on the viewer), nosniff and `headers`; then 304 without a body when If-None-Match names
+ * the ETag (strong or weak), else `answer()` — the 200 with its content type and body, made only then.
+ */
+export function sendCacheable(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  cache: { etag: string; cacheControl: string; headers?: Record<string, string> },
+  answer: () => FastifyReply | Promise<FastifyReply>,
+): FastifyReply | Promise<FastifyReply> {
+  const { etag } = cache;
+  reply
+    .header('etag', etag)
+    .header('cache-control', cache.cacheControl)
+    .header('vary', 'Authorization')
+    .header('x-content-type-options', 'nosniff')
+    .headers(cache.headers ?? {});
+  const inm = req.headers['if-none-match'];
+  if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`))
+    return reply.code(304).send();
+  return answer();
 }

@@ -17,19 +17,10 @@
  *   is in bucket `90`, never in `80` through a rounding error.
  */
 import { BPI_FLOOR } from '../bpi';
-import {
-  inScope,
-  type BestInput,
-  type ChartFilter,
-  type ChartSource,
-  type Histogram,
-  type HistogramBucket,
-} from './common';
-import type { DistributionStep } from './query';
+import { countBests, type BestInput, type ChartFilter, type ChartSource, type HistogramBucket } from './common';
+import type { DistributionStep, StepHistogram } from './query';
 
-export interface BpiDistribution extends Histogram {
-  step: DistributionStep;
-}
+export type BpiDistribution = StepHistogram;
 
 /** The empty buckets of a step (labels and bounds). */
 export function bpiBuckets(step: DistributionStep): HistogramBucket[] {
@@ -54,14 +45,8 @@ export function bpiDistribution(
   filter: ChartFilter,
   step: DistributionStep,
 ): BpiDistribution {
-  const buckets = bpiBuckets(step);
-  let total = 0;
-  for (const b of bests) {
-    const c = source.chart(b.chartId);
-    if (!c || !c.definition || !inScope(c, filter) || b.exScore <= 0) continue;
-    const bpi = source.currentBpi(b.chartId, b.exScore) ?? BPI_FLOOR;
-    buckets[bpiBucketIndex(bpi, step)].count++;
-    total++;
-  }
+  const { total, buckets } = countBests(source, bests, filter, bpiBuckets(step), (c, exScore) =>
+    c.definition ? bpiBucketIndex(source.currentBpi(c.id, exScore) ?? BPI_FLOOR, step) : null,
+  );
   return { step, total, buckets };
 }

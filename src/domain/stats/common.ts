@@ -66,6 +66,27 @@ export function chartSource(charts: Iterable<StatsChart>): ChartSource {
   };
 }
 
+/** The head of a per-chart row of a stats list: the chart, the player's EX score and its BPI. */
+export interface ChartScore {
+  chartId: number;
+  title: string;
+  difficulty: string;
+  level: number;
+  notes: number;
+  exScore: number;
+  bpi: number;
+}
+
+export const chartScore = (c: StatsChart, exScore: number, bpi: number): ChartScore => ({
+  chartId: c.id,
+  title: c.title,
+  difficulty: c.difficulty,
+  level: c.level,
+  notes: c.notes,
+  exScore,
+  bpi,
+});
+
 /** A player's best on one chart in one version: a BestScore row (only the fields used). */
 export interface BestInput {
   chartId: number;
@@ -272,6 +293,30 @@ export interface Histogram {
   /** charts counted */
   total: number;
   buckets: HistogramBucket[];
+}
+
+/**
+ * Counts the player's bests into `buckets` (counts starting at 0): a best on a chart in the scope
+ * with an EX score above 0 goes to the bucket `bucketOf` names (null: not counted). The distributions
+ * (BPI, score rate, DJ rank) differ only in their buckets and in `bucketOf`.
+ */
+export function countBests(
+  source: ChartSource,
+  bests: Iterable<BestInput>,
+  filter: ChartFilter,
+  buckets: HistogramBucket[],
+  bucketOf: (c: StatsChart, exScore: number) => number | null,
+): Histogram {
+  let total = 0;
+  for (const b of bests) {
+    const c = source.chart(b.chartId);
+    if (!c || !inScope(c, filter) || b.exScore <= 0) continue;
+    const i = bucketOf(c, b.exScore);
+    if (i === null) continue;
+    buckets[i].count++;
+    total++;
+  }
+  return { total, buckets };
 }
 
 /** A best EX rebuilt from plays, with the BPI stored on the play that set it. */

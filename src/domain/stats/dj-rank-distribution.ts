@@ -15,7 +15,7 @@
  *   Compared in integers (s·9 ≥ m·k, s·18 ≥ m·17), so a score exactly on a border reaches it.
  * - 9 buckets in order F, E, D, C, B, A, AA, AAA, MAX- (AAA counts AAA but not MAX-).
  */
-import { inScope, type BestInput, type ChartFilter, type ChartSource, type Histogram } from './common';
+import { countBests, type BestInput, type ChartFilter, type ChartSource, type Histogram } from './common';
 
 export const DJ_RANKS = ['F', 'E', 'D', 'C', 'B', 'A', 'AA', 'AAA', 'MAX-'] as const;
 export type DjRank = (typeof DJ_RANKS)[number];
@@ -35,24 +35,15 @@ export function borderScore(m: number, num: number, den: number): number {
 }
 
 export function djRankDistribution(source: ChartSource, bests: Iterable<BestInput>, filter: ChartFilter): Histogram {
-  const counts = new Map<DjRank, number>(DJ_RANKS.map((r) => [r, 0]));
-  let total = 0;
-  for (const b of bests) {
-    const c = source.chart(b.chartId);
-    if (!c || !inScope(c, filter) || b.exScore <= 0 || !(c.notes > 0)) continue;
-    const r = djRankOf(b.exScore, c.notes);
-    counts.set(r, counts.get(r)! + 1);
-    total++;
-  }
   // bounds as fractions of the maximum EX score
   const lower = [0, 2 / 9, 3 / 9, 4 / 9, 5 / 9, 6 / 9, 7 / 9, 8 / 9, 17 / 18];
-  return {
-    total,
-    buckets: DJ_RANKS.map((label, i) => ({
-      label,
-      from: lower[i],
-      to: i + 1 < lower.length ? lower[i + 1] : 1,
-      count: counts.get(label)!,
-    })),
-  };
+  const buckets = DJ_RANKS.map((label, i) => ({
+    label,
+    from: lower[i],
+    to: i + 1 < lower.length ? lower[i + 1] : 1,
+    count: 0,
+  }));
+  return countBests(source, bests, filter, buckets, (c, exScore) =>
+    c.notes > 0 ? DJ_RANKS.indexOf(djRankOf(exScore, c.notes)) : null,
+  );
 }

@@ -31,7 +31,7 @@
  *   [offset, offset + limit) of each; total = charts kept.
  */
 import { BPI_FLOOR, round2 } from '../bpi';
-import { inScope, type BestInput, type ChartFilter, type ChartSource } from './common';
+import { chartScore, inScope, type BestInput, type ChartFilter, type ChartScore, type ChartSource } from './common';
 
 /** Neighbourhood size (the reference's `n`): default and largest. */
 export const DEFAULT_NEIGHBOURS = 20;
@@ -69,14 +69,7 @@ export interface NeighbourBest extends BestInput {
   userId: string;
 }
 
-export interface NeighbourItem {
-  chartId: number;
-  title: string;
-  difficulty: string;
-  level: number;
-  notes: number;
-  exScore: number;
-  bpi: number;
+export interface NeighbourItem extends ChartScore {
   neighborAvgBpi: number;
   neighborCount: number;
   bpiDiff: number;
@@ -121,13 +114,7 @@ export function neighbourRecommendations(
     const bpi = source.currentBpi(c.id, b.exScore) ?? BPI_FLOOR;
     const avg = round2(a.sum / a.count);
     items.push({
-      chartId: c.id,
-      title: c.title,
-      difficulty: c.difficulty,
-      level: c.level,
-      notes: c.notes,
-      exScore: b.exScore,
-      bpi,
+      ...chartScore(c, b.exScore, bpi),
       neighborAvgBpi: avg,
       neighborCount: a.count,
       bpiDiff: round2(bpi - avg),

@@ -21,7 +21,7 @@ import {
   type GameVersion,
   type RadarCategory,
 } from '../constants';
-import { GROUP_BY, isCalendarDate, type ChartFilter, type GroupBy } from './common';
+import { GROUP_BY, isCalendarDate, type ChartFilter, type GroupBy, type Histogram } from './common';
 
 export type IssueCode =
   'invalid_enum_value' | 'invalid_value' | 'invalid_type' | 'out_of_range' | 'invalid_date' | 'custom';
@@ -162,6 +162,11 @@ export function parseGroupBy(v: string | null | undefined, arg = 'groupBy', dflt
 
 export const DISTRIBUTION_STEPS = [1, 2, 5, 10] as const;
 export type DistributionStep = (typeof DISTRIBUTION_STEPS)[number];
+
+/** A histogram counted with a bucket width (the BPI and score-rate distributions). */
+export interface StepHistogram extends Histogram {
+  step: DistributionStep;
+}
 
 /** Bucket width of the BPI and score-rate histograms: 1, 2, 5 or 10 (default 10). */
 export function parseStep(v: number | string | null | undefined, arg = 'step'): Checked<DistributionStep> {

@@ -55,12 +55,14 @@ import { ARENA_ORDER, RADAR_CATEGORIES, type ArenaClass, type RadarCategory } fr
 import { chartInVersion, computeRadar, type RadarValues } from '../radar';
 import type { ArenaObservation } from './arena-trend';
 import {
+  chartScore,
   dateOnly,
   inScope,
   isoWeekday,
   jstDate,
   jstHour,
   NO_FILTER,
+  type ChartScore,
   type ChartSource,
   type PlayInput,
   type ReplayedBest,
@@ -103,14 +105,7 @@ export interface TowerRanks {
   totalUsers: number;
 }
 
-export interface ReviewSong {
-  chartId: number;
-  title: string;
-  difficulty: string;
-  level: number;
-  notes: number;
-  exScore: number;
-  bpi: number;
+export interface ReviewSong extends ChartScore {
   rank: number | null;
   bpiBefore: number | null;
   exScoreBefore: number | null;
@@ -179,13 +174,7 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
     const bpi = b.bpi ?? BPI_FLOOR;
     const before = prev ? (prev.bpi ?? BPI_FLOOR) : null;
     songs.push({
-      chartId,
-      title: c.title,
-      difficulty: c.difficulty,
-      level: c.level,
-      notes: c.notes,
-      exScore: b.exScore,
-      bpi,
+      ...chartScore(c, b.exScore, bpi),
       rank: input.songRanks?.get(chartId) ?? null,
       bpiBefore: before,
       exScoreBefore: prev?.exScore ?? null,

@@ -13,19 +13,10 @@
  *   (floor(s·100 / (m·step)) with m = 2·notes), so a rate exactly on a border is in the upper
  *   bucket.
  */
-import {
-  inScope,
-  type BestInput,
-  type ChartFilter,
-  type ChartSource,
-  type Histogram,
-  type HistogramBucket,
-} from './common';
-import type { DistributionStep } from './query';
+import { countBests, type BestInput, type ChartFilter, type ChartSource, type HistogramBucket } from './common';
+import type { DistributionStep, StepHistogram } from './query';
 
-export interface ScoreRateDistribution extends Histogram {
-  step: DistributionStep;
-}
+export type ScoreRateDistribution = StepHistogram;
 
 export function scoreRateBucketIndex(s: number, notes: number, step: DistributionStep): number {
   const m = notes * 2;
@@ -42,12 +33,8 @@ export function scoreRateDistribution(
   const buckets: HistogramBucket[] = [];
   for (let b = 0; b < 100; b += step) buckets.push({ label: String(b), from: b, to: b + step, count: 0 });
   buckets.push({ label: '100', from: 100, to: 100, count: 0 });
-  let total = 0;
-  for (const b of bests) {
-    const c = source.chart(b.chartId);
-    if (!c || !inScope(c, filter) || b.exScore <= 0 || !(c.notes > 0)) continue;
-    buckets[scoreRateBucketIndex(Math.min(b.exScore, c.notes * 2), c.notes, step)].count++;
-    total++;
-  }
+  const { total } = countBests(source, bests, filter, buckets, (c, exScore) =>
+    c.notes > 0 ? scoreRateBucketIndex(Math.min(exScore, c.notes * 2), c.notes, step) : null,
+  );
   return { step, total, buckets };
 }

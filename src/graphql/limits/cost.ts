@@ -285,12 +285,7 @@ export function analyseOperation(
     return { cost, aliases, schemaFields, fields, uploads, heavy, plans, work };
   };
 
-  const root =
-    operation.operation === 'mutation'
-      ? schema.getMutationType()
-      : operation.operation === 'subscription'
-        ? schema.getSubscriptionType()
-        : schema.getQueryType();
+  const root = schema.getRootType(operation.operation);
   const s = root ? walk(operation.selectionSet, root, false) : ZERO;
   return {
     cost: s.cost,

@@ -194,12 +194,7 @@ export function stringPlan(
       }
     }
   };
-  const root =
-    operation.operation === 'mutation'
-      ? schema.getMutationType()
-      : operation.operation === 'subscription'
-        ? schema.getSubscriptionType()
-        : schema.getQueryType();
+  const root = schema.getRootType(operation.operation);
   if (root) walk(operation.selectionSet, root);
   return { literal: found, uses };
 }

@@ -120,33 +120,20 @@ export class CatalogueService {
     return this.s.loaders.catalogue.chartsOfSong.load(songId);
   }
 
-  /** The definition in force (from the in-memory catalogue); null: no BPI definition. */
   /**
    * The EX score needed for a target BPI under the chart's current definition (null: no definition).
    * Any finite target: the answer is clamped to 0 … notes × 2, as the reference's inverse.
+   * Model V2: the fitted parameters (null: the chart has none).
    */
   exForBpi(chartId: number, target: number, model: BpiModel = BpiModel.V1) {
     const t = parseFiniteBpi(target, 'bpi');
-    if (model === BpiModel.V2) {
-      const c = this.s.catalogue.chart(chartId);
-      const exScore = this.s.catalogue.exScoreForBpiV2(chartId, t);
-      if (!c || exScore === null) return null;
-      const max = (c.definition?.notes ?? c.notes) * 2;
-      const bpi = this.s.catalogue.currentBpiV2(chartId, exScore);
-      return {
-        targetBpi: t,
-        exScore,
-        bpi,
-        rate: max > 0 ? exScore / max : 0,
-        reachable: bpi !== null && bpi >= round2(t),
-      };
-    }
-    const def = this.s.catalogue.chart(chartId)?.definition;
-    if (!def) return null;
-    const exScore = exScoreForBpi(t, def);
-    if (exScore === null) return null;
-    const max = def.notes * 2;
-    const bpi = this.s.catalogue.currentBpi(chartId, exScore);
+    const { catalogue } = this.s;
+    const c = catalogue.chart(chartId);
+    const v2 = model === BpiModel.V2;
+    const exScore = v2 ? catalogue.exScoreForBpiV2(chartId, t) : c?.definition ? exScoreForBpi(t, c.definition) : null;
+    if (!c || exScore === null) return null;
+    const max = (c.definition?.notes ?? c.notes) * 2;
+    const bpi = v2 ? catalogue.currentBpiV2(chartId, exScore) : catalogue.currentBpi(chartId, exScore);
     return {
       targetBpi: t,
       exScore,
@@ -156,6 +143,7 @@ export class CatalogueService {
     };
   }
 
+  /** The definition in force (from the in-memory catalogue); null: no BPI definition. */
   currentDefinition(chartId: number) {
     const d = this.s.catalogue.chart(chartId)?.definition;
     return d ? { ...d, isCurrent: true } : null;

@@ -6,7 +6,7 @@
  * of each chart. A light module, so that the worker pool can load it (migrate.task.ts); matching
  * the entries to charts and the writes stay in migrate.service.ts.
  */
-import { ClearLamp, isGameVersion } from '../../domain/constants';
+import { isGameVersion, LAMP_ORDER, type ClearLamp } from '../../domain/constants';
 import { jstToUtc, normalizeWallClock } from '../../domain/csv';
 import { playDateProblem } from '../../domain/dates';
 import { badInput } from '../../errors';
@@ -14,15 +14,8 @@ import { badInput } from '../../errors';
 /** History entries per migration (all versions). */
 export const MIGRATION_MAX_ENTRIES = 100_000;
 
-const LEGACY_LAMPS = [
-  ClearLamp.FAILED,
-  ClearLamp.ASSIST_CLEAR,
-  ClearLamp.EASY_CLEAR,
-  ClearLamp.CLEAR,
-  ClearLamp.HARD_CLEAR,
-  ClearLamp.EX_HARD_CLEAR,
-  ClearLamp.FULLCOMBO_CLEAR,
-];
+/** The older app numbers lamps 0 = FAILED … 6 = FULLCOMBO CLEAR: the lamp order without NO PLAY. */
+const LEGACY_LAMPS = LAMP_ORDER.slice(1);
 
 interface HistoryItem {
   title: string;

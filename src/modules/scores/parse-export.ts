@@ -224,13 +224,15 @@ export function parseExportWith(
   };
 }
 
-/** parseExportWith the catalogue on this thread (tests, tools). */
+/** parseExportWith's arguments after the lookup: corrections, the official CSV's play style, options. */
+type ParseTail = Parameters<typeof parseExportWith> extends [string, string, ExportLookup, ...infer R] ? R : never;
+
+/** parseExportWith the catalogue on this thread (tests, tools): its lookup, the other arguments as they are. */
 export function parseExport(
   text: string,
   version: string,
   catalogue: ExportCatalogue,
-  corrections: TitleCorrections = NO_CORRECTIONS,
-  officialPlayStyle: PlayStyle = PlayStyle.SP,
+  ...rest: ParseTail
 ): ParsedExport {
-  return parseExportWith(text, version, exportLookup(catalogue), corrections, officialPlayStyle);
+  return parseExportWith(text, version, exportLookup(catalogue), ...rest);
 }

@@ -1,14 +1,8 @@
 import { fixedDocument } from '../../graphql/documents';
+import { MCP_CHART, type McpChartData } from './mcp-chart';
 
 interface McpChartRivalsData {
-  chart: {
-    databaseId: number;
-    playStyle: string;
-    difficulty: string;
-    level: number;
-    notes: number | null;
-    song: { title: string };
-  } | null;
+  chart: (McpChartData & { notes: number | null }) | null;
   me: {
     followingScoresOn:
       | {
@@ -31,14 +25,8 @@ export const McpChartRivals = fixedDocument<McpChartRivalsData, { chartId: strin
   /* GraphQL */ `
     query McpChartRivals($chartId: ID!, $version: GameVersion) {
       chart(id: $chartId) {
-        databaseId
-        playStyle
-        difficulty
-        level
+        ...McpChart
         notes
-        song {
-          title
-        }
       }
       me {
         followingScoresOn(chartId: $chartId, version: $version) {
@@ -59,5 +47,6 @@ export const McpChartRivals = fixedDocument<McpChartRivalsData, { chartId: strin
         }
       }
     }
+    ${MCP_CHART}
   `,
 );

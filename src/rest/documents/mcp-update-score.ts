@@ -1,7 +1,8 @@
 import { fixedDocument } from '../../graphql/documents';
+import { MCP_CHART, type McpChartData } from './mcp-chart';
 
 interface McpMyBestData {
-  chart: { databaseId: number; playStyle: string; difficulty: string; level: number; song: { title: string } } | null;
+  chart: McpChartData | null;
   me: {
     bestOn: { exScore: number; bpi: number | null; clearLamp: string | null; missCount: number | null } | null;
   } | null;
@@ -13,13 +14,7 @@ export const McpMyBest = fixedDocument<McpMyBestData, { chartId: string; version
   /* GraphQL */ `
     query McpMyBest($chartId: ID!, $version: GameVersion) {
       chart(id: $chartId) {
-        databaseId
-        playStyle
-        difficulty
-        level
-        song {
-          title
-        }
+        ...McpChart
       }
       me {
         bestOn(chartId: $chartId, version: $version) {
@@ -30,6 +25,7 @@ export const McpMyBest = fixedDocument<McpMyBestData, { chartId: string; version
         }
       }
     }
+    ${MCP_CHART}
   `,
 );
 

@@ -1,17 +1,21 @@
 import { fixedDocument } from '../../graphql/documents';
 
+/** The note's fields the route answers as they are (src/rest/notes.ts RecentSongNoteJson). */
+export interface RecentNoteFields {
+  body: string;
+  authorTotalBpi: number | null;
+  upvoteCount: number;
+  upvoted: boolean;
+  editable: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
 interface RecentNotesData {
   recentSongNotes: {
     edges: {
-      node: {
+      node: RecentNoteFields & {
         databaseId: number;
-        body: string;
-        authorTotalBpi: number | null;
-        upvoteCount: number;
-        upvoted: boolean;
-        editable: boolean;
-        createdAt: string;
-        updatedAt: string;
         chartId: number;
         chart: { difficulty: string; level: number; song: { title: string } };
       };
