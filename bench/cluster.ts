@@ -81,12 +81,17 @@ interface Fixture {
 
 const gqlBody = (query: string, variables: Record<string, unknown> = {}) => JSON.stringify({ query, variables });
 
+/** What the mix reads of a GraphQL answer's data (the signed-in player's id). */
+interface GqlData {
+  me?: { databaseId?: string } | null;
+}
+
 async function gql(
   url: string,
   query: string,
   variables: Record<string, unknown>,
   token?: string,
-): Promise<{ ok: boolean; data?: any; status: number; text?: string }> {
+): Promise<{ ok: boolean; data?: GqlData; status: number; text?: string }> {
   const res = await fetch(url + '/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -155,7 +160,7 @@ async function mix(
           const p = fx.players[Math.floor(rnd() * fx.players.length)];
           // databaseId: the user's id (`id` is the opaque global id of the Node interface)
           const q = await gql(url, '{ me { databaseId name } }', {}, p.token);
-          if (!q.ok || q.data.me?.databaseId !== p.id)
+          if (!q.ok || q.data!.me?.databaseId !== p.id)
             fail(kind, `${q.status} ${q.text ?? JSON.stringify(q.data).slice(0, 200)}`);
         } else if (x < 0.93 && followPairs.length) {
           kind = 'follow';
@@ -291,10 +296,10 @@ async function main() {
         lazy: false,
       });
       await new Promise<void>((resolve, reject) => {
-        client.subscribe(
+        client.subscribe<{ notificationAdded?: { type?: string } | null }>(
           { query: 'subscription { notificationAdded { type actorId } }' },
           {
-            next: (m: any) =>
+            next: (m) =>
               m.data?.notificationAdded?.type === 'NEW_FOLLOWER' && received.set(p.id, (received.get(p.id) ?? 0) + 1),
             error: reject,
             complete: () => {},

@@ -460,7 +460,7 @@ export async function benchDashboard(target: 'pglite' | 'postgresql'): Promise<v
 /** The object of the dashboard fields in a GraphQL answer (the first object with a radarSvg key). */
 function findDashboard(v: unknown): Record<string, unknown> | undefined {
   if (v === null || typeof v !== 'object') return undefined;
-  if ('radarSvg' in v) return v as Record<string, unknown>;
+  if ('radarSvg' in v) return v;
   for (const x of Object.values(v)) {
     const found = findDashboard(x);
     if (found) return found;

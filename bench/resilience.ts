@@ -95,12 +95,18 @@ export const ENV = (dataDir: string, url = '') => ({
   LOG_LEVEL: 'error',
 });
 
+/** What the benchmarks read of a GraphQL answer: the import's counts and the errors' codes. */
+export interface GqlAnswer {
+  data?: { importScoresCsv?: { batchId?: string; rowCount?: number } | null } | null;
+  errors?: { message?: string; extensions?: { code?: string } }[];
+}
+
 export async function post(
   server: Child,
   body: unknown,
   token?: string,
   timeoutMs = 10_000,
-): Promise<{ status: number; text: string; json: any }> {
+): Promise<{ status: number; text: string; json: GqlAnswer | null }> {
   const res = await fetch(`${server.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -108,7 +114,7 @@ export async function post(
     signal: AbortSignal.timeout(timeoutMs),
   });
   const text = await res.text();
-  let json: any = null;
+  let json: GqlAnswer | null = null;
   try {
     json = JSON.parse(text);
   } catch {

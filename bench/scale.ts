@@ -37,7 +37,13 @@ function tokenFor(userId: string): Promise<string> {
     .sign(new TextEncoder().encode(JWT));
 }
 
-async function gql(url: string, query: string, variables: Record<string, unknown>, token?: string): Promise<any> {
+/** The `data` of a GraphQL answer, typed as the caller's query reads it (an error answer throws). */
+async function gql<T = unknown>(
+  url: string,
+  query: string,
+  variables: Record<string, unknown>,
+  token?: string,
+): Promise<T> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -48,10 +54,16 @@ async function gql(url: string, query: string, variables: Record<string, unknown
     body: JSON.stringify({ query, variables }),
     signal: AbortSignal.timeout(120_000),
   });
-  const body = await res.json();
+  const body = (await res.json()) as { data: T; errors?: unknown };
   if (res.status !== 200 || body.errors)
     throw new Error(`HTTP ${res.status}: ${JSON.stringify(body.errors ?? body).slice(0, 200)}`);
   return body.data;
+}
+
+/** One page of the walk over `globalRanking` (its cursors and where the next page starts). */
+interface RankingPage {
+  edges: { cursor: string }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
 export async function benchScale(requests = Number(process.env.BENCH_REQUESTS ?? 400)): Promise<void> {
@@ -116,8 +128,9 @@ export async function benchScale(requests = Number(process.env.BENCH_REQUESTS ??
       const walk = `query($after: String) { globalRanking(first: 100, after: $after) { edges { cursor } pageInfo { hasNextPage endCursor } } }`;
       const cursors: string[] = [];
       for (let after: string | null = null, k = 0; k < 1000; k++) {
-        const page: any = (await gql(server.url, walk, { after })).globalRanking;
-        cursors.push(...page.edges.filter((_: unknown, j: number) => j % 20 === 19).map((e: any) => e.cursor));
+        const page: RankingPage = (await gql<{ globalRanking: RankingPage }>(server.url, walk, { after }))
+          .globalRanking;
+        cursors.push(...page.edges.filter((_, j) => j % 20 === 19).map((e) => e.cursor));
         if (!page.pageInfo.hasNextPage) break;
         after = page.pageInfo.endCursor;
       }

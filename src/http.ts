@@ -131,9 +131,12 @@ export interface HttpServer {
 
 /** Fastify + Apollo Server 5: GraphQL at /graphql, the explorer, health checks and REST routes. */
 export async function createHttpServer(app: App): Promise<HttpServer> {
+  // Fastify's own logger is the process logger, typed as Fastify's logger (not pino's): Fastify infers
+  // its instance type from this option, and the routes take a FastifyInstance of FastifyBaseLogger.
+  const logger: FastifyBaseLogger = app.log;
   const fastify = Fastify({
-    // Fastify's own logger is the process logger; request ids from genReqId (X-Request-ID kept).
-    loggerInstance: app.log as FastifyBaseLogger,
+    // request ids from genReqId (X-Request-ID kept).
+    loggerInstance: logger,
     // Fastify 5.8+ takes these two through a LogController (the top-level options are deprecated: FSTDEP023/024).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
     genReqId: requestIdFor,

@@ -48,7 +48,6 @@ export interface DatabaseOptions {
 }
 
 type Adapter = Awaited<ReturnType<PrismaPg['connect']>>;
-type Transaction = Awaited<ReturnType<Adapter['startTransaction']>>;
 
 /**
  * One statement at a time on a transaction's connection. An interactive transaction owns one pg
@@ -72,7 +71,7 @@ export function serialiseTransactions(adapter: Adapter): Adapter {
     const executeRaw = tx.executeRaw.bind(tx);
     tx.queryRaw = (q) => inTurn(() => queryRaw(q));
     tx.executeRaw = (q) => inTurn(() => executeRaw(q));
-    return tx as Transaction;
+    return tx;
   };
   return adapter;
 }

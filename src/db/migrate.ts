@@ -19,9 +19,9 @@ const FILTERS = { externalTables: [] as string[], externalEnums: [] as string[] 
 // made unique per module instance: V8 caches the compiled function by its text, and a cached one keeps
 // the import context of the first loader (under jest: a test file's environment, torn down later).
 // eslint-disable-next-line @typescript-eslint/no-implied-eval -- deliberate: import() that no transform rewrites
-const importEsm = new Function('s', `return import(s) /* ${Date.now()}.${Math.random()} */`) as (
+const importEsm = new Function('s', `return import(s) /* ${Date.now()}.${Math.random()} */`) as <T>(
   s: string,
-) => Promise<any>;
+) => Promise<T>;
 
 type Engine = {
   applyMigrations(i: unknown): Promise<{ appliedMigrationNames: string[] }>;
@@ -29,9 +29,15 @@ type Engine = {
   free(): void;
 };
 
+/** The engine's JS glue (schema_engine_bg.js): the module the .wasm imports from, its wasm hook and the engine class. */
+type EngineGlue = WebAssembly.ModuleImports & {
+  __wbg_set_wasm(exports: WebAssembly.Exports): void;
+  SchemaEngine: { new: (...a: unknown[]) => Promise<Engine> };
+};
+
 async function loadEngineClass(): Promise<{ SchemaEngine: { new: (...a: unknown[]) => Promise<Engine> } }> {
   const dir = path.dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg'));
-  const bg = await importEsm(path.join(dir, 'schema_engine_bg.js'));
+  const bg = await importEsm<EngineGlue>(path.join(dir, 'schema_engine_bg.js'));
   if (!(loadEngineClass as { ready?: boolean }).ready) {
     const bytes = fs.readFileSync(path.join(dir, 'schema_engine_bg.wasm'));
     const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': bg });

@@ -63,8 +63,17 @@ export interface AccessLookup {
  */
 export interface NodeSource {
   load(ctx: Context, keys: readonly string[]): Promise<readonly (object | null)[]>;
-  key?: (root: any) => string | number;
+  key?: (root: ObjectRoot) => string | number;
 }
+
+/**
+ * The parent (root) object of a GraphQL object type, as the per-type tables read it: a node
+ * source's `key` (above, src/graphql/global-id.ts) and a rule's `target` (src/graphql/rules.ts).
+ * Each entry names its own type's shape (`(root: { id: string }) => root.id`), which a parameter
+ * typed `unknown` would refuse, so the tables take any root.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one table holds functions over many types' roots, each typed by its own entry
+export type ObjectRoot = any;
 
 /** How the platform reaches the areas without naming them: built from the manifests (src/modules/area.ts). */
 export interface AreaRuntime {

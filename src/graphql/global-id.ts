@@ -23,6 +23,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { Field, ID, InterfaceType } from 'type-graphql';
+import type { ObjectRoot } from './context';
 
 const TYPE_NAME = /^[A-Z][A-Za-z0-9]{0,63}$/;
 
@@ -67,7 +68,7 @@ export abstract class NodeInterface {
 }
 
 /** How an entity type's database key is read from its root object (default: `root.id`). */
-export type NodeKeyOf = (root: any) => string | number;
+export type NodeKeyOf = (root: ObjectRoot) => string | number;
 
 /**
  * Makes `id` of every type implementing `Node` answer the global id (from `keyOf[type]`, default
@@ -131,7 +132,8 @@ export function acceptGlobalIds(schema: GraphQLSchema): void {
       const resolve: GraphQLFieldResolver<unknown, unknown> = field.resolve ?? defaultFieldResolver;
       const wrapped: GraphQLFieldResolver<unknown, unknown> = (source, args, ctx, info) =>
         resolve(source, decode(args), ctx, info);
-      for (const sym of Object.getOwnPropertySymbols(resolve)) (wrapped as any)[sym] = (resolve as any)[sym];
+      for (const sym of Object.getOwnPropertySymbols(resolve))
+        (wrapped as unknown as Record<symbol, unknown>)[sym] = (resolve as unknown as Record<symbol, unknown>)[sym];
       field.resolve = wrapped;
       if (field.subscribe) {
         const subscribe = field.subscribe;

@@ -27,8 +27,8 @@
 import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
 
-type AnyResolver = GraphQLFieldResolver<unknown, unknown, any>;
-type ParamGetter = (root: any, args: Record<string, unknown>, ctx: unknown, info: unknown) => unknown;
+type AnyResolver = GraphQLFieldResolver<unknown, unknown, Record<string, unknown>>;
+type ParamGetter = (root: unknown, args: Record<string, unknown>, ctx: unknown, info: unknown) => unknown;
 
 interface Param {
   kind: string;
@@ -120,7 +120,7 @@ function paramGetters(params: Param[]): ParamGetter[] | string {
         // interface-typed root (reflected as Object) is passed through unchanged — so do we.
         if (p.getType && p.getType() !== Object) return '@Root typed as a class';
         const prop = p.propertyName;
-        getters.push(prop ? (root) => root?.[prop] : (root) => root);
+        getters.push(prop ? (root) => (root as Record<string, unknown> | null | undefined)?.[prop] : (root) => root);
         break;
       }
       default:

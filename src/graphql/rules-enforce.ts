@@ -9,7 +9,7 @@ import { canView, userVisibility } from './user-visibility';
  * (src/graphql/rules-schema.ts), node resolution (src/graphql/node.ts) and subscriptions.
  */
 
-const byUserId = (args: Record<string, any>) => args.userId as string | undefined;
+const byUserId = (args: Record<string, unknown>) => args.userId as string | undefined;
 
 function noViewer(ctx: Context) {
   return ctx.identity
@@ -25,7 +25,7 @@ function noViewer(ctx: Context) {
 export function enforce(
   ctx: Context,
   operation: string,
-  args: Record<string, any>,
+  args: Record<string, unknown>,
   kind: 'read' | 'write',
 ): void | Promise<void> {
   const entry = RULES[operation];
@@ -59,7 +59,7 @@ async function enforceOwner(
   ctx: Context,
   viewerId: string,
   entry: RuleEntry,
-  args: Record<string, any>,
+  args: Record<string, unknown>,
 ): Promise<void> {
   const target = await (entry.target ?? byUserId)(args, ctx);
   if (target === viewerId) return;
@@ -72,7 +72,7 @@ async function enforceOwner(
   throw forbidden('Only the owner may do this');
 }
 
-async function enforceVisible(ctx: Context, entry: RuleEntry, args: Record<string, any>): Promise<void> {
+async function enforceVisible(ctx: Context, entry: RuleEntry, args: Record<string, unknown>): Promise<void> {
   const target = await (entry.target ?? byUserId)(args, ctx);
   if (!target) return;
   if (!(await canView(ctx, target))) throw forbidden('This profile is set as a private.');
@@ -86,8 +86,8 @@ async function enforceVisible(ctx: Context, entry: RuleEntry, args: Record<strin
 export function fieldAllowed(
   ctx: Context,
   entry: RuleEntry,
-  root: any,
-  args: Record<string, any>,
+  root: unknown,
+  args: Record<string, unknown>,
 ): boolean | Promise<boolean> {
   let ok: boolean | Promise<boolean>;
   switch (entry.rule) {
@@ -126,8 +126,8 @@ function refuse(ctx: Context): never {
 export function fieldVerdict(
   ctx: Context,
   coordinate: string,
-  root: any,
-  args: Record<string, any> = {},
+  root: unknown,
+  args: Record<string, unknown> = {},
 ): boolean | Promise<boolean> {
   const entry = RULES[coordinate];
   if (!entry) throw forbidden(`No authorization rule for ${coordinate}`);

@@ -23,7 +23,7 @@ import { enforce, fieldAllowed } from './rules-enforce';
  */
 function withViewerAsOwner(entry: RuleEntry | undefined, field: GraphQLField<unknown, Context>) {
   if (entry?.rule !== 'OWNER' || entry.target || !field.args.some((a) => a.name === 'userId')) return null;
-  return (args: Record<string, any>, ctx: Context) =>
+  return (args: Record<string, unknown>, ctx: Context) =>
     args.userId == null && ctx.viewer ? { ...args, userId: ctx.viewer.id } : args;
 }
 

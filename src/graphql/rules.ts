@@ -1,4 +1,4 @@
-import type { Context } from './context';
+import type { Context, ObjectRoot } from './context';
 
 export { anonymousUser, canView, userVisibility, visibleUser } from './user-visibility';
 
@@ -30,7 +30,11 @@ export interface RuleEntry {
    * Where the target user id comes from (OWNER / VISIBLE). Root operations: the arguments
    * (default `args.userId`); object fields: the parent object (`root`), e.g. the user itself.
    */
-  target?: (args: Record<string, any>, ctx: Context, root?: any) => string | undefined | Promise<string | undefined>;
+  target?: (
+    args: Record<string, unknown>,
+    ctx: Context,
+    root?: ObjectRoot,
+  ) => string | undefined | Promise<string | undefined>;
   /** OAuth scope needed by third-party apps (default: read for queries, write for mutations). Root operations only. */
   scope?: 'read' | 'write';
   /**
@@ -108,7 +112,7 @@ export const RULES: Record<string, RuleEntry> = {
   'Query.supporters': { rule: 'PUBLIC' },
   'Mutation.registerTower': { rule: 'OWNER' },
   // users / profile
-  'Query.user': { rule: 'VISIBLE', target: (a) => a.id },
+  'Query.user': { rule: 'VISIBLE', target: (a) => a.id as string | undefined },
   // unknown name → no target → passes, and the resolver answers null
   'Query.userByName': {
     rule: 'VISIBLE',
@@ -269,7 +273,7 @@ export const RULES: Record<string, RuleEntry> = {
   'User.ticketRecommendations': userField('VISIBLE'),
 };
 
-const byOwner = (field: string) => (_args: Record<string, any>, _ctx: Context, node: Record<string, any>) =>
+const byOwner = (field: string) => (_args: Record<string, unknown>, _ctx: Context, node: Record<string, unknown>) =>
   node[field] as string | undefined;
 
 /**

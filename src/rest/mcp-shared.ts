@@ -24,8 +24,7 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   run(ctx: Context, app: App, args: z.infer<I>): Promise<z.infer<O>>;
 }
 
-export const tool = <I extends z.ZodObject, O extends z.ZodObject>(t: McpTool<I, O>): McpTool =>
-  t as unknown as McpTool;
+export const tool = <I extends z.ZodObject, O extends z.ZodObject>(t: McpTool<I, O>): McpTool => t;
 
 // ───────────── shared pieces of the schemas ─────────────
 

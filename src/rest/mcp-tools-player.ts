@@ -18,7 +18,6 @@ import {
   tool,
   version,
   type McpTool,
-  type ScoresArgs,
 } from './mcp-shared';
 
 /**
@@ -91,7 +90,7 @@ export const PLAYER_TOOLS: readonly McpTool[] = [
     output: ScoresOut,
     async run(ctx, app, args) {
       const ver = parseVersion(args.version);
-      const { me } = await documentsOf(app).run(McpMyScores, ctx, scoresVariables(args as ScoresArgs));
+      const { me } = await documentsOf(app).run(McpMyScores, ctx, scoresVariables(args));
       return scoresOut(mine(me), ver);
     },
   }),
@@ -115,7 +114,7 @@ export const PLAYER_TOOLS: readonly McpTool[] = [
         ]);
       }
       const ver = parseVersion(args.version);
-      const vars = scoresVariables(args as ScoresArgs);
+      const vars = scoresVariables(args);
       const docs = documentsOf(app);
       const player =
         args.userId !== undefined

@@ -134,7 +134,7 @@ export class WorkerPool {
         task: task as Task<unknown, unknown>,
         input,
         budgetMs,
-        resolve: resolve as (v: unknown) => void,
+        resolve: resolve,
         reject,
         started: 0,
       };

@@ -26,8 +26,8 @@ export async function runCliInProcess(args: string[], env: NodeJS.ProcessEnv): P
   };
   console.log = console.info = (...a: unknown[]) => void out.push(format(...a) + '\n');
   console.warn = console.error = (...a: unknown[]) => void err.push(format(...a) + '\n');
-  process.stdout.write = ((chunk: string | Uint8Array) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
+  process.stdout.write = (chunk: string | Uint8Array) => out.push(String(chunk)) > 0;
+  process.stderr.write = (chunk: string | Uint8Array) => err.push(String(chunk)) > 0;
   try {
     const code = await runCli(args, env);
     return { code, stdout: out.join(''), stderr: err.join('') };

@@ -17,7 +17,7 @@ export function toGraphQLError(err: AppError): GraphQLError {
   return new GraphQLError(err.message, {
     originalError: err,
     // Apollo merges extensions.http (status + a header Map) into the HTTP response.
-    extensions: { code: err.code, http: { status: HTTP_STATUS[err.code], headers } } as Record<string, unknown>,
+    extensions: { code: err.code, http: { status: HTTP_STATUS[err.code], headers } },
   });
 }
 

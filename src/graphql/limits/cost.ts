@@ -207,9 +207,9 @@ export function analyseOperation(
         // graphql-js keeps the meta fields outside the root type's field map.
         const field: GraphQLField<unknown, unknown> | undefined =
           name === '__schema'
-            ? (SchemaMetaFieldDef as GraphQLField<unknown, unknown>)
+            ? SchemaMetaFieldDef
             : name === '__type'
-              ? (TypeMetaFieldDef as GraphQLField<unknown, unknown>)
+              ? TypeMetaFieldDef
               : isObjectType(parent) || isInterfaceType(parent)
                 ? parent.getFields()[name]
                 : undefined;

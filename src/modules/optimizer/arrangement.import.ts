@@ -13,7 +13,6 @@ import {
   type StoredArrangement,
 } from '../../domain/optimizer/arrangement';
 import { badInput } from '../../errors';
-import { PlayStyle } from '../../generated/prisma/enums';
 import { ChartMatcher } from '../catalogue/catalogue';
 
 export interface ArrangementImportReport {
@@ -49,7 +48,7 @@ export async function importArrangementScores(db: Db, doc: unknown): Promise<Arr
   const unmatched: ArrangementIssue[] = [];
   const targets: { chartId: number; scores: Map<string, number> }[] = [];
   entries.forEach((e, i) => {
-    const c = matcher.find(e.title, e.playStyle as PlayStyle, e.difficulty);
+    const c = matcher.find(e.title, e.playStyle, e.difficulty);
     if (!c)
       unmatched.push({ path: [i], message: `no chart ${e.title} (${e.playStyle} ${e.difficulty}) in the catalogue` });
     else targets.push({ chartId: c.id, scores: e.scores });

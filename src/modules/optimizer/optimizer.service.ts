@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { BestScore, OptimizeMemo } from '../../generated/prisma/client';
-import type { Difficulty, RadarCategory } from '../../domain/constants';
 import {
   rankTicketCharts,
   ticketChartKey,
@@ -16,7 +15,6 @@ import {
   type OptimizationResult,
   type OptimizerChart,
   type PlayerChartScore,
-  type TicketScoreMode as DomainTicketMode,
 } from '../../domain/optimizer';
 import { inTotalSet } from '../../domain/totals';
 import { badInput, notFound } from '../../errors';
@@ -140,13 +138,13 @@ export class OptimizerService {
       charts.push({
         id: c.id,
         title: c.title,
-        difficulty: c.difficulty as Difficulty,
+        difficulty: c.difficulty,
         level: c.level,
         notes: d.notes,
         kaidenAvg: d.kaidenAvg,
         wr: d.wr,
         coef: d.coef,
-        radarCategory: (c.radarCategory as RadarCategory | null) ?? null,
+        radarCategory: c.radarCategory ?? null,
         exScore: exOf.get(c.id) ?? null,
       });
     }
@@ -156,9 +154,9 @@ export class OptimizerService {
         targetBpi: settings.targetBpi,
         maxSteps: settings.maxSteps,
         strategies: new Set(settings.strategies),
-        difficulties: new Set(settings.difficulties as Difficulty[]),
+        difficulties: new Set(settings.difficulties),
         searchMode: settings.searchMode,
-        radarElements: new Set(settings.radarElements as RadarCategory[]),
+        radarElements: new Set(settings.radarElements),
         considerCurrentTotalBpi: settings.considerCurrentTotalBpi,
       },
       radar,
@@ -200,7 +198,9 @@ export class OptimizerService {
         userId,
         version: settings.version,
         targetBpi: settings.targetBpi,
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it: Prisma's JSON input takes no class type (no index signature); the rule sees the type the call infers from the cast
         input: settings as object,
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as `input` above
         report: plan as object,
         definitionsVersion: plan.definitionsVersion,
         scoresDigest: bestsDigest(bests),
@@ -327,8 +327,8 @@ export class OptimizerService {
       byPattern.set(r.pattern, list);
     }
     const pages = tickets.map((t) => {
-      const ranked = rankTicketCharts(byPattern.get(t.ticketId) ?? [], mode as DomainTicketMode);
-      const keyOf = (r: (typeof ranked)[number]) => ticketChartKey(r, mode as DomainTicketMode);
+      const ranked = rankTicketCharts(byPattern.get(t.ticketId) ?? [], mode);
+      const keyOf = (r: (typeof ranked)[number]) => ticketChartKey(r, mode);
       const picked = keysetSlice(ranked, ks, (r, [k, chartId]) => k - keyOf(r) || r.chartId - chartId);
       return { t, total: ranked.length, items: withPlayerScores(picked, scores, totalBpi), keyOf };
     });
