@@ -250,6 +250,8 @@ describe('SQL statements of the nested rivalry read', () => {
     const aggregates = r.statements.filter((x) => x.includes('FILTER (WHERE m."exScore" > o."exScore")'));
     const totals = r.statements.filter((x) => x.includes('"PlayerVersionStatus"'));
     expect([aggregates.length, totals.length]).toEqual([1, 1]);
+    // bob's and carol's verdicts come from the follow page's own rows (approved / not): no lookup of their follows
+    expect(r.statements.filter((x) => x.includes('"Follow"."approvedAt"'))).toEqual([]);
   });
 
   it('me → following(first: 50) → rivalry runs the same statements for 2 and 20 followed players', async () => {
