@@ -102,10 +102,14 @@ export function fieldAllowed(
     case 'OWNER':
     case 'VISIBLE': {
       const target = entry.target!(args, ctx, root);
+      // A User field's parent is the user row: a public row is visible at once (no lookup, no
+      // promise), so the VISIBLE fields of a list of players resolve in one tick and their
+      // loaders batch once (the nested rivalry read: one rivalry statement for 50 players).
+      const row = entry.targetIsRoot ? (root as { id: string; isPublic?: boolean }) : undefined;
       ok =
         target instanceof Promise
-          ? target.then((t) => targetAllowed(ctx, entry.rule, t))
-          : targetAllowed(ctx, entry.rule, target);
+          ? target.then((t) => targetAllowed(ctx, entry.rule, t, row))
+          : targetAllowed(ctx, entry.rule, target, row);
       break;
     }
   }
@@ -113,9 +117,15 @@ export function fieldAllowed(
   return ok instanceof Promise ? ok.then((v) => v || refuse(ctx)) : ok || refuse(ctx);
 }
 
-function targetAllowed(ctx: Context, rule: RuleName, target: string | undefined): boolean | Promise<boolean> {
+function targetAllowed(
+  ctx: Context,
+  rule: RuleName,
+  target: string | undefined,
+  row?: { id: string; isPublic?: boolean },
+): boolean | Promise<boolean> {
   if (target === undefined) return false;
-  return rule === 'OWNER' ? ctx.viewer?.id === target : userVisibility(ctx, { id: target });
+  if (rule === 'OWNER') return ctx.viewer?.id === target;
+  return userVisibility(ctx, row?.id === target ? row : { id: target });
 }
 
 function refuse(ctx: Context): never {

@@ -44,6 +44,12 @@ export interface RuleEntry {
   firstParty?: boolean;
   /** Object fields (required there): what a caller the rule refuses gets, null or an error. */
   deny?: 'null' | 'error';
+  /**
+   * Object fields of a player type: the target is the parent object itself (a user row), so a
+   * VISIBLE verdict may read its `isPublic` (a public row needs no lookup: userVisibility) instead
+   * of asking by id. Set by `userField`.
+   */
+  targetIsRoot?: boolean;
 }
 
 /**
@@ -55,7 +61,9 @@ export const PLAYER_TYPES = ['User'] as const;
 
 /** A field of User (the parent object is the user): PUBLIC, or a rule about that user with its deny. */
 const userField = (rule: RuleName, deny: 'null' | 'error' = 'null'): RuleEntry =>
-  rule === 'PUBLIC' ? { rule } : { rule, deny, target: (_args, _ctx, root: { id: string }) => root.id };
+  rule === 'PUBLIC'
+    ? { rule }
+    : { rule, deny, target: (_args, _ctx, root: { id: string }) => root.id, targetIsRoot: true };
 
 export const RULES: Record<string, RuleEntry> = {
   // catalogue, arena, calculator

@@ -35,6 +35,18 @@ export function createUserLoaders(db: Db) {
     const rows = await db.user.findMany({ where: { id: { in: [...ids] } } });
     return inKeyOrder(ids, new Map(rows.map((r) => [r.id, r])), null);
   });
+  /** Is there an approved follow (the access grant to a private user)? Primed by followPage. */
+  const approvedFollow = keyedLoader<FollowPair, boolean>(pairKey, async (pairs) => {
+    const rows = await db.follow.findMany({
+      where: {
+        OR: pairs.map(({ followerId, followingId }) => ({ followerId, followingId })),
+        approvedAt: { not: null },
+      },
+      select: { followerId: true, followingId: true },
+    });
+    const set = new Set(rows.map(pairKey));
+    return pairs.map((p) => set.has(pairKey(p)));
+  });
   return {
     byId,
     /** lower(name) → user */
@@ -43,18 +55,7 @@ export function createUserLoaders(db: Db) {
       for (const r of rows) byId.prime(r.id, r);
       return inKeyOrder(keys, new Map(rows.map((r) => [r.nameKey, r])), null);
     }),
-    /** Is there an approved follow (the access grant to a private user)? */
-    approvedFollow: keyedLoader<FollowPair, boolean>(pairKey, async (pairs) => {
-      const rows = await db.follow.findMany({
-        where: {
-          OR: pairs.map(({ followerId, followingId }) => ({ followerId, followingId })),
-          approvedAt: { not: null },
-        },
-        select: { followerId: true, followingId: true },
-      });
-      const set = new Set(rows.map(pairKey));
-      return pairs.map((p) => set.has(pairKey(p)));
-    }),
+    approvedFollow,
     /** Does a follow row exist (approved or not)? */
     followExists: keyedLoader<FollowPair, boolean>(pairKey, async (pairs) => {
       const rows = await db.follow.findMany({
@@ -95,11 +96,21 @@ export function createUserLoaders(db: Db) {
             : backward
               ? Prisma.sql`AND f."createdAt" >= ${at} AND (f."createdAt" > ${at} OR (f."createdAt" = ${at} AND ${o} < ${from.otherId}))`
               : Prisma.sql`AND f."createdAt" <= ${at} AND (f."createdAt" < ${at} OR (f."createdAt" = ${at} AND ${o} > ${from.otherId}))`;
-          const rows = await db.$queryRaw<{ parentId: string; otherId: string; createdAt: Date }[]>(Prisma.sql`
-            SELECT "parentId", "otherId", "createdAt" FROM (
-              SELECT ${p} AS "parentId", ${o} AS "otherId", f."createdAt", ROW_NUMBER() OVER (PARTITION BY ${p} ORDER BY ${order}) AS rn
+          const rows = await db.$queryRaw<
+            { parentId: string; otherId: string; createdAt: Date; approved: boolean }[]
+          >(Prisma.sql`
+            SELECT "parentId", "otherId", "createdAt", "approved" FROM (
+              SELECT ${p} AS "parentId", ${o} AS "otherId", f."createdAt", f."approvedAt" IS NOT NULL AS "approved",
+                     ROW_NUMBER() OVER (PARTITION BY ${p} ORDER BY ${order}) AS rn
                 FROM "Follow" f WHERE ${p} IN (${ids}) ${position}
             ) t WHERE rn <= ${take} ORDER BY "parentId", rn`);
+          // The same rows answer approvedFollow for their pairs: the visibility of the private
+          // players of the page needs no statement of its own (src/graphql/user-visibility.ts).
+          for (const r of rows) {
+            const [followerId, followingId] =
+              direction === 'followers' ? [r.otherId, r.parentId] : [r.parentId, r.otherId];
+            approvedFollow.prime({ followerId, followingId }, r.approved === true);
+          }
           const byParent = groupBy(rows, (r) => r.parentId);
           for (const g of group) {
             out.set(

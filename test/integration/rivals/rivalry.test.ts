@@ -229,6 +229,31 @@ describe('Rivalry.trend (§5.3)', () => {
 });
 
 describe('SQL statements of the nested rivalry read', () => {
+  it('one rivalry aggregate and one total-BPI read for public and private followed players together', async () => {
+    const q = `{ me { following(first: 10) { edges { node { name isMasked rivalry { wins losses draws played bpiDiff } } } } } }`;
+    await sqlFor(s, q, {}, token); // warm process caches
+    type Node = { name: string; isMasked: boolean; rivalry: Record<string, number> | null };
+    const r = await sqlFor<{ me: { following: { edges: { node: Node }[] } } }>(s, q, {}, token);
+    const nodes = r.data.me.following.edges.map((e) => e.node);
+    const byName = new Map(nodes.map((n) => [n.name, n]));
+    // alice (public): c1 win, c2 lose, c3 draw, c4 win → 2 / 1 / 1 of 4; bpiDiff 50.5 − 40.25 = 10.25
+    expect(byName.get('rv_alice')?.rivalry).toEqual({ wins: 2, losses: 1, draws: 1, played: 4, bpiDiff: 10.25 });
+    // bob (private, approved): c1 draw (WR = WR), c3 win (1800 > 1700) → 1 / 0 / 1 of 2; no status →
+    // −15, bpiDiff 50.5 − (−15) = 65.5
+    expect(byName.get('rv_bob')?.rivalry).toEqual({ wins: 1, losses: 0, draws: 1, played: 2, bpiDiff: 65.5 });
+    // carol (private, not approved): masked, no rivalry
+    const masked = nodes.filter((n) => n.isMasked);
+    expect(masked).toHaveLength(1);
+    expect(masked[0].rivalry).toBeNull();
+    // The public player's verdict is known from the row and the approved one's from the list: both
+    // rivalries are asked in one tick, so the loaders batch them into one statement each.
+    const aggregates = r.statements.filter((x) => x.includes('FILTER (WHERE m."exScore" > o."exScore")'));
+    const totals = r.statements.filter((x) => x.includes('"PlayerVersionStatus"'));
+    expect([aggregates.length, totals.length]).toEqual([1, 1]);
+    // bob's and carol's verdicts come from the follow page's own rows (approved / not): no lookup of their follows
+    expect(r.statements.filter((x) => x.includes('"Follow"."approvedAt"'))).toEqual([]);
+  });
+
   it('me → following(first: 50) → rivalry runs the same statements for 2 and 20 followed players', async () => {
     const db = s.db.prisma;
     const allCharts = await db.chart.findMany({
