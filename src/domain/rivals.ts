@@ -175,9 +175,10 @@ export interface TrendPoint {
 }
 
 /**
- * §5.3: replays both players' plays in order; per chart each side's best EX so far; outcome +1
- * (mine higher), −1 (lower), 0 (equal or a side missing). A day's delta is the sum of outcome
- * changes that day; cumulative = wins − losses after the day. Days without plays are absent.
+ * The trend of wins (docs/domain/stats.md#rivals): replays both players' plays in order; per chart
+ * each side's best EX so far; outcome +1 (mine higher), −1 (lower), 0 (equal or a side missing). A
+ * day's delta is the sum of outcome changes that day; cumulative = wins − losses after the day.
+ * Days without plays are absent.
  */
 export function winLossTrend(plays: readonly TrendPlay[]): TrendPoint[] {
   const mine = new Map<number, number>();

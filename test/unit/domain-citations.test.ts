@@ -10,13 +10,15 @@ const FORBIDDEN: [RegExp, string][] = [
   [/domain-(stats|scores|social)\b/, 'a section of the outside spec (domain-stats / domain-scores / domain-social)'],
   [/\.\.\/shared\/(spec|data)\b/, 'a file of ../shared'],
   [/(?<!docs\/domain\/)\bbpi\.md\b/, 'the outside bpi.md'],
+  // a bare section number (§3.9) is the outside spec's numbering; RFC sections (RFC 6749 §4.1.2) are fine
+  [/^(?!.*\bRFC\b).*§ ?\d/, 'a section number of the outside spec'],
 ];
 
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) return e.name === 'generated' ? [] : sources(p);
-    return /\.ts$/.test(e.name) ? [p] : [];
+    return /\.(ts|md)$/.test(e.name) ? [p] : [];
   });
 }
 

@@ -204,7 +204,7 @@ describe('optimizer: hand-worked plan (4 charts, K = 2)', () => {
     });
   });
 
-  it('raises a target that maxSteps makes too easy (§6.5 step 4)', () => {
+  it('raises a target that maxSteps makes too easy (docs/domain/optimizer.md#target-raise-and-fallback)', () => {
     // T = 34.5507. minViable = contribution(T + 0.5) − contribution(T) = ((T + 0.5)² − T²)/4 = (T + 0.25)/4 = 8.70017.
     // Target 35: gap 35² − 1193.75 = 31.25; 31.25/30 = 1.04 < 8.70 → raised sum 1193.75 + 8.70017·30·1.3
     // = 1533.06 → √1533.06 = 39.1543 > 35 + 0.5: the target becomes 39.1543 ("39.15").
@@ -220,7 +220,7 @@ describe('optimizer: hand-worked plan (4 charts, K = 2)', () => {
     expect(optimizePlan(SET, settings({ targetBpi: 35, maxSteps: 1 }), RADAR).originalTargetTotalBpi).toBeNull();
   });
 
-  it('retries without the radar-element filter when the filtered charts cannot reach the target (§6.6)', () => {
+  it('retries without the radar-element filter when the filtered charts cannot reach the target (docs/domain/optimizer.md#target-raise-and-fallback)', () => {
     // NOTES only: A alone reaches at most √(1193.75 + 1875) = 55.40 < 70; all charts reach 70 (372 EX above).
     const r = optimizePlan(SET, settings({ targetBpi: 70, radarElements: ['NOTES'] }), RADAR);
     expect(r.achievable).toBe(true);
@@ -240,7 +240,7 @@ describe('optimizer: hand-worked plan (4 charts, K = 2)', () => {
 });
 
 describe('optimizer: per-chart limits', () => {
-  it('humanCap follows §6.5 b with the current total', () => {
+  it('humanCap follows docs/domain/optimizer.md#caps with the current total', () => {
     // radar 47, total 40: min(47 + 3, 40 + 12) = 50; from 0 + 5 = 5 → 50.
     expect(humanCap(0, 47, 40, true)).toBe(50);
     // from 48: max(50, 53) = 53 (a chart above the radar may still gain 5).

@@ -7,7 +7,7 @@ import {
   userNameProblem,
 } from '../../src/domain/profile';
 
-describe('user name rules (domain-social §2.4)', () => {
+describe('user name rules (docs/domain/social.md#profile)', () => {
   it.each([
     'ab',
     'player_1',

@@ -10,7 +10,7 @@ const charts = [
   { id: 6, radarCategory: null },
 ];
 
-describe('radar (domain-stats §2)', () => {
+describe('radar (docs/domain/stats.md#radar)', () => {
   it('is the total BPI over the played charts of each category with N = played + unplayed charts of the category', () => {
     const r = computeRadar(
       charts,

@@ -14,7 +14,7 @@ import { aChart } from './stats-fixture';
  * Custom goal ratio 0.9, offset −10: ceil(1600 · 0.9) − 10 = 1440 − 10 = 1430:
  *   pgf = 800/170 = 4.705882, ln(2.352941) = 0.855666 → 61.72.
  */
-describe('AAA table (§3.10)', () => {
+describe('AAA table (docs/domain/stats.md#aaa-table)', () => {
   const charts = [
     aChart({ id: 1, title: 'Beta' }),
     aChart({

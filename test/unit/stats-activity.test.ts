@@ -1,7 +1,7 @@
 import { activeDates, activityCalendar, bpiBoxPlot, NO_FILTER, percentile } from '../../src/domain/stats';
 import { aChart, jst, linearSource } from './stats-fixture';
 
-describe('activity calendar and active dates (§3.6, §3.7)', () => {
+describe('activity calendar and active dates (docs/domain/stats.md#activity)', () => {
   const src = linearSource([
     aChart({ id: 1 }),
     aChart({ id: 2, difficulty: 'HYPER' }),
@@ -44,7 +44,7 @@ describe('activity calendar and active dates (§3.6, §3.7)', () => {
   });
 });
 
-describe('BPI box plot per day / week / month (§3.16)', () => {
+describe('BPI box plot per day / week / month (docs/domain/stats.md#box-plot)', () => {
   const src = linearSource([
     aChart({ id: 1, notes: 800 }),
     aChart({ id: 2, notes: 700 }),

@@ -10,7 +10,7 @@ import {
 } from '../../src/domain/stats';
 import { jst } from './stats-fixture';
 
-describe('arena rank trend from the snapshots (§3.14)', () => {
+describe('arena rank trend from the snapshots (docs/domain/stats.md#arena-trend)', () => {
   it('global rank = players of the same snapshot in better classes + class rank', () => {
     const t = arenaTrend(
       [
@@ -62,7 +62,7 @@ describe('arena rank trend from the snapshots (§3.14)', () => {
   });
 });
 
-describe('months available for reviews (§3.15)', () => {
+describe('months available for reviews (docs/domain/stats.md#review)', () => {
   it('JST months of the plays, newest first, with their years', () => {
     const months = monthsOfPlays([
       jst('2024-12-31 23:59'),
@@ -74,7 +74,7 @@ describe('months available for reviews (§3.15)', () => {
   });
 });
 
-describe('IIDX TOWER: register, read, ranking (§3.18, §4.4)', () => {
+describe('IIDX TOWER: register, read, ranking (docs/domain/stats.md#tower)', () => {
   const today = '2025-06-15';
 
   it('registration: checked rows sorted by date; every problem named with its row', () => {

@@ -2,7 +2,7 @@ import { bpmBand, bpmBands, NO_FILTER } from '../../src/domain/stats';
 import { aChart, linearSource } from './stats-fixture';
 
 // BPI of EX s in linearSource = (s − 1200) / 3, floor −15.
-describe('BPI by BPM band (§3.11)', () => {
+describe('BPI by BPM band (docs/domain/stats.md#bpm-bands)', () => {
   it('bands by the BPM text; a range of different tempos is Soflan, a text without a number is "?"', () => {
     expect(bpmBand('200')).toBe('200~');
     expect(bpmBand('199')).toBe('180~200');

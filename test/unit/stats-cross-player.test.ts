@@ -11,7 +11,7 @@ import {
 import { aChart, linearSource } from './stats-fixture';
 
 // BPI of EX s in linearSource = (s − 1200) / 3, floor −15.
-describe('recommendations from players near my total BPI (§3.9)', () => {
+describe('recommendations from players near my total BPI (docs/domain/stats.md#neighbours)', () => {
   const src = linearSource([
     aChart({ id: 1, title: 'C1' }),
     aChart({ id: 2, title: 'C2' }),
@@ -114,7 +114,7 @@ describe('recommendations from players near my total BPI (§3.9)', () => {
   });
 });
 
-describe('global ranking by radar category, viewer radar beside it (§4.1)', () => {
+describe('global ranking by radar category, viewer radar beside it (docs/domain/stats.md#rankings)', () => {
   const v = (notes: number, peak: number) => ({
     NOTES: notes,
     CHORD: 0,
@@ -156,7 +156,7 @@ describe('global ranking by radar category, viewer radar beside it (§4.1)', () 
   });
 });
 
-describe('site-wide summary (§8.2): "today" is today in JST', () => {
+describe('site-wide summary (docs/domain/stats.md#bpi-calculator-and-site): "today" is today in JST', () => {
   it('totals, today, 90 days, hourly / weekday windows, distributions', () => {
     const s = siteSummary({
       now: new Date('2025-07-10T16:00:00Z'), // 11 Jul 01:00 JST

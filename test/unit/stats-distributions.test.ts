@@ -12,7 +12,7 @@ import { aChart, linearSource } from './stats-fixture';
 const labelCounts = (h: { buckets: { label: string; count: number }[] }) =>
   Object.fromEntries(h.buckets.filter((b) => b.count > 0).map((b) => [b.label, b.count]));
 
-describe('single-BPI distribution (§3.2)', () => {
+describe('single-BPI distribution (docs/domain/stats.md#distributions)', () => {
   it('step 10: 13 buckets <-10, -10, 0 … 90, 100+', () => {
     expect(bpiBuckets(10).map((b) => b.label)).toEqual([
       '<-10',
@@ -85,7 +85,7 @@ describe('single-BPI distribution (§3.2)', () => {
   });
 });
 
-describe('DJ rank distribution with MAX- (§3.3)', () => {
+describe('DJ rank distribution with MAX- (docs/domain/stats.md#distributions)', () => {
   it('borders are reached exactly: 900 notes → max 1800, AAA 1600 (8/9), MAX- 1700 (17/18)', () => {
     expect(djRankOf(1700, 900)).toBe('MAX-');
     expect(djRankOf(1699, 900)).toBe('AAA');
@@ -123,7 +123,7 @@ describe('DJ rank distribution with MAX- (§3.3)', () => {
   });
 });
 
-describe('score-rate distribution (§3.4)', () => {
+describe('score-rate distribution (docs/domain/stats.md#distributions)', () => {
   it('buckets 0 … 90 and 100 (MAX only); a rate on a border is in the upper bucket', () => {
     const charts = [1, 2, 3, 4, 5].map((id) => aChart({ id, notes: 500 })); // max 1000
     const src = linearSource(charts);

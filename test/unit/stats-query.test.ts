@@ -14,7 +14,7 @@ import {
   REST_NAMES,
 } from '../../src/domain/stats';
 
-describe('standard stats query (§0.5): unknown values are refused, naming the argument', () => {
+describe('standard stats query (docs/domain/stats.md#standard-filter): unknown values are refused, naming the argument', () => {
   it('defaults: latest version, no level / difficulty filter', () => {
     expect(parseStatsQuery({})).toEqual({ ok: true, value: { version: '33', levels: null, difficulties: null } });
     expect(parseStatsQuery({ version: null, levels: [], difficulties: [] })).toEqual({

@@ -21,7 +21,7 @@ const bests = [
   { chartId: 7, exScore: 1500 }, // no category: ignored
 ];
 
-describe('radar with filters and the songs behind each category (§3.5)', () => {
+describe('radar with filters and the songs behind each category (docs/domain/stats.md#radar)', () => {
   it('values per category with N = played + unplayed-available charts, and the songs', () => {
     const r = radarWithSongs(src, '33', NO_FILTER, bests);
     // NOTES: played 100 (N1), 50 (N4); unplayed available N2 (N3 removed, unplayed: not counted) → N = 3

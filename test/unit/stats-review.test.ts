@@ -85,7 +85,7 @@ const input = {
   rivals,
 };
 
-describe('monthly review (§3.17)', () => {
+describe('monthly review (docs/domain/stats.md#review)', () => {
   const r = monthlyReview(src, input);
 
   it('total BPI timeline: start before the period, one point per play day', () => {

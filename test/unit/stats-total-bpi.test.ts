@@ -17,7 +17,7 @@ const charts = [
 ];
 const src = linearSource(charts);
 
-describe('TotalBPI now / as of a date (§3.12, §1.6)', () => {
+describe('TotalBPI now / as of a date (docs/domain/stats.md#total-bpi-now, docs/domain/bpi.md#which-n)', () => {
   it('now: bests under the current definitions over the one total set, with N, played count and rank', () => {
     const r = totalBpiNow(src, '33', [
       { chartId: 1, exScore: 1500 }, // 100
@@ -54,7 +54,7 @@ describe('TotalBPI now / as of a date (§3.12, §1.6)', () => {
   });
 });
 
-describe('TotalBPI trend with updates (§3.1)', () => {
+describe('TotalBPI trend with updates (docs/domain/stats.md#total-bpi-trend)', () => {
   const plays = [
     aPlay(1, 1350, '2025-01-01 10:00', 60),
     aPlay(2, 1200, '2025-01-01 23:00', 0),

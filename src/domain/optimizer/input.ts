@@ -1,7 +1,7 @@
 /**
  * The optimiser's arguments (docs/domain/optimizer.md#arguments) and their validation. Pure: returns typed
  * issues (the argument and a message) that the service maps to BAD_USER_INPUT. Where the reference
- * silently drops or reinterprets a bad entry (§6.1: an unknown difficulty or radar element is
+ * silently drops or reinterprets a bad entry (an unknown difficulty or radar element is
  * dropped, all-invalid difficulties mean "no restriction", any search mode but "fastest" means
  * "flexible"), we refuse it and name it.
  */

@@ -31,7 +31,7 @@ export function currentBpiOf(c: OptimizerChart): number {
   return c.exScore === null ? UNPLAYED_BPI : (safeBpi(c.exScore, defOf(c)) ?? UNPLAYED_BPI);
 }
 
-/** humanCap of §6.5 b with a fixed current total. */
+/** humanCap (docs/domain/optimizer.md#caps) with a fixed current total. */
 export function humanCap(
   fromBpi: number,
   radarBpi: number | null,

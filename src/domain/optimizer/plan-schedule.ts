@@ -26,9 +26,10 @@ export interface Attempt {
 }
 
 /**
- * The reference's rule (§6.5 b): a step's cap is computed from the total reached before it. Steps
- * are applied in batches: every remaining step that fits the cap at the current total (by total
- * gain per EX, ties by chart id), then the total is updated. Stuck when none fits.
+ * The reference's rule (docs/domain/optimizer.md#caps): a step's cap is computed from the total
+ * reached before it. Steps are applied in batches: every remaining step that fits the cap at the
+ * current total (by total gain per EX, ties by chart id), then the total is updated. Stuck when
+ * none fits.
  */
 export function schedule(ctx: PlanContext, chosen: Chosen[]): { ordered: Chosen[]; stuckAt: number | null } {
   const { pm } = ctx;

@@ -6,13 +6,15 @@
  * Model (integer EX throughout; BPI from src/domain/bpi calcBpi, the total from its power mean):
  * - Song set = the charts passed in (the caller's total-BPI set: SP ☆12 with a definition,
  *   available in the version); N = their number; a chart's current BPI is the BPI of the player's
- *   best EX on it, −15 when unplayed (§6.2).
+ *   best EX on it, −15 when unplayed (docs/domain/optimizer.md#the-plan).
  * - Candidates = charts passing the strategy (unplayed = no score or BPI ≤ −15, else played),
- *   difficulty and radar-element filters (§6.5 step 2; the radar filter is active when fewer than
- *   all six elements are selected, and a chart without a category then never qualifies).
+ *   difficulty and radar-element filters (docs/domain/optimizer.md#arguments; the radar filter is
+ *   active when fewer than all six elements are selected, and a chart without a category then
+ *   never qualifies).
  * - A candidate's new EX e is its current EX c (unchanged) or an integer in [lo, hi]:
  *   lo = the smaller of c + 5 and the first EX that gains +0.5 BPI (the reference keeps a step when
- *   either holds, §6.5 f); hi = min(2·notes, max(⌈EX for humanCap⌉, c + 5)) with humanCap of §6.5 b:
+ *   either holds, docs/domain/optimizer.md#the-plan); hi = min(2·notes, max(⌈EX for humanCap⌉, c + 5))
+ *   with humanCap (docs/domain/optimizer.md#caps):
  *   min(100, max(min(radar + 3, T + 12) — or T + 12 without a radar value —, from + 5)), or 100
  *   when considerCurrentTotalBpi is false. The cost of a change is e − c EX points (an unplayed
  *   chart counts from 0, as the reference's exScoreGap); its gain is the change in the chart's
@@ -32,9 +34,10 @@
  * - flexible (default): the least total EX with at most maxSteps charts changed.
  *   fastest: the fewest charts that can reach the target (each at most to its cap), and among the
  *   plans with that many charts the least total EX.
- * - Target auto-raise (§6.5 step 4) as the reference. Radar-filter fallback (§6.6): when the
- *   filtered charts cannot reach the target, the plan over all candidates is taken if it reaches
- *   it or a higher total (the reference: if it reaches it or has more steps), with its note first.
+ * - Target auto-raise as the reference, and the radar-filter fallback
+ *   (docs/domain/optimizer.md#target-raise-and-fallback): when the filtered charts cannot reach
+ *   the target, the plan over all candidates is taken if it reaches it or a higher total (the
+ *   reference: if it reaches it or has more steps), with its note first.
  * - Unreachable target: the plan reaching the highest total within maxSteps (each of the charts
  *   with the largest possible gains at its cap; with scheduled caps, the highest the search finds),
  *   achievable = false, maxAchievableBpi = that total.
@@ -180,7 +183,7 @@ function planFor(ctx: PlanContext, radarFilter: boolean): OptimizationResult {
   const { charts, fromBpis, pm, initialSum, initialTotal, settings, radar } = ctx;
   const step = Math.max(1, Math.floor(ctx.tuning.exStep ?? 1));
 
-  // Candidates (§6.5 step 2).
+  // Candidates (docs/domain/optimizer.md#arguments).
   const candidateIdx: number[] = [];
   charts.forEach((c, i) => {
     if (radarFilter && (!c.radarCategory || !settings.radarElements.has(c.radarCategory))) return;
@@ -190,7 +193,7 @@ function planFor(ctx: PlanContext, radarFilter: boolean): OptimizationResult {
     candidateIdx.push(i);
   });
 
-  // Target auto-raise (§6.5 step 4).
+  // Target auto-raise (docs/domain/optimizer.md#target-raise-and-fallback).
   let target = settings.targetBpi;
   let originalTargetTotalBpi: number | null = null;
   let autoAdjustmentNote: string | null = null;

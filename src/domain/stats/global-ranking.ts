@@ -1,6 +1,6 @@
 /**
- * Global ranking by radar category, with the viewer's own radar beside it (docs/domain/stats.md#rankings,
- * §9.1); and the conversion between radar values and the RadarCache row.
+ * Global ranking by radar category, with the viewer's own radar beside it (docs/domain/stats.md#rankings);
+ * and the conversion between radar values and the RadarCache row.
  *
  * Needs:
  * - the category values of every player of the version: one read of RadarCache

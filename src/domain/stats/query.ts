@@ -62,7 +62,7 @@ export function checkAll<T extends Record<string, Checked<unknown>>>(
   return issues.length ? fail(...issues) : ok(value as never);
 }
 
-// ───────────── the standard stats query (§0.5) ─────────────
+// ───────────── the standard stats query (docs/domain/stats.md#standard-filter) ─────────────
 
 export interface StatsQueryInput {
   version?: string | null;

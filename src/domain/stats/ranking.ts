@@ -1,6 +1,7 @@
 /**
- * The ranking core shared by the cross-player parts (tower ranking §4.4, global ranking by radar
- * category §4.1): order, competition ranks, the viewer's own rank, paging and masking.
+ * The ranking core shared by the cross-player parts (tower ranking, docs/domain/stats.md#tower;
+ * global ranking by radar category, docs/domain/stats.md#rankings): order, competition ranks, the
+ * viewer's own rank, paging and masking.
  *
  * Rules:
  * - Higher value first; equal values share a rank (competition ranking "1224"; the reference

@@ -9,7 +9,7 @@
  *
  * N (one definition, src/domain/totals.ts — the stored total's): SP level-12 charts with a
  * current definition available in the version. Played count = charts of that set with a best.
- * The reference's §3.12 N counts every level-12 chart of every version and its played count
+ * The reference's N here counts every level-12 chart of every version and its played count
  * includes charts absent from N; we use the one set so this number equals the stored total
  * (PlayerVersionStatus) and the last point of the trend.
  *

@@ -196,7 +196,8 @@ export class LogsService {
       date: d.date,
       totalBpi: d.totalBpi,
       songCount: d.plays.length,
-      diff: i > 0 ? round2(d.totalBpi - days[i - 1].totalBpi) : 0, // the first play day differs by 0 (reference §6.3)
+      // the first play day differs by 0 (docs/domain/score-lists.md#play-days)
+      diff: i > 0 ? round2(d.totalBpi - days[i - 1].totalBpi) : 0,
       createdAt: d.lastPlayedAt,
       topScores: [...d.plays]
         .sort((a, b) => (b.bpi ?? -Infinity) - (a.bpi ?? -Infinity))

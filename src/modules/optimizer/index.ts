@@ -13,8 +13,9 @@ import { optimizerNodes } from './optimizer.nodes';
 
 /**
  * The BPI optimizer (docs/domain/optimizer.md: User.bpiPlan; the computation is src/domain/optimizer),
- * its memos (§6.8) and lane-ticket advice over imported arrangement scores (§7). Depends on scores
- * (bests), stats (radar, stored total), patterns (votes) and the catalogue.
+ * its memos (docs/domain/optimizer.md#memos) and lane-ticket advice over imported arrangement scores
+ * (docs/domain/optimizer.md#lane-tickets). Depends on scores (bests), stats (radar, stored total),
+ * patterns (votes) and the catalogue.
  */
 export const optimizerArea = defineArea({
   name: 'optimizer',

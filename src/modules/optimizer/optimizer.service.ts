@@ -1,7 +1,7 @@
 /**
  * The optimizer area: the BPI plan of a player (docs/domain/optimizer.md; the computation is
- * src/domain/optimizer), saved plans (memos, §6.8) and lane-ticket advice (§7) over imported
- * arrangement scores.
+ * src/domain/optimizer), saved plans (docs/domain/optimizer.md#memos) and lane-ticket advice
+ * (docs/domain/optimizer.md#lane-tickets) over imported arrangement scores.
  */
 import { createHash } from 'node:crypto';
 import type { BestScore, OptimizeMemo } from '../../generated/prisma/client';

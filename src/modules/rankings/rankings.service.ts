@@ -194,7 +194,7 @@ export class RankingsService {
     const tag = `songRanking:${chartId}:${version}`;
     const key = this.scope.auth.deriveKey(CURSOR_KEY_PURPOSE);
     const ks = keyset(args, tag, SONG_RANKING_KEY, { key });
-    // Any chart of the one catalogue (every difficulty and level: the reference's all-scores ranking, §5.12).
+    // Any chart of the one catalogue, every difficulty and level (docs/domain/stats.md#rankings).
     const chart = await this.db.chart.findUnique({
       where: { id: chartId },
       select: { level: true, provisional: true },

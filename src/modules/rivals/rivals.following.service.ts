@@ -1,6 +1,6 @@
 /**
- * Rivals, everyone the user follows (§5.4–§5.10): the rival summary, the followed players' stats
- * and scores on a chart, near losses, BPI changes in a month.
+ * Rivals, everyone the user follows (docs/domain/stats.md#rivals): the rival summary, the followed
+ * players' stats and scores on a chart, near losses, BPI changes in a month.
  */
 import { Prisma, type BestScore, type User } from '../../generated/prisma/client';
 import { badInput, notFound } from '../../errors';
@@ -36,13 +36,13 @@ export class RivalsFollowingService {
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
   }
 
-  /** §5.6: the public players `userId` follows, by name (rival selection). */
+  /** The public players `userId` follows, by name (rival selection). */
   publicFollowing(userId: string): Promise<User[]> {
     return this.followed(userId, { publicOnly: true });
   }
 
   /**
-   * §5.10: the viewer (the owner: OWNER rule) against each player they follow and may see, with
+   * The viewer (the owner: OWNER rule) against each player they follow and may see, with
    * the level / difficulty filter and optionally one of their follow lists; sorted. Two statements
    * for the rivalries whatever the number of players (rivals loaders).
    */
@@ -103,7 +103,7 @@ export class RivalsFollowingService {
   }
 
   /**
-   * §5.4 + §5.5: per chart, the followed players (public, or approved) with a best: count, average
+   * Per chart, the followed players (public, or approved) with a best: count, average
    * and top EX and BPI. One statement. Private players count but are never named (topPlayer null).
    */
   async followingChartStats(
@@ -176,7 +176,7 @@ export class RivalsFollowingService {
   }
 
   /**
-   * §5.9 / §5.13: the players `userId` follows with a best on one chart (any level or difficulty),
+   * The players `userId` follows with a best on one chart (any level or difficulty),
    * best EX first: public players, and private ones the caller may see (approved follower, self).
    */
   async followingScoresOn(userId: string, args: { chartId: string; version?: string | null }) {
@@ -206,7 +206,7 @@ export class RivalsFollowingService {
   }
 
   /**
-   * §5.8: charts where a followed player (public, or approved) leads the owner by minDiff..maxDiff
+   * Charts where a followed player (public, or approved) leads the owner by minDiff..maxDiff
    * EX; exDiff ascending, then chart id, rival id; keyset pages over that triple (one statement a
    * page, plus the count).
    */
@@ -280,7 +280,7 @@ export class RivalsFollowingService {
   }
 
   /**
-   * §5.7: each public player `userId` follows: ☆12 (SP HYPER / ANOTHER / LEGGENDARIA) total BPI
+   * Each public player `userId` follows: ☆12 (SP HYPER / ANOTHER / LEGGENDARIA) total BPI
    * from their plays before the period and up to its end (per chart the latest play's stored BPI,
    * −15 when null; N = the ☆12 charts of that set). One statement for all players.
    */

@@ -72,7 +72,7 @@ export class RivalryResolver {
 
   @FieldResolver(() => RivalChartType, {
     nullable: true,
-    description: 'The comparison on one chart (§5.2); null when neither has a best on it or the chart is unknown',
+    description: 'The comparison on one chart; null when neither has a best on it or the chart is unknown',
   })
   chart(@Root() r: RivalryData, @Args(() => RivalChartArgs) args: RivalChartArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.rivalries.rivalChart(r, args.chartId);
@@ -80,7 +80,7 @@ export class RivalryResolver {
 
   @FieldResolver(() => [RivalTrendPointType], {
     description:
-      'Win/loss trend over time (§5.3): per JST day with plays of either, the change of wins − losses and the running value',
+      'Win/loss trend over time: per JST day with plays of either, the change of wins − losses and the running value',
   })
   trend(@Root() r: RivalryData, @Args(() => RivalTrendArgs) args: RivalTrendArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.rivalries.rivalTrend(r, args.level);
@@ -93,7 +93,7 @@ export class RivalsFollowingResolver {
   @FieldResolver(() => [RivalSummaryType], {
     nullable: true,
     description:
-      'Owner only: the owner against each player they follow and may see (public, or approved), on the charts of the filter (§5.10), sorted (default: most wins first). The rivalries of all players cost the same SQL statements as one.',
+      'Owner only: the owner against each player they follow and may see (public, or approved), on the charts of the filter, sorted (default: most wins first). The rivalries of all players cost the same SQL statements as one.',
   })
   rivalSummary(@Root() user: User, @Args(() => RivalSummaryArgs) args: RivalSummaryArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.following.rivalSummary(user.id, args);
@@ -102,7 +102,7 @@ export class RivalsFollowingResolver {
   @FieldResolver(() => [FollowingChartStatType], {
     nullable: true,
     description:
-      "Owner only: per chart, the followed players' count, average and top EX / BPI (§5.4, §5.5); private players count but stay anonymous. Highest level first, then title.",
+      "Owner only: per chart, the followed players' count, average and top EX / BPI; private players count but stay anonymous. Highest level first, then title.",
   })
   followingChartStats(
     @Root() user: User,
@@ -115,7 +115,7 @@ export class RivalsFollowingResolver {
   @FieldResolver(() => NearLossConnection, {
     nullable: true,
     description:
-      'Owner only: charts where a followed player leads the owner by minDiff..maxDiff EX (§5.8), smallest lead first, keyset pages',
+      'Owner only: charts where a followed player leads the owner by minDiff..maxDiff EX, smallest lead first, keyset pages',
   })
   nearLosses(@Root() user: User, @Args(() => NearLossesArgs) args: NearLossesArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.following.nearLosses(user.id, args);
@@ -124,7 +124,7 @@ export class RivalsFollowingResolver {
   @FieldResolver(() => [ChartRankType], {
     nullable: true,
     description:
-      "This user's rank on every chart they have a best on in a version (§4.3; any level or difficulty unless filtered), best rank first: live ranks from the rank tree kept in the import's transaction (a new best shows at once). One SQL statement for any number of users.",
+      "This user's rank on every chart they have a best on in a version (any level or difficulty unless filtered), best rank first: live ranks from the rank tree kept in the import's transaction (a new best shows at once). One SQL statement for any number of users.",
   })
   chartRanks(@Root() user: User, @Args(() => RivalryArgs) args: RivalryArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.chartRanks(user.id, args);
@@ -133,7 +133,7 @@ export class RivalsFollowingResolver {
   @FieldResolver(() => [SuggestedRivalType], {
     nullable: true,
     description:
-      'Owner only: public players to follow (§5.11) — by total BPI or a radar category, nearest / highest / newest / supporters / seeded shuffle, optionally searched by name or game id',
+      'Owner only: public players to follow — by total BPI or a radar category, nearest / highest / newest / supporters / seeded shuffle, optionally searched by name or game id',
   })
   suggestedRivals(@Root() user: User, @Args(() => SuggestedRivalsArgs) args: SuggestedRivalsArgs, @Ctx() ctx: Context) {
     return ctx.services.rivals.suggestedRivals(user.id, args);
@@ -141,7 +141,7 @@ export class RivalsFollowingResolver {
 
   @FieldResolver(() => [UserType], {
     nullable: true,
-    description: 'The public players this user follows, by name (rival selection, §5.6)',
+    description: 'The public players this user follows, by name (rival selection)',
   })
   publicFollowing(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.services.rivals.following.publicFollowing(user.id);
@@ -150,7 +150,7 @@ export class RivalsFollowingResolver {
   @FieldResolver(() => [FollowingChartScoreType], {
     nullable: true,
     description:
-      'The players this user follows with a best on one chart of any level or difficulty (§5.9, §5.13), best EX first: public players, and private ones the caller may see',
+      'The players this user follows with a best on one chart of any level or difficulty, best EX first: public players, and private ones the caller may see',
   })
   followingScoresOn(
     @Root() user: User,
@@ -162,7 +162,7 @@ export class RivalsFollowingResolver {
 
   @FieldResolver(() => [FollowingBpiChangeType], {
     nullable: true,
-    description: 'The public players this user follows: ☆12 total BPI at the start and end of a month or year (§5.7)',
+    description: 'The public players this user follows: ☆12 total BPI at the start and end of a month or year',
   })
   followingBpiChanges(
     @Root() user: User,

@@ -1,6 +1,7 @@
 /**
  * Rivals, one pair: the viewer against one player (`User.rivalry`) — the win/loss counts, the
- * comparison list, one chart, the trend. Batched through the rivals loaders.
+ * comparison list, one chart, the trend (docs/domain/stats.md#rivals). Batched through the rivals
+ * loaders.
  */
 import { type BestScore } from '../../generated/prisma/client';
 import { badInput } from '../../errors';
@@ -169,7 +170,7 @@ export class RivalryService {
     return { chartId: chart.id, chart, mine: a, rival: b, exDiff: c.exDiff, bpiDiff: c.bpiDiff, outcome: c.outcome };
   }
 
-  /** §5.1: the comparison list, filtered, sorted (total order) and paged with a keyset cursor holding the sort key. */
+  /** The comparison list, filtered, sorted (total order) and paged with a keyset cursor holding the sort key. */
   async rivalCharts(r: RivalryData, args: RivalChartsArgs): Promise<Page<RivalChartData>> {
     const sort: ComparisonSort = args.sort ?? 'LEVEL';
     const order = args.order ?? 'DESC';
@@ -223,7 +224,7 @@ export class RivalryService {
     );
   }
 
-  /** §5.2: the comparison on one chart (null: neither has a best, or an unknown chart). */
+  /** The comparison on one chart (null: neither has a best, or an unknown chart). */
   async rivalChart(r: RivalryData, chartIdArg: string): Promise<RivalChartData | null> {
     const chartId = intIdOrNull(chartIdArg);
     const chart = chartId === null ? undefined : this.s.catalogue.chart(chartId);
@@ -237,7 +238,7 @@ export class RivalryService {
     return this.row(chart, mine ?? undefined, theirs ?? undefined);
   }
 
-  /** §5.3: the win/loss trend against the rival from every play of both (JST days), on the filter's charts (and `level`). */
+  /** The win/loss trend against the rival from every play of both (JST days), on the filter's charts (and `level`). */
   async rivalTrend(r: RivalryData, levelArg: number | null | undefined) {
     const level = levelArg == null ? null : parseLevels([levelArg], 'level')![0];
     const plays = await this.s.loaders.rivals.plays.load({

@@ -91,10 +91,10 @@ export class RivalsService {
     return COMPARE_LEVELS.flatMap((l) => (tally.has(l) ? [tally.get(l)!] : []));
   }
 
-  // ───────────── ranks (§4.3) ─────────────
+  // ───────────── ranks (docs/domain/stats.md#rankings) ─────────────
 
   /**
-   * §4.3: the player's rank on every chart they have a best on (all levels and difficulties), best
+   * The player's rank on every chart they have a best on (all levels and difficulties), best
    * rank first, from the rank tree the BestScore triggers keep in the import's transaction (a new
    * best shows at once; the reference reads a cache rebuilt twice a day). Batched per request.
    */
@@ -121,10 +121,10 @@ export class RivalsService {
     return out;
   }
 
-  // ───────────── discovery (§5.11, user search) ─────────────
+  // ───────────── discovery (docs/domain/social.md#discovery, user search) ─────────────
 
   /**
-   * §5.11: public players to follow, by the basis and order asked (rivals.suggest.ts). The default
+   * Public players to follow, by the basis and order asked (rivals.suggest.ts). The default
    * (total BPI, nearest, no search, first page) reads two index range scans of (version, totalBpi),
    * one above and one below the owner's stored total, whatever the population.
    */

@@ -31,7 +31,7 @@ export class ProfileCompareType {
   @Field(() => RadarType, { description: "The user's radar" }) radar!: RadarType;
 }
 
-// ───────────── rivalry: the viewer against one player (§5.1–§5.3, §5.10) ─────────────
+// ───────────── rivalry: the viewer against one player (docs/domain/stats.md#rivals) ─────────────
 
 export enum RivalOutcome {
   WIN = 'WIN',
@@ -175,7 +175,7 @@ export class RivalTrendPointType {
   @Field(() => Int, { description: 'wins − losses after that day' }) cumulative!: number;
 }
 
-// ───────────── everyone I follow (§5.4–§5.10) ─────────────
+// ───────────── everyone I follow (docs/domain/stats.md#rivals) ─────────────
 
 export enum RivalSummarySort {
   WINS = 'WINS',
@@ -274,7 +274,7 @@ export class NearLossType {
 export class NearLossConnection extends Connection(NearLossType, 'NearLoss') {}
 
 @ObjectType('FollowingBpiChange', {
-  description: "Value type: a followed public player's ☆12 total BPI at the start and end of a period (§5.7)",
+  description: "Value type: a followed public player's ☆12 total BPI at the start and end of a period",
 })
 export class FollowingBpiChangeType {
   @Field(() => ID, { description: "The player's id" }) userId!: string;
@@ -313,7 +313,7 @@ export enum SuggestionOrder {
 }
 registerEnumType(SuggestionOrder, {
   name: 'SuggestionOrder',
-  description: 'Order of rival suggestions (§5.11); ties by user id',
+  description: 'Order of rival suggestions; ties by user id',
   valuesConfig: {
     NEAREST: { description: "Nearest the viewer's value first" },
     VALUE: { description: 'Highest value first' },
@@ -327,7 +327,7 @@ registerEnumType(SuggestionOrder, {
 });
 
 @ObjectType('SuggestedRival', {
-  description: 'Value type: a public player suggested to follow (§5.11), with their value on the basis asked',
+  description: 'Value type: a public player suggested to follow, with their value on the basis asked',
 })
 export class SuggestedRivalType {
   @Field(() => ID, { description: "The player's id" }) userId!: string;

@@ -107,7 +107,8 @@ export class ScoresHistoryService {
         current: a ? snapshot(a) : null,
         previous: b ? snapshot(b) : null,
         // both sides: current − previous; one side missing: null (the reference omits them).
-        // summaryDiffs (logs' versionSummary, §5.4): only current ⇒ EX = current, BPI = current + 15; no current ⇒ 0.
+        // summaryDiffs (logs' versionSummary, docs/domain/score-lists.md#version-summary): only current ⇒
+        // EX = current, BPI = current + 15; no current ⇒ 0.
         exDiff: a && b ? a.exScore - b.exScore : opts.summaryDiffs ? (a ? a.exScore : 0) : null,
         bpiDiff:
           a && b

@@ -140,8 +140,7 @@ export class BpmBandType {
 }
 
 @ObjectType('TotalBpiSummary', {
-  description:
-    'Value type: total BPI now or at the end of a JST day, with the estimated rank, played count and N (§3.12, §1.6)',
+  description: 'Value type: total BPI now or at the end of a JST day, with the estimated rank, played count and N',
 })
 export class TotalBpiSummaryType {
   @Field(() => String, { nullable: true, description: 'The JST date the total is computed for (null: now)' }) asOf!:
@@ -207,7 +206,7 @@ export class RadarCategoryStatsType {
   @Field(() => [StatsSongType], { description: 'Every chart counted, by BPI desc' }) songs!: StatsSongType[];
 }
 
-@ObjectType('RadarStats', { description: 'Value type: the radar with filters and the songs per category (§3.5)' })
+@ObjectType('RadarStats', { description: 'Value type: the radar with filters and the songs per category' })
 export class RadarStatsType {
   @Field(() => RadarType, { description: 'Total BPI per category' }) values!: RadarType;
   @Field(() => [RadarCategoryStatsType], {
@@ -223,7 +222,7 @@ export class ActivityDayType {
 }
 
 @ObjectType('ActivityCalendar', {
-  description: 'Value type: the activity calendar (§3.6) and the level-12 active dates (§3.7)',
+  description: 'Value type: the activity calendar and the level-12 active dates',
 })
 export class ActivityCalendarType {
   @Field(() => [ActivityDayType], { description: 'Days with activity, ascending' }) days!: ActivityDayType[];
@@ -233,7 +232,7 @@ export class ActivityCalendarType {
   activeDates!: string[];
 }
 
-@ObjectType('BoxPlotPoint', { description: 'Value type: the spread of the BPIs reached in one period (§3.16)' })
+@ObjectType('BoxPlotPoint', { description: 'Value type: the spread of the BPIs reached in one period' })
 export class BoxPlotPointType {
   @Field(() => String, { description: 'JST date, the Sunday starting the week (JST), or YYYY-MM' }) date!: string;
   @Field(() => Float, { description: 'Lowest BPI' }) min!: number;
@@ -252,8 +251,7 @@ export class BoxPlotPointType {
 }
 
 @ObjectType('ArenaTrendPoint', {
-  description:
-    'Value type: the player in one official arena snapshot (§3.14); class / ranks null when the owner hides them',
+  description: 'Value type: the player in one official arena snapshot; class / ranks null when the owner hides them',
 })
 export class ArenaTrendPointType {
   @Field(() => Date, { description: 'When the snapshot was taken' }) fetchedAt!: Date;
@@ -310,7 +308,7 @@ export class NeighbourListType {
 
 @ObjectType('NeighbourRecommendations', {
   description:
-    'Value type: charts where I am furthest above (weapons) and below (potential) the players nearest my total BPI (§3.9). ' +
+    'Value type: charts where I am furthest above (weapons) and below (potential) the players nearest my total BPI. ' +
     'Only averages are shown, never who the neighbours are; with fewer than minimumNeighbors neighbours, or fewer than minimumPerChart on a chart, nothing (or that chart) is shown.',
 })
 export class NeighbourRecommendationsType {
@@ -331,7 +329,7 @@ export class TowerDayType {
   @Field(() => Int, { description: 'Scratches' }) scratchCount!: number;
 }
 
-@ObjectType('TowerHistory', { description: "Value type: the player's key-counter days of a version (§3.18)" })
+@ObjectType('TowerHistory', { description: "Value type: the player's key-counter days of a version" })
 export class TowerHistoryType {
   @Field(() => [TowerDayType], { description: 'Days, newest first' }) days!: TowerDayType[];
   @Field(() => Int, { description: 'Σ keys' }) totalKeys!: number;

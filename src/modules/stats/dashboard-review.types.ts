@@ -4,7 +4,7 @@ import { ArenaClass, Difficulty, RadarCategory } from '../shared/enums';
 import { ChartType } from '../shared/chart.type';
 import { UserType } from '../shared/user.type';
 
-@ObjectType('ReviewPeriods', { description: 'Value type: months and years with plays, for the reviews (§3.15)' })
+@ObjectType('ReviewPeriods', { description: 'Value type: months and years with plays, for the reviews' })
 export class ReviewPeriodsType {
   @Field(() => [String], { description: 'YYYY-MM, newest first' }) months!: string[];
   @Field(() => [String], { description: 'YYYY, newest first' }) years!: string[];
@@ -188,7 +188,7 @@ export class ReviewArenaType {
   @Field(() => Int, { nullable: true, description: 'Highest A1 streak' }) maxA1Continue!: number | null;
 }
 
-@ObjectType('Review', { description: 'Value type: the monthly or yearly review (§3.17; the owner only)' })
+@ObjectType('Review', { description: 'Value type: the monthly or yearly review (the owner only)' })
 export class ReviewType {
   @Field(() => String, { description: 'The period: YYYY-MM or YYYY' }) period!: string;
   @Field(() => String, { description: 'month or year' }) granularity!: string;

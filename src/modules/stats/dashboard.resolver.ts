@@ -65,21 +65,21 @@ export class DashboardUserResolver {
 @Resolver(() => DashboardType)
 export class DashboardResolver {
   @FieldResolver(() => HistogramType, {
-    description: 'Single-chart BPI distribution (§3.2): <-10, one bucket per step from -10, 100+',
+    description: 'Single-chart BPI distribution: <-10, one bucket per step from -10, 100+',
   })
   bpiDistribution(@Root() r: DashboardRoot, @Args(() => StepArgs) a: StepArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.bpiDistribution(r, a.step);
   }
 
   @FieldResolver(() => HistogramType, {
-    description: 'DJ rank distribution (§3.3): F, E, D, C, B, A, AA, AAA, MAX- (AAA excludes MAX-)',
+    description: 'DJ rank distribution: F, E, D, C, B, A, AA, AAA, MAX- (AAA excludes MAX-)',
   })
   djRankDistribution(@Root() r: DashboardRoot, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.djRankDistribution(r);
   }
 
   @FieldResolver(() => HistogramType, {
-    description: 'Score-rate distribution (§3.4): EX / max EX in percent buckets, then 100 (MAX)',
+    description: 'Score-rate distribution: EX / max EX in percent buckets, then 100 (MAX)',
   })
   scoreRateDistribution(@Root() r: DashboardRoot, @Args(() => StepArgs) a: StepArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.scoreRateDistribution(r, a.step);
@@ -87,48 +87,48 @@ export class DashboardResolver {
 
   @FieldResolver(() => AaaTableType, {
     description:
-      "AAA table (§3.10): per chart the EX and BPI needed for AAA and MAX- (and a custom goal) next to the player's best",
+      "AAA table: per chart the EX and BPI needed for AAA and MAX- (and a custom goal) next to the player's best",
   })
   aaaTable(@Root() r: DashboardRoot, @Args(() => AaaTableArgs) a: AaaTableArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.aaaTable(r, a.customGoalRatio, a.customGoalOffset);
   }
 
-  @FieldResolver(() => [BpmBandType], { description: 'Total BPI per tempo band (§3.11), empty bands omitted' })
+  @FieldResolver(() => [BpmBandType], { description: 'Total BPI per tempo band, empty bands omitted' })
   bpmBands(@Root() r: DashboardRoot, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.bpmBands(r);
   }
 
   @FieldResolver(() => TotalBpiSummaryType, {
     description:
-      'Total BPI now or as of a JST date, with the estimated rank, played count and N (§3.12, §1.6; the level filter does not apply: N is the ☆12 set)',
+      'Total BPI now or as of a JST date, with the estimated rank, played count and N (the level filter does not apply: N is the ☆12 set)',
   })
   totalBpi(@Root() r: DashboardRoot, @Args(() => AsOfArgs) a: AsOfArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.totalBpi(r, a.asOf);
   }
 
   @FieldResolver(() => TrendType, {
-    description: 'Total-BPI trend with the charts updated per point (§3.1); levels default to 12',
+    description: 'Total-BPI trend with the charts updated per point; levels default to 12',
   })
   trend(@Root() r: DashboardRoot, @Args(() => GroupByArgs) a: GroupByArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.trend(r, a.groupBy);
   }
 
   @FieldResolver(() => RadarStatsType, {
-    description: 'Radar with the filters and the songs behind each category (§3.5)',
+    description: 'Radar with the filters and the songs behind each category',
   })
   radar(@Root() r: DashboardRoot, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.radar(r);
   }
 
   @FieldResolver(() => ActivityCalendarType, {
-    description: 'Activity calendar counting distinct charts per JST day (§3.6), with the level-12 active dates (§3.7)',
+    description: 'Activity calendar counting distinct charts per JST day, with the level-12 active dates',
   })
   activity(@Root() r: DashboardRoot, @Args(() => DateRangeArgs) a: DateRangeArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.activity(r, a.from, a.to);
   }
 
   @FieldResolver(() => [BoxPlotPointType], {
-    description: 'BPI box plot per day / week / month (§3.16), periods with updates only',
+    description: 'BPI box plot per day / week / month, periods with updates only',
   })
   boxPlot(@Root() r: DashboardRoot, @Args(() => UnitArgs) a: UnitArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.boxPlot(r, a.unit);
@@ -136,20 +136,20 @@ export class DashboardResolver {
 
   @FieldResolver(() => ArenaTrendType, {
     description:
-      "Arena rank trend from the official arena snapshots (§3.14); hidden parts follow the owner's statsPrivacy switches",
+      "Arena rank trend from the official arena snapshots; hidden parts follow the owner's statsPrivacy switches",
   })
   arenaTrend(@Root() r: DashboardRoot, @Args(() => DateRangeArgs) a: DateRangeArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.arenaTrend(r, a.from, a.to);
   }
 
-  @FieldResolver(() => ReviewPeriodsType, { description: 'Months and years with plays, for the reviews (§3.15)' })
+  @FieldResolver(() => ReviewPeriodsType, { description: 'Months and years with plays, for the reviews' })
   reviewPeriods(@Root() r: DashboardRoot, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.reviewPeriods(r);
   }
 
   @FieldResolver(() => ReviewType, {
     nullable: true,
-    description: 'Monthly or yearly review (§3.17). The owner only: anyone else gets null and a FORBIDDEN error',
+    description: 'Monthly or yearly review. The owner only: anyone else gets null and a FORBIDDEN error',
   })
   review(@Root() r: DashboardRoot, @Args(() => ReviewArgs) a: ReviewArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.review(r, a.month);
@@ -164,7 +164,7 @@ export class DashboardResolver {
   }
 
   @FieldResolver(() => TowerHistoryType, {
-    description: "The player's key-counter (IIDX TOWER) days of the version (§3.18)",
+    description: "The player's key-counter (IIDX TOWER) days of the version",
   })
   towerHistory(@Root() r: DashboardRoot, @Args(() => DateRangeArgs) a: DateRangeArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.dashboard.towerHistory(r, a.from, a.to);
@@ -196,14 +196,14 @@ export class DashboardResolver {
 @Resolver()
 export class CrossStatsResolver {
   @Mutation(() => RegisterTowerPayloadType, {
-    description: 'Registers key-counter (IIDX TOWER) days of the caller (§3.18); all or nothing',
+    description: 'Registers key-counter (IIDX TOWER) days of the caller; all or nothing',
   })
   registerTower(@Args(() => RegisterTowerArgs) a: RegisterTowerArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.crossPlayer.registerTower(a.userId, { version: a.version, rows: a.rows });
   }
 
   @Query(() => TowerRankingConnection, {
-    description: 'Key-counter ranking over a day, week or month (§4.4); players the caller may not see are masked',
+    description: 'Key-counter ranking over a day, week or month; players the caller may not see are masked',
   })
   towerRanking(@Args(() => TowerRankingArgs) a: TowerRankingArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.crossPlayer.towerRanking(a);
@@ -211,7 +211,7 @@ export class CrossStatsResolver {
 
   @Query(() => RadarRankingConnection, {
     description:
-      "Ranking by one radar category (§4.1) with the caller's own radar beside it; players the caller may not see are masked",
+      "Ranking by one radar category with the caller's own radar beside it; players the caller may not see are masked",
   })
   radarRanking(@Args(() => RadarRankingArgs) a: RadarRankingArgs, @Ctx() ctx: Context) {
     return ctx.services.stats.crossPlayer.radarRanking(a);
@@ -229,7 +229,7 @@ export class CrossStatsResolver {
 
   @Query(() => SiteSummaryType, {
     description:
-      "Site-wide summary (§8.2): totals, today's counts (today in JST), the last 90 days, by hour and weekday, distributions",
+      "Site-wide summary: totals, today's counts (today in JST), the last 90 days, by hour and weekday, distributions",
   })
   siteSummary(@Ctx() ctx: Context) {
     return ctx.services.stats.crossPlayer.siteSummary();

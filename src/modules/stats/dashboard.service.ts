@@ -269,7 +269,7 @@ export class DashboardService {
     );
   }
 
-  // ───────────── neighbours (§3.9) ─────────────
+  // ───────────── neighbours (docs/domain/stats.md#neighbours) ─────────────
 
   async neighbours(
     r: DashboardRoot,

@@ -95,7 +95,7 @@ export class NamedCountType {
   @Field(() => Int, { description: 'The count' }) count!: number;
 }
 
-@ObjectType('SiteSummary', { description: 'Value type: the site-wide summary (§8.2); "today" is today in JST' })
+@ObjectType('SiteSummary', { description: 'Value type: the site-wide summary; "today" is today in JST' })
 export class SiteSummaryType {
   @Field(() => Date, { description: 'When computed' }) generatedAt!: Date;
   @Field(() => String, { description: "Today's JST date" }) today!: string;

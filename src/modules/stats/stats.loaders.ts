@@ -142,7 +142,7 @@ export function createStatsLoaders(db: Db) {
 export type StatsLoaders = ReturnType<typeof createStatsLoaders>;
 
 /**
- * The bests of `userIds` on `chartIds` in the version (the dashboard's neighbours, §3.9): one JSON row
+ * The bests of `userIds` on `chartIds` in the version (the dashboard's neighbours, docs/domain/stats.md#neighbours): one JSON row
  * and the chart ids as one int[] parameter, not a row per best and a parameter per chart (~13 ms of
  * CPU → ~1.5 ms for 20 neighbours' 3,000 bests on ~900 charts).
  */

@@ -1,5 +1,5 @@
 /**
- * Lane tickets (domain-stats.md §7) over imported arrangement scores, and the import itself
+ * Lane tickets (docs/domain/optimizer.md#lane-tickets) over imported arrangement scores, and the import itself
  * (admin mutation and the CLI use case), on the tiny catalogue of ./fixture.ts.
  *
  * Scores imported (pattern → score):

@@ -120,7 +120,7 @@ describe('per-song ranking', () => {
     expect(bad.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
     const empty11 = expectNoErrors(await s.gql(RANKING, { c: String(chart11.id) })) as any;
     expect(empty11.songRanking).toMatchObject({ totalCount: 0, edges: [] });
-    // Charts below level 11 are ranked too (the reference's all-scores ranking, §5.12): 700 > 650 → ranks 1, 2.
+    // Charts below level 11 are ranked too (docs/domain/stats.md#rankings): 700 > 650 → ranks 1, 2.
     const low = await s.db.prisma.chart.create({
       data: { songId: chart12.songId, playStyle: 'SP', difficulty: 'NORMAL', level: 7, notes: 700 },
     });

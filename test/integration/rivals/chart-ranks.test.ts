@@ -1,5 +1,5 @@
 /**
- * Rivals: User.chartRanks (§4.3) — my rank on every chart from the cumulative block counts
+ * Rivals: User.chartRanks (docs/domain/stats.md#rankings) — my rank on every chart from the cumulative block counts
  * (ChartRankBlock: blocks of 128 EX values) that the BestScore triggers keep in the writing
  * transaction: a new best moves every rank at once, through an import, a direct update, a deletion
  * (user deletion cascades too); ties share a rank, also across block edges.

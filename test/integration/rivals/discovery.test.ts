@@ -1,5 +1,5 @@
 /**
- * Rivals, discovery: suggested rivals near my total BPI (§5.11) and user search by name prefix
+ * Rivals, discovery: suggested rivals near my total BPI (docs/domain/social.md#discovery) and user search by name prefix
  * (public profiles; private ones for themselves and approved followers).
  */
 import { aPrivatePlayer, aPublicPlayer, aVersionStatus, follows } from '../../helpers/factories';
@@ -11,7 +11,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s?.close());
 
-describe('User.suggestedRivals (§5.11)', () => {
+describe('User.suggestedRivals (docs/domain/social.md#discovery)', () => {
   it('orders public players by distance to my total BPI, leaving out me and private players', async () => {
     const db = s.db.prisma;
     const v = '31'; // a version no other test of this file writes

@@ -1,7 +1,7 @@
 /**
- * Rivals, everyone I follow: win/loss summary per followed player (§5.10), per-chart average and
- * top scores (§5.4, §5.5), the public followed list (§5.6), near losses (§5.8), followed players'
- * scores on one chart (§5.9 / §5.13), ☆12 BPI change in a month (§5.7); visibility of each.
+ * Rivals, everyone I follow (docs/domain/stats.md#rivals): win/loss summary per followed player,
+ * per-chart average and top scores, the public followed list, near losses, followed players'
+ * scores on one chart, ☆12 BPI change in a month; visibility of each.
  */
 import type { User } from '../../../src/generated/prisma/client';
 import { totalBpi } from '../../../src/domain/bpi';
@@ -54,7 +54,7 @@ afterAll(() => s?.close());
 const gql = async (q: string, vars: Record<string, unknown> = {}, as: 'owner' | 'anonymous' = 'owner') =>
   expectNoErrors<any>(await s.gql(q, { id: owner.id, ...vars }, as === 'owner' ? token : undefined)).user;
 
-describe('User.rivalSummary (§5.10)', () => {
+describe('User.rivalSummary', () => {
   const Q = `query($id: ID!, $sort: RivalSummarySort, $order: RivalSortOrder, $listId: ID) { user(id: $id) { rivalSummary(sort: $sort, order: $order, listId: $listId) { user { name } rivalry { wins losses draws played } } } }`;
   it('counts per followed player the owner may see, most wins first (ties by name)', async () => {
     const rows = (await gql(Q)).rivalSummary;
@@ -88,7 +88,7 @@ describe('User.rivalSummary (§5.10)', () => {
   });
 });
 
-describe('User.followingChartStats (§5.4, §5.5)', () => {
+describe('User.followingChartStats', () => {
   it('averages and tops over the followed players; a private top holder stays anonymous', async () => {
     const Q = `query($id: ID!) { user(id: $id) { followingChartStats { chartId players averageExScore topExScore topPlayer { name } averageBpi topBpi } } }`;
     const rows = (await gql(Q)).followingChartStats;
@@ -103,7 +103,7 @@ describe('User.followingChartStats (§5.4, §5.5)', () => {
   });
 });
 
-describe('User.publicFollowing (§5.6) and User.followingScoresOn (§5.9)', () => {
+describe('User.publicFollowing and User.followingScoresOn', () => {
   it('lists the public followed players by name', async () => {
     const rows = (await gql(`query($id: ID!) { user(id: $id) { publicFollowing { name } } }`, {}, 'anonymous'))
       .publicFollowing;
@@ -126,7 +126,7 @@ describe('User.publicFollowing (§5.6) and User.followingScoresOn (§5.9)', () =
   });
 });
 
-describe('User.nearLosses (§5.8)', () => {
+describe('User.nearLosses', () => {
   const Q = `query($id: ID!, $first: Int, $after: String, $max: Int) { user(id: $id) { nearLosses(first: $first, after: $after, maxDiff: $max) {
     totalCount pageInfo { hasNextPage endCursor } edges { node { chartId exDiff exScore rivalExScore rival { name } } } } } }`;
   it('pages the charts a followed player leads by 1..30 EX, smallest lead first', async () => {
@@ -148,7 +148,7 @@ describe('User.nearLosses (§5.8)', () => {
   });
 });
 
-describe('User.followingBpiChanges (§5.7)', () => {
+describe('User.followingBpiChanges', () => {
   it("gives each public followed player's ☆12 total BPI before and at the end of the month", async () => {
     const db = s.db.prisma;
     const me = await aPublicPlayer(db);

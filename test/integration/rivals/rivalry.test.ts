@@ -1,7 +1,8 @@
 /**
- * Rivals: User.rivalry (the viewer against a player) — counts, total-BPI difference, filters, the
- * comparison list (§5.1: sorts, outcome filter, keyset pages), one chart (§5.2), the trend (§5.3),
- * visibility, and a constant number of SQL statements nested under a following list.
+ * Rivals: User.rivalry (the viewer against a player, docs/domain/stats.md#rivals) — counts,
+ * total-BPI difference, filters, the comparison list (sorts, outcome filter, keyset pages), one
+ * chart, the trend, visibility, and a constant number of SQL statements nested under a following
+ * list.
  */
 import type { User } from '../../../src/generated/prisma/client';
 import {
@@ -143,7 +144,7 @@ async function charts(vars: Record<string, unknown>) {
   return expectNoErrors<any>(await s.gql(CHARTS, { id: alice.id, ...vars }, token)).user.rivalry.charts;
 }
 
-describe('Rivalry.charts (§5.1)', () => {
+describe('Rivalry.charts', () => {
   it('pages by exDiff desc with ties by level desc, through keyset cursors', async () => {
     // exDiff: c1 = WR − kaidenAvg (> 0), c4 +100, c3 0, c2 −100, c5 −1000 (5 rows, either side played)
     const p1 = await charts({ sort: 'EX_DIFF', order: 'DESC', first: 2 });
@@ -191,7 +192,7 @@ describe('Rivalry.charts (§5.1)', () => {
     expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
-  it('Rivalry.chart: one chart (§5.2), null when neither played it', async () => {
+  it('Rivalry.chart: one chart, null when neither played it', async () => {
     const q = `query($id: ID!, $c: ID!) { user(id: $id) { rivalry { chart(chartId: $c) { exDiff outcome mine { exScore } rival { exScore } } } } }`;
     const one = expectNoErrors<any>(await s.gql(q, { id: alice.id, c: String(c2.id) }, token)).user.rivalry.chart;
     expect(one).toEqual({ exDiff: -100, outcome: 'LOSE', mine: { exScore: 1500 }, rival: { exScore: 1600 } });
@@ -200,7 +201,7 @@ describe('Rivalry.charts (§5.1)', () => {
   });
 });
 
-describe('Rivalry.trend (§5.3)', () => {
+describe('Rivalry.trend', () => {
   it("replays both players' plays by JST day", async () => {
     const db = s.db.prisma;
     const me = await aPublicPlayer(db);

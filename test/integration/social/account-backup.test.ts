@@ -1,5 +1,5 @@
 /**
- * deleteAccount writes the account's JSON backup first (domain-social.md §2.7 step 3), in the
+ * deleteAccount writes the account's JSON backup first (docs/domain/social.md#profile), in the
  * same operation: a backup that cannot be written refuses the deletion and deletes nothing.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Access matrix of the social operations (domain-social.md §5) for the six kinds of caller of a
+ * Access matrix of the social operations (docs/domain/social.md#privacy) for the six kinds of caller of a
  * PRIVATE owner: anonymous, another player, the owner, an approved follower, a legacy follower
  * (follows without approval) and a pending requester. Owner-only operations refuse everyone but
  * the owner; no private data of the owner reaches anyone but the owner and the approved follower,
