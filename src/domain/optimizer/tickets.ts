@@ -88,7 +88,8 @@ export interface RankedTicketChart extends TicketPatternRow {
   relativeScore: number;
 }
 
-const RELATIVE_LAST = -9999;
+/** The relative key of a chart whose best score is ≤ 0 (the reference's −9999); src/modules/optimizer/tickets.sql.ts uses it too. */
+export const RELATIVE_LAST = -9999;
 
 /** A chart's rank key on a ticket (higher first; ties by chart id): the raw pattern score, or its share of the chart's best pattern score. */
 export function ticketChartKey(r: TicketPatternRow, mode: TicketScoreMode): number {
