@@ -101,10 +101,12 @@ export function rankTicketCharts(rows: readonly TicketPatternRow[], mode: Ticket
   return rows
     .map((r) => ({ row: r, key: key(r) }))
     .sort((a, b) => b.key - a.key || a.row.chartId - b.row.chartId)
-    .map(({ row }) => ({
-      ...row,
-      relativeScore: row.maxPatternScore > 0 ? (row.patternScore / row.maxPatternScore) * 100 : 0,
-    }));
+    .map(({ row }) => withRelativeScore(row));
+}
+
+/** The row with its relativeScore (rows ranked elsewhere — by SQL in src/modules/optimizer/tickets.sql.ts — get it here too). */
+export function withRelativeScore(row: TicketPatternRow): RankedTicketChart {
+  return { ...row, relativeScore: row.maxPatternScore > 0 ? (row.patternScore / row.maxPatternScore) * 100 : 0 };
 }
 
 /** The page at `offset` of size `first`, and whether more follow. */

@@ -6,12 +6,12 @@
 import { createHash } from 'node:crypto';
 import type { BestScore, OptimizeMemo } from '../../generated/prisma/client';
 import {
-  rankTicketCharts,
   ticketChartKey,
   ticketIdIssue,
   validateOptimizeInput,
   validateTicketRequests,
   withPlayerScores,
+  withRelativeScore,
   type OptimizationResult,
   type OptimizerChart,
   type PlayerChartScore,
@@ -321,10 +321,9 @@ export class OptimizerService {
     );
     const pages = tickets.map((t) => {
       const page = byPattern.get(t.ticketId);
-      // rankTicketCharts on the page's ≤ size + 1 rows: relativeScore as always (their order is already the SQL's, the same)
-      const picked = rankTicketCharts(
-        (page?.rows ?? []).map((r) => ({ chartId: r.chartId, patternScore: r.score, maxPatternScore: r.chartMax })),
-        mode,
+      // in the SQL's order, which is rankTicketCharts' (tickets.sql.ts); relativeScore computed as rankTicketCharts does
+      const picked = (page?.rows ?? []).map((r) =>
+        withRelativeScore({ chartId: r.chartId, patternScore: r.score, maxPatternScore: r.chartMax }),
       );
       const keyOf = (r: (typeof picked)[number]) => ticketChartKey(r, mode);
       return { t, total: page?.total ?? 0, items: withPlayerScores(picked, scores, totalBpi), keyOf };
