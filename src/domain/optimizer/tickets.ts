@@ -88,7 +88,8 @@ export interface RankedTicketChart extends TicketPatternRow {
   relativeScore: number;
 }
 
-const RELATIVE_LAST = -9999;
+/** The relative key of a chart whose best score is ≤ 0 (the reference's −9999); src/modules/optimizer/tickets.sql.ts uses it too. */
+export const RELATIVE_LAST = -9999;
 
 /** A chart's rank key on a ticket (higher first; ties by chart id): the raw pattern score, or its share of the chart's best pattern score. */
 export function ticketChartKey(r: TicketPatternRow, mode: TicketScoreMode): number {
@@ -100,10 +101,12 @@ export function rankTicketCharts(rows: readonly TicketPatternRow[], mode: Ticket
   return rows
     .map((r) => ({ row: r, key: key(r) }))
     .sort((a, b) => b.key - a.key || a.row.chartId - b.row.chartId)
-    .map(({ row }) => ({
-      ...row,
-      relativeScore: row.maxPatternScore > 0 ? (row.patternScore / row.maxPatternScore) * 100 : 0,
-    }));
+    .map(({ row }) => withRelativeScore(row));
+}
+
+/** The row with its relativeScore (rows ranked elsewhere — by SQL in src/modules/optimizer/tickets.sql.ts — get it here too). */
+export function withRelativeScore(row: TicketPatternRow): RankedTicketChart {
+  return { ...row, relativeScore: row.maxPatternScore > 0 ? (row.patternScore / row.maxPatternScore) * 100 : 0 };
 }
 
 /** The page at `offset` of size `first`, and whether more follow. */

@@ -6,12 +6,12 @@
 import { createHash } from 'node:crypto';
 import type { BestScore, OptimizeMemo } from '../../generated/prisma/client';
 import {
-  rankTicketCharts,
   ticketChartKey,
   ticketIdIssue,
   validateOptimizeInput,
   validateTicketRequests,
   withPlayerScores,
+  withRelativeScore,
   type OptimizationResult,
   type OptimizerChart,
   type PlayerChartScore,
@@ -19,13 +19,14 @@ import {
 import { inTotalSet } from '../../domain/totals';
 import { badInput, notFound } from '../../errors';
 import { keyset, parseVersion, refuseIssues } from '../../graphql/args';
-import { keyCursor, keysetConnection, keysetSlice, prismaKeyset, type Page } from '../../graphql/connection';
+import { keyCursor, keysetConnection, prismaKeyset, type Page } from '../../graphql/connection';
 import type { AreaScope } from '../area';
 import type { PatternsService } from '../patterns/patterns.service';
 import type { ScoresService } from '../scores/scores.service';
 import type { StatsService } from '../stats/stats.service';
 import { importArrangementScores } from './arrangement.import';
 import { planTask } from './plan.task';
+import { ticketPages } from './tickets.sql';
 import type { BpiPlanInput, TicketInput } from './optimizer.inputs';
 import { OptimizerSearchMode, OptimizerStrategy, TicketScoreMode, type BpiPlanSettingsType } from './optimizer.types';
 
@@ -305,11 +306,9 @@ export class OptimizerService {
     const tag = `ticket:${mode}`;
     const ks = keyset({ first, after }, tag, TICKET_KEY, { max: TICKET_PAGE_MAX, def: TICKET_PAGE_DEFAULT });
     const patterns = [...new Set(tickets.map((t) => t.ticketId))];
-    const [rows, bests, totalBpi] = await Promise.all([
-      this.s.db.arrangementScore.findMany({
-        where: { pattern: { in: patterns } },
-        select: { chartId: true, pattern: true, score: true, chartMax: true },
-      }),
+    // the database ranks and pages (tickets.sql.ts): only each ticket's page crosses to JS, not every score row
+    const [byPattern, bests, totalBpi] = await Promise.all([
+      ticketPages(this.s.db, patterns, mode, ks.size, ks.key),
       this.s.services.scores.bests(userId, version),
       this.s.services.stats.totalBpi(userId, version),
     ]);
@@ -320,17 +319,14 @@ export class OptimizerService {
         { exScore: b.exScore, bpi: catalogue.currentBpi(b.chartId, b.exScore), clearLamp: b.clearLamp },
       ]),
     );
-    const byPattern = new Map<string, { chartId: number; patternScore: number; maxPatternScore: number }[]>();
-    for (const r of rows) {
-      const list = byPattern.get(r.pattern) ?? [];
-      list.push({ chartId: r.chartId, patternScore: r.score, maxPatternScore: r.chartMax });
-      byPattern.set(r.pattern, list);
-    }
     const pages = tickets.map((t) => {
-      const ranked = rankTicketCharts(byPattern.get(t.ticketId) ?? [], mode);
-      const keyOf = (r: (typeof ranked)[number]) => ticketChartKey(r, mode);
-      const picked = keysetSlice(ranked, ks, (r, [k, chartId]) => k - keyOf(r) || r.chartId - chartId);
-      return { t, total: ranked.length, items: withPlayerScores(picked, scores, totalBpi), keyOf };
+      const page = byPattern.get(t.ticketId);
+      // in the SQL's order, which is rankTicketCharts' (tickets.sql.ts); relativeScore computed as rankTicketCharts does
+      const picked = (page?.rows ?? []).map((r) =>
+        withRelativeScore({ chartId: r.chartId, patternScore: r.score, maxPatternScore: r.chartMax }),
+      );
+      const keyOf = (r: (typeof picked)[number]) => ticketChartKey(r, mode);
+      return { t, total: page?.total ?? 0, items: withPlayerScores(picked, scores, totalBpi), keyOf };
     });
     // Votes of the patterns on the charts shown: one query for every ticket.
     const chartIds = [...new Set(pages.flatMap((p) => p.items.map((i) => i.chartId)))];
