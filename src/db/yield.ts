@@ -4,6 +4,8 @@
  * synchronously on the main thread: a long transaction of big statements would otherwise hold the
  * whole process, not only the database, until it commits. Cheap with PostgreSQL (one macrotask).
  */
+import { AsyncResource } from 'node:async_hooks';
+
 export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
@@ -109,7 +111,9 @@ function drainTurn(): void {
  */
 export function inLoopTurn<T>(run: () => T): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    turnQueue.push({ run, resolve, reject });
+    // bound to the caller's async context: the queue is drained from whichever request scheduled it
+    // first, and a step's log lines (the request id of AsyncLocalStorage) must be its own request's
+    turnQueue.push({ run: AsyncResource.bind(run), resolve, reject });
     if (!turnScheduled) {
       turnScheduled = true;
       setImmediate(drainTurn);

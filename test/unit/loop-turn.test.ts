@@ -4,6 +4,7 @@
  * most LOOP_TURN_MS of them a turn, so that a timer or I/O due meanwhile runs between them
  * (issue #27) — instead of one chain of microtasks as long as their sum.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { inLoopTurn, LOOP_TURN_MS, stepsInLoopTurns } from '../../src/db/yield';
 
 /** Holds the thread for `ms` (a CPU step). */
@@ -25,6 +26,16 @@ describe('inLoopTurn', () => {
     await expect(b).rejects.toThrow('step b failed');
     await expect(c).resolves.toBe('three');
     expect(order).toEqual(['a', 'b', 'c']);
+  });
+
+  it('runs each step in the async context of the request that asked for it (its log lines carry its own request id)', async () => {
+    const store = new AsyncLocalStorage<string>();
+    // request A schedules the drain; B's step joins the same queue and runs in the same drain
+    const [a, b] = await Promise.all([
+      store.run('A', () => inLoopTurn(() => store.getStore())),
+      store.run('B', () => inLoopTurn(() => store.getStore())),
+    ]);
+    expect([a, b]).toEqual(['A', 'B']);
   });
 
   it('lets a due timer run between steps that each take longer than a turn', async () => {
