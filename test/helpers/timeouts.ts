@@ -1,7 +1,7 @@
 /**
  * Time limits for tests and hooks. jest-light-runner (jest.config.js) runs test functions as they
  * are, without jest's timeouts; here every `it`/`test` and every hook fails after its own limit
- * (the number a test passes as its third argument, else `testTimeout` from the configuration) so a
+ * (the number a test passes as its third argument, else TEST_TIMEOUT_MS, else 180 s) so a
  * test that hangs fails with its name instead of holding the run until CI's own limit.
  */
 const DEFAULT_MS = Number(process.env.TEST_TIMEOUT_MS) || 180_000;
