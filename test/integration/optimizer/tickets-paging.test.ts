@@ -90,69 +90,48 @@ const inMemory = (mode: 'relative' | 'raw') =>
   );
 
 describe('ticket pages ranked by the database', () => {
-  it('relative: first = 2 and first = 3 walk the full ranking (ties, best ≤ 0, a key below −9999)', async () => {
-    const two = await walk('RELATIVE', 2);
-    expect(two.pages).toEqual([
-      [7, 9],
-      [0, 1],
-      [2, 3],
-      [4, 5],
-      [6, 10],
-      [11, 8],
-    ]);
-    // first = 3 splits the 0.5 tie (c0 | c1); the five −9999 charts span two pages either way
-    const three = await walk('RELATIVE', 3);
-    expect(three.pages).toEqual([
-      [7, 9, 0],
-      [1, 2, 3],
-      [4, 5, 6],
-      [10, 11, 8],
-    ]);
-    expect(two.nodes.map((n) => n.relativeScore)).toEqual([
-      100,
-      80,
-      50,
-      50,
-      (1 / 3) * 100,
-      (2 / 6) * 100,
-      0,
-      0,
-      0,
-      0,
-      0,
-      -2000000,
-    ]);
-    // the same items as the JS ranking of every row, field for field
-    const full = inMemory('relative').map((r) => ({
-      chartId: r.chartId,
-      patternScore: r.patternScore,
-      maxPatternScore: r.maxPatternScore,
-      relativeScore: r.relativeScore,
-    }));
-    expect(two.nodes).toEqual(full);
-    expect(three.nodes).toEqual(full);
-  });
+  // The hand-worked orders of the header, as chart indexes; every page of a walk is the next `first` of them.
+  const ORDER = {
+    RELATIVE: [7, 9, 0, 1, 2, 3, 4, 5, 6, 10, 11, 8],
+    RAW: [7, 0, 1, 9, 3, 2, 4, 10, 6, 5, 11, 8],
+  };
+  const chunks = (list: number[], n: number) =>
+    Array.from({ length: Math.ceil(list.length / n) }, (_, i) => list.slice(i * n, i * n + n));
 
-  it('raw: first = 2 and first = 3 walk the full ranking (the 20 tie split by a cursor)', async () => {
-    const two = await walk('RAW', 2);
-    expect(two.pages).toEqual([
-      [7, 0],
-      [1, 9],
-      [3, 2],
-      [4, 10],
-      [6, 5],
-      [11, 8],
-    ]);
-    const three = await walk('RAW', 3);
-    expect(three.pages).toEqual([
-      [7, 0, 1],
-      [9, 3, 2],
-      [4, 10, 6],
-      [5, 11, 8],
-    ]);
-    expect(two.nodes.map((n) => n.chartId)).toEqual(inMemory('raw').map((r) => r.chartId));
-    expect(three.nodes).toEqual(two.nodes);
-  });
+  // relative: first = 3 splits the 0.5 tie (c0 | c1), the five −9999 charts span two pages either way;
+  // raw: the 20 tie (c1, c9) is split by a cursor with first = 2
+  it.each(['RELATIVE', 'RAW'] as const)(
+    '%s: first = 2 and first = 3 walk the full ranking (ties, best ≤ 0, a key below −9999)',
+    async (mode) => {
+      // the same items as the JS ranking of every row, field for field
+      const full = inMemory(mode === 'RELATIVE' ? 'relative' : 'raw').map((r) => ({
+        chartId: r.chartId,
+        patternScore: r.patternScore,
+        maxPatternScore: r.maxPatternScore,
+        relativeScore: r.relativeScore,
+      }));
+      for (const first of [2, 3]) {
+        const walked = await walk(mode, first);
+        expect(walked.pages).toEqual(chunks(ORDER[mode], first));
+        expect(walked.nodes).toEqual(full);
+      }
+      if (mode === 'RELATIVE')
+        expect(full.map((n) => n.relativeScore)).toEqual([
+          100,
+          80,
+          50,
+          50,
+          (1 / 3) * 100,
+          (2 / 6) * 100,
+          0,
+          0,
+          0,
+          0,
+          0,
+          -2000000,
+        ]);
+    },
+  );
 
   it('several tickets: the first page of each, its total, and one statement count whatever the number of tickets', async () => {
     const q = (tickets: string[]) =>
