@@ -19,9 +19,9 @@ import { documentsOf } from '../graphql/documents';
 import { deleteProfileImage, findProfileImage, saveProfileImage } from '../modules/users/profile-image.store';
 import { profileImageTask } from '../modules/users/profile-image.task';
 import { RestProfileImage, RestProfileImageOwner } from './documents/profile-image';
-import { restError } from './errors';
-import { ErrorBody, errorDocs, NOT_MODIFIED_DOC, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
-import { sendCacheable } from './route';
+import { sendRestError } from './errors';
+import { ErrorBody, errorDocs, NOT_MODIFIED_DOC, routeSchema, type RouteDoc } from './openapi';
+import { fileRoute, sendCacheable } from './route';
 
 /**
  * Uploaded profile images (docs/profile-image.md):
@@ -82,8 +82,7 @@ async function handle(app: App, req: FastifyRequest, reply: FastifyReply, run: (
   try {
     return await run(await contextForRequest(app, req));
   } catch (err) {
-    const { status, body, headers } = restError(err, app.log);
-    return send(reply, status, body, headers ?? {});
+    return sendRestError(reply, err, app.log, true);
   }
 }
 
@@ -184,11 +183,11 @@ export function registerProfileImage(fastify: FastifyInstance, app: App): void {
       }),
   });
 
-  refuseOtherMethods(fastify, USER_URL);
-  fastify.route({
-    method: 'GET',
-    url: USER_URL,
-    ...routeSchema({
+  fileRoute(
+    fastify,
+    app,
+    USER_URL,
+    {
       summary: "A player's uploaded profile image (WebP)",
       description:
         "Visible as the profile is: a private player's image only to themself and approved followers (403). " +
@@ -208,27 +207,26 @@ export function registerProfileImage(fastify: FastifyInstance, app: App): void {
       },
       errors: ErrorBody,
       bearer: 'optional',
-    }),
-    handler: (req, reply) =>
-      handle(app, req, reply, async (ctx) => {
-        const { userId } = req.params as { userId: string };
-        const q = (req.query ?? {}) as Record<string, unknown>;
-        const size = parseProfileImageSize(q.size);
-        if (size === null) {
-          const message = `size must be ${PROFILE_IMAGE_SIZES.join(' or ')}`;
-          throw badInput(message, [{ code: 'invalid_enum_value', path: ['size'], message }]);
-        }
-        const { user } = await documentsOf(app).run(RestProfileImage, ctx, { userId });
-        if (!user) throw notFound('User not found'); // the rule (Query.user, VISIBLE) refuses first
-        const image = await findProfileImage(ctx.db, userId, size);
-        if (!image) throw notFound('No uploaded profile image');
-        const cache = {
-          etag: `"${image.etag}-${size}"`,
-          cacheControl: profileImageCacheControl(user.isPublic, q.v === image.etag),
-        };
-        return sendCacheable(req, reply, cache, () =>
-          reply.code(200).header('content-type', 'image/webp').send(Buffer.from(image.bytes)),
-        );
-      }),
-  });
+    },
+    async (ctx, req, reply) => {
+      const { userId } = req.params as { userId: string };
+      const q = (req.query ?? {}) as Record<string, unknown>;
+      const size = parseProfileImageSize(q.size);
+      if (size === null) {
+        const message = `size must be ${PROFILE_IMAGE_SIZES.join(' or ')}`;
+        throw badInput(message, [{ code: 'invalid_enum_value', path: ['size'], message }]);
+      }
+      const { user } = await documentsOf(app).run(RestProfileImage, ctx, { userId });
+      if (!user) throw notFound('User not found'); // the rule (Query.user, VISIBLE) refuses first
+      const image = await findProfileImage(ctx.db, userId, size);
+      if (!image) throw notFound('No uploaded profile image');
+      const cache = {
+        etag: `"${image.etag}-${size}"`,
+        cacheControl: profileImageCacheControl(user.isPublic, q.v === image.etag),
+      };
+      return sendCacheable(req, reply, cache, () =>
+        reply.code(200).header('content-type', 'image/webp').send(Buffer.from(image.bytes)),
+      );
+    },
+  );
 }
