@@ -24,6 +24,9 @@ export function restError(
  */
 export function sendRestError(reply: FastifyReply, err: unknown, log: Logger, asText = false): FastifyReply {
   const { status, body, headers } = restError(err, log);
+  // A cacheable answer that failed after its cache headers were set (sendCacheable, then a render
+  // refused by the pool): the error is not that ETag's content, and no shared cache may keep it.
+  if (reply.hasHeader('etag')) reply.removeHeader('etag').header('cache-control', 'no-store');
   reply.code(status).headers(headers ?? {});
   return asText
     ? reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body))
