@@ -212,14 +212,17 @@ export interface PlayDay {
 
 /**
  * Replays the player's plays of a version by play time, one point per JST play day: the total
- * BPI (the one definition, totals.service) after that day's plays. Each day recomputes the total
- * over every best (a long history is thousands of them): the days run in turns of the event loop
- * (stepsInLoopTurns), never in one block (issue #27).
+ * BPI (the one definition, totals.service) after that day's plays. Each day updates the BPIs of the
+ * charts it played and recomputes the total over the best so far of each chart (a long history is
+ * thousands of them): the days run in turns of the event loop (stepsInLoopTurns), never in one
+ * block (issue #27).
  */
 export async function playDayTotals(cat: Lookup, version: string, plays: readonly PlayRow[]): Promise<PlayDay[]> {
   const setIds = totalSetIds(cat, version);
   const sorted = [...plays].sort((a, b) => a.playedAt.getTime() - b.playedAt.getTime() || a.id - b.id);
   const bests = new Map<number, ReplayBest>();
+  /** chartId → the BPI of its best so far: kept up to date day by day, not copied from `bests` each day. */
+  const bpis = new Map<number, number | null>();
   const days: PlayDay[] = [];
   let i = 0;
   const day = () => {
@@ -227,7 +230,8 @@ export async function playDayTotals(cat: Lookup, version: string, plays: readonl
     const dayPlays: PlayRow[] = [];
     while (i < sorted.length && jstDate(sorted[i].playedAt) === date) dayPlays.push(sorted[i++]);
     replay(dayPlays, bests);
-    const bpis = new Map<number, number | null>([...bests].map(([k, b]) => [k, b.bpi]));
+    // only the charts played that day change (in the order replay first met them, as in `bests`)
+    for (const p of dayPlays) bpis.set(p.chartId, bests.get(p.chartId)!.bpi);
     const t = computeTotal(cat, version, bpis, setIds);
     days.push({
       date,
