@@ -109,13 +109,16 @@ export function routeSchema(doc: RouteDoc): {
 /** Route options of a route's other methods (405): left out of the document. */
 export const HIDDEN = { schema: { hide: true } as FastifySchema };
 
-/** A GET-only path's other methods: 405 with `Allow: GET` and the JSON error body, left out of the document. */
-export function refuseOtherMethods(fastify: FastifyInstance, url: string): void {
+/** A GET-only (or POST-only) path's other methods: 405 with `Allow` and the JSON error body, left out of the document. */
+export function refuseOtherMethods(fastify: FastifyInstance, url: string, allow: 'GET' | 'POST' = 'GET'): void {
   fastify.route({
-    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    // (HEAD is answered with GET's route: refused only where GET is)
+    method: (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const).filter((m) =>
+      allow === 'GET' ? m !== 'GET' && m !== 'HEAD' : m !== 'POST',
+    ),
     url,
     ...HIDDEN,
-    handler: async (_req, reply) => reply.code(405).header('allow', 'GET').send({ message: 'Method not allowed' }),
+    handler: async (_req, reply) => reply.code(405).header('allow', allow).send({ message: 'Method not allowed' }),
   });
 }
 

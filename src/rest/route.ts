@@ -50,9 +50,6 @@ export function getRoute<P, D, V extends Record<string, unknown>>(
   // The route's compiled document, found on its first request (the server compiles the documents
   // after the routes are declared) and then called directly: no lookup per request.
   let run: DirectDocument<D, V> | undefined;
-  const fail = (err: unknown, reply: FastifyReply): FastifyReply => {
-    return sendRestError(reply, err, app.log);
-  };
   const answer = (reply: FastifyReply, data: D, params: P): FastifyReply =>
     reply
       .code(200)
@@ -78,10 +75,10 @@ export function getRoute<P, D, V extends Record<string, unknown>>(
         sent =
           pending instanceof Promise ? pending.then((ctx) => respond(ctx, req, reply)) : respond(pending, req, reply);
       } catch (err) {
-        fail(err, reply);
+        sendRestError(reply, err, app.log);
         return undefined;
       }
-      return sent instanceof Promise ? sent.catch((err: unknown) => fail(err, reply)) : undefined;
+      return sent instanceof Promise ? sent.catch((err: unknown) => sendRestError(reply, err, app.log)) : undefined;
     },
   });
 }

@@ -5,7 +5,7 @@ import { documentsOf } from '../graphql/documents';
 import { RestExchangeApiKey } from './documents/token';
 import { z } from 'zod';
 import { sendRestError } from './errors';
-import { ErrorBody, HIDDEN, routeSchema } from './openapi';
+import { ErrorBody, refuseOtherMethods, routeSchema } from './openapi';
 
 /**
  * POST /api/v1/token — exchange the API key in the X-API-Key header for an access token:
@@ -13,13 +13,7 @@ import { ErrorBody, HIDDEN, routeSchema } from './openapi';
  * 20 requests per minute per IP: the GraphQL exchangeApiKey (document RestExchangeApiKey).
  */
 export function registerTokenRoute(fastify: FastifyInstance, app: App): void {
-  fastify.route({
-    method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url: '/api/v1/token',
-    ...HIDDEN,
-    handler: async (_req: FastifyRequest, reply: FastifyReply) =>
-      reply.code(405).header('allow', 'POST').send({ message: 'Method not allowed' }),
-  });
+  refuseOtherMethods(fastify, '/api/v1/token', 'POST');
   fastify.route({
     method: 'POST',
     url: '/api/v1/token',
