@@ -97,6 +97,8 @@ export function requestLoggerFactory(): (
       Object.keys(bindings).length !== 1
     )
       return logger.child(bindings, opts as pino.ChildLoggerOptions);
+    // (made once per parent: a level set on the parent later would not reach it — nothing here
+    // changes a logger's level at run time)
     let template = templates.get(logger);
     if (template === undefined) templates.set(logger, (template = logger.child({})));
     const child = Object.create(template) as Record<symbol, string>;

@@ -4,10 +4,10 @@
  * event loop to answer their first pages). One statement: per pattern, the `size + 1` rows after
  * the keyset cursor (if any) in the order of src/domain/optimizer/tickets.ts `rankTicketCharts`,
  * and the pattern's row count (the connection's totalCount, whatever the cursor). Per pattern a
- * LATERAL subquery with ORDER BY … LIMIT size + 1 (a bounded top-N sort of that pattern's rows):
- * 50 tickets × 1,000 charts took ~90 ms of main-thread CPU a request on PGlite with it, ~150 ms
- * with one window sort of every row (row_number() OVER (PARTITION BY pattern …)), ~660 ms when
- * every row was read into JS and sorted there.
+ * LATERAL subquery with ORDER BY … LIMIT size + 1 (a bounded top-N sort of that pattern's rows).
+ * For 50 tickets × 1,000 charts, the read-and-rank step took ~66 ms of main-thread CPU on PGlite
+ * with it, ~128 ms with one window sort of every row (row_number() OVER (PARTITION BY pattern …)),
+ * ~510 ms when every row was read into JS and sorted there (bench/RESULTS.md, 2026-11-27 14:45).
  *
  * The order is `rankTicketCharts`' exactly: key DESC, chartId ASC, with key = ticketChartKey —
  * raw: the pattern score; relative: score / chartMax when chartMax > 0, else −9999. score and
