@@ -247,7 +247,9 @@ function loadAverage(): string {
   }
 }
 
+// exit 1: below a floor (or a self-test the slowed server passed); 2: the bench itself failed (a server
+// that did not start, errors or non-2xx answers) — .ci/run reports 1 and fails on 2
 main().catch((err) => {
   console.error(err);
-  process.exit(1);
+  process.exit(2);
 });
