@@ -31,7 +31,15 @@
  *   [offset, offset + limit) of each; total = charts kept.
  */
 import { BPI_FLOOR, round2 } from '../bpi';
-import { chartScore, inScope, type BestInput, type ChartFilter, type ChartScore, type ChartSource } from './common';
+import {
+  chartScore,
+  inScope,
+  titleOrder,
+  type BestInput,
+  type ChartFilter,
+  type ChartScore,
+  type ChartSource,
+} from './common';
 
 /** Neighbourhood size (the reference's `n`): default and largest. */
 export const DEFAULT_NEIGHBOURS = 20;
@@ -120,7 +128,8 @@ export function neighbourRecommendations(
       bpiDiff: round2(bpi - avg),
     });
   }
-  const tie = (a: NeighbourItem, b: NeighbourItem) => a.title.localeCompare(b.title) || a.chartId - b.chartId;
+  const byTitle = titleOrder(source);
+  const tie = (a: NeighbourItem, b: NeighbourItem) => byTitle(a.title, b.title) || a.chartId - b.chartId;
   const slice = (sorted: NeighbourItem[]) => sorted.slice(page.offset, page.offset + page.limit);
   return {
     myTotalBpi: myTotal ?? BPI_FLOOR,

@@ -193,7 +193,7 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   const byWeekday = Array.from({ length: 7 }, (_, k) => ({ weekday: k + 1, count: 0 }));
   const byHour = Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0 }));
   for (const p of input.plays) {
-    if (!bpiCharts(p.chartId) || !inPeriod(p.playedAt)) continue;
+    if (!inPeriod(p.playedAt) || !bpiCharts(p.chartId)) continue;
     byWeekday[isoWeekday(jstDate(p.playedAt)) - 1].count++;
     byHour[jstHour(p.playedAt)].count++;
   }
