@@ -58,7 +58,10 @@ export async function dashboardReview(
       SELECT u."id" AS "userId", u."name", u."profileImage" FROM "Follow" f JOIN "User" u ON u."id" = f."followingId"
        WHERE f."followerId" = ${r.userId} AND ${visibleThroughFollow()}`,
   ]);
-  const updated = [...new Set(plays.filter((p) => p.playedAt >= start && p.playedAt < end).map((p) => p.chartId))];
+  const [from, until] = [start.getTime(), end.getTime()];
+  const updated = [
+    ...new Set(plays.filter((p) => p.playedAt.getTime() >= from && p.playedAt.getTime() < until).map((p) => p.chartId)),
+  ];
   const rivalIds = rivalRows.map((x) => x.userId);
   const [songRanks, towerTotals, rivalPlays] = await Promise.all([
     updated.length
@@ -71,12 +74,7 @@ export async function dashboardReview(
     db.$queryRaw<{ userId: string; keyCount: number; scratchCount: number }[]>`
       SELECT "userId", SUM("keyCount")::int AS "keyCount", SUM("scratchCount")::int AS "scratchCount" FROM "TowerEntry"
        WHERE "version" = ${r.version} AND "playDate" BETWEEN ${period.from}::date AND ${period.to}::date GROUP BY "userId"`,
-    rivalIds.length
-      ? db.score.findMany({
-          where: { userId: { in: rivalIds }, version: r.version, playedAt: { lt: end } },
-          select: { id: true, userId: true, chartId: true, exScore: true, bpi: true, playedAt: true },
-        })
-      : Promise.resolve([]),
+    rivalIds.length ? rivalPlaysBefore(db, rivalIds, r.version, end) : Promise.resolve([]),
   ]);
   const byRival = new Map<string, PlayInput[]>(rivalIds.map((id) => [id, []]));
   for (const p of rivalPlays) byRival.get(p.userId)!.push(p);
@@ -96,6 +94,22 @@ export async function dashboardReview(
       }),
       period,
     ),
+  );
+}
+
+/**
+ * The rivals' plays of the version before `end`, in play-time order: one JSON row (as the dashboard's
+ * own plays, stats.loaders.ts) instead of a row per play through the Prisma client's mapping (~4 ms
+ * of CPU for three rivals' ~300 plays, this ~1.3 ms).
+ */
+async function rivalPlaysBefore(db: Scope['db'], rivalIds: string[], version: string, end: Date) {
+  const [{ j }] = await db.$queryRaw<{ j: string }[]>`
+    SELECT COALESCE(json_agg(json_build_array("id", "userId", "chartId", "exScore", "bpi",
+             (extract(epoch FROM "playedAt") * 1000)::bigint) ORDER BY "playedAt", "id")::text, '[]') AS j
+      FROM "Score"
+     WHERE "userId" IN (${Prisma.join(rivalIds)}) AND "version" = ${version} AND "playedAt" < ${end}`;
+  return (JSON.parse(j) as [number, string, number, number, number | null, number][]).map(
+    ([id, userId, chartId, exScore, bpi, at]) => ({ id, userId, chartId, exScore, bpi, playedAt: new Date(at) }),
   );
 }
 

@@ -1,11 +1,13 @@
 import type { Db } from '../../db/client';
 import { Prisma, type PlayerVersionStatus, type RadarCache } from '../../generated/prisma/client';
 import { LATEST_VERSION } from '../../domain/constants';
-import { groupBy, inKeyOrder, keyedLoader, loader } from '../../graphql/loaders';
+import { groupBy, inKeyOrder, keyedLoader, loader, rowsPerKey } from '../../graphql/loaders';
 import type { ArenaObservation, PlayInput, SnapshotClassCount, TowerDayInput } from '../../domain/stats';
 
 /** A play as the plays loader reads it: id, userId, version, chartId, exScore, bpi, playedAt (epoch ms). */
 type PlayTuple = [number, string, string, number, number, number | null, number];
+/** A tower day as the tower loader reads it: userId, version, playDate (`YYYY-MM-DD`), keyCount, scratchCount. */
+type TowerTuple = [string, string, string, number, number];
 
 /** A player in a version. */
 export interface PlayerVersionKey {
@@ -92,21 +94,32 @@ export function createStatsLoaders(db: Db) {
         bpi,
         playedAt: new Date(at),
       }));
-      const byKey = groupBy(rows, pvKey);
-      return keys.map((k) => byKey.get(pvKey(k)) ?? []);
+      return rowsPerKey(keys, rows, pvKey);
     }),
-    /** The player's key-counter days (TowerEntry) of the version. */
-    tower: keyedLoader<PlayerVersionKey, (TowerDayInput & { userId: string })[]>(pvKey, async (keys) => {
-      const rows = await db.towerEntry.findMany({
-        where: {
-          userId: { in: [...new Set(keys.map((k) => k.userId))] },
-          version: { in: [...new Set(keys.map((k) => k.version))] },
-        },
-        select: { userId: true, version: true, playDate: true, keyCount: true, scratchCount: true },
-      });
-      const byKey = groupBy(rows, pvKey);
-      return keys.map((k) => byKey.get(pvKey(k)) ?? []);
-    }),
+    /**
+     * The player's key-counter days (TowerEntry) of the version, `playDate` as its `YYYY-MM-DD` text
+     * (what every reader makes of it: dateOnly). One JSON row, as the plays: the Prisma client's
+     * mapping of a version's ~200 days was ~1.8 ms of CPU, this ~0.2 ms beyond the statement.
+     */
+    tower: keyedLoader<PlayerVersionKey, (TowerDayInput & { userId: string; version: string })[]>(
+      pvKey,
+      async (keys) => {
+        const [{ j }] = await db.$queryRaw<{ j: string }[]>(Prisma.sql`
+          SELECT COALESCE(json_agg(json_build_array("userId", "version", to_char("playDate", 'YYYY-MM-DD'),
+                   "keyCount", "scratchCount"))::text, '[]') AS j
+            FROM "TowerEntry"
+           WHERE "userId" IN (${Prisma.join([...new Set(keys.map((k) => k.userId))])})
+             AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})`);
+        const rows = (JSON.parse(j) as TowerTuple[]).map(([userId, version, playDate, keyCount, scratchCount]) => ({
+          userId,
+          version,
+          playDate,
+          keyCount,
+          scratchCount,
+        }));
+        return rowsPerKey(keys, rows, pvKey);
+      },
+    ),
     /** The player's official arena observations of a version and the class sizes of those snapshots (two statements). */
     arena: keyedLoader<GameVersionKey, ArenaRows>(gvKey, async (keys) => {
       const obs = await db.$queryRaw<(ArenaObservation & { gameId: string; version: string })[]>(Prisma.sql`
