@@ -30,10 +30,15 @@ interface ReviewRoot {
   user: Pick<User, 'gameId'>;
 }
 
-const JSON_CHART = <T extends { chartId: number }>(cat: Scope['catalogue'], x: T) => ({
-  ...x,
-  chart: cat.chart(x.chartId) ?? null,
-});
+/**
+ * The row with its `chart` (the GraphQL field) set on it, as dashboard.service.ts: the review's rows
+ * are made per call by the domain, so no copy of each.
+ */
+const JSON_CHART = <T extends { chartId: number }>(cat: Scope['catalogue'], x: T) => {
+  const row = x as T & { chart: ReturnType<Scope['catalogue']['chart']> | null };
+  row.chart = cat.chart(x.chartId) ?? null;
+  return row;
+};
 
 /** The review of `monthArg` (YYYY-MM or YYYY); `playsOf` / `towerOf`: the request's shared loads. */
 export async function dashboardReview(
