@@ -4,8 +4,8 @@ import { LATEST_VERSION } from '../../domain/constants';
 import { groupBy, inKeyOrder, keyedLoader, loader, rowsPerKey } from '../../graphql/loaders';
 import type { ArenaObservation, PlayInput, SnapshotClassCount, TowerDayInput } from '../../domain/stats';
 
-/** A play as the plays loader reads it: id, userId, version, chartId, exScore, bpi, playedAt (epoch ms). */
-type PlayTuple = [number, string, string, number, number, number | null, number];
+/** A player's plays of a version as the plays loader reads them, column by column: id, chartId, exScore, bpi, playedAt (epoch ms). */
+type PlayColumns = [number[], number[], number[], (number | null)[], number[]];
 /** A tower day as the tower loader reads it: userId, version, playDate (`YYYY-MM-DD`), keyCount, scratchCount. */
 type TowerTuple = [string, string, string, number, number];
 
@@ -76,25 +76,36 @@ export function createStatsLoaders(db: Db) {
      * order (trend, total as of a date, review) sort a list already in order (one comparison a play).
      */
     plays: keyedLoader<PlayerVersionKey, (PlayInput & { userId: string })[]>(pvKey, async (keys) => {
-      // One JSON row instead of thousands of mapped rows: a third of the Prisma client's CPU for the same
-      // values (bpi as float8's shortest text, playedAt as epoch milliseconds: timestamp(3) round-trips).
-      const [{ j }] = await db.$queryRaw<{ j: string }[]>(Prisma.sql`
-        SELECT COALESCE(json_agg(json_build_array("id", "userId", "version", "chartId", "exScore", "bpi",
-                 (extract(epoch FROM "playedAt") * 1000)::bigint)
-                 ORDER BY "playedAt", "id")::text, '[]') AS j
+      // One row per (player, version) holding its plays column by column (one JSON array of ids, one of
+      // chart ids, …), not a row per play: a third of the Prisma client's CPU for the same values, and
+      // the columns parse in about half the time of a tuple per play (bpi as float8's shortest text,
+      // playedAt as epoch milliseconds: timestamp(3) round-trips).
+      const rows = await db.$queryRaw<{ userId: string; version: string; j: string }[]>(Prisma.sql`
+        SELECT "userId", "version", json_build_array(
+                 array_agg("id" ORDER BY "playedAt", "id"), array_agg("chartId" ORDER BY "playedAt", "id"),
+                 array_agg("exScore" ORDER BY "playedAt", "id"), array_agg("bpi" ORDER BY "playedAt", "id"),
+                 array_agg((extract(epoch FROM "playedAt") * 1000)::bigint ORDER BY "playedAt", "id"))::text AS j
           FROM "Score"
          WHERE "userId" IN (${Prisma.join([...new Set(keys.map((k) => k.userId))])})
-           AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})`);
-      const rows = (JSON.parse(j) as PlayTuple[]).map(([id, userId, version, chartId, exScore, bpi, at]) => ({
-        id,
-        userId,
-        version,
-        chartId,
-        exScore,
-        bpi,
-        playedAt: new Date(at),
-      }));
-      return rowsPerKey(keys, rows, pvKey);
+           AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})
+         GROUP BY "userId", "version"`);
+      const byKey = new Map<string, (PlayInput & { userId: string })[]>();
+      for (const { userId, version, j } of rows) {
+        const [ids, chartIds, exScores, bpis, at] = JSON.parse(j) as PlayColumns;
+        const plays: (PlayInput & { userId: string; version: string })[] = new Array(ids.length);
+        for (let i = 0; i < ids.length; i++)
+          plays[i] = {
+            id: ids[i],
+            userId,
+            version,
+            chartId: chartIds[i],
+            exScore: exScores[i],
+            bpi: bpis[i],
+            playedAt: new Date(at[i]),
+          };
+        byKey.set(pvKey({ userId, version }), plays);
+      }
+      return keys.map((k) => byKey.get(pvKey(k)) ?? []);
     }),
     /**
      * The player's key-counter days (TowerEntry) of the version, `playDate` as its `YYYY-MM-DD` text
