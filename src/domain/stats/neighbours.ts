@@ -31,15 +31,7 @@
  *   [offset, offset + limit) of each; total = charts kept.
  */
 import { BPI_FLOOR, round2 } from '../bpi';
-import {
-  chartScore,
-  inScope,
-  titleOrder,
-  type BestInput,
-  type ChartFilter,
-  type ChartScore,
-  type ChartSource,
-} from './common';
+import { inScope, titleOrder, type BestInput, type ChartFilter, type ChartScore, type ChartSource } from './common';
 
 /** Neighbourhood size (the reference's `n`): default and largest. */
 export const DEFAULT_NEIGHBOURS = 20;
@@ -121,8 +113,15 @@ export function neighbourRecommendations(
     if (!c || !c.definition || !inScope(c, filter) || !a || a.count < minimum.perChart) continue;
     const bpi = source.currentBpi(c.id, b.exScore) ?? BPI_FLOOR;
     const avg = round2(a.sum / a.count);
+    // chartScore's fields written out (a spread of it copied every row through the slow clone path)
     items.push({
-      ...chartScore(c, b.exScore, bpi),
+      chartId: c.id,
+      title: c.title,
+      difficulty: c.difficulty,
+      level: c.level,
+      notes: c.notes,
+      exScore: b.exScore,
+      bpi,
       neighborAvgBpi: avg,
       neighborCount: a.count,
       bpiDiff: round2(bpi - avg),

@@ -55,7 +55,6 @@ import { ARENA_ORDER, RADAR_CATEGORIES, type ArenaClass, type RadarCategory } fr
 import { chartInVersion, computeRadar, type RadarValues } from '../radar';
 import type { ArenaObservation } from './arena-trend';
 import {
-  chartScore,
   dateOnly,
   inScope,
   isoWeekday,
@@ -168,13 +167,21 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   // updated charts
   const songs: ReviewSong[] = [];
   for (const [chartId, b] of me.after) {
+    if (!inPeriod(b.playedAt)) continue;
     const c = bpiCharts(chartId);
-    if (!c || !inPeriod(b.playedAt)) continue;
+    if (!c) continue;
     const prev = me.before.get(chartId) ?? null;
     const bpi = b.bpi ?? BPI_FLOOR;
     const before = prev ? (prev.bpi ?? BPI_FLOOR) : null;
+    // chartScore's fields written out (a spread of it copied every row through the slow clone path)
     songs.push({
-      ...chartScore(c, b.exScore, bpi),
+      chartId: c.id,
+      title: c.title,
+      difficulty: c.difficulty,
+      level: c.level,
+      notes: c.notes,
+      exScore: b.exScore,
+      bpi,
       rank: input.songRanks?.get(chartId) ?? null,
       bpiBefore: before,
       exScoreBefore: prev?.exScore ?? null,
