@@ -21,7 +21,7 @@
  */
 import { safeBpi } from '../bpi';
 import {
-  titleOrder,
+  sortWithTitles,
   scopeCharts,
   type BestInput,
   type ChartFilter,
@@ -111,10 +111,13 @@ export function aaaTable(
   for (const b of bests) best.set(b.chartId, b.exScore);
   const rows: AaaRow[] = [];
   const summary = { charts: 0, aaa: 0, maxMinus: 0, custom: goal ? 0 : null };
-  const byTitle = titleOrder(source);
   // byLevelTitle's order (level desc, title, id) with the titles compared by rank
-  const charts = scopeCharts(source, version, filter).sort(
-    (a, b) => b.level - a.level || byTitle(a.title, b.title) || a.id - b.id,
+  const charts = sortWithTitles(
+    source,
+    scopeCharts(source, version, filter),
+    (c) => c.title,
+    (a, b) => b.level - a.level,
+    (a, b) => a.id - b.id,
   );
   for (const c of charts) {
     const def = c.definition!;

@@ -17,7 +17,7 @@
  *   over N. Bands in the order above, empty bands omitted; charts by BPI desc, then title.
  */
 import { BPI_FLOOR, totalBpi } from '../bpi';
-import { scopeCharts, titleOrder, type BestInput, type ChartFilter, type ChartSource } from './common';
+import { scopeCharts, sortWithTitles, type BestInput, type ChartFilter, type ChartSource } from './common';
 
 export const BPM_BANDS = [
   { label: '200~', from: 200, to: null },
@@ -101,11 +101,16 @@ export function bpmBands(
     else byBand.set(label, [song]);
   }
   const out: BpmBandResult[] = [];
-  const byTitle = titleOrder(source);
   for (const { label } of BPM_BANDS) {
     const songs = byBand.get(label);
     if (!songs) continue;
-    songs.sort((a, b) => b.bpi - a.bpi || byTitle(a.title, b.title) || a.chartId - b.chartId);
+    sortWithTitles(
+      source,
+      songs,
+      (x) => x.title,
+      (a, b) => b.bpi - a.bpi,
+      (a, b) => a.chartId - b.chartId,
+    );
     out.push({
       label,
       totalBpi: totalBpi(

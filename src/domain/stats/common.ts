@@ -166,6 +166,17 @@ export const byLevelTitle = (
 const titleRankMemo = new WeakMap<ChartSource, Map<string, number>>();
 
 export function titleOrder(source: ChartSource): (a: string, b: string) => number {
+  const known = titleRanks(source);
+  return (a, b) => {
+    if (a === b) return 0;
+    const x = known.get(a);
+    const y = known.get(b);
+    return x !== undefined && y !== undefined ? x - y : a.localeCompare(b);
+  };
+}
+
+/** The title ranks of titleOrder (a title the ranks do not know is compared by localeCompare). */
+export function titleRanks(source: ChartSource): ReadonlyMap<string, number> {
   let ranks = titleRankMemo.get(source);
   if (!ranks) {
     const titles = [...new Set(Array.from(source.charts(), (c) => c.title))].sort((a, b) => a.localeCompare(b));
@@ -177,13 +188,35 @@ export function titleOrder(source: ChartSource): (a: string, b: string) => numbe
     }
     titleRankMemo.set(source, ranks);
   }
-  const known = ranks;
-  return (a, b) => {
-    if (a === b) return 0;
-    const x = known.get(a);
-    const y = known.get(b);
-    return x !== undefined && y !== undefined ? x - y : a.localeCompare(b);
-  };
+  return ranks;
+}
+
+/**
+ * `items` sorted (in place) by `before`, then by title order (titleOrder), then by `after`: the order
+ * of a comparator `before(a, b) || byTitle(a.title, b.title) || after(a, b)`, each item's title rank
+ * looked up once instead of at every comparison.
+ */
+export function sortWithTitles<T>(
+  source: ChartSource,
+  items: T[],
+  titleOf: (x: T) => string,
+  before: (a: T, b: T) => number,
+  after: (a: T, b: T) => number,
+): T[] {
+  const ranks = titleRanks(source);
+  const keyed = items.map((x) => ({ x, title: titleOf(x), rank: ranks.get(titleOf(x)) }));
+  keyed.sort(
+    (a, b) =>
+      before(a.x, b.x) ||
+      (a.rank !== undefined && b.rank !== undefined
+        ? a.rank - b.rank
+        : a.title === b.title
+          ? 0
+          : a.title.localeCompare(b.title)) ||
+      after(a.x, b.x),
+  );
+  for (let i = 0; i < keyed.length; i++) items[i] = keyed[i].x;
+  return items;
 }
 
 // ───────────── calendar (JST) ─────────────
