@@ -6,6 +6,8 @@ import type { ArenaObservation, PlayInput, SnapshotClassCount, TowerDayInput } f
 
 /** A player's plays of a version as the plays loader reads them, column by column: id, chartId, exScore, bpi, playedAt (epoch ms). */
 type PlayColumns = [number[], number[], number[], (number | null)[], number[]];
+/** An arena observation as the arena loader reads it: snapshotId, fetchedAt (epoch ms), version, gameId, arenaClass, rank, wins, a1Continue. */
+type ObservationTuple = [number, number, string, string, string, number | null, number | null, number | null];
 /** A tower day as the tower loader reads it: userId, version, playDate (`YYYY-MM-DD`), keyCount, scratchCount. */
 type TowerTuple = [string, string, string, number, number];
 
@@ -131,20 +133,48 @@ export function createStatsLoaders(db: Db) {
         return rowsPerKey(keys, rows, pvKey);
       },
     ),
-    /** The player's official arena observations of a version and the class sizes of those snapshots (two statements). */
+    /**
+     * The player's official arena observations of a version and the class sizes of those snapshots:
+     * one statement returning both as one JSON row (fetchedAt as epoch milliseconds: timestamp(3)
+     * round-trips), not the observations, then a second statement for the sizes mapped row by row
+     * by the Prisma client.
+     */
     arena: keyedLoader<GameVersionKey, ArenaRows>(gvKey, async (keys) => {
-      const obs = await db.$queryRaw<(ArenaObservation & { gameId: string; version: string })[]>(Prisma.sql`
-        SELECT s."id" AS "snapshotId", s."fetchedAt", s."version", e."gameId", e."arenaClass"::text AS "arenaClass", e."rank", e."wins", e."a1Continue"
-          FROM "ArenaEntry" e JOIN "ArenaSnapshot" s ON s."id" = e."snapshotId"
-         WHERE e."gameId" IN (${Prisma.join([...new Set(keys.map((k) => k.gameId))])})
-           AND s."version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})`);
-      const ids = [...new Set(obs.map((o) => o.snapshotId))];
-      const counts = ids.length
-        ? await db.$queryRaw<SnapshotClassCount[]>(Prisma.sql`
-            SELECT "snapshotId", "arenaClass"::text AS "arenaClass", COUNT(*)::int AS "count"
-              FROM "ArenaEntry" WHERE "snapshotId" IN (${Prisma.join(ids)}) GROUP BY 1, 2`)
-        : [];
-      const countsBySnap = groupBy(counts, (c) => c.snapshotId);
+      const [{ j }] = await db.$queryRaw<{ j: string }[]>(Prisma.sql`
+        WITH obs AS (
+          SELECT s."id" AS "snapshotId", s."fetchedAt", s."version", e."gameId", e."arenaClass"::text AS "arenaClass",
+                 e."rank", e."wins", e."a1Continue"
+            FROM "ArenaEntry" e JOIN "ArenaSnapshot" s ON s."id" = e."snapshotId"
+           WHERE e."gameId" IN (${Prisma.join([...new Set(keys.map((k) => k.gameId))])})
+             AND s."version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})
+        ), counts AS (
+          SELECT "snapshotId", "arenaClass"::text AS "arenaClass", COUNT(*)::int AS "count"
+            FROM "ArenaEntry" WHERE "snapshotId" IN (SELECT "snapshotId" FROM obs) GROUP BY 1, 2
+        )
+        SELECT json_build_array(
+                 (SELECT COALESCE(json_agg(json_build_array("snapshotId", (extract(epoch FROM "fetchedAt") * 1000)::bigint,
+                    "version", "gameId", "arenaClass", "rank", "wins", "a1Continue")), '[]') FROM obs),
+                 (SELECT COALESCE(json_agg(json_build_array("snapshotId", "arenaClass", "count")), '[]') FROM counts)
+               )::text AS j`);
+      const [obsRows, countRows] = JSON.parse(j) as [ObservationTuple[], [number, string, number][]];
+      const obs = obsRows.map(([snapshotId, at, version, gameId, arenaClass, rank, wins, a1Continue]) => ({
+        snapshotId,
+        fetchedAt: new Date(at),
+        version,
+        gameId,
+        arenaClass: arenaClass as ArenaObservation['arenaClass'],
+        rank,
+        wins,
+        a1Continue,
+      }));
+      const countsBySnap = groupBy(
+        countRows.map(([snapshotId, arenaClass, count]) => ({
+          snapshotId,
+          arenaClass: arenaClass as SnapshotClassCount['arenaClass'],
+          count,
+        })),
+        (c) => c.snapshotId,
+      );
       const byKey = groupBy(obs, gvKey);
       return keys.map((k) => {
         const observations = byKey.get(gvKey(k)) ?? [];
