@@ -299,6 +299,19 @@ export class CompiledExecutor {
       .header('content-type', CONTENT_TYPE)
       // A Buffer, encoded once: for a string Fastify measures its UTF-8 length, then the socket encodes it again
       // (two passes over a dashboard's few hundred KiB of two-byte text).
-      .send(Buffer.from(JSON.stringify({ errors, data: result.data }) + '\n'));
+      .send(utf8(JSON.stringify({ errors, data: result.data }) + '\n'));
   }
+}
+
+/**
+ * The UTF-8 bytes of `text` (the bytes of Buffer.from(text)), written in one pass into room for the
+ * worst case (3 bytes per UTF-16 unit; a surrogate pair's 4 bytes fit its 6) instead of measuring
+ * the length first: for two-byte text (a dashboard's Japanese titles) the measuring pass cost more
+ * than the writing one (~0.45 of ~1.1 ms for a 411 KiB answer).
+ */
+function utf8(text: string): Buffer {
+  // a very large answer is measured first rather than reserving three times its length
+  if (text.length > 4 * 1024 * 1024) return Buffer.from(text);
+  const buf = Buffer.allocUnsafe(text.length * 3);
+  return buf.subarray(0, buf.write(text, 'utf8'));
 }

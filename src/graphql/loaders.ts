@@ -51,3 +51,14 @@ export function groupBy<K, V>(items: readonly V[], key: (v: V) => K): Map<K, V[]
 export function inKeyOrder<K, V, M>(keys: readonly K[], byKey: ReadonlyMap<K, V>, miss: M): (V | M)[] {
   return keys.map((k) => (byKey.has(k) ? byKey.get(k)! : miss));
 }
+
+/**
+ * The rows of a batch read per key, in key order: grouped by `cacheKey`, or — a batch of one key,
+ * whose statement (`WHERE … IN (that key's values)`) read no other key's rows — the rows as they
+ * are, without a key string built and hashed per row (a dashboard's thousands of plays).
+ */
+export function rowsPerKey<K, V extends K>(keys: readonly K[], rows: V[], cacheKey: (k: K) => string): V[][] {
+  if (keys.length === 1) return [rows];
+  const byKey = groupBy(rows, cacheKey);
+  return keys.map((k) => byKey.get(cacheKey(k)) ?? []);
+}

@@ -1,4 +1,11 @@
-import { activeDates, activityCalendar, bpiBoxPlot, NO_FILTER, percentile } from '../../src/domain/stats';
+import {
+  activeDates,
+  activityCalendar,
+  activityWithActiveDates,
+  bpiBoxPlot,
+  NO_FILTER,
+  percentile,
+} from '../../src/domain/stats';
 import { aChart, jst, linearSource } from './stats-fixture';
 
 describe('activity calendar and active dates (docs/domain/stats.md#activity)', () => {
@@ -41,6 +48,29 @@ describe('activity calendar and active dates (docs/domain/stats.md#activity)', (
   it('active dates: the level-12 view', () => {
     // ☆12: chart 1 on 1 and 2 Mar, chart 2 on 1 Mar; 4 Mar has only the ☆11 chart
     expect(activeDates(src, plays)).toEqual(['2025-03-01', '2025-03-02']);
+  });
+
+  it('the calendar and the active dates in one walk', () => {
+    // the ☆11 filter: chart 3 on 2 and 4 Mar; the active dates stay the ☆12 view (1 and 2 Mar)
+    expect(activityWithActiveDates(src, { levels: [11], difficulties: null }, plays)).toEqual({
+      days: [
+        { date: '2025-03-02', count: 1 },
+        { date: '2025-03-04', count: 1 },
+      ],
+      activeDays: 2,
+      chartDays: 2,
+      activeDates: ['2025-03-01', '2025-03-02'],
+    });
+    // from 2 Mar: 2 Mar (charts 3, 1) and 4 Mar (chart 3); of the ☆12 dates only 2 Mar
+    expect(activityWithActiveDates(src, NO_FILTER, plays, { from: '2025-03-02' })).toEqual({
+      days: [
+        { date: '2025-03-02', count: 2 },
+        { date: '2025-03-04', count: 1 },
+      ],
+      activeDays: 2,
+      chartDays: 3,
+      activeDates: ['2025-03-02'],
+    });
   });
 });
 

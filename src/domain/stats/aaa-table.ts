@@ -21,7 +21,7 @@
  */
 import { safeBpi } from '../bpi';
 import {
-  byLevelTitle,
+  sortWithTitles,
   scopeCharts,
   type BestInput,
   type ChartFilter,
@@ -111,15 +111,24 @@ export function aaaTable(
   for (const b of bests) best.set(b.chartId, b.exScore);
   const rows: AaaRow[] = [];
   const summary = { charts: 0, aaa: 0, maxMinus: 0, custom: goal ? 0 : null };
-  for (const c of scopeCharts(source, version, filter).sort(byLevelTitle)) {
+  // byLevelTitle's order (level desc, title, id) with the titles compared by rank
+  const charts = sortWithTitles(
+    source,
+    scopeCharts(source, version, filter),
+    (c) => c.title,
+    (a, b) => b.level - a.level,
+    (a, b) => a.id - b.id,
+  );
+  for (const c of charts) {
     const def = c.definition!;
     const m = def.notes * 2;
     const ex = best.get(c.id) ?? null;
-    const target = ([border, bpi]: Border): AaaTarget => {
-      const diff = (ex ?? 0) - border;
-      return { exScore: border, bpi, diff, reached: diff >= 0 };
+    // indexed, not destructured: the iterator protocol allocated per row and border
+    const target = (b: Border): AaaTarget => {
+      const diff = (ex ?? 0) - b[0];
+      return { exScore: b[0], bpi: b[1], diff, reached: diff >= 0 };
     };
-    const [aaa, aa, a, maxMinus] = bordersOf(def);
+    const borders = bordersOf(def);
     const row: AaaRow = {
       chartId: c.id,
       songId: c.songId ?? null,
@@ -129,10 +138,10 @@ export function aaaTable(
       notes: def.notes,
       releasedVersion: c.releasedVersion,
       maxScore: m,
-      aaa: target(aaa),
-      aa: target(aa),
-      a: target(a),
-      maxMinus: target(maxMinus),
+      aaa: target(borders[0]),
+      aa: target(borders[1]),
+      a: target(borders[2]),
+      maxMinus: target(borders[3]),
       custom: goal ? target(borderAt(customBorder(m, goal), def)) : null,
       exScore: ex,
       bpi: ex === null ? null : source.currentBpi(c.id, ex),

@@ -65,3 +65,39 @@ export function activeDates(
 ): string[] {
   return activityCalendar(source, { levels: [12], difficulties: null }, plays, range).days.map((d) => d.date);
 }
+
+/**
+ * `activityCalendar` and `activeDates` of the same plays and range in one walk over the plays (the
+ * dashboard's activity part asks for both): each play's chart and JST date looked up once.
+ */
+export function activityWithActiveDates(
+  source: ChartSource,
+  filter: ChartFilter,
+  plays: Iterable<ActivityPlay>,
+  range: { from?: string | null; to?: string | null } = {},
+): ActivityCalendar & { activeDates: string[] } {
+  const level12: ChartFilter = { levels: [12], difficulties: null };
+  const byDay = new Map<string, Set<number>>();
+  const active = new Set<string>();
+  for (const p of plays) {
+    const c = source.chart(p.chartId);
+    if (!c) continue;
+    const counted = inScope(c, filter);
+    const twelve = inScope(c, level12);
+    if (!counted && !twelve) continue;
+    const d = jstDate(p.playedAt);
+    if ((range.from && d < range.from) || (range.to && d > range.to)) continue;
+    if (twelve) active.add(d);
+    if (!counted) continue;
+    let set = byDay.get(d);
+    if (!set) byDay.set(d, (set = new Set()));
+    set.add(p.chartId);
+  }
+  const days = [...byDay].map(([date, s]) => ({ date, count: s.size })).sort((a, b) => (a.date < b.date ? -1 : 1));
+  return {
+    days,
+    activeDays: days.length,
+    chartDays: days.reduce((n, d) => n + d.count, 0),
+    activeDates: [...active].sort((a, b) => (a < b ? -1 : 1)),
+  };
+}

@@ -30,8 +30,9 @@
 import { round2, totalBpi } from '../bpi';
 import {
   dateOnly,
+  dayString,
   inScope,
-  jstDate,
+  jstDayNumber,
   periodKey,
   isoWeekday,
   addDays,
@@ -80,11 +81,15 @@ export function bpiBoxPlot(
   tower: Iterable<TowerDayInput> = [],
 ): BoxPlotPoint[] {
   const periods = new Map<string, Map<number, number>>();
+  // the period key of each JST day met (plays share days): one string per day, not one per play
+  const keyOfDay = new Map<number, string>();
   for (const p of plays) {
     if (p.bpi === null) continue;
     const c = source.chart(p.chartId);
     if (!c || !inScope(c, filter)) continue;
-    const key = boxPeriodKey(jstDate(p.playedAt), groupBy);
+    const day = jstDayNumber(p.playedAt);
+    let key = keyOfDay.get(day);
+    if (key === undefined) keyOfDay.set(day, (key = boxPeriodKey(dayString(day), groupBy)));
     let charts = periods.get(key);
     if (!charts) periods.set(key, (charts = new Map()));
     const prev = charts.get(p.chartId);

@@ -17,7 +17,7 @@
  *   over N. Bands in the order above, empty bands omitted; charts by BPI desc, then title.
  */
 import { BPI_FLOOR, totalBpi } from '../bpi';
-import { scopeCharts, type BestInput, type ChartFilter, type ChartSource } from './common';
+import { scopeCharts, sortWithTitles, type BestInput, type ChartFilter, type ChartSource } from './common';
 
 export const BPM_BANDS = [
   { label: '200~', from: 200, to: null },
@@ -31,9 +31,22 @@ export const BPM_BANDS = [
 ] as const;
 export type BpmBandLabel = (typeof BPM_BANDS)[number]['label'];
 
+// the band of each BPM text seen: a memo of a pure function (not data), bounded
+const bands = new Map<string, BpmBandLabel>();
+
 /** The band of a chart's BPM text. */
 export function bpmBand(bpm: string | null | undefined): BpmBandLabel {
-  const nums = [...new Set((String(bpm ?? '').match(/\d+(?:\.\d+)?/g) ?? []).map(Number))];
+  const text = String(bpm ?? '');
+  let band = bands.get(text);
+  if (band === undefined) {
+    band = bandOf(text);
+    if (bands.size < 10_000) bands.set(text, band);
+  }
+  return band;
+}
+
+function bandOf(bpm: string): BpmBandLabel {
+  const nums = [...new Set((bpm.match(/\d+(?:\.\d+)?/g) ?? []).map(Number))];
   if (nums.length === 0) return '?';
   if (nums.length > 1) return 'Soflan';
   const t = nums[0];
@@ -91,7 +104,13 @@ export function bpmBands(
   for (const { label } of BPM_BANDS) {
     const songs = byBand.get(label);
     if (!songs) continue;
-    songs.sort((a, b) => b.bpi - a.bpi || a.title.localeCompare(b.title) || a.chartId - b.chartId);
+    sortWithTitles(
+      source,
+      songs,
+      (x) => x.title,
+      (a, b) => b.bpi - a.bpi,
+      (a, b) => a.chartId - b.chartId,
+    );
     out.push({
       label,
       totalBpi: totalBpi(

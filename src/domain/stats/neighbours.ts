@@ -31,7 +31,7 @@
  *   [offset, offset + limit) of each; total = charts kept.
  */
 import { BPI_FLOOR, round2 } from '../bpi';
-import { chartScore, inScope, type BestInput, type ChartFilter, type ChartScore, type ChartSource } from './common';
+import { inScope, titleOrder, type BestInput, type ChartFilter, type ChartScore, type ChartSource } from './common';
 
 /** Neighbourhood size (the reference's `n`): default and largest. */
 export const DEFAULT_NEIGHBOURS = 20;
@@ -113,14 +113,22 @@ export function neighbourRecommendations(
     if (!c || !c.definition || !inScope(c, filter) || !a || a.count < minimum.perChart) continue;
     const bpi = source.currentBpi(c.id, b.exScore) ?? BPI_FLOOR;
     const avg = round2(a.sum / a.count);
+    // chartScore's fields written out (a spread of it copied every row through the slow clone path)
     items.push({
-      ...chartScore(c, b.exScore, bpi),
+      chartId: c.id,
+      title: c.title,
+      difficulty: c.difficulty,
+      level: c.level,
+      notes: c.notes,
+      exScore: b.exScore,
+      bpi,
       neighborAvgBpi: avg,
       neighborCount: a.count,
       bpiDiff: round2(bpi - avg),
     });
   }
-  const tie = (a: NeighbourItem, b: NeighbourItem) => a.title.localeCompare(b.title) || a.chartId - b.chartId;
+  const byTitle = titleOrder(source);
+  const tie = (a: NeighbourItem, b: NeighbourItem) => byTitle(a.title, b.title) || a.chartId - b.chartId;
   const slice = (sorted: NeighbourItem[]) => sorted.slice(page.offset, page.offset + page.limit);
   return {
     myTotalBpi: myTotal ?? BPI_FLOOR,

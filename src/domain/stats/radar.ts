@@ -18,7 +18,7 @@
 import { BPI_FLOOR } from '../bpi';
 import { RADAR_CATEGORIES, type RadarCategory } from '../constants';
 import { chartInVersion, computeRadar, type RadarValues } from '../radar';
-import { inScope, type BestInput, type ChartFilter, type ChartSource } from './common';
+import { inScope, sortWithTitles, type BestInput, type ChartFilter, type ChartSource } from './common';
 
 export interface RadarSong {
   chartId: number;
@@ -84,9 +84,13 @@ export function radarWithSongs(
   for (const c of valid) add(c.id);
 
   const categories = RADAR_CATEGORIES.map((category) => {
-    const list = songs
-      .get(category)!
-      .sort((a, b) => b.bpi - a.bpi || a.title.localeCompare(b.title) || a.chartId - b.chartId);
+    const list = sortWithTitles(
+      source,
+      songs.get(category)!,
+      (x) => x.title,
+      (a, b) => b.bpi - a.bpi,
+      (a, b) => a.chartId - b.chartId,
+    );
     return {
       category,
       totalBpi: values[category],

@@ -9,7 +9,7 @@
  * Rules: a month is available when the player has at least one stored play in it (JST); a year
  * when one of its months is. Both newest first. Malformed month strings are ignored.
  */
-import { jstDate } from './common';
+import { dayString, jstDayNumber } from './common';
 
 export interface ReviewPeriods {
   /** `YYYY-MM`, newest first */
@@ -21,7 +21,15 @@ export interface ReviewPeriods {
 /** JST months `YYYY-MM` of play instants. */
 export function monthsOfPlays(playedAt: Iterable<Date>): string[] {
   const out = new Set<string>();
-  for (const d of playedAt) out.add(jstDate(d).slice(0, 7));
+  // a play on the same JST day as the one before adds nothing: its month is already in (plays come
+  // in play-time order from the dashboard's loader, so most are skipped without making a string)
+  let lastDay = Number.NaN;
+  for (const d of playedAt) {
+    const day = jstDayNumber(d);
+    if (day === lastDay) continue;
+    lastDay = day;
+    out.add(dayString(day).slice(0, 7));
+  }
   return [...out];
 }
 

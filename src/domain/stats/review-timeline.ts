@@ -51,23 +51,53 @@ export function timeline(plays: readonly PlayInput[], period: ReviewPeriod, set:
   const total = () => running.total();
   let i = 0;
   for (; i < sorted.length && sorted[i].playedAt.getTime() < start; i++) apply(sorted[i]);
+  const firstInPeriod = i;
   const before = new Map(best);
   const startTotal = total();
   const history: HistoryPoint[] = [];
-  const snapshots: Timeline['snapshots'] = [];
+  // where each history group ends in `sorted`: the snapshots are replayed from these when read
+  const groupEnds: number[] = [];
   while (i < sorted.length && sorted[i].playedAt.getTime() < end) {
     const g = groupOf(period, sorted[i].playedAt);
     for (; i < sorted.length && sorted[i].playedAt.getTime() < end && groupOf(period, sorted[i].playedAt) === g; i++)
       apply(sorted[i]);
     history.push({ date: g, value: total() });
-    snapshots.push({ date: g, bests: new Map(best) });
+    groupEnds.push(i);
   }
+  let snapshots: Timeline['snapshots'] | undefined;
   return {
     start: startTotal,
     end: history.length ? history[history.length - 1].value : startTotal,
     history,
     before,
     after: best,
-    snapshots,
+    // only the radar growth reads them (rarely asked): a copy of every best per group was most of a
+    // review's garbage, so they are made on first read by the same replay (same plays, same order)
+    get snapshots() {
+      return (snapshots ??= replaySnapshots(sorted, firstInPeriod, before, history, groupEnds));
+    },
   };
+}
+
+/** The bests after each history group: the replay from `before` again, a copy at each group's end. */
+function replaySnapshots(
+  sorted: readonly PlayInput[],
+  firstInPeriod: number,
+  before: ReadonlyMap<number, ReplayedBest>,
+  history: readonly HistoryPoint[],
+  groupEnds: readonly number[],
+): Timeline['snapshots'] {
+  const best = new Map(before);
+  const out: Timeline['snapshots'] = [];
+  let i = firstInPeriod;
+  for (let g = 0; g < groupEnds.length; g++) {
+    for (; i < groupEnds[g]; i++) {
+      const p = sorted[i];
+      const prev = best.get(p.chartId);
+      if (!prev || p.exScore > prev.exScore)
+        best.set(p.chartId, { exScore: p.exScore, bpi: p.bpi, playId: p.id, playedAt: p.playedAt });
+    }
+    out.push({ date: history[g].date, bests: new Map(best) });
+  }
+  return out;
 }

@@ -55,7 +55,6 @@ import { ARENA_ORDER, RADAR_CATEGORIES, type ArenaClass, type RadarCategory } fr
 import { chartInVersion, computeRadar, type RadarValues } from '../radar';
 import type { ArenaObservation } from './arena-trend';
 import {
-  chartScore,
   dateOnly,
   inScope,
   isoWeekday,
@@ -168,13 +167,21 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   // updated charts
   const songs: ReviewSong[] = [];
   for (const [chartId, b] of me.after) {
+    if (!inPeriod(b.playedAt)) continue;
     const c = bpiCharts(chartId);
-    if (!c || !inPeriod(b.playedAt)) continue;
+    if (!c) continue;
     const prev = me.before.get(chartId) ?? null;
     const bpi = b.bpi ?? BPI_FLOOR;
     const before = prev ? (prev.bpi ?? BPI_FLOOR) : null;
+    // chartScore's fields written out (a spread of it copied every row through the slow clone path)
     songs.push({
-      ...chartScore(c, b.exScore, bpi),
+      chartId: c.id,
+      title: c.title,
+      difficulty: c.difficulty,
+      level: c.level,
+      notes: c.notes,
+      exScore: b.exScore,
+      bpi,
       rank: input.songRanks?.get(chartId) ?? null,
       bpiBefore: before,
       exScoreBefore: prev?.exScore ?? null,
@@ -193,7 +200,7 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
   const byWeekday = Array.from({ length: 7 }, (_, k) => ({ weekday: k + 1, count: 0 }));
   const byHour = Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0 }));
   for (const p of input.plays) {
-    if (!bpiCharts(p.chartId) || !inPeriod(p.playedAt)) continue;
+    if (!inPeriod(p.playedAt) || !bpiCharts(p.chartId)) continue;
     byWeekday[isoWeekday(jstDate(p.playedAt)) - 1].count++;
     byHour[jstHour(p.playedAt)].count++;
   }

@@ -26,14 +26,16 @@
 import { BPI_FLOOR, RunningTotalBpi } from '../bpi';
 import {
   byPlayTime,
+  dayString,
   eachDay,
-  jstDate,
+  jstDayNumber,
   periodKey,
   scopeCharts,
   type ChartFilter,
   type ChartSource,
   type GroupBy,
   type PlayInput,
+  type StatsChart,
 } from './common';
 
 export const TREND_DEFAULT_LEVELS = [12] as const;
@@ -75,7 +77,8 @@ export function totalBpiTrend(
   groupBy: GroupBy,
   plays: readonly PlayInput[],
 ): TrendResult {
-  const scope = new Map(scopeCharts(source, version, filter, TREND_DEFAULT_LEVELS).map((c) => [c.id, c]));
+  const scope = new Map<number, StatsChart>();
+  for (const c of scopeCharts(source, version, filter, TREND_DEFAULT_LEVELS)) scope.set(c.id, c);
   const n = scope.size;
   const sorted = plays.filter((p) => scope.has(p.chartId)).sort(byPlayTime);
   const best = new Map<number, { ex: number; bpi: number }>();
@@ -83,9 +86,11 @@ export function totalBpiTrend(
   const days = new Map<string, { totalBpi: number; playedCount: number; updates: TrendUpdate[] }>();
   let i = 0;
   while (i < sorted.length) {
-    const date = jstDate(sorted[i].playedAt);
+    // the JST day as a number for the comparisons, its `YYYY-MM-DD` once
+    const day = jstDayNumber(sorted[i].playedAt);
+    const date = dayString(day);
     const updates: TrendUpdate[] = [];
-    for (; i < sorted.length && jstDate(sorted[i].playedAt) === date; i++) {
+    for (; i < sorted.length && jstDayNumber(sorted[i].playedAt) === day; i++) {
       const p = sorted[i];
       const prev = best.get(p.chartId);
       if (prev && p.exScore <= prev.ex) continue;

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client';
 import { Prisma, type BestScore } from '../../generated/prisma/client';
 import type { ClearLamp } from '../../generated/prisma/enums';
-import { groupBy, keyedLoader } from '../../graphql/loaders';
+import { groupBy, keyedLoader, rowsPerKey } from '../../graphql/loaders';
 
 /** A player in a version. */
 export interface PlayerVersion {
@@ -62,8 +62,7 @@ export function createScoreLoaders(db: Db) {
           updatedAt: new Date(upd),
         }),
       );
-      const byKey = groupBy(rows, pvKey);
-      return keys.map((k) => byKey.get(pvKey(k)) ?? []);
+      return rowsPerKey(keys, rows, pvKey);
     }),
     /** The player's best on that chart, or null. One query per (player, version). */
     best: keyedLoader<PlayerChart, BestScore | null>(pcKey, async (keys) => {

@@ -14,8 +14,7 @@ import { BPI_FLOOR } from '../../domain/bpi';
 import { renderBpiDistributionSvg, renderRadarSvg, renderTrendSvg, type ChartTheme } from '../../domain/charts';
 import {
   aaaTable,
-  activeDates,
-  activityCalendar,
+  activityWithActiveDates,
   arenaTrend,
   bpiBoxPlot,
   bpiDistribution,
@@ -206,9 +205,8 @@ export class DashboardService {
   async activity(r: DashboardRoot, from: string | null | undefined, to: string | null | undefined) {
     const range = orThrow(parseDateRange(from, to));
     const plays = await this.plays(r);
-    // two turns: each walks every play
-    const calendar = await inLoopTurn(() => activityCalendar(this.s.catalogue, this.filter(r), plays, range));
-    return { ...calendar, activeDates: await inLoopTurn(() => activeDates(this.s.catalogue, plays, range)) };
+    // the calendar and the level-12 active dates in one walk over the plays
+    return inLoopTurn(() => activityWithActiveDates(this.s.catalogue, this.filter(r), plays, range));
   }
 
   async boxPlot(r: DashboardRoot, unit: GroupBy | null | undefined) {
