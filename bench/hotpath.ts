@@ -267,7 +267,7 @@ async function main(): Promise<void> {
     let bareCpu: number;
     if (PAIRED) {
       // Warm-up: JIT, the compiled document, connection set-up (1 s left GraphQL's first round ~30 % low).
-      for (const t of targets.slice(1)) await pair(targets[0], t, 2, dir);
+      for (const t of targets.slice(1)) await pair(targets[0], t, Math.max(seconds, 2), dir);
       const byTarget = new Map<string, { bare: number[]; cpu: number[]; ratio: number[] }>();
       for (let round = 0; round < rounds; round++) {
         for (const t of targets.slice(1)) {
