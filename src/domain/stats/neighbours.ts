@@ -31,7 +31,15 @@
  *   [offset, offset + limit) of each; total = charts kept.
  */
 import { BPI_FLOOR, round2 } from '../bpi';
-import { inScope, titleOrder, type BestInput, type ChartFilter, type ChartScore, type ChartSource } from './common';
+import {
+  chartScore,
+  inScope,
+  titleOrder,
+  type BestInput,
+  type ChartFilter,
+  type ChartScore,
+  type ChartSource,
+} from './common';
 
 /** Neighbourhood size (the reference's `n`): default and largest. */
 export const DEFAULT_NEIGHBOURS = 20;
@@ -113,19 +121,12 @@ export function neighbourRecommendations(
     if (!c || !c.definition || !inScope(c, filter) || !a || a.count < minimum.perChart) continue;
     const bpi = source.currentBpi(c.id, b.exScore) ?? BPI_FLOOR;
     const avg = round2(a.sum / a.count);
-    // chartScore's fields written out (a spread of it copied every row through the slow clone path)
-    items.push({
-      chartId: c.id,
-      title: c.title,
-      difficulty: c.difficulty,
-      level: c.level,
-      notes: c.notes,
-      exScore: b.exScore,
-      bpi,
-      neighborAvgBpi: avg,
-      neighborCount: a.count,
-      bpiDiff: round2(bpi - avg),
-    });
+    // the row's own fields set on chartScore's object (a spread of it copied every row through V8's slow clone path)
+    const row = chartScore(c, b.exScore, bpi) as NeighbourItem;
+    row.neighborAvgBpi = avg;
+    row.neighborCount = a.count;
+    row.bpiDiff = round2(bpi - avg);
+    items.push(row);
   }
   const byTitle = titleOrder(source);
   const tie = (a: NeighbourItem, b: NeighbourItem) => byTitle(a.title, b.title) || a.chartId - b.chartId;

@@ -55,6 +55,7 @@ import { ARENA_ORDER, RADAR_CATEGORIES, type ArenaClass, type RadarCategory } fr
 import { chartInVersion, computeRadar, type RadarValues } from '../radar';
 import type { ArenaObservation } from './arena-trend';
 import {
+  chartScore,
   dateOnly,
   inScope,
   isoWeekday,
@@ -173,20 +174,13 @@ export function monthlyReview(source: ChartSource, input: ReviewInput): Review {
     const prev = me.before.get(chartId) ?? null;
     const bpi = b.bpi ?? BPI_FLOOR;
     const before = prev ? (prev.bpi ?? BPI_FLOOR) : null;
-    // chartScore's fields written out (a spread of it copied every row through the slow clone path)
-    songs.push({
-      chartId: c.id,
-      title: c.title,
-      difficulty: c.difficulty,
-      level: c.level,
-      notes: c.notes,
-      exScore: b.exScore,
-      bpi,
-      rank: input.songRanks?.get(chartId) ?? null,
-      bpiBefore: before,
-      exScoreBefore: prev?.exScore ?? null,
-      diff: before === null ? null : round2(bpi - before),
-    });
+    // the row's own fields set on chartScore's object (a spread of it copied every row through V8's slow clone path)
+    const song = chartScore(c, b.exScore, bpi) as ReviewSong;
+    song.rank = input.songRanks?.get(chartId) ?? null;
+    song.bpiBefore = before;
+    song.exScoreBefore = prev?.exScore ?? null;
+    song.diff = before === null ? null : round2(bpi - before);
+    songs.push(song);
   }
   const tie = (a: ReviewSong, b: ReviewSong) => a.title.localeCompare(b.title) || a.chartId - b.chartId;
   const topBpiSongs = [...songs].sort((a, b) => b.bpi - a.bpi || tie(a, b));
