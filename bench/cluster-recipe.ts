@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startProcess, type Child } from './lib';
+import { listensOn, startProcess, type Child } from './lib';
 
 /**
  * The shipped cluster recipe (deploy/cluster.json + deploy/haproxy.cfg, docs/cluster.md) started
@@ -64,13 +64,21 @@ export async function startRecipe(
   try {
     for (let i = 0; i < count; i++) {
       const name = apis[i]?.name ?? `api-${i + 1}`;
-      const child = await startProcess(
-        'src/server.ts',
-        { ...recipe.shared_environment.fixed, ...env },
-        await freePort(),
-        '/readyz',
-      );
-      backends.push({ ...child, name });
+      // a new port when the one handed out was taken before the process listened (it exits then)
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const child = await startProcess(
+            'src/server.ts',
+            { ...recipe.shared_environment.fixed, ...env },
+            await freePort(),
+            '/readyz',
+          );
+          backends.push({ ...child, name });
+          break;
+        } catch (err) {
+          if (attempt === 3) throw err;
+        }
+      }
     }
   } catch (err) {
     await Promise.all(backends.map((b) => b.stop()));
@@ -91,27 +99,44 @@ export async function startRecipe(
       [...text.slice(0, first).concat(servers), ...text.slice(first).filter((l) => !/^\s*server /.test(l))].join('\n'),
     );
   }
-  const port = await freePort();
-  const haproxyEnv: Record<string, string> = { PATH: process.env.PATH ?? '', BPI_LISTEN: `127.0.0.1:${port}` };
-  backends.forEach((b, i) => (haproxyEnv[`BPI_BACKEND_${i + 1}`] = b.url.replace('http://', '')));
-  const haproxy = spawn(HAPROXY_BIN, ['-f', cfg, '-db'], { env: haproxyEnv, stdio: ['ignore', 'ignore', 'inherit'] });
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    await waitExit(haproxy);
+  const stopBackends = async () => {
     await Promise.all(backends.map((b) => b.stop()));
     if (cfg !== HAPROXY_CFG) fs.rmSync(cfg, { force: true });
   };
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(url + '/healthz')).ok) break;
-    } catch {
-      /* not up */
+  // haproxy on a free port: another when that one was taken before haproxy bound it (haproxy exits then)
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const haproxyEnv: Record<string, string> = { PATH: process.env.PATH ?? '', BPI_LISTEN: `127.0.0.1:${port}` };
+    backends.forEach((b, i) => (haproxyEnv[`BPI_BACKEND_${i + 1}`] = b.url.replace('http://', '')));
+    const haproxy = spawn(HAPROXY_BIN, ['-f', cfg, '-db'], {
+      env: haproxyEnv,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const url = `http://127.0.0.1:${port}`;
+    let up = false;
+    for (let i = 0; i <= 300 && haproxy.exitCode === null; i++) {
+      try {
+        // (answered through this haproxy, not by another process that took the port first)
+        if ((await fetch(url + '/healthz')).ok && listensOn(haproxy.pid!, port)) {
+          up = true;
+          break;
+        }
+      } catch {
+        /* not up */
+      }
+      await new Promise((r) => setTimeout(r, 100));
     }
-    if (i > 300 || haproxy.exitCode !== null) {
-      await stop();
+    if (up) {
+      const stop = async () => {
+        await waitExit(haproxy);
+        await stopBackends();
+      };
+      return { url, backends, stop };
+    }
+    await waitExit(haproxy);
+    if (attempt === 3) {
+      await stopBackends();
       throw new Error('haproxy did not come up');
     }
-    await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, backends, stop };
 }

@@ -19,6 +19,42 @@ export interface Child {
 }
 
 /** Starts a TypeScript entry point as a separate process and waits until `readyPath` answers 200. */
+/**
+ * Whether process `pid` holds the listening socket of 127.0.0.1:`port` (Linux /proc; true where /proc
+ * cannot tell). A free port handed out by the OS can be taken by another process before the child
+ * listens on it (test files run side by side): the child then exits, but a readiness probe may first
+ * be answered by the other process.
+ */
+export function listensOn(pid: number, port: number): boolean {
+  let table: string;
+  try {
+    table = fs.readFileSync('/proc/net/tcp', 'utf8');
+  } catch {
+    return true;
+  }
+  const hexPort = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const inodes = new Set<string>();
+  for (const line of table.split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length > 9 && f[1].endsWith(hexPort) && f[3] === '0A') inodes.add(f[9]);
+  }
+  let fds: string[];
+  try {
+    fds = fs.readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return true;
+  }
+  for (const fd of fds) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m && inodes.has(m[1])) return true;
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+  return false;
+}
+
 export async function startProcess(
   entry: string,
   env: Record<string, string>,
@@ -39,7 +75,8 @@ export async function startProcess(
     if (proc.exitCode !== null) throw new Error(`${entry} exited with ${proc.exitCode}`);
     try {
       const r = await fetch(url + readyPath);
-      if (r.status < 500) break;
+      // (answered by this child, not by another process that took the port first)
+      if (r.status < 500 && listensOn(proc.pid!, port)) break;
     } catch {
       /* not up yet */
     }
