@@ -149,12 +149,6 @@ export function scopeCharts(
   return out;
 }
 
-/** Default order of chart lists: level desc, then title, then chart id (as the scores area). */
-export const byLevelTitle = (
-  a: Pick<StatsChart, 'level' | 'title' | 'id'>,
-  b: Pick<StatsChart, 'level' | 'title' | 'id'>,
-) => b.level - a.level || a.title.localeCompare(b.title) || a.id - b.id;
-
 /**
  * Title order of a source's charts: the sign of `a.localeCompare(b)` (the lists' title order), from
  * an integer rank per title when both titles have one. The ranks — the source's titles sorted by
