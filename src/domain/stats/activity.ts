@@ -37,67 +37,67 @@ export interface ActivityCalendar {
   chartDays: number;
 }
 
-export function activityCalendar(
+/** The ☆12 view of active dates (any BPI difficulty). */
+const LEVEL_12: ChartFilter = { levels: [12], difficulties: null };
+
+type Range = { from?: string | null; to?: string | null };
+
+/**
+ * One walk over the plays: per filter, the distinct charts played on each JST date in the range
+ * (each play's chart and date looked up once, whatever the number of filters).
+ */
+function chartsByDay(
   source: ChartSource,
-  filter: ChartFilter,
+  filters: readonly ChartFilter[],
   plays: Iterable<ActivityPlay>,
-  range: { from?: string | null; to?: string | null } = {},
-): ActivityCalendar {
-  const byDay = new Map<string, Set<number>>();
+  range: Range,
+): Map<string, Set<number>>[] {
+  const out = filters.map(() => new Map<string, Set<number>>());
   for (const p of plays) {
     const c = source.chart(p.chartId);
-    if (!c || !inScope(c, filter)) continue;
-    const d = jstDate(p.playedAt);
-    if ((range.from && d < range.from) || (range.to && d > range.to)) continue;
-    let set = byDay.get(d);
-    if (!set) byDay.set(d, (set = new Set()));
-    set.add(p.chartId);
+    if (!c) continue;
+    let d: string | undefined;
+    for (let k = 0; k < filters.length; k++) {
+      if (!inScope(c, filters[k])) continue;
+      d ??= jstDate(p.playedAt);
+      if ((range.from && d < range.from) || (range.to && d > range.to)) break;
+      let set = out[k].get(d);
+      if (!set) out[k].set(d, (set = new Set()));
+      set.add(p.chartId);
+    }
   }
+  return out;
+}
+
+function calendarOf(byDay: Map<string, Set<number>>): ActivityCalendar {
   const days = [...byDay].map(([date, s]) => ({ date, count: s.size })).sort((a, b) => (a.date < b.date ? -1 : 1));
   return { days, activeDays: days.length, chartDays: days.reduce((n, d) => n + d.count, 0) };
 }
 
-/** The level-12 view: dates with at least one ☆12 chart updated. */
-export function activeDates(
+export function activityCalendar(
   source: ChartSource,
+  filter: ChartFilter,
   plays: Iterable<ActivityPlay>,
-  range: { from?: string | null; to?: string | null } = {},
-): string[] {
-  return activityCalendar(source, { levels: [12], difficulties: null }, plays, range).days.map((d) => d.date);
+  range: Range = {},
+): ActivityCalendar {
+  return calendarOf(chartsByDay(source, [filter], plays, range)[0]);
+}
+
+/** The level-12 view: dates with at least one ☆12 chart updated. */
+export function activeDates(source: ChartSource, plays: Iterable<ActivityPlay>, range: Range = {}): string[] {
+  return activityCalendar(source, LEVEL_12, plays, range).days.map((d) => d.date);
 }
 
 /**
  * `activityCalendar` and `activeDates` of the same plays and range in one walk over the plays (the
- * dashboard's activity part asks for both): each play's chart and JST date looked up once.
+ * dashboard's activity part asks for both).
  */
 export function activityWithActiveDates(
   source: ChartSource,
   filter: ChartFilter,
   plays: Iterable<ActivityPlay>,
-  range: { from?: string | null; to?: string | null } = {},
+  range: Range = {},
 ): ActivityCalendar & { activeDates: string[] } {
-  const level12: ChartFilter = { levels: [12], difficulties: null };
-  const byDay = new Map<string, Set<number>>();
-  const active = new Set<string>();
-  for (const p of plays) {
-    const c = source.chart(p.chartId);
-    if (!c) continue;
-    const counted = inScope(c, filter);
-    const twelve = inScope(c, level12);
-    if (!counted && !twelve) continue;
-    const d = jstDate(p.playedAt);
-    if ((range.from && d < range.from) || (range.to && d > range.to)) continue;
-    if (twelve) active.add(d);
-    if (!counted) continue;
-    let set = byDay.get(d);
-    if (!set) byDay.set(d, (set = new Set()));
-    set.add(p.chartId);
-  }
-  const days = [...byDay].map(([date, s]) => ({ date, count: s.size })).sort((a, b) => (a.date < b.date ? -1 : 1));
-  return {
-    days,
-    activeDays: days.length,
-    chartDays: days.reduce((n, d) => n + d.count, 0),
-    activeDates: [...active].sort((a, b) => (a < b ? -1 : 1)),
-  };
+  const [counted, twelve] = chartsByDay(source, [filter, LEVEL_12], plays, range);
+  return { ...calendarOf(counted), activeDates: calendarOf(twelve).days.map((d) => d.date) };
 }
