@@ -42,11 +42,7 @@ export function timeline(plays: readonly PlayInput[], period: ReviewPeriod, set:
   // the total over the set, kept up to date as bests improve (one power per improvement)
   const running = new RunningTotalBpi(set.size);
   const apply = (p: PlayInput) => {
-    const prev = best.get(p.chartId);
-    if (!prev || p.exScore > prev.exScore) {
-      best.set(p.chartId, { exScore: p.exScore, bpi: p.bpi, playId: p.id, playedAt: p.playedAt });
-      if (set.has(p.chartId)) running.set(p.chartId, p.bpi ?? BPI_FLOOR);
-    }
+    if (improve(best, p) && set.has(p.chartId)) running.set(p.chartId, p.bpi ?? BPI_FLOOR);
   };
   const total = () => running.total();
   let i = 0;
@@ -79,6 +75,14 @@ export function timeline(plays: readonly PlayInput[], period: ReviewPeriod, set:
   };
 }
 
+/** The play becomes the chart's best when it beats it (or is the first): whether it did. */
+function improve(best: Map<number, ReplayedBest>, p: PlayInput): boolean {
+  const prev = best.get(p.chartId);
+  if (prev && p.exScore <= prev.exScore) return false;
+  best.set(p.chartId, { exScore: p.exScore, bpi: p.bpi, playId: p.id, playedAt: p.playedAt });
+  return true;
+}
+
 /** The bests after each history group: the replay from `before` again, a copy at each group's end. */
 function replaySnapshots(
   sorted: readonly PlayInput[],
@@ -91,12 +95,7 @@ function replaySnapshots(
   const out: Timeline['snapshots'] = [];
   let i = firstInPeriod;
   for (let g = 0; g < groupEnds.length; g++) {
-    for (; i < groupEnds[g]; i++) {
-      const p = sorted[i];
-      const prev = best.get(p.chartId);
-      if (!prev || p.exScore > prev.exScore)
-        best.set(p.chartId, { exScore: p.exScore, bpi: p.bpi, playId: p.id, playedAt: p.playedAt });
-    }
+    for (; i < groupEnds[g]; i++) improve(best, sorted[i]);
     out.push({ date: history[g].date, bests: new Map(best) });
   }
   return out;
