@@ -2,6 +2,7 @@ import type { Db } from '../../db/client';
 import { Prisma, type BestScore } from '../../generated/prisma/client';
 import type { ClearLamp } from '../../generated/prisma/enums';
 import { groupBy, keyedLoader, rowsPerKey } from '../../graphql/loaders';
+import { jsonRow } from '../../db/json-row';
 
 /** A player in a version. */
 export interface PlayerVersion {
@@ -40,14 +41,17 @@ export function createScoreLoaders(db: Db) {
       // Two IN lists (a fixed query shape, unlike an OR per pair); pairs not asked for are dropped below.
       // One JSON row instead of a row per best: the Prisma client's row mapping was ~10 ms of CPU for a
       // player's 900 bests, this ~1 ms (timestamps as epoch milliseconds: timestamp(3) round-trips).
-      const [{ j }] = await db.$queryRaw<{ j: string }[]>(Prisma.sql`
+      const tuples = await jsonRow<BestTuple[]>(
+        db,
+        Prisma.sql`
         SELECT COALESCE(json_agg(json_build_array("userId", "version", "chartId", "exScore", "exScoreId", "clearLamp",
                  "clearLampId", "missCount", "missCountId", (extract(epoch FROM "playedAt") * 1000)::bigint,
                  (extract(epoch FROM "updatedAt") * 1000)::bigint))::text, '[]') AS j
           FROM "BestScore"
          WHERE "userId" IN (${Prisma.join([...new Set(keys.map((k) => k.userId))])})
-           AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})`);
-      const rows = (JSON.parse(j) as BestTuple[]).map(
+           AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})`,
+      );
+      const rows = tuples.map(
         ([userId, version, chartId, exScore, exScoreId, clearLamp, clearLampId, missCount, missCountId, at, upd]) => ({
           userId,
           version,

@@ -6,6 +6,7 @@
  */
 import { Prisma, type User } from '../../generated/prisma/client';
 import { inLoopTurn } from '../../db/yield';
+import { jsonRow } from '../../db/json-row';
 import { visibleThroughFollow } from '../../db/visibility';
 import {
   byDayOfWeek,
@@ -102,7 +103,15 @@ export async function dashboardReview(
  * rivals' ~300 plays.)
  */
 async function reviewReads(db: Scope['db'], userId: string, version: string, period: ReviewPeriod, end: Date) {
-  const [{ j }] = await db.$queryRaw<{ j: string }[]>`
+  const [rivals, plays, towers] = await jsonRow<
+    [
+      [string, string, string | null][],
+      [number, string, number, number, number | null, number][],
+      [string, number, number][],
+    ]
+  >(
+    db,
+    Prisma.sql`
     WITH r AS (
       SELECT u."id" AS "userId", u."name", u."profileImage" FROM "Follow" f JOIN "User" u ON u."id" = f."followingId"
        WHERE f."followerId" = ${userId} AND ${visibleThroughFollow()}
@@ -117,12 +126,8 @@ async function reviewReads(db: Scope['db'], userId: string, version: string, per
                 FROM "Score"
                WHERE "userId" IN (SELECT "userId" FROM r) AND "version" = ${version} AND "playedAt" < ${end}),
              (SELECT COALESCE(json_agg(json_build_array("userId", "keyCount", "scratchCount")), '[]') FROM t)
-           )::text AS j`;
-  const [rivals, plays, towers] = JSON.parse(j) as [
-    [string, string, string | null][],
-    [number, string, number, number, number | null, number][],
-    [string, number, number][],
-  ];
+           )::text AS j`,
+  );
   return {
     rivalRows: rivals.map(([id, name, profileImage]) => ({ userId: id, name, profileImage })),
     rivalPlays: plays.map(([id, rival, chartId, exScore, bpi, at]) => ({

@@ -2,6 +2,7 @@ import type { Db } from '../../db/client';
 import { Prisma, type PlayerVersionStatus, type RadarCache } from '../../generated/prisma/client';
 import { LATEST_VERSION } from '../../domain/constants';
 import { groupBy, inKeyOrder, keyedLoader, loader, rowsPerKey } from '../../graphql/loaders';
+import { jsonRow } from '../../db/json-row';
 import type { ArenaObservation, PlayInput, SnapshotClassCount, TowerDayInput } from '../../domain/stats';
 
 /** A player's plays of a version as the plays loader reads them, column by column: id, chartId, exScore, bpi, playedAt (epoch ms). */
@@ -117,13 +118,16 @@ export function createStatsLoaders(db: Db) {
     tower: keyedLoader<PlayerVersionKey, (TowerDayInput & { userId: string; version: string })[]>(
       pvKey,
       async (keys) => {
-        const [{ j }] = await db.$queryRaw<{ j: string }[]>(Prisma.sql`
+        const tuples = await jsonRow<TowerTuple[]>(
+          db,
+          Prisma.sql`
           SELECT COALESCE(json_agg(json_build_array("userId", "version", to_char("playDate", 'YYYY-MM-DD'),
                    "keyCount", "scratchCount"))::text, '[]') AS j
             FROM "TowerEntry"
            WHERE "userId" IN (${Prisma.join([...new Set(keys.map((k) => k.userId))])})
-             AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})`);
-        const rows = (JSON.parse(j) as TowerTuple[]).map(([userId, version, playDate, keyCount, scratchCount]) => ({
+             AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})`,
+        );
+        const rows = tuples.map(([userId, version, playDate, keyCount, scratchCount]) => ({
           userId,
           version,
           playDate,
@@ -140,7 +144,9 @@ export function createStatsLoaders(db: Db) {
      * by the Prisma client.
      */
     arena: keyedLoader<GameVersionKey, ArenaRows>(gvKey, async (keys) => {
-      const [{ j }] = await db.$queryRaw<{ j: string }[]>(Prisma.sql`
+      const [obsRows, countRows] = await jsonRow<[ObservationTuple[], [number, string, number][]]>(
+        db,
+        Prisma.sql`
         WITH obs AS (
           SELECT s."id" AS "snapshotId", s."fetchedAt", s."version", e."gameId", e."arenaClass"::text AS "arenaClass",
                  e."rank", e."wins", e."a1Continue"
@@ -155,8 +161,8 @@ export function createStatsLoaders(db: Db) {
                  (SELECT COALESCE(json_agg(json_build_array("snapshotId", (extract(epoch FROM "fetchedAt") * 1000)::bigint,
                     "version", "gameId", "arenaClass", "rank", "wins", "a1Continue")), '[]') FROM obs),
                  (SELECT COALESCE(json_agg(json_build_array("snapshotId", "arenaClass", "count")), '[]') FROM counts)
-               )::text AS j`);
-      const [obsRows, countRows] = JSON.parse(j) as [ObservationTuple[], [number, string, number][]];
+               )::text AS j`,
+      );
       const obs = obsRows.map(([snapshotId, at, version, gameId, arenaClass, rank, wins, a1Continue]) => ({
         snapshotId,
         fetchedAt: new Date(at),
@@ -209,12 +215,15 @@ export async function neighbourBests(
   userIds: readonly string[],
   chartIds: readonly number[],
 ): Promise<{ userId: string; chartId: number; exScore: number }[]> {
-  const [{ j }] = await db.$queryRaw<{ j: string }[]>`
+  const tuples = await jsonRow<[string, number, number][]>(
+    db,
+    Prisma.sql`
     SELECT COALESCE(json_agg(json_build_array("userId", "chartId", "exScore"))::text, '[]') AS j
       FROM "BestScore"
      WHERE "version" = ${version} AND "userId" IN (${Prisma.join(userIds)})
-       AND "chartId" = ANY(${`{${chartIds.map((id) => Math.trunc(id)).join(',')}}`}::int[])`;
-  return (JSON.parse(j) as [string, number, number][]).map(([userId, chartId, exScore]) => ({
+       AND "chartId" = ANY(${`{${chartIds.map((id) => Math.trunc(id)).join(',')}}`}::int[])`,
+  );
+  return tuples.map(([userId, chartId, exScore]) => ({
     userId,
     chartId,
     exScore,

@@ -1,0 +1,14 @@
+import type { Prisma } from '../generated/prisma/client';
+import type { Db } from './client';
+
+/**
+ * A read answered as ONE row of one JSON text column `j` (`… ::text AS j`), parsed: for reads of
+ * hundreds or thousands of values (a player's bests, plays, tower days, arena observations), one JSON
+ * document costs far less CPU than the same rows mapped one by one by the Prisma client (a player's
+ * 900 bests: ~10 ms of row mapping against ~1 ms; bench/RESULTS.md). Timestamps travel as epoch
+ * milliseconds (timestamp(3) round-trips); the caller builds its objects from the parsed tuples.
+ */
+export async function jsonRow<T>(db: Db, sql: Prisma.Sql): Promise<T> {
+  const [{ j }] = await db.$queryRaw<{ j: string }[]>(sql);
+  return JSON.parse(j) as T;
+}
