@@ -74,6 +74,19 @@ export function registerCors(fastify: FastifyInstance, config: Pick<Config, 'cor
   });
 }
 
+/** Whether any cross-origin page is allowed (CORS_ORIGINS, or loopback origins outside production). */
+function corsEnabled(cors: Config['cors']): boolean {
+  return cors.origins === '*' || cors.origins.length > 0 || cors.loopback;
+}
+
+/**
+ * Whether every answer carries `Vary: Origin` (the allowed origin is echoed back: CORS on, and not
+ * `*`) — with or without an Origin header on the request.
+ */
+export function variesByOrigin(cors: Config['cors']): boolean {
+  return corsEnabled(cors) && cors.origins !== '*';
+}
+
 /**
  * The CORS step of a request, for src/http.ts's one onRequest hook (registerCors registers it as
  * a hook of its own): true when it answered the request (a preflight), false when the request
@@ -86,7 +99,7 @@ export function corsCheck(
   const { origins, allowCredentials, loopback } = config.cors;
   const any = origins === '*';
   const allowed = new Set(any ? [] : origins);
-  const enabled = any || allowed.size > 0 || loopback;
+  const enabled = corsEnabled(config.cors);
   const logged = new Set<string>();
   const noteRefused = (origin: string, host: string | undefined) => {
     if (!log || logged.has(origin) || logged.size > MAX_LOGGED_ORIGINS) return;
@@ -102,7 +115,7 @@ export function corsCheck(
     );
   };
 
-  const vary = enabled && !any;
+  const vary = variesByOrigin(config.cors);
   return (req, reply) => {
     // The answer depends on the Origin header whenever the allowed origin is echoed back.
     if (vary) reply.header('vary', 'Origin');

@@ -150,6 +150,61 @@ describe('GET /metrics (Prometheus)', () => {
     const hostile = await fetch(`${s.url}/healthz`, { headers: { 'x-request-id': 'x'.repeat(200) } });
     expect(hostile.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it('/healthz: the plain probe (answered before Fastify) and routed ones answer alike, and every one is counted', async () => {
+    const before = await scrape(s);
+    const labels = { kind: 'other', route: '/healthz', operation: '' };
+    // the plain probe, one with a query string and a HEAD (both through Fastify's router), one with a sane request id
+    const plain = await fetch(`${s.url}/healthz`);
+    const routed = await fetch(`${s.url}/healthz?via=router`);
+    const head = await fetch(`${s.url}/healthz`, { method: 'HEAD' });
+    const kept = await fetch(`${s.url}/healthz`, { headers: { 'x-request-id': 'probe-1' } });
+    // (Date, the request id and the connection's own headers aside)
+    const perRequest = new Set(['date', 'x-request-id', 'connection', 'keep-alive']);
+    const shape = (r: Response) => [...r.headers].filter(([k]) => !perRequest.has(k));
+    for (const r of [plain, routed, head, kept]) expect(r.status).toBe(200);
+    expect(await plain.text()).toBe('{"status":"ok"}');
+    expect(await routed.text()).toBe('{"status":"ok"}');
+    expect(await head.text()).toBe('');
+    // test config: outside production, loopback pages are allowed, so every answer varies by Origin
+    expect(shape(plain)).toEqual([
+      ['content-length', '15'],
+      ['content-type', 'application/json; charset=utf-8'],
+      ['vary', 'Origin'],
+    ]);
+    expect(shape(routed)).toEqual(shape(plain));
+    expect(shape(head)).toEqual(shape(plain));
+    expect(kept.headers.get('x-request-id')).toBe('probe-1');
+    const after = await scrape(s);
+    // 4 probes, each counted once with status 200 and timed once
+    expect(
+      value(after, 'bpigraph_requests_total', { ...labels, status: '200' }) -
+        value(before, 'bpigraph_requests_total', { ...labels, status: '200' }),
+    ).toBe(4);
+    expect(
+      hist(after, 'bpigraph_request_duration_seconds', labels).count -
+        hist(before, 'bpigraph_request_duration_seconds', labels).count,
+    ).toBe(4);
+  });
+
+  it('/healthz with CORS off (the production default) carries no Vary, answered either way', async () => {
+    const db = await openTestDatabase();
+    const app = await createApp(testConfig({ CORS_ORIGINS: 'none' }), db, createLogger('silent'));
+    const { fastify } = await createHttpServer(app);
+    try {
+      await fastify.listen({ port: 0, host: '127.0.0.1' });
+      const url = `http://127.0.0.1:${(fastify.server.address() as { port: number }).port}`;
+      for (const path of ['/healthz', '/healthz?via=router']) {
+        const r = await fetch(url + path);
+        expect(r.status).toBe(200);
+        expect(r.headers.get('vary')).toBeNull();
+        expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+        expect(await r.text()).toBe('{"status":"ok"}');
+      }
+    } finally {
+      await fastify.close();
+    }
+  });
 });
 
 describe('request id on every log line', () => {
