@@ -23,10 +23,13 @@ export interface RivalryKey {
   difficulties: string[] | null;
 }
 
+/** Wins / losses / draws of the viewer against a player, and both players' stored total BPI (−15 when none). */
 export interface RivalryCounts {
   wins: number;
   losses: number;
   draws: number;
+  viewerTotalBpi: number;
+  totalBpi: number;
 }
 
 /** A play, for the win/loss trend. */
@@ -57,13 +60,20 @@ const filterKey = (k: RivalryKey) =>
   `${k.viewerId}\u0000${k.version}\u0000${k.levels?.join(',') ?? '*'}\u0000${k.difficulties?.join(',') ?? '*'}`;
 const rivalryKey = (k: RivalryKey) => `${filterKey(k)}\u0000${k.userId}`;
 const totalKey = (k: TotalKey) => `${k.userId}\u0000${k.version}`;
+/** The rivalry array's element of a chart the viewer has no best on: the lowest int (EX scores are validated ≥ 0). */
+const NO_BEST = -2147483648;
 
 /** Loaders of the rivals area: `ctx.loaders.rivals.<name>`. */
 export function createRivalLoaders(db: Db) {
   return {
     /**
      * Wins / losses / draws of the viewer against each player asked for, on the charts both have a
-     * best on: one statement per (viewer, version, filter), whatever the number of players.
+     * best on, and both players' total BPI: one statement per (viewer, version, filter), whatever
+     * the number of players. The viewer's bests become one array indexed by chart id (the charts
+     * the viewer has no best on hold NO_BEST); each player's bests are read through the primary key
+     * and compared with the array element of their chart — no join and no grouping over every pair
+     * of bests (50 players × 1,000 bests: ~40 % less database CPU than the hash join grouped by
+     * player; bench/RESULTS.md).
      */
     rivalry: keyedLoader<RivalryKey, RivalryCounts>(rivalryKey, async (keys) => {
       const out = new Map<string, RivalryCounts>();
@@ -71,23 +81,47 @@ export function createRivalLoaders(db: Db) {
         const { viewerId, version, levels, difficulties } = group[0];
         const users = [...new Set(group.map((k) => k.userId))];
         const chartFilter = chartFilterJoin(levels, difficulties);
-        const rows = await db.$queryRaw<{ userId: string; wins: number; losses: number; draws: number }[]>`
-          SELECT o."userId",
-                 (count(*) FILTER (WHERE m."exScore" > o."exScore"))::int AS "wins",
-                 (count(*) FILTER (WHERE m."exScore" < o."exScore"))::int AS "losses",
-                 (count(*) FILTER (WHERE m."exScore" = o."exScore"))::int AS "draws"
-            FROM "BestScore" m
-            ${chartFilter}
-            JOIN "BestScore" o ON o."version" = m."version" AND o."chartId" = m."chartId"
-           WHERE m."userId" = ${viewerId} AND m."version" = ${version} AND o."userId" IN (${Prisma.join(users)})
-           GROUP BY o."userId"`;
+        // OFFSET 0 keeps the subquery: its element `v` is read once per best, not once per count.
+        const rows = await db.$queryRaw<
+          {
+            userId: string;
+            wins: number;
+            losses: number;
+            played: number;
+            totalBpi: number | null;
+            viewerTotalBpi: number | null;
+          }[]
+        >`
+          WITH m AS (
+                 SELECT m."chartId", m."exScore" FROM "BestScore" m
+                 ${chartFilter}
+                  WHERE m."userId" = ${viewerId} AND m."version" = ${version}),
+               r AS (SELECT min("chartId") - 1 AS lo, max("chartId") AS hi FROM m),
+               a AS MATERIALIZED (
+                 SELECT r.lo, (SELECT array_agg(COALESCE(m."exScore", ${NO_BEST}::int) ORDER BY g.i)
+                                 FROM generate_series(r.lo + 1, r.hi) g(i) LEFT JOIN m ON m."chartId" = g.i) AS s
+                   FROM r)
+          SELECT u.id AS "userId", x.wins, x.losses, x.played, p."totalBpi",
+                 (SELECT "totalBpi" FROM "PlayerVersionStatus" WHERE "userId" = ${viewerId} AND "version" = ${version}) AS "viewerTotalBpi"
+            FROM unnest(ARRAY[${Prisma.join(users)}]::text[]) u(id)
+           CROSS JOIN a
+           CROSS JOIN LATERAL (
+                 SELECT (count(*) FILTER (WHERE t.v > t.e))::int AS wins,
+                        (count(*) FILTER (WHERE t.v < t.e))::int AS losses,
+                        count(*)::int AS played
+                   FROM (SELECT a.s[o."chartId" - a.lo] AS v, o."exScore" AS e
+                           FROM "BestScore" o WHERE o."userId" = u.id AND o."version" = ${version} OFFSET 0) t
+                  WHERE t.v > ${NO_BEST}::int) x
+            LEFT JOIN "PlayerVersionStatus" p ON p."userId" = u.id AND p."version" = ${version}`;
         const byUser = new Map(rows.map((r) => [r.userId, r]));
         for (const k of group) {
-          const r = byUser.get(k.userId);
+          const r = byUser.get(k.userId)!;
           out.set(rivalryKey(k), {
-            wins: Number(r?.wins ?? 0),
-            losses: Number(r?.losses ?? 0),
-            draws: Number(r?.draws ?? 0),
+            wins: r.wins,
+            losses: r.losses,
+            draws: r.played - r.wins - r.losses,
+            viewerTotalBpi: r.viewerTotalBpi ?? BPI_FLOOR,
+            totalBpi: r.totalBpi ?? BPI_FLOOR,
           });
         }
       }

@@ -96,7 +96,7 @@ export class RivalryService {
   /**
    * The viewer against `userId` in a version, on the charts both played (optionally of some levels /
    * difficulties); null for an anonymous viewer. Batched: any number of players in one request
-   * cost the same statements (rivals loaders).
+   * cost the same statement (rivals loaders: the counts and both totals in one).
    */
   async rivalry(
     userId: string,
@@ -107,23 +107,20 @@ export class RivalryService {
     const levels = parseLevels(args.levels);
     const difficulties = parseEnumList(args.difficulties);
     if (!v) return null;
-    const l = this.s.loaders.rivals;
-    const [counts, viewerTotalBpi, totalBpi] = await Promise.all([
-      l.rivalry.load({ viewerId: v.id, userId, version, levels, difficulties }),
-      l.totalBpi.load({ userId: v.id, version }),
-      l.totalBpi.load({ userId, version }),
-    ]);
+    const r = await this.s.loaders.rivals.rivalry.load({ viewerId: v.id, userId, version, levels, difficulties });
     return {
       version,
       viewerId: v.id,
       userId,
       levels,
       difficulties,
-      ...counts,
-      played: counts.wins + counts.losses + counts.draws,
-      bpiDiff: round2(viewerTotalBpi - totalBpi),
-      viewerTotalBpi,
-      totalBpi,
+      wins: r.wins,
+      losses: r.losses,
+      draws: r.draws,
+      played: r.wins + r.losses + r.draws,
+      bpiDiff: round2(r.viewerTotalBpi - r.totalBpi),
+      viewerTotalBpi: r.viewerTotalBpi,
+      totalBpi: r.totalBpi,
     };
   }
 

@@ -114,6 +114,49 @@ describe('User.rivalry', () => {
     expect([b.wins, b.losses, b.draws, b.played, b.totalBpi, b.bpiDiff]).toEqual([1, 0, 1, 2, -15, 65.5]);
   });
 
+  it("counts only the charts both played, whichever side of the viewer's lowest and highest chart the rival's bests lie", async () => {
+    const db = s.db.prisma;
+    // six charts by id k1 < … < k6; the viewer has k2, k4, k5 — the rival k1 (below the viewer's
+    // lowest), k3 (between two of the viewer's), k6 (above the viewer's highest) and the viewer's three
+    const [k1, k2, k3, k4, k5, k6] = (
+      await db.chart.findMany({ orderBy: { id: 'asc' }, take: 6, select: { id: true } })
+    ).map((c) => c.id);
+    const me = await aPublicPlayer(db);
+    const dave = await aPublicPlayer(db);
+    const empty = await aPublicPlayer(db);
+    await aBestScoreRow(db, me, k2, 1000);
+    await aBestScoreRow(db, me, k4, 0);
+    await aBestScoreRow(db, me, k5, 800);
+    for (const [chartId, ex] of [
+      [k1, 500],
+      [k2, 999],
+      [k3, 700],
+      [k4, 0],
+      [k5, 801],
+      [k6, 100],
+    ])
+      await aBestScoreRow(db, dave, chartId, ex);
+    await aVersionStatus(db, empty, '33', { totalBpi: 20 });
+    // k2 1000 > 999 win, k4 0 = 0 draw, k5 800 < 801 loss; k1, k3, k6 the viewer has no best on.
+    // Neither has a status: −15 each, bpiDiff 0.
+    const d = expectNoErrors<any>(await s.gql(RIVALRY, { id: dave.id }, await s.tokenFor(me.id))).user.rivalry;
+    expect(d).toEqual({
+      version: '33',
+      wins: 1,
+      losses: 1,
+      draws: 1,
+      played: 3,
+      bpiDiff: 0,
+      viewerTotalBpi: -15,
+      totalBpi: -15,
+    });
+    // A viewer without a best: nothing played; bpiDiff 20 − (−15) = 35.
+    const e = expectNoErrors<any>(await s.gql(RIVALRY, { id: dave.id }, await s.tokenFor(empty.id))).user.rivalry;
+    expect([e.wins, e.losses, e.draws, e.played, e.viewerTotalBpi, e.totalBpi, e.bpiDiff]).toEqual([
+      0, 0, 0, 0, 20, -15, 35,
+    ]);
+  });
+
   it('is null for an anonymous viewer and for a private player the viewer may not see', async () => {
     expect(expectNoErrors<any>(await s.gql(RIVALRY, { id: alice.id })).user.rivalry).toBeNull();
     const q = `{ me { following(first: 10) { edges { node { name isMasked rivalry { wins } } } } } }`;
@@ -230,7 +273,7 @@ describe('Rivalry.trend', () => {
 });
 
 describe('SQL statements of the nested rivalry read', () => {
-  it('one rivalry aggregate and one total-BPI read for public and private followed players together', async () => {
+  it('one statement for the rivalry counts and totals of public and private followed players together', async () => {
     const q = `{ me { following(first: 10) { edges { node { name isMasked rivalry { wins losses draws played bpiDiff } } } } } }`;
     await sqlFor(s, q, {}, token); // warm process caches
     type Node = { name: string; isMasked: boolean; rivalry: Record<string, number> | null };
@@ -247,10 +290,12 @@ describe('SQL statements of the nested rivalry read', () => {
     expect(masked).toHaveLength(1);
     expect(masked[0].rivalry).toBeNull();
     // The public player's verdict is known from the row and the approved one's from the list: both
-    // rivalries are asked in one tick, so the loaders batch them into one statement each.
-    const aggregates = r.statements.filter((x) => x.includes('FILTER (WHERE m."exScore" > o."exScore")'));
+    // rivalries are asked in one tick, so the loader batches them into one statement, which reads
+    // both players' totals too.
+    const rivalries = r.statements.filter((x) => x.includes('"BestScore"'));
     const totals = r.statements.filter((x) => x.includes('"PlayerVersionStatus"'));
-    expect([aggregates.length, totals.length]).toEqual([1, 1]);
+    expect([rivalries.length, totals.length]).toEqual([1, 1]);
+    expect(rivalries[0]).toBe(totals[0]);
     // bob's and carol's verdicts come from the follow page's own rows (approved / not): no lookup of their follows
     expect(r.statements.filter((x) => x.includes('"Follow"."approvedAt"'))).toEqual([]);
   });
