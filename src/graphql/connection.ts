@@ -170,8 +170,9 @@ export function keyCursor<const K extends readonly KeyKind[]>(
 /**
  * A keyset page from the rows a query fetched in its direction: `size + 1` rows after the cursor in
  * list order (forward), or before it in reverse list order (backward: `last` / `before`; they are
- * put back in list order here). Relay page info: forward, hasNextPage = a row beyond the page,
- * hasPreviousPage = a cursor was given (rows precede it); backward, the mirror image.
+ * put back in list order here); each cursor is made when it is first read. Relay page info:
+ * forward, hasNextPage = a row beyond the page, hasPreviousPage = a cursor was given (rows precede
+ * it); backward, the mirror image.
  */
 export function keysetConnection<T>(
   rows: T[],
@@ -182,15 +183,29 @@ export function keysetConnection<T>(
   const more = rows.length > ks.size;
   const slice = rows.slice(0, ks.size);
   if (ks.backward) slice.reverse();
-  const edges = slice.map((node) => ({ cursor: cursorOf(node), node }));
+  // Cursors are made when first read, once: a query that selects no cursor (a list of nodes only)
+  // encodes and seals none; the end cursors are their edges' own.
+  const edges = slice.map((node) => {
+    let cursor: string | undefined;
+    return {
+      node,
+      get cursor() {
+        return (cursor ??= cursorOf(node));
+      },
+    };
+  });
   return {
     edges,
     totalCount,
     pageInfo: {
       hasNextPage: ks.backward ? ks.key !== null : more,
       hasPreviousPage: ks.backward ? more : ks.key !== null,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
+      get startCursor() {
+        return edges[0]?.cursor ?? null;
+      },
+      get endCursor() {
+        return edges[edges.length - 1]?.cursor ?? null;
+      },
     },
   };
 }

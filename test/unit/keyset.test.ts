@@ -85,6 +85,18 @@ describe('keysetSlice / keysetConnection over a list in memory', () => {
     expect(page.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
   });
 
+  it("makes a cursor only when it is read, once: the end cursors are their edges' own", () => {
+    const ks = { size: 3, backward: false, key: null };
+    const made: number[] = [];
+    const page = keysetConnection(keysetSlice(list, ks, cmp), ks, (r) => (made.push(r), `c${r}:${made.length}`), 5);
+    expect(page.edges.map((e) => e.node)).toEqual([50, 40, 30]);
+    expect(made).toEqual([]);
+    expect(page.pageInfo.endCursor).toBe('c30:1');
+    expect(page.edges.map((e) => e.cursor)).toEqual(['c50:2', 'c40:3', 'c30:1']);
+    expect(page.pageInfo.startCursor).toBe('c50:2');
+    expect(made).toEqual([30, 50, 40]);
+  });
+
   it('last without before: the end of the list, nothing after it', () => {
     const ks = { size: 3, backward: true, key: null };
     const page = keysetConnection(keysetSlice(list, ks, cmp), ks, cursorOf, 5);
