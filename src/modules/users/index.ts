@@ -1,7 +1,7 @@
 import { defineArea } from '../area';
 import { userNodes } from './users.nodes';
 import { createUserLoaders, type UserLoaders } from './users.loaders';
-import { UsersResolver } from './users.resolver';
+import { FollowConnectionResolver, UsersResolver } from './users.resolver';
 import { UsersService } from './users.service';
 
 /**
@@ -11,7 +11,7 @@ import { UsersService } from './users.service';
  */
 export const usersArea = defineArea({
   name: 'users',
-  resolvers: [UsersResolver],
+  resolvers: [UsersResolver, FollowConnectionResolver],
   loaders: createUserLoaders,
   nodes: userNodes,
   services: (s) => new UsersService(s),

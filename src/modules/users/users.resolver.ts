@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { GraphQLURL } from 'graphql-scalars';
+import { GraphQLNonNegativeInt, GraphQLURL } from 'graphql-scalars';
 import type { User } from '../../generated/prisma/client';
 import { viewerId, type Context } from '../../graphql/context';
 import { ConnectionArgs } from '../../graphql/connection';
@@ -17,6 +17,7 @@ import {
   StatsPrivacyType,
   UserBadgeType,
 } from './users.types';
+import type { FollowPage } from './users.service';
 
 /**
  * Profile group. Who may read a field is the rule table's (src/graphql/rules.ts: Query.user and
@@ -168,5 +169,14 @@ export class UsersResolver {
   })
   following(@Root() user: User, @Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
     return ctx.services.users.followConnection(user, 'following', args);
+  }
+}
+
+/** A follow page's total, counted only when a query selects it (no rule of its own: the page's). */
+@Resolver(() => FollowConnectionType)
+export class FollowConnectionResolver {
+  @FieldResolver(() => GraphQLNonNegativeInt, { description: 'Number of followers or followed players in all pages' })
+  totalCount(@Root() page: FollowPage): Promise<number> {
+    return page.count();
   }
 }

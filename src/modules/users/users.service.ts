@@ -18,7 +18,7 @@ import {
   type ErrorIssue,
 } from '../../errors';
 import { keyset, type KeysetArgs } from '../../graphql/args';
-import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection } from '../../graphql/connection';
+import { CURSOR_KEY_PURPOSE, keyCursor, keysetConnection, type PageInfo } from '../../graphql/connection';
 import { anonymousUser, userVisibility } from '../../graphql/rules';
 import type { AreaScope } from '../area';
 import { accountDocument, writeAccountBackup } from './account-backup';
@@ -42,6 +42,8 @@ export interface ProfileFields {
 }
 
 export type FollowEdge = { cursor: string; node: User; followedAt: Date };
+/** A page of follow edges; `count` reads the whole list's size (FollowConnection.totalCount asks it only when selected). */
+export type FollowPage = { edges: FollowEdge[]; pageInfo: PageInfo; count: () => Promise<number> };
 
 type Scope = Pick<AreaScope, 'auth' | 'config' | 'ctx' | 'db' | 'events' | 'loaders' | 'log' | 'viewer'>;
 
@@ -106,28 +108,24 @@ export class UsersService {
     return b ? { role: b.role.toLowerCase(), description: b.description, grantedAt: b.grantedAt } : null;
   }
 
-  /** One page of a user's followers / followings, newest first; users the viewer may not see are anonymous stand-ins (anonymousUser). */
-  async followConnection(user: Pick<User, 'id'>, direction: FollowDirection, args: KeysetArgs) {
+  /**
+   * One page of a user's followers / followings, newest first; users the viewer may not see are
+   * anonymous stand-ins (anonymousUser). The total and the cursors are read only when the query
+   * selects them (a nested rivalry read selects neither: no count statements, no sealed cursors).
+   */
+  async followConnection(user: Pick<User, 'id'>, direction: FollowDirection, args: KeysetArgs): Promise<FollowPage> {
     const tag = `follow:${direction}`;
     const key = this.s.auth.deriveKey(CURSOR_KEY_PURPOSE);
     const ks = keyset(args, tag, FOLLOW_KEY, { key });
     const from = ks.key ? { at: ks.key[0], otherId: ks.key[1] } : null;
-    const [rows, counts] = await Promise.all([
-      this.s.loaders.users.followPage.load({
-        direction,
-        userId: user.id,
-        from,
-        backward: ks.backward,
-        take: ks.size + 1,
-      }),
-      this.s.loaders.users.followCounts.load(user.id),
-    ]);
-    const page = keysetConnection(
-      rows,
-      ks,
-      (r) => keyCursor(tag, FOLLOW_KEY, [r.createdAt, r.otherId], key),
-      direction === 'followers' ? counts.followers : counts.following,
-    );
+    const rows = await this.s.loaders.users.followPage.load({
+      direction,
+      userId: user.id,
+      from,
+      backward: ks.backward,
+      take: ks.size + 1,
+    });
+    const page = keysetConnection(rows, ks, (r) => keyCursor(tag, FOLLOW_KEY, [r.createdAt, r.otherId], key), 0);
     const users = await this.s.loaders.users.byId.loadMany(page.edges.map((e) => e.node.otherId));
     const visible = await Promise.all(
       users.map((u) => (u && !(u instanceof Error) ? userVisibility(this.s.ctx, u) : false)),
@@ -137,9 +135,23 @@ export class UsersService {
       if (!u || u instanceof Error) return [];
       // A member the viewer may not see is masked completely, id included (as the reference's
       // userId ""): a stand-in with a random id and the masked name; every VISIBLE field is null.
-      return [{ cursor: e.cursor, node: visible[i] ? u : anonymousUser(this.s.ctx), followedAt: e.node.createdAt }];
+      const node = visible[i] ? u : anonymousUser(this.s.ctx);
+      return [
+        {
+          node,
+          followedAt: e.node.createdAt,
+          get cursor() {
+            return e.cursor;
+          },
+        },
+      ];
     });
-    return { ...page, edges };
+    const counts = this.s.loaders.users.followCounts;
+    return {
+      edges,
+      pageInfo: page.pageInfo,
+      count: () => counts.load(user.id).then((c) => (direction === 'followers' ? c.followers : c.following)),
+    };
   }
 
   // ───────────── writes ─────────────

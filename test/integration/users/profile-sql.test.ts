@@ -1,6 +1,7 @@
 import { expectNoErrors, startTestServer, type TestServer } from '../../helpers/server';
 import { aPrivatePlayer, aPublicPlayer, aVersionStatus, follows } from '../../helpers/factories';
 import type { User } from '../../../src/generated/prisma/client';
+import { sqlFor } from '../../helpers/sql-count';
 
 /**
  * The frontend's nested read (user → followers → their profile and stats) runs a constant number
@@ -102,5 +103,30 @@ describe('nested profile read: constant SQL statements', () => {
     }
     expect(data.user.followers.edges.map((e: any) => e.node.id)).toEqual([...fans].reverse().map((f) => f.id));
     expect(statements).toBeLessThanOrEqual(10);
+  });
+
+  it('counts the follow list only when totalCount is selected', async () => {
+    const db = s.db.prisma;
+    const hub = await aPublicPlayer(db);
+    for (let i = 0; i < 3; i++) await follows(db, await aPublicPlayer(db), hub);
+    await follows(db, hub, await aPublicPlayer(db));
+    const counting = (x: { statements: string[] }) => x.statements.filter((q) => /COUNT\(\*\)/i.test(q)).length;
+    const names = await sqlFor(
+      s,
+      `query($id: ID!) { user(id: $id) { followers(first: 2) { edges { node { name } } } } }`,
+      {
+        id: hub.id,
+      },
+    );
+    expect(names.data.user.followers.edges).toHaveLength(2);
+    expect(counting(names)).toBe(0);
+    // 3 followers (2 on the page), 1 followed: both counts in one batch (followers and following)
+    const total = await sqlFor(
+      s,
+      `query($id: ID!) { user(id: $id) { followers(first: 2) { totalCount edges { node { name } } } following(first: 2) { totalCount } } }`,
+      { id: hub.id },
+    );
+    expect([total.data.user.followers.totalCount, total.data.user.following.totalCount]).toEqual([3, 1]);
+    expect(counting(total)).toBe(2);
   });
 });
