@@ -29,6 +29,16 @@ export interface FollowPageKey {
 
 const pairKey = (p: FollowPair) => `${p.followerId}\u0000${p.followingId}`;
 
+/** The User model's fields, in its order (the columns the Prisma client reads for a user). */
+const USER_FIELDS = Object.values(Prisma.UserScalarFieldEnum);
+const USER_COLUMNS = Prisma.raw(USER_FIELDS.map((f) => `u."${f}"`).join(', '));
+/** A user as the Prisma client reads it, from a raw row that holds the User columns by name. */
+function userOf(row: Record<string, unknown>): User {
+  const u: Record<string, unknown> = {};
+  for (const f of USER_FIELDS) u[f] = row[f];
+  return u as User;
+}
+
 /** Loaders of the users area: `ctx.loaders.users.<name>`. */
 export function createUserLoaders(db: Db) {
   const byId = loader<string, User | null>(async (ids) => {
@@ -75,7 +85,7 @@ export function createUserLoaders(db: Db) {
       const gm = new Map(following.map((r) => [r.followerId, r._count._all]));
       return ids.map((id) => ({ followers: fm.get(id) ?? 0, following: gm.get(id) ?? 0 }));
     }),
-    /** One page of a user's follow edges, newest follow first (ties by user id). */
+    /** One page of a user's follow edges, newest follow first (ties by user id); primes byId with the other users. */
     followPage: keyedLoader<FollowPageKey, FollowRow[]>(
       (k) => `${k.direction}|${k.userId}|${pageWindow(k)}`,
       async (keys) => {
@@ -96,26 +106,30 @@ export function createUserLoaders(db: Db) {
             : backward
               ? Prisma.sql`AND f."createdAt" >= ${at} AND (f."createdAt" > ${at} OR (f."createdAt" = ${at} AND ${o} < ${from.otherId}))`
               : Prisma.sql`AND f."createdAt" <= ${at} AND (f."createdAt" < ${at} OR (f."createdAt" = ${at} AND ${o} > ${from.otherId}))`;
+          // The other users' rows ride along (LEFT JOIN: a missing one reads as null, as byId
+          // answers): the page's users need no statement of their own.
           const rows = await db.$queryRaw<
-            { parentId: string; otherId: string; createdAt: Date; approved: boolean }[]
+            ({ parentId: string; otherId: string; followedAt: Date; approved: boolean } & Record<string, unknown>)[]
           >(Prisma.sql`
-            SELECT "parentId", "otherId", "createdAt", "approved" FROM (
-              SELECT ${p} AS "parentId", ${o} AS "otherId", f."createdAt", f."approvedAt" IS NOT NULL AS "approved",
+            SELECT t."parentId", t."otherId", t."followedAt", t."approved", ${USER_COLUMNS} FROM (
+              SELECT ${p} AS "parentId", ${o} AS "otherId", f."createdAt" AS "followedAt", f."approvedAt" IS NOT NULL AS "approved",
                      ROW_NUMBER() OVER (PARTITION BY ${p} ORDER BY ${order}) AS rn
                 FROM "Follow" f WHERE ${p} IN (${ids}) ${position}
-            ) t WHERE rn <= ${take} ORDER BY "parentId", rn`);
+            ) t LEFT JOIN "User" u ON u."id" = t."otherId"
+             WHERE t.rn <= ${take} ORDER BY t."parentId", t.rn`);
           // The same rows answer approvedFollow for their pairs: the visibility of the private
           // players of the page needs no statement of its own (src/graphql/user-visibility.ts).
           for (const r of rows) {
             const [followerId, followingId] =
               direction === 'followers' ? [r.otherId, r.parentId] : [r.parentId, r.otherId];
             approvedFollow.prime({ followerId, followingId }, r.approved === true);
+            byId.prime(r.otherId, r.id === null ? null : userOf(r));
           }
           const byParent = groupBy(rows, (r) => r.parentId);
           for (const g of group) {
             out.set(
               g,
-              (byParent.get(g.userId) ?? []).map((r) => ({ otherId: r.otherId, createdAt: new Date(r.createdAt) })),
+              (byParent.get(g.userId) ?? []).map((r) => ({ otherId: r.otherId, createdAt: new Date(r.followedAt) })),
             );
           }
         }

@@ -105,7 +105,7 @@ describe('nested profile read: constant SQL statements', () => {
     expect(statements).toBeLessThanOrEqual(10);
   });
 
-  it('counts the follow list only when totalCount is selected', async () => {
+  it('reads a follow page and its users in one statement, and counts the list only when totalCount is selected', async () => {
     const db = s.db.prisma;
     const hub = await aPublicPlayer(db);
     for (let i = 0; i < 3; i++) await follows(db, await aPublicPlayer(db), hub);
@@ -120,6 +120,8 @@ describe('nested profile read: constant SQL statements', () => {
     );
     expect(names.data.user.followers.edges).toHaveLength(2);
     expect(counting(names)).toBe(0);
+    // the page's users come with the page's rows: the one User read is the hub's own (user(id:))
+    expect(names.statements.filter((q) => q.includes('FROM "public"."User"'))).toHaveLength(1);
     // 3 followers (2 on the page), 1 followed: both counts in one batch (followers and following)
     const total = await sqlFor(
       s,
