@@ -3,7 +3,14 @@ import { Prisma, type PlayerVersionStatus, type RadarCache } from '../../generat
 import { LATEST_VERSION } from '../../domain/constants';
 import { groupBy, inKeyOrder, keyedLoader, loader, rowsPerKey } from '../../graphql/loaders';
 import { jsonRow } from '../../db/json-row';
-import type { ArenaObservation, PlayInput, SnapshotClassCount, TowerDayInput } from '../../domain/stats';
+import { BPI_FLOOR } from '../../domain/bpi';
+import type {
+  ArenaObservation,
+  NeighbourCandidate,
+  PlayInput,
+  SnapshotClassCount,
+  TowerDayInput,
+} from '../../domain/stats';
 
 /** A player's plays of a version as the plays loader reads them, column by column: id, chartId, exScore, bpi, playedAt (epoch ms). */
 type PlayColumns = [number[], number[], number[], (number | null)[], number[]];
@@ -203,6 +210,67 @@ export function createStatsLoaders(db: Db) {
 }
 
 export type StatsLoaders = ReturnType<typeof createStatsLoaders>;
+
+/** What `neighbourhood` reads: my stored total, the candidates, the neighbours SQL picked and their bests on my charts. */
+export interface Neighbourhood {
+  /** PlayerVersionStatus.totalBpi of (me, version), or null without a row */
+  stored: number | null;
+  candidates: NeighbourCandidate[];
+  /** the n candidates SQL finds nearest my total (|total − mine|, ties by user id in code-point order), in no set order */
+  picked: string[];
+  /** the picked players' bests of the version on the charts of my bests of the version */
+  theirs: { userId: string; chartId: number; exScore: number }[];
+}
+
+/**
+ * The dashboard's neighbours (docs/domain/stats.md#neighbours) in ONE statement: my stored total, the
+ * candidates around it (two index range scans on PlayerVersionStatus(version, totalBpi), at most 2n rows),
+ * the n nearest of them and their bests on my charts (one JSON row). Three statements one after the
+ * other before — my total, then the candidates around it, then the picked players' bests —, two round
+ * trips after the request's first round of reads. The caller picks the neighbours again with
+ * pickNeighbours (the rule) and uses `theirs` only when SQL picked the same players (it always does:
+ * the same distance in float8, ties by user id in code-point order, as a JavaScript string comparison
+ * of ids without characters beyond U+FFFF); otherwise it reads their bests with neighbourBests.
+ * `"chartId" + 0`: my charts filter the picked players' rows (found by the primary key), they are no
+ * index condition — without planner statistics the (chartId, version) index was walked once per chart
+ * of mine (~900 probes, twice the time).
+ */
+export async function neighbourhood(db: Db, userId: string, version: string, n: number): Promise<Neighbourhood> {
+  const [stored, candidates, picked, theirs] = await jsonRow<
+    [number | null, [string, number][], string[] | null, [string, number, number][]]
+  >(
+    db,
+    Prisma.sql`
+    WITH me AS (
+      SELECT "stored", COALESCE("stored", ${BPI_FLOOR}::float8) AS t
+        FROM (SELECT (SELECT "totalBpi" FROM "PlayerVersionStatus" WHERE "userId" = ${userId} AND "version" = ${version}) AS "stored") x
+    ), cand AS (
+      (SELECT "userId", "totalBpi" FROM "PlayerVersionStatus"
+        WHERE "version" = ${version} AND "userId" <> ${userId} AND "totalBpi" >= (SELECT t FROM me)
+        ORDER BY "totalBpi" ASC, "userId" LIMIT ${n})
+      UNION ALL
+      (SELECT "userId", "totalBpi" FROM "PlayerVersionStatus"
+        WHERE "version" = ${version} AND "userId" <> ${userId} AND "totalBpi" < (SELECT t FROM me)
+        ORDER BY "totalBpi" DESC, "userId" LIMIT ${n})
+    ), picked AS (
+      SELECT "userId" FROM cand ORDER BY abs("totalBpi" - (SELECT t FROM me)), "userId" COLLATE "C" LIMIT ${n}
+    )
+    SELECT json_build_array(
+             (SELECT "stored" FROM me),
+             (SELECT COALESCE(json_agg(json_build_array("userId", "totalBpi")), '[]') FROM cand),
+             (SELECT json_agg("userId") FROM picked),
+             (SELECT COALESCE(json_agg(json_build_array("userId", "chartId", "exScore")), '[]') FROM "BestScore"
+               WHERE "version" = ${version} AND "userId" = ANY(ARRAY(SELECT "userId" FROM picked))
+                 AND "chartId" + 0 = ANY(ARRAY(SELECT "chartId" FROM "BestScore" WHERE "userId" = ${userId} AND "version" = ${version})))
+           )::text AS j`,
+  );
+  return {
+    stored,
+    candidates: candidates.map(([id, totalBpi]) => ({ userId: id, totalBpi })),
+    picked: picked ?? [],
+    theirs: theirs.map(([id, chartId, exScore]) => ({ userId: id, chartId, exScore })),
+  };
+}
 
 /**
  * The bests of `userIds` on `chartIds` in the version (the dashboard's neighbours, docs/domain/stats.md#neighbours): one JSON row
