@@ -94,7 +94,7 @@ export function createStatsLoaders(db: Db) {
         SELECT "userId", "version", json_build_array(
                  array_agg("id" ORDER BY "playedAt", "id"), array_agg("chartId" ORDER BY "playedAt", "id"),
                  array_agg("exScore" ORDER BY "playedAt", "id"), array_agg("bpi" ORDER BY "playedAt", "id"),
-                 array_agg((extract(epoch FROM "playedAt") * 1000)::bigint ORDER BY "playedAt", "id"))::text AS j
+                 array_agg((date_part('epoch', "playedAt") * 1000)::bigint ORDER BY "playedAt", "id"))::text AS j
           FROM "Score"
          WHERE "userId" IN (${Prisma.join([...new Set(keys.map((k) => k.userId))])})
            AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})
@@ -167,7 +167,7 @@ export function createStatsLoaders(db: Db) {
             FROM "ArenaEntry" WHERE "snapshotId" IN (SELECT "snapshotId" FROM obs) GROUP BY "snapshotId", "arenaClass"
         )
         SELECT json_build_array(
-                 (SELECT COALESCE(json_agg(json_build_array("snapshotId", (extract(epoch FROM "fetchedAt") * 1000)::bigint,
+                 (SELECT COALESCE(json_agg(json_build_array("snapshotId", (date_part('epoch', "fetchedAt") * 1000)::bigint,
                     "version", "gameId", "arenaClass", "rank", "wins", "a1Continue")), '[]') FROM obs),
                  (SELECT COALESCE(json_agg(json_build_array("snapshotId", "arenaClass", "count")), '[]') FROM counts)
                )::text AS j`,
