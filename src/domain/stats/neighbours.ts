@@ -11,6 +11,8 @@
  *    DESC, "userId" LIMIT $n)` — at most 2n rows, of which pickNeighbours keeps n;
  * 3. their bests on my charts: `SELECT "userId", "chartId", "exScore" FROM "BestScore" WHERE
  *    "version" = $v AND "userId" = ANY($neighbours) AND "chartId" = ANY($myCharts)`.
+ * The dashboard reads 1 (my total), 2 and 3 in one statement (stats.loaders.ts `neighbourhood`), the
+ * neighbours picked in SQL as pickNeighbours does.
  *
  * Rules:
  * - Neighbours: the n other players of the version with a stored total closest to mine

@@ -9,10 +9,11 @@
  *    bpi, playedAt; index (userId, version, playedAt));
  * 2. my tower days of the version in the period (TowerEntry);
  * 3. my arena observations in the period (arena-trend.ts statement 1, fetchedAt in the period);
- * 4. my rank on each updated chart (`songRanks`): one statement over BestScore —
- *    `SELECT m."chartId", 1 + COUNT(o."userId") FILTER (WHERE o."exScore" > m."exScore") …
+ * 4. my rank on each chart I played in the period (`songRanks`, read for the updated ones) over
+ *    BestScore — `SELECT m."chartId", 1 + COUNT(o."userId") FILTER (WHERE o."exScore" > m."exScore") …
  *    FROM "BestScore" m JOIN "BestScore" o USING ("chartId", "version") WHERE m."userId" = $me AND
- *    m."version" = $v AND m."chartId" = ANY($updated) GROUP BY m."chartId", m."exScore"`;
+ *    m."version" = $v AND m."chartId" IN (my Score rows' charts played in [start, end)) GROUP BY
+ *    m."chartId", m."exScore"` — in the one statement of 5 and 6 (the dashboard's review);
  * 5. the tower totals of every player over the period (tower.ts ranking statement) → towerRanks;
  * 6. the followed players the viewer may see (one read of Follow + the rule table) and their plays
  *    of the version before the period end (one statement, `"userId" = ANY($rivals)`).

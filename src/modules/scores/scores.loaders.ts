@@ -45,8 +45,8 @@ export function createScoreLoaders(db: Db) {
         db,
         Prisma.sql`
         SELECT COALESCE(json_agg(json_build_array("userId", "version", "chartId", "exScore", "exScoreId", "clearLamp",
-                 "clearLampId", "missCount", "missCountId", (extract(epoch FROM "playedAt") * 1000)::bigint,
-                 (extract(epoch FROM "updatedAt") * 1000)::bigint))::text, '[]') AS j
+                 "clearLampId", "missCount", "missCountId", (date_part('epoch', "playedAt") * 1000)::bigint,
+                 (date_part('epoch', "updatedAt") * 1000)::bigint))::text, '[]') AS j
           FROM "BestScore"
          WHERE "userId" IN (${Prisma.join([...new Set(keys.map((k) => k.userId))])})
            AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})`,

@@ -53,26 +53,15 @@ export async function dashboardReview(
   const db = s.db;
   const start = new Date(Date.parse(`${period.from}T00:00:00+09:00`));
   const end = new Date(Date.parse(`${period.to}T00:00:00+09:00`) + 86400_000);
-  const [plays, tower, arena, { rivalRows, rivalPlays, towerTotals }] = await Promise.all([
+  const [plays, tower, arena, { rivalRows, rivalPlays, towerTotals, songRanks }] = await Promise.all([
     playsOf(),
     towerOf(),
     r.user.gameId
       ? s.loaders.stats.arena.load({ gameId: r.user.gameId, version: r.version })
       : Promise.resolve({ observations: [], classCounts: [] }),
-    reviewReads(db, r.userId, r.version, period, end),
+    reviewReads(db, r.userId, r.version, period, start, end),
   ]);
-  const [from, until] = [start.getTime(), end.getTime()];
-  const updated = [
-    ...new Set(plays.filter((p) => p.playedAt.getTime() >= from && p.playedAt.getTime() < until).map((p) => p.chartId)),
-  ];
   const rivalIds = rivalRows.map((x) => x.userId);
-  const songRanks = updated.length
-    ? await db.$queryRaw<{ chartId: number; rank: number }[]>`
-        SELECT m."chartId", (1 + COUNT(o."userId") FILTER (WHERE o."exScore" > m."exScore"))::int AS "rank"
-          FROM "BestScore" m JOIN "BestScore" o ON o."chartId" = m."chartId" AND o."version" = m."version"
-         WHERE m."userId" = ${r.userId} AND m."version" = ${r.version} AND m."chartId" IN (${Prisma.join(updated)})
-         GROUP BY m."chartId", m."exScore"`
-    : [];
   const byRival = new Map<string, PlayInput[]>(rivalIds.map((id) => [id, []]));
   for (const p of rivalPlays) byRival.get(p.userId)!.push(p);
   // the replay and what is built from it in a turn of the event loop of its own (src/db/yield.ts)
@@ -85,7 +74,7 @@ export async function dashboardReview(
         plays,
         tower,
         arena: arena.observations,
-        songRanks: new Map(songRanks.map((x) => [Number(x.chartId), Number(x.rank)])),
+        songRanks,
         towerRanks: towerTotals.some((t) => t.userId === r.userId) ? towerPeriodRanks(towerTotals, r.userId) : null,
         rivals: rivalRows.map((x) => ({ ...x, plays: byRival.get(x.userId) ?? [] })),
       }),
@@ -95,19 +84,29 @@ export async function dashboardReview(
 }
 
 /**
- * The review's reads that do not wait for the player's plays, in one statement (one JSON row, as the
- * dashboard's own plays, stats.loaders.ts): the followed players the viewer (= the owner) may see —
+ * The review's reads, in one statement (one JSON row, as the dashboard's own plays, stats.loaders.ts)
+ * that does not wait for the player's plays: the followed players the viewer (= the owner) may see —
  * public, or private with an approved follow — with their plays of the version before `end` in
- * play-time order, and every player's summed tower keys and scratches of the period. (Three
+ * play-time order, every player's summed tower keys and scratches of the period, and my rank on each
+ * chart I played in the period [start, end) (review.ts `songRanks`; the charts read from Score here,
+ * not from the loaded plays, so that the ranks need no second round trip after them). (Three
  * statements before, the plays mapped row by row by the Prisma client: ~4 ms of CPU for three
- * rivals' ~300 plays.)
+ * rivals' ~300 plays; the ranks were a fourth, sent once the plays had arrived.)
  */
-async function reviewReads(db: Scope['db'], userId: string, version: string, period: ReviewPeriod, end: Date) {
-  const [rivals, plays, towers] = await jsonRow<
+async function reviewReads(
+  db: Scope['db'],
+  userId: string,
+  version: string,
+  period: ReviewPeriod,
+  start: Date,
+  end: Date,
+) {
+  const [rivals, plays, towers, ranks] = await jsonRow<
     [
       [string, string, string | null][],
       [number, string, number, number, number | null, number][],
       [string, number, number][],
+      [number, number][],
     ]
   >(
     db,
@@ -118,14 +117,22 @@ async function reviewReads(db: Scope['db'], userId: string, version: string, per
     ), t AS (
       SELECT "userId", SUM("keyCount")::int AS "keyCount", SUM("scratchCount")::int AS "scratchCount" FROM "TowerEntry"
        WHERE "version" = ${version} AND "playDate" BETWEEN ${period.from}::date AND ${period.to}::date GROUP BY "userId"
+    ), k AS (
+      SELECT m."chartId", (1 + COUNT(o."userId") FILTER (WHERE o."exScore" > m."exScore"))::int AS "rank"
+        FROM "BestScore" m JOIN "BestScore" o ON o."chartId" = m."chartId" AND o."version" = m."version"
+       WHERE m."userId" = ${userId} AND m."version" = ${version}
+         AND m."chartId" = ANY(ARRAY(SELECT DISTINCT "chartId" FROM "Score" WHERE "userId" = ${userId}
+                                       AND "version" = ${version} AND "playedAt" >= ${start} AND "playedAt" < ${end}))
+       GROUP BY m."chartId", m."exScore"
     )
     SELECT json_build_array(
              (SELECT COALESCE(json_agg(json_build_array("userId", "name", "profileImage")), '[]') FROM r),
              (SELECT COALESCE(json_agg(json_build_array("id", "userId", "chartId", "exScore", "bpi",
-                       (extract(epoch FROM "playedAt") * 1000)::bigint) ORDER BY "playedAt", "id"), '[]')
+                       (date_part('epoch', "playedAt") * 1000)::bigint) ORDER BY "playedAt", "id"), '[]')
                 FROM "Score"
                WHERE "userId" IN (SELECT "userId" FROM r) AND "version" = ${version} AND "playedAt" < ${end}),
-             (SELECT COALESCE(json_agg(json_build_array("userId", "keyCount", "scratchCount")), '[]') FROM t)
+             (SELECT COALESCE(json_agg(json_build_array("userId", "keyCount", "scratchCount")), '[]') FROM t),
+             (SELECT COALESCE(json_agg(json_build_array("chartId", "rank")), '[]') FROM k)
            )::text AS j`,
   );
   return {
@@ -139,6 +146,7 @@ async function reviewReads(db: Scope['db'], userId: string, version: string, per
       playedAt: new Date(at),
     })),
     towerTotals: towers.map(([id, keyCount, scratchCount]) => ({ userId: id, keyCount, scratchCount })),
+    songRanks: new Map(ranks),
   };
 }
 

@@ -4,7 +4,8 @@
  * of src/domain/charts.
  *
  * Data: every part reads the request's shared loaders — bests (scores area), plays, tower days,
- * arena rows, stored statuses (this area) — so asking every part of a dashboard reads each once;
+ * arena rows (this area) — so asking every part of a dashboard reads each once; the review and the
+ * neighbours add one statement each, sent with those loaders' (none waits for another's answer);
  * the SQL of one request does not grow with the player's bests, plays or batches. Charts and
  * current definitions come from the in-memory catalogue, never from SQL.
  */
@@ -46,14 +47,13 @@ import {
   type ChartFilter,
   type DistributionStep,
   type GroupBy,
-  type NeighbourCandidate,
   type PlayInput,
   type StatsQuery,
 } from '../../domain/stats';
 import type { AreaScope } from '../area';
 import type { ScoresService } from '../scores/scores.service';
 import { dashboardReview } from './dashboard-review.service';
-import { neighbourBests } from './stats.loaders';
+import { neighbourBests, neighbourhood } from './stats.loaders';
 
 /** The parent object of the Dashboard fields: the player and the parsed standard stats query. */
 export interface DashboardRoot extends StatsQuery {
@@ -278,19 +278,21 @@ export class DashboardService {
     const page = orThrow(parsePage(limitArg, offsetArg, 100, 20));
     // the neighbourhood size, as the reference's n (docs/domain/stats.md); the privacy minimums still apply
     const n = orThrow(parseIntIn(nArg, 'n', 1, MAX_NEIGHBOURS, DEFAULT_NEIGHBOURS));
-    const [statuses, mine] = await Promise.all([this.s.loaders.stats.statuses.load(r.userId), this.bests(r)]);
-    const stored = statuses.find((x) => x.version === r.version)?.totalBpi ?? null;
-    const t = stored ?? BPI_FLOOR;
-    const candidates = await this.s.db.$queryRaw<NeighbourCandidate[]>`
-      (SELECT "userId", "totalBpi" FROM "PlayerVersionStatus" WHERE "version" = ${r.version} AND "userId" <> ${r.userId} AND "totalBpi" >= ${t}
-        ORDER BY "totalBpi" ASC, "userId" LIMIT ${n})
-      UNION ALL
-      (SELECT "userId", "totalBpi" FROM "PlayerVersionStatus" WHERE "version" = ${r.version} AND "userId" <> ${r.userId} AND "totalBpi" < ${t}
-        ORDER BY "totalBpi" DESC, "userId" LIMIT ${n})`;
-    const ids = pickNeighbours(t, candidates, r.userId, n);
-    const myCharts = mine.map((b) => b.chartId);
+    const [near, mine] = await Promise.all([neighbourhood(this.s.db, r.userId, r.version, n), this.bests(r)]);
+    const stored = near.stored;
+    const ids = pickNeighbours(stored ?? BPI_FLOOR, near.candidates, r.userId, n);
+    const sqlPicked = new Set(near.picked);
     const theirs =
-      ids.length >= MIN_NEIGHBOURS && myCharts.length ? await neighbourBests(this.s.db, r.version, ids, myCharts) : [];
+      ids.length < MIN_NEIGHBOURS || !mine.length
+        ? []
+        : ids.length === sqlPicked.size && ids.every((id) => sqlPicked.has(id))
+          ? near.theirs
+          : await neighbourBests(
+              this.s.db,
+              r.version,
+              ids,
+              mine.map((b) => b.chartId),
+            );
     return inLoopTurn(() => {
       const res = neighbourRecommendations(this.s.catalogue, this.filter(r), stored, mine, ids, theirs, page);
       const wrap = (l: typeof res.weapons) => ({ ...l, data: l.data.map((x) => JSON_CHART(this.s.catalogue, x)) });

@@ -3,7 +3,14 @@ import { Prisma, type PlayerVersionStatus, type RadarCache } from '../../generat
 import { LATEST_VERSION } from '../../domain/constants';
 import { groupBy, inKeyOrder, keyedLoader, loader, rowsPerKey } from '../../graphql/loaders';
 import { jsonRow } from '../../db/json-row';
-import type { ArenaObservation, PlayInput, SnapshotClassCount, TowerDayInput } from '../../domain/stats';
+import { BPI_FLOOR } from '../../domain/bpi';
+import type {
+  ArenaObservation,
+  NeighbourCandidate,
+  PlayInput,
+  SnapshotClassCount,
+  TowerDayInput,
+} from '../../domain/stats';
 
 /** A player's plays of a version as the plays loader reads them, column by column: id, chartId, exScore, bpi, playedAt (epoch ms). */
 type PlayColumns = [number[], number[], number[], (number | null)[], number[]];
@@ -87,7 +94,7 @@ export function createStatsLoaders(db: Db) {
         SELECT "userId", "version", json_build_array(
                  array_agg("id" ORDER BY "playedAt", "id"), array_agg("chartId" ORDER BY "playedAt", "id"),
                  array_agg("exScore" ORDER BY "playedAt", "id"), array_agg("bpi" ORDER BY "playedAt", "id"),
-                 array_agg((extract(epoch FROM "playedAt") * 1000)::bigint ORDER BY "playedAt", "id"))::text AS j
+                 array_agg((date_part('epoch', "playedAt") * 1000)::bigint ORDER BY "playedAt", "id"))::text AS j
           FROM "Score"
          WHERE "userId" IN (${Prisma.join([...new Set(keys.map((k) => k.userId))])})
            AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})
@@ -141,7 +148,10 @@ export function createStatsLoaders(db: Db) {
      * The player's official arena observations of a version and the class sizes of those snapshots:
      * one statement returning both as one JSON row (fetchedAt as epoch milliseconds: timestamp(3)
      * round-trips), not the observations, then a second statement for the sizes mapped row by row
-     * by the Prisma client.
+     * by the Prisma client. The sizes are counted snapshot by snapshot (LATERAL), grouped by the class
+     * itself (an enum) and its text made once per group: one sort of all the snapshots' entries by
+     * (snapshot, class text) was most of the statement (60 snapshots × 200 players: ~7 ms of
+     * PostgreSQL → ~3 ms).
      */
     arena: keyedLoader<GameVersionKey, ArenaRows>(gvKey, async (keys) => {
       const [obsRows, countRows] = await jsonRow<[ObservationTuple[], [number, string, number][]]>(
@@ -154,11 +164,13 @@ export function createStatsLoaders(db: Db) {
            WHERE e."gameId" IN (${Prisma.join([...new Set(keys.map((k) => k.gameId))])})
              AND s."version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})
         ), counts AS (
-          SELECT "snapshotId", "arenaClass"::text AS "arenaClass", COUNT(*)::int AS "count"
-            FROM "ArenaEntry" WHERE "snapshotId" IN (SELECT "snapshotId" FROM obs) GROUP BY 1, 2
+          SELECT o."snapshotId", c."arenaClass"::text AS "arenaClass", c."count"
+            FROM (SELECT DISTINCT "snapshotId" FROM obs) o,
+                 LATERAL (SELECT "arenaClass", COUNT(*)::int AS "count" FROM "ArenaEntry" e
+                           WHERE e."snapshotId" = o."snapshotId" GROUP BY "arenaClass") c
         )
         SELECT json_build_array(
-                 (SELECT COALESCE(json_agg(json_build_array("snapshotId", (extract(epoch FROM "fetchedAt") * 1000)::bigint,
+                 (SELECT COALESCE(json_agg(json_build_array("snapshotId", (date_part('epoch', "fetchedAt") * 1000)::bigint,
                     "version", "gameId", "arenaClass", "rank", "wins", "a1Continue")), '[]') FROM obs),
                  (SELECT COALESCE(json_agg(json_build_array("snapshotId", "arenaClass", "count")), '[]') FROM counts)
                )::text AS j`,
@@ -203,6 +215,71 @@ export function createStatsLoaders(db: Db) {
 }
 
 export type StatsLoaders = ReturnType<typeof createStatsLoaders>;
+
+/** What `neighbourhood` reads: my stored total, the candidates, the neighbours SQL picked and their bests on my charts. */
+export interface Neighbourhood {
+  /** PlayerVersionStatus.totalBpi of (me, version), or null without a row */
+  stored: number | null;
+  candidates: NeighbourCandidate[];
+  /** the n candidates SQL finds nearest my total (|total − mine|, ties by user id in code-point order), in no set order */
+  picked: string[];
+  /**
+   * the picked players' bests of the version on the charts of my bests of the version, in the table's
+   * row order (ctid): the order a scan of the table returns them in, as neighbourBests' statement does —
+   * the neighbours' mean BPI is a float sum, so the order of the terms can move its last rounding
+   */
+  theirs: { userId: string; chartId: number; exScore: number }[];
+}
+
+/**
+ * The dashboard's neighbours (docs/domain/stats.md#neighbours) in ONE statement: my stored total, the
+ * candidates around it (two index range scans on PlayerVersionStatus(version, totalBpi), at most 2n rows),
+ * the n nearest of them and their bests on my charts (one JSON row). Three statements one after the
+ * other before — my total, then the candidates around it, then the picked players' bests —, two round
+ * trips after the request's first round of reads. The caller picks the neighbours again with
+ * pickNeighbours (the rule) and uses `theirs` only when SQL picked the same players (it always does:
+ * the same distance in float8, ties by user id in code-point order, as a JavaScript string comparison
+ * of ids without characters beyond U+FFFF); otherwise it reads their bests with neighbourBests.
+ * `"chartId" + 0`: my charts filter the picked players' rows (found by the primary key), they are no
+ * index condition — without planner statistics the (chartId, version) index was walked once per chart
+ * of mine (~900 probes, twice the time).
+ */
+export async function neighbourhood(db: Db, userId: string, version: string, n: number): Promise<Neighbourhood> {
+  const [stored, candidates, picked, theirs] = await jsonRow<
+    [number | null, [string, number][], string[] | null, [string, number, number][]]
+  >(
+    db,
+    Prisma.sql`
+    WITH me AS (
+      SELECT "stored", COALESCE("stored", ${BPI_FLOOR}::float8) AS t
+        FROM (SELECT (SELECT "totalBpi" FROM "PlayerVersionStatus" WHERE "userId" = ${userId} AND "version" = ${version}) AS "stored") x
+    ), cand AS (
+      (SELECT "userId", "totalBpi" FROM "PlayerVersionStatus"
+        WHERE "version" = ${version} AND "userId" <> ${userId} AND "totalBpi" >= (SELECT t FROM me)
+        ORDER BY "totalBpi" ASC, "userId" LIMIT ${n})
+      UNION ALL
+      (SELECT "userId", "totalBpi" FROM "PlayerVersionStatus"
+        WHERE "version" = ${version} AND "userId" <> ${userId} AND "totalBpi" < (SELECT t FROM me)
+        ORDER BY "totalBpi" DESC, "userId" LIMIT ${n})
+    ), picked AS (
+      SELECT "userId" FROM cand ORDER BY abs("totalBpi" - (SELECT t FROM me)), "userId" COLLATE "C" LIMIT ${n}
+    )
+    SELECT json_build_array(
+             (SELECT "stored" FROM me),
+             (SELECT COALESCE(json_agg(json_build_array("userId", "totalBpi")), '[]') FROM cand),
+             (SELECT json_agg("userId") FROM picked),
+             (SELECT COALESCE(json_agg(json_build_array("userId", "chartId", "exScore") ORDER BY ctid), '[]') FROM "BestScore"
+               WHERE "version" = ${version} AND "userId" = ANY(ARRAY(SELECT "userId" FROM picked))
+                 AND "chartId" + 0 = ANY(ARRAY(SELECT "chartId" FROM "BestScore" WHERE "userId" = ${userId} AND "version" = ${version})))
+           )::text AS j`,
+  );
+  return {
+    stored,
+    candidates: candidates.map(([id, totalBpi]) => ({ userId: id, totalBpi })),
+    picked: picked ?? [],
+    theirs: theirs.map(([id, chartId, exScore]) => ({ userId: id, chartId, exScore })),
+  };
+}
 
 /**
  * The bests of `userIds` on `chartIds` in the version (the dashboard's neighbours, docs/domain/stats.md#neighbours): one JSON row
