@@ -89,6 +89,34 @@ describe('recommendations from players near my total BPI (docs/domain/stats.md#n
     expect(f.weapons.data.map((i) => i.chartId)).toEqual([1, 2]); // page [1, 3) of [3, 1, 2]
   });
 
+  it('the neighbours\u2019 mean is exact in hundredths: the same in whatever order their bests come', () => {
+    // four neighbours on chart 1 with BPIs −15, −15, 5.92, 4.02: the mean is (−1500 − 1500 + 592 + 402) / 4
+    // = −2006 / 4 = −501.5 hundredths → −5.01 (halves up, as Math.round); in floating point, summed in
+    // the reverse order, it came out −5.02
+    const bpiOf = new Map([
+      [1001, -15],
+      [1002, -15],
+      [1003, 5.92],
+      [1004, 4.02],
+      [1005, 0],
+    ]);
+    const source = { ...src, currentBpi: (id: number, ex: number) => (id === 1 ? (bpiOf.get(ex) ?? null) : null) };
+    const theirs = ['e', 'a', 'd', 'b'].map((userId, i) => ({ userId, chartId: 1, exScore: 1001 + i }));
+    for (const order of [theirs, [...theirs].reverse(), [theirs[0], theirs[2], theirs[1], theirs[3]]]) {
+      const r = neighbourRecommendations(
+        source,
+        NO_FILTER,
+        40,
+        [{ chartId: 1, exScore: 1005 }], // mine: BPI 0
+        ['e', 'a', 'd', 'b'],
+        order,
+        { offset: 0, limit: 10 },
+        { neighbours: 1, perChart: 1 },
+      );
+      expect(r.weapons.data.map((i) => [i.neighborAvgBpi, i.neighborCount, i.bpiDiff])).toEqual([[-5.01, 4, 5.01]]);
+    }
+  });
+
   it('privacy minimums: nothing with fewer than 5 neighbours; a chart only with 3 of them on it', () => {
     const mine = [
       { chartId: 1, exScore: 1350 },

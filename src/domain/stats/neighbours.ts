@@ -23,7 +23,8 @@
  *   default HYPER/ANOTHER/LEGGENDARIA) with a current definition. BPIs are the EX scores' under
  *   the current definitions, mine and theirs alike.
  * - Per chart: neighborCount = neighbours with a best (and a BPI) on it; neighborAvgBpi = their
- *   mean BPI rounded to 2 decimals; bpiDiff = round2(my BPI − neighborAvgBpi). Charts no
+ *   mean BPI rounded to 2 decimals (summed exactly in hundredths, halves up: the order of the rows
+ *   does not matter); bpiDiff = round2(my BPI − neighborAvgBpi). Charts no
  *   neighbour played are left out (as the reference).
  * - Privacy (the reference shows averages of a single neighbour): no average is shown unless at
  *   least MIN_NEIGHBOURS neighbours were found (fewer → usedNeighbors 0 and empty lists), and a
@@ -112,7 +113,9 @@ export function neighbourRecommendations(
     const bpi = source.currentBpi(b.chartId, b.exScore);
     if (bpi === null) continue;
     const a = agg.get(b.chartId) ?? { sum: 0, count: 0 };
-    a.sum += bpi;
+    // in hundredths (a BPI is one: round2), an exact integer sum: the mean is the same in whatever
+    // order the rows come (a float sum's last bit — and a mean on a .xx5 tie — moved with it)
+    a.sum += Math.round(bpi * 100);
     a.count++;
     agg.set(b.chartId, a);
   }
@@ -122,7 +125,7 @@ export function neighbourRecommendations(
     const a = agg.get(b.chartId);
     if (!c || !c.definition || !inScope(c, filter) || !a || a.count < minimum.perChart) continue;
     const bpi = source.currentBpi(c.id, b.exScore) ?? BPI_FLOOR;
-    const avg = round2(a.sum / a.count);
+    const avg = Math.round(a.sum / a.count) / 100;
     // the row's own fields set on chartScore's object (a spread of it copied every row through V8's slow clone path)
     const row = chartScore(c, b.exScore, bpi) as NeighbourItem;
     row.neighborAvgBpi = avg;

@@ -223,11 +223,7 @@ export interface Neighbourhood {
   candidates: NeighbourCandidate[];
   /** the n candidates SQL finds nearest my total (|total − mine|, ties by user id in code-point order), in no set order */
   picked: string[];
-  /**
-   * the picked players' bests of the version on the charts of my bests of the version, in the table's
-   * row order (ctid): the order a scan of the table returns them in, as neighbourBests' statement does —
-   * the neighbours' mean BPI is a float sum, so the order of the terms can move its last rounding
-   */
+  /** the picked players' bests of the version on the charts of my bests of the version (in no set order) */
   theirs: { userId: string; chartId: number; exScore: number }[];
 }
 
@@ -268,7 +264,7 @@ export async function neighbourhood(db: Db, userId: string, version: string, n: 
              (SELECT "stored" FROM me),
              (SELECT COALESCE(json_agg(json_build_array("userId", "totalBpi")), '[]') FROM cand),
              (SELECT json_agg("userId") FROM picked),
-             (SELECT COALESCE(json_agg(json_build_array("userId", "chartId", "exScore") ORDER BY ctid), '[]') FROM "BestScore"
+             (SELECT COALESCE(json_agg(json_build_array("userId", "chartId", "exScore")), '[]') FROM "BestScore"
                WHERE "version" = ${version} AND "userId" = ANY(ARRAY(SELECT "userId" FROM picked))
                  AND "chartId" + 0 = ANY(ARRAY(SELECT "chartId" FROM "BestScore" WHERE "userId" = ${userId} AND "version" = ${version})))
            )::text AS j`,
