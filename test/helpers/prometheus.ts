@@ -3,7 +3,7 @@
  * line is a `# HELP`, a `# TYPE`, another comment, blank, or a sample `name{label="value",…} value
  * [timestamp]`; a sample must belong to a family declared by `# TYPE` before it (histogram samples
  * as `<name>_bucket|_sum|_count`), label names and escapes must be valid, values must be floats
- * (`NaN`, `+Inf`, `-Inf` allowed). Histograms are checked: buckets cumulative, `+Inf` = `_count`.
+ * (`NaN`, `+Inf`, `-Inf` allowed, in any letter case, as Prometheus reads them). Histograms are checked: buckets cumulative, `+Inf` = `_count`.
  * Anything else throws with the line number. (The npm parsers tried merge labelled histogram
  * series, so they cannot check per-label series.)
  */
@@ -23,9 +23,11 @@ const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const LABEL = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 function parseValue(raw: string, line: number): number {
-  if (raw === 'NaN') return NaN;
-  if (raw === '+Inf' || raw === 'Inf') return Infinity;
-  if (raw === '-Inf') return -Infinity;
+  // Prometheus reads a value with Go's strconv.ParseFloat: NaN and Inf in any letter case (prom-client
+  // writes a gauge with no sample yet — the event-loop delay between two scrapes 10 ms apart — as `Nan`)
+  if (/^nan$/i.test(raw)) return NaN;
+  if (/^\+?inf(inity)?$/i.test(raw)) return Infinity;
+  if (/^-inf(inity)?$/i.test(raw)) return -Infinity;
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw)) throw new Error(`line ${line}: bad value '${raw}'`);
   return Number(raw);
 }

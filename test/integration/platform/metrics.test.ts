@@ -137,6 +137,9 @@ describe('GET /metrics (Prometheus)', () => {
     expect(() => parsePrometheusText('a 1\n')).toThrow(/of no declared family/);
     expect(() => parsePrometheusText('# TYPE a counter\na{x=1} 1\n')).toThrow(/not quoted/);
     expect(() => parsePrometheusText('# TYPE a counter\na one\n')).toThrow(/bad value/);
+    // NaN and Inf in any letter case, as Prometheus reads them (prom-client writes `Nan`)
+    expect(parsePrometheusText('# TYPE a gauge\na Nan\n').get('a')!.samples[0].value).toBeNaN();
+    expect(parsePrometheusText('# TYPE a gauge\na -inf\n').get('a')!.samples[0].value).toBe(-Infinity);
     expect(() =>
       parsePrometheusText('# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="+Inf"} 1\nh_count 1\nh_sum 1\n'),
     ).toThrow(/not cumulative/);
@@ -149,6 +152,12 @@ describe('GET /metrics (Prometheus)', () => {
     expect(kept.headers.get('x-request-id')).toBe('lb-7f3a.42');
     const hostile = await fetch(`${s.url}/healthz`, { headers: { 'x-request-id': 'x'.repeat(200) } });
     expect(hostile.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('two scrapes back to back both parse (the event-loop delay gauges have no sample in between: Nan)', async () => {
+    const [a, b] = [await scrape(s), await scrape(s)];
+    expect(a.get('bpigraph_nodejs_eventloop_lag_seconds')?.type).toBe('gauge');
+    expect(b.get('bpigraph_nodejs_eventloop_lag_seconds')?.type).toBe('gauge');
   });
 
   it('/healthz: the plain probe (answered before Fastify) and routed ones answer alike, and every one is counted', async () => {
