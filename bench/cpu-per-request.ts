@@ -17,27 +17,13 @@ import { openDatabase } from '../src/db/client';
 import { createHttpServer } from '../src/http';
 import { createLogger } from '../src/logger';
 import { DASHBOARD_QUERY, seedDashboard } from './dashboard';
-import { BENCH_JWT, fmt, percentile, pgAdminUrl, pgUrl } from './lib';
+import { BENCH_JWT, ensureDatabase, fmt, percentile, pgAdminUrl, pgUrl } from './lib';
 import { RIVALRY_QUERY, seedRivals } from './rivals';
 
 const N = Number(process.env.BENCH_CPU_REQUESTS ?? 20);
 const KEEP = process.env.BENCH_KEEP === '1';
 /** Database name prefix (BENCH_CPU_DB): one per engineer on a shared PostgreSQL server. */
 const PREFIX = process.env.BENCH_CPU_DB ?? 'bpigraph_bench_cpu';
-
-async function ensureDb(name: string): Promise<boolean> {
-  const admin = new Client({ connectionString: pgAdminUrl() });
-  await admin.connect();
-  try {
-    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (rowCount && KEEP) return false;
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${name}"`);
-    return true;
-  } finally {
-    await admin.end();
-  }
-}
 
 async function dropDb(name: string): Promise<void> {
   if (KEEP) return;
@@ -54,7 +40,7 @@ async function measure(
   query: string,
   variables: (user: string) => Record<string, unknown>,
 ) {
-  const fresh = await ensureDb(dbName);
+  const fresh = await ensureDatabase(dbName, KEEP);
   const url = pgUrl(dbName);
   const db = await openDatabase({ url });
   try {

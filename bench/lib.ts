@@ -178,6 +178,24 @@ export function pgAdminUrl(): string {
   return process.env.BENCH_PG_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 }
 
+/**
+ * A benchmark's own database on the PostgreSQL of pgAdminUrl(): kept as it is when it exists and
+ * `keep` (true: nothing to seed), else dropped and made again (false: seed it).
+ */
+export async function ensureDatabase(name: string, keep: boolean): Promise<boolean> {
+  const admin = new Client({ connectionString: pgAdminUrl() });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount && keep) return false;
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+    return true;
+  } finally {
+    await admin.end();
+  }
+}
+
 /** The URL of database `name` on the bench PostgreSQL server. */
 export function pgUrl(name: string): string {
   const u = new URL(pgAdminUrl());

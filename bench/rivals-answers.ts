@@ -14,7 +14,6 @@
 import './rivals-env';
 import 'reflect-metadata';
 import fs from 'node:fs';
-import { Client } from 'pg';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase, type DatabaseHandle } from '../src/db/client';
@@ -25,23 +24,8 @@ import { createHttpServer } from '../src/http';
 import { createLogger } from '../src/logger';
 import { Catalogue } from '../src/modules/catalogue/catalogue';
 import { DEFINITIONS_FILE } from './data';
-import { BENCH_JWT, pgAdminUrl, pgUrl } from './lib';
+import { BENCH_JWT, ensureDatabase, pgUrl } from './lib';
 import { RIVALRY_QUERY, seedRivals } from './rivals';
-
-/** Creates the database when it is missing (or BENCH_ANSWERS_RESEED=1); true when it is new. */
-async function fresh(name: string): Promise<boolean> {
-  const admin = new Client({ connectionString: pgAdminUrl() });
-  await admin.connect();
-  try {
-    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (rowCount && process.env.BENCH_ANSWERS_RESEED !== '1') return false;
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${name}"`);
-    return true;
-  } finally {
-    await admin.end();
-  }
-}
 
 /** 31 players (every 4th private) over every chart of the definitions, seeded pseudo-randomly. */
 async function seedRandom(db: DatabaseHandle): Promise<void> {
@@ -103,7 +87,7 @@ async function answers(
   viewers: string[],
   queries: string[],
 ) {
-  const isNew = await fresh(name);
+  const isNew = await ensureDatabase(name, process.env.BENCH_ANSWERS_RESEED !== '1'); // (BENCH_ANSWERS_RESEED=1: seeded again)
   const url = pgUrl(name);
   const db = await openDatabase({ url });
   try {
