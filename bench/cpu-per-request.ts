@@ -17,7 +17,7 @@ import { openDatabase } from '../src/db/client';
 import { createHttpServer } from '../src/http';
 import { createLogger } from '../src/logger';
 import { DASHBOARD_QUERY, seedDashboard } from './dashboard';
-import { BENCH_JWT, ensureDatabase, fmt, percentile, pgAdminUrl, pgUrl } from './lib';
+import { benchServerEnv, ensureDatabase, fmt, percentile, pgAdminUrl, pgUrl } from './lib';
 import { RIVALRY_QUERY, seedRivals } from './rivals';
 
 const N = Number(process.env.BENCH_CPU_REQUESTS ?? 20);
@@ -47,15 +47,7 @@ async function measure(
     const user = fresh
       ? await seed(db)
       : (process.env[`BENCH_CPU_USER_${label}`] ?? (label === 'dashboard' ? 'bench-dash-big' : 'bench-rival-000'));
-    const env = {
-      DATABASE_URL: url,
-      SEED_DEMO: 'false',
-      JWT_SECRET: BENCH_JWT,
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT_WRITES_PER_MINUTE: '0',
-      RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0',
-    };
-    const app = await createApp(loadConfig({ ...process.env, ...env }), db, createLogger('silent'));
+    const app = await createApp(loadConfig({ ...process.env, ...benchServerEnv(url) }), db, createLogger('silent'));
     const { fastify } = await createHttpServer(app);
     const token = (await app.auth.issueAccessToken(user)).token;
     const ask = async () => {

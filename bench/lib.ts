@@ -338,6 +338,18 @@ export function runScript(entry: string, env: Record<string, string> = {}): Prom
 /** The JWT secret of the bench servers. */
 export const BENCH_JWT = 'bench-secret-bench-secret-bench-secret-000';
 
+/** The environment of a server a benchmark runs in its own process on `url`: no demo data, no log, no write or read limits. */
+export function benchServerEnv(url: string): Record<string, string> {
+  return {
+    DATABASE_URL: url,
+    SEED_DEMO: 'false',
+    JWT_SECRET: BENCH_JWT,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_WRITES_PER_MINUTE: '0',
+    RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0',
+  };
+}
+
 /** A throw-away database for one bench run: PGlite in a temporary data dir, or a new PostgreSQL database. */
 export interface BenchDatabase {
   dataDir: string;

@@ -24,7 +24,7 @@ import { createHttpServer } from '../src/http';
 import { createLogger } from '../src/logger';
 import { Catalogue } from '../src/modules/catalogue/catalogue';
 import { DEFINITIONS_FILE } from './data';
-import { BENCH_JWT, ensureDatabase, pgUrl } from './lib';
+import { benchServerEnv, ensureDatabase, pgUrl } from './lib';
 import { RIVALRY_QUERY, seedRivals } from './rivals';
 
 /** 31 players (every 4th private) over every chart of the definitions, seeded pseudo-randomly. */
@@ -92,15 +92,7 @@ async function answers(
   const db = await openDatabase({ url });
   try {
     if (isNew) await seed(db);
-    const config = loadConfig({
-      ...process.env,
-      DATABASE_URL: url,
-      SEED_DEMO: 'false',
-      JWT_SECRET: BENCH_JWT,
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT_WRITES_PER_MINUTE: '0',
-      RATE_LIMIT_EXPENSIVE_READS_PER_MINUTE: '0',
-    });
+    const config = loadConfig({ ...process.env, ...benchServerEnv(url) });
     const app = await createApp(config, db, createLogger('silent'));
     const { fastify } = await createHttpServer(app);
     const out: string[] = [];
