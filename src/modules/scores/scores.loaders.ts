@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { Prisma, type BestScore } from '../../generated/prisma/client';
 import type { ClearLamp } from '../../generated/prisma/enums';
 import { groupBy, keyedLoader, rowsPerKey } from '../../graphql/loaders';
-import { jsonRow } from '../../db/json-row';
+import { epochMs, jsonRow } from '../../db/json-row';
 
 /** A player in a version. */
 export interface PlayerVersion {
@@ -45,8 +45,8 @@ export function createScoreLoaders(db: Db) {
         db,
         Prisma.sql`
         SELECT COALESCE(json_agg(json_build_array("userId", "version", "chartId", "exScore", "exScoreId", "clearLamp",
-                 "clearLampId", "missCount", "missCountId", (date_part('epoch', "playedAt") * 1000)::bigint,
-                 (date_part('epoch', "updatedAt") * 1000)::bigint))::text, '[]') AS j
+                 "clearLampId", "missCount", "missCountId", ${epochMs('"playedAt"')},
+                 ${epochMs('"updatedAt"')}))::text, '[]') AS j
           FROM "BestScore"
          WHERE "userId" IN (${Prisma.join([...new Set(keys.map((k) => k.userId))])})
            AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})`,

@@ -6,7 +6,7 @@
  */
 import { Prisma, type User } from '../../generated/prisma/client';
 import { inLoopTurn } from '../../db/yield';
-import { jsonRow } from '../../db/json-row';
+import { epochMs, jsonRow } from '../../db/json-row';
 import { visibleThroughFollow } from '../../db/visibility';
 import {
   byDayOfWeek,
@@ -128,7 +128,7 @@ async function reviewReads(
     SELECT json_build_array(
              (SELECT COALESCE(json_agg(json_build_array("userId", "name", "profileImage")), '[]') FROM r),
              (SELECT COALESCE(json_agg(json_build_array("id", "userId", "chartId", "exScore", "bpi",
-                       (date_part('epoch', "playedAt") * 1000)::bigint) ORDER BY "playedAt", "id"), '[]')
+                       ${epochMs('"playedAt"')}) ORDER BY "playedAt", "id"), '[]')
                 FROM "Score"
                WHERE "userId" IN (SELECT "userId" FROM r) AND "version" = ${version} AND "playedAt" < ${end}),
              (SELECT COALESCE(json_agg(json_build_array("userId", "keyCount", "scratchCount")), '[]') FROM t),

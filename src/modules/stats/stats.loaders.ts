@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { Prisma, type PlayerVersionStatus, type RadarCache } from '../../generated/prisma/client';
 import { LATEST_VERSION } from '../../domain/constants';
 import { groupBy, inKeyOrder, keyedLoader, loader, rowsPerKey } from '../../graphql/loaders';
-import { jsonRow } from '../../db/json-row';
+import { epochMs, jsonRow } from '../../db/json-row';
 import { BPI_FLOOR } from '../../domain/bpi';
 import type {
   ArenaObservation,
@@ -94,7 +94,7 @@ export function createStatsLoaders(db: Db) {
         SELECT "userId", "version", json_build_array(
                  array_agg("id" ORDER BY "playedAt", "id"), array_agg("chartId" ORDER BY "playedAt", "id"),
                  array_agg("exScore" ORDER BY "playedAt", "id"), array_agg("bpi" ORDER BY "playedAt", "id"),
-                 array_agg((date_part('epoch', "playedAt") * 1000)::bigint ORDER BY "playedAt", "id"))::text AS j
+                 array_agg(${epochMs('"playedAt"')} ORDER BY "playedAt", "id"))::text AS j
           FROM "Score"
          WHERE "userId" IN (${Prisma.join([...new Set(keys.map((k) => k.userId))])})
            AND "version" IN (${Prisma.join([...new Set(keys.map((k) => k.version))])})
@@ -170,7 +170,7 @@ export function createStatsLoaders(db: Db) {
                            WHERE e."snapshotId" = o."snapshotId" GROUP BY "arenaClass") c
         )
         SELECT json_build_array(
-                 (SELECT COALESCE(json_agg(json_build_array("snapshotId", (date_part('epoch', "fetchedAt") * 1000)::bigint,
+                 (SELECT COALESCE(json_agg(json_build_array("snapshotId", ${epochMs('"fetchedAt"')},
                     "version", "gameId", "arenaClass", "rank", "wins", "a1Continue")), '[]') FROM obs),
                  (SELECT COALESCE(json_agg(json_build_array("snapshotId", "arenaClass", "count")), '[]') FROM counts)
                )::text AS j`,
