@@ -34,14 +34,95 @@ const { chindingsSym, streamSym, needsMetadataGsym } = pino.symbols;
 /** Marks the loggers made by createLogger (their children inherit it): `writeAccessLine` may format their lines itself. */
 const OWN_FORMAT = Symbol('bpigraph-own-format');
 
+/** What LineBatch hands its batches to: pino.destination's sonic-boom. */
+interface Sink {
+  write(chunk: string): boolean;
+  flush(cb?: (err?: Error) => void): void;
+  flushSync(): void;
+  end(): void;
+}
+
+/** The batches still holding lines, drained before pino's own exit hook flushes their sinks. */
+const liveBatches = new Set<WeakRef<LineBatch>>();
+const drainLive = () => {
+  for (const ref of liveBatches) ref.deref()?.drain();
+};
+process.prependListener('beforeExit', drainLive);
+process.prependListener('exit', drainLive);
+
+/**
+ * Log lines gathered as an array and handed to the destination as one string of ≥ `min`
+ * characters, or every `intervalMs`: the destination (sonic-boom) measures the byte length of
+ * its pending string on every write — appending line by line to a 32 KiB string costs O(size)
+ * per line, about 6 µs an access line here — and a write to the file or pipe costs about the
+ * same whatever its size up to tens of KiB (the thread-pool hand-off and the system call,
+ * ~20–60 µs here). So the access log's cost per request is a push and an addition, and one
+ * write per ~180 lines under load (#32, bench/RESULTS.md). Partial writes, EAGAIN on a pipe and
+ * the synchronous flush on exit stay sonic-boom's: `flushSync`/`flush`/`end` drain first, and so
+ * does the process's `exit`/`beforeExit` (listeners put before pino's).
+ */
+export class LineBatch {
+  private lines: string[] = [];
+  private chars = 0;
+  /** Read by pino (a stream that wants each line's level: not this one). */
+  readonly [pino.symbols.needsMetadataGsym] = false;
+
+  constructor(
+    private readonly sink: Sink,
+    private readonly min = 32 * 1024,
+    intervalMs = 100,
+  ) {
+    const ref = new WeakRef(this);
+    liveBatches.add(ref);
+    const timer = setInterval(() => {
+      const batch = ref.deref();
+      if (batch === undefined) {
+        clearInterval(timer);
+        liveBatches.delete(ref);
+      } else batch.drain();
+    }, intervalMs);
+    timer.unref();
+  }
+
+  write(line: string): boolean {
+    this.lines.push(line);
+    this.chars += line.length;
+    if (this.chars >= this.min) this.drain();
+    return true;
+  }
+
+  /** Hands what is gathered to the destination (asynchronous: it writes when it can). */
+  drain(): void {
+    if (this.lines.length === 0) return;
+    const chunk = this.lines.length === 1 ? this.lines[0] : this.lines.join('');
+    this.lines = [];
+    this.chars = 0;
+    this.sink.write(chunk);
+  }
+
+  flush(cb?: (err?: Error) => void): void {
+    this.drain();
+    this.sink.flush(cb);
+  }
+
+  flushSync(): void {
+    this.drain();
+    this.sink.flushSync();
+  }
+
+  end(): void {
+    this.drain();
+    this.sink.end();
+  }
+}
+
 /**
  * Standard output written asynchronously (sonic-boom, sync: false): a log line never waits for
- * the terminal, pipe or file. Lines are gathered up to 4 KiB (one write for a dozen access lines
- * under load) and written at least every 100 ms; pino flushes what is left synchronously on exit
- * (process.exit included).
+ * the terminal, pipe or file. Lines gathered by LineBatch (32 KiB, or every 100 ms); pino flushes
+ * what is left synchronously on exit (process.exit included).
  */
 export function asyncStdout(): pino.DestinationStream {
-  return pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
+  return new LineBatch(pino.destination({ dest: 1, sync: false, minLength: 0, maxWrite: 64 * 1024 }));
 }
 
 /** The process logger (JSON lines on stdout, written asynchronously, or on `destination`). */
