@@ -61,14 +61,18 @@ export async function startProcess(
   port: number,
   readyPath = '/healthz',
   cwd = ROOT,
+  /** Where the server's standard output goes (its log lines): a file, or this process's stdout. */
+  stdoutFile?: string,
 ): Promise<Child> {
   // BENCH_NODE_ARGS: extra node flags for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const out = stdoutFile === undefined ? 'inherit' : fs.openSync(stdoutFile, 'a');
   const proc = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', entry], {
     cwd,
     env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', out, 'inherit'],
   });
+  if (typeof out === 'number') fs.closeSync(out);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
