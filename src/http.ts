@@ -30,7 +30,7 @@ import { HTTP_STATUS, toAppError } from './errors';
 import { appendVary, corsCheck, variesByOrigin } from './cors';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestContext, requestLoggerFactory, writeAccessLine } from './logger';
+import { fastifyLogger, requestContext, writeAccessLine } from './logger';
 import {
   graphqlErrors,
   operationLabel,
@@ -192,16 +192,14 @@ export interface HttpServer {
 export async function createHttpServer(app: App): Promise<HttpServer> {
   // Fastify's own logger is the process logger, typed as Fastify's logger (not pino's): Fastify infers
   // its instance type from this option, and the routes take a FastifyInstance of FastifyBaseLogger.
-  const logger: FastifyBaseLogger = app.log;
+  // Its `child` makes each request's req.log without pino's per-child work (src/logger.ts fastifyLogger).
+  const logger: FastifyBaseLogger = fastifyLogger(app.log);
   const fastify = Fastify({
     // request ids from genReqId (X-Request-ID kept).
     loggerInstance: logger,
     // Fastify 5.8+ takes these two through a LogController (the top-level options are deprecated: FSTDEP023/024).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
     genReqId: requestIdFor,
-    // req.log without pino's per-child work (src/logger.ts).
-    // (cast: fastify does not export its factory type, and a plain function type makes it pick its HTTP/2 overload)
-    childLoggerFactory: requestLoggerFactory() as never,
     bodyLimit: app.config.bodyLimit,
     trustProxy: false,
   });

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { createLogger, requestContext, requestLoggerFactory, writeAccessLine } from '../../src/logger';
+import { createLogger, fastifyLogger, requestContext, requestLoggerFactory, writeAccessLine } from '../../src/logger';
 
 /** A logger of createLogger writing into an array (one entry per line). */
 function capture(level = 'info') {
@@ -97,5 +97,29 @@ describe('requestLoggerFactory (req.log without pino’s per-child work)', () =>
       { reqId: 'q', msg: 'shown' },
       { reqId: 'x', extra: 2, msg: 'both' },
     ]);
+  });
+});
+
+describe('fastifyLogger (the process logger whose child is the fast request logger)', () => {
+  it('writes what the process logger and its pino children write; children of children work', async () => {
+    const { lines, log } = capture('debug');
+    const root = fastifyLogger(log);
+    root.info({ a: 1 }, 'root'); // 1: the process logger's own line
+    log.info({ a: 1 }, 'root'); // 2
+    const fast = root.child({ reqId: 'r-1' }); // Fastify's default factory: logger.child(bindings, opts)
+    const slow = log.child({ reqId: 'r-1' });
+    fast.info('req'); // 3
+    slow.info('req'); // 4
+    // a child of a request logger (its own bindings: pino's child), and a level of its own
+    fast.child({ k: 'v' }).warn('grandchild'); // 5
+    slow.child({ k: 'v' }).warn('grandchild'); // 6
+    root.child({ reqId: 'q' }, { level: 'warn' }).info('hidden');
+    await flush();
+    expect(lines).toHaveLength(6);
+    for (const i of [0, 2, 4]) expect(noTime(lines[i])).toBe(noTime(lines[i + 1]));
+    expect(JSON.parse(lines[4])).toMatchObject({ level: 40, reqId: 'r-1', k: 'v', msg: 'grandchild' });
+    // the request logger is the fast one: writeAccessLine writes its line directly
+    expect(writeAccessLine(fast, 'GET', '', 200, 1, 'request completed')).toBe(true);
+    expect(fast.bindings()).toEqual({ reqId: 'r-1' });
   });
 });
