@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { LineBatch } from '../../src/logger';
 
@@ -78,5 +78,44 @@ describe('LineBatch (the access log gathered before the destination)', () => {
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { i: number; msg: string });
     expect(lines.map((l) => l.i)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('never waits for a pipe nobody reads, and loses no line once it is read', async () => {
+    // 20,000 lines of ~70 bytes (1.4 MB) into a pipe of 64 KiB that is not read until the child has
+    // logged them all: a blocking write would stall the child's loop until the parent reads
+    const script = `
+      const { createLogger } = require(${JSON.stringify(path.resolve('src/logger.ts'))});
+      const log = createLogger('info');
+      for (let i = 0; i < 20000; i++) log.info({ i }, 'line');
+      setImmediate(() => process.stderr.write('logged\\n'));`;
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.pause();
+    let err = '';
+    const waited = new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+        if (err.includes('logged')) resolve();
+      });
+      child.on('exit', () => reject(new Error(`exited before logging everything: ${err}`)));
+      // (a blocking destination never gets there while the pipe is full)
+      setTimeout(() => reject(new Error('the child did not finish logging with its stdout unread')), 20_000).unref();
+    });
+    try {
+      await waited;
+    } catch (e) {
+      child.kill('SIGKILL');
+      throw e;
+    }
+    // the child's loop went on with the pipe full; now read everything
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => chunks.push(d));
+    child.stdout.resume();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    const lines = Buffer.concat(chunks).toString('utf8').split('\n').filter(Boolean);
+    expect(lines).toHaveLength(20000);
+    expect(lines.every((l, k) => (JSON.parse(l) as { i: number }).i === k)).toBe(true);
   });
 });
