@@ -19,6 +19,10 @@ const swc = [
 const DATABASE_INSENSITIVE = [
   '<rootDir>/test/unit/',
   '<rootDir>/test/browser/',
+  // the PNG renditions: rasterising is the cost (~30 s of a worker); the cards' reads run on
+  // PostgreSQL in card-documents.test.ts, the charts' with the SVGs in dashboard.test.ts (privacy:
+  // auth-matrix.test.ts)
+  '<rootDir>/test/integration/stats/share-pictures\\.test\\.ts$',
   '<rootDir>/test/integration/platform/(apollo-client|cli|cors|cors\\.browser|explorer\\.browser|fuzz-graphql|fuzz-rest|limits|metrics|migrations|openapi|operator-defaults|ratelimit|startup|tracing|typed-client|compiled-executor)\\.test\\.ts$',
   // (the CLI files and the start-up smoke run on an embedded data dir of their own whatever DATABASE_URL says)
   '<rootDir>/test/integration/(auth/auth-cli|scores/scores-cli|catalogue/provisional-cli)\\.test\\.ts$',
