@@ -32,7 +32,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
-import { BENCH_JWT, cpuMicros, fmt, record, ROOT, schedMicros, tmpDir } from './lib';
+import { BENCH_JWT, cpuMicros, cpuMicrosFine, fmt, record, ROOT, tmpDir } from './lib';
 
 interface Floors {
   rest: number;
@@ -190,21 +190,21 @@ async function pair(
 ): Promise<{ bare: number; cpu: number; others: number }> {
   const pb = bare.server.proc.pid!;
   const pt = t.server.proc.pid!;
-  const b0 = schedMicros(pb);
-  const t0 = schedMicros(pt);
+  const b0 = cpuMicrosFine(pb);
+  const t0 = cpuMicrosFine(pt);
   const started = process.hrtime.bigint();
   const [rb, rt] = await Promise.all([wrk(bare, seconds, dir), wrk(t, seconds, dir)]);
   const wall = Number(process.hrtime.bigint() - started) / 1000;
-  const b1 = schedMicros(pb);
-  const t1 = schedMicros(pt);
+  const b1 = cpuMicrosFine(pb);
+  const t1 = cpuMicrosFine(pt);
   for (const [x, r] of [
     [bare, rb],
     [t, rt],
   ] as const)
     if (r.bad || r.requests === 0) throw new Error(`${x.name}: ${r.bad ?? 'no answer'}`);
   // The servers' CPU is busy the whole round: what neither of them ran is the share other processes took.
-  const others = Math.max(0, 1 - (b1.run - b0.run + t1.run - t0.run) / wall);
-  return { bare: (b1.run - b0.run) / rb.requests, cpu: (t1.run - t0.run) / rt.requests, others };
+  const others = Math.max(0, 1 - (b1 - b0 + t1 - t0) / wall);
+  return { bare: (b1 - b0) / rb.requests, cpu: (t1 - t0) / rt.requests, others };
 }
 
 const median = (xs: number[]) => {

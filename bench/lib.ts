@@ -258,29 +258,18 @@ export function cpuMicros(pid: number): number {
  * too coarse for a second of a cheap server's work.
  */
 export function cpuMicrosFine(pid: number): number {
-  return schedMicros(pid).run;
-}
-
-/**
- * A process's time on a CPU and time waiting in a run queue for one (µs, every thread, from
- * /proc/<pid>/task/<tid>/schedstat: nanoseconds where /proc/<pid>/stat counts 10 ms ticks).
- */
-export function schedMicros(pid: number): { run: number; wait: number } {
   try {
     let run = 0;
-    let wait = 0;
     for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
       try {
-        const [r, w] = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
-        run += Number(r);
-        wait += Number(w);
+        run += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
       } catch {
         /* the thread ended between the listing and the read */
       }
     }
-    return { run: run / 1000, wait: wait / 1000 };
+    return run / 1000;
   } catch {
-    return { run: NaN, wait: NaN };
+    return NaN;
   }
 }
 
