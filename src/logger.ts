@@ -64,8 +64,6 @@ process.prependListener('exit', drainLive);
 export class LineBatch {
   private lines: string[] = [];
   private chars = 0;
-  /** Read by pino (a stream that wants each line's level: not this one). */
-  readonly [pino.symbols.needsMetadataGsym] = false;
 
   constructor(
     private readonly sink: Sink,
