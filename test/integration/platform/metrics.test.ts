@@ -29,6 +29,19 @@ const hist = (m: Map<string, Family>, name: string, labels: Record<string, strin
   count: m.get(name)?.samples.find((x) => x.name === `${name}_count` && same(x.labels, labels))?.value ?? 0,
   sum: m.get(name)?.samples.find((x) => x.name === `${name}_sum` && same(x.labels, labels))?.value ?? 0,
 });
+/** Requests counted with `status` in `labels`' series between two scrapes. */
+const counted = (
+  before: Map<string, Family>,
+  after: Map<string, Family>,
+  labels: Record<string, string>,
+  status: string,
+) =>
+  value(after, 'bpigraph_requests_total', { ...labels, status }) -
+  value(before, 'bpigraph_requests_total', { ...labels, status });
+/** Requests timed in `labels`' duration histogram between two scrapes. */
+const timed = (before: Map<string, Family>, after: Map<string, Family>, labels: Record<string, string>) =>
+  hist(after, 'bpigraph_request_duration_seconds', labels).count -
+  hist(before, 'bpigraph_request_duration_seconds', labels).count;
 
 describe('GET /metrics (Prometheus)', () => {
   let s: TestServer;
@@ -75,26 +88,14 @@ describe('GET /metrics (Prometheus)', () => {
 
     const after = await scrape(s);
     const op = { kind: 'graphql', route: '/graphql', operation: 'OpsTwoUsers' };
-    expect(
-      value(after, 'bpigraph_requests_total', { ...op, status: '200' }) -
-        value(before, 'bpigraph_requests_total', { ...op, status: '200' }),
-    ).toBe(3);
-    expect(
-      hist(after, 'bpigraph_request_duration_seconds', op).count -
-        hist(before, 'bpigraph_request_duration_seconds', op).count,
-    ).toBe(3);
+    expect(counted(before, after, op, '200')).toBe(3);
+    expect(timed(before, after, op)).toBe(3);
     expect(hist(after, 'bpigraph_request_duration_seconds', op).sum).toBeGreaterThan(
       hist(before, 'bpigraph_request_duration_seconds', op).sum,
     );
     const rest = { kind: 'rest', route: '/api/v1/bpi/calc', operation: '' };
-    expect(
-      value(after, 'bpigraph_requests_total', { ...rest, status: '200' }) -
-        value(before, 'bpigraph_requests_total', { ...rest, status: '200' }),
-    ).toBe(1);
-    expect(
-      value(after, 'bpigraph_requests_total', { ...rest, status: '400' }) -
-        value(before, 'bpigraph_requests_total', { ...rest, status: '400' }),
-    ).toBe(1);
+    expect(counted(before, after, rest, '200')).toBe(1);
+    expect(counted(before, after, rest, '400')).toBe(1);
     const code = { code: 'GRAPHQL_VALIDATION_FAILED' };
     expect(
       value(after, 'bpigraph_graphql_errors_total', code) - value(before, 'bpigraph_graphql_errors_total', code),
@@ -186,14 +187,8 @@ describe('GET /metrics (Prometheus)', () => {
     expect(kept.headers.get('x-request-id')).toBe('probe-1');
     const after = await scrape(s);
     // 4 probes, each counted once with status 200 and timed once
-    expect(
-      value(after, 'bpigraph_requests_total', { ...labels, status: '200' }) -
-        value(before, 'bpigraph_requests_total', { ...labels, status: '200' }),
-    ).toBe(4);
-    expect(
-      hist(after, 'bpigraph_request_duration_seconds', labels).count -
-        hist(before, 'bpigraph_request_duration_seconds', labels).count,
-    ).toBe(4);
+    expect(counted(before, after, labels, '200')).toBe(4);
+    expect(timed(before, after, labels)).toBe(4);
   });
 
   it('/healthz with CORS off (the production default) carries no Vary, answered either way', async () => {
