@@ -125,6 +125,7 @@ export class UsersService {
       backward: ks.backward,
       take: ks.size + 1,
     });
+    // (its totalCount is not used: the page's `count` below reads the total only when selected)
     const page = keysetConnection(rows, ks, (r) => keyCursor(tag, FOLLOW_KEY, [r.createdAt, r.otherId], key), 0);
     const users = await this.s.loaders.users.byId.loadMany(page.edges.map((e) => e.node.otherId));
     const visible = await Promise.all(
