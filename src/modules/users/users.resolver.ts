@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { GraphQLNonNegativeInt, GraphQLURL } from 'graphql-scalars';
+import { GraphQLURL } from 'graphql-scalars';
 import type { User } from '../../generated/prisma/client';
 import { viewerId, type Context } from '../../graphql/context';
 import { ConnectionArgs } from '../../graphql/connection';
@@ -175,7 +175,7 @@ export class UsersResolver {
 /** A follow page's total, counted only when a query selects it (no rule of its own: the page's). */
 @Resolver(() => FollowConnectionType)
 export class FollowConnectionResolver {
-  @FieldResolver(() => GraphQLNonNegativeInt, { description: 'Number of followers or followed players in all pages' })
+  @FieldResolver() // (type and description: FollowConnectionType's field)
   totalCount(@Root() page: FollowPage): Promise<number> {
     return page.count();
   }
