@@ -360,8 +360,9 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   fastify.route({
     method: ['GET', 'POST', 'OPTIONS'],
     url: '/graphql',
-    // Not async: the compiled executor answers most requests synchronously (sent before the
-    // handler returns undefined); Apollo's handler and the executor's slower paths are promises.
+    // Not async: the compiled executor answers most requests synchronously (handed to
+    // sendAtTurnEnd before the handler returns undefined); Apollo's handler and the executor's
+    // slower paths are promises.
     handler: function (req, reply) {
       // A browser navigation gets the explorer (also with ?query=…, which opens it on that query).
       if (

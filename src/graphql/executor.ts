@@ -30,6 +30,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 // The variable coercion graphql-jit compiles into every query, compiled once per document here
 // too: the pre-check below sees exactly what execution would (graphql-jit is pinned exactly).
 import { compileVariableParsing, failToParseVariables } from 'graphql-jit/dist/variables';
+import { sendAtTurnEnd } from '../answer-batch';
 import type { Platform as App } from './context';
 import { contextForRequest, type Context } from './context';
 import {
@@ -103,7 +104,7 @@ export class CompiledExecutor {
   /**
    * Answers the request and returns true, or returns false (nothing sent) for Apollo to answer.
    * Without a promise when none is needed (an anonymous caller, no rate limit to count, resolvers
-   * that answer synchronously): the answer is then sent before `handle` returns.
+   * that answer synchronously): the answer is then handed to sendAtTurnEnd before `handle` returns.
    */
   handle(req: FastifyRequest, reply: FastifyReply): boolean | Promise<boolean> {
     const body = req.body;
@@ -294,10 +295,13 @@ export class CompiledExecutor {
         reply.header('retry-after', String(retryAfter));
       }
     }
-    reply
-      .code(status ?? ('data' in result ? 200 : 500))
-      .header('content-type', CONTENT_TYPE)
-      .send(body(JSON.stringify({ errors, data: result.data }) + '\n'));
+    // (written with the turn's other answers: src/answer-batch.ts)
+    sendAtTurnEnd(
+      reply,
+      status ?? ('data' in result ? 200 : 500),
+      CONTENT_TYPE,
+      body(JSON.stringify({ errors, data: result.data }) + '\n'),
+    );
   }
 }
 

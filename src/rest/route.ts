@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
 import { contextForRequest, type Context } from '../graphql/context';
 import { documentsOf, type DirectDocument, type FixedDocument } from '../graphql/documents';
+import { sendAtTurnEnd } from '../answer-batch';
 import { sendRestError } from './errors';
 import { ErrorBody, errorDocs, refuseOtherMethods, routeSchema, type RouteDoc } from './openapi';
 
@@ -50,11 +51,11 @@ export function getRoute<P, D, V extends Record<string, unknown>>(
   // The route's compiled document, found on its first request (the server compiles the documents
   // after the routes are declared) and then called directly: no lookup per request.
   let run: DirectDocument<D, V> | undefined;
-  const answer = (reply: FastifyReply, data: D, params: P): FastifyReply =>
-    reply
-      .code(200)
-      .header('content-type', 'application/json; charset=utf-8')
-      .send(JSON.stringify(route.map(data, params)));
+  // (written with the turn's other answers: src/answer-batch.ts)
+  const answer = (reply: FastifyReply, data: D, params: P): FastifyReply => {
+    sendAtTurnEnd(reply, 200, 'application/json; charset=utf-8', JSON.stringify(route.map(data, params)));
+    return reply;
+  };
   const respond = (ctx: Context, req: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> => {
     const params = route.parse(req);
     run ??= documentsOf(app).prepareDirect(route.document);
@@ -66,8 +67,9 @@ export function getRoute<P, D, V extends Record<string, unknown>>(
     url: route.url,
     ...routeSchema({ ...doc, tags: ['compatibility'], bearer: 'optional', responses, errors: ErrorBody }),
     // Not async: an anonymous caller's context is built synchronously and a document whose
-    // resolvers answer synchronously (the calculator) needs no promise — the reply is sent before
-    // the handler returns (undefined); otherwise a promise of the sent reply.
+    // resolvers answer synchronously (the calculator) needs no promise — the answer is handed to
+    // sendAtTurnEnd before the handler returns (undefined); otherwise a promise of the reply (a
+    // thenable: Fastify waits for it to be sent).
     handler: (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | undefined => {
       let sent: FastifyReply | Promise<FastifyReply>;
       try {

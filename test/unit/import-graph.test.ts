@@ -2,7 +2,7 @@
  * The house's layering, checked on the import graph of src/ (type-only imports included: a
  * circle through types is still a circle for the reader):
  *  - no import circles between files;
- *  - layers only import downwards: domain (pure; with the error types) ← base (db, cluster, errors, config, events…) ← platform
+ *  - layers only import downwards: domain (pure; with the error types) ← base (db, cluster, errors, config, events, answer-batch…) ← platform
  *    (src/graphql, src/jobs) ← areas (src/modules) ← application (app, schema, http, server,
  *    cors, rest, cli). So nothing in src/graphql or src/db imports an area;
  *  - between areas (src/modules/<area>/) dependencies go one way: no two-way pair, no circle.
@@ -16,7 +16,7 @@ const LAYERS: [name: string, test: RegExp][] = [
   ['domain', /^(domain\/|generated\/|errors\.ts$)/],
   [
     'base',
-    /^(db\/|cluster\/|workers\/|logger\.ts$|config\.ts$|events\.ts$|ratelimit(-pg)?\.ts$|metrics\.ts$|tracing\.ts$|paths\.ts$)/,
+    /^(db\/|cluster\/|workers\/|logger\.ts$|config\.ts$|events\.ts$|ratelimit(-pg)?\.ts$|metrics\.ts$|tracing\.ts$|paths\.ts$|answer-batch\.ts$)/,
   ],
   ['platform', /^(graphql|jobs)\//],
   ['areas', /^modules\//],
