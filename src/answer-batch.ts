@@ -50,8 +50,8 @@ function flush(): void {
     try {
       reply
         .code(batch[i + 1] as number)
-        .header('content-type', batch[i + 2] as string)
-        .send(batch[i + 3] as string | Buffer);
+        .header('content-type', batch[i + 2])
+        .send(batch[i + 3]);
     } catch (err) {
       // (one answer that cannot be sent must not keep the others)
       reply.log.error({ err }, 'answer not sent');
