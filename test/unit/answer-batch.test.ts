@@ -128,6 +128,23 @@ describe('sendAtTurnEnd (answers written at the end of the event loop turn)', ()
       expect([r.status, await r.text()]).toEqual([202, 'later']);
     });
 
+    it('pipelined requests on one connection are answered in order, each with its own body', async () => {
+      const socket = net.connect(port, '127.0.0.1');
+      let out = '';
+      socket.on('data', (d) => (out += d));
+      socket.write([3, 1, 2].map((n) => `GET /sync?n=${n} HTTP/1.1\r\nHost: x\r\n\r\n`).join(''));
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if ((out.match(/HTTP\/1\.1 200/g) ?? []).length === 3) {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 5);
+      });
+      socket.destroy();
+      expect([...out.matchAll(/\{"n":(\d)\}/g)].map((m) => Number(m[1]))).toEqual([3, 1, 2]);
+    });
+
     it('a client gone before the turn ended: the server goes on answering', async () => {
       await expect(fetch(`http://127.0.0.1:${port}/gone`)).rejects.toThrow();
       const r = await fetch(`http://127.0.0.1:${port}/sync?n=7`);
