@@ -131,7 +131,7 @@ describe('sendAtTurnEnd (answers written at the end of the event loop turn)', ()
     it('pipelined requests on one connection are answered in order, each with its own body', async () => {
       const socket = net.connect(port, '127.0.0.1');
       let out = '';
-      socket.on('data', (d) => (out += d));
+      socket.on('data', (d) => (out += d.toString('latin1')));
       socket.write([3, 1, 2].map((n) => `GET /sync?n=${n} HTTP/1.1\r\nHost: x\r\n\r\n`).join(''));
       await new Promise<void>((resolve) => {
         const poll = setInterval(() => {
