@@ -14,10 +14,13 @@ import type { FastifyReply } from 'fastify';
  * after in one run of the paired guard: REST 86 → 42 µs, GraphQL 101 → 55 µs (bench/RESULTS.md).
  *
  * What it costs: an answer waits for the handlers of the requests read in the same turn — never
- * for I/O. A turn of many cheap handlers is cut at MAX_WAIT_MS: the answer that finds the oldest
- * waiting longer than that sends them all at once.
+ * for I/O. A turn of many cheap handlers is cut at `answerBatch.maxWaitMs` (2 ms): the answer
+ * that finds the oldest waiting longer than that sends them all at once.
  */
-const MAX_WAIT_MS = 2;
+export const answerBatch = {
+  /** The longest an answer waits for the turn's later handlers (a test may change it). */
+  maxWaitMs: 2,
+};
 
 /** reply, status, content type, body — four entries per answer (no object per request). */
 let pending: unknown[] = [];
@@ -32,7 +35,7 @@ export function sendAtTurnEnd(reply: FastifyReply, status: number, contentType: 
   if (!scheduled) {
     scheduled = true;
     setImmediate(atTurnEnd);
-  } else if (performance.now() - oldest > MAX_WAIT_MS) flush();
+  } else if (performance.now() - oldest > answerBatch.maxWaitMs) flush();
 }
 
 function atTurnEnd(): void {
@@ -40,7 +43,7 @@ function atTurnEnd(): void {
   flush();
 }
 
-/** Sends what is pending (a flush cut short by MAX_WAIT_MS leaves the scheduled one the later answers). */
+/** Sends what is pending (a flush cut short by maxWaitMs leaves the scheduled one the later answers). */
 function flush(): void {
   const batch = pending;
   pending = spare;
