@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { requestContext } from './logger';
 
 /**
  * Answers written together at the end of the event loop's turn (issue #32; docs/performance.md,
@@ -22,7 +23,12 @@ export const answerBatch = {
   maxWaitMs: 2,
 };
 
-/** reply, status, content type, body — four entries per answer (no object per request). */
+/**
+ * reply, status, content type, body, the request's log context — five entries per answer (no
+ * object per request). The context: the answer is written (and Fastify's onSend / onResponse hooks
+ * run) inside the request's own `requestContext`, not inside that of the request whose answer
+ * scheduled the turn's flush, so a process-logger line there carries the right `reqId`.
+ */
 let pending: unknown[] = [];
 let spare: unknown[] = [];
 let oldest = 0;
@@ -31,7 +37,7 @@ let scheduled = false;
 /** Sends `body` with `status` and `contentType` on `reply` at the end of this turn of the event loop. */
 export function sendAtTurnEnd(reply: FastifyReply, status: number, contentType: string, body: string | Buffer): void {
   if (pending.length === 0) oldest = performance.now();
-  pending.push(reply, status, contentType, body);
+  pending.push(reply, status, contentType, body, requestContext.getStore());
   if (!scheduled) {
     scheduled = true;
     setImmediate(atTurnEnd);
@@ -48,17 +54,20 @@ function flush(): void {
   const batch = pending;
   pending = spare;
   spare = batch;
-  for (let i = 0; i < batch.length; i += 4) {
-    const reply = batch[i] as FastifyReply;
-    try {
-      reply
-        .code(batch[i + 1] as number)
-        .header('content-type', batch[i + 2])
-        .send(batch[i + 3]);
-    } catch (err) {
-      // (one answer that cannot be sent must not keep the others)
-      reply.log.error({ err }, 'answer not sent');
-    }
+  for (let i = 0; i < batch.length; i += 5) {
+    const store = batch[i + 4] as { reqId: string } | undefined;
+    if (store === undefined)
+      requestContext.exit(send, batch[i] as FastifyReply, batch[i + 1] as number, batch[i + 2], batch[i + 3]);
+    else requestContext.run(store, send, batch[i] as FastifyReply, batch[i + 1] as number, batch[i + 2], batch[i + 3]);
   }
   batch.length = 0;
+}
+
+function send(reply: FastifyReply, status: number, contentType: unknown, body: unknown): void {
+  try {
+    reply.code(status).header('content-type', contentType).send(body);
+  } catch (err) {
+    // (one answer that cannot be sent must not keep the others)
+    reply.log.error({ err }, 'answer not sent');
+  }
 }

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyReply } from 'fastify';
 import net from 'node:net';
 import { answerBatch, sendAtTurnEnd } from '../../src/answer-batch';
+import { requestContext } from '../../src/logger';
 
 /** A reply that records what it was sent, and when (in `log`). */
 function fakeReply(name: string, log: string[], opts: { throws?: boolean } = {}) {
@@ -65,6 +66,25 @@ describe('sendAtTurnEnd (answers written at the end of the event loop turn)', ()
     expect(log).toEqual(['a:200:t:1', 'c:200:t:3']);
     expect(bad.errors).toHaveLength(1);
     expect((bad.errors[0] as { err: Error }).err.message).toBe('socket gone');
+  });
+
+  it("each answer is written in its own request's log context, not in that of the turn's first", async () => {
+    const seen: (string | undefined)[] = [];
+    const replyLogging = (name: string) => {
+      const r = fakeReply(name, []);
+      const send = r.send.bind(r);
+      r.send = (body: string) => {
+        seen.push(`${name}:${requestContext.getStore()?.reqId}`);
+        return send(body);
+      };
+      return r;
+    };
+    // the flush is scheduled inside request a's context
+    requestContext.run({ reqId: 'a' }, () => sendAtTurnEnd(asReply(replyLogging('A')), 200, 't', '1'));
+    requestContext.run({ reqId: 'b' }, () => sendAtTurnEnd(asReply(replyLogging('B')), 200, 't', '2'));
+    sendAtTurnEnd(asReply(replyLogging('C')), 200, 't', '3'); // (no request context)
+    await nextTurn();
+    expect(seen).toEqual(['A:a', 'B:b', 'C:undefined']);
   });
 
   it('a turn longer than 2 ms is cut: the answer that finds the oldest waiting longer sends them all', async () => {
