@@ -3,7 +3,7 @@ import { requestContext } from './logger';
 
 /**
  * Answers written together at the end of the event loop's turn (issue #32; docs/performance.md,
- * "Answers written together").
+ * "What runs per request", step 5).
  *
  * The hot routes (the REST compatibility routes, GraphQL's compiled executor) compute an answer in
  * a few tens of µs. Written at once, every answer is its own `writev` that wakes the peer reading
@@ -22,6 +22,8 @@ export const answerBatch = {
   /** The longest an answer waits for the turn's later handlers (a test may change it). */
   maxWaitMs: 2,
 };
+
+type Store = Parameters<typeof requestContext.run>[0];
 
 /**
  * reply, status, content type, body, the request's log context — five entries per answer (no
@@ -54,12 +56,16 @@ function flush(): void {
   const batch = pending;
   pending = spare;
   spare = batch;
-  for (let i = 0; i < batch.length; i += 5) {
-    const store = batch[i + 4] as { reqId: string } | undefined;
-    if (store === undefined)
-      requestContext.exit(send, batch[i] as FastifyReply, batch[i + 1] as number, batch[i + 2], batch[i + 3]);
-    else requestContext.run(store, send, batch[i] as FastifyReply, batch[i + 1] as number, batch[i + 2], batch[i + 3]);
-  }
+  for (let i = 0; i < batch.length; i += 5)
+    // (a request without a context — none on the hot path — is written with none: run(undefined))
+    requestContext.run(
+      batch[i + 4] as Store,
+      send,
+      batch[i] as FastifyReply,
+      batch[i + 1] as number,
+      batch[i + 2],
+      batch[i + 3],
+    );
   batch.length = 0;
 }
 

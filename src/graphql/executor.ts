@@ -300,7 +300,7 @@ export class CompiledExecutor {
       reply,
       status ?? ('data' in result ? 200 : 500),
       CONTENT_TYPE,
-      body(JSON.stringify({ errors, data: result.data }) + '\n'),
+      answerBody(JSON.stringify({ errors, data: result.data }) + '\n'),
     );
   }
 }
@@ -312,7 +312,7 @@ export class CompiledExecutor {
  * piece where a Buffer costs an allocation, an encoding pass and a second piece (~1 µs of a
  * calculator answer's ~45, #32).
  */
-function body(text: string): string | Buffer {
+function answerBody(text: string): string | Buffer {
   return text.length <= SMALL_ANSWER ? text : utf8(text);
 }
 const SMALL_ANSWER = 16 * 1024;
