@@ -5,8 +5,8 @@ import { requestContext } from './logger';
  * Answers written together at the end of the event loop's turn (issue #32; docs/performance.md,
  * "What runs per request", step 5).
  *
- * The hot routes (the REST compatibility routes, GraphQL's compiled executor) compute an answer in
- * a few tens of µs. Written at once, every answer is its own `writev` that wakes the peer reading
+ * The hot routes (the REST compatibility routes, GraphQL's compiled executor, the plain health
+ * probe) compute an answer in a few µs to a few tens of µs. Written at once, every answer is its own `writev` that wakes the peer reading
  * the socket — a client or a reverse proxy on the same host — and the kernel bills that wake-up to
  * the writer: on the calculator under load ~40 % of the server's CPU went there (a bare Node
  * server, faster, finds its peer still awake and pays less). Kept until the turn's other requests
@@ -24,11 +24,13 @@ export const answerBatch = {
 };
 
 type Store = Parameters<typeof requestContext.run>[0];
+/** What writes one answer: `sendReply` for a Fastify reply, or a caller's own (the plain health probe). */
+type Write = (a: never, b: never, c: never, d: never) => void;
 
 /**
- * reply, status, content type, body, the request's log context — five entries per answer (no
- * object per request). The context: the answer is written (and Fastify's onSend / onResponse hooks
- * run) inside the request's own `requestContext`, not inside that of the request whose answer
+ * The writer, its four arguments, the request's log context — six entries per answer (no object
+ * per request). The context: the answer is written (and Fastify's onSend / onResponse hooks run)
+ * inside the request's own `requestContext`, not inside that of the request whose answer
  * scheduled the turn's flush, so a process-logger line there carries the right `reqId`.
  */
 let pending: unknown[] = [];
@@ -38,8 +40,17 @@ let scheduled = false;
 
 /** Sends `body` with `status` and `contentType` on `reply` at the end of this turn of the event loop. */
 export function sendAtTurnEnd(reply: FastifyReply, status: number, contentType: string, body: string | Buffer): void {
+  writeAtTurnEnd(sendReply, reply, status, contentType, body);
+}
+
+/**
+ * Calls `write(a, b, c, d)` at the end of this turn of the event loop, with the turn's other
+ * answers, in order: for an answer written without Fastify's reply (src/http.ts healthzFirst).
+ * `write` reports its own errors (as `sendReply` does): one answer must not keep the others.
+ */
+export function writeAtTurnEnd<A, B, C, D>(write: (a: A, b: B, c: C, d: D) => void, a: A, b: B, c: C, d: D): void {
   if (pending.length === 0) oldest = performance.now();
-  pending.push(reply, status, contentType, body, requestContext.getStore());
+  pending.push(write, a, b, c, d, requestContext.getStore());
   if (!scheduled) {
     scheduled = true;
     setImmediate(atTurnEnd);
@@ -51,25 +62,25 @@ function atTurnEnd(): void {
   flush();
 }
 
-/** Sends what is pending (a flush cut short by maxWaitMs leaves the scheduled one the later answers). */
+/** Writes what is pending (a flush cut short by maxWaitMs leaves the scheduled one the later answers). */
 function flush(): void {
   const batch = pending;
   pending = spare;
   spare = batch;
-  for (let i = 0; i < batch.length; i += 5)
-    // (a request without a context — none on the hot path — is written with none: run(undefined))
+  for (let i = 0; i < batch.length; i += 6)
+    // (an answer without a request context — the health probe — is written with none: run(undefined))
     requestContext.run(
-      batch[i + 4] as Store,
-      send,
-      batch[i] as FastifyReply,
-      batch[i + 1] as number,
-      batch[i + 2],
-      batch[i + 3],
+      batch[i + 5] as Store,
+      batch[i] as Write,
+      batch[i + 1] as never,
+      batch[i + 2] as never,
+      batch[i + 3] as never,
+      batch[i + 4] as never,
     );
   batch.length = 0;
 }
 
-function send(reply: FastifyReply, status: number, contentType: unknown, body: unknown): void {
+function sendReply(reply: FastifyReply, status: number, contentType: string, body: string | Buffer): void {
   try {
     reply.code(status).header('content-type', contentType).send(body);
   } catch (err) {

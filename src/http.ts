@@ -31,6 +31,7 @@ import { appendVary, corsCheck, variesByOrigin } from './cors';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fastifyLogger, requestContext, writeAccessLine } from './logger';
+import { writeAtTurnEnd } from './answer-batch';
 import {
   graphqlErrors,
   operationLabel,
@@ -135,7 +136,8 @@ const HEALTHZ_LENGTH = String(Buffer.byteLength(HEALTHZ_BODY));
  * and the hostile bench measures it under attack). The answer is the route's, byte for byte, with
  * what the hooks would add: the request id (`X-Request-ID` kept when sane), `Vary: Origin` when the
  * CORS step adds it to a request without Origin (src/cors.ts variesByOrigin), the request counted and timed in the route's metric series
- * (no access line: the probes write none). Everything else about /healthz goes through Fastify:
+ * (no access line: the probes write none), written at the end of the loop's turn with the turn's
+ * other answers as the hot routes' are (src/answer-batch.ts). Everything else about /healthz goes through Fastify:
  * HEAD, a query string, an Origin header (CORS answers), tracing on (a span per request), and the
  * server closing (Fastify's 503 to new requests, set before the preClose hooks run).
  */
@@ -161,17 +163,26 @@ function healthzFirst(
       return fastifyHandler(req, res);
     const started = performance.now();
     busy?.();
-    const id = requestIdFor(req);
-    res.writeHead(
-      200,
-      vary
-        ? { 'x-request-id': id, vary: 'Origin', 'content-type': JSON_CONTENT_TYPE, 'content-length': HEALTHZ_LENGTH }
-        : { 'x-request-id': id, 'content-type': JSON_CONTENT_TYPE, 'content-length': HEALTHZ_LENGTH },
-    );
-    res.end(HEALTHZ_BODY);
+    // (written with the turn's other answers: src/answer-batch.ts)
+    writeAtTurnEnd(answer, res, requestIdFor(req), started, undefined);
+  });
+  const answer = (res: ServerResponse, id: string, started: number): void => {
+    try {
+      res.writeHead(
+        200,
+        vary
+          ? { 'x-request-id': id, vary: 'Origin', 'content-type': JSON_CONTENT_TYPE, 'content-length': HEALTHZ_LENGTH }
+          : { 'x-request-id': id, 'content-type': JSON_CONTENT_TYPE, 'content-length': HEALTHZ_LENGTH },
+      );
+      res.end(HEALTHZ_BODY);
+    } catch (err) {
+      // (one answer that cannot be written must not keep the turn's others)
+      fastify.log.error({ err }, 'health answer not sent');
+      return;
+    }
     ok.value++;
     series.duration.observe((performance.now() - started) / 1000);
-  });
+  };
 }
 
 declare module 'fastify' {

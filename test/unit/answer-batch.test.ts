@@ -1,6 +1,6 @@
 import Fastify, { type FastifyReply } from 'fastify';
 import net from 'node:net';
-import { answerBatch, sendAtTurnEnd } from '../../src/answer-batch';
+import { answerBatch, sendAtTurnEnd, writeAtTurnEnd } from '../../src/answer-batch';
 import { requestContext } from '../../src/logger';
 
 /** A reply that records what it was sent, and when (in `log`). */
@@ -85,6 +85,18 @@ describe('sendAtTurnEnd (answers written at the end of the event loop turn)', ()
     sendAtTurnEnd(asReply(replyLogging('C')), 200, 't', '3'); // (no request context)
     await nextTurn();
     expect(seen).toEqual(['A:a', 'B:b', 'C:undefined']);
+  });
+
+  it("an answer written by the caller's own function (the health probe) waits for the turn's end too, in order with the others", async () => {
+    const log: string[] = [];
+    const write = (name: string, n: number, ok: boolean, extra: undefined) =>
+      log.push(`${name}:${n}:${ok}:${String(extra)}:${requestContext.getStore()?.reqId}`);
+    sendAtTurnEnd(asReply(fakeReply('a', log)), 200, 't', '1');
+    writeAtTurnEnd(write, 'probe', 7, true, undefined);
+    requestContext.run({ reqId: 'c' }, () => writeAtTurnEnd(write, 'other', 8, false, undefined));
+    expect(log).toEqual([]);
+    await nextTurn();
+    expect(log).toEqual(['a:200:t:1', 'probe:7:true:undefined:undefined', 'other:8:false:undefined:c']);
   });
 
   it('a turn longer than 2 ms is cut: the answer that finds the oldest waiting longer sends them all', async () => {

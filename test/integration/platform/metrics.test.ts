@@ -191,6 +191,19 @@ describe('GET /metrics (Prometheus)', () => {
     expect(timed(before, after, labels)).toBe(4);
   });
 
+  it('/healthz: plain probes arriving together (written at the end of the turn) each get their own answer', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        fetch(`${s.url}/healthz`, { headers: { 'x-request-id': `probe-${n}` } }).then(async (r) => [
+          r.status,
+          r.headers.get('x-request-id'),
+          await r.text(),
+        ]),
+      ),
+    );
+    expect(answers).toEqual(Array.from({ length: 20 }, (_, n) => [200, `probe-${n}`, '{"status":"ok"}']));
+  });
+
   it('/healthz with CORS off (the production default) carries no Vary, answered either way', async () => {
     const db = await openTestDatabase();
     const app = await createApp(testConfig({ CORS_ORIGINS: 'none' }), db, createLogger('silent'));
