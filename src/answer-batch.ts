@@ -6,9 +6,9 @@ import { requestContext } from './logger';
  * "What runs per request", step 5).
  *
  * The hot routes (the REST compatibility routes, GraphQL's compiled executor, the plain health
- * probe) compute an answer in a few µs to a few tens of µs. Written at once, every answer is its own `writev` that wakes the peer reading
- * the socket — a client or a reverse proxy on the same host — and the kernel bills that wake-up to
- * the writer: on the calculator under load ~40 % of the server's CPU went there (a bare Node
+ * probe) compute an answer in a few µs to a few tens of µs. Written at once, every answer is its
+ * own `writev` that wakes the peer reading the socket — a client or a reverse proxy on the same
+ * host — and the kernel bills that wake-up to the writer: on the calculator under load ~40 % of the server's CPU went there (a bare Node
  * server, faster, finds its peer still awake and pays less). Kept until the turn's other requests
  * are handled (the check phase, right after the poll phase that read them), the answers go out one
  * after the other: the first wakes the peer, the rest find it awake. CPU per request, before and

@@ -135,11 +135,12 @@ const HEALTHZ_LENGTH = String(Buffer.byteLength(HEALTHZ_BODY));
  * Node server's request through them; load balancers probe it several times a second per process,
  * and the hostile bench measures it under attack). The answer is the route's, byte for byte, with
  * what the hooks would add: the request id (`X-Request-ID` kept when sane), `Vary: Origin` when the
- * CORS step adds it to a request without Origin (src/cors.ts variesByOrigin), the request counted and timed in the route's metric series
- * (no access line: the probes write none), written at the end of the loop's turn with the turn's
- * other answers as the hot routes' are (src/answer-batch.ts). Everything else about /healthz goes through Fastify:
- * HEAD, a query string, an Origin header (CORS answers), tracing on (a span per request), and the
- * server closing (Fastify's 503 to new requests, set before the preClose hooks run).
+ * CORS step adds it to a request without Origin (src/cors.ts variesByOrigin), the request counted
+ * and timed in the route's metric series (no access line: the probes write none); written at the
+ * end of the loop's turn with the turn's other answers, as the hot routes' are (src/answer-batch.ts).
+ * Everything else about /healthz goes through Fastify: HEAD, a query string, an Origin header (CORS
+ * answers), tracing on (a span per request), and the server closing (Fastify's 503 to new requests,
+ * set before the preClose hooks run).
  */
 function healthzFirst(
   fastify: FastifyInstance,
@@ -157,15 +158,6 @@ function healthzFirst(
   const series = routeState('/healthz').operation('');
   const ok = series.status(200);
   const { busy, vary } = opts;
-  server.removeListener('request', fastifyHandler);
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (req.url !== '/healthz' || req.method !== 'GET' || closing || req.headers.origin !== undefined)
-      return fastifyHandler(req, res);
-    const started = performance.now();
-    busy?.();
-    // (written with the turn's other answers: src/answer-batch.ts)
-    writeAtTurnEnd(answer, res, requestIdFor(req), started, undefined);
-  });
   const answer = (res: ServerResponse, id: string, started: number): void => {
     try {
       res.writeHead(
@@ -183,6 +175,15 @@ function healthzFirst(
     ok.value++;
     series.duration.observe((performance.now() - started) / 1000);
   };
+  server.removeListener('request', fastifyHandler);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url !== '/healthz' || req.method !== 'GET' || closing || req.headers.origin !== undefined)
+      return fastifyHandler(req, res);
+    const started = performance.now();
+    busy?.();
+    // (written with the turn's other answers: src/answer-batch.ts)
+    writeAtTurnEnd(answer, res, requestIdFor(req), started, undefined);
+  });
 }
 
 declare module 'fastify' {
