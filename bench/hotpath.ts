@@ -24,7 +24,7 @@
  *   BENCH_BEFORE_ROOT=dir                        before/after in ONE run: the server of that checkout
  *                                                measured too, interleaved with this one (its ratios
  *                                                printed as `before`; the floors apply to this one)
- *   --rounds N (5), --attempts N (3: a below-floor verdict measured again, paired), --seconds N (2, paired), --requests N (12000, sequential), --record (append to
+ *   --rounds N (5), --attempts N (3: a below-floor verdict measured again, paired), --seconds N (2, paired), --requests N (12000, sequential), --record (record in
  *   bench/RESULTS.md)
  */
 import fs from 'node:fs';

@@ -148,25 +148,36 @@ export function commit(): string {
   }
 }
 
-/** Appends one section to bench/RESULTS.md. */
+/**
+ * Records one run in bench/RESULTS.md: its section is appended, and the section an earlier run of
+ * the same scenario left there (same title, written by this function) is taken out — the file keeps
+ * the newest run per scenario, git keeps the earlier ones (a before / after comparison goes in a
+ * written log entry). Written entries (any other heading) are never touched.
+ */
 export function record(scenario: string, method: string, rows: [string, string, string][]): void {
-  if (!fs.existsSync(RESULTS)) {
-    fs.writeFileSync(
-      RESULTS,
-      '# Benchmark results\n\nAppended by `npm run bench` (and each scenario alone). Figures are ratios or counts measured in one run on the machine named.\n',
-    );
-  }
-  const lines = [
-    '',
+  const section = [
     `## ${scenario} — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit()}`,
     `Machine: ${machine()}. Method: ${method}`,
     '',
     '| measure | value | target |',
     '|---|---|---|',
     ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ];
-  fs.appendFileSync(RESULTS, lines.join('\n') + '\n');
-  console.log(lines.join('\n'));
+  ].join('\n');
+  const text = fs.existsSync(RESULTS)
+    ? fs.readFileSync(RESULTS, 'utf8')
+    : '# Benchmark results\n\nFigures are ratios or counts measured in one run on the machine named.\n';
+  fs.writeFileSync(RESULTS, withRun(text, scenario, section));
+  console.log(section);
+}
+
+/** `text` (a RESULTS.md) without the sections `record` wrote for `scenario`, with `section` appended. */
+export function withRun(text: string, scenario: string, section: string): string {
+  const title = scenario.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const run = new RegExp(`^## ${title} — \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC, commit \\S+(\\n|$)`);
+  // (the first part is what stands before the first heading)
+  const parts = text.split(/\n(?=## )/);
+  const kept = parts.filter((part, i) => i === 0 || !run.test(part));
+  return `${kept.join('\n').replace(/\n*$/, '\n')}\n${section}\n`;
 }
 
 export function tmpDir(name: string): string {

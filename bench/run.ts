@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every scenario in turn, each appending its rows to bench/RESULTS.md.
+ * `npm run bench`: every scenario in turn, each recording its rows in bench/RESULTS.md (lib.ts `record`).
  * A failing scenario is reported and the others still run; the exit code is 1 when any failed.
  * BENCH_ONLY=calc,http,nested,import,scale limits the run; BENCH_SKIP_DATA=1 reuses an existing
  * scale data set (npm run bench:data) instead of regenerating it.
