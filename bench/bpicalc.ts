@@ -6,13 +6,17 @@
  *   metrics and limits on): throughput REST ≥ 0.6 of bare, GraphQL ≥ 0.8 of REST;
  * - logging off (LOG_LEVEL=warn): server CPU per request REST ≤ 25 µs, GraphQL ≤ 35 µs;
  * and, for comparison, GraphQL through Apollo's pipeline only (GRAPHQL_COMPILED_EXECUTOR=false,
- * logging off). Each server runs in its own process (PGlite: one at a time on the data dir); the
+ * logging off) and the floor: the calculator's pipeline with none of the served behaviours around
+ * it (bench/calc-floor-server.ts, always this checkout's) — between the floor and the served REST
+ * is what those behaviours cost. Each server runs in its own process (PGlite: one at a time on the data dir); the
  * load generator (autocannon, 50 connections) runs here and shares the 2 cores. The bare server is
  * measured first and last (the machine's speed drifts): its mean is the reference. Real 202509156
  * definitions when ../shared has them.
  *
  *   npm run bench:calc                       BENCH_DURATION=10 seconds per target
  *   BENCH_SERVER_ROOT=dir npm run bench:calc the server of another checkout (before/after)
+ *   BENCH_CALC_LADDER=1 npm run bench:calc   also the floor with the served behaviours added one
+ *                                            at a time (request id, log context, metrics, access line)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -51,8 +55,11 @@ export async function benchBpiCalc(duration = Number(process.env.BENCH_DURATION 
   const measureServer = async (extra: Record<string, string>, withRest = true) => {
     const server = await startProcess('src/server.ts', { ...env, ...extra }, 4102, '/readyz', serverRoot, logFile);
     try {
-      const probe = await (await fetch(`${server.url}/api/v1/bpi/calc?${q}`)).json();
-      if (typeof probe.bpi !== 'number') throw new Error(`calculator probe failed: ${JSON.stringify(probe)}`);
+      const text = await (await fetch(`${server.url}/api/v1/bpi/calc?${q}`)).text();
+      if (typeof JSON.parse(text).bpi !== 'number') throw new Error(`calculator probe failed: ${text}`);
+      // (the floor computes what the route answers, byte for byte: else it would not be its floor)
+      if (floorBody !== undefined && text !== floorBody)
+        throw new Error(`the floor answered ${floorBody}, the server ${text}`);
       let rest: Awaited<ReturnType<typeof loadWithCpu>> | undefined;
       if (withRest) {
         await load({ url: `${server.url}/api/v1/bpi/calc?${q}`, duration: 2 });
@@ -65,10 +72,43 @@ export async function benchBpiCalc(duration = Number(process.env.BENCH_DURATION 
       await server.stop();
     }
   };
+  /**
+   * The calculator's pipeline with nothing around it (bench/calc-floor-server.ts, from this
+   * checkout), or with the served behaviours `add` (its FLOOR_ADD) around it.
+   */
+  let floorBody: string | undefined;
+  const measureFloor = async (add = '') => {
+    const out = path.join(dataDir, `floor-${add || 'none'}.log`);
+    const floor = await startProcess(
+      'bench/calc-floor-server.ts',
+      { ...env, FLOOR_ADD: add },
+      4103,
+      '/readyz',
+      ROOT,
+      out,
+    );
+    try {
+      const url = `${floor.url}/api/v1/bpi/calc?${q}`;
+      floorBody = await (await fetch(url)).text();
+      if (typeof JSON.parse(floorBody).bpi !== 'number') throw new Error(`floor probe failed: ${floorBody}`);
+      await load({ url, duration: 2 });
+      return await loadWithCpu(floor.proc.pid!, { url, duration });
+    } finally {
+      await floor.stop();
+      if (add.includes('log') && !fs.readFileSync(out, 'utf8').includes('"request completed"'))
+        throw new Error('the floor with the access line wrote no access line');
+    }
+  };
   const base = await startProcess('bench/baseline-server.ts', {}, 4101, '/');
   try {
     await load({ url: `${base.url}/`, duration: 2 });
     const bare1 = await loadWithCpu(base.proc.pid!, { url: `${base.url}/`, duration });
+    const floor = await measureFloor();
+    // BENCH_CALC_LADDER=1: the served behaviours added to the floor one at a time
+    const ladder: [string, Awaited<ReturnType<typeof measureFloor>>][] = [];
+    if (process.env.BENCH_CALC_LADDER === '1')
+      for (const add of ['id', 'id,context', 'id,context,metrics', 'id,context,metrics,log'])
+        ladder.push([add, await measureFloor(add)]);
     const served = await measureServer({ LOG_LEVEL: 'info' });
     const lines = fs
       .readFileSync(logFile, 'utf8')
@@ -83,7 +123,7 @@ export async function benchBpiCalc(duration = Number(process.env.BENCH_DURATION 
     const qRest = quiet.rest!;
     const r1 = sRest.rps / bareRps;
     const r2 = served.gql.rps / sRest.rps;
-    const errs = [bare1, bare2, sRest, served.gql, qRest, quiet.gql, apollo].reduce(
+    const errs = [bare1, bare2, floor, ...ladder.map(([, r]) => r), sRest, served.gql, qRest, quiet.gql, apollo].reduce(
       (n, r) => n + r.errors + r.non2xx,
       0,
     );
@@ -96,6 +136,11 @@ export async function benchBpiCalc(duration = Number(process.env.BENCH_DURATION 
         .join(' ')}`,
       [
         ['bare Node http, fixed JSON (first / last)', `${rps(bare1)} / ${rps(bare2)}`, '—'],
+        [
+          'floor — the calculator pipeline alone (bench/calc-floor-server.ts: no Fastify, request id, log context, access line, metrics)',
+          `${rps(floor)}; ${fmt(floor.rps / bareRps, 2)} of bare`,
+          '—',
+        ],
         ['as served — REST /api/v1/bpi/calc (access log at info to a file)', rps(sRest), '—'],
         ['as served — GraphQL bpiCalc (POST /graphql, compiled executor)', rps(served.gql), '—'],
         [
@@ -104,6 +149,12 @@ export async function benchBpiCalc(duration = Number(process.env.BENCH_DURATION 
           '—',
         ],
         ['as served — REST / bare', fmt(r1, 2), `≥ 0.6 — ${r1 >= 0.6 ? 'met' : 'NOT met'}`],
+        ['as served — REST / floor', fmt(sRest.rps / floor.rps, 2), '—'],
+        ...ladder.map(([add, r]): [string, string, string] => [
+          `floor + ${add.split(',').join(' + ')} (FLOOR_ADD=${add})`,
+          `${rps(r)}; ${fmt(r.rps / bareRps, 2)} of bare; ${fmt(r.cpuPerRequest, 1)} µs per request (floor ${fmt(floor.cpuPerRequest, 1)})`,
+          '—',
+        ]),
         ['as served — GraphQL / REST', fmt(r2, 2), `≥ 0.8 — ${r2 >= 0.8 ? 'met' : 'NOT met'}`],
         ['logging off — REST / GraphQL', `${rps(qRest)} / ${rps(quiet.gql)}`, '—'],
         [
@@ -117,8 +168,8 @@ export async function benchBpiCalc(duration = Number(process.env.BENCH_DURATION 
           '—',
         ],
         [
-          'server CPU per request (user + system, /proc): bare / REST / GraphQL, logging off',
-          `${fmt(bareCpu, 1)} / ${fmt(qRest.cpuPerRequest, 1)} / ${fmt(quiet.gql.cpuPerRequest, 1)} µs`,
+          'server CPU per request (user + system, /proc): bare / floor / REST / GraphQL, logging off',
+          `${fmt(bareCpu, 1)} / ${fmt(floor.cpuPerRequest, 1)} / ${fmt(qRest.cpuPerRequest, 1)} / ${fmt(quiet.gql.cpuPerRequest, 1)} µs`,
           `REST ≤ 25 — ${qRest.cpuPerRequest <= 25 ? 'met' : 'NOT met'}; GraphQL ≤ 35 — ${quiet.gql.cpuPerRequest <= 35 ? 'met' : 'NOT met'}`,
         ],
         [

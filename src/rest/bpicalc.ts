@@ -119,6 +119,16 @@ function arenaObject(list: BpiCalcData['bpiCalc']['metadata']['arenaAverages']) 
   return out;
 }
 
+/** The route's 200 body from the document's answer (also run by bench/calc-floor-server.ts). */
+export function calcAnswer({ bpiCalc: r }: BpiCalcData): z.input<typeof Response> {
+  return {
+    song: r.song,
+    bpi: r.bpi,
+    rank: r.rank,
+    metadata: { version: r.metadata.version, arenaAverages: arenaObject(r.metadata.arenaAverages) },
+  };
+}
+
 /** GET /api/v1/bpi/calc — the single-song calculator: the GraphQL bpiCalc (document RestBpiCalc). */
 export function registerBpiCalc(fastify: FastifyInstance, app: App): void {
   getRoute(fastify, app, {
@@ -134,11 +144,6 @@ export function registerBpiCalc(fastify: FastifyInstance, app: App): void {
     },
     parse: (req): Params => plainParams(req.query ?? {}) ?? queryParams(req.query ?? {}),
     variables: (q) => q,
-    map: ({ bpiCalc: r }): z.input<typeof Response> => ({
-      song: r.song,
-      bpi: r.bpi,
-      rank: r.rank,
-      metadata: { version: r.metadata.version, arenaAverages: arenaObject(r.metadata.arenaAverages) },
-    }),
+    map: calcAnswer,
   });
 }
