@@ -8,10 +8,10 @@
  * and, for comparison, GraphQL through Apollo's pipeline only (GRAPHQL_COMPILED_EXECUTOR=false,
  * logging off) and the floor: the calculator's pipeline with none of the served behaviours around
  * it (bench/calc-floor-server.ts, always this checkout's) — between the floor and the served REST
- * is what those behaviours cost. Each server runs in its own process (PGlite: one at a time on the data dir); the
- * load generator (autocannon, 50 connections) runs here and shares the 2 cores. The bare server is
- * measured first and last (the machine's speed drifts): its mean is the reference. Real 202509156
- * definitions when ../shared has them.
+ * is what those behaviours cost. Each server runs in its own process (PGlite: one at a time on the
+ * data dir); the load generator (autocannon, 50 connections) runs here and shares the 2 cores. The
+ * bare server is measured first and last (the machine's speed drifts): its mean is the reference.
+ * Real 202509156 definitions when ../shared has them.
  *
  *   npm run bench:calc                       BENCH_DURATION=10 seconds per target
  *   BENCH_SERVER_ROOT=dir npm run bench:calc the server of another checkout (before/after)
@@ -72,11 +72,12 @@ export async function benchBpiCalc(duration = Number(process.env.BENCH_DURATION 
       await server.stop();
     }
   };
+  /** The floor's answer, which the served route's must equal. */
+  let floorBody: string | undefined;
   /**
    * The calculator's pipeline with nothing around it (bench/calc-floor-server.ts, from this
    * checkout), or with the served behaviours `add` (its FLOOR_ADD) around it.
    */
-  let floorBody: string | undefined;
   const measureFloor = async (add = '') => {
     const out = path.join(dataDir, `floor-${add || 'none'}.log`);
     const floor = await startProcess(
@@ -87,17 +88,20 @@ export async function benchBpiCalc(duration = Number(process.env.BENCH_DURATION 
       ROOT,
       out,
     );
+    let result: Awaited<ReturnType<typeof loadWithCpu>>;
     try {
       const url = `${floor.url}/api/v1/bpi/calc?${q}`;
       floorBody = await (await fetch(url)).text();
       if (typeof JSON.parse(floorBody).bpi !== 'number') throw new Error(`floor probe failed: ${floorBody}`);
       await load({ url, duration: 2 });
-      return await loadWithCpu(floor.proc.pid!, { url, duration });
+      result = await loadWithCpu(floor.proc.pid!, { url, duration });
     } finally {
       await floor.stop();
-      if (add.includes('log') && !fs.readFileSync(out, 'utf8').includes('"request completed"'))
-        throw new Error('the floor with the access line wrote no access line');
     }
+    // (its lines are written by the time it has exited)
+    if (add.includes('log') && !fs.readFileSync(out, 'utf8').includes('"request completed"'))
+      throw new Error('the floor with the access line wrote no access line');
+    return result;
   };
   const base = await startProcess('bench/baseline-server.ts', {}, 4101, '/');
   try {
