@@ -6,14 +6,14 @@
  * route's mapping and JSON — answered by a bare Node http listener: no Fastify, no request id, no
  * log context, no access line, no metrics, no CORS or limiter step. What a REST path that keeps
  * the one pipeline (issue #30) cannot go below; `npm run bench:calc` measures it against the bare
- * server in the same run. Answers are written at the end of the loop's turn, as the served
- * routes' are (src/answer-batch.ts), so the floor is not dearer than the server for want of that.
+ * server in the same run. Answers are written at the end of the loop's turn through the served
+ * routes' own batch (src/answer-batch.ts), so the floor is not dearer than the server for want of that.
  *
  * FLOOR_ADD (comma-separated, for `BENCH_CALC_LADDER=1 npm run bench:calc`) adds the served
  * behaviours one by one, each through the server's own code, to see what each costs:
  * - `id`: the request id (src/http.ts requestIdFor) in `X-Request-ID`;
  * - `context`: the request's log context (src/logger.ts requestContext, AsyncLocalStorage) around
- *   the request and its answer (src/answer-batch.ts writeAtTurnEnd);
+ *   the request, and so around its answer (writeAtTurnEnd writes each in its own);
  * - `metrics`: the request counted and timed in its metric series (src/metrics.ts);
  * - `log`: the access line (src/logger.ts writeAccessLine) on a request logger bound to the
  *   request id (fastifyLogger's child), on standard output at info.
@@ -61,13 +61,19 @@ async function main(): Promise<void> {
   const logFields = `,"route":${JSON.stringify(ROUTE)}`;
 
   const write = (res: http.ServerResponse, id: string | undefined, started: number, body: string): void => {
-    res.writeHead(
-      200,
-      id === undefined
-        ? { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) }
-        : { 'x-request-id': id, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) },
-    );
-    res.end(body);
+    try {
+      res.writeHead(
+        200,
+        id === undefined
+          ? { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) }
+          : { 'x-request-id': id, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) },
+      );
+      res.end(body);
+    } catch (err) {
+      // (as writeAtTurnEnd asks: one answer that cannot be written must not keep the turn's others)
+      quiet.error({ err }, 'calc floor: answer not sent');
+      return;
+    }
     if (ok && duration) {
       ok.value++;
       duration.observe((performance.now() - started) / 1000);
@@ -77,18 +83,10 @@ async function main(): Promise<void> {
       writeAccessLine(accessLog.child({ reqId: id }), 'GET', logFields, 200, ms, 'request completed');
     }
   };
-  // Without the log context: the turn's answers gathered here (writeAtTurnEnd keeps each one's context).
-  let pending: [http.ServerResponse, string | undefined, number, string][] = [];
-  const flush = () => {
-    const batch = pending;
-    pending = [];
-    for (const [res, id, started, body] of batch) write(res, id, started, body);
-  };
-  const answer = (res: http.ServerResponse, id: string | undefined, started: number, data: BpiCalcData) => {
-    const body = JSON.stringify(calcAnswer(data));
-    if (ADD.has('context')) writeAtTurnEnd(write, res, id, started, body);
-    else if (pending.push([res, id, started, body]) === 1) setImmediate(flush);
-  };
+  // (without the log context no answer has a store: writeAtTurnEnd's run(undefined) is then a
+  // plain call and never turns AsyncLocalStorage's hooks on)
+  const answer = (res: http.ServerResponse, id: string | undefined, started: number, data: BpiCalcData) =>
+    writeAtTurnEnd(write, res, id, started, JSON.stringify(calcAnswer(data)));
   const fail = (res: http.ServerResponse, status: number, err?: unknown) => {
     if (err) quiet.error({ err }, 'calc floor: request failed');
     res.writeHead(status, { 'content-type': JSON_TYPE }).end(JSON.stringify({ message: http.STATUS_CODES[status] }));
